@@ -1,0 +1,47 @@
+// The gdr-doctor CLI: the same core as the extension, without VS Code.
+import { UsageError } from './cli/args';
+import { CliIo, ExitCode, processIo } from './cli/io';
+import { runParse } from './cli/parseCommand';
+
+const MAIN_HELP = `Usage: gdr-doctor <command> [options]
+
+GPUDirect RDMA Doctor: tells whether GPUDirect RDMA can work on a GPU host, and why not.
+
+Commands:
+  parse <kind> [FILE|-] [--json]   read one saved diagnostic output (nvidia-smi topo -m, ibv_devinfo, ...)
+
+Run "gdr-doctor <command> --help" for a command's options.
+`;
+
+const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => number> = {
+  parse: runParse,
+};
+
+export function main(argv: readonly string[], io: CliIo = processIo): number {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    io.stdout(MAIN_HELP);
+    return command === undefined ? ExitCode.usage : ExitCode.ok;
+  }
+  const run = COMMANDS[command];
+  if (!run) {
+    io.stderr(`gdr-doctor: unknown command ${JSON.stringify(command)}\n\n${MAIN_HELP}`);
+    return ExitCode.usage;
+  }
+  try {
+    return run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`gdr-doctor ${command}: ${e.message}\n`);
+      return ExitCode.usage;
+    }
+    // A bug, not bad input: say so in one line; the stack only with GDR_DOCTOR_DEBUG set.
+    io.stderr(`gdr-doctor: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (process.env.GDR_DOCTOR_DEBUG) io.stderr(`${(e as Error).stack}\n`);
+    return ExitCode.internal;
+  }
+}
+
+if (require.main === module) {
+  process.exitCode = main(process.argv.slice(2));
+}

@@ -1,0 +1,24 @@
+// Where CLI commands read input and write output, so tests and the entry point share one path.
+import * as fs from 'node:fs';
+
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Reads a named file, or standard input for "-". */
+  readonly readInput: (file: string) => string;
+}
+
+export const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  readInput: (file) => fs.readFileSync(file === '-' ? 0 : file, 'utf8'),
+};
+
+/** Exit statuses, following sysexits(3) where the issue does not fix a number. */
+export const ExitCode = {
+  ok: 0,
+  parseError: 2,
+  usage: 64,
+  noInput: 66,
+  internal: 70,
+} as const;
