@@ -63,7 +63,7 @@ export function entryMatchesHost(entry: KnownHostEntry, name: string): boolean {
     const digest = createHmac('sha1', entry.hashed.salt).update(name).digest();
     return digest.equals(entry.hashed.hash);
   }
-  return matchPatternList(name, entry.patterns ?? []);
+  return matchPatternList(name.toLowerCase(), entry.patterns ?? [], true);
 }
 
 /**
