@@ -23,7 +23,7 @@ function write(name: string, text: string): string {
 }
 
 function comparable(t: SshTarget): Omit<SshTarget, 'warnings'> {
-  const { warnings: _w, ...rest } = t;
+  const { warnings, ...rest } = t;
   return rest;
 }
 

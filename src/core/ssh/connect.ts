@@ -1,0 +1,105 @@
+// Opens an authenticated SSH connection to a resolved target, through ProxyJump hops when
+// configured. Each hop is resolved and its host key verified as a host of its own.
+import * as os from 'node:os';
+import { Duplex } from 'node:stream';
+import { Client } from 'ssh2';
+import { authHandler } from './auth';
+import { classifyConnectError, ConnectError } from './errors';
+import { verifyHostKey } from './hostKeyPolicy';
+import { SshPrompts } from './prompts';
+import { SshTarget } from './sshConfig';
+import { TokenContext } from './tokens';
+
+export interface ConnectOptions {
+  readonly prompts: SshPrompts;
+  /** Resolves a ProxyJump hop (`user@host:port`) through the same ssh_config as the target. */
+  readonly resolveHop: (hop: string) => Promise<SshTarget>;
+  readonly agentSocket?: string;
+  /** Used when the config sets no ConnectTimeout. */
+  readonly defaultConnectTimeoutMs?: number;
+}
+
+export interface SshConnection {
+  readonly target: SshTarget;
+  readonly client: Client;
+  /** Closes the connection and every jump hop under it. */
+  close(): void;
+}
+
+export async function connect(target: SshTarget, options: ConnectOptions): Promise<SshConnection> {
+  const chain = [...(await Promise.all(splitJumps(target.proxyJump).map((h) => options.resolveHop(h)))), target];
+  const opened: Client[] = [];
+  const closeAll = () => [...opened].reverse().forEach((c) => c.end());
+  try {
+    let sock: Duplex | undefined;
+    for (let i = 0; i < chain.length; i++) {
+      const client = await connectOne(chain[i], options, sock);
+      opened.push(client);
+      if (i + 1 < chain.length) sock = await forward(client, chain[i], chain[i + 1]);
+    }
+    return { target, client: opened[opened.length - 1], close: closeAll };
+  } catch (e) {
+    closeAll();
+    throw e;
+  }
+}
+
+function splitJumps(proxyJump: string | null): string[] {
+  return proxyJump === null ? [] : proxyJump.split(',').map((h) => h.trim()).filter((h) => h !== '');
+}
+
+/** Opens a direct-tcpip channel through a jump host to the next host of the chain. */
+function forward(via: Client, hop: SshTarget, next: SshTarget): Promise<Duplex> {
+  return new Promise((resolve, reject) => {
+    via.forwardOut('127.0.0.1', 0, next.hostname, next.port, (err, stream) => {
+      if (err) reject(new ConnectError(next.host, 'proxy', `jump host ${hop.host} could not reach ${next.hostname}:${next.port}: ${err.message}`));
+      else resolve(stream);
+    });
+  });
+}
+
+function connectOne(target: SshTarget, options: ConnectOptions, sock: Duplex | undefined): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const client = new Client();
+    let hostKeyError: ConnectError | null = null;
+    const fail = (e: unknown) => {
+      client.end();
+      reject(hostKeyError ?? classifyConnectError(target.host, e));
+    };
+    client.once('ready', () => resolve(client));
+    client.once('error', fail);
+    const timeoutMs = target.connectTimeout !== null ? target.connectTimeout * 1000 : (options.defaultConnectTimeoutMs ?? 30_000);
+    client.connect({
+      host: target.hostname,
+      port: target.port,
+      username: target.user,
+      sock,
+      readyTimeout: timeoutMs,
+      keepaliveInterval: target.serverAliveInterval * 1000,
+      keepaliveCountMax: target.serverAliveCountMax,
+      // The host key is checked here, before ssh2 sends any authentication request.
+      hostVerifier: (key: Buffer, verify: (ok: boolean) => void) => {
+        verifyHostKey(target, key, options.prompts).then(
+          () => verify(true),
+          (e: unknown) => {
+            hostKeyError = e instanceof ConnectError ? e : classifyConnectError(target.host, e);
+            verify(false);
+          },
+        );
+      },
+      authHandler: authHandler({ target, prompts: options.prompts, tokens: tokensFor(target), agentSocket: options.agentSocket }),
+    });
+  });
+}
+
+function tokensFor(target: SshTarget): TokenContext {
+  return {
+    home: os.homedir(),
+    localUser: os.userInfo().username,
+    localHost: os.hostname(),
+    host: target.hostname,
+    originalHost: target.host,
+    user: target.user,
+    port: target.port,
+  };
+}
