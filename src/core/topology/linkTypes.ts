@@ -1,0 +1,145 @@
+// What each `nvidia-smi topo -m` link token means, as data: the legend wordings nvidia-smi has
+// printed over the years, the NVML topology level behind the token, NCCL's path class for it and
+// whether NCCL's default GPUDirect RDMA distance reaches it. Hovers, summaries and the diagnosis
+// all read this one table so they never disagree (facts: DOMAIN.md §1-2).
+
+/** What kind of connection a token names. */
+export type LinkKind = 'self' | 'nvlink' | 'pcie' | 'unknown';
+
+/**
+ * NCCL's path classes for the tokens `topo -m` can print, nearest first (NVIDIA/nccl
+ * `src/graph/topo.h`; the enum has more members, e.g. NVB, C2C, P2C, PXN, NET, that `topo -m` never prints).
+ */
+export const NCCL_PATH_ORDER = ['LOC', 'NVL', 'PIX', 'PXB', 'PHB', 'SYS'] as const;
+export type NcclPathClass = (typeof NCCL_PATH_ORDER)[number];
+
+/** `NCCL_NET_GDR_LEVEL` default on x86: GPUDirect RDMA only when the GPU→NIC path is PXB or nearer. */
+export const NCCL_DEFAULT_NET_GDR_LEVEL: NcclPathClass = 'PXB';
+
+/** NVML `nvmlGpuTopologyLevel_t` values; a smaller level is a shorter path. */
+export const NVML_LEVEL = { INTERNAL: 0, SINGLE: 10, MULTIPLE: 20, HOSTBRIDGE: 30, NODE: 40, SYSTEM: 50 } as const;
+
+export interface LinkTypeInfo {
+  /** The token as the legend names it: `NV#` stands for every NV<n>. */
+  readonly legendToken: string;
+  readonly kind: LinkKind;
+  /** One plain-language line. */
+  readonly meaning: string;
+  /** The legend line's wording on current drivers (≈ 450 and later); null where the token is gone. */
+  readonly currentLegend: string | null;
+  /** Wordings of older drivers, newest first. */
+  readonly olderLegends: readonly string[];
+  /** NVML topology level; null for NVLink (not a PCIe level) and unknown tokens. */
+  readonly nvmlLevel: number | null;
+  /** NCCL's path class; null for unknown tokens. */
+  readonly ncclPath: NcclPathClass | null;
+}
+
+const KNOWN_LINK_TYPES: readonly LinkTypeInfo[] = [
+  {
+    legendToken: 'X', kind: 'self', meaning: 'the device itself',
+    currentLegend: 'Self', olderLegends: [], nvmlLevel: NVML_LEVEL.INTERNAL, ncclPath: 'LOC',
+  },
+  {
+    legendToken: 'NV#', kind: 'nvlink', meaning: 'direct NVLink connection, # link(s) bonded',
+    currentLegend: 'Connection traversing a bonded set of # NVLinks', olderLegends: [], nvmlLevel: null, ncclPath: 'NVL',
+  },
+  {
+    legendToken: 'PIX', kind: 'pcie', meaning: 'PCIe through at most one PCIe bridge (the same PCIe switch)',
+    currentLegend: 'Connection traversing at most a single PCIe bridge',
+    olderLegends: ['Connection traversing a single PCIe switch', 'Path traverses a PCIe internal switch'],
+    nvmlLevel: NVML_LEVEL.SINGLE, ncclPath: 'PIX',
+  },
+  {
+    legendToken: 'PXB', kind: 'pcie', meaning: 'PCIe through several PCIe bridges/switches, without passing the CPU host bridge',
+    currentLegend: 'Connection traversing multiple PCIe bridges (without traversing the PCIe Host Bridge)',
+    olderLegends: ['Connection traversing multiple PCIe switches (without traversing the PCIe Host Bridge)',
+      'Path traverses multiple PCIe internal switches'],
+    nvmlLevel: NVML_LEVEL.MULTIPLE, ncclPath: 'PXB',
+  },
+  {
+    legendToken: 'PHB', kind: 'pcie', meaning: 'PCIe through a PCIe host bridge, i.e. through the CPU',
+    currentLegend: 'Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)',
+    olderLegends: ['Path traverses a PCIe host bridge'],
+    nvmlLevel: NVML_LEVEL.HOSTBRIDGE, ncclPath: 'PHB',
+  },
+  {
+    legendToken: 'NODE', kind: 'pcie', meaning: 'PCIe between different PCIe host bridges of the same NUMA node (same CPU socket)',
+    currentLegend: 'Connection traversing PCIe as well as the interconnect between PCIe Host Bridges within a NUMA node',
+    olderLegends: [], nvmlLevel: NVML_LEVEL.NODE, ncclPath: 'PHB',
+  },
+  {
+    legendToken: 'SYS', kind: 'pcie', meaning: 'PCIe plus the link between CPU sockets / NUMA nodes (QPI/UPI, Infinity Fabric)',
+    currentLegend: 'Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)',
+    olderLegends: [], nvmlLevel: NVML_LEVEL.SYSTEM, ncclPath: 'SYS',
+  },
+  {
+    legendToken: 'SOC', kind: 'pcie', meaning: 'older drivers\' name for SYS: PCIe plus the link between CPU sockets (QPI)',
+    currentLegend: null,
+    olderLegends: ['Connection traversing PCIe as well as the SMP link between CPU sockets(e.g. QPI)',
+      'Path traverses a socket-level link (e.g. QPI)'],
+    nvmlLevel: NVML_LEVEL.SYSTEM, ncclPath: 'SYS',
+  },
+];
+
+const BY_LEGEND_TOKEN = new Map(KNOWN_LINK_TYPES.map((info) => [info.legendToken, info]));
+const NVLINK_TOKEN = /^NV(\d+)$/;
+
+/** A token as printed in a matrix cell, with what is known about it. */
+export interface LinkClass extends LinkTypeInfo {
+  /** The cell as printed, e.g. `NV12`. */
+  readonly token: string;
+  /** Number of bonded NVLinks for `NV<n>`; null otherwise. */
+  readonly nvlinkCount: number | null;
+  /**
+   * Whether NCCL, with its default `NCCL_NET_GDR_LEVEL` (PXB), uses GPUDirect RDMA over this path
+   * when it links a GPU and a NIC. Null where the question does not apply (self, NVLink) or is unknown.
+   */
+  readonly ncclDefaultUsesGdr: boolean | null;
+}
+
+/** Every known legend entry, in the order nvidia-smi lists them (current drivers), then SOC. */
+export function knownLinkTypes(): readonly LinkTypeInfo[] {
+  return KNOWN_LINK_TYPES;
+}
+
+/** Classifies one matrix cell. Unknown tokens (a future `C2C`, say) come back with kind `unknown`. */
+export function classifyLink(token: string): LinkClass {
+  const nvlink = NVLINK_TOKEN.exec(token);
+  const info = nvlink ? BY_LEGEND_TOKEN.get('NV#') : BY_LEGEND_TOKEN.get(token);
+  const known = info ?? unknownLinkType(token);
+  return {
+    ...known,
+    token,
+    nvlinkCount: nvlink ? Number(nvlink[1]) : null,
+    ncclDefaultUsesGdr: ncclUsesGdr(known, NCCL_DEFAULT_NET_GDR_LEVEL),
+  };
+}
+
+/** One plain line for a cell, e.g. `NV12: direct NVLink connection (a bonded set of 12 NVLinks)`. */
+export function describeLink(token: string): string {
+  return `${token}: ${linkMeaning(token)}`;
+}
+
+/** The plain meaning of a cell, with `#` replaced by the NVLink count for `NV<n>`. */
+export function linkMeaning(token: string): string {
+  const link = classifyLink(token);
+  return link.nvlinkCount === null ? link.meaning : link.meaning.replace('#', String(link.nvlinkCount));
+}
+
+/**
+ * Whether NCCL would use GPUDirect RDMA over a GPU↔NIC path of this type at the given
+ * `NCCL_NET_GDR_LEVEL` (NCCL compares path classes: GDR when path ≤ level). Null for self, NVLink, unknown.
+ */
+export function ncclUsesGdr(info: Pick<LinkTypeInfo, 'kind' | 'ncclPath'>, gdrLevel: NcclPathClass): boolean | null {
+  if (info.kind !== 'pcie' || info.ncclPath === null) return null;
+  return NCCL_PATH_ORDER.indexOf(info.ncclPath) <= NCCL_PATH_ORDER.indexOf(gdrLevel);
+}
+
+function unknownLinkType(token: string): LinkTypeInfo {
+  return {
+    legendToken: token, kind: 'unknown',
+    meaning: 'a link type this tool does not know (newer driver?); see the legend printed under the matrix',
+    currentLegend: null, olderLegends: [], nvmlLevel: null, ncclPath: null,
+  };
+}
