@@ -1,0 +1,55 @@
+// The kinds `gdr-doctor parse` knows: each names its command, its parser and its summary.
+import { parseGpuQuery } from '../core/parsers/gpuQuery';
+import { parseIbvDevinfo } from '../core/parsers/ibvDevinfo';
+import { parseLscpu } from '../core/parsers/lscpu';
+import { parseLsmod } from '../core/parsers/lsmod';
+import { parseModinfo } from '../core/parsers/modinfo';
+import { parseNumactl } from '../core/parsers/numactl';
+import { parseNvidiaVersion } from '../core/parsers/nvidiaVersion';
+import { parseOfedInfo } from '../core/parsers/ofedInfo';
+import { parseOsRelease } from '../core/parsers/osRelease';
+import { Parsed } from '../core/parsers/result';
+import { parseSmiQuery } from '../core/parsers/smiQuery';
+import { parseTopo } from '../core/parsers/topo';
+import { summarizeGpuQuery } from './summary/gpuQuery';
+import { summarizeIbvDevinfo } from './summary/ibvDevinfo';
+import { summarizeLscpu } from './summary/lscpu';
+import { summarizeLsmod } from './summary/lsmod';
+import { summarizeModinfo } from './summary/modinfo';
+import { summarizeNumactl } from './summary/numactl';
+import { summarizeNvidiaVersion } from './summary/nvidiaVersion';
+import { summarizeOfedInfo } from './summary/ofedInfo';
+import { summarizeOsRelease } from './summary/osRelease';
+import { summarizeSmiQuery } from './summary/smiQuery';
+import { summarizeTopo } from './summary/topo';
+
+export interface ParseKind {
+  readonly kind: string;
+  /** The command (or file) whose output this kind reads. */
+  readonly source: string;
+  readonly parse: (text: string) => Parsed<unknown>;
+  readonly summarize: (value: unknown) => string;
+}
+
+/** Pairs a parser with its summary while keeping their types tied together. */
+function kind<T>(name: string, source: string, parse: (text: string) => Parsed<T>, summarize: (value: T) => string): ParseKind {
+  return { kind: name, source, parse, summarize: (value) => summarize(value as T) };
+}
+
+export const PARSE_KINDS: readonly ParseKind[] = [
+  kind('topo', 'nvidia-smi topo -m', parseTopo, summarizeTopo),
+  kind('ibv', 'ibv_devinfo [-v]', parseIbvDevinfo, summarizeIbvDevinfo),
+  kind('lscpu', 'lscpu', parseLscpu, summarizeLscpu),
+  kind('numactl', 'numactl -H (numactl --hardware)', parseNumactl, summarizeNumactl),
+  kind('lsmod', 'lsmod (also as filtered by grep)', (t) => parseLsmod(t, { allowEmpty: true }), summarizeLsmod),
+  kind('modinfo', 'modinfo <module>', parseModinfo, summarizeModinfo),
+  kind('ofed', 'ofed_info -s', parseOfedInfo, summarizeOfedInfo),
+  kind('nvidia-version', 'cat /proc/driver/nvidia/version', parseNvidiaVersion, summarizeNvidiaVersion),
+  kind('os-release', 'cat /etc/os-release', parseOsRelease, summarizeOsRelease),
+  kind('gpus', 'nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version --format=csv[,noheader]', (t) => parseGpuQuery(t), summarizeGpuQuery),
+  kind('smi-q', 'nvidia-smi -q', parseSmiQuery, summarizeSmiQuery),
+];
+
+export function findParseKind(name: string): ParseKind | undefined {
+  return PARSE_KINDS.find((k) => k.kind === name);
+}

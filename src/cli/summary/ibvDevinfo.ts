@@ -1,0 +1,70 @@
+import {
+  activeMtu, activeSpeedGbps, activeWidthLanes, fieldText, IbvDevice, IbvDevinfo, IbvPort, linkLayer, maxMtu,
+  physState, portRateGbps, portState,
+} from '../../core/parsers/ibvDevinfo';
+
+/** One line per RDMA device (name, firmware, board, transport), one per port (state, rate, link layer, MTU). */
+export function summarizeIbvDevinfo(value: IbvDevinfo): string {
+  const lines: string[] = [];
+  if (value.devices.length === 0) lines.push('ibv_devinfo: no RDMA device listed');
+  else lines.push(`ibv_devinfo: ${value.devices.length} RDMA device(s)`);
+  for (const device of value.devices) {
+    lines.push(`  ${deviceLine(device)}`);
+    for (const port of device.ports) lines.push(`    ${portLine(port)}`);
+  }
+  for (const [message, times] of countRepeats(value.messages)) {
+    lines.push(`  ibv_devinfo said${times > 1 ? ` (${times}×)` : ''}: ${message}`);
+  }
+  return lines.join('\n');
+}
+
+/** Consecutive identical messages as one entry with a count (one "Failed to open device" per hidden VF). */
+function countRepeats(messages: readonly string[]): [string, number][] {
+  const out: [string, number][] = [];
+  for (const message of messages) {
+    const last = out[out.length - 1];
+    if (last !== undefined && last[0] === message) last[1]++;
+    else out.push([message, 1]);
+  }
+  return out;
+}
+
+function deviceLine(device: IbvDevice): string {
+  const parts = [
+    device.hca_id,
+    `fw ${fieldText(device, 'fw_ver') ?? '(not printed)'}`,
+    `board ${fieldText(device, 'board_id') ?? '(not printed)'}`,
+    // Before 2010 ibv_devinfo printed no transport line; those stacks were InfiniBand only.
+    `transport ${fieldText(device, 'transport') ?? '(not printed)'}`,
+  ];
+  return parts.join(', ');
+}
+
+function portLine(port: IbvPort): string {
+  const state = portState(port) ?? '?';
+  const phys = physState(port);
+  const parts = [
+    `port ${port.port}: ${state}${phys === null ? '' : ` (${phys})`}`,
+    rateText(port),
+    layerText(port),
+    `MTU ${activeMtu(port) ?? '?'} active / ${maxMtu(port) ?? '?'} max`,
+  ];
+  return parts.join(', ');
+}
+
+function rateText(port: IbvPort): string {
+  const rate = portRateGbps(port);
+  if (rate !== null) return `${rate} Gb/s (${activeWidthLanes(port)}X × ${activeSpeedGbps(port)} Gb/s)`;
+  const width = fieldText(port, 'active_width');
+  const speed = fieldText(port, 'active_speed');
+  if (width === null && speed === null) return 'rate not printed (ibv_devinfo -v shows it)';
+  return `rate unknown (width ${width ?? '?'}, speed ${speed ?? '?'})`;
+}
+
+function layerText(port: IbvPort): string {
+  const layer = linkLayer(port);
+  // libibverbs before 1.1.4 printed no link_layer; that was the InfiniBand-only era, but old Soft-RoCE
+  // builds omit it too, so say what is missing rather than guess.
+  if (layer === null) return 'link layer not printed (old libibverbs, usually InfiniBand)';
+  return layer === 'Ethernet' ? 'Ethernet (RoCE)' : layer;
+}

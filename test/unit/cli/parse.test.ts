@@ -1,0 +1,101 @@
+// The built CLI (dist/cli.js), run as a user runs it: exit statuses, messages, stdin, --json.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLI, FIXTURES, fixtureFiles } from '../../support/paths';
+
+function cli(args: string[], input?: string) {
+  assert.ok(fs.existsSync(CLI), `${CLI} is missing: run "npm run build" first`);
+  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const seedTopo = path.join(FIXTURES, 'topo/seed-xeon-gold-5318y-8gpu-3nic.txt');
+
+describe('gdr-doctor CLI', () => {
+  it('prints help with exit 0, and usage with 64 when no command is given', () => {
+    const help = cli(['--help']);
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /Usage: gdr-doctor <command>/);
+    assert.equal(cli([]).status, 64);
+  });
+
+  it('has --help on parse listing every kind', () => {
+    const r = cli(['parse', '--help']);
+    assert.equal(r.status, 0);
+    for (const kind of ['topo', 'ibv', 'lscpu', 'numactl', 'lsmod', 'modinfo', 'ofed', 'nvidia-version', 'os-release', 'gpus', 'smi-q']) {
+      assert.match(r.stdout, new RegExp(`^  ${kind} `, 'm'), kind);
+    }
+  });
+
+  it('exits 64 on bad usage: unknown command, unknown kind, unknown flag, extra input', () => {
+    for (const args of [['frobnicate'], ['parse'], ['parse', 'nope', seedTopo], ['parse', 'topo', seedTopo, '--jsn'], ['parse', 'topo', seedTopo, seedTopo]]) {
+      const r = cli(args);
+      assert.equal(r.status, 64, args.join(' '));
+      assert.ok(r.stderr.length > 0);
+      assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    }
+  });
+
+  it('exits 66 naming the file when it cannot be read', () => {
+    const r = cli(['parse', 'topo', '/nonexistent/topo.txt']);
+    assert.equal(r.status, 66);
+    assert.match(r.stderr, /cannot read \/nonexistent\/topo\.txt: ENOENT/);
+  });
+
+  it('summarizes the seed topology: matrix, link meanings, nearest NIC per GPU', () => {
+    const r = cli(['parse', 'topo', seedTopo]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /GPU0/);
+    assert.match(r.stdout, /PIX/);
+    assert.match(r.stdout, /mlx5_2/, 'GPU3 is PIX to NIC2 = mlx5_2');
+  });
+
+  it('prints the parsed topology as JSON, read from stdin with "-"', () => {
+    const r = cli(['parse', 'topo', '-', '--json'], fs.readFileSync(seedTopo, 'utf8'));
+    assert.equal(r.status, 0, r.stderr);
+    const topo = JSON.parse(r.stdout);
+    assert.equal(topo.gpus.length, 8);
+    assert.deepEqual(topo.nics[2], { name: 'NIC2', device: 'mlx5_2' });
+    assert.equal(topo.links.GPU3.NIC2, 'PIX');
+    assert.equal(topo.links.NIC0.GPU4, 'SYS');
+    assert.equal(topo.gpus[4].cpuAffinity, '32-63');
+  });
+
+  it('exits 2 with FILE:LINE: message and no stack trace on a parse error', () => {
+    const lines = fs.readFileSync(seedTopo, 'utf8').split('\n');
+    const truncated = path.join(fs.mkdtempSync('/tmp/gdr-cli-'), 'cut.txt');
+    fs.writeFileSync(truncated, `${lines.slice(0, 4).join('\n')}\n${lines[4].slice(0, 20)}\n`);
+    const r = cli(['parse', 'topo', truncated]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, new RegExp(`^${truncated.replace(/[.]/g, '\\.')}:5: `));
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+    const stdin = cli(['parse', 'lscpu', '-'], 'this is not lscpu\n');
+    assert.equal(stdin.status, 2);
+    assert.match(stdin.stderr, /^<stdin>:1: /);
+  });
+});
+
+/** Fixture folders and the kind that reads them. */
+const KIND_OF_DIR: Record<string, string> = {
+  topo: 'topo', ibv: 'ibv', lscpu: 'lscpu', numactl: 'numactl', lsmod: 'lsmod', modinfo: 'modinfo',
+  ofed: 'ofed', 'nvidia-version': 'nvidia-version', 'os-release': 'os-release', gpus: 'gpus', 'smi-q': 'smi-q',
+};
+
+describe('gdr-doctor parse reads every real fixture', () => {
+  it('has a kind for every fixture folder', () => {
+    const dirs = fs.readdirSync(FIXTURES).filter((d) => fs.statSync(path.join(FIXTURES, d)).isDirectory());
+    assert.deepEqual(dirs.filter((d) => !(d in KIND_OF_DIR)), []);
+  });
+  for (const [dir, kind] of Object.entries(KIND_OF_DIR)) {
+    for (const file of fixtureFiles(dir)) {
+      it(`${dir}/${path.basename(file)}`, () => {
+        const r = cli(['parse', kind, file, '--json']);
+        assert.equal(r.status, 0, r.stderr);
+        assert.doesNotThrow(() => JSON.parse(r.stdout));
+        assert.equal(cli(['parse', kind, file]).status, 0);
+      });
+    }
+  }
+});
