@@ -81,7 +81,9 @@ function keyboardInteractive(ctx: AuthContext): Parameters<NextAuthHandler>[0] {
     prompt: (name, instructions, _lang, prompts, finish) => {
       void ctx.prompts
         .keyboardInteractive(ctx.target.host, name, instructions, prompts.map((p) => ({ prompt: p.prompt, echo: p.echo === true })))
-        .then((answers) => finish(answers ?? []));
+        // Declining still has to answer every prompt, or the server waits forever; empty
+        // answers fail this method and authentication moves on to the next one.
+        .then((answers) => finish(answers ?? prompts.map(() => '')));
     },
   };
 }

@@ -1,0 +1,101 @@
+// Turns a profile folder (profile.json + out/ + files/) into the flat files that the
+// shell side (hostinit.sh, fakecmd.sh) reads: shell has no JSON parser, and checking
+// the profile here makes a broken profile fail before any host starts.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export interface ModuleSpec {
+  /** Size column of lsmod (from a real lsmod of that module). */
+  size: number;
+  /** Modules it needs; loaded first and shown in their "Used by". */
+  deps?: string[];
+  /** /sys/module/<m>/version. */
+  version?: string;
+  /** Profile-relative file holding a real `modinfo <m>` output. Absent: modinfo fails loudly (rc 99). */
+  modinfo?: string;
+  /** Files that appear while the module is loaded, e.g. the nv_mem registration. */
+  onLoad?: Record<string, string>;
+}
+
+export interface Profile {
+  description: string;
+  /** Modules that exist for the running kernel. */
+  modules: Record<string, ModuleSpec>;
+  loadedAtBoot: string[];
+  /** modprobe's stderr (rc 1) when loading the module, e.g. the ib_core symbol mismatch. */
+  modprobeErrors?: Record<string, string>;
+  /** Commands that are not installed: a whiteout makes them rc 127 at every path. */
+  missingCommands?: string[];
+  /** Content of /etc/environment (Ubuntu's puts /usr/sbin on PATH). */
+  environment?: string;
+}
+
+const stateful = ['lsmod', 'modprobe', 'modinfo', 'rmmod'];
+const keep = /[A-Za-z0-9.,=+:@-]/;
+
+/** File name (without .stdout/.stderr/.rc) of a recording; same rule as fakecmd.sh enc(). */
+export function recordingName(cmd: string, args: readonly string[] = []): string {
+  const enc = (s: string) =>
+    [...Buffer.from(s, 'utf8')].map((b) => (keep.test(String.fromCharCode(b)) ? String.fromCharCode(b) : '%' + b.toString(16).toUpperCase().padStart(2, '0'))).join('');
+  return [cmd, ...args].map(enc).join('_');
+}
+
+/** Commands a profile records: the decoded first part of each out/ file name. */
+function recordedCommands(outDir: string): Set<string> {
+  const cmds = new Set<string>();
+  if (!fs.existsSync(outDir)) return cmds;
+  for (const f of fs.readdirSync(outDir)) {
+    const m = /^(.*)\.(stdout|stderr|rc)$/.exec(f);
+    if (!m) throw new Error(`${outDir}/${f}: recordings end in .stdout, .stderr or .rc`);
+    cmds.add(decodeURIComponent(m[1].split('_')[0]));
+  }
+  return cmds;
+}
+
+function write(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+}
+
+/** Builds <hostDir>/prof and <hostDir>/bin from a profile folder. */
+export function materialiseProfile(profileDir: string, hostDir: string): Profile {
+  const p = JSON.parse(fs.readFileSync(path.join(profileDir, 'profile.json'), 'utf8')) as Profile;
+  const prof = path.join(hostDir, 'prof');
+  const mods = Object.entries(p.modules ?? {});
+  for (const [m, spec] of mods) {
+    for (const d of spec.deps ?? []) if (!p.modules[d]) throw new Error(`${profileDir}: ${m} needs unknown module ${d}`);
+  }
+  for (const m of p.loadedAtBoot) if (!p.modules[m]) throw new Error(`${profileDir}: boot module ${m} is not in modules`);
+
+  fs.mkdirSync(prof, { recursive: true });
+  for (const sub of ['out', 'files']) {
+    const src = path.join(profileDir, sub);
+    if (fs.existsSync(src)) fs.cpSync(src, path.join(prof, sub), { recursive: true });
+  }
+  write(path.join(prof, 'modules.tsv'), mods.map(([m, s]) => `${m}\t${s.size}\t${(s.deps ?? []).join(',') || '-'}\t${s.version ?? '-'}\n`).join(''));
+  write(path.join(prof, 'modules.boot'), p.loadedAtBoot.map((m) => m + '\n').join(''));
+  for (const [m, s] of mods) {
+    if (s.modinfo) write(path.join(prof, 'modinfo', m), fs.readFileSync(path.join(profileDir, s.modinfo), 'utf8'));
+    for (const [file, text] of Object.entries(s.onLoad ?? {})) write(path.join(prof, 'on-load', m, file), text);
+  }
+  for (const [m, text] of Object.entries(p.modprobeErrors ?? {})) write(path.join(prof, 'modprobe-error', m), text.endsWith('\n') ? text : text + '\n');
+  if (p.environment !== undefined) write(path.join(prof, 'environment'), p.environment);
+
+  // Fakes: two-line wrappers with the host dir baked in, because sudo strips the environment.
+  const bin = path.join(hostDir, 'bin');
+  fs.mkdirSync(bin, { recursive: true });
+  const missing = new Set(p.missingCommands ?? []);
+  for (const cmd of new Set([...stateful, ...recordedCommands(path.join(prof, 'out'))])) {
+    if (missing.has(cmd)) throw new Error(`${profileDir}: ${cmd} is both recorded and missing`);
+    write(path.join(bin, cmd), `#!/bin/sh\nexec /bin/bash '${hostDir}/fakecmd.sh' '${hostDir}' '${cmd}' "$@"\n`);
+    fs.chmodSync(path.join(bin, cmd), 0o755);
+  }
+  for (const cmd of missing) {
+    const f = path.join(bin, cmd);
+    execFileSync('mknod', [f, 'c', '0', '0']);
+    // On an overlayfs the 0/0 device we just made is itself a whiteout and vanishes.
+    if (!fs.existsSync(f)) throw new Error(`${hostDir} is on overlayfs: whiteouts vanish there; put the lab dir on ext4 or tmpfs`);
+  }
+  return p;
+}
