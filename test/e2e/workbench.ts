@@ -1,0 +1,142 @@
+// A real VS Code workbench (code-server) in a real browser (Debian's chromium), with the
+// packaged extension installed. Tests drive it the way a user does: clicks, the command
+// palette, what is on screen. dispose() stops everything start() started, even after a failure.
+import * as fs from 'fs';
+import * as path from 'path';
+import { Browser, BrowserServer, Locator, Page, chromium } from 'playwright-core';
+import { CodeServer, CodeServerDirs, installExtension, packageVsix } from './codeServer';
+import { RUN_DIR, SCREENSHOT_DIR, readE2eTools } from './environment';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic',
+];
+const UI_TIMEOUT_MS = 30_000;
+const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'chat.disableAIFeatures': true,
+  'telemetry.telemetryLevel': 'off',
+  // The scratch workspace may sit inside this repository's checkout: no "open repository?" toast.
+  'git.openRepositoryInParentFolders': 'never',
+};
+
+export class Workbench {
+  private server?: CodeServer;
+  private browserServer?: BrowserServer;
+  private browser?: Browser;
+  private page?: Page;
+  private dirs?: CodeServerDirs;
+
+  /** The browser tab showing the workbench. */
+  get tab(): Page {
+    if (!this.page) throw new Error('the workbench is not open');
+    return this.page;
+  }
+
+  async start(): Promise<void> {
+    const tools = readE2eTools();
+    const dirs = freshRunDirs();
+    this.dirs = dirs;
+    installExtension(tools, dirs, packageVsix(RUN_DIR));
+    this.server = await CodeServer.start(tools, dirs);
+    this.browserServer = await chromium.launchServer({
+      executablePath: tools.chromium,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      // Chromium keeps crash reports under $XDG_CONFIG_HOME/chromium: not in the user's home.
+      env: { ...process.env, XDG_CONFIG_HOME: path.join(RUN_DIR, 'xdg-config') },
+    });
+    this.browser = await chromium.connect(this.browserServer.wsEndpoint());
+    this.page = await this.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    this.page.setDefaultTimeout(UI_TIMEOUT_MS);
+    await this.page.goto(this.server.url);
+    await this.page.locator('.monaco-workbench').waitFor();
+    // The workbench frame appears before its parts render; the activity bar is the first a test needs.
+    await this.page.locator('.part.activitybar .action-item').first().waitFor();
+  }
+
+  async dispose(): Promise<void> {
+    await this.browser?.close().catch(() => undefined);
+    await this.browserServer?.close().catch(() => undefined);
+    await this.browserServer?.kill().catch(() => undefined);
+    await this.server?.stop();
+  }
+
+  /** Saves what the user sees now to .cache/e2e/screenshots/<name>.png. */
+  async screenshot(name: string): Promise<string> {
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+    await this.tab.screenshot({ path: file });
+    return file;
+  }
+
+  /** An activity-bar container, found by its title as VS Code labels it. */
+  activityBarItem(title: string): Locator {
+    return this.tab.locator(`.part.activitybar .action-item a.action-label[aria-label="${title}"]`);
+  }
+
+  /** Runs a command by its title through the command palette (F1), as a user would. */
+  async runCommand(title: string): Promise<void> {
+    await this.tab.keyboard.press('F1');
+    await this.pick(title);
+  }
+
+  /** Types into the open quick pick and accepts the row whose label is exactly `label`. */
+  async pick(label: string): Promise<void> {
+    const input = this.tab.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor();
+    // The command palette's input starts with '>'; keep it so the pick stays a command search.
+    const prefix = (await input.inputValue()).startsWith('>') ? '>' : '';
+    await input.fill(prefix + label);
+    const row = this.tab.locator('.quick-input-list .monaco-list-row', {
+      has: this.tab.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
+    });
+    await row.first().waitFor().catch((e: Error) => {
+      throw new Error(`the quick pick offers no item labelled "${label}"\n${e.message}`);
+    });
+    await row.first().click();
+  }
+
+  /**
+   * The extension host's log (Developer: Show Logs... > Extension Host). An exception that
+   * escapes activate() lands here only: VS Code raises no notification for it.
+   */
+  extensionHostLog(): string {
+    if (!this.dirs) throw new Error('the workbench is not open');
+    const logs = path.join(this.dirs.userData, 'logs');
+    return fs.readdirSync(logs, { recursive: true, encoding: 'utf8' })
+      .filter((file) => path.basename(file) === 'remoteexthost.log')
+      .map((file) => fs.readFileSync(path.join(logs, file), 'utf8'))
+      .join('\n');
+  }
+
+  /** The message of every notification, from the notification center (toasts hide themselves). */
+  async notificationMessages(): Promise<string[]> {
+    await this.runCommand('Notifications: Show Notifications');
+    const center = this.tab.locator('.notifications-center');
+    await center.waitFor();
+    return center.locator('.notification-list-item-message').allTextContents();
+  }
+}
+
+function freshRunDirs(): CodeServerDirs {
+  fs.rmSync(RUN_DIR, { recursive: true, force: true });
+  const dirs: CodeServerDirs = {
+    config: path.join(RUN_DIR, 'code-server.yaml'),
+    xdgData: path.join(RUN_DIR, 'xdg-data'),
+    userData: path.join(RUN_DIR, 'user-data'),
+    extensions: path.join(RUN_DIR, 'extensions'),
+    workspace: path.join(RUN_DIR, 'workspace'),
+    log: path.join(RUN_DIR, 'code-server.log'),
+  };
+  for (const dir of [dirs.userData, dirs.extensions, dirs.workspace]) fs.mkdirSync(dir, { recursive: true });
+  // No welcome page, chat panel or git prompt: they open late and take the focus from what a test types.
+  fs.mkdirSync(path.join(dirs.userData, 'User'));
+  fs.writeFileSync(path.join(dirs.userData, 'User/settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+  return dirs;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
