@@ -1,0 +1,88 @@
+// The probe's command table: what one diagnosis collects from a host, each command under a stable id.
+//
+// Every command is a constant string written here: nothing from the user, the host or the network ever
+// goes into the probe script. All of them are read-only and need no root. `sudo -n true` only asks
+// whether sudo would run without a password (so a fix knows whether it will need one); on hosts that
+// mail the admin about refused sudo attempts, a user who is not a sudoer triggers such a mail.
+//
+// Files that may be absent, and globs, are printed by `headedFiles()`: for each file that exists,
+//   ==> /path/to/file <==
+//   <the file's content>
+//   <one empty line>
+// (like `head` prints several files). No header at all means no such file: `headedFiles.ts` reads it.
+
+export interface ProbeCommandSpec {
+  /** Stable id: section name in the probe stream, file name (`<id>.txt`) in an offline folder. */
+  readonly id: string;
+  /** POSIX sh command line, run by `sh -c`, stdin from /dev/null. */
+  readonly command: string;
+  /** Seconds before `timeout` stops it on the host (when the host has `timeout`). */
+  readonly timeoutS: number;
+}
+
+/** Prints each existing file of `paths` (sh globs allowed) with a `==> path <==` header. */
+export function headedFiles(paths: readonly string[]): string {
+  return `for f in ${paths.join(' ')}; do [ -f "$f" ] || continue; printf '==> %s <==\\n' "$f"; cat "$f"; printf '\\n'; done`;
+}
+
+const NVIDIA_SMI_S = 30;
+const DEFAULT_S = 10;
+
+export const PROBE_COMMANDS = [
+  { id: 'topo', command: 'nvidia-smi topo -m', timeoutS: NVIDIA_SMI_S },
+  { id: 'gpus', command: 'nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version --format=csv', timeoutS: NVIDIA_SMI_S },
+  { id: 'smi-q', command: 'nvidia-smi -q', timeoutS: NVIDIA_SMI_S },
+  { id: 'lscpu', command: 'lscpu', timeoutS: DEFAULT_S },
+  { id: 'numactl', command: 'numactl -H', timeoutS: DEFAULT_S },
+  { id: 'lsmod', command: 'lsmod', timeoutS: DEFAULT_S },
+  { id: 'modinfo-nvidia-peermem', command: 'modinfo nvidia_peermem', timeoutS: DEFAULT_S },
+  { id: 'modinfo-nv-peer-mem', command: 'modinfo nv_peer_mem', timeoutS: DEFAULT_S },
+  // license "Dual MIT/GPL" = open kernel modules, the ones dma-buf needs (DOMAIN.md §4).
+  { id: 'modinfo-nvidia', command: 'modinfo nvidia', timeoutS: DEFAULT_S },
+  { id: 'ibv', command: 'ibv_devinfo -v', timeoutS: 20 },
+  { id: 'ofed', command: 'ofed_info -s', timeoutS: DEFAULT_S },
+  { id: 'uname', command: 'uname -r', timeoutS: DEFAULT_S },
+  { id: 'os-release', command: 'cat /etc/os-release', timeoutS: DEFAULT_S },
+  { id: 'nvidia-version', command: 'cat /proc/driver/nvidia/version', timeoutS: DEFAULT_S },
+  { id: 'cmdline', command: 'cat /proc/cmdline', timeoutS: DEFAULT_S },
+  // NCCL's test for peer memory (DOMAIN.md §2): any of these version files.
+  { id: 'memory-peers', command: headedFiles(['/sys/kernel/mm/memory_peers/*/version']), timeoutS: DEFAULT_S },
+  {
+    id: 'sys-module-peermem',
+    command: headedFiles(['nvidia_peermem', 'nv_peer_mem'].flatMap((m) => ['initstate', 'refcnt', 'version'].map((f) => `/sys/module/${m}/${f}`))),
+    timeoutS: DEFAULT_S,
+  },
+  // modules-load.d(5) directories; on merged-/usr systems /lib and /usr/lib show the same files.
+  {
+    id: 'modules-load',
+    command: headedFiles(['/etc/modules-load.d/*.conf', '/run/modules-load.d/*.conf', '/usr/lib/modules-load.d/*.conf', '/lib/modules-load.d/*.conf']),
+    timeoutS: DEFAULT_S,
+  },
+  { id: 'etc-modules', command: headedFiles(['/etc/modules']), timeoutS: DEFAULT_S },
+  // The GPU Operator's driver container mounts its root here; then the operator owns the module.
+  { id: 'run-nvidia-driver', command: 'if [ -d /run/nvidia/driver ]; then echo present; ls -A /run/nvidia/driver | head -n 50; else echo absent; fi', timeoutS: DEFAULT_S },
+  { id: 'sudo-n', command: 'id -u; sudo -n true', timeoutS: DEFAULT_S },
+  // Exported only by MLNX_OFED/DOCA-OFED ib_core (DOMAIN.md §3); names are readable without root.
+  { id: 'kallsyms-peer', command: 'grep ib_register_peer_memory_client /proc/kallsyms', timeoutS: DEFAULT_S },
+  // The legacy service must be off when nvidia-peermem is used (§3). stderr is dropped: for a SysV
+  // script systemctl says it redirects to systemd-sysv-install; an empty is-enabled = no such unit.
+  {
+    id: 'nv-peer-mem-service',
+    command:
+      "command -v systemctl >/dev/null 2>&1 || exit 127; printf 'is-enabled: %s\\n' \"$(systemctl is-enabled nv_peer_mem.service 2>/dev/null)\"; printf 'is-active: %s\\n' \"$(systemctl is-active nv_peer_mem.service 2>/dev/null)\"",
+    timeoutS: DEFAULT_S,
+  },
+  // IOMMU groups exist only when an IOMMU is active (DMA remapping can route P2P through the CPU, §6).
+  { id: 'iommu-groups', command: 'ls /sys/kernel/iommu_groups | wc -l', timeoutS: DEFAULT_S },
+] as const satisfies readonly ProbeCommandSpec[];
+
+export type ProbeCommandId = (typeof PROBE_COMMANDS)[number]['id'];
+
+/** Output kept per stream (stdout, stderr) of each command; more is cut and flagged. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
+
+/** A client-side deadline for the whole probe: the slowest command, `timeout -k 2`'s grace, and slack. */
+export function probeDeadlineMs(commands: readonly ProbeCommandSpec[]): number {
+  const slowest = commands.reduce((max, c) => Math.max(max, c.timeoutS), 0);
+  return (slowest + 2 + 15) * 1000;
+}

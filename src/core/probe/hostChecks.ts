@@ -1,0 +1,137 @@
+// Parsers for the probe's small checks whose answer is partly the exit code, so they read a whole
+// command output, not only its text. Each follows the parser contract: a value or a located error.
+import { Parsed, fail, firstContentLine, ok, quote, readLines } from '../parsers/result';
+
+export interface CommandOutput {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number | null;
+}
+
+export type SudoState = 'root' | 'passwordless' | 'password-required' | 'not-allowed' | 'not-installed' | 'unknown';
+
+export interface SudoCheck {
+  readonly uid: number | null;
+  readonly state: SudoState;
+  /** sudo's own message (stderr) when it refused. */
+  readonly message: string;
+}
+
+/** `id -u; sudo -n true`: whether a fix will run without asking for a password. */
+export function parseSudoCheck(out: CommandOutput): Parsed<SudoCheck> {
+  const what = 'id -u; sudo -n true';
+  const read = readLines(out.stdout, what);
+  if (!read.ok) return read;
+  const first = (read.value[0] ?? '').trim();
+  if (!/^\d+$/.test(first)) return fail(1, `${what}: expected the numeric user id from "id -u", found ${quote(first)}`);
+  const uid = Number(first);
+  const message = out.stderr.trim();
+  return ok({ uid, state: sudoState(uid, out.exitCode, message), message });
+}
+
+function sudoState(uid: number, exitCode: number | null, message: string): SudoState {
+  if (uid === 0) return 'root';
+  if (exitCode === 0) return 'passwordless';
+  if (exitCode === 127) return 'not-installed';
+  if (/password is required|terminal is required|askpass/i.test(message)) return 'password-required';
+  if (/not in the sudoers|may not run sudo|not allowed/i.test(message)) return 'not-allowed';
+  return 'unknown';
+}
+
+/** `grep ib_register_peer_memory_client /proc/kallsyms`: exported by MLNX_OFED/DOCA-OFED ib_core only. */
+export function parseKallsymsPeer(out: CommandOutput): Parsed<{ exported: boolean; lines: string[] }> {
+  const what = 'grep ib_register_peer_memory_client /proc/kallsyms';
+  const read = readLines(out.stdout, what);
+  if (!read.ok) return read;
+  const lines = read.value.filter((l) => l.trim() !== '');
+  if (out.exitCode === 1 && lines.length === 0) return ok({ exported: false, lines });
+  if (out.exitCode !== 0) return fail(1, `${what}: grep could not read /proc/kallsyms (exit ${out.exitCode}): ${quote(out.stderr.trim())}`);
+  const bad = lines.findIndex((l) => !l.includes('ib_register_peer_memory_client'));
+  if (bad >= 0) return fail(bad + 1, `${what}: expected kallsyms lines naming the symbol, found ${quote(lines[bad])}`);
+  return ok({ exported: lines.length > 0, lines });
+}
+
+/**
+ * `systemctl is-enabled|is-active nv_peer_mem.service`, each printed as `is-enabled: <answer>`
+ * (`enabled`, `disabled`, `masked`…; "" when systemd knows no such unit).
+ */
+export function parseNvPeerMemService(text: string): Parsed<{ enabled: string; active: string }> {
+  const what = 'systemctl is-enabled/is-active nv_peer_mem';
+  const read = readLines(text, what);
+  if (!read.ok) return read;
+  const values: Record<string, string> = {};
+  for (let i = 0; i < read.value.length; i++) {
+    const m = /^(is-enabled|is-active): ?(.*)$/.exec(read.value[i]);
+    if (m) values[m[1]] = m[2].trim();
+    else if (read.value[i].trim() !== '') return fail(i + 1, `${what}: expected "is-enabled: …" or "is-active: …", found ${quote(read.value[i])}`);
+  }
+  if (values['is-enabled'] === undefined || values['is-active'] === undefined) {
+    return fail(read.value.length + 1, `${what}: expected both "is-enabled:" and "is-active:" lines; the output ended early`);
+  }
+  return ok({ enabled: values['is-enabled'], active: values['is-active'] });
+}
+
+export interface KernelRelease {
+  readonly release: string;
+  readonly major: number;
+  readonly minor: number;
+}
+
+/** `uname -r`: dma-buf needs a kernel ≥ 5.12 (DOMAIN.md §4). */
+export function parseUname(text: string): Parsed<KernelRelease> {
+  const what = 'uname -r';
+  const line = singleLine(text, what);
+  if (!line.ok) return line;
+  const m = /^(\d+)\.(\d+)/.exec(line.value);
+  if (!m || /\s/.test(line.value)) return fail(1, `${what}: expected a kernel release such as "5.15.0-91-generic", found ${quote(line.value)}`);
+  return ok({ release: line.value, major: Number(m[1]), minor: Number(m[2]) });
+}
+
+export interface KernelParam {
+  readonly name: string;
+  /** null for a bare flag (`quiet`); otherwise the text after the first `=`. */
+  readonly value: string | null;
+}
+
+/** `/proc/cmdline`: the IOMMU switches (`intel_iommu=on`, `amd_iommu=…`, `iommu=pt`) live here. */
+export function parseCmdline(text: string): Parsed<{ params: KernelParam[] }> {
+  const line = singleLine(text, 'cat /proc/cmdline');
+  if (!line.ok) return line;
+  // Quoted values (`foo="a b"`) are kept whole, as the kernel reads them.
+  const words = line.value.match(/(?:[^\s"]+|"[^"]*")+/g) ?? [];
+  return ok({
+    params: words.map((w) => {
+      const eq = w.indexOf('=');
+      return eq < 0 ? { name: w, value: null } : { name: w.slice(0, eq), value: w.slice(eq + 1) };
+    }),
+  });
+}
+
+/** `if [ -d /run/nvidia/driver ] …`: `present` and a listing, or `absent`. */
+export function parseRunNvidiaDriver(text: string): Parsed<{ present: boolean; entries: string[] }> {
+  const what = '/run/nvidia/driver check';
+  const read = readLines(text, what);
+  if (!read.ok) return read;
+  const [first, ...rest] = read.value;
+  if (first === 'absent' && rest.length === 0) return ok({ present: false, entries: [] });
+  if (first === 'present') return ok({ present: true, entries: rest.filter((l) => l.trim() !== '') });
+  return fail(1, `${what}: expected "present" or "absent", found ${quote(first ?? '')}`);
+}
+
+/** `ls /sys/kernel/iommu_groups | wc -l`: 0 when no IOMMU is active. */
+export function parseIommuGroups(text: string): Parsed<{ groups: number }> {
+  const line = singleLine(text, 'iommu_groups count');
+  if (!line.ok) return line;
+  if (!/^\d+$/.test(line.value)) return fail(1, `iommu_groups count: expected a number, found ${quote(line.value)}`);
+  return ok({ groups: Number(line.value) });
+}
+
+function singleLine(text: string, what: string): Parsed<string> {
+  const read = readLines(text, what);
+  if (!read.ok) return read;
+  const first = firstContentLine(read.value);
+  if (first < 0) return fail(1, `${what}: empty output; expected one line`);
+  const extra = read.value.findIndex((l, i) => i > first && l.trim() !== '');
+  if (extra >= 0) return fail(extra + 1, `${what}: expected a single line, found another: ${quote(read.value[extra])}`);
+  return ok(read.value[first].trim());
+}
