@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { MAX_CPU_ID, formatCpuList, parseCpuList } from '../../../src/core/parsers/cpuList';
-
-const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+import { range } from '../../support/parsing';
 
 function cpus(text: string): number[] {
   const result = parseCpuList(text);

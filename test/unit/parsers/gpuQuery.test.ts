@@ -1,31 +1,17 @@
 import { strict as assert } from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
-import { DEFAULT_GPU_QUERY_FIELDS, GpuQuery, parseGpuQuery } from '../../../src/core/parsers/gpuQuery';
+import { DEFAULT_GPU_QUERY_FIELDS, parseGpuQuery } from '../../../src/core/parsers/gpuQuery';
+import { checksFor, expectOk, readFixture } from '../../support/parsing';
 import { summarizeGpuQuery } from '../../../src/cli/summary/gpuQuery';
 
-function fixture(dir: string, name: string): string {
-  return fs.readFileSync(path.join(__dirname, '../../fixtures', dir, name), 'utf8');
-}
-
-function parsed(text: string, fields?: readonly string[]): GpuQuery {
-  const result = parseGpuQuery(text, fields);
-  if (!result.ok) assert.fail(`unexpected ParseError at line ${result.error.line}: ${result.error.message}`);
-  return result.value;
-}
-
-function errorOf(text: string, fields?: readonly string[]): { line: number; message: string } {
-  const result = parseGpuQuery(text, fields);
-  assert.equal(result.ok, false, 'expected a ParseError');
-  return (result as { ok: false; error: { line: number; message: string } }).error;
-}
+const parsed = (text: string, fields?: readonly string[]) => expectOk(parseGpuQuery(text, fields));
+const { failure: errorOf } = checksFor(parseGpuQuery);
 
 const MIXED = 'geforce-rtx5060ti-rtx5060-csv-header-crlf.txt';
 
 describe('parseGpuQuery', () => {
   describe('real fixtures (--format=csv with header, CRLF)', () => {
     it('reads hxs-4: RTX 5060 Ti and RTX 5060, header decides the five columns', () => {
-      const value = parsed(fixture('gpus', MIXED));
+      const value = parsed(readFixture('gpus', MIXED));
       assert.equal(value.status, 'ok');
       assert.equal(value.hadHeader, true);
       assert.deepEqual(value.columns, ['index', 'name', 'pci.bus_id', 'driver_version', 'memory.total']);
@@ -45,7 +31,7 @@ describe('parseGpuQuery', () => {
     });
 
     it('reads hxs-1: two RTX 4070 Ti SUPER on buses 02 and 81', () => {
-      const value = parsed(fixture('gpus', 'geforce-rtx4070tisuper-x2-csv-header-crlf.txt'));
+      const value = parsed(readFixture('gpus', 'geforce-rtx4070tisuper-x2-csv-header-crlf.txt'));
       assert.deepEqual(
         value.gpus.map((g) => [g.index, g.name, g.pciBusId, g.driverVersion, g.fields['memory.total']]),
         [
@@ -56,20 +42,20 @@ describe('parseGpuQuery', () => {
     });
 
     it('reads hxs-2: two RTX 5060 Ti on buses 02 and 03', () => {
-      const value = parsed(fixture('gpus', 'geforce-rtx5060ti-x2-csv-header-crlf.txt'));
+      const value = parsed(readFixture('gpus', 'geforce-rtx5060ti-x2-csv-header-crlf.txt'));
       assert.deepEqual(value.gpus.map((g) => g.pciBusId), ['00000000:02:00.0', '00000000:03:00.0']);
       assert.deepEqual(value.gpus.map((g) => g.name), ['NVIDIA GeForce RTX 5060 Ti', 'NVIDIA GeForce RTX 5060 Ti']);
     });
 
     it('lets the header win over the field list passed in', () => {
-      const value = parsed(fixture('gpus', MIXED), ['uuid']);
+      const value = parsed(readFixture('gpus', MIXED), ['uuid']);
       assert.deepEqual(value.columns, ['index', 'name', 'pci.bus_id', 'driver_version', 'memory.total']);
       assert.equal(value.gpus[1].name, 'NVIDIA GeForce RTX 5060');
     });
   });
 
   describe('noheader variant (the header line of a real fixture removed)', () => {
-    const noHeader = fixture('gpus', MIXED).split(/\r?\n/).slice(1).join('\r\n');
+    const noHeader = readFixture('gpus', MIXED).split(/\r?\n/).slice(1).join('\r\n');
 
     it('uses the field list it is given', () => {
       const value = parsed(noHeader, ['index', 'name', 'pci.bus_id', 'driver_version', 'memory.total']);
@@ -86,9 +72,7 @@ describe('parseGpuQuery', () => {
 
     it('fails at line 1 when the default four fields do not match the five printed', () => {
       assert.deepEqual(DEFAULT_GPU_QUERY_FIELDS, ['index', 'name', 'pci.bus_id', 'driver_version']);
-      const error = errorOf(noHeader);
-      assert.equal(error.line, 1);
-      assert.match(error.message, /expected 4 comma-separated fields .* found 5/);
+      errorOf(noHeader, 1, /expected 4 comma-separated fields .* found 5/);
     });
 
     it('reads the default four fields', () => {
@@ -114,7 +98,7 @@ describe('parseGpuQuery', () => {
 
   describe("nvidia-smi's own errors are typed results, not ParseErrors", () => {
     it('driver not loaded → driver-unreachable', () => {
-      const value = parsed(fixture('gpus', 'driver-not-loaded-couldnt-communicate.txt'));
+      const value = parsed(readFixture('gpus', 'driver-not-loaded-couldnt-communicate.txt'));
       assert.equal(value.status, 'driver-unreachable');
       assert.equal(value.gpus.length, 0);
       assert.equal(value.smiError?.line, 1);
@@ -122,7 +106,7 @@ describe('parseGpuQuery', () => {
     });
 
     it('no GPU visible → no-devices', () => {
-      const value = parsed(fixture('gpus', 'no-devices-found.txt'));
+      const value = parsed(readFixture('gpus', 'no-devices-found.txt'));
       assert.equal(value.status, 'no-devices');
       assert.equal(value.smiError?.message, 'No devices were found');
     });
@@ -140,53 +124,41 @@ describe('parseGpuQuery', () => {
     });
 
     it('garbage text → line 1', () => {
-      const error = errorOf('hello world\n');
-      assert.equal(error.line, 1);
-      assert.match(error.message, /expected 4 comma-separated fields/);
+      errorOf('hello world\n', 1, /expected 4 comma-separated fields/);
     });
 
     it('a real output cut in the middle of its last row → line 3', () => {
-      const text = fixture('gpus', MIXED);
+      const text = readFixture('gpus', MIXED);
       const cut = text.slice(0, text.indexOf('00000000:07:00.0') + 'fffffff'.length);
-      const error = errorOf(cut);
-      assert.equal(error.line, 3);
-      assert.match(error.message, /expected 5 comma-separated fields .* found 3/);
+      errorOf(cut, 3, /expected 5 comma-separated fields .* found 3/);
     });
 
     it('a real output cut right after its header → line 1', () => {
-      const headerOnly = fixture('gpus', MIXED).split(/\r?\n/)[0] + '\r\n';
-      const error = errorOf(headerOnly);
-      assert.equal(error.line, 1);
-      assert.match(error.message, /not followed by any GPU row/);
+      const headerOnly = readFixture('gpus', MIXED).split(/\r?\n/)[0] + '\r\n';
+      errorOf(headerOnly, 1, /not followed by any GPU row/);
     });
 
     it("the wrong command's output (nvidia-smi -q) → line 2, the banner", () => {
-      const error = errorOf(fixture('smi-q', 'geforce-rtx3090-x2-bar1-256mib-driver560.txt'));
-      assert.equal(error.line, 2);
-      assert.match(error.message, /NVSMI LOG/);
+      errorOf(readFixture('smi-q', 'geforce-rtx3090-x2-bar1-256mib-driver560.txt'), 2, /NVSMI LOG/);
     });
 
     it('a non-numeric index → that line', () => {
-      const text = fixture('gpus', MIXED).replace('\r\n1, ', '\r\nx, ');
-      const error = errorOf(text);
-      assert.equal(error.line, 3);
-      assert.match(error.message, /GPU index/);
+      const text = readFixture('gpus', MIXED).replace('\r\n1, ', '\r\nx, ');
+      errorOf(text, 3, /GPU index/);
     });
 
     it('a malformed bus id → that line', () => {
-      const text = fixture('gpus', MIXED).replace('00000000:01:00.0', '01:00');
+      const text = readFixture('gpus', MIXED).replace('00000000:01:00.0', '01:00');
       assert.equal(errorOf(text).line, 2);
     });
 
     it('a blank line between rows → that line', () => {
-      const text = fixture('gpus', MIXED).replace('16311 MiB\r\n', '16311 MiB\r\n\r\n');
+      const text = readFixture('gpus', MIXED).replace('16311 MiB\r\n', '16311 MiB\r\n\r\n');
       assert.equal(errorOf(text).line, 3);
     });
 
     it('nvidia-smi rejecting a field name → line 1', () => {
-      const error = errorOf('Field "pci.bus" is not a valid field to query.\n\n');
-      assert.equal(error.line, 1);
-      assert.match(error.message, /rejected the field list/);
+      errorOf('Field "pci.bus" is not a valid field to query.\n\n', 1, /rejected the field list/);
     });
 
     it('binary input → ParseError', () => {
@@ -196,7 +168,7 @@ describe('parseGpuQuery', () => {
 
   describe('summarizeGpuQuery', () => {
     it('lists each GPU with its bus id, driver and extra fields', () => {
-      const text = summarizeGpuQuery(parsed(fixture('gpus', MIXED)));
+      const text = summarizeGpuQuery(parsed(readFixture('gpus', MIXED)));
       assert.equal(
         text,
         [
@@ -208,7 +180,7 @@ describe('parseGpuQuery', () => {
     });
 
     it('explains a driver that is not loaded', () => {
-      const text = summarizeGpuQuery(parsed(fixture('gpus', 'driver-not-loaded-couldnt-communicate.txt')));
+      const text = summarizeGpuQuery(parsed(readFixture('gpus', 'driver-not-loaded-couldnt-communicate.txt')));
       assert.match(text, /kernel driver is not loaded/);
       assert.ok(!text.endsWith('\n'));
     });

@@ -1,33 +1,14 @@
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
 import {
-  activeMtu, activeSpeedGbps, activeWidthLanes, fieldLines, fieldText, IbvDevinfo, linkLayer, maxMtu, parseIbvDevinfo,
+  activeMtu, activeSpeedGbps, activeWidthLanes, fieldLines, fieldText, linkLayer, maxMtu, parseIbvDevinfo,
   physPortCount, physState, portRateGbps, portState,
 } from '../../../src/core/parsers/ibvDevinfo';
 import { splitField } from '../../../src/core/parsers/ibvDevinfoBlocks';
+import { checksFor, firstLines, readFixture } from '../../support/parsing';
 import { summarizeIbvDevinfo } from '../../../src/cli/summary/ibvDevinfo';
 
-function fixture(name: string): string {
-  return fs.readFileSync(path.join(__dirname, '../../fixtures/ibv', name), 'utf8');
-}
-
-function parsed(text: string): IbvDevinfo {
-  const r = parseIbvDevinfo(text);
-  if (!r.ok) assert.fail(`expected ok, got line ${r.error.line}: ${r.error.message}`);
-  return r.value;
-}
-
-function failure(text: string): { line: number; message: string } {
-  const r = parseIbvDevinfo(text);
-  if (r.ok) assert.fail('expected a ParseError');
-  return r.error;
-}
-
-/** The first `n` lines of a fixture, as if the output had been cut there. */
-function firstLines(name: string, n: number): string {
-  return fixture(name).split('\n').slice(0, n).join('\n') + '\n';
-}
+const fixture = (name: string): string => readFixture('ibv', name);
+const { parsed, failure } = checksFor(parseIbvDevinfo);
 
 const TF_ROCE = 'mlx4-connectx3-roce-2port-device-ports.txt';
 const CX3_IB = 'mlx4-connectx3-ib-2dev-2port-port2-down.txt';
@@ -167,9 +148,7 @@ describe('parseIbvDevinfo: real outputs', () => {
 describe('parseIbvDevinfo: rejected input', () => {
   it('empty and blank input', () => {
     assert.strictEqual(failure('').line, 1);
-    const blank = failure('\n\n  \n');
-    assert.strictEqual(blank.line, 1);
-    assert.match(blank.message, /empty/);
+    failure('\n\n  \n', 1, /empty/);
   });
 
   it('garbage and other commands point at their first line', () => {
@@ -186,30 +165,22 @@ describe('parseIbvDevinfo: rejected input', () => {
   });
 
   it('cut after port 1 of a two-port device: error at the last line read', () => {
-    const e = failure(firstLines(TF_ROCE, 20));
-    assert.strictEqual(e.line, 19);
-    assert.match(e.message, /phys_port_cnt 2 but ports printed: 1;.*cut off/);
+    failure(firstLines(fixture(TF_ROCE), 20), 19, /phys_port_cnt 2 but ports printed: 1;.*cut off/);
   });
 
   it('cut inside a port, before port_lmc', () => {
-    const e = failure(firstLines(TF_ROCE, 26));
-    assert.strictEqual(e.line, 26);
-    assert.match(e.message, /port 2 of mlx4_0 ends before its "port_lmc:"/);
+    failure(firstLines(fixture(TF_ROCE), 26), 26, /port 2 of mlx4_0 ends before its "port_lmc:"/);
   });
 
   it('cut before the ports (`ibv_devinfo | head`) and before phys_port_cnt', () => {
-    assert.strictEqual(failure(firstLines(CX6_VV, 104)).line, 104);
-    const early = failure(firstLines(MTHCA, 7));
-    assert.strictEqual(early.line, 7);
-    assert.match(early.message, /before its "phys_port_cnt:"/);
+    assert.strictEqual(failure(firstLines(fixture(CX6_VV), 104)).line, 104);
+    failure(firstLines(fixture(MTHCA), 7), 7, /before its "phys_port_cnt:"/);
   });
 
   it('cut in the first device of two: the error is at that device', () => {
     const text = fixture(CX3_IB).split('\n');
     text.splice(20, 9); // drop port 2 of mlx4_1 (lines 21-29)
-    const e = failure(text.join('\n'));
-    assert.strictEqual(e.line, 19);
-    assert.match(e.message, /mlx4_1/);
+    failure(text.join('\n'), 19, /mlx4_1/);
   });
 
   it('a port printed twice, a bad phys_port_cnt, an hca_id without a name', () => {
@@ -222,13 +193,11 @@ describe('parseIbvDevinfo: rejected input', () => {
 
   it('libibverbs warnings with nothing after them are a cut-off output', () => {
     const warnings = fixture(NO_DEV).split('\n').slice(0, 2).join('\n');
-    const e = failure(warnings);
-    assert.strictEqual(e.line, 2);
-    assert.match(e.message, /cut off/);
+    failure(warnings, 2, /cut off/);
   });
 
   it('stays linear on long and repetitive input', () => {
-    const head = firstLines(TF_ROCE, 10);
+    const head = firstLines(fixture(TF_ROCE), 10);
     const start = Date.now();
     parsed(head + '\tmax_sge:\t\t\t30\n'.repeat(50000) + fixture(TF_ROCE).split('\n').slice(11).join('\n'));
     failure(`hca_id:\tx\n\ta${' '.repeat(200000)}\n`);
@@ -277,7 +246,7 @@ describe('ibv_devinfo accessors', () => {
   });
 
   it('RoCE GID types are split off the GID', () => {
-    const text = `${firstLines(TF_ROCE, 19)}\t\t\tGID[  0]:\t\tfe80::ac0:ebff:fef0:28b2, RoCE v2\n\t\t\tGID[  3]:\t\t::ffff:27.105.179.3, RoCE v2\n`;
+    const text = `${firstLines(fixture(TF_ROCE), 19)}\t\t\tGID[  0]:\t\tfe80::ac0:ebff:fef0:28b2, RoCE v2\n\t\t\tGID[  3]:\t\t::ffff:27.105.179.3, RoCE v2\n`;
     const port = parsed(text.replace('phys_port_cnt:\t\t\t2', 'phys_port_cnt:\t\t\t1')).devices[0].ports[0];
     assert.deepStrictEqual(port.GID, [
       { index: 0, gid: 'fe80::ac0:ebff:fef0:28b2', type: 'RoCE v2' },

@@ -1,23 +1,9 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { Lscpu, parseLscpu } from '../../../src/core/parsers/lscpu';
+import { parseLscpu } from '../../../src/core/parsers/lscpu';
+import { checksFor, readFixture } from '../../support/parsing';
 import { summarizeLscpu } from '../../../src/cli/summary/lscpu';
 
-const fixture = (dir: string, name: string): string =>
-  fs.readFileSync(path.join(__dirname, '../../fixtures', dir, `${name}.txt`), 'utf8');
-
-function parsed(text: string): Lscpu {
-  const result = parseLscpu(text);
-  if (!result.ok) assert.fail(`expected lscpu output to parse, got line ${result.error.line}: ${result.error.message}`);
-  return result.value;
-}
-
-function failure(text: string): { line: number; message: string } {
-  const result = parseLscpu(text);
-  if (result.ok) assert.fail('expected a ParseError');
-  return result.error;
-}
+const { parsed, failure } = checksFor(parseLscpu);
 
 /** 1-based number of the first line of `text` that starts with `prefix`. */
 function lineOf(text: string, prefix: string): number {
@@ -31,12 +17,12 @@ function cutAfter(text: string, prefix: string): string {
   return text.split('\n').slice(0, lineOf(text, prefix)).join('\n');
 }
 
-const seed = fixture('lscpu', 'seed-xeon-gold-5318y-2socket-old-layout');
-const epyc = fixture('lscpu', 'amd-epyc-9534-2socket-nps4-h100nvl-new-layout');
-const xeonMax = fixture('lscpu', 'intel-xeon-max-9480-hbm-16node-new-layout');
-const grace = fixture('lscpu', 'grace-hopper-gh200-neoverse-v2-9node');
-const graceVm = fixture('lscpu', 'grace-hopper-gh200-vm-flat-socket-dash');
-const i5 = fixture('lscpu', 'intel-i5-13500-new-util-linux-flat-nonterminal');
+const seed = readFixture('lscpu', 'seed-xeon-gold-5318y-2socket-old-layout.txt');
+const epyc = readFixture('lscpu', 'amd-epyc-9534-2socket-nps4-h100nvl-new-layout.txt');
+const xeonMax = readFixture('lscpu', 'intel-xeon-max-9480-hbm-16node-new-layout.txt');
+const grace = readFixture('lscpu', 'grace-hopper-gh200-neoverse-v2-9node.txt');
+const graceVm = readFixture('lscpu', 'grace-hopper-gh200-vm-flat-socket-dash.txt');
+const i5 = readFixture('lscpu', 'intel-i5-13500-new-util-linux-flat-nonterminal.txt');
 
 describe('parseLscpu', () => {
   describe('real outputs', () => {
@@ -165,7 +151,7 @@ describe('parseLscpu', () => {
     });
 
     it('refuses another command\'s output at its first line', () => {
-      const error = failure(fixture('numactl', 'seed-xeon-gold-5318y-2node'));
+      const error = failure(readFixture('numactl', 'seed-xeon-gold-5318y-2node.txt'));
       assert.equal(error.line, 1);
       assert.match(error.message, /expected "Architecture:"/);
       assert.equal(failure('\n\nhello world\n').line, 3);
@@ -173,9 +159,7 @@ describe('parseLscpu', () => {
 
     it('refuses a line without "key: value" at that line', () => {
       const text = seed.replace('Byte Order:            Little Endian', 'garbage without a separator');
-      const error = failure(text);
-      assert.equal(error.line, 3);
-      assert.match(error.message, /expected a "key: value" line, found "garbage without a separator"/);
+      failure(text, 3, /expected a "key: value" line, found "garbage without a separator"/);
     });
 
     it('refuses output cut in the middle of a key', () => {
@@ -185,16 +169,12 @@ describe('parseLscpu', () => {
 
     it('refuses output cut right after a section header', () => {
       const text = cutAfter(epyc, 'Vulnerabilities:');
-      const error = failure(text);
-      assert.equal(error.line, 44);
-      assert.match(error.message, /"Vulnerabilities" has no entries/);
+      failure(text, 44, /"Vulnerabilities" has no entries/);
     });
 
     it('refuses output without a "CPU(s):" line, at the last line', () => {
       const text = seed.replace('CPU(s):                48\n', '');
-      const error = failure(text);
-      assert.equal(error.line, 24);
-      assert.match(error.message, /no "CPU\(s\):" line/);
+      failure(text, 24, /no "CPU\(s\):" line/);
     });
 
     it('refuses a non-numeric count at its line', () => {
@@ -203,9 +183,7 @@ describe('parseLscpu', () => {
     });
 
     it('refuses a NUMA node CPU list that is not a CPU list, at its line', () => {
-      const error = failure(seed.replace('NUMA node1 CPU(s):     24-47', 'NUMA node1 CPU(s):     24-47x'));
-      assert.equal(error.line, 25);
-      assert.match(error.message, /NUMA node1 CPU\(s\)/);
+      failure(seed.replace('NUMA node1 CPU(s):     24-47', 'NUMA node1 CPU(s):     24-47x'), 25, /NUMA node1 CPU\(s\)/);
     });
 
     it('stays fast on a huge line without a colon', () => {

@@ -1,27 +1,10 @@
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
-import { findModule, Lsmod, parseLsmod } from '../../../src/core/parsers/lsmod';
+import { findModule, parseLsmod } from '../../../src/core/parsers/lsmod';
+import { checksFor, readFixture } from '../../support/parsing';
 import { summarizeLsmod } from '../../../src/cli/summary/lsmod';
 
-function fixture(name: string): string {
-  return fs.readFileSync(path.join(__dirname, '../../fixtures/lsmod', name), 'utf8');
-}
-
-function parsed(text: string): Lsmod {
-  const r = parseLsmod(text);
-  if (!r.ok) assert.fail(`unexpected ParseError line ${r.error.line}: ${r.error.message}`);
-  return r.value;
-}
-
-function failsAt(text: string, line: number, pattern: RegExp, options = {}): void {
-  const r = parseLsmod(text, options);
-  assert.strictEqual(r.ok, false, 'expected a ParseError');
-  if (!r.ok) {
-    assert.strictEqual(r.error.line, line, r.error.message);
-    assert.match(r.error.message, pattern);
-  }
-}
+const fixture = (name: string): string => readFixture('lsmod', name);
+const { parsed, failure: failsAt } = checksFor(parseLsmod);
 
 describe('parseLsmod', () => {
   it('reads a full lsmod with its header (Talos, ConnectX-4, inbox RDMA)', () => {

@@ -1,18 +1,10 @@
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
-import { Modinfo, ModinfoFound, nvidiaModuleFlavor, parseModinfo } from '../../../src/core/parsers/modinfo';
+import { ModinfoFound, nvidiaModuleFlavor, parseModinfo } from '../../../src/core/parsers/modinfo';
+import { checksFor, readFixture } from '../../support/parsing';
 import { summarizeModinfo } from '../../../src/cli/summary/modinfo';
 
-function fixture(name: string): string {
-  return fs.readFileSync(path.join(__dirname, '../../fixtures/modinfo', name), 'utf8');
-}
-
-function parsed(text: string): Modinfo {
-  const r = parseModinfo(text);
-  if (!r.ok) assert.fail(`unexpected ParseError line ${r.error.line}: ${r.error.message}`);
-  return r.value;
-}
+const fixture = (name: string): string => readFixture('modinfo', name);
+const { parsed, failure: failsAt } = checksFor(parseModinfo);
 
 function found(text: string): ModinfoFound {
   const v = parsed(text);
@@ -20,14 +12,6 @@ function found(text: string): ModinfoFound {
   return v;
 }
 
-function failsAt(text: string, line: number, pattern: RegExp): void {
-  const r = parseModinfo(text);
-  assert.strictEqual(r.ok, false, 'expected a ParseError');
-  if (!r.ok) {
-    assert.strictEqual(r.error.line, line, r.error.message);
-    assert.match(r.error.message, pattern);
-  }
-}
 
 describe('parseModinfo', () => {
   it('reads the legacy nv_peer_mem 1.0-8 (DKMS, Ubuntu 18.04) with empty signer fields', () => {

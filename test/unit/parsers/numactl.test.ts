@@ -1,35 +1,16 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { Numactl, parseNumactl } from '../../../src/core/parsers/numactl';
+import { parseNumactl } from '../../../src/core/parsers/numactl';
+import { checksFor, firstLines, range, readFixture } from '../../support/parsing';
 import { summarizeNumactl } from '../../../src/cli/summary/numactl';
 
-const fixture = (dir: string, name: string): string =>
-  fs.readFileSync(path.join(__dirname, '../../fixtures', dir, `${name}.txt`), 'utf8');
+const { parsed, failure } = checksFor(parseNumactl);
 
-const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
-
-function parsed(text: string): Numactl {
-  const result = parseNumactl(text);
-  if (!result.ok) assert.fail(`expected numactl output to parse, got line ${result.error.line}: ${result.error.message}`);
-  return result.value;
-}
-
-function failure(text: string): { line: number; message: string } {
-  const result = parseNumactl(text);
-  if (result.ok) assert.fail('expected a ParseError');
-  return result.error;
-}
-
-/** The first `count` lines of `text`, newline-terminated. */
-const firstLines = (text: string, count: number): string => `${text.split('\n').slice(0, count).join('\n')}\n`;
-
-const seed = fixture('numactl', 'seed-xeon-gold-5318y-2node');
-const epyc = fixture('numactl', 'amd-epyc-2socket-nps4-8node-mi210');
-const power9 = fixture('numactl', 'power9-ac922-witherspoon-6node-gpu-memory-nodes');
-const gh200 = fixture('numactl', 'grace-hopper-gh200-9node-hbm-wrapped');
-const single = fixture('numactl', 'intel-i5-13500-single-node');
-const noNuma = fixture('numactl', 'uma-no-numa-available');
+const seed = readFixture('numactl', 'seed-xeon-gold-5318y-2node.txt');
+const epyc = readFixture('numactl', 'amd-epyc-2socket-nps4-8node-mi210.txt');
+const power9 = readFixture('numactl', 'power9-ac922-witherspoon-6node-gpu-memory-nodes.txt');
+const gh200 = readFixture('numactl', 'grace-hopper-gh200-9node-hbm-wrapped.txt');
+const single = readFixture('numactl', 'intel-i5-13500-single-node.txt');
+const noNuma = readFixture('numactl', 'uma-no-numa-available.txt');
 
 describe('parseNumactl', () => {
   describe('real outputs', () => {
@@ -107,39 +88,27 @@ describe('parseNumactl', () => {
 
     it('refuses garbage and other commands\' output at the first line', () => {
       assert.equal(failure('hello world\n').line, 1);
-      const error = failure(fixture('lscpu', 'seed-xeon-gold-5318y-2socket-old-layout'));
-      assert.equal(error.line, 1);
-      assert.match(error.message, /expected "available: N nodes/);
+      failure(readFixture('lscpu', 'seed-xeon-gold-5318y-2socket-old-layout.txt'), 1, /expected "available: N nodes/);
     });
 
     it('refuses a header whose count disagrees with its node list', () => {
-      const error = failure(seed.replace('available: 2 nodes (0-1)', 'available: 3 nodes (0-1)'));
-      assert.equal(error.line, 1);
-      assert.match(error.message, /says 3 nodes but lists 2/);
+      failure(seed.replace('available: 2 nodes (0-1)', 'available: 3 nodes (0-1)'), 1, /says 3 nodes but lists 2/);
     });
 
     it('refuses output cut inside a node block, at the last line', () => {
-      const error = failure(firstLines(seed, 5));
-      assert.equal(error.line, 5);
-      assert.match(error.message, /input ends after line 5; expected "node 1 size: N MB"/);
+      failure(firstLines(seed, 5), 5, /input ends after line 5; expected "node 1 size: N MB"/);
     });
 
     it('refuses output cut before the last distance row', () => {
-      const error = failure(firstLines(seed, 10));
-      assert.equal(error.line, 10);
-      assert.match(error.message, /distance row for node 1/);
+      failure(firstLines(seed, 10), 10, /distance row for node 1/);
     });
 
     it('refuses a distance row cut in the middle', () => {
-      const error = failure(seed.replace('  1:  20  10', '  1:  20'));
-      assert.equal(error.line, 11);
-      assert.match(error.message, /must hold 2 numbers/);
+      failure(seed.replace('  1:  20  10', '  1:  20'), 11, /must hold 2 numbers/);
     });
 
     it('refuses a node block for the wrong node', () => {
-      const error = failure(seed.replace('node 1 cpus:', 'node 2 cpus:'));
-      assert.equal(error.line, 5);
-      assert.match(error.message, /expected "node 1 cpus:"/);
+      failure(seed.replace('node 1 cpus:', 'node 2 cpus:'), 5, /expected "node 1 cpus:"/);
     });
 
     it('refuses a CPU that is not a number', () => {
@@ -156,9 +125,7 @@ describe('parseNumactl', () => {
     });
 
     it('refuses text after the distance matrix', () => {
-      const error = failure(`${seed}garbage\n`);
-      assert.equal(error.line, 12);
-      assert.match(error.message, /unexpected text/);
+      failure(`${seed}garbage\n`, 12, /unexpected text/);
     });
 
     it('refuses text after "No NUMA available on this system"', () => {

@@ -1,27 +1,10 @@
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
-import { NvidiaVersion, parseNvidiaVersion } from '../../../src/core/parsers/nvidiaVersion';
+import { parseNvidiaVersion } from '../../../src/core/parsers/nvidiaVersion';
+import { checksFor, readFixture } from '../../support/parsing';
 import { summarizeNvidiaVersion } from '../../../src/cli/summary/nvidiaVersion';
 
-function fixture(name: string): string {
-  return fs.readFileSync(path.join(__dirname, '../../fixtures/nvidia-version', name), 'utf8');
-}
-
-function parsed(text: string): NvidiaVersion {
-  const r = parseNvidiaVersion(text);
-  if (!r.ok) assert.fail(`unexpected ParseError line ${r.error.line}: ${r.error.message}`);
-  return r.value;
-}
-
-function failsAt(text: string, line: number, pattern: RegExp): void {
-  const r = parseNvidiaVersion(text);
-  assert.strictEqual(r.ok, false, 'expected a ParseError');
-  if (!r.ok) {
-    assert.strictEqual(r.error.line, line, r.error.message);
-    assert.match(r.error.message, pattern);
-  }
-}
+const fixture = (name: string): string => readFixture('nvidia-version', name);
+const { parsed, failure: failsAt } = checksFor(parseNvidiaVersion);
 
 describe('parseNvidiaVersion', () => {
   it('reads the proprietary x86_64 module (440, Ubuntu 18.04)', () => {
@@ -91,7 +74,7 @@ describe('parseNvidiaVersion', () => {
     });
 
     it('reports the wrong command: ofed_info -s', () => {
-      failsAt(fs.readFileSync(path.join(__dirname, '../../fixtures/ofed/mlnx-ofed-4.0-connectx3.txt'), 'utf8'), 1, /starting with "NVRM version:"/);
+      failsAt(readFixture('ofed', 'mlnx-ofed-4.0-connectx3.txt'), 1, /starting with "NVRM version:"/);
     });
 
     it('reports the wrong file: dmesg NVRM loading line', () => {

@@ -1,27 +1,10 @@
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
-import { OfedInfo, parseOfedInfo } from '../../../src/core/parsers/ofedInfo';
+import { parseOfedInfo } from '../../../src/core/parsers/ofedInfo';
+import { checksFor, readFixture } from '../../support/parsing';
 import { summarizeOfedInfo } from '../../../src/cli/summary/ofedInfo';
 
-function fixture(name: string): string {
-  return fs.readFileSync(path.join(__dirname, '../../fixtures/ofed', name), 'utf8');
-}
-
-function parsed(text: string): OfedInfo {
-  const r = parseOfedInfo(text);
-  if (!r.ok) assert.fail(`unexpected ParseError line ${r.error.line}: ${r.error.message}`);
-  return r.value;
-}
-
-function failsAt(text: string, line: number, pattern: RegExp): void {
-  const r = parseOfedInfo(text);
-  assert.strictEqual(r.ok, false, 'expected a ParseError');
-  if (!r.ok) {
-    assert.strictEqual(r.error.line, line, r.error.message);
-    assert.match(r.error.message, pattern);
-  }
-}
+const fixture = (name: string): string => readFixture('ofed', name);
+const { parsed, failure: failsAt } = checksFor(parseOfedInfo);
 
 describe('parseOfedInfo', () => {
   it('reads MLNX_OFED 23.07', () => {
@@ -83,7 +66,7 @@ describe('parseOfedInfo', () => {
     });
 
     it('reports the wrong file: /proc/driver/nvidia/version', () => {
-      failsAt(fs.readFileSync(path.join(__dirname, '../../fixtures/nvidia-version/open-580-aarch64-dgx-spark.txt'), 'utf8'), 2, /single line/);
+      failsAt(readFixture('nvidia-version', 'open-580-aarch64-dgx-spark.txt'), 2, /single line/);
     });
   });
 });

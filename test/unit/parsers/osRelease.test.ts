@@ -1,27 +1,10 @@
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
-import { OsRelease, parseOsRelease } from '../../../src/core/parsers/osRelease';
+import { parseOsRelease } from '../../../src/core/parsers/osRelease';
+import { checksFor, readFixture } from '../../support/parsing';
 import { summarizeOsRelease } from '../../../src/cli/summary/osRelease';
 
-function fixture(name: string): string {
-  return fs.readFileSync(path.join(__dirname, '../../fixtures/os-release', name), 'utf8');
-}
-
-function parsed(text: string): OsRelease {
-  const r = parseOsRelease(text);
-  if (!r.ok) assert.fail(`unexpected ParseError line ${r.error.line}: ${r.error.message}`);
-  return r.value;
-}
-
-function failsAt(text: string, line: number, pattern: RegExp): void {
-  const r = parseOsRelease(text);
-  assert.strictEqual(r.ok, false, 'expected a ParseError');
-  if (!r.ok) {
-    assert.strictEqual(r.error.line, line, r.error.message);
-    assert.match(r.error.message, pattern);
-  }
-}
+const fixture = (name: string): string => readFixture('os-release', name);
+const { parsed, failure: failsAt } = checksFor(parseOsRelease);
 
 describe('parseOsRelease', () => {
   it('reads Ubuntu 22.04 with quoted and unquoted values', () => {

@@ -1,30 +1,10 @@
 import { strict as assert } from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
-import { SmiQuery, driverMajor, mib, parseSmiQuery } from '../../../src/core/parsers/smiQuery';
+import { driverMajor, mib, parseSmiQuery } from '../../../src/core/parsers/smiQuery';
+import { checksFor, firstLines, readFixture } from '../../support/parsing';
 import { readIndentTree } from '../../../src/core/parsers/nvidiaSmiCommon';
 import { summarizeSmiQuery } from '../../../src/cli/summary/smiQuery';
 
-function fixture(dir: string, name: string): string {
-  return fs.readFileSync(path.join(__dirname, '../../fixtures', dir, name), 'utf8');
-}
-
-function parsed(text: string): SmiQuery {
-  const result = parseSmiQuery(text);
-  if (!result.ok) assert.fail(`unexpected ParseError at line ${result.error.line}: ${result.error.message}`);
-  return result.value;
-}
-
-function errorOf(text: string): { line: number; message: string } {
-  const result = parseSmiQuery(text);
-  assert.equal(result.ok, false, 'expected a ParseError');
-  return (result as { ok: false; error: { line: number; message: string } }).error;
-}
-
-/** The first n lines of a fixture, as if the output stopped there. */
-function firstLines(text: string, n: number): string {
-  return text.split('\n').slice(0, n).join('\n') + '\n';
-}
+const { parsed, failure: errorOf } = checksFor(parseSmiQuery);
 
 const A100 = 'a100-sxm4-80gb-x4-driver555.txt';
 const H100 = 'h100-80gb-hbm3-x8-driver565.txt';
@@ -34,7 +14,7 @@ const RTX4090 = 'geforce-rtx4090-windows-wddm-driver610-kmd.txt';
 describe('parseSmiQuery', () => {
   describe('real fixtures', () => {
     it('reads 4× A100-SXM4-80GB: header, BAR1 128 GiB, PCI link', () => {
-      const value = parsed(fixture('smi-q', A100));
+      const value = parsed(readFixture('smi-q', A100));
       assert.equal(value.status, 'ok');
       assert.equal(value.driverVersion, '555.42.02');
       assert.equal(value.cudaVersion, '12.5');
@@ -65,7 +45,7 @@ describe('parseSmiQuery', () => {
     });
 
     it('reads 8× H100 80GB HBM3 (Gen5 x16)', () => {
-      const value = parsed(fixture('smi-q', H100));
+      const value = parsed(readFixture('smi-q', H100));
       assert.equal(value.driverVersion, '565.57.01');
       assert.equal(value.cudaVersion, '12.7');
       assert.equal(value.attachedGpus, 8);
@@ -82,7 +62,7 @@ describe('parseSmiQuery', () => {
     });
 
     it('reads 2× RTX 3090 whose BAR1 is only 256 MiB (large BAR off)', () => {
-      const value = parsed(fixture('smi-q', RTX3090));
+      const value = parsed(readFixture('smi-q', RTX3090));
       assert.equal(value.driverVersion, '560.35.03');
       assert.deepEqual(value.gpus.map((g) => g.busId), ['00000000:41:00.0', '00000000:81:00.0']);
       for (const gpu of value.gpus) {
@@ -96,7 +76,7 @@ describe('parseSmiQuery', () => {
     });
 
     it('reads the Windows / driver 610 layout: deprecated Driver Version plus KMD Version', () => {
-      const value = parsed(fixture('smi-q', RTX4090));
+      const value = parsed(readFixture('smi-q', RTX4090));
       assert.equal(value.driverVersion, '610.60 [Deprecated; will be removed in CUDA 14.0. Use KMD Version instead]');
       assert.equal(value.kmdVersion, '610.60');
       assert.equal(value.cudaVersion, '13.3 [Deprecated; will be removed in CUDA 14.0. Use CUDA UMD Version instead]');
@@ -111,46 +91,34 @@ describe('parseSmiQuery', () => {
   });
 
   describe('cut-off output is a ParseError at the line where the GPU section ends', () => {
-    const a100 = fixture('smi-q', A100);
+    const a100 = readFixture('smi-q', A100);
 
     it('cut inside FB Memory Usage (no Free line) → line 101', () => {
-      const error = errorOf(firstLines(a100, 101));
-      assert.equal(error.line, 101);
-      assert.match(error.message, /"FB Memory Usage" of GPU 00000000:68:00\.0 lacks Free/);
+      errorOf(firstLines(a100, 101), 101, /"FB Memory Usage" of GPU 00000000:68:00\.0 lacks Free/);
     });
 
     it('cut right after the "BAR1 Memory Usage" header → line 103', () => {
-      const error = errorOf(firstLines(a100, 103));
-      assert.equal(error.line, 103);
-      assert.match(error.message, /"BAR1 Memory Usage" of GPU 00000000:68:00\.0 lacks Total, Used/);
+      errorOf(firstLines(a100, 103), 103, /"BAR1 Memory Usage" of GPU 00000000:68:00\.0 lacks Total, Used/);
     });
 
     it('cut in the second GPU before its memory sections → line 260', () => {
-      const error = errorOf(firstLines(a100, 260));
-      assert.equal(error.line, 260);
-      assert.match(error.message, /GPU 00000000:9E:00\.0 has no "FB Memory Usage" section/);
+      errorOf(firstLines(a100, 260), 260, /GPU 00000000:9E:00\.0 has no "FB Memory Usage" section/);
     });
 
     it('cut between GPU sections (1 of 4 present) → the last line', () => {
-      const error = errorOf(firstLines(a100, 225));
-      assert.equal(error.line, 225);
-      assert.match(error.message, /1 of 4 GPU sections/);
+      errorOf(firstLines(a100, 225), 225, /1 of 4 GPU sections/);
     });
 
     it('a GPU section without its BAR1 block → the last line of that section', () => {
       // RTX 3090 GPU 0 spans lines 9-214; dropping the BAR1 block (lines 103-106) moves its end to 210.
-      const lines = fixture('smi-q', RTX3090).split('\n');
+      const lines = readFixture('smi-q', RTX3090).split('\n');
       lines.splice(102, 4);
-      const error = errorOf(lines.join('\n'));
-      assert.equal(error.line, 210);
-      assert.match(error.message, /GPU 00000000:41:00\.0 has no "BAR1 Memory Usage" section/);
+      errorOf(lines.join('\n'), 210, /GPU 00000000:41:00\.0 has no "BAR1 Memory Usage" section/);
     });
 
     it('more GPU sections than "Attached GPUs" → the extra section', () => {
-      const text = fixture('smi-q', RTX3090).replace(/(Attached GPUs\s+: )2/, '$11');
-      const error = errorOf(text);
-      assert.equal(error.line, 216);
-      assert.match(error.message, /more GPU sections/);
+      const text = readFixture('smi-q', RTX3090).replace(/(Attached GPUs\s+: )2/, '$11');
+      errorOf(text, 216, /more GPU sections/);
     });
   });
 
@@ -161,28 +129,24 @@ describe('parseSmiQuery', () => {
     });
 
     it('garbage text → line 1', () => {
-      const error = errorOf('hello world\n');
-      assert.equal(error.line, 1);
-      assert.match(error.message, /NVSMI LOG/);
+      errorOf('hello world\n', 1, /NVSMI LOG/);
     });
 
     it("the wrong command's output (--query-gpu CSV) → line 1", () => {
-      assert.equal(errorOf(fixture('gpus', 'geforce-rtx5060ti-x2-csv-header-crlf.txt')).line, 1);
+      assert.equal(errorOf(readFixture('gpus', 'geforce-rtx5060ti-x2-csv-header-crlf.txt')).line, 1);
     });
 
     it('banner cut off (output starts at Timestamp) → line 2', () => {
-      const lines = fixture('smi-q', RTX3090).split('\n');
+      const lines = readFixture('smi-q', RTX3090).split('\n');
       assert.equal(errorOf(lines.slice(2).join('\n')).line, 2);
     });
 
     it('cut before "Attached GPUs" → the last line', () => {
-      const error = errorOf(firstLines(fixture('smi-q', A100), 6));
-      assert.equal(error.line, 6);
-      assert.match(error.message, /Attached GPUs/);
+      errorOf(firstLines(readFixture('smi-q', A100), 6), 6, /Attached GPUs/);
     });
 
     it('"Attached GPUs" that is not a number → its line', () => {
-      const text = fixture('smi-q', A100).replace(/(Attached GPUs\s+: )4/, '$1four');
+      const text = readFixture('smi-q', A100).replace(/(Attached GPUs\s+: )4/, '$1four');
       assert.equal(errorOf(text).line, 8);
     });
 
@@ -192,7 +156,7 @@ describe('parseSmiQuery', () => {
   });
 
   it("nvidia-smi's own error is a typed result", () => {
-    const value = parsed(fixture('gpus', 'driver-not-loaded-couldnt-communicate.txt'));
+    const value = parsed(readFixture('gpus', 'driver-not-loaded-couldnt-communicate.txt'));
     assert.equal(value.status, 'driver-unreachable');
     assert.equal(value.gpus.length, 0);
   });
@@ -205,7 +169,7 @@ describe('parseSmiQuery', () => {
     });
 
     it('reads a key that fills its padding up to the colon, and nests by indentation', () => {
-      const lines = fixture('smi-q', RTX4090).split('\n');
+      const lines = readFixture('smi-q', RTX4090).split('\n');
       const roots = readIndentTree(lines);
       const gpu = roots.find((n) => n.key === 'GPU 00000000:01:00.0');
       const temperature = gpu?.children.find((n) => n.key === 'Temperature');
@@ -234,7 +198,7 @@ describe('parseSmiQuery', () => {
 
   describe('summarizeSmiQuery', () => {
     it('notes a BAR1 smaller than the GPU memory', () => {
-      const text = summarizeSmiQuery(parsed(fixture('smi-q', RTX3090)));
+      const text = summarizeSmiQuery(parsed(readFixture('smi-q', RTX3090)));
       assert.match(text, /^Driver 560\.35\.03, CUDA 12\.6, 2 GPU\(s\) attached/);
       assert.match(text, /00000000:41:00\.0 {2}NVIDIA GeForce RTX 3090 \(Ampere\)/);
       assert.match(text, /note: BAR1 \(256 MiB\) is smaller than FB memory \(24576 MiB\)/);
@@ -242,7 +206,7 @@ describe('parseSmiQuery', () => {
     });
 
     it('prefers the KMD version and has no BAR1 note when BAR1 covers the memory', () => {
-      const text = summarizeSmiQuery(parsed(fixture('smi-q', RTX4090)));
+      const text = summarizeSmiQuery(parsed(readFixture('smi-q', RTX4090)));
       assert.match(text, /^Driver 610\.60, CUDA 13\.3/);
       assert.doesNotMatch(text, /note: BAR1/);
       assert.match(text, /PCIe: gen 4\/4, width 16x\/16x/);

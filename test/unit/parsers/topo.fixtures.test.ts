@@ -4,6 +4,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { TopoGpu, TopoNic, parseTopo } from '../../../src/core/parsers/topo';
+import { expectOk, readFixture } from '../../support/parsing';
+import { FIXTURES } from '../../support/paths';
 
 interface TopoSidecar {
   gpus: TopoGpu[];
@@ -20,8 +22,8 @@ function expandTabs(text: string): string {
   }).join('\n');
 }
 
-const FIXTURES = path.join(__dirname, '../../fixtures/topo');
-const outputs = fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.txt')).sort();
+const TOPO = path.join(FIXTURES, 'topo');
+const outputs = fs.readdirSync(TOPO).filter((f) => f.endsWith('.txt')).sort();
 
 describe('parseTopo on every real fixture in test/fixtures/topo', () => {
   it('finds fixtures (the seed at least)', () => {
@@ -30,17 +32,16 @@ describe('parseTopo on every real fixture in test/fixtures/topo', () => {
 
   for (const file of outputs) {
     it(file, () => {
-      const sidecarPath = path.join(FIXTURES, file.replace(/\.txt$/, '.expected.json'));
+      const sidecarPath = path.join(TOPO, file.replace(/\.txt$/, '.expected.json'));
       assert.ok(fs.existsSync(sidecarPath), `missing sidecar ${path.basename(sidecarPath)} for ${file}`);
       const expected = JSON.parse(fs.readFileSync(sidecarPath, 'utf8')) as TopoSidecar;
-      const result = parseTopo(fs.readFileSync(path.join(FIXTURES, file), 'utf8'));
-      assert.ok(result.ok, `${file}: ${JSON.stringify(!result.ok && result.error)}`);
-      assert.deepStrictEqual(result.value.gpus, expected.gpus);
-      assert.deepStrictEqual(result.value.nics, expected.nics);
+      const value = expectOk(parseTopo(readFixture('topo', file)));
+      assert.deepStrictEqual(value.gpus, expected.gpus);
+      assert.deepStrictEqual(value.nics, expected.nics);
       assert.ok(Object.keys(expected.links).length > 0, `${path.basename(sidecarPath)} lists no link cells`);
       for (const [row, cells] of Object.entries(expected.links)) {
         for (const [column, token] of Object.entries(cells)) {
-          assert.strictEqual(result.value.links[row]?.[column], token, `${file}: links.${row}.${column}`);
+          assert.strictEqual(value.links[row]?.[column], token, `${file}: links.${row}.${column}`);
         }
       }
     });
@@ -48,13 +49,12 @@ describe('parseTopo on every real fixture in test/fixtures/topo', () => {
 
   // Copies of tab-separated outputs often have the tabs expanded; the parse must not change.
   for (const file of outputs) {
-    const text = fs.readFileSync(path.join(FIXTURES, file), 'utf8');
+    const text = readFixture('topo', file);
     if (!text.includes('\t')) continue;
     it(`${file} with its tabs expanded to spaces parses the same`, () => {
-      const original = parseTopo(text);
-      const expanded = parseTopo(expandTabs(text));
-      assert.ok(original.ok && expanded.ok, JSON.stringify(!expanded.ok && expanded.error));
-      assert.deepStrictEqual(expanded.value, original.value);
+      const original = expectOk(parseTopo(text));
+      const expanded = expectOk(parseTopo(expandTabs(text)));
+      assert.deepStrictEqual(expanded, original);
     });
   }
 });

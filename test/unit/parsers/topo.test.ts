@@ -1,24 +1,13 @@
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
 import { summarizeTopo } from '../../../src/cli/summary/topo';
-import { Topology, parseTopo } from '../../../src/core/parsers/topo';
+import { parseTopo } from '../../../src/core/parsers/topo';
+import { checksFor, readFixture } from '../../support/parsing';
 
-const seed = fs.readFileSync(path.join(__dirname, '../../fixtures/topo/seed-xeon-gold-5318y-8gpu-3nic.txt'), 'utf8');
+const seed = readFixture('topo', 'seed-xeon-gold-5318y-8gpu-3nic.txt');
 const seedLines = seed.split('\n');
-const dgx1 = fs.readFileSync(path.join(__dirname, '../../fixtures/topo/dgx1-v100-direct-mlx5.txt'), 'utf8');
+const dgx1 = readFixture('topo', 'dgx1-v100-direct-mlx5.txt');
 
-function parsed(text: string): Topology {
-  const result = parseTopo(text);
-  assert.ok(result.ok, `expected ok, got ${JSON.stringify(!result.ok && result.error)}`);
-  return result.value;
-}
-
-function failure(text: string): { line: number; message: string } {
-  const result = parseTopo(text);
-  assert.ok(!result.ok, 'expected a ParseError');
-  return result.error;
-}
+const { parsed, failure } = checksFor(parseTopo);
 
 /** The seed with line n (1-based) replaced by `replacement` (or removed when it is null). */
 function seedWithLine(n: number, replacement: string | null): string {
@@ -149,66 +138,46 @@ describe('parseTopo errors are located', () => {
 
   it('nvidia-smi topo -p2p output is recognised as the wrong command', () => {
     const p2p = '        GPU0    GPU1\n GPU0   X       OK\n GPU1   OK      X\n';
-    const error = failure(p2p);
-    assert.strictEqual(error.line, 2);
-    assert.match(error.message, /p2p/);
+    failure(p2p, 2, /p2p/);
   });
 
   it('missing header: the first row is reported', () => {
-    const error = failure(seedLines.slice(1).join('\n'));
-    assert.strictEqual(error.line, 1);
-    assert.match(error.message, /header/);
+    failure(seedLines.slice(1).join('\n'), 1, /header/);
   });
 
   it('a matrix cut off after a GPU row', () => {
-    const error = failure(seedLines.slice(0, 7).join('\n'));
-    assert.strictEqual(error.line, 7);
-    assert.match(error.message, /GPU6/);
+    failure(seedLines.slice(0, 7).join('\n'), 7, /GPU6/);
   });
 
   it('a row cut off in the middle', () => {
-    const error = failure([...seedLines.slice(0, 7), 'GPU6    SYS     SYS     SYS'].join('\n'));
-    assert.strictEqual(error.line, 8);
-    assert.match(error.message, /3 link cells.*11 device columns/);
+    failure([...seedLines.slice(0, 7), 'GPU6    SYS     SYS     SYS'].join('\n'), 8, /3 link cells.*11 device columns/);
   });
 
   it('some NIC rows present and others missing', () => {
-    const error = failure(seedWithLine(11, null).replace(seedLines[11], ''));
-    assert.strictEqual(error.line, 11);
-    assert.match(error.message, /NIC1/);
+    failure(seedWithLine(11, null).replace(seedLines[11], ''), 11, /NIC1/);
   });
 
   it('a garbage cell', () => {
-    const error = failure(seedWithLine(3, seedLines[2].replace('PIX', 'p!x')));
-    assert.strictEqual(error.line, 3);
-    assert.match(error.message, /row GPU1, column GPU0.*"p!x"/);
+    failure(seedWithLine(3, seedLines[2].replace('PIX', 'p!x')), 3, /row GPU1, column GPU0.*"p!x"/);
   });
 
   it('a diagonal that is not X, and X off the diagonal', () => {
     const swapped = seedLines[1].replace(' X      PIX', 'PIX      X ');
     assert.match(failure(seedWithLine(2, swapped)).message, /row GPU0, column GPU0: a device's link to itself must be X/);
-    const second = failure(seedWithLine(2, seedLines[1].replace('PXB     PXB     SYS', 'PXB      X      SYS')));
-    assert.strictEqual(second.line, 2);
-    assert.match(second.message, /row GPU0, column GPU3: X \(self\) off the diagonal/);
+    failure(seedWithLine(2, seedLines[1].replace('PXB     PXB     SYS', 'PXB      X      SYS')), 2, /row GPU0, column GPU3: X \(self\) off the diagonal/);
   });
 
   it('a row the header does not have, and a repeated row', () => {
     assert.strictEqual(failure(seedWithLine(9, seedLines[8].replace('GPU7', 'GPU8'))).line, 9);
-    const repeated = failure(seedWithLine(3, seedLines[1]));
-    assert.strictEqual(repeated.line, 3);
-    assert.match(repeated.message, /GPU0 appears twice/);
+    failure(seedWithLine(3, seedLines[1]), 3, /GPU0 appears twice/);
   });
 
   it('values beyond the trailing columns', () => {
-    const error = failure(seedWithLine(2, `${seedLines[1]}     extra`));
-    assert.strictEqual(error.line, 2);
-    assert.match(error.message, /extra/);
+    failure(seedWithLine(2, `${seedLines[1]}     extra`), 2, /extra/);
   });
 
   it('binary bytes', () => {
-    const error = failure(`${seedLines.slice(0, 4).join('\n')}\n\u0000\u0001\u0002`);
-    assert.strictEqual(error.line, 5);
-    assert.match(error.message, /binary/);
+    failure(`${seedLines.slice(0, 4).join('\n')}\n\u0000\u0001\u0002`, 5, /binary/);
   });
 
   it('10 MB of text, quickly', () => {
