@@ -1,6 +1,7 @@
 // The gdr-doctor CLI: the same core as the extension, without VS Code.
 import { UsageError } from './cli/args';
 import { CliIo, ExitCode, processIo } from './cli/io';
+import { runDiagnose } from './cli/diagnoseCommand';
 import { runParse } from './cli/parseCommand';
 
 const MAIN_HELP = `Usage: gdr-doctor <command> [options]
@@ -9,15 +10,18 @@ GPUDirect RDMA Doctor: tells whether GPUDirect RDMA can work on a GPU host, and 
 
 Commands:
   parse <kind> [FILE|-] [--json]   read one saved diagnostic output (nvidia-smi topo -m, ibv_devinfo, ...)
+  diagnose <host...> | --demo | --local | --from DIR [--json]
+                                   collect every diagnostic of a host in one round trip
 
 Run "gdr-doctor <command> --help" for a command's options.
 `;
 
-const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => number> = {
+const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => number | Promise<number>> = {
   parse: runParse,
+  diagnose: runDiagnose,
 };
 
-export function main(argv: readonly string[], io: CliIo = processIo): number {
+export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.stdout(MAIN_HELP);
@@ -29,7 +33,7 @@ export function main(argv: readonly string[], io: CliIo = processIo): number {
     return ExitCode.usage;
   }
   try {
-    return run(rest, io);
+    return await run(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr(`gdr-doctor ${command}: ${e.message}\n`);
@@ -43,5 +47,7 @@ export function main(argv: readonly string[], io: CliIo = processIo): number {
 }
 
 if (require.main === module) {
-  process.exitCode = main(process.argv.slice(2));
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
 }

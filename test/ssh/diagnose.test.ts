@@ -1,0 +1,70 @@
+// `gdr-doctor diagnose <host>` end to end: the built CLI, the user's ssh_config, a real sshd
+// serving a simulated GPU host, one exec carrying the whole probe.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLI } from '../support/paths';
+import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
+
+function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, SSH_AUTH_SOCK: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe('gdr-doctor diagnose over SSH', function () {
+  this.timeout(90_000);
+  let lab: Lab;
+
+  before(async () => {
+    assertLabCanRun();
+    await cleanupStale();
+    lab = await startLab({ hosts: [{ name: 'gpu-healthy', profile: 'healthy' }, { name: 'gpu-nopeermem', profile: 'no-peermem' }] });
+  });
+  after(async () => lab?.stop());
+
+  it('collects a healthy host in one exec and parses what it recorded', async () => {
+    const before = lab.host('gpu-healthy').calls().length;
+    const r = await cli(['diagnose', '-F', lab.sshConfigPath, 'gpu-healthy', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.equal(report.host, 'gpu-healthy');
+    assert.equal(report.target.user, 'gdr');
+    assert.equal(report.finished, true);
+    assert.equal(report.facts.topo.parsed.ok, true);
+    assert.equal(report.facts.topo.parsed.value.gpus.length, 8);
+    assert.ok(report.facts.lsmod.parsed.value.modules.some((m: { name: string }) => m.name === 'nvidia_peermem'));
+    const calls = lab.host('gpu-healthy').calls().slice(before);
+    assert.ok(calls.some((c) => c.cmd === 'nvidia-smi'), 'the fake nvidia-smi ran');
+    assert.ok(calls.every((c) => c.uid === 1500), 'nothing ran as root');
+  });
+
+  it('shows a host without the module loaded, in the human report', async () => {
+    const r = await cli(['diagnose', '-F', lab.sshConfigPath, 'gpu-nopeermem']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^gpu-nopeermem/);
+    assert.match(r.stdout, /ok\s+topo/);
+  });
+
+  it('exits 3 naming the host and the step when the host key is unknown', async () => {
+    const conf = path.join(lab.dir, 'strict-unknown.conf');
+    const h = lab.host('gpu-healthy');
+    fs.writeFileSync(conf, `Host x\n  HostName ${h.address}\n  Port ${h.port}\n  User gdr\n  IdentityFile ${lab.keys.plain}\n  UserKnownHostsFile /dev/null\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n`);
+    const r = await cli(['diagnose', '-F', conf, 'x']);
+    assert.equal(r.status, 3);
+    assert.match(r.stderr, /^gdr-doctor: x: cannot reach \(host-key\)/);
+  });
+
+  it('never runs a destination as a shell command', async () => {
+    const marker = path.join(lab.dir, 'pwned');
+    const r = await cli(['diagnose', '-F', lab.sshConfigPath, `x;touch ${marker}`]);
+    assert.notEqual(r.status, 0);
+    assert.equal(fs.existsSync(marker), false);
+  });
+});

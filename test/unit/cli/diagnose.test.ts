@@ -1,0 +1,57 @@
+// `gdr-doctor diagnose` without a network: the demo host and a folder of saved outputs.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CLI, FIXTURES } from '../../support/paths';
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('gdr-doctor diagnose (offline paths)', () => {
+  it('--demo reports the replayed node: sections, facts and nearest NICs', () => {
+    const r = cli(['diagnose', '--demo']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^demo-dgx-a100 \(replayed\)/);
+    assert.match(r.stdout, /ok\s+topo\s+nvidia-smi topo -m/);
+    assert.match(r.stdout, /not run\s+gpus/);
+    // dgx-a100-epyc-nic-legend: GPU0 and GPU1 are PXB to NIC0 (mlx5_0) and NIC1 (mlx5_1).
+    assert.match(r.stdout, /GPU0: mlx5_0, mlx5_1 \(PXB\)/);
+  });
+
+  it('--demo --json has the report shape with parsed facts', () => {
+    const r = cli(['diagnose', '--demo', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    for (const key of ['host', 'collectedAt', 'durationMs', 'commands', 'facts', 'findings', 'pairs']) assert.ok(key in report, key);
+    assert.equal(report.facts.topo.parsed.ok, true);
+    assert.equal(report.facts.topo.parsed.value.gpus.length, 8);
+    const topo = report.commands.find((c: { id: string }) => c.id === 'topo');
+    assert.equal(topo.exitCode, 0);
+    assert.match(topo.stdout, /NIC Legend:/);
+  });
+
+  it('--from DIR reads saved outputs and reports what is missing', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-from-'));
+    fs.copyFileSync(path.join(FIXTURES, 'topo/seed-xeon-gold-5318y-8gpu-3nic.txt'), path.join(dir, 'topo.txt'));
+    fs.copyFileSync(path.join(FIXTURES, 'numactl/seed-xeon-gold-5318y-2node.txt'), path.join(dir, 'numactl.txt'));
+    const r = cli(['diagnose', '--from', dir, '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.equal(report.facts.topo.parsed.value.nics[2].device, 'mlx5_2');
+    assert.equal(report.facts.numactl.parsed.value.nodes[1].sizeMb, 258027);
+    assert.equal(report.commands.find((c: { id: string }) => c.id === 'lscpu').state, 'not-run');
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  it('refuses ambiguous or missing input with exit 64', () => {
+    assert.equal(cli(['diagnose']).status, 64);
+    assert.equal(cli(['diagnose', '--demo', '--local']).status, 64);
+    assert.equal(cli(['diagnose', '--from', '/nonexistent/dir']).status, 64);
+    assert.equal(cli(['diagnose', '--demo', '--timeout', 'soon']).status, 64);
+    assert.equal(cli(['diagnose', '--help']).status, 0);
+  });
+});
