@@ -56,17 +56,20 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
   const deadlineMs = timeout === undefined ? undefined : Number(timeout) * 1000;
   if (deadlineMs !== undefined && !(deadlineMs > 0)) throw new UsageError('--timeout needs a number of seconds');
   const jobs = planJobs(args.positional, args.flags, args.options);
+  // Hosts are probed at the same time; reports are printed in the order they were given.
+  const outcomes = await Promise.allSettled(jobs.map((job) => job.run(deadlineMs)));
   let status: number = ExitCode.ok;
-  for (const job of jobs) {
-    try {
-      const { report, target } = await job.run(deadlineMs);
+  outcomes.forEach((outcome, i) => {
+    if (outcome.status === 'fulfilled') {
+      const { report, target } = outcome.value;
       io.stdout(args.flags.has('--json') ? `${JSON.stringify(toJson(report, target), null, 2)}\n` : `${formatProbeReport(report)}\n`);
-    } catch (e) {
-      const err = e instanceof ConnectError ? e : new ConnectError(job.host, 'protocol', String(e));
-      io.stderr(`gdr-doctor: ${job.host}: cannot reach (${err.step}): ${err.message}\n`);
-      status = 3;
+      return;
     }
-  }
+    const host = jobs[i].host;
+    const err = outcome.reason instanceof ConnectError ? outcome.reason : new ConnectError(host, 'protocol', String(outcome.reason));
+    io.stderr(`gdr-doctor: ${host}: cannot reach (${err.step}): ${err.message}\n`);
+    status = 3;
+  });
   return status;
 }
 

@@ -92,6 +92,14 @@ describe('SSH connections to simulated GPU hosts', function () {
     await run(target('gpu-a', withKey(gpu, ['StrictHostKeyChecking yes'], kh)));
   });
 
+  it('under StrictHostKeyChecking=no, records a new key and lets a changed one through, as ssh does', async () => {
+    const kh = freshKnownHosts();
+    await run(target('gpu-a', withKey(gpu, ['StrictHostKeyChecking no'], kh)));
+    assert.match(fs.readFileSync(kh, 'utf8'), /ssh-ed25519 /);
+    fs.writeFileSync(kh, `${gpu.rotatedHostKeyLine}\n`);
+    assert.equal(await run(target('gpu-a', withKey(gpu, ['StrictHostKeyChecking no'], kh))), 'gpu-a\ngdr\n');
+  });
+
   it('asks under the default mode, showing the fingerprint; No refuses, Yes records', async () => {
     const kh = freshKnownHosts();
     const asked: string[] = [];

@@ -52,6 +52,13 @@ describe('gdr-doctor diagnose over SSH', function () {
     assert.match(r.stdout, /ok\s+topo/);
   });
 
+  it('diagnoses several hosts in one call, keeping a reachable host\'s report when another fails', async () => {
+    const r = await cli(['diagnose', '-F', lab.sshConfigPath, 'gpu-healthy', 'unknown-host.invalid', 'gpu-nopeermem']);
+    assert.equal(r.status, 3);
+    assert.match(r.stdout, /^gpu-healthy[\s\S]*\ngpu-nopeermem/);
+    assert.match(r.stderr, /unknown-host\.invalid: cannot reach \(dns\)/);
+  });
+
   it('exits 3 naming the host and the step when the host key is unknown', async () => {
     const conf = path.join(lab.dir, 'strict-unknown.conf');
     const h = lab.host('gpu-healthy');

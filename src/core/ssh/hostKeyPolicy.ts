@@ -53,7 +53,8 @@ async function acceptUnknown(target: SshTarget, name: string, keyBlob: Buffer, v
     const accepted = await prompts.confirmHostKey({ host: name, port: target.port, keyType, fingerprint: verdict.fingerprint, knownHostsFile: file });
     if (!accepted) throw new ConnectError(target.host, 'host-key', `host key ${verdict.fingerprint} for ${name} was not accepted`);
   }
-  if (mode === 'no' || !file) return { verdict };
+  // `no` records new keys too, as ssh does; only `ask` needed the user's word first.
+  if (!file) return { verdict };
   appendLine(file, knownHostsLine(name, keyBlob, target.hashKnownHosts));
   return { verdict, recordedIn: file };
 }

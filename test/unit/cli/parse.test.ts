@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { CLI, FIXTURES, fixtureFiles } from '../../support/paths';
 
@@ -65,12 +66,14 @@ describe('gdr-doctor CLI', () => {
 
   it('exits 2 with FILE:LINE: message and no stack trace on a parse error', () => {
     const lines = fs.readFileSync(seedTopo, 'utf8').split('\n');
-    const truncated = path.join(fs.mkdtempSync('/tmp/gdr-cli-'), 'cut.txt');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-cli-'));
+    const truncated = path.join(dir, 'cut.txt');
     fs.writeFileSync(truncated, `${lines.slice(0, 4).join('\n')}\n${lines[4].slice(0, 20)}\n`);
     const r = cli(['parse', 'topo', truncated]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, new RegExp(`^${truncated.replace(/[.]/g, '\\.')}:5: `));
     assert.doesNotMatch(r.stderr, /\n\s+at /);
+    fs.rmSync(dir, { recursive: true });
     const stdin = cli(['parse', 'lscpu', '-'], 'this is not lscpu\n');
     assert.equal(stdin.status, 2);
     assert.match(stdin.stderr, /^<stdin>:1: /);
