@@ -60,10 +60,15 @@ install_code_server() {
   log "installing code-server@$CODE_SERVER_VERSION (compiles native modules; ~5 min on 2 cores)"
   # code-server's install scripts build native modules with node-gyp: they must see Node 24
   # first on PATH and compile against its headers, or the modules won't load at run time.
-  # A clean environment: under `npm run`, npm's own variables (npm_node_execpath, NODE, …) would
-  # make the nested install's scripts run on the outer Node 20, which code-server refuses.
-  env -i HOME="$HOME" PATH="$n24/bin:/usr/local/bin:/usr/bin:/bin" npm_config_nodedir="$n24" \
-    "$n24/bin/node" "$(command -v npm-cli.js 2>/dev/null || readlink -f "$(command -v npm)")" \
+  # Under `npm run`, npm's own variables (npm_node_execpath, NODE, npm_config_*, …) would make the
+  # nested install's scripts run on the outer Node 20, which code-server refuses. Drop exactly
+  # those; keep the rest of the environment (CA certificates, proxies) so the registry stays reachable.
+  local unset_npm=() name
+  while IFS='=' read -r name _; do
+    case "$name" in npm_* | NODE) unset_npm+=(-u "$name") ;; esac
+  done < <(env)
+  env "${unset_npm[@]}" PATH="$n24/bin:$PATH" npm_config_nodedir="$n24" \
+    "$n24/bin/node" "$(readlink -f "$(command -v npm)")" \
     install --no-audit --no-fund --prefix "$CACHE/code-server" "code-server@$CODE_SERVER_VERSION"
   # A code-server whose install scripts did not run (an npm that blocks them) starts, then fails
   # in the browser; catch it here instead.
