@@ -1,7 +1,8 @@
 // `gdr-doctor diagnose`: probe hosts (over SSH, this machine, a saved folder, or the demo host)
-// and report what was collected. Findings and GPU↔NIC verdicts are added by the diagnosis rules.
+// and report what was collected, the findings, the GPU↔NIC verdicts and the suggested environment.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { diagnose } from '../core/diagnosis';
 import { DEMO_HOST_NAME, demoRunner } from '../core/probe/demoHost';
 import { localRunner } from '../core/probe/localRunner';
 import { offlineRunner } from '../core/probe/offlineRunner';
@@ -10,27 +11,30 @@ import { sshRunner } from '../core/probe/sshRunner';
 import { connect } from '../core/ssh/connect';
 import { parseDestination } from '../core/ssh/destination';
 import { ConnectError } from '../core/ssh/errors';
-import { noPrompts } from '../core/ssh/prompts';
+import { SshPrompts } from '../core/ssh/prompts';
 import { resolveTarget } from '../core/ssh/resolveTarget';
 import { SshTarget } from '../core/ssh/sshConfig';
 import { parseArgs, UsageError } from './args';
 import { formatProbeReport } from './diagnoseReport';
 import { CliIo, ExitCode } from './io';
+import { cliPrompts } from './terminalPrompts';
 
-export const DIAGNOSE_HELP = `Usage: gdr-doctor diagnose <destination...> [-F FILE] [--json] [--timeout S]
+export const DIAGNOSE_HELP = `Usage: gdr-doctor diagnose <destination...> [-F FILE] [--json] [--timeout S] [--batch]
        gdr-doctor diagnose --demo | --local | --from DIR [--json]
 
 Collects every GPUDirect RDMA diagnostic of a host in one round trip and reports it.
 Destinations are written as for ssh: host, user@host, ssh://user@host:port; they are resolved
-through ~/.ssh/config (or -F FILE) and host keys are checked against known_hosts first. This
-version never prompts: use keys or an agent, and hosts already in known_hosts (or
-StrictHostKeyChecking accept-new).
+through ~/.ssh/config (or -F FILE) and host keys are checked against known_hosts first. On a
+terminal, gdr-doctor asks as ssh does (unknown host key, passphrase, password, 2FA prompts);
+without one (CI, pipes) or with --batch it never asks: use keys or an agent, and hosts already
+in known_hosts (or StrictHostKeyChecking accept-new).
 
   --demo       a built-in GPU node replayed from real recorded outputs (no network)
   --local      this machine
   --from DIR   a folder of saved outputs (<command id>.txt), e.g. from gdr-doctor-collect.sh
   --json       one JSON report per host
   --timeout S  deadline for the whole probe of a host
+  --batch      never ask a question, even on a terminal (every question is answered No)
 
 Exit status: 0 collected; 3 a host was unreachable or refused; 64 bad usage.
 `;
@@ -47,7 +51,7 @@ interface Job {
 }
 
 export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, { flags: ['--json', '--demo', '--local'], options: ['-F', '--from', '--timeout'] });
+  const args = parseArgs(argv, { flags: ['--json', '--demo', '--local', '--batch'], options: ['-F', '--from', '--timeout'] });
   if (args.flags.has('--help')) {
     io.stdout(DIAGNOSE_HELP);
     return ExitCode.ok;
@@ -55,7 +59,8 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
   const timeout = args.options.get('--timeout');
   const deadlineMs = timeout === undefined ? undefined : Number(timeout) * 1000;
   if (deadlineMs !== undefined && !(deadlineMs > 0)) throw new UsageError('--timeout needs a number of seconds');
-  const jobs = planJobs(args.positional, args.flags, args.options);
+  const prompts = cliPrompts({ batch: args.flags.has('--batch'), notice: io.stderr });
+  const jobs = planJobs(args.positional, args.flags, args.options, prompts);
   // Hosts are probed at the same time; reports are printed in the order they were given.
   const outcomes = await Promise.allSettled(jobs.map((job) => job.run(deadlineMs)));
   let status: number = ExitCode.ok;
@@ -73,7 +78,7 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
   return status;
 }
 
-function planJobs(destinations: readonly string[], flags: ReadonlySet<string>, options: ReadonlyMap<string, string>): Job[] {
+function planJobs(destinations: readonly string[], flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, prompts: SshPrompts): Job[] {
   const from = options.get('--from');
   const modes = [flags.has('--demo'), flags.has('--local'), from !== undefined, destinations.length > 0].filter(Boolean).length;
   if (modes !== 1) throw new UsageError('give destinations, or exactly one of --demo, --local, --from DIR');
@@ -84,16 +89,16 @@ function planJobs(destinations: readonly string[], flags: ReadonlySet<string>, o
     if (!fs.existsSync(from)) throw new UsageError(`--from: no folder ${JSON.stringify(from)}`);
     return [{ host: from, run: probe(from, offlineRunner(from)) }];
   }
-  return destinations.map((d) => sshJob(d, options.get('-F')));
+  return destinations.map((d) => sshJob(d, options.get('-F'), prompts));
 }
 
-function sshJob(destination: string, configFile: string | undefined): Job {
+function sshJob(destination: string, configFile: string | undefined, prompts: SshPrompts): Job {
   const dest = parseDestination(destination);
   return {
     host: destination,
     run: async (deadlineMs) => {
       const target = await resolveTarget(dest, configFile);
-      const conn = await connect(target, { prompts: noPrompts, resolveHop: (hop) => resolveTarget(parseDestination(hop), configFile) });
+      const conn = await connect(target, { prompts, resolveHop: (hop) => resolveTarget(parseDestination(hop), configFile) });
       try {
         return { report: await runProbe(sshRunner(conn.client), { host: destination, deadlineMs }), target };
       } finally {
@@ -104,10 +109,12 @@ function sshJob(destination: string, configFile: string | undefined): Job {
 }
 
 function toJson(report: ProbeReport, target?: SshTarget) {
+  const { findings, pairs, suggestedEnv } = diagnose(report);
   return {
     ...report,
     target: target ? { hostname: target.hostname, user: target.user, port: target.port } : null,
-    findings: [],
-    pairs: [],
+    findings,
+    pairs,
+    suggestedEnv,
   };
 }

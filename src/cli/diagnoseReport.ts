@@ -1,7 +1,8 @@
-// The human-readable report of one host's probe: what ran, what failed, what was parsed.
+// The human-readable report of one host: what ran, what failed, what was parsed; then the findings
+// (errors first, with evidence and fixes), the GPU↔NIC verdicts and the suggested job environment.
+import { Diagnosis, Finding, GpuNicPair, diagnose } from '../core/diagnosis';
 import { ProbeReport } from '../core/probe/runProbe';
 import { CommandResult } from '../core/probe/frames';
-import { nearestNics } from '../core/topology/nearestNic';
 
 function status(c: CommandResult): string {
   if (c.state === 'not-run') return 'not run';
@@ -12,7 +13,7 @@ function status(c: CommandResult): string {
   return c.exitCode === 0 ? 'ok' : `exit ${c.exitCode ?? '?'}`;
 }
 
-export function formatProbeReport(report: ProbeReport): string {
+export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = diagnose(report)): string {
   const lines = [`${report.host} — collected ${report.collectedAt} in ${report.durationMs} ms`];
   if (report.connectionLost) lines.push('  connection lost: the sections below are what arrived');
   if (report.timedOut) lines.push('  the probe hit its deadline: commands still running were stopped');
@@ -22,14 +23,39 @@ export function formatProbeReport(report: ProbeReport): string {
     const command = c.command.length > 60 ? `${c.command.slice(0, 57)}...` : c.command;
     lines.push(`  ${status(c).padEnd(10)} ${c.id.padEnd(22)} ${command}${parse}`);
   }
-  const topo = report.facts.topo?.parsed;
-  if (topo?.ok) {
-    lines.push('  nearest RDMA NIC per GPU:');
-    for (const n of nearestNics(topo.value)) {
-      const nics = n.nics.map((x) => x.device ?? x.nic).join(', ') || 'none';
-      lines.push(`    ${n.gpu}: ${nics} (${n.link ?? '-'})${n.ncclDefaultUsesGdr ? '' : ' — NCCL will not use GPUDirect RDMA by default'}`);
-    }
-  }
+  lines.push(...formatPairs(diagnosis.pairs), ...formatFindings(diagnosis.findings), ...formatEnv(diagnosis));
   for (const note of report.notes) lines.push(`  note: ${note}`);
   return lines.join('\n');
+}
+
+function formatPairs(pairs: readonly GpuNicPair[]): string[] {
+  if (pairs.length === 0) return [];
+  const lines = ['  nearest RDMA NIC per GPU:'];
+  for (const p of pairs) {
+    const nics = p.nics.map((n) => n.device ?? n.nic).join(', ') || 'none';
+    const pin = p.numaNode !== null || p.cpus !== null ? ` — NUMA ${p.numaNode ?? '?'}, CPUs ${p.cpus ?? '?'}` : '';
+    lines.push(`    ${p.gpu}: ${nics} (${p.link ?? '-'})${pin} — GDR ${p.gdr ? 'yes' : 'no'}: ${p.reason}`);
+  }
+  return lines;
+}
+
+const MARK = { error: 'ERROR', warning: 'WARN ', info: 'info ' } as const;
+
+function formatFindings(findings: readonly Finding[]): string[] {
+  if (findings.length === 0) return ['  findings: none'];
+  const lines = ['  findings:'];
+  for (const f of findings) {
+    lines.push(`    ${MARK[f.severity]} ${f.id}: ${f.title}`);
+    lines.push(`          ${f.detail}`);
+    for (const e of f.evidence) lines.push(`          > ${e.replace(/\t+/g, ' ')}`);
+    if (f.fixes.length > 0) lines.push(`          fix: ${f.fixes.map((id) => `gdr-doctor fix <host> ${id}`).join(' ; ')}`);
+    lines.push(`          source: ${f.source}`);
+  }
+  return lines;
+}
+
+function formatEnv({ suggestedEnv }: Diagnosis): string[] {
+  const vars = Object.entries(suggestedEnv.env);
+  if (vars.length === 0) return [];
+  return ['  suggested environment (a suggestion: measure with nccl-tests):', ...vars.map(([k, v]) => `    ${k}=${v}`), ...suggestedEnv.notes.map((n) => `    # ${n}`)];
 }

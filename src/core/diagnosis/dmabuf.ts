@@ -1,0 +1,92 @@
+// dma-buf: GPUDirect RDMA without a peer-memory module (DOMAIN.md §4). Needs the open kernel
+// modules of a driver branch ≥ 535, a kernel ≥ 5.12 and a Turing-or-newer GPU; NCCL then uses it
+// by itself. What the probe cannot see (CUDA ≥ 11.7, rdma-core ≥ 36) is named, not assumed away.
+import { nvidiaModuleFlavor } from '../parsers/modinfo';
+import { ProbeReport } from '../probe/runProbe';
+import { factOf, quote } from './evidence';
+import { Finding, SOURCES } from './finding';
+import { HostState } from './hostState';
+
+export interface DmabufStatus {
+  /** true when every visible prerequisite is met; false when one is not; null when a key one is unknown. */
+  readonly available: boolean | null;
+  /** Prerequisites not met, in words. */
+  readonly missing: string[];
+  /** Prerequisites the probe could not check, in words. */
+  readonly unchecked: string[];
+  readonly evidence: string[];
+}
+
+const DMABUF_MIN_BRANCH = 535;
+const DMABUF_MIN_KERNEL: readonly [number, number] = [5, 12];
+const PRE_TURING = new Set(['Kepler', 'Maxwell', 'Pascal', 'Volta', 'Fermi']);
+const TURING_OR_NEWER = new Set(['Turing', 'Ampere', 'Ada Lovelace', 'Hopper', 'Blackwell']);
+
+export function dmabufStatus(report: ProbeReport, host: HostState): DmabufStatus {
+  const missing: string[] = [];
+  const unchecked: string[] = [];
+  const open = openModules(report);
+  if (open === false) missing.push('the open NVIDIA kernel modules (the proprietary ones are loaded)');
+  if (open === null) unchecked.push('which NVIDIA kernel modules (open or proprietary) are installed');
+  if (host.driverBranch !== null && host.driverBranch < DMABUF_MIN_BRANCH) missing.push(`driver branch ≥ ${DMABUF_MIN_BRANCH} (found ${host.driverBranch})`);
+  if (host.driverBranch === null) unchecked.push(`the driver branch (≥ ${DMABUF_MIN_BRANCH} needed)`);
+  const kernel = kernelRelease(report);
+  if (kernel && compare([kernel.major, kernel.minor], DMABUF_MIN_KERNEL) < 0) missing.push(`kernel ≥ 5.12 (running ${kernel.release})`);
+  if (!kernel) unchecked.push('the kernel release (≥ 5.12 needed)');
+  const archs = (factOf(report, 'smi-q')?.gpus ?? []).map((g) => g.productArchitecture ?? '');
+  const old = archs.filter((a) => PRE_TURING.has(a));
+  if (old.length > 0) missing.push(`a Turing or newer GPU (found ${[...new Set(old)].join(', ')})`);
+  if (archs.length === 0 || archs.some((a) => !PRE_TURING.has(a) && !TURING_OR_NEWER.has(a))) unchecked.push('the GPU architecture (Turing or newer needed)');
+  unchecked.push('CUDA ≥ 11.7 in the job', 'rdma-core ≥ 36 (ibv_reg_dmabuf_mr) on the NIC side');
+  const keyUnknown = open === null || host.driverBranch === null || !kernel;
+  return { available: missing.length > 0 ? false : keyUnknown ? null : true, missing, unchecked, evidence: dmabufEvidence(report) };
+}
+
+/** `dmabuf.available` (info): peer memory becomes optional. */
+export function dmabufFindings(status: DmabufStatus): Finding[] {
+  if (status.available !== true) return [];
+  return [{
+    id: 'dmabuf.available',
+    severity: 'info',
+    title: 'dma-buf can carry GPUDirect RDMA: the peer-memory module is optional',
+    detail:
+      'The open NVIDIA kernel modules (branch ≥ 535), a kernel ≥ 5.12 and the GPUs seen meet the dma-buf prerequisites. ' +
+      'NCCL uses dma-buf by itself (NCCL_DMABUF_ENABLE, default on) and logs "DMA-BUF is available on GPU device N"; ' +
+      'inbox rdma-core is enough, no MLNX_OFED needed. NVIDIA recommends dma-buf where possible. ' +
+      `Not checked by the probe: ${status.unchecked.join('; ')}.`,
+    evidence: status.evidence,
+    fixes: [],
+    source: SOURCES.dmabuf,
+  }];
+}
+
+function openModules(report: ProbeReport): boolean | null {
+  const version = factOf(report, 'nvidia-version');
+  if (version) return version.openKernelModule;
+  const modinfo = factOf(report, 'modinfo-nvidia');
+  const flavor = modinfo ? nvidiaModuleFlavor(modinfo) : null;
+  return flavor === null ? null : flavor === 'open';
+}
+
+/** `uname -r`, else the release in `modinfo nvidia`'s vermagic (modinfo looks in the running kernel's tree). */
+export function kernelRelease(report: ProbeReport): { release: string; major: number; minor: number } | null {
+  const uname = factOf(report, 'uname');
+  if (uname) return uname;
+  const modinfo = factOf(report, 'modinfo-nvidia');
+  const release = modinfo?.found ? (modinfo.fields.vermagic ?? '').split(/\s+/)[0] : '';
+  const m = /^(\d+)\.(\d+)/.exec(release);
+  return m ? { release, major: Number(m[1]), minor: Number(m[2]) } : null;
+}
+
+function compare(a: readonly [number, number], b: readonly [number, number]): number {
+  return a[0] - b[0] || a[1] - b[1];
+}
+
+function dmabufEvidence(report: ProbeReport): string[] {
+  return [
+    ...quote(report, 'nvidia-version', (l) => l.startsWith('NVRM version:')),
+    ...(factOf(report, 'nvidia-version') ? [] : quote(report, 'modinfo-nvidia', (l) => /^(license|version|vermagic):/.test(l))),
+    ...quote(report, 'uname', () => true),
+    ...quote(report, 'smi-q', (l) => l.trim().startsWith('Product Architecture')).slice(0, 1),
+  ];
+}

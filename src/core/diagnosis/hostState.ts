@@ -1,0 +1,116 @@
+// What several rule groups need to agree on, read once from the facts: which peer-memory module is
+// loaded, registered, installed and persisted, whether OFED is there, and who owns the driver.
+// Every answer is three-valued: `null` means the probe could not tell, and rules stay silent on it.
+import { findModule } from '../parsers/lsmod';
+import { driverMajor } from '../parsers/smiQuery';
+import { sameModule } from '../probe/headedFiles';
+import { ProbeReport } from '../probe/runProbe';
+import { commandOf, factOf } from './evidence';
+
+export const NEW_MODULE = 'nvidia_peermem';
+export const LEGACY_MODULE = 'nv_peer_mem';
+
+export interface PeermemState {
+  readonly newLoaded: boolean | null;
+  readonly legacyLoaded: boolean | null;
+  /** Registered peer-memory clients (`nv_mem`, `nv_mem_nc`); null when not read. */
+  readonly registered: readonly string[] | null;
+  /** `modinfo` found the module file for the running kernel; null when it could not say. */
+  readonly newExists: boolean | null;
+  readonly legacyExists: boolean | null;
+  /** The legacy `nv_peer_mem` service is enabled (starts at boot). */
+  readonly legacyServiceEnabled: boolean | null;
+  readonly legacyServiceActive: boolean | null;
+  /** The modules-load.d / /etc/modules files that name a module, by module; null when neither was read. */
+  readonly persistedBy: { readonly new: string[]; readonly legacy: string[] } | null;
+  /** `ib_register_peer_memory_client` is in /proc/kallsyms. */
+  readonly symbolExported: boolean | null;
+}
+
+export interface HostState {
+  readonly peermem: PeermemState;
+  /** `ofed_info -s` names an MLNX_OFED/DOCA-OFED install; false when the command is missing. */
+  readonly ofedPresent: boolean | null;
+  /** The GPU Operator's driver container owns the modules (`/run/nvidia/driver` exists). */
+  readonly operatorManaged: boolean;
+  /** Major branch of the NVIDIA driver (`595`), from whichever output shows it. */
+  readonly driverBranch: number | null;
+}
+
+export function readHostState(report: ProbeReport): HostState {
+  return {
+    peermem: readPeermem(report),
+    ofedPresent: readOfed(report),
+    operatorManaged: factOf(report, 'run-nvidia-driver')?.present === true,
+    driverBranch: readDriverBranch(report),
+  };
+}
+
+function readPeermem(report: ProbeReport): PeermemState {
+  const service = factOf(report, 'nv-peer-mem-service');
+  const kallsyms = factOf(report, 'kallsyms-peer');
+  return {
+    newLoaded: isLoaded(report, NEW_MODULE),
+    legacyLoaded: isLoaded(report, LEGACY_MODULE),
+    registered: factOf(report, 'memory-peers')?.peers.map((p) => p.name) ?? null,
+    newExists: moduleExists(report, 'modinfo-nvidia-peermem'),
+    legacyExists: moduleExists(report, 'modinfo-nv-peer-mem'),
+    // "" = systemd knows no such unit; `enabled-runtime` starts it at this boot only, but starts it.
+    legacyServiceEnabled: service ? service.enabled === 'enabled' || service.enabled === 'enabled-runtime' : null,
+    legacyServiceActive: service ? service.active === 'active' : null,
+    persistedBy: readPersistence(report),
+    symbolExported: kallsyms ? kallsyms.exported : null,
+  };
+}
+
+/** lsmod, else /sys/module (a module with a `live` initstate is loaded). */
+function isLoaded(report: ProbeReport, module: string): boolean | null {
+  const lsmod = factOf(report, 'lsmod');
+  const sys = factOf(report, 'sys-module-peermem');
+  const inSys = sys ? sys.modules.some((m) => sameModule(m.name, module)) : null;
+  const inLsmod = lsmod ? findModule(lsmod, module) !== undefined : null;
+  if (inLsmod === true || inSys === true) return true;
+  if (inLsmod === false || inSys === false) return false;
+  return null;
+}
+
+function moduleExists(report: ProbeReport, id: 'modinfo-nvidia-peermem' | 'modinfo-nv-peer-mem'): boolean | null {
+  const info = factOf(report, id);
+  return info ? info.found : null;
+}
+
+function readPersistence(report: ProbeReport): PeermemState['persistedBy'] {
+  const files = [...(factOf(report, 'modules-load')?.files ?? []), ...(factOf(report, 'etc-modules')?.files ?? [])];
+  if (!factOf(report, 'modules-load') && !factOf(report, 'etc-modules')) return null;
+  const naming = (module: string) => files.filter((f) => f.modules.some((m) => sameModule(m, module))).map((f) => f.path);
+  return { new: naming(NEW_MODULE), legacy: naming(LEGACY_MODULE) };
+}
+
+function readOfed(report: ProbeReport): boolean | null {
+  if (factOf(report, 'ofed')) return true;
+  const c = commandOf(report, 'ofed');
+  if (!c || c.state !== 'complete') return null;
+  // `ofed_info` missing (127), or present but failing: no OFED stack to speak of.
+  return c.missing || (c.exitCode !== null && c.exitCode !== 0) ? false : null;
+}
+
+function readDriverBranch(report: ProbeReport): number | null {
+  const version = factOf(report, 'nvidia-version');
+  if (version) return version.driverBranch;
+  const modinfo = factOf(report, 'modinfo-nvidia');
+  const fromModinfo = modinfo?.found ? driverMajor(modinfo.fields.version) : undefined;
+  const fromSmi = driverMajor(factOf(report, 'smi-q')?.driverVersion) ?? driverMajor(factOf(report, 'gpus')?.gpus[0]?.driverVersion);
+  return fromModinfo ?? fromSmi ?? null;
+}
+
+/** Loaded (either module), with the loaded one's name; null when lsmod and /sys/module were both unread. */
+export function anyPeermemLoaded(p: PeermemState): boolean | null {
+  if (p.newLoaded === true || p.legacyLoaded === true) return true;
+  if (p.newLoaded === null && p.legacyLoaded === null) return null;
+  return false;
+}
+
+/** No peer-memory module loaded, the symbol it needs absent, and no OFED: the inbox ib_core cannot host it. */
+export function inboxStackBlocksPeermem(host: HostState): boolean {
+  return anyPeermemLoaded(host.peermem) === false && host.peermem.symbolExported === false && host.ofedPresent === false;
+}

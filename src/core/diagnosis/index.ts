@@ -1,0 +1,56 @@
+// One host's diagnosis: the probe's facts in, findings (errors first), GPU↔NIC verdicts and the
+// suggested job environment out. Pure: no I/O, no SSH, nothing from VS Code.
+import { ProbeReport } from '../probe/runProbe';
+import { ruleContext } from './context';
+import { dmabufFindings } from './dmabuf';
+import { Finding, sortFindings } from './finding';
+import { gpuNoneFindings, gpuSupportFindings } from './gpu';
+import { GpuNicPair, gpuNicPairs } from './pairs';
+import { peermemStateFindings } from './peermem';
+import { peermemLoadFindings } from './peermemLoad';
+import { acsFindings, bar1Findings, iommuFindings, operatorFindings } from './platform';
+import { probeFindings } from './probe';
+import { ofedMissingFindings, portDownFindings, rdmaNoneFindings } from './rdma';
+import { SuggestedEnv, suggestEnv } from './suggestedEnv';
+import { nicFarFindings } from './topology';
+
+export type { Finding, FixId, Severity } from './finding';
+export type { GpuNicPair, PairNic } from './pairs';
+export type { SuggestedEnv } from './suggestedEnv';
+export { ofedMismatchFromModprobe } from './peermemLoad';
+
+export interface Diagnosis {
+  /** Errors, then warnings, then info. */
+  readonly findings: Finding[];
+  /** One per GPU in `nvidia-smi topo -m`; [] when the topology was not read. */
+  readonly pairs: GpuNicPair[];
+  readonly suggestedEnv: SuggestedEnv;
+}
+
+export function diagnose(report: ProbeReport): Diagnosis {
+  const ctx = ruleContext(report);
+  const pairs = gpuNicPairs(ctx);
+  const gpuNone = gpuNoneFindings(report);
+  const rdmaNone = rdmaNoneFindings(report);
+  const unsupported = gpuSupportFindings(report);
+  // Without a GPU, a NIC or a GPU that can do it, peer memory and distances cannot matter.
+  const gdrPossible = gpuNone.length === 0 && rdmaNone.length === 0 && unsupported.length === 0;
+  const findings = [
+    ...gpuNone,
+    ...(gpuNone.length === 0 ? unsupported : []),
+    ...rdmaNone,
+    ...portDownFindings(report),
+    ...(gdrPossible ? [...peermemStateFindings(ctx), ...peermemLoadFindings(ctx), ...ofedMissingFindings(ctx), ...dmabufFindings(ctx.dmabuf)] : []),
+    ...(gdrPossible ? [...nicFarFindings(report, pairs), ...acsFindings(report, pairs)] : []),
+    ...(gpuNone.length === 0 ? bar1Findings(report) : []),
+    ...iommuFindings(report),
+    ...operatorFindings(report),
+    ...probeFindings(report, { gpuNone: gpuNone.length > 0, rdmaNone: rdmaNone.length > 0 }),
+  ];
+  return { findings: sortFindings(ctx.host.operatorManaged ? findings.map(withoutHostFixes) : findings), pairs, suggestedEnv: suggestEnv(pairs) };
+}
+
+/** Under the GPU Operator the host must not load or persist modules itself (DOMAIN.md §3). */
+function withoutHostFixes(f: Finding): Finding {
+  return f.fixes.length === 0 ? f : { ...f, fixes: [], detail: `${f.detail} (Quick fix withheld: the GPU Operator owns the driver.)` };
+}

@@ -1,0 +1,140 @@
+// Peer-memory rules about getting the module in at all (DOMAIN.md §3, §5): it is missing for this
+// kernel, present but not loaded, loaded but not persisted, or it cannot load because the running
+// ib_core lacks the peer-memory API (inbox kernel stack instead of MLNX_OFED/DOCA-OFED).
+import { commandOf, factOf, note, quote, startsWithWord } from './evidence';
+import { RuleContext } from './context';
+import { Finding, FixId, SOURCES } from './finding';
+import { LEGACY_MODULE, NEW_MODULE, anyPeermemLoaded, inboxStackBlocksPeermem } from './hostState';
+import { modinfoEvidence, notLoadedEvidence } from './peermemEvidence';
+
+/** nvidia-peermem ships with the driver from this branch on. */
+const PEERMEM_MIN_BRANCH = 470;
+
+export function peermemLoadFindings(ctx: RuleContext): Finding[] {
+  const mismatch = ofedMismatch(ctx);
+  const missing = peermemMissing(ctx);
+  const notLoaded = missing.length > 0 ? [] : peermemNotLoaded(ctx, mismatch.length > 0);
+  return [...mismatch, ...missing, ...notLoaded, ...notPersistent(ctx, notLoaded)];
+}
+
+/** The module modprobe should load: the driver's own unless only the legacy one exists. */
+function moduleToLoad({ host }: RuleContext): string {
+  return host.peermem.newExists === false && host.peermem.legacyExists === true ? LEGACY_MODULE : NEW_MODULE;
+}
+
+function peermemMissing({ report, host, dmabuf }: RuleContext): Finding[] {
+  const p = host.peermem;
+  // Under the GPU Operator the module files live in the driver container, not on the host.
+  if (host.operatorManaged || anyPeermemLoaded(p) !== false || p.newExists !== false || p.legacyExists === true) return [];
+  const optional = dmabuf.available === true;
+  return [{
+    id: 'peermem.missing',
+    severity: optional ? 'info' : 'error',
+    title: optional ? 'No peer-memory module for this kernel (not needed: dma-buf is available)' : 'No peer-memory module exists for the running kernel',
+    detail:
+      `Neither ${NEW_MODULE} nor ${LEGACY_MODULE} is installed for this kernel (modinfo finds neither). ${NEW_MODULE} ships with the ` +
+      `NVIDIA driver since R470 but is built only against an ib_core that exports ib_register_peer_memory_client (MLNX_OFED/DOCA-OFED): ` +
+      'install OFED first, then (re)install the NVIDIA driver so it builds nvidia-peermem' +
+      (host.driverBranch !== null && host.driverBranch < PEERMEM_MIN_BRANCH ? `; driver ${host.driverBranch} predates it: upgrade the driver` : '') +
+      (optional ? '. dma-buf meets its prerequisites here, so NCCL can use GPUDirect RDMA without it.' : ', or move to dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12).'),
+    evidence: [...modinfoEvidence(report, 'modinfo-nvidia-peermem'), ...modinfoEvidence(report, 'modinfo-nv-peer-mem')],
+    fixes: [],
+    source: SOURCES.driverReadme,
+  }];
+}
+
+function peermemNotLoaded(ctx: RuleContext, cannotLoad: boolean): Finding[] {
+  const { report, host, dmabuf } = ctx;
+  const p = host.peermem;
+  if (anyPeermemLoaded(p) !== false || dmabuf.available === true || !mayExist(ctx)) return [];
+  const module = moduleToLoad(ctx);
+  const fixes: FixId[] = host.operatorManaged || cannotLoad ? [] : ['load-peermem'];
+  return [{
+    id: 'peermem.not-loaded',
+    severity: 'error',
+    title: `${module} is not loaded`,
+    detail:
+      `A peer-memory module exists for this kernel but none is loaded, and dma-buf is not shown to be available: NCCL finds none of ` +
+      `/sys/kernel/mm/memory_peers/nv_mem*/version and falls back to staging through host memory. Load it after OFED's ib_core/mlx5_ib: ` +
+      `modprobe ${module}, then persist it.` +
+      (p.newExists === null && p.legacyExists === null ? ' (modinfo could not confirm the module file: it is assumed from the driver branch.)' : '') +
+      (cannotLoad ? ' Loading will fail until the OFED problem below is solved (peermem.ofed-mismatch).' : '') +
+      (p.symbolExported === false && !cannotLoad ? ' Note: /proc/kallsyms does not list ib_register_peer_memory_client; if modprobe fails with "Invalid argument", the loaded ib_core is not OFED\'s.' : '') +
+      (host.operatorManaged ? ' The GPU Operator owns the driver here: enable RDMA in its ClusterPolicy (driver.rdma.enabled=true) instead of loading it by hand.' : ''),
+    evidence: [...notLoadedEvidence(report), ...modinfoEvidence(report, module === NEW_MODULE ? 'modinfo-nvidia-peermem' : 'modinfo-nv-peer-mem'), ...quote(report, 'lsmod', startsWithWord('ib_core'))],
+    fixes,
+    source: SOURCES.driverReadme,
+  }];
+}
+
+/** A module file was found, or modinfo could not tell and the driver is new enough to ship one. */
+function mayExist({ host }: RuleContext): boolean {
+  const p = host.peermem;
+  // The operator's driver container holds the module files; the host's modinfo cannot see them.
+  if (host.operatorManaged || p.newExists === true || p.legacyExists === true) return true;
+  if (p.newExists === false && p.legacyExists !== null) return false;
+  return host.driverBranch !== null && host.driverBranch >= PEERMEM_MIN_BRANCH;
+}
+
+function notPersistent({ report, host }: RuleContext, notLoaded: readonly Finding[]): Finding[] {
+  const p = host.peermem;
+  if (host.operatorManaged || p.persistedBy === null) return [];
+  const willLoad = notLoaded.some((f) => f.fixes.includes('load-peermem'));
+  const legacyInUse = p.legacyLoaded === true && p.newLoaded !== true;
+  if (!(p.newLoaded === true || legacyInUse || willLoad)) return [];
+  if (legacyInUse ? p.persistedBy.legacy.length > 0 || p.legacyServiceEnabled === true : p.persistedBy.new.length > 0) return [];
+  const module = legacyInUse ? LEGACY_MODULE : NEW_MODULE;
+  const read = [...(factOf(report, 'modules-load')?.files ?? []), ...(factOf(report, 'etc-modules')?.files ?? [])].map((f) => f.path);
+  return [{
+    id: 'peermem.not-persistent',
+    severity: 'warning',
+    title: `${module} is not loaded at boot`,
+    detail:
+      `No /etc/modules-load.d/*.conf file (nor /etc/modules) names ${module}, so it "must be loaded on each node boot" by hand, and an ` +
+      `OFED reinstall unloads it. Persist it with /etc/modules-load.d/nvidia-peermem.conf containing the line "${module.replace(/_/g, '-')}".`,
+    evidence: [note(report, 'modules-load', read.length > 0 ? `no line names ${module} in ${read.join(', ')}` : 'no modules-load.d file and no /etc/modules')],
+    fixes: ['persist-peermem'],
+    source: SOURCES.modulesLoad,
+  }];
+}
+
+/** Neither module loaded, the symbol they need absent from kallsyms, and no OFED: the inbox ib_core. */
+function ofedMismatch({ report, host, dmabuf }: RuleContext): Finding[] {
+  if (!inboxStackBlocksPeermem(host)) return [];
+  const ofed = commandOf(report, 'ofed');
+  return [ofedMismatchFinding(dmabuf.available === true, [
+    note(report, 'kallsyms-peer', 'no line: ib_register_peer_memory_client is not exported by the running kernel'),
+    ofed?.missing ? note(report, 'ofed', 'command not found (exit 127): no MLNX_OFED/DOCA-OFED') : note(report, 'ofed', `exit ${ofed?.exitCode ?? '?'}`),
+    ...quote(report, 'lsmod', startsWithWord('ib_core')),
+  ])];
+}
+
+function ofedMismatchFinding(dmabufAvailable: boolean, evidence: string[]): Finding {
+  return {
+    id: 'peermem.ofed-mismatch',
+    severity: dmabufAvailable ? 'info' : 'error',
+    title: 'The running ib_core lacks the peer-memory API: nvidia-peermem cannot load',
+    detail:
+      'nvidia_peermem and nv_peer_mem need ib_register_peer_memory_client, which only the MLNX_OFED/DOCA-OFED ib_core exports; ' +
+      'the inbox kernel stack does not, so modprobe fails with "Invalid argument" (dmesg: "Unknown symbol" or "disagrees about version ' +
+      'of symbol ib_register_peer_memory_client"). Install OFED first, then (re)install the NVIDIA driver so nvidia-peermem is built ' +
+      'against it; after an OFED upgrade, rebuild/reinstall the driver.' +
+      (dmabufAvailable ? ' dma-buf is available here and needs no OFED, so this only matters if you want peer memory.' : ' Alternatively use dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12), which works with inbox rdma-core.'),
+    evidence,
+    fixes: [],
+    source: SOURCES.peermemSymbol,
+  };
+}
+
+const MODPROBE_MISMATCH = [/could not insert '(nvidia_peermem|nv_peer_mem)': Invalid argument/, /disagrees about version of symbol ib_register_peer_memory_client/, /Unknown symbol ib_register_peer_memory_client/];
+
+/**
+ * For the fix step: `peermem.ofed-mismatch` from what a failed `modprobe` (or dmesg) printed, or
+ * null when the text shows another failure. The probe never runs modprobe, so only the fix sees it.
+ * `command` names the output in the evidence (`modprobe nvidia_peermem`, `dmesg`).
+ */
+export function ofedMismatchFromModprobe(output: string, command: string, dmabufAvailable = false): Finding | null {
+  const lines = output.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => MODPROBE_MISMATCH.some((re) => re.test(l)));
+  if (lines.length === 0) return null;
+  return ofedMismatchFinding(dmabufAvailable, lines.map((l) => `${command}: ${l}`));
+}

@@ -1,0 +1,73 @@
+// `probe.command-failed`: a diagnostic that could not run or could not be read, so a missing tool is
+// visible instead of silently skipped. Failures that are themselves findings (no nvidia-smi, no
+// ofed_info, no ibv_devinfo on a host without NICs) are left to those rules; so are answers the
+// probe expects as a non-zero exit (modinfo "not found", grep finding nothing).
+import { ProbeCommandId } from '../probe/commands';
+import { CommandResult } from '../probe/frames';
+import { ProbeReport } from '../probe/runProbe';
+import { labelOf, note } from './evidence';
+import { Finding, SOURCES } from './finding';
+
+/** Without these the diagnosis loses a verdict (pairs, module state, ports), not just a detail. */
+const WEIGHTY: ReadonlySet<string> = new Set(['topo', 'lsmod', 'ibv', 'memory-peers']);
+/** Whose failure another rule reports (gpu.none, ofed.missing, rdma.none) or that only a fix needs. */
+const REPORTED_ELSEWHERE: ReadonlySet<string> = new Set(['ofed', 'sudo-n']);
+const SMI: readonly string[] = ['topo', 'gpus', 'smi-q'];
+
+export function probeFindings(report: ProbeReport, covered: { gpuNone: boolean; rdmaNone: boolean }): Finding[] {
+  const failed = report.commands.filter((c) => c.state !== 'not-run' && failure(report, c) !== null && !coveredElsewhere(c, covered));
+  const findings = failed.map((c) => commandFailed(report, c, failure(report, c) ?? ''));
+  const notRun = report.commands.filter((c) => c.state === 'not-run');
+  if (notRun.length > 0) findings.push(notCollected(report, notRun));
+  return findings;
+}
+
+function coveredElsewhere(c: CommandResult, covered: { gpuNone: boolean; rdmaNone: boolean }): boolean {
+  if (REPORTED_ELSEWHERE.has(c.id)) return true;
+  if (covered.gpuNone && SMI.includes(c.id)) return true;
+  return covered.rdmaNone && c.id === 'ibv' && c.missing;
+}
+
+/** Why a command counts as failed, or null when its answer was read. */
+function failure(report: ProbeReport, c: CommandResult): string | null {
+  if (c.missing) return 'command not found (exit 127)';
+  if (c.timedOut) return 'timed out';
+  if (c.state === 'cut-off') return 'output cut off (connection lost or deadline)';
+  if (c.truncated) return 'output over the size cap, cut';
+  const fact = (report.facts as Record<string, { parsed: { ok: boolean; error?: { line: number; message: string } } } | undefined>)[c.id];
+  if (fact?.parsed.ok) return null;
+  if (fact?.parsed.error) return `unreadable output, line ${fact.parsed.error.line}: ${fact.parsed.error.message}`;
+  return c.exitCode === 0 ? null : `exit ${c.exitCode ?? '?'}`;
+}
+
+function commandFailed(report: ProbeReport, c: CommandResult, why: string): Finding {
+  const id = c.id as ProbeCommandId;
+  const stderr = c.stderr.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => l !== '').slice(0, 2);
+  return {
+    id: 'probe.command-failed',
+    severity: WEIGHTY.has(c.id) ? 'warning' : 'info',
+    title: `Could not read \`${labelOf(report, id)}\`: ${why.split(':')[0]}`,
+    detail:
+      `The diagnostic \`${labelOf(report, id)}\` ${why}. ` +
+      (WEIGHTY.has(c.id) ? 'The diagnosis loses what it shows (GPU↔NIC links, module state or ports): findings that depend on it are missing. ' : 'Findings that depend on it are skipped. ') +
+      (c.missing ? 'Install the tool (or put it on the PATH of non-interactive SSH sessions) and diagnose again.' : 'Run it by hand on the host to see why.'),
+    evidence: [note(report, id, why), ...stderr.map((l) => `${labelOf(report, id)}: ${l}`)],
+    fixes: [],
+    source: SOURCES.probe,
+  };
+}
+
+function notCollected(report: ProbeReport, notRun: readonly CommandResult[]): Finding {
+  const cut = report.connectionLost || report.timedOut;
+  return {
+    id: 'probe.command-failed',
+    severity: cut || notRun.some((c) => WEIGHTY.has(c.id)) ? 'warning' : 'info',
+    title: `${notRun.length} diagnostic${notRun.length === 1 ? ' was' : 's were'} not collected`,
+    detail:
+      (cut ? 'The probe was cut short (connection lost or deadline), so these never reported. ' : 'The saved outputs do not include these (or the probe stopped before them). ') +
+      `Findings that depend on them are skipped: ${notRun.map((c) => c.id).join(', ')}.`,
+    evidence: notRun.map((c) => note(report, c.id as ProbeCommandId, 'not collected')),
+    fixes: [],
+    source: SOURCES.probe,
+  };
+}

@@ -1,0 +1,90 @@
+// RDMA side: is there an RDMA device, does it have a working port, is the OFED stack installed.
+import { IbvDevice, portState } from '../parsers/ibvDevinfo';
+import { ProbeReport } from '../probe/runProbe';
+import { commandOf, factOf, labelOf, note, outputLines, quote } from './evidence';
+import { RuleContext } from './context';
+import { Finding, SOURCES } from './finding';
+import { inboxStackBlocksPeermem } from './hostState';
+
+/** Whether any RDMA device is known: from ibv_devinfo, else from topo's NIC columns; null if neither says. */
+export function rdmaDevicesKnown(report: ProbeReport): boolean | null {
+  const ibv = factOf(report, 'ibv');
+  if (ibv) return ibv.devices.length > 0;
+  const topo = factOf(report, 'topo');
+  return topo ? topo.nics.length > 0 : null;
+}
+
+export function rdmaNoneFindings(report: ProbeReport): Finding[] {
+  const ibv = factOf(report, 'ibv');
+  const topo = factOf(report, 'topo');
+  const ibvMissing = commandOf(report, 'ibv')?.missing === true;
+  let evidence: string[];
+  if (ibv && ibv.devices.length === 0) evidence = quote(report, 'ibv', (l) => ibv.messages.includes(l.trim()));
+  else if (!ibv && ibvMissing && topo && topo.nics.length === 0) {
+    evidence = [note(report, 'ibv', 'command not found (exit 127)'), note(report, 'topo', 'no NIC column in the matrix')];
+  } else return [];
+  return [{
+    id: 'rdma.none',
+    severity: 'error',
+    title: 'No RDMA device',
+    detail:
+      'GPUDirect RDMA moves data between a GPU and an RDMA NIC (InfiniBand or RoCE); this host shows none. Install an RDMA-capable NIC, ' +
+      'or load its driver (mlx5_core/mlx5_ib) and rdma-core; without one, multi-node NCCL falls back to TCP sockets.',
+    evidence,
+    fixes: [],
+    source: SOURCES.rdmaCore,
+  }];
+}
+
+/** Devices with no PORT_ACTIVE port: error when every device is down, else a warning. */
+export function portDownFindings(report: ProbeReport): Finding[] {
+  const ibv = factOf(report, 'ibv');
+  if (!ibv) return [];
+  const down = ibv.devices.filter((d) => d.ports.length > 0 && !d.ports.some((p) => portState(p) === 'ACTIVE'));
+  if (down.length === 0) return [];
+  const all = down.length === ibv.devices.length;
+  return [{
+    id: 'rdma.port-down',
+    severity: all ? 'error' : 'warning',
+    title: `No active port on ${down.map((d) => d.hca_id).join(', ')}`,
+    detail:
+      `${all ? 'No RDMA device has' : 'These RDMA devices have no'} port in state PORT_ACTIVE, so no traffic can use ${all ? 'any of them' : 'them'}. ` +
+      'Check the cable and switch port, the subnet manager (InfiniBand: ports stay INIT without one) or the link settings (RoCE), ' +
+      'and keep inactive devices out of NCCL_IB_HCA.',
+    evidence: down.flatMap((d) => deviceStateLines(report, d)),
+    fixes: [],
+    source: SOURCES.rdmaCore,
+  }];
+}
+
+/** The `hca_id:` line and each port's `state:` line of one device block, as printed. */
+function deviceStateLines(report: ProbeReport, device: IbvDevice): string[] {
+  const lines = outputLines(report, 'ibv');
+  const start = lines.findIndex((l) => /^hca_id:/.test(l.trim()) && l.trim().split(/\s+/)[1] === device.hca_id);
+  if (start < 0) return [];
+  const next = lines.findIndex((l, i) => i > start && /^hca_id:/.test(l.trim()));
+  const block = lines.slice(start, next < 0 ? lines.length : next);
+  const label = labelOf(report, 'ibv');
+  return [block[0], ...block.filter((l) => /^(port|state):/.test(l.trim()))].map((l) => `${label}: ${l.trim()}`);
+}
+
+/** `ofed.missing`: RDMA devices but no MLNX_OFED/DOCA-OFED, and nothing shows the peer-memory API anyway. */
+export function ofedMissingFindings({ report, host, dmabuf }: RuleContext): Finding[] {
+  if (host.ofedPresent !== false || rdmaDevicesKnown(report) !== true) return [];
+  // A registered peer-memory client proves an OFED ib_core; the inbox case has its own finding.
+  if ((host.peermem.registered?.length ?? 0) > 0 || inboxStackBlocksPeermem(host)) return [];
+  const ofed = commandOf(report, 'ofed');
+  return [{
+    id: 'ofed.missing',
+    severity: dmabuf.available === true ? 'info' : 'warning',
+    title: 'MLNX_OFED / DOCA-OFED is not installed',
+    detail:
+      'ofed_info is not there, so the RDMA stack is the inbox one. nvidia-peermem needs the OFED ib_core (ib_register_peer_memory_client); ' +
+      (dmabuf.available === true
+        ? 'dma-buf is available here and works with inbox rdma-core, so OFED is optional.'
+        : 'install MLNX_OFED/DOCA-OFED before the NVIDIA driver, or use dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12, rdma-core ≥ 36).'),
+    evidence: [ofed?.missing ? note(report, 'ofed', 'command not found (exit 127)') : note(report, 'ofed', `exit ${ofed?.exitCode ?? '?'}`)],
+    fixes: [],
+    source: SOURCES.dmabuf,
+  }];
+}
