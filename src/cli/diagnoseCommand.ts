@@ -63,6 +63,7 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
   const jobs = planJobs(args.positional, args.flags, args.options, prompts);
   // Hosts are probed at the same time; reports are printed in the order they were given.
   const outcomes = await Promise.allSettled(jobs.map((job) => job.run(deadlineMs)));
+  prompts.close(); // a question whose connection failed meanwhile must not keep waiting
   let status: number = ExitCode.ok;
   outcomes.forEach((outcome, i) => {
     if (outcome.status === 'fulfilled') {

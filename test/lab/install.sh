@@ -6,7 +6,7 @@ set -eu
 [ "$(id -u)" = 0 ] || { echo "install.sh: must run as root" >&2; exit 1; }
 
 need=""
-for p in openssh-server openssh-client sudo iproute2 util-linux; do
+for p in openssh-server openssh-client sudo iproute2 util-linux tmux; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need="$need $p"
 done
 if [ -z "$need" ]; then echo "install.sh: lab packages already installed"; exit 0; fi
