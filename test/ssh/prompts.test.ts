@@ -76,6 +76,22 @@ class Run {
   }
 }
 
+/** Every process below `pid` (the per-connection sshd and its privilege-separated children). */
+function descendantPids(pid: number): number[] {
+  const children = childPids(pid);
+  return [...children, ...children.flatMap(descendantPids)];
+}
+
+function childPids(pid: number): number[] {
+  return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).map(Number).filter((p) => {
+    try {
+      return Number(fs.readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]) === pid;
+    } catch {
+      return false;
+    }
+  });
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
@@ -170,6 +186,17 @@ describe('gdr-doctor diagnose asking on a terminal (tmux)', function () {
     assert.match(fs.readFileSync(host.sshdLogPath, 'utf8'), /Accepted keyboard-interactive\/pam for pwuser/);
   });
 
+  it('does not count the time a user takes to answer against ConnectTimeout', async () => {
+    const c = setUp('pwuser', lab.keys.unauthorized, 'known');
+    fs.appendFileSync(c.conf, '  ConnectTimeout 1\n');
+    const run = new Run(c.dir, c.session, ['diagnose', '-F', c.conf, 'target']);
+    await run.waitFor(/^\(target\) Password: ?$/m);
+    await sleep(2500); // the user thinks for longer than ConnectTimeout
+    run.type(PASSWORD);
+    run.key('Enter');
+    assert.equal(await run.exitCode(), 0, run.read('err'));
+  });
+
   it('a wrong password is asked again as ssh does, then fails with exit 3 (auth)', async () => {
     const c = setUp('pwuser', lab.keys.unauthorized, 'known');
     const run = new Run(c.dir, c.session, ['diagnose', '-F', c.conf, 'target']);
@@ -222,13 +249,14 @@ describe('gdr-doctor diagnose asking on a terminal (tmux)', function () {
   });
 
   it('ends a question whose connection failed meanwhile, instead of waiting for an answer', async () => {
-    // The failure here is ConnectTimeout expiring while the prompt waits (ssh2's readyTimeout
-    // runs until authentication succeeds). A dropped connection would be the better trigger,
-    // but connect() does not settle when the socket closes during authentication (reported).
+    // The server drops the connection while the password prompt waits for the user.
     const c = setUp('pwuser', lab.keys.unauthorized, 'known');
-    fs.appendFileSync(c.conf, '  ConnectTimeout 2\n');
     const run = new Run(c.dir, c.session, ['diagnose', '-F', c.conf, 'target']);
     await run.waitFor(/^\(target\) Password: ?$/m);
+    // All of them: the unprivileged pre-auth child holds the socket too.
+    const sessions = descendantPids(host.listenerPid());
+    assert.ok(sessions.length > 0, 'the connection has a per-session sshd');
+    for (const pid of sessions) process.kill(pid, 'SIGKILL');
     assert.equal(await run.exitCode(10_000), 3, 'the CLI exits with nothing typed');
     assert.match(run.read('err'), /cannot reach/);
     assert.match(run.read('stty'), /(^|\s)echo(\s|$)/);

@@ -58,27 +58,44 @@ function forward(via: Client, hop: SshTarget, next: SshTarget): Promise<Duplex> 
   });
 }
 
+/** Generous bound on the whole login, prompts included; ConnectTimeout covers only reaching the server. */
+const LOGIN_GUARD_MS = 10 * 60_000;
+
 function connectOne(target: SshTarget, options: ConnectOptions, sock: Duplex | undefined): Promise<Client> {
   return new Promise((resolve, reject) => {
     const client = new Client();
     let hostKeyError: ConnectError | null = null;
+    let settled = false;
     const fail = (e: unknown) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(connectTimer);
       client.end();
       reject(hostKeyError ?? classifyConnectError(target.host, e));
     };
-    client.once('ready', () => resolve(client));
-    client.once('error', fail);
+    // ConnectTimeout, as in ssh, bounds reaching the server: it ends once the server has spoken
+    // (its host key arrives), so time a user spends answering prompts is not counted.
     const timeoutMs = target.connectTimeout !== null ? target.connectTimeout * 1000 : (options.defaultConnectTimeoutMs ?? 30_000);
+    const connectTimer = setTimeout(() => fail(new ConnectError(target.host, 'timeout', `no SSH banner/handshake within ${timeoutMs / 1000} s`)), timeoutMs);
+    client.once('ready', () => {
+      settled = true;
+      clearTimeout(connectTimer);
+      resolve(client);
+    });
+    client.once('error', fail);
+    // ssh2 reports a connection the server drops during login only as 'close'.
+    client.once('close', () => fail(new ConnectError(target.host, 'tcp', 'the server closed the connection before login completed')));
     client.connect({
       host: target.hostname,
       port: target.port,
       username: target.user,
       sock,
-      readyTimeout: timeoutMs,
+      readyTimeout: LOGIN_GUARD_MS,
       keepaliveInterval: target.serverAliveInterval * 1000,
       keepaliveCountMax: target.serverAliveCountMax,
       // The host key is checked here, before ssh2 sends any authentication request.
       hostVerifier: (key: Buffer, verify: (ok: boolean) => void) => {
+        clearTimeout(connectTimer);
         verifyHostKey(target, key, options.prompts).then(
           () => verify(true),
           (e: unknown) => {
