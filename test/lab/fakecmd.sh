@@ -13,9 +13,14 @@
 # lsmod/modprobe/rmmod/modinfo keep state in the host's private tmpfs /sys/module, in
 # the same shape as the kernel's (initstate, refcnt, holders/), with messages copied
 # from kmod 30 (Debian 12). Fault controls in <h>/ctl: <cmd>.hang (sleep N first),
-# <cmd>.drop (print N lines of output, then kill the session's sshd).
+# <cmd>.drop (print N lines of output, then kill the session's sshd), <cmd>.flood (print
+# N more bytes of "gdrlab flood" lines after the output). Profile delays: prof/delay/<cmd>
+# holds seconds to wait before replying (a real command's latency, for the bench).
 # Internal entry (hostinit, not logged): fakecmd.sh <h> --boot-load <module>
 set -u
+# The caller's LC_ALL goes to the call log ("=value", or empty when unset): tests check the
+# locale a tool ran the command under. The dispatcher itself always works in C.
+CALLER_LC_ALL=${LC_ALL+=$LC_ALL}
 export LC_ALL=C
 H=$1 CMD=$2
 shift 2
@@ -41,10 +46,10 @@ recname() {
   printf '%s' "$n"
 }
 
-# Log line: time, euid, command, args; tab-separated, tabs/newlines in args escaped.
+# Log line: time, euid, caller's LC_ALL, command, args; tab-separated, tabs/newlines escaped.
 logcall() {
   local line a
-  line="$(date +%s.%3N)	$EUID	$CMD"
+  line="$(date +%s.%3N)	$EUID	$CALLER_LC_ALL	$CMD"
   for a in "$@"; do a=${a//\\/\\\\}; a=${a//	/\\t}; line+="	${a//$'\n'/\\n}"; done
   printf '%s\n' "$line" >> "$H/calls.log"
 }
@@ -202,7 +207,13 @@ session_sshd() {
 if [ "$CMD" = --boot-load ]; then load "$1" "$1"; exit; fi
 ARGS=("$@")
 logcall "$@"
+[ -e "$P/delay/$CMD" ] && sleep "$(cat "$P/delay/$CMD")"
 [ -e "$H/ctl/$CMD.hang" ] && sleep "$(cat "$H/ctl/$CMD.hang")"
+if [ -e "$H/ctl/$CMD.flood" ]; then
+  run "$@"; rc=$?
+  yes 'gdrlab flood' | head -c "$(cat "$H/ctl/$CMD.flood")"
+  exit $rc
+fi
 if [ -e "$H/ctl/$CMD.drop" ]; then
   run "$@" 2>&1 | head -n "$(cat "$H/ctl/$CMD.drop")"
   sid=$(session_sshd) && kill -KILL "$sid"

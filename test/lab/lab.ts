@@ -8,11 +8,13 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { materialiseProfile } from './profile';
+import { LabProcess, processesInNamespaceOf } from './procs';
 import { setUpBridge, setUpNetns } from './net';
 import { defaultRecordsPath, procStart, Records, undo } from './records';
 
 export { cleanupStale, defaultRecordsPath } from './records';
 export { recordingName } from './profile';
+export type { LabProcess } from './procs';
 
 export interface LabUser {
   name: string;
@@ -35,9 +37,12 @@ export interface LabHostSpec {
   users?: LabUser[];
   /** Password and keyboard-interactive auth (default true). */
   passwordAuth?: boolean;
+  /** Milliseconds a fake command waits before replying, by command name; merged over the profile's `delays`. */
+  delays?: Record<string, number>;
 }
 
-export interface LabCall { time: number; uid: number; cmd: string; args: string[] }
+/** One call of a fake command: `lcAll` is the LC_ALL it ran under (null: unset). */
+export interface LabCall { time: number; uid: number; lcAll: string | null; cmd: string; args: string[] }
 
 export interface LabHost {
   name: string;
@@ -52,13 +57,16 @@ export interface LabHost {
   /** Upper dir of the host's copy-on-write /etc: every write to /etc lands here. */
   etcUpperDir: string;
   callLogPath: string;
-  /** <cmd>.hang (seconds) and <cmd>.drop (lines) fault controls; see setFault. */
+  /** <cmd>.hang (seconds), <cmd>.drop (lines), <cmd>.flood (bytes) fault controls; see setFault. */
   controlDir: string;
   unsharePid: number;
   /** PID (outside the namespace) of the listening sshd. */
   listenerPid(): number;
+  /** Live processes inside the host (listener, session sshds, commands), outside PIDs. */
+  processes(): LabProcess[];
   calls(): LabCall[];
-  setFault(cmd: string, kind: 'hang' | 'drop', n: number): void;
+  /** hang: sleep n s first; drop: print n lines, then kill the session's sshd; flood: print n more bytes. */
+  setFault(cmd: string, kind: 'hang' | 'drop' | 'flood', n: number): void;
   clearFaults(): void;
   /** Swaps in the rotated host key and SIGHUPs the listener; resolves when it listens again. */
   rotateHostKey(): Promise<void>;
@@ -223,7 +231,7 @@ function startHost(
   fs.chmodSync(path.join(dir, 'hosts'), 0o755);
   fs.chmodSync(h, 0o755);
   const profileDir = path.isAbsolute(spec.profile) ? spec.profile : path.join(labSrc, 'profiles', spec.profile);
-  materialiseProfile(profileDir, h);
+  materialiseProfile(profileDir, h, spec.delays);
   for (const f of ['fakecmd.sh', 'hostinit.sh']) fs.copyFileSync(path.join(labSrc, f), path.join(h, f));
   fs.writeFileSync(path.join(h, 'hostname'), spec.name + '\n');
   const users = spec.users ?? defaultUsers;
@@ -259,6 +267,7 @@ function startHost(
     hostKeyLine: `${hostPattern} ${current}`, rotatedHostKeyLine: `${hostPattern} ${rotated}`,
     etcUpperDir: path.join(h, 'etc-upper'), controlDir: path.join(h, 'ctl'), unsharePid: pid,
     listenerPid: () => childOf(pid),
+    processes: () => processesInNamespaceOf(childOf(pid)),
     calls: () => readCalls(callLogPath),
     setFault: (cmd, kind, n) => fs.writeFileSync(path.join(h, 'ctl', `${cmd}.${kind}`), `${n}\n`),
     clearFaults: () => fs.readdirSync(path.join(h, 'ctl')).forEach((f) => fs.rmSync(path.join(h, 'ctl', f))),
@@ -288,7 +297,7 @@ function childOf(pid: number): number {
 function readCalls(file: string): LabCall[] {
   const unescape = (s: string) => s.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c));
   return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => {
-    const [time, uid, cmd, ...args] = line.split('\t');
-    return { time: Number(time), uid: Number(uid), cmd, args: args.map(unescape) };
+    const [time, uid, lcAll, cmd, ...args] = line.split('\t');
+    return { time: Number(time), uid: Number(uid), lcAll: lcAll.startsWith('=') ? lcAll.slice(1) : null, cmd, args: args.map(unescape) };
   });
 }

@@ -20,6 +20,9 @@ export interface ModuleSpec {
 
 export interface Profile {
   description: string;
+  /** Another profile (name under test/lab/profiles, or absolute path) whose recordings, files and
+   *  settings this one starts from; its own recordings and top-level keys replace the base's. */
+  base?: string;
   /** Modules that exist for the running kernel. */
   modules: Record<string, ModuleSpec>;
   loadedAtBoot: string[];
@@ -29,9 +32,40 @@ export interface Profile {
   missingCommands?: string[];
   /** Content of /etc/environment (Ubuntu's puts /usr/sbin on PATH). */
   environment?: string;
+  /** Milliseconds each fake command waits before replying, by command name (`nvidia-smi`,
+   *  `ibv_devinfo`, ...): real latencies for the bench. Functional profiles leave it out. */
+  delays?: Record<string, number>;
+}
+
+interface LoadedProfile {
+  profile: Profile;
+  /** Folders whose out/ and files/ are copied, base first (later ones win). */
+  dirs: string[];
+}
+
+const profilesDir = path.join(__dirname, 'profiles');
+
+/** Reads profile.json, following `base`; module `modinfo` paths become absolute. */
+function loadProfile(profileDir: string, seen: string[] = []): LoadedProfile {
+  if (seen.includes(profileDir)) throw new Error(`profile base loop: ${[...seen, profileDir].join(' -> ')}`);
+  const own = JSON.parse(fs.readFileSync(path.join(profileDir, 'profile.json'), 'utf8')) as Profile;
+  for (const spec of Object.values(own.modules ?? {})) if (spec.modinfo) spec.modinfo = path.resolve(profileDir, spec.modinfo);
+  if (own.base === undefined) return { profile: own, dirs: [profileDir] };
+  const base = loadProfile(path.isAbsolute(own.base) ? own.base : path.join(profilesDir, own.base), [...seen, profileDir]);
+  return { profile: { ...base.profile, ...own }, dirs: [...base.dirs, profileDir] };
 }
 
 const stateful = ['lsmod', 'modprobe', 'modinfo', 'rmmod'];
+
+/** prof/delay/<cmd>: seconds for sleep(1), which fakecmd.sh waits before replying. */
+function writeDelays(profileDir: string, dir: string, delays: Record<string, number>, fakes: ReadonlySet<string>): void {
+  for (const [cmd, ms] of Object.entries(delays)) {
+    // Only fakes can wait: a delay for a real or missing command would silently do nothing.
+    if (!fakes.has(cmd)) throw new Error(`${profileDir}: delays: ${cmd} is not a faked command of this profile`);
+    if (!/^[A-Za-z0-9_.+-]+$/.test(cmd) || !Number.isInteger(ms) || ms < 0) throw new Error(`${profileDir}: delays: need a command name and whole milliseconds, got ${cmd}: ${ms}`);
+    if (ms > 0) write(path.join(dir, cmd), `${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, '0')}\n`);
+  }
+}
 const keep = /[A-Za-z0-9.,=+:@-]/;
 
 /** File name (without .stdout/.stderr/.rc) of a recording; same rule as fakecmd.sh enc(). */
@@ -58,9 +92,9 @@ function write(file: string, text: string): void {
   fs.writeFileSync(file, text);
 }
 
-/** Builds <hostDir>/prof and <hostDir>/bin from a profile folder. */
-export function materialiseProfile(profileDir: string, hostDir: string): Profile {
-  const p = JSON.parse(fs.readFileSync(path.join(profileDir, 'profile.json'), 'utf8')) as Profile;
+/** Builds <hostDir>/prof and <hostDir>/bin from a profile folder; `delays` override the profile's. */
+export function materialiseProfile(profileDir: string, hostDir: string, delays: Record<string, number> = {}): Profile {
+  const { profile: p, dirs } = loadProfile(profileDir);
   const prof = path.join(hostDir, 'prof');
   const mods = Object.entries(p.modules ?? {});
   for (const [m, spec] of mods) {
@@ -69,14 +103,16 @@ export function materialiseProfile(profileDir: string, hostDir: string): Profile
   for (const m of p.loadedAtBoot) if (!p.modules[m]) throw new Error(`${profileDir}: boot module ${m} is not in modules`);
 
   fs.mkdirSync(prof, { recursive: true });
-  for (const sub of ['out', 'files']) {
-    const src = path.join(profileDir, sub);
-    if (fs.existsSync(src)) fs.cpSync(src, path.join(prof, sub), { recursive: true });
+  for (const dir of dirs) {
+    for (const sub of ['out', 'files']) {
+      const src = path.join(dir, sub);
+      if (fs.existsSync(src)) fs.cpSync(src, path.join(prof, sub), { recursive: true });
+    }
   }
   write(path.join(prof, 'modules.tsv'), mods.map(([m, s]) => `${m}\t${s.size}\t${(s.deps ?? []).join(',') || '-'}\t${s.version ?? '-'}\n`).join(''));
   write(path.join(prof, 'modules.boot'), p.loadedAtBoot.map((m) => m + '\n').join(''));
   for (const [m, s] of mods) {
-    if (s.modinfo) write(path.join(prof, 'modinfo', m), fs.readFileSync(path.join(profileDir, s.modinfo), 'utf8'));
+    if (s.modinfo) write(path.join(prof, 'modinfo', m), fs.readFileSync(s.modinfo, 'utf8'));
     for (const [file, text] of Object.entries(s.onLoad ?? {})) write(path.join(prof, 'on-load', m, file), text);
   }
   for (const [m, text] of Object.entries(p.modprobeErrors ?? {})) write(path.join(prof, 'modprobe-error', m), text.endsWith('\n') ? text : text + '\n');
@@ -86,7 +122,9 @@ export function materialiseProfile(profileDir: string, hostDir: string): Profile
   const bin = path.join(hostDir, 'bin');
   fs.mkdirSync(bin, { recursive: true });
   const missing = new Set(p.missingCommands ?? []);
-  for (const cmd of new Set([...stateful, ...recordedCommands(path.join(prof, 'out'))])) {
+  const fakes = new Set([...stateful, ...recordedCommands(path.join(prof, 'out'))]);
+  writeDelays(profileDir, path.join(prof, 'delay'), { ...p.delays, ...delays }, fakes);
+  for (const cmd of fakes) {
     if (missing.has(cmd)) throw new Error(`${profileDir}: ${cmd} is both recorded and missing`);
     write(path.join(bin, cmd), `#!/bin/sh\nexec /bin/bash '${hostDir}/fakecmd.sh' '${hostDir}' '${cmd}' "$@"\n`);
     fs.chmodSync(path.join(bin, cmd), 0o755);

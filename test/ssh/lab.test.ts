@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { assertLabCanRun, cleanupStale, defaultRecordsPath, Lab, LabHost, startLab } from '../lab/lab';
+import { materialiseProfile } from '../lab/profile';
 
 interface Result { rc: number | null; stdout: string; stderr: string; ms: number }
 
@@ -36,7 +37,7 @@ const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs
 
 describe('simulated-host lab (real sshd, real ssh client)', function () {
   let lab: Lab;
-  let healthy: LabHost, noPeermem: LabHost, noGpu: LabHost, noNic: LabHost;
+  let healthy: LabHost, noPeermem: LabHost, noGpu: LabHost, noNic: LabHost, bench: LabHost;
 
   before(async function () {
     assertLabCanRun(); // not root / no sshd: this hook fails with the reason, so mocha exits non-zero
@@ -49,10 +50,11 @@ describe('simulated-host lab (real sshd, real ssh client)', function () {
         { name: 'gpu-nopeermem', profile: 'no-peermem' },
         { name: 'cpu-nogpu', profile: 'no-gpu' },
         { name: 'gpu-nonic', profile: 'no-nic', netns: true },
+        { name: 'gpu-bench', profile: 'bench-healthy', delays: { lsmod: 300 } },
       ],
     });
-    console.log(`  4 hosts up in ${Date.now() - t} ms (${lab.dir})`);
-    [healthy, noPeermem, noGpu, noNic] = lab.hosts;
+    console.log(`  ${lab.hosts.length} hosts up in ${Date.now() - t} ms (${lab.dir})`);
+    [healthy, noPeermem, noGpu, noNic, bench] = lab.hosts;
   });
 
   after(async function () {
@@ -139,6 +141,18 @@ describe('simulated-host lab (real sshd, real ssh client)', function () {
     healthy.clearFaults();
     assert.equal(dropped.rc, 255, 'the client sees a lost connection, not an exit status');
     assert.equal(dropped.stdout.split('\n').length, 3);
+  });
+
+  it('delays replies as the profile and the host spec say, on top of the base profile\'s recordings', function () {
+    assert.equal(fs.readFileSync(path.join(bench.hostDir, 'prof/delay/nvidia-smi'), 'utf8'), '2.000\n');
+    assert.equal(fs.readFileSync(path.join(bench.hostDir, 'prof/delay/lsmod'), 'utf8'), '0.300\n');
+    const r = ssh(lab, bench, 'nvidia-smi topo -m');
+    assert.equal(r.rc, 0, r.stderr);
+    assert.equal(r.stdout, fs.readFileSync(path.join(__dirname, '../lab/profiles/healthy/out/nvidia-smi_topo_-m.stdout'), 'utf8'));
+    assert.ok(r.ms >= 2000, `replied after ${r.ms} ms`); // a lower bound: sleep never returns early
+    assert.equal(fs.existsSync(path.join(healthy.hostDir, 'prof/delay')), false, 'functional profiles have no delays');
+    const scratch = fs.mkdtempSync(path.join(lab.dir, 'scratch-'));
+    assert.throws(() => materialiseProfile(path.join(__dirname, '../lab/profiles/healthy'), scratch, { uname: 100 }), /uname is not a faked command/);
   });
 
   it('serves the rotated host key after rotateHostKey()', async function () {

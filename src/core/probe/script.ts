@@ -6,6 +6,11 @@
 // not detected and then runs without one: the client-side deadline still ends the probe). Each stream
 // is read through `head -c <cap+1>`, so a command that prints more is stopped by SIGPIPE and flagged.
 //
+// GNU timeout puts itself and the command in a process group of their own, which a signal to the
+// script's group (the client deadline: sshd's killpg, or the local runner's) does not reach. So each
+// timeout's PID is written down, and the script's HUP/INT/TERM trap signals the groups of the
+// commands still running: a hung command is gone when the probe is stopped, not at its limit.
+//
 // Sections are printed as commands finish (a poll loop), so when the client gives up on a hung command
 // everything that finished has already arrived. The stream (see frames.ts for the reader):
 //   <B> PROBE 1 clock=<ns|s> timeout=<yes|no>
@@ -84,18 +89,24 @@ B='@BOUNDARY@'
 CAP=@CAP@
 T=$(mktemp -d 2>/dev/null) || { T=\${TMPDIR:-/tmp}/gdr-doctor.$$; mkdir -m 700 "$T"; } || { printf '%s FATAL cannot create a temporary directory\\n' "$B"; exit 70; }
 trap 'rm -rf "$T"' EXIT
-trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
+trap '_gd_stop; exit 129' HUP; trap '_gd_stop; exit 130' INT; trap '_gd_stop; exit 143' TERM
 TO=
 if command -v timeout >/dev/null 2>&1; then
   if timeout -k 2 10 true >/dev/null 2>&1; then TO='timeout -k 2'; elif timeout 10 true >/dev/null 2>&1; then TO=timeout; fi
 fi
 case $(date +%s%N 2>/dev/null) in ''|*[!0-9]*) CLK=s ;; *) CLK=ns ;; esac
 _gd_now() { if [ "$CLK" = ns ]; then date +%s%N; else date +%s; fi; }
-_gd_exec() { if [ -n "$TO" ]; then $TO "$1" sh -c "$2"; else sh -c "$2"; fi; }
+_gd_exec() { if [ -n "$TO" ]; then $TO "$1" sh -c "$2" & echo $! > "$T/$3/pid"; wait $!; else sh -c "$2"; fi; }
+_gd_stop() {
+  for p in "$T"/*/pid; do
+    [ -f "$p" ] && [ ! -e "\${p%/pid}/done" ] || continue
+    p=$(cat "$p"); kill -TERM -"$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null
+  done
+}
 _gd_run() {
   d="$T/$1"; mkdir "$d" || return 1
   _gd_now > "$d/start"
-  { { _gd_exec "$2" "$3" </dev/null 2>&1 1>&3 3>&-; echo $? > "$d/rc"; } | head -c $((CAP + 1)) > "$d/err"; } 3>&1 | head -c $((CAP + 1)) > "$d/out"
+  { { _gd_exec "$2" "$3" "$1" </dev/null 2>&1 1>&3 3>&-; echo $? > "$d/rc"; } | head -c $((CAP + 1)) > "$d/err"; } 3>&1 | head -c $((CAP + 1)) > "$d/out"
   _gd_now > "$d/end"
   : > "$d/done"
 }

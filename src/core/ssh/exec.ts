@@ -35,49 +35,109 @@ export function exec(client: Client, command: string, options: ExecOptions): Pro
 }
 
 function collect(channel: ClientChannel, options: ExecOptions, started: number, resolve: (r: ExecResult) => void): void {
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  let bytes = 0;
-  let truncated = false;
-  let timedOut = false;
-  let exitCode: number | null = null;
-  let signal: string | null = null;
-  const take = (into: Buffer[]) => (chunk: Buffer) => {
-    if (bytes + chunk.length > options.maxBytes) {
-      into.push(chunk.subarray(0, Math.max(0, options.maxBytes - bytes)));
-      bytes = options.maxBytes;
-      truncated = true;
-      stop();
-      return;
-    }
-    bytes += chunk.length;
-    into.push(chunk);
-  };
-  // Closing the channel makes sshd hang up on the remote session (SIGHUP to its processes).
-  const stop = () => {
-    channel.signal('KILL');
-    channel.close();
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    stop();
-  }, options.timeoutMs);
-  const onAbort = () => stop();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  channel.on('data', take(out));
-  channel.stderr.on('data', take(err));
-  channel.on('exit', (code: number | null, sig?: string) => {
-    exitCode = code;
-    signal = sig ?? null;
-  });
-  channel.on('close', () => {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
-    const lost = exitCode === null && signal === null && !timedOut && !truncated && !options.signal?.aborted;
-    resolve({ exitCode, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err), timedOut, truncated, connectionLost: lost, durationMs: Date.now() - started });
-  });
+  const run = new RunningCommand(channel, options, started, resolve);
+  channel.on('data', (chunk: Buffer) => run.take(run.out, chunk));
+  channel.stderr.on('data', (chunk: Buffer) => run.take(run.err, chunk));
+  channel.on('exit', (code: number | null, sig?: string) => run.exited(code, sig ?? null));
+  channel.on('close', () => run.finish());
   if (options.stdin !== undefined) channel.end(options.stdin);
   else channel.end();
+}
+
+/** One exec's output, deadline and stop sequence. */
+class RunningCommand {
+  readonly out: Buffer[] = [];
+  readonly err: Buffer[] = [];
+  private bytes = 0;
+  private truncated = false;
+  private timedOut = false;
+  private stopping = false;
+  private settled = false;
+  private exitCode: number | null = null;
+  private signal: string | null = null;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly onAbort = () => this.stop();
+
+  constructor(
+    private readonly channel: ClientChannel,
+    private readonly options: ExecOptions,
+    private readonly started: number,
+    private readonly resolve: (r: ExecResult) => void,
+  ) {
+    this.timers.push(setTimeout(() => {
+      this.timedOut = true;
+      this.stop();
+    }, options.timeoutMs));
+    options.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  take(into: Buffer[], chunk: Buffer): void {
+    const room = this.options.maxBytes - this.bytes;
+    if (chunk.length > room) {
+      into.push(chunk.subarray(0, Math.max(0, room)));
+      this.bytes = this.options.maxBytes;
+      this.truncated = true;
+      this.stop();
+      return;
+    }
+    this.bytes += chunk.length;
+    into.push(chunk);
+  }
+
+  exited(code: number | null, sig: string | null): void {
+    this.exitCode = code;
+    this.signal = sig;
+  }
+
+  // sshd delivers a signal request to the session's process group; closing the channel alone does
+  // not end a remote command (sshd keeps the session until its process exits, and only then confirms
+  // the close). TERM lets a script clean up (the probe's trap stops its commands); KILL follows if
+  // the session is still there; the result is returned in any case, so a command stuck on the host
+  // (e.g. in the kernel) never holds the caller much past the deadline.
+  private stop(): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    sendSignal(this.channel, 'TERM');
+    this.timers.push(setTimeout(() => {
+      sendSignal(this.channel, 'KILL');
+      this.channel.close();
+    }, STOP_GRACE_MS));
+    this.timers.push(setTimeout(() => this.finish(), 2 * STOP_GRACE_MS));
+  }
+
+  finish(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.timers.forEach(clearTimeout);
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    // No exit status although nobody stopped it: the connection went away under the command.
+    const lost = this.exitCode === null && this.signal === null && !this.stopping;
+    const { exitCode, signal, timedOut, truncated } = this;
+    this.resolve({ exitCode, signal, stdout: Buffer.concat(this.out), stderr: Buffer.concat(this.err), timedOut, truncated, connectionLost: lost, durationMs: Date.now() - this.started });
+  }
+}
+
+/** How long a stopped command gets to exit after TERM before KILL, and again before giving up on it. */
+const STOP_GRACE_MS = 2000;
+
+interface ChannelInternals {
+  readonly outgoing?: { readonly id: number; readonly state: string };
+  readonly _client?: { readonly _protocol?: { signal(id: number, name: string): void } };
+}
+
+/**
+ * Sends a signal request on a session channel. ssh2's `channel.signal()` sends nothing once our side
+ * has sent EOF (after the script went on stdin), although RFC 4254 allows channel requests until the
+ * channel is closed and sshd honours them; so the request goes through the protocol object that
+ * `signal()` itself uses. test/ssh/faults.test.ts notices if a new ssh2 changes this.
+ */
+function sendSignal(channel: ClientChannel, name: 'TERM' | 'KILL'): void {
+  const c = channel as unknown as ChannelInternals;
+  if (c.outgoing && (c.outgoing.state === 'open' || c.outgoing.state === 'eof') && c._client?._protocol) {
+    c._client._protocol.signal(c.outgoing.id, name);
+  } else {
+    channel.signal(name);
+  }
 }
 
 function emptyResult(started: number, extra: Partial<ExecResult>): ExecResult {

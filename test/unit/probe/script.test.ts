@@ -16,8 +16,8 @@ function result(report: ProbeReport, id: string): CommandResult {
   return r;
 }
 
-async function probe(host: FakeHost, commands: readonly ProbeCommandSpec[], extra: { maxOutputBytes?: number; boundary?: string; shell?: string } = {}) {
-  return runProbe(localRunner({ env: host.env, shell: extra.shell }), { host: 'localhost', commands, maxOutputBytes: extra.maxOutputBytes, boundary: extra.boundary });
+async function probe(host: FakeHost, commands: readonly ProbeCommandSpec[], extra: { maxOutputBytes?: number; boundary?: string; shell?: string; deadlineMs?: number } = {}) {
+  return runProbe(localRunner({ env: host.env, shell: extra.shell }), { host: 'localhost', commands, maxOutputBytes: extra.maxOutputBytes, boundary: extra.boundary, deadlineMs: extra.deadlineMs });
 }
 
 const shells: [string, string][] = [['/bin/sh', '/bin/sh']];
@@ -35,7 +35,7 @@ for (const [label, shell] of shells) {
     });
     afterEach(() => host.cleanup());
 
-    async function run(commands: readonly ProbeCommandSpec[], extra: { maxOutputBytes?: number; boundary?: string } = {}) {
+    async function run(commands: readonly ProbeCommandSpec[], extra: { maxOutputBytes?: number; boundary?: string; deadlineMs?: number } = {}) {
       if (!shellCmd) return probe(host, commands, extra);
       // busybox runs as "busybox sh -s": give localRunner a wrapper that does exactly that.
       const wrapper = path.join(host.bin, 'bbsh');
@@ -100,6 +100,18 @@ for (const [label, shell] of shells) {
       assert.strictEqual(result(report, 'quick').stdout, 'quick\n');
       assert.strictEqual(result(report, 'quick').timedOut, false);
       assert.strictEqual(report.finished, true);
+    });
+
+    it('stops a command running under timeout (its own process group) when the client deadline ends the probe', async () => {
+      const commands = [
+        { id: 'hangs', command: 'echo $$ > "$GDR_TEST_LOG/hang.pid"; exec sleep 60', timeoutS: 30 },
+        { id: 'quick', command: 'echo quick', timeoutS: 5 },
+      ];
+      const report = await run(commands, { deadlineMs: 1500 });
+      assert.strictEqual(report.timedOut, true);
+      assert.strictEqual(result(report, 'quick').stdout, 'quick\n');
+      const pid = Number(fs.readFileSync(path.join(host.log, 'hang.pid'), 'utf8'));
+      assert.ok(await gone(pid), `the hung command (pid ${pid}) is still running 30 s before its limit`);
     });
 
     it('cuts output over the cap, flags it, and stops an endless writer', async () => {
