@@ -22,11 +22,11 @@ interface Options {
   profile: string;
 }
 
-const USAGE = 'usage: npm run bench [-- --rounds N (default 10)] [--warmup N (default 1)] [--profile NAME (default healthy)]';
+const USAGE = 'usage: npm run bench [-- --rounds N (default 10)] [--warmup N (default 1)] [--profile NAME (default bench-healthy: nvidia-smi delayed as measured in public reports)]';
 
 /** null: --help was asked for. */
 function parseOptions(argv: readonly string[]): Options | null {
-  const o: Options = { rounds: 10, warmup: 1, profile: 'healthy' };
+  const o: Options = { rounds: 10, warmup: 1, profile: 'bench-healthy' };
   for (let i = 0; i < argv.length; i++) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--help' || flag === '-h') return null;

@@ -90,6 +90,9 @@ CAP=@CAP@
 T=$(mktemp -d 2>/dev/null) || { T=\${TMPDIR:-/tmp}/gdr-doctor.$$; mkdir -m 700 "$T"; } || { printf '%s FATAL cannot create a temporary directory\\n' "$B"; exit 70; }
 trap 'rm -rf "$T"' EXIT
 trap '_gd_stop; exit 129' HUP; trap '_gd_stop; exit 130' INT; trap '_gd_stop; exit 143' TERM
+# Finished commands announce themselves on a FIFO, so sections go out the moment they are ready
+# without polling; hosts without mkfifo fall back to polling.
+Q=; if mkfifo "$T/q" 2>/dev/null && exec 4<>"$T/q"; then Q=1; fi
 TO=
 if command -v timeout >/dev/null 2>&1; then
   if timeout -k 2 10 true >/dev/null 2>&1; then TO='timeout -k 2'; elif timeout 10 true >/dev/null 2>&1; then TO=timeout; fi
@@ -109,25 +112,33 @@ _gd_run() {
   { { _gd_exec "$2" "$3" "$1" </dev/null 2>&1 1>&3 3>&-; echo $? > "$d/rc"; } | head -c $((CAP + 1)) > "$d/err"; } 3>&1 | head -c $((CAP + 1)) > "$d/out"
   _gd_now > "$d/end"
   : > "$d/done"
+  if [ -n "$Q" ]; then echo "$1:$2" >&4; fi
 }
+# _gd_part NAME FILE SIZE: one length-prefixed section, at most CAP bytes of it.
 _gd_part() {
-  n=$(wc -c < "$2"); n=$((n))
-  if [ "$n" -gt "$CAP" ]; then n=$CAP; fi
+  n=$3; if [ "$n" -gt "$CAP" ]; then n=$CAP; fi
   printf '%s %s %s\\n' "$B" "$1" "$n"; head -c "$n" "$2"; printf '\\n'
 }
 _gd_emit() {
-  d="$T/$1"; rc=$(cat "$d/rc" 2>/dev/null); s=$(cat "$d/start"); e=$(cat "$d/end")
+  # \`read\` is a builtin: no process per value (the probe's cost is mostly forks).
+  d="$T/$1"; rc=; s=0; e=0
+  read -r rc < "$d/rc" 2>/dev/null; read -r s < "$d/start"; read -r e < "$d/end"
   if [ "$CLK" = ns ]; then ms=$(( (e - s) / 1000000 )); else ms=$(( (e - s) * 1000 )); fi
   to=0
   if [ -n "$TO" ] && [ "$ms" -ge $(( ($2 - 1) * 1000 )) ]; then case $rc in 124|137|143) to=1 ;; esac; fi
-  ot=0; [ "$(wc -c < "$d/out")" -gt "$CAP" ] && ot=1
-  et=0; [ "$(wc -c < "$d/err")" -gt "$CAP" ] && et=1
+  no=$(wc -c < "$d/out"); no=$((no)); ne=$(wc -c < "$d/err"); ne=$((ne))
+  ot=0; [ "$no" -gt "$CAP" ] && ot=1
+  et=0; [ "$ne" -gt "$CAP" ] && et=1
   printf '%s BEGIN %s\\n' "$B" "$1"
   printf '%s META rc=%s ms=%s limit=%s timedout=%s outtrunc=%s errtrunc=%s\\n' "$B" "$rc" "$ms" "$2" "$to" "$ot" "$et"
-  _gd_part STDOUT "$d/out"; _gd_part STDERR "$d/err"
+  _gd_part STDOUT "$d/out" "$no"; _gd_part STDERR "$d/err" "$ne"
   printf '%s END %s\\n' "$B" "$1"
 }
 _gd_emit_all() {
+  if [ -n "$Q" ]; then
+    for _ in "$@"; do read -r x <&4 && _gd_emit "\${x%%:*}" "\${x#*:}"; done
+    return
+  fi
   left="$*"
   while [ -n "$left" ]; do
     rest=
