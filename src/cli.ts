@@ -2,6 +2,7 @@
 import { UsageError } from './cli/args';
 import { CliIo, ExitCode, processIo } from './cli/io';
 import { runDiagnose } from './cli/diagnoseCommand';
+import { runFix } from './cli/fixCommand';
 import { runParse } from './cli/parseCommand';
 
 const MAIN_HELP = `Usage: gdr-doctor <command> [options]
@@ -12,6 +13,8 @@ Commands:
   parse <kind> [FILE|-] [--json]   read one saved diagnostic output (nvidia-smi topo -m, ibv_devinfo, ...)
   diagnose <host...> | --demo | --local | --from DIR [--json]
                                    collect every diagnostic of a host in one round trip
+  fix <host> <fix-id> [--yes] [--dry-run]
+                                   load-peermem or persist-peermem: show the plan, then apply it
 
 Run "gdr-doctor <command> --help" for a command's options.
 `;
@@ -19,6 +22,7 @@ Run "gdr-doctor <command> --help" for a command's options.
 const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => number | Promise<number>> = {
   parse: runParse,
   diagnose: runDiagnose,
+  fix: runFix,
 };
 
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {

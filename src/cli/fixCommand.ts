@@ -1,0 +1,127 @@
+// `gdr-doctor fix <destination> <fix-id>`: probe the host, show the plan (exact commands, file diff),
+// ask, apply, verify, and append what ran to the local audit log.
+import * as tty from 'node:tty';
+import { FIX_IDS, FixPlan, FixResult, appendAudit, auditLogPath, formatPlan, formatResult, isFixId, newSudoMarker, prepareFix, runPlan, sshFixSession, sudoPasswordVia } from '../core/fixes';
+import { SshConnection, connect } from '../core/ssh/connect';
+import { parseDestination } from '../core/ssh/destination';
+import { ConnectError } from '../core/ssh/errors';
+import { SshPrompts } from '../core/ssh/prompts';
+import { resolveTarget } from '../core/ssh/resolveTarget';
+import { parseArgs, UsageError } from './args';
+import { CliIo, ExitCode } from './io';
+import { cliPrompts } from './terminalPrompts';
+import { rawTtyTerminal } from './ttyLine';
+
+export const FIX_HELP = `Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--dry-run] [-F FILE] [--json] [--batch]
+
+Applies one quick fix to a GPU host over SSH:
+  load-peermem     load the peer-memory module now: modprobe nvidia_peermem (nv_peer_mem where only
+                   the legacy module exists); nothing to do when one is loaded
+  persist-peermem  load it at every boot: /etc/modules-load.d/nvidia-peermem.conf, or one line in
+                   /etc/modules where there is no modules-load.d; loads it first when it is not loaded
+
+The host is probed first and the plan shown: each command exactly as it will be sent, and the file
+diff. Nothing runs until you answer yes on the terminal, or --yes is given. Root: logged in as root,
+else sudo -n, else sudo with your password asked once here (sent on stdin, never on a command line).
+A fix is never applied where the GPU Operator owns the driver, nor persisted where the module cannot load.
+Every fix that ran is appended to the audit log: $GDR_DOCTOR_AUDIT_LOG, else
+$XDG_STATE_HOME/gdr-doctor/audit.log, else ~/.local/state/gdr-doctor/audit.log.
+
+  --dry-run  show the plan only; change nothing
+  --yes      apply without asking (required without a terminal)
+  -F FILE    ssh_config to use instead of ~/.ssh/config
+  --json     print {"plan", "result"} as JSON on stdout
+  --batch    never ask anything (SSH questions are answered No, sudo passwords are not asked)
+
+Exit status: 0 applied, nothing to do, or --dry-run; 1 the fix failed or was not confirmed;
+3 the host was unreachable; 4 refused (not applicable or not safe here, or no way to become root);
+64 bad usage, or nothing to confirm on (no terminal) and no --yes.
+`;
+
+export const FixExit = { failed: 1, unreachable: 3, refused: 4 } as const;
+
+export interface FixCliOptions {
+  /** Whether standard input is a terminal to ask on; default isatty(0). */
+  readonly stdinIsTty?: boolean;
+}
+
+export async function runFix(argv: readonly string[], io: CliIo, options: FixCliOptions = {}): Promise<number> {
+  const args = parseArgs(argv, { flags: ['--yes', '--dry-run', '--json', '--batch'], options: ['-F'] });
+  if (args.flags.has('--help')) {
+    io.stdout(FIX_HELP);
+    return ExitCode.ok;
+  }
+  const [destination, fixId, ...extra] = args.positional;
+  if (destination === undefined || fixId === undefined || extra.length > 0) throw new UsageError(`give one destination and one fix id (${FIX_IDS.join(' or ')})`);
+  if (!isFixId(fixId)) throw new UsageError(`unknown fix ${JSON.stringify(fixId)}: the fixes are ${FIX_IDS.join(', ')}`);
+  const flags = { dryRun: args.flags.has('--dry-run'), yes: args.flags.has('--yes'), json: args.flags.has('--json'), batch: args.flags.has('--batch') };
+  const canAsk = (options.stdinIsTty ?? tty.isatty(0)) && !flags.batch;
+  if (!flags.dryRun && !flags.yes && !canAsk) {
+    io.stderr('gdr-doctor fix: not applying anything without a yes, and there is no terminal to ask on: look at the plan with --dry-run, then run again with --yes.\n');
+    return ExitCode.usage;
+  }
+  const prompts = cliPrompts({ batch: flags.batch, notice: io.stderr });
+  let conn: SshConnection;
+  try {
+    conn = await open(destination, args.options.get('-F'), prompts);
+  } catch (e) {
+    const err = e instanceof ConnectError ? e : new ConnectError(destination, 'protocol', String(e));
+    io.stderr(`gdr-doctor: ${destination}: cannot reach (${err.step}): ${err.message}\n`);
+    return FixExit.unreachable;
+  }
+  try {
+    return await planAndApply(conn, destination, fixId, flags, prompts, io);
+  } finally {
+    conn.close();
+  }
+}
+
+async function open(destination: string, configFile: string | undefined, prompts: SshPrompts): Promise<SshConnection> {
+  const target = await resolveTarget(parseDestination(destination), configFile);
+  return connect(target, { prompts, resolveHop: (hop) => resolveTarget(parseDestination(hop), configFile) });
+}
+
+interface Flags {
+  readonly dryRun: boolean;
+  readonly yes: boolean;
+  readonly json: boolean;
+}
+
+async function planAndApply(conn: SshConnection, destination: string, fixId: FixPlan['fixId'], flags: Flags, prompts: SshPrompts, io: CliIo): Promise<number> {
+  const session = sshFixSession(conn.client, destination, conn.target.user);
+  const sudoMarker = newSudoMarker();
+  const plan = await prepareFix(session, fixId, sudoMarker);
+  const showPlan = (to: (t: string) => void) => to(`${formatPlan(plan)}\n`);
+  if (flags.dryRun || plan.status !== 'ready') {
+    if (flags.json) io.stdout(`${JSON.stringify({ plan, result: null }, null, 2)}\n`);
+    else showPlan(io.stdout);
+    return plan.status === 'refused' ? FixExit.refused : ExitCode.ok;
+  }
+  // With --json, stdout carries only the JSON; the plan is still shown before the question.
+  showPlan(flags.json ? io.stderr : io.stdout);
+  if (!flags.yes && !(await confirmOnTerminal(`Apply this on ${destination}? [y/N] `))) {
+    io.stderr('Not applied: nothing was changed.\n');
+    return FixExit.failed;
+  }
+  const result = await runPlan(plan, session, { sudoMarker, sudoPassword: sudoPasswordVia(prompts, session) });
+  record(result, io);
+  io.stdout(flags.json ? `${JSON.stringify({ plan, result }, null, 2)}\n` : `${formatResult(result)}\n`);
+  return result.status === 'applied' || result.status === 'nothing-to-do' ? ExitCode.ok : result.status === 'refused' ? FixExit.refused : FixExit.failed;
+}
+
+function record(result: FixResult, io: CliIo): void {
+  try {
+    const logged = appendAudit(result, auditLogPath());
+    if (logged) io.stderr(`gdr-doctor: recorded in ${logged}\n`);
+  } catch (e) {
+    io.stderr(`gdr-doctor: could not append to the audit log: ${e instanceof Error ? e.message : String(e)}\n`);
+  }
+}
+
+/** Asks on the terminal; only "y" or "yes" applies. The question goes to stderr: stdout may carry JSON. */
+async function confirmOnTerminal(question: string): Promise<boolean> {
+  const term = rawTtyTerminal(process.stdin, (text) => process.stderr.write(text));
+  term.write(question);
+  const answer = await term.readLine(true);
+  return answer !== null && /^y(es)?$/i.test(answer.trim());
+}

@@ -1,0 +1,91 @@
+// Runs a ready plan: each step in order, stopping at the first that fails (saying which command and
+// what the host printed), then verifies from the host itself: a load by probing again (module listed
+// and registered), a persist by reading the file back. sudo's password is asked at most once and only
+// ever goes on stdin; it is never part of a command, an outcome, a message or the audit log.
+import { Finding, ofedMismatchFromModprobe } from '../diagnosis';
+import { Parsed } from '../parsers/result';
+import { ProbeReport } from '../probe/runProbe';
+import { PersistState } from './persistState';
+import { RemoteShell, ShellResult } from './shell';
+import { FixPlan, FixResult, FixStatus, FixStep, StepOutcome } from './types';
+import { Verification, verifyLoad, verifyPersist } from './verify';
+
+export interface ApplyOptions {
+  readonly shell: RemoteShell;
+  /** Asked at most once, and only when the plan needs sudo's password; null: not given. */
+  readonly sudoPassword: () => Promise<string | null>;
+  /** A fresh probe of the host, to verify a load. */
+  readonly reprobe: () => Promise<ProbeReport>;
+  /** A fresh reading of the boot module files, to verify a persist. */
+  readonly rereadState: () => Promise<Parsed<PersistState>>;
+  /** The marker the plan's `sudo -S -p` commands carry. */
+  readonly sudoMarker: string;
+}
+
+export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<FixResult> {
+  const result = (status: FixStatus, message: string, extra: Partial<FixResult> = {}): FixResult => ({
+    fixId: plan.fixId, host: plan.host, user: plan.user, status, message, plan, steps: [], findings: [], verification: [], ...extra,
+  });
+  if (plan.status !== 'ready') return result(plan.status, plan.summary, { findings: plan.findings });
+  let stdin: string | undefined;
+  if (plan.privilege === 'sudo-password') {
+    const password = await options.sudoPassword();
+    if (password === null || password === '') {
+      return result('refused', `sudo on ${plan.host} needs the password of ${plan.user} and none was given: nothing was changed.`);
+    }
+    stdin = `${password}\n`;
+  }
+  const steps: StepOutcome[] = [];
+  for (const step of plan.steps) {
+    const r = await options.shell.run(step.command, { stdin, timeoutMs: step.timeoutMs });
+    const outcome = stepOutcome(step, r, options.sudoMarker);
+    steps.push(outcome);
+    if (outcome.ok) continue;
+    const failure = describeFailure(plan, step, r, outcome, options.sudoMarker, steps.length === 1);
+    return result('failed', failure.message, { steps, findings: failure.findings });
+  }
+  const checks: Verification[] = [];
+  if (plan.steps.some((s) => s.kind === 'load')) checks.push(await verifyLoad(plan, options.reprobe));
+  if (plan.steps.some((s) => s.kind === 'persist')) checks.push(await verifyPersist(plan, options.rereadState));
+  const failed = checks.find((c) => !c.ok);
+  const verification = checks.flatMap((c) => c.lines);
+  if (failed) return result('failed', failed.message, { steps, verification });
+  return result('applied', checks.map((c) => c.message).join(' '), { steps, verification });
+}
+
+function stepOutcome(step: FixStep, r: ShellResult, marker: string): StepOutcome {
+  const clean = (b: Buffer) => b.toString('utf8').split(marker).join('');
+  const ok = r.exitCode === 0 && !r.connectionLost && !r.timedOut;
+  return { title: step.title, command: step.command, exitCode: r.exitCode, stdout: clean(r.stdout), stderr: clean(r.stderr), ok };
+}
+
+const WRONG_PASSWORD = /incorrect password attempt|Sorry, try again/;
+const NOT_A_SUDOER = /is not in the sudoers file|may not run sudo|is not allowed to (execute|run)/;
+
+interface Failure {
+  readonly message: string;
+  readonly findings: Finding[];
+}
+
+function describeFailure(plan: FixPlan, step: FixStep, r: ShellResult, o: StepOutcome, marker: string, first: boolean): Failure {
+  const unchanged = first ? 'nothing was changed' : 'the steps before it ran, nothing after it';
+  const printed = [o.stdout.trim(), o.stderr.trim()].filter((t) => t !== '').join('\n') || '(nothing)';
+  const asked = r.stderr.toString('utf8').split(marker).length - 1;
+  if (plan.privilege === 'sudo-password' && (asked > 1 || WRONG_PASSWORD.test(o.stderr))) {
+    return { message: `sudo did not accept the password of ${plan.user} on ${plan.host}, so "${step.title}" did not run: ${unchanged}. (One try only: run the fix again to retype it.)`, findings: [] };
+  }
+  if (plan.privilege !== 'root' && NOT_A_SUDOER.test(o.stderr)) {
+    return { message: `${plan.user} may not use sudo on ${plan.host} (sudo said: ${o.stderr.trim()}), so "${step.title}" did not run: ${unchanged}. Log in as root or as a user allowed to run sudo.`, findings: [] };
+  }
+  if (r.connectionLost) {
+    return { message: `The connection to ${plan.host} was lost while running "${step.title}": whether it took effect is unknown, and nothing after it ran. Run gdr-doctor diagnose to see the host's state.`, findings: [] };
+  }
+  if (r.timedOut) {
+    return { message: `"${step.title}" did not finish within ${step.timeoutMs / 1000} s (it may still be running on the host); nothing after it ran.`, findings: [] };
+  }
+  const mismatch = step.kind === 'load' && plan.module ? ofedMismatchFromModprobe(`${o.stdout}\n${o.stderr}`, `modprobe ${plan.module}`, plan.dmabufAvailable) : null;
+  const findings = mismatch ? [mismatch] : [];
+  const why = findings.length > 0 ? ' This is peermem.ofed-mismatch: the running ib_core lacks the peer-memory API the module was built for.' : '';
+  const nothingPersisted = plan.steps.some((s) => s.kind === 'persist') && step.kind === 'load' ? ' Nothing was persisted.' : '';
+  return { message: `"${step.title}" failed (exit ${r.exitCode}): ${unchanged}.${why}${nothingPersisted} The host printed:\n${printed}`, findings };
+}

@@ -1,0 +1,16 @@
+// Quick fixes (issue #4 §3): load-peermem and persist-peermem, each a plan first (exact commands and
+// file diff), then applied with the least privilege that works and verified from the host.
+export type { FileChange, FixId, FixPlan, FixResult, FixStatus, FixStep, PeermemModule, PlanStatus, Privilege, StepOutcome } from './types';
+export { FIX_IDS, isFixId } from './types';
+export { planFix } from './plan';
+export type { PlanInput } from './plan';
+export { applyFix } from './apply';
+export type { ApplyOptions } from './apply';
+export { newSudoMarker, prepareFix, readPersistState, runPlan, sshFixSession, sudoPasswordVia } from './session';
+export type { FixSession, RunOptions } from './session';
+export type { RemoteShell, ShellResult } from './shell';
+export { parsePersistState } from './persistState';
+export type { FileState, PersistState } from './persistState';
+export { appendAudit, auditEntry, auditLogPath } from './auditLog';
+export type { AuditEntry } from './auditLog';
+export { formatPlan, formatResult } from './text';

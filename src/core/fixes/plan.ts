@@ -1,0 +1,125 @@
+// Fix plans: from a probe of the host (and, for persist-peermem, a reading of its boot module
+// files) to the exact commands and file diff a fix would run, or the reason it will not. Pure:
+// nothing runs here, so a plan can be shown, printed with --dry-run, and only then applied.
+import { Finding, FixId, diagnose } from '../diagnosis';
+import { RuleContext, ruleContext } from '../diagnosis/context';
+import { Parsed } from '../parsers/result';
+import { ProbeReport } from '../probe/runProbe';
+import { unifiedDiff } from './diff';
+import { PersistState, linesNaming } from './persistState';
+import {
+  Refusal, cannotLoad, contentAfter, isRefusal, loadedModule, moduleToLoad, persistTarget, privilegeFor, privilegeText,
+} from './planChecks';
+import { CONF_HEADER, MODULE_CONSTANTS, loadScript, persistScript, privilegedCommand } from './scripts';
+import { FixPlan, FixStep, PeermemModule, Privilege } from './types';
+
+export interface PlanInput {
+  readonly fixId: FixId;
+  /** The destination as the user gave it. */
+  readonly host: string;
+  /** The login user on the host. */
+  readonly user: string;
+  readonly report: ProbeReport;
+  /** READ_STATE_SCRIPT's output, read; persist-peermem needs it. */
+  readonly persistState?: Parsed<PersistState>;
+  /** sudo's prompt marker (random per run) for `sudo -S -p`. */
+  readonly sudoMarker: string;
+}
+
+const LOAD_TIMEOUT_MS = 60_000;
+const PERSIST_TIMEOUT_MS = 30_000;
+
+type Base = Omit<FixPlan, 'status' | 'summary'>;
+
+export function planFix(input: PlanInput): FixPlan {
+  const ctx = ruleContext(input.report);
+  const findings = diagnose(input.report).findings;
+  const base: Base = {
+    fixId: input.fixId, host: input.host, user: input.user, module: null, privilege: null, steps: [], fileChange: null, notes: [], findings: [],
+    dmabufAvailable: ctx.dmabuf.available === true,
+  };
+  const r = input.report;
+  if (r.connectionLost || r.timedOut || !r.finished) {
+    return refused(base, { refused: `The probe of ${input.host} did not finish (${r.connectionLost ? 'connection lost' : r.timedOut ? 'timed out' : 'cut off'}): its state is unknown, so nothing is planned.` });
+  }
+  if (ctx.host.operatorManaged) {
+    return refused(base, {
+      refused: 'The NVIDIA GPU Operator owns the driver here (/run/nvidia/driver): it loads nvidia-peermem itself (ClusterPolicy driver.rdma.enabled=true). gdr-doctor does not load or persist it on the host.',
+      findings: findings.filter((f) => f.id === 'driver.operator-managed'),
+    });
+  }
+  const loaded = loadedModule(ctx.host.peermem);
+  if (loaded === undefined) return refused(base, { refused: 'Neither lsmod nor /sys/module could be read: whether a peer-memory module is loaded is unknown, so nothing is planned.' });
+  return input.fixId === 'load-peermem' ? planLoad(input, ctx, findings, base, loaded) : planPersist(input, ctx, findings, base, loaded);
+}
+
+function planLoad(input: PlanInput, ctx: RuleContext, findings: Finding[], base: Base, loaded: PeermemModule | null): FixPlan {
+  if (loaded !== null) {
+    const registered = ctx.host.peermem.registered ?? [];
+    const notes = registered.length > 0 ? [] : [`${loaded} is loaded but no /sys/kernel/mm/memory_peers/nv_mem*/version exists: it is not registered (see peermem.not-registered).`];
+    return { ...base, module: loaded, notes, status: 'nothing-to-do', summary: `${loaded} is already loaded: nothing to do.` };
+  }
+  const module = moduleToLoad(ctx.host.peermem);
+  const blocked = cannotLoad(ctx, findings);
+  if (blocked) return refused({ ...base, module }, blocked);
+  const privilege = privilegeFor(input.report, input.user, input.host);
+  if (isRefusal(privilege)) return refused({ ...base, module }, privilege);
+  return {
+    ...base, module, privilege, status: 'ready',
+    steps: [loadStep(module, privilege, input.sudoMarker)],
+    notes: loadNotes(ctx, module),
+    summary:
+      `Load ${module} now with modprobe, ${privilegeText(privilege, input.user)}; then probe again to check that it is listed and registered ` +
+      '(/sys/kernel/mm/memory_peers/nv_mem*/version). This does not survive a reboot: persist-peermem does.',
+  };
+}
+
+function loadNotes(ctx: RuleContext, module: PeermemModule): string[] {
+  const p = ctx.host.peermem;
+  return [
+    ...(ctx.dmabuf.available === true ? ['dma-buf meets its prerequisites here: NCCL can use GPUDirect RDMA without a peer-memory module.'] : []),
+    ...(module === 'nvidia_peermem' && p.legacyServiceEnabled === true ? ['The legacy nv_peer_mem service is enabled: disable it, only one peer-memory module may be loaded.'] : []),
+    ...(p.newExists === null && p.legacyExists === null ? ['modinfo could not confirm the module file; it is assumed from the driver branch.'] : []),
+  ];
+}
+
+function planPersist(input: PlanInput, ctx: RuleContext, findings: Finding[], base: Base, loaded: PeermemModule | null): FixPlan {
+  const module = loaded ?? moduleToLoad(ctx.host.peermem);
+  const withModule = { ...base, module };
+  const line = MODULE_CONSTANTS[module].line;
+  const persisted = module === 'nvidia_peermem' ? ctx.host.peermem.persistedBy?.new : ctx.host.peermem.persistedBy?.legacy;
+  const notLoadedNote = loaded === null ? [`${module} is not loaded now: load-peermem loads it.`] : [];
+  if (persisted && persisted.length > 0) return { ...withModule, notes: notLoadedNote, status: 'nothing-to-do', summary: `${line} is already loaded at boot by ${persisted.join(', ')}: nothing to do.` };
+  // Never persist what cannot load: a boot-time modprobe failure would only hide the problem.
+  const blocked = loaded === null ? cannotLoad(ctx, findings) : null;
+  if (blocked) return refused(withModule, { ...blocked, refused: `${blocked.refused} It is not persisted.` });
+  if (!input.persistState?.ok) {
+    const why = input.persistState ? input.persistState.error.message : 'not read';
+    return refused(withModule, { refused: `Could not read /etc/modules-load.d and /etc/modules (${why}): no change can be shown, so none is made.` });
+  }
+  const target = persistTarget(input.persistState.value, module);
+  if (isRefusal(target)) return refused(withModule, target);
+  const naming = target.before === null ? [] : linesNaming(target.before, module);
+  if (naming.length > 0) return { ...withModule, notes: notLoadedNote, status: 'nothing-to-do', summary: `${target.path} already names ${line} (line ${naming.join(', ')}): nothing to do.` };
+  const privilege = privilegeFor(input.report, input.user, input.host);
+  if (isRefusal(privilege)) return refused(withModule, privilege);
+  const after = contentAfter(target.before, module, target.target, CONF_HEADER);
+  const persist: FixStep = { kind: 'persist', title: `add the line "${line}" to ${target.path} (temp file in the same directory, then rename)`, command: privilegedCommand(persistScript(module, target.target), privilege, input.sudoMarker), timeoutMs: PERSIST_TIMEOUT_MS };
+  return {
+    ...withModule, privilege, status: 'ready',
+    steps: [...(loaded === null ? [loadStep(module, privilege, input.sudoMarker)] : []), persist],
+    fileChange: { path: target.path, before: target.before, after, diff: unifiedDiff(target.path, target.before, after) },
+    notes: loaded === null ? loadNotes(ctx, module) : [],
+    summary:
+      (loaded === null ? `Load ${module} first (it must load before it is persisted), then add` : 'Add') +
+      ` "${line}" to ${target.path} so it loads at boot, ${privilegeText(privilege, input.user)}; then read the file back.`,
+  };
+}
+
+function loadStep(module: PeermemModule, privilege: Privilege, marker: string): FixStep {
+  return { kind: 'load', title: `load ${module} (modprobe ${module})`, command: privilegedCommand(loadScript(module), privilege, marker), timeoutMs: LOAD_TIMEOUT_MS };
+}
+
+function refused(base: Base, r: Refusal): FixPlan {
+  return { ...base, status: 'refused', summary: r.refused, findings: r.findings ?? [] };
+}

@@ -1,0 +1,106 @@
+// The questions a fix plan asks of a probed host before it proposes any command: which module, can
+// it load at all, how to become root, and where a module is persisted on this host. Each answer is a
+// value or a refusal in words a host's owner can act on. Pure.
+import { Finding } from '../diagnosis';
+import { RuleContext } from '../diagnosis/context';
+import { factOf } from '../diagnosis/evidence';
+import { LEGACY_MODULE, NEW_MODULE, PeermemState, inboxStackBlocksPeermem } from '../diagnosis/hostState';
+import { ProbeReport } from '../probe/runProbe';
+import { PersistState } from './persistState';
+import { ETC_MODULES, MODULES_LOAD_DIR, MODULE_CONSTANTS, PersistTarget } from './scripts';
+import { PeermemModule, Privilege } from './types';
+
+export interface Refusal {
+  readonly refused: string;
+  readonly findings?: Finding[];
+}
+
+export function isRefusal<T>(x: T | Refusal): x is Refusal {
+  return typeof x === 'object' && x !== null && 'refused' in x;
+}
+
+/** The loaded peer-memory module; null when neither is loaded; undefined when the probe could not tell. */
+export function loadedModule(p: PeermemState): PeermemModule | null | undefined {
+  if (p.newLoaded === true) return NEW_MODULE;
+  if (p.legacyLoaded === true) return LEGACY_MODULE;
+  if (p.newLoaded === null && p.legacyLoaded === null) return undefined;
+  return null;
+}
+
+/** What modprobe should load: the driver's own module, unless only the legacy one exists (DOMAIN.md §3). */
+export function moduleToLoad(p: PeermemState): PeermemModule {
+  return p.newExists === false && p.legacyExists === true ? LEGACY_MODULE : NEW_MODULE;
+}
+
+/** Why loading would fail before trying, from what the probe already shows; null when it may load. */
+export function cannotLoad(ctx: RuleContext, findings: readonly Finding[]): Refusal | null {
+  const p = ctx.host.peermem;
+  const pick = (id: string) => findings.filter((f) => f.id === id);
+  if (p.newExists === false && p.legacyExists !== true) {
+    return { refused: 'Neither nvidia_peermem nor nv_peer_mem exists for the running kernel (modinfo finds neither): there is nothing to load.', findings: pick('peermem.missing') };
+  }
+  if (inboxStackBlocksPeermem(ctx.host)) {
+    return {
+      refused: 'The running ib_core does not export ib_register_peer_memory_client and no MLNX_OFED/DOCA-OFED is installed: modprobe would fail with "Invalid argument". Install OFED, then reinstall the driver.',
+      findings: pick('peermem.ofed-mismatch'),
+    };
+  }
+  return null;
+}
+
+/** How the fix becomes root, from the probe's `id -u; sudo -n true`. */
+export function privilegeFor(report: ProbeReport, user: string, host: string): Privilege | Refusal {
+  const sudo = factOf(report, 'sudo-n');
+  const said = sudo?.message ? ` (sudo said: ${sudo.message})` : '';
+  switch (sudo?.state) {
+    case 'root':
+      return 'root';
+    case 'passwordless':
+      return 'sudo';
+    case 'password-required':
+      return 'sudo-password';
+    case 'not-allowed':
+      return { refused: `${user} is not root and may not use sudo on ${host}${said}. Log in as root or as a user allowed to run sudo.` };
+    case 'not-installed':
+      return { refused: `${user} is not root and sudo is not installed on ${host}. Log in as root.` };
+    default:
+      return { refused: `Could not tell whether ${user} may become root on ${host}${said}: the probe's "id -u; sudo -n true" gave no clear answer.` };
+  }
+}
+
+export function privilegeText(privilege: Privilege, user: string): string {
+  if (privilege === 'root') return 'as root (logged in as root)';
+  if (privilege === 'sudo') return `as root through sudo -n (${user} needs no password)`;
+  return `as root through sudo: the password of ${user} is asked once and passed on stdin, never on a command line`;
+}
+
+export interface Target {
+  readonly target: PersistTarget;
+  readonly path: string;
+  readonly before: string | null;
+}
+
+/** modules-load.d where that directory exists (systemd); else a line in /etc/modules where that file is used. */
+export function persistTarget(state: PersistState, module: PeermemModule): Target | Refusal {
+  const conf = MODULE_CONSTANTS[module].confFile;
+  const notRegular = (path: string) => ({ refused: `${path} exists but is not a regular file (a symlink or something else): gdr-doctor does not replace it.` });
+  if (state.modulesLoadDir === 'directory') {
+    const f = state.files[conf] ?? { kind: 'absent' };
+    if (f.kind === 'symlink' || f.kind === 'other') return notRegular(conf);
+    return { target: 'modules-load.d', path: conf, before: f.kind === 'regular' ? f.content : null };
+  }
+  if (state.modulesLoadDir === 'other') return { refused: `${MODULES_LOAD_DIR} exists but is not a directory: gdr-doctor does not know where this host lists boot modules.` };
+  const etc = state.files[ETC_MODULES] ?? { kind: 'absent' };
+  if (etc.kind === 'regular') return { target: 'etc-modules', path: ETC_MODULES, before: etc.content };
+  if (etc.kind !== 'absent') return notRegular(ETC_MODULES);
+  return {
+    refused: `This host has neither ${MODULES_LOAD_DIR} nor ${ETC_MODULES}: gdr-doctor does not know how it loads modules at boot. Add ${MODULE_CONSTANTS[module].line} to its init system's module list by hand.`,
+  };
+}
+
+/** The file as the persist script leaves it: the module's line appended (after a newline if the last line lacks one). */
+export function contentAfter(before: string | null, module: PeermemModule, target: PersistTarget, header: string): string {
+  const line = MODULE_CONSTANTS[module].line;
+  if (before === null) return target === 'modules-load.d' ? `${header}\n${line}\n` : `${line}\n`;
+  return `${before}${before === '' || before.endsWith('\n') ? '' : '\n'}${line}\n`;
+}

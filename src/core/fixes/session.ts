@@ -1,0 +1,79 @@
+// One fix against one host: probe it, read its boot module files (persist-peermem), plan, and, once
+// the caller has shown the plan and has the go-ahead, apply it. The session hides how the host is
+// reached: over SSH (sshFixSession) or, in tests, anything that runs a command line.
+import { randomBytes } from 'node:crypto';
+import { Client } from 'ssh2';
+import { Parsed, fail } from '../parsers/result';
+import { ProbeReport, runProbe } from '../probe/runProbe';
+import { sshRunner } from '../probe/sshRunner';
+import { SshPrompts } from '../ssh/prompts';
+import { applyFix } from './apply';
+import { PersistState, parsePersistState } from './persistState';
+import { planFix } from './plan';
+import { READ_STATE_COMMAND } from './scripts';
+import { RemoteShell, sshShell } from './shell';
+import { FixId, FixPlan, FixResult } from './types';
+
+export interface FixSession {
+  /** The destination as the user gave it. */
+  readonly host: string;
+  /** The login user on the host. */
+  readonly user: string;
+  readonly shell: RemoteShell;
+  /** A full probe of the host (the same one `gdr-doctor diagnose` runs). */
+  readonly probe: () => Promise<ProbeReport>;
+}
+
+export function sshFixSession(client: Client, host: string, user: string): FixSession {
+  return { host, user, shell: sshShell(client), probe: () => runProbe(sshRunner(client), { host }) };
+}
+
+/** A fresh marker for `sudo -S -p`: sudo prints it where it asks, so its prompt never mixes with output. */
+export function newSudoMarker(): string {
+  return `gdr-doctor-sudo-${randomBytes(12).toString('hex')}`;
+}
+
+/**
+ * sudo's password, asked through the same prompts as SSH's own questions, under a name of its own
+ * (`<host> (sudo)`) so it is not taken for a second try of the login password.
+ */
+export function sudoPasswordVia(prompts: SshPrompts, session: FixSession): () => Promise<string | null> {
+  return () => prompts.password(session.user, `${session.host} (sudo)`);
+}
+
+const READ_STATE_TIMEOUT_MS = 20_000;
+
+/** Reads /etc/modules-load.d and /etc/modules as the login user (read-only, no root needed). */
+export async function readPersistState(shell: RemoteShell): Promise<Parsed<PersistState>> {
+  const r = await shell.run(READ_STATE_COMMAND, { timeoutMs: READ_STATE_TIMEOUT_MS });
+  if (r.connectionLost || r.timedOut || r.exitCode !== 0) {
+    const why = r.connectionLost ? 'connection lost' : r.timedOut ? 'timed out' : `exit ${r.exitCode}`;
+    return fail(1, `reading the boot module files failed (${why}): ${r.stderr.toString('utf8').trim() || 'no message'}`);
+  }
+  return parsePersistState(r.stdout);
+}
+
+/** Probes the host and builds the plan; runs nothing that changes the host. */
+export async function prepareFix(session: FixSession, fixId: FixId, sudoMarker: string): Promise<FixPlan> {
+  const report = await session.probe();
+  const persistState = fixId === 'persist-peermem' ? await readPersistState(session.shell) : undefined;
+  return planFix({ fixId, host: session.host, user: session.user, report, persistState, sudoMarker });
+}
+
+export interface RunOptions {
+  /** Asked at most once, only when the plan needs sudo's password; null: not given. */
+  readonly sudoPassword: () => Promise<string | null>;
+  /** The marker the plan was built with. */
+  readonly sudoMarker: string;
+}
+
+/** Applies a plan that was shown and agreed to; verifies it from the host. */
+export function runPlan(plan: FixPlan, session: FixSession, options: RunOptions): Promise<FixResult> {
+  return applyFix(plan, {
+    shell: session.shell,
+    sudoPassword: options.sudoPassword,
+    reprobe: session.probe,
+    rereadState: () => readPersistState(session.shell),
+    sudoMarker: options.sudoMarker,
+  });
+}

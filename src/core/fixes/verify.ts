@@ -1,0 +1,54 @@
+// After a fix ran, the host is asked again rather than trusting an exit status: a load is verified by
+// a fresh probe (the module listed by lsmod or /sys/module, and registered as a peer-memory client,
+// which is what NCCL checks), a persist by reading the file back.
+import { readHostState } from '../diagnosis/hostState';
+import { Parsed } from '../parsers/result';
+import { ProbeReport } from '../probe/runProbe';
+import { PersistState, linesNaming } from './persistState';
+import { MODULE_CONSTANTS } from './scripts';
+import { FixPlan } from './types';
+
+export interface Verification {
+  readonly ok: boolean;
+  /** One sentence: what was found. */
+  readonly message: string;
+  /** What was looked at and what it showed. */
+  readonly lines: string[];
+}
+
+export async function verifyLoad(plan: FixPlan, reprobe: () => Promise<ProbeReport>): Promise<Verification> {
+  const module = plan.module ?? 'nvidia_peermem';
+  let report: ProbeReport;
+  try {
+    report = await reprobe();
+  } catch (e) {
+    return { ok: false, message: `modprobe ${module} succeeded but the host could not be probed again to verify it: ${e instanceof Error ? e.message : String(e)}`, lines: [] };
+  }
+  const p = readHostState(report).peermem;
+  const listed = module === 'nvidia_peermem' ? p.newLoaded : p.legacyLoaded;
+  const registered = p.registered ?? [];
+  const lines = [
+    `lsmod / /sys/module: ${listed === true ? `${module} is loaded` : listed === false ? `${module} is not listed` : 'could not be read'}`,
+    `/sys/kernel/mm/memory_peers: ${registered.length > 0 ? `registered ${registered.join(', ')}` : 'no nv_mem*/version'}`,
+  ];
+  if (listed !== true) return { ok: false, message: `modprobe ${module} exited 0, but probing again does not show ${module} loaded.`, lines };
+  if (registered.length === 0) {
+    return { ok: false, message: `${module} is loaded but did not register as a peer-memory client (no /sys/kernel/mm/memory_peers/nv_mem*/version): NCCL will not use GPUDirect RDMA (peermem.not-registered).`, lines };
+  }
+  return { ok: true, message: `${module} is loaded and registered (${registered.join(', ')}).`, lines };
+}
+
+export async function verifyPersist(plan: FixPlan, reread: () => Promise<Parsed<PersistState>>): Promise<Verification> {
+  const module = plan.module ?? 'nvidia_peermem';
+  const path = plan.fileChange?.path ?? MODULE_CONSTANTS[module].confFile;
+  const line = MODULE_CONSTANTS[module].line;
+  const state = await reread().catch((e: unknown) => ({ ok: false as const, error: { line: 0, message: e instanceof Error ? e.message : String(e) } }));
+  if (!state.ok) return { ok: false, message: `${path} was written but could not be read back to verify it: ${state.error.message}`, lines: [] };
+  const file = state.value.files[path];
+  if (file?.kind !== 'regular') return { ok: false, message: `${path} was written but reading it back finds ${file ? `a ${file.kind}` : 'nothing'}.`, lines: [] };
+  const naming = linesNaming(file.content, module);
+  const lines = [`${path}: ${naming.length === 0 ? `no line names ${line}` : `line ${naming.join(', ')} names ${line}`}`];
+  if (naming.length === 0) return { ok: false, message: `Reading ${path} back finds no line naming ${line}.`, lines };
+  if (plan.fileChange && file.content !== plan.fileChange.after) lines.push(`${path} differs from the planned content: it changed while the fix ran`);
+  return { ok: true, message: `${path} names ${line}: ${module} loads at boot.`, lines };
+}
