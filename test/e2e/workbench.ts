@@ -86,12 +86,19 @@ export class Workbench {
   async pick(label: string): Promise<void> {
     const input = this.tab.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor();
+    // Wait for the picker's own items: right after a command runs, the widget is shared between the
+    // closing command palette and the new picker, and text typed then is lost (seen on a loaded machine).
+    await this.tab.locator('.quick-input-list .monaco-list-row').first().waitFor();
     // The command palette's input starts with '>'; keep it so the pick stays a command search.
     const prefix = (await input.inputValue()).startsWith('>') ? '>' : '';
-    await input.fill(prefix + label);
     const row = this.tab.locator('.quick-input-list .monaco-list-row', {
       has: this.tab.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
     });
+    await input.fill(prefix + label);
+    if (!(await row.first().isVisible())) {
+      // Typed into a picker that was still being replaced: type it again into the one now open.
+      await row.first().waitFor({ timeout: 5_000 }).catch(async () => input.fill(prefix + label));
+    }
     await row.first().waitFor().catch((e: Error) => {
       throw new Error(`the quick pick offers no item labelled "${label}"\n${e.message}`);
     });
