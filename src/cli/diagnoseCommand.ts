@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { diagnose } from '../core/diagnosis';
 import { DEMO_HOST_NAME, demoRunner } from '../core/probe/demoHost';
 import { localRunner } from '../core/probe/localRunner';
-import { offlineRunner } from '../core/probe/offlineRunner';
+import { collectScript, offlineRunner } from '../core/probe/offlineRunner';
 import { ProbeReport, ProbeRunner, runProbe } from '../core/probe/runProbe';
 import { sshRunner } from '../core/probe/sshRunner';
 import { connect } from '../core/ssh/connect';
@@ -31,7 +31,10 @@ in known_hosts (or StrictHostKeyChecking accept-new).
 
   --demo       a built-in GPU node replayed from real recorded outputs (no network)
   --local      this machine
-  --from DIR   a folder of saved outputs (<command id>.txt), e.g. from gdr-doctor-collect.sh
+  --from DIR   a folder of saved outputs (<command id>.txt), as the collect script saves them
+  --print-collect-script
+               print a POSIX sh script that saves those outputs on a host without gdr-doctor:
+               sh gdr-doctor-collect.sh [DIR]   (read-only; needs no root)
   --json       one JSON report per host
   --timeout S  deadline for the whole probe of a host
   --batch      never ask a question, even on a terminal (every question is answered No)
@@ -51,9 +54,13 @@ interface Job {
 }
 
 export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, { flags: ['--json', '--demo', '--local', '--batch'], options: ['-F', '--from', '--timeout'] });
+  const args = parseArgs(argv, { flags: ['--print-collect-script', '--json', '--demo', '--local', '--batch'], options: ['-F', '--from', '--timeout'] });
   if (args.flags.has('--help')) {
     io.stdout(DIAGNOSE_HELP);
+    return ExitCode.ok;
+  }
+  if (args.flags.has('--print-collect-script')) {
+    io.stdout(collectScript());
     return ExitCode.ok;
   }
   const timeout = args.options.get('--timeout');

@@ -1,6 +1,7 @@
 // gdr-doctor's own SSH layer (src/core/ssh) against real sshd hosts of the lab: host keys are
 // checked before any authentication, auth follows OpenSSH's order, ProxyJump chains work.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connect, SshConnection } from '../../src/core/ssh/connect';
@@ -128,6 +129,21 @@ describe('SSH connections to simulated GPU hosts', function () {
     fs.writeFileSync(kh, `${gpu.hostKeyLine}\n@revoked * ${gpu.hostKeyLine.split(' ').slice(1).join(' ')}\n`);
     const e = await refusal(run(target('gpu-a', withKey(gpu, [], kh))));
     assert.match(e.message, /@revoked/);
+  });
+
+  it('authenticates with a key held by a real ssh-agent (IdentityAgent)', async () => {
+    const sock = path.join(lab.dir, `agent-${++n}.sock`);
+    const agent = execFileSync('ssh-agent', ['-a', sock, '-s'], { encoding: 'utf8' });
+    const pid = Number(/SSH_AGENT_PID=(\d+)/.exec(agent)?.[1]);
+    try {
+      execFileSync('ssh-add', [lab.keys.plain], { env: { ...process.env, SSH_AUTH_SOCK: sock }, stdio: 'ignore' });
+      // No identity file at all: only the agent can log in.
+      const t = target('gpu-a', [...hostBlock(gpu, ['User gdr', `IdentityFile ${lab.keys.unauthorized}`, 'PasswordAuthentication no']).filter((l) => !l.includes('IdentityAgent')), `  IdentityAgent ${sock}`]);
+      assert.equal(await run(t), 'gpu-a\ngdr\n');
+      assert.match(fs.readFileSync(gpu.sshdLogPath, 'utf8'), /Accepted publickey for gdr/);
+    } finally {
+      process.kill(pid);
+    }
   });
 
   it('asks for the passphrase of an encrypted key', async () => {

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CLI, FIXTURES } from '../../support/paths';
+import { H100_STUBS, makeFakeHost } from '../probe/fakeHost';
 
 function cli(args: string[]) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
@@ -53,5 +54,29 @@ describe('gdr-doctor diagnose (offline paths)', () => {
     assert.equal(cli(['diagnose', '--from', '/nonexistent/dir']).status, 64);
     assert.equal(cli(['diagnose', '--demo', '--timeout', 'soon']).status, 64);
     assert.equal(cli(['diagnose', '--help']).status, 0);
+  });
+});
+
+describe('gdr-doctor diagnose --print-collect-script', () => {
+  it('prints a script that, run with sh on a host, saves what --from reads', () => {
+    const printed = cli(['diagnose', '--print-collect-script']);
+    assert.equal(printed.status, 0, printed.stderr);
+    assert.match(printed.stdout, /^#!\/bin\/sh\n/);
+    const host = makeFakeHost(H100_STUBS);
+    const out = path.join(host.log, 'saved');
+    try {
+      const script = path.join(host.log, 'gdr-doctor-collect.sh');
+      fs.writeFileSync(script, printed.stdout);
+      spawnSync('/bin/sh', [script, out], { env: host.env, encoding: 'utf8' });
+      const r = cli(['diagnose', '--from', out, '--json']);
+      assert.equal(r.status, 0, r.stderr);
+      const report = JSON.parse(r.stdout);
+      // h100-hgx-8gpu-nic-legend-spaces: 8 GPUs, NIC0..NIC7 = mlx5_0..mlx5_7.
+      assert.equal(report.facts.topo.parsed.value.gpus.length, 8);
+      assert.equal(report.facts.topo.parsed.value.nics[7].device, 'mlx5_7');
+      assert.equal(report.facts.lscpu.parsed.value.cpus, 48);
+    } finally {
+      host.cleanup();
+    }
   });
 });
