@@ -124,6 +124,14 @@ describe('SSH connections to simulated GPU hosts', function () {
     assert.doesNotMatch(log, /Accepted|Failed|Postponed|userauth/i, 'no authentication reached the server');
   });
 
+  it('finds the host in a known_hosts file hashed by ssh-keygen -H', async () => {
+    const kh = freshKnownHosts();
+    fs.writeFileSync(kh, `${gpu.hostKeyLine}\n`);
+    execFileSync('ssh-keygen', ['-q', '-H', '-f', kh]);
+    assert.match(fs.readFileSync(kh, 'utf8'), /^\|1\|/);
+    assert.equal(await run(target('gpu-a', withKey(gpu, ['StrictHostKeyChecking yes'], kh))), 'gpu-a\ngdr\n');
+  });
+
   it('rejects a key marked @revoked', async () => {
     const kh = freshKnownHosts();
     fs.writeFileSync(kh, `${gpu.hostKeyLine}\n@revoked * ${gpu.hostKeyLine.split(' ').slice(1).join(' ')}\n`);

@@ -25,7 +25,14 @@ describe('gdr-doctor diagnose over SSH', function () {
   before(async () => {
     assertLabCanRun();
     await cleanupStale();
-    lab = await startLab({ hosts: [{ name: 'gpu-healthy', profile: 'healthy' }, { name: 'gpu-nopeermem', profile: 'no-peermem' }] });
+    lab = await startLab({
+      hosts: [
+        { name: 'gpu-healthy', profile: 'healthy' },
+        { name: 'gpu-nopeermem', profile: 'no-peermem' },
+        { name: 'gpu-nonic', profile: 'no-nic' },
+        { name: 'cpu-nogpu', profile: 'no-gpu' },
+      ],
+    });
   });
   after(async () => lab?.stop());
 
@@ -43,6 +50,26 @@ describe('gdr-doctor diagnose over SSH', function () {
     const calls = lab.host('gpu-healthy').calls().slice(before);
     assert.ok(calls.some((c) => c.cmd === 'nvidia-smi'), 'the fake nvidia-smi ran');
     assert.ok(calls.every((c) => c.uid === 1500), 'nothing ran as root');
+  });
+
+  it('gives findings and per-GPU verdicts for the healthy host (--json)', async () => {
+    const report = JSON.parse((await cli(['diagnose', '-F', lab.sshConfigPath, 'gpu-healthy', '--json'])).stdout);
+    const ids = report.findings.map((f: { id: string }) => f.id);
+    assert.ok(!ids.includes('peermem.not-loaded'), ids.join(', '));
+    // The seed topology: GPU3 is PIX to NIC2 (mlx5_2); GPU4-7 reach every NIC only over SYS.
+    assert.equal(report.pairs.length, 8);
+    const gpu3 = report.pairs.find((p: { gpu: string }) => p.gpu === 'GPU3');
+    assert.deepEqual([gpu3.link, gpu3.gdr, gpu3.nics[0].device], ['PIX', true, 'mlx5_2']);
+    const gpu4 = report.pairs.find((p: { gpu: string }) => p.gpu === 'GPU4');
+    assert.deepEqual([gpu4.link, gpu4.gdr], ['SYS', false]);
+    assert.ok(ids.includes('topo.nic-far'));
+  });
+
+  it('reports a workstation without an RDMA NIC, and a CPU node without a GPU', async () => {
+    const nonic = JSON.parse((await cli(['diagnose', '-F', lab.sshConfigPath, 'gpu-nonic', '--json'])).stdout);
+    assert.ok(nonic.findings.some((f: { id: string }) => f.id === 'rdma.none'), JSON.stringify(nonic.findings.map((f: { id: string }) => f.id)));
+    const nogpu = JSON.parse((await cli(['diagnose', '-F', lab.sshConfigPath, 'cpu-nogpu', '--json'])).stdout);
+    assert.ok(nogpu.findings.some((f: { id: string }) => f.id === 'gpu.none'), JSON.stringify(nogpu.findings.map((f: { id: string }) => f.id)));
   });
 
   it('shows a host without the module loaded, in the human report', async () => {
