@@ -1,22 +1,12 @@
 // `gdr-doctor diagnose <host>` end to end: the built CLI, the user's ssh_config, a real sshd
 // serving a simulated GPU host, one exec carrying the whole probe.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI } from '../support/paths';
+import { runCli } from '../support/cli';
 import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
 
-function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, SSH_AUTH_SOCK: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 describe('gdr-doctor diagnose over SSH', function () {
   this.timeout(90_000);

@@ -4,7 +4,6 @@
 // case checks the host's own evidence (process list, call log, sshd log, etc-upper) as well as
 // what the tool reports.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -19,7 +18,7 @@ import { exec } from '../../src/core/ssh/exec';
 import { localResolveEnv } from '../../src/core/ssh/nodeConfigFs';
 import { noPrompts } from '../../src/core/ssh/prompts';
 import { resolveSshConfig } from '../../src/core/ssh/sshConfig';
-import { CLI } from '../support/paths';
+import { runCli } from '../support/cli';
 import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
 
 const CAP = 8 * 1024 * 1024; // the probe's default cap per stream (commands.ts DEFAULT_MAX_OUTPUT_BYTES)
@@ -78,16 +77,7 @@ async function until(what: string, check: () => boolean, limitMs = 15_000): Prom
 
 const hungFakes = (h: LabHost) => h.processes().filter((p) => / nvidia-smi /.test(` ${p.args} `) || /^sleep 300$/.test(p.args));
 
-function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, SSH_AUTH_SOCK: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -2,7 +2,6 @@
 // and what changed from its copy-on-write /etc (etc-upper), never only from gdr-doctor's own words.
 // This lab uses loopback hosts only and its own records file, beside other labs of the same machine.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FixPlan, FixResult, newSudoMarker, prepareFix, runPlan, sshFixSession, sudoPasswordVia } from '../../src/core/fixes';
@@ -11,7 +10,8 @@ import { parseDestination } from '../../src/core/ssh/destination';
 import { exec } from '../../src/core/ssh/exec';
 import { noPrompts, SshPrompts } from '../../src/core/ssh/prompts';
 import { resolveTarget } from '../../src/core/ssh/resolveTarget';
-import { CLI, REPO_ROOT } from '../support/paths';
+import { REPO_ROOT } from '../support/paths';
+import { runCli } from '../support/cli';
 import { assertLabCanRun, cleanupStale, Lab, LabHost, LabUser, startLab } from '../lab/lab';
 
 const RECORDS = '/tmp/gdr-doctor-lab-fixes.records.json';
@@ -30,17 +30,9 @@ let lab: Lab;
 const auditLogOf = (host: string) => path.join(lab.dir, `audit-${host}.log`);
 const audited = (host: string) => fs.readFileSync(auditLogOf(host), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
-function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function cli(args: string[]) {
   const host = args.find((a) => a.includes('fx-'))?.replace(/^.*@/, '') ?? 'none';
-  return new Promise((resolve) => {
-    const env = { ...process.env, SSH_AUTH_SOCK: '', GDR_DOCTOR_AUDIT_LOG: auditLogOf(host) };
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  return runCli(args, { GDR_DOCTOR_AUDIT_LOG: auditLogOf(host) });
 }
 
 const modprobes = (h: LabHost) => h.calls().filter((c) => c.cmd === 'modprobe');

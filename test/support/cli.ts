@@ -1,0 +1,20 @@
+// Runs the built CLI (dist/cli.js) as a user would, without an SSH agent unless a test adds one.
+import { spawn } from 'node:child_process';
+import { CLI } from './paths';
+
+export interface CliRun {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, SSH_AUTH_SOCK: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
