@@ -9,7 +9,7 @@ import { SshPrompts } from '../core/ssh/prompts';
 import { resolveTarget } from '../core/ssh/resolveTarget';
 import { parseArgs, UsageError } from './args';
 import { CliIo, ExitCode } from './io';
-import { cliPrompts } from './terminalPrompts';
+import { cliPrompts, terminalWriter } from './terminalPrompts';
 import { rawTtyTerminal } from './ttyLine';
 
 export const FIX_HELP = `Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--dry-run] [-F FILE] [--json] [--batch]
@@ -118,9 +118,12 @@ function record(result: FixResult, io: CliIo): void {
   }
 }
 
-/** Asks on the terminal; only "y" or "yes" applies. The question goes to stderr: stdout may carry JSON. */
+/**
+ * Asks on the terminal itself (/dev/tty), like ssh and sudo, so the question is seen even when
+ * stdout carries JSON and stderr goes to a file; only "y" or "yes" applies.
+ */
 async function confirmOnTerminal(question: string): Promise<boolean> {
-  const term = rawTtyTerminal(process.stdin, (text) => process.stderr.write(text));
+  const term = rawTtyTerminal(process.stdin, terminalWriter());
   term.write(question);
   const answer = await term.readLine(true);
   return answer !== null && /^y(es)?$/i.test(answer.trim());

@@ -200,7 +200,7 @@ export function cliPrompts(opts: CliPromptOptions): CliPrompts {
 }
 
 /** Writes to /dev/tty, opened at the first question; stderr where there is no controlling terminal. */
-function terminalWriter(): (text: string) => void {
+export function terminalWriter(): (text: string) => void {
   let fd: number | null | undefined;
   return (text) => {
     if (fd === undefined) {

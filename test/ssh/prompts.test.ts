@@ -6,94 +6,21 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLI, REPO_ROOT } from '../support/paths';
+import { CLI } from '../support/paths';
+import { descendantPids, escape, Run as TmuxRun, sleep, sshCase, TmuxServer } from '../support/tmux';
 import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
 
 // Our own records file: another lab may be running with the default one at the same time.
 const RECORDS = '/tmp/gdr-doctor-lab-prompts.records.json';
-const SOCKET = `gdrdoc-prompts-${process.pid}`;
 const PASSWORD = 'pwuser-lab-pw';
+const terminal = new TmuxServer(`gdrdoc-prompts-${process.pid}`);
 
-function tmux(...args: string[]): string {
-  const env = { ...process.env };
-  delete env.TMUX; // a test run from inside tmux still gets its own server
-  return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8', env });
-}
-
-const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** One CLI run in its own tmux pane, with its stdout, stderr and exit status kept in files. */
-class Run {
-  readonly out: string;
-  readonly err: string;
-  private readonly rcFile: string;
-  readonly sttyFile: string;
-
-  constructor(readonly dir: string, readonly session: string, cliArgs: string[], stdinRedirect = '') {
-    [this.out, this.err, this.rcFile, this.sttyFile] = ['out', 'err', 'rc', 'stty'].map((f) => path.join(dir, f));
-    const cmd = [
-      `cd ${shq(REPO_ROOT)}`,
-      `env SSH_AUTH_SOCK= ${shq(process.execPath)} ${shq(CLI)} ${cliArgs.map(shq).join(' ')} >${shq(this.out)} 2>${shq(this.err)} ${stdinRedirect}`,
-      // The terminal's mode after the CLI is gone: a prompt must not leave it without echo.
-      `rc=$?; stty -a >${shq(this.sttyFile)}; echo "[exit $rc]"; echo $rc >${shq(this.rcFile)}; exec sleep 600`,
-    ].join('; ');
-    tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '50', cmd);
-  }
-
-  /** Everything the pane showed, wrapped lines joined. */
-  screen(): string {
-    return tmux('capture-pane', '-p', '-J', '-S', '-', '-t', this.session);
-  }
-
-  type(text: string): void {
-    tmux('send-keys', '-t', this.session, '-l', text);
-  }
-
-  key(name: 'Enter' | 'C-c'): void {
-    tmux('send-keys', '-t', this.session, name);
-  }
-
-  /** Waits until the pane shows `re` at least `times` times. */
-  async waitFor(re: RegExp, times = 1, timeoutMs = 30_000): Promise<string> {
-    const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
-    for (const deadline = Date.now() + timeoutMs; ; await sleep(50)) {
-      const screen = this.screen();
-      if ((screen.match(global) ?? []).length >= times) return screen;
-      if (Date.now() > deadline) assert.fail(`the pane never showed ${re} ${times}x; it shows:\n${screen}\nstderr: ${this.read('err')}`);
-    }
-  }
-
-  async exitCode(timeoutMs = 45_000): Promise<number> {
-    for (const deadline = Date.now() + timeoutMs; !fs.existsSync(this.rcFile) || fs.readFileSync(this.rcFile, 'utf8') === ''; await sleep(50)) {
-      if (Date.now() > deadline) assert.fail(`the CLI did not exit; the pane shows:\n${this.screen()}`);
-    }
-    return Number(fs.readFileSync(this.rcFile, 'utf8').trim());
-  }
-
-  read(which: 'out' | 'err' | 'stty'): string {
-    const file = which === 'out' ? this.out : which === 'err' ? this.err : this.sttyFile;
-    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+/** A CLI run in a pane of this file's own tmux server. */
+class Run extends TmuxRun {
+  constructor(dir: string, session: string, cliArgs: string[], stdinRedirect = '') {
+    super(terminal, dir, session, cliArgs, { stdinRedirect });
   }
 }
-
-/** Every process below `pid` (the per-connection sshd and its privilege-separated children). */
-function descendantPids(pid: number): number[] {
-  const children = childPids(pid);
-  return [...children, ...children.flatMap(descendantPids)];
-}
-
-function childPids(pid: number): number[] {
-  return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).map(Number).filter((p) => {
-    try {
-      return Number(fs.readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]) === pid;
-    } catch {
-      return false;
-    }
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 describe('gdr-doctor diagnose asking on a terminal (tmux)', function () {
   this.timeout(90_000);
@@ -104,15 +31,8 @@ describe('gdr-doctor diagnose asking on a terminal (tmux)', function () {
 
   /** A case folder with an ssh_config for alias `target` and its known_hosts. */
   function setUp(user: string, identityFile: string, knownHosts: 'empty' | 'known'): { dir: string; conf: string; kh: string; session: string } {
-    const dir = path.join(lab.dir, `prompts-${++n}`);
-    fs.mkdirSync(dir);
-    const kh = path.join(dir, 'known_hosts');
-    fs.writeFileSync(kh, knownHosts === 'known' ? `${host.hostKeyLine}\n` : '');
-    const conf = path.join(dir, 'ssh_config');
-    const lines = [`HostName ${host.address}`, `Port ${host.port}`, `User ${user}`, `IdentityFile ${identityFile}`, 'IdentitiesOnly yes',
-      `UserKnownHostsFile ${kh}`, 'GlobalKnownHostsFile /dev/null', 'IdentityAgent none'];
-    fs.writeFileSync(conf, `Host target\n${lines.map((l) => `  ${l}\n`).join('')}`);
-    return { dir, conf, kh, session: `case${n}` };
+    const id = ++n;
+    return { ...sshCase(path.join(lab.dir, `prompts-${id}`), host, user, identityFile, knownHosts), session: `case${id}` };
   }
 
   before(async () => {
@@ -129,13 +49,7 @@ describe('gdr-doctor diagnose asking on a terminal (tmux)', function () {
   });
 
   after(async () => {
-    try {
-      const socket = tmux('display-message', '-p', '#{socket_path}').trim();
-      tmux('kill-server');
-      fs.rmSync(socket, { force: true }); // tmux leaves its socket file behind
-    } catch {
-      // no session was ever started
-    }
+    terminal.kill();
     await lab?.stop();
     if (lab) fs.rmSync(lab.dir, { recursive: true, force: true });
   });
@@ -256,7 +170,14 @@ describe('gdr-doctor diagnose asking on a terminal (tmux)', function () {
     // All of them: the unprivileged pre-auth child holds the socket too.
     const sessions = descendantPids(host.listenerPid());
     assert.ok(sessions.length > 0, 'the connection has a per-session sshd');
-    for (const pid of sessions) process.kill(pid, 'SIGKILL');
+    for (const pid of sessions) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch (e) {
+        // A privilege-separated child may exit on its own once its parent is gone.
+        if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
+      }
+    }
     assert.equal(await run.exitCode(10_000), 3, 'the CLI exits with nothing typed');
     assert.match(run.read('err'), /cannot reach/);
     assert.match(run.read('stty'), /(^|\s)echo(\s|$)/);
