@@ -1,5 +1,5 @@
 // Every command, view and setting id in one place. package.json's `contributes` must match
-// these (a unit test checks it), so renaming one is a single edit plus the manifest.
+// these (unit tests check it), so renaming one is a single edit plus the manifest.
 
 export const EXTENSION_ID = 'gdr-doctor.gdr-doctor';
 
@@ -11,10 +11,44 @@ export const Views = {
   hosts: 'gdrDoctor.hosts',
 } as const;
 
-export const Commands = {} as const;
+/** Palette category of every command. */
+export const COMMAND_CATEGORY = 'GPUDirect RDMA';
+
+export const Commands = {
+  addHost: 'gdrDoctor.addHost',
+  openDemoHost: 'gdrDoctor.openDemoHost',
+  diagnoseThisMachine: 'gdrDoctor.diagnoseThisMachine',
+  diagnose: 'gdrDoctor.diagnose',
+  refresh: 'gdrDoctor.refresh',
+  copyReport: 'gdrDoctor.copyReport',
+  exportReport: 'gdrDoctor.exportReport',
+  openRawOutput: 'gdrDoctor.openRawOutput',
+  disconnect: 'gdrDoctor.disconnect',
+  removeHost: 'gdrDoctor.removeHost',
+  showLog: 'gdrDoctor.showLog',
+} as const;
+
+export type CommandId = (typeof Commands)[keyof typeof Commands];
 
 export const Settings = {
   section: 'gdrDoctor',
+  /** Relative keys under `section`. */
+  sshConfigFile: 'sshConfigFile',
+  hosts: 'hosts',
+  strictHostKeyChecking: 'strictHostKeyChecking',
+  connectTimeoutSeconds: 'connectTimeoutSeconds',
+  probeTimeoutSeconds: 'probeTimeoutSeconds',
+  maxConcurrentHosts: 'maxConcurrentHosts',
 } as const;
+
+/** Tree item contexts (`viewItem` in menus). */
+export const ContextValues = {
+  host: 'gdrDoctor.host',
+  removableHost: 'gdrDoctor.host.removable',
+  rawOutput: 'gdrDoctor.rawOutput',
+} as const;
+
+/** Read-only documents with a command's raw output: `gdr-doctor-raw:/<host>/<command>.txt`. */
+export const RAW_OUTPUT_SCHEME = 'gdr-doctor-raw';
 
 export const OUTPUT_CHANNEL_NAME = 'GPUDirect RDMA Doctor';

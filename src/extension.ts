@@ -1,15 +1,26 @@
-// Activation only wires adapters together: no SSH, no file scans, nothing slow.
+// Activation only wires adapters together: no SSH, no file scans, nothing slow. The host list
+// (ssh_config) is read when the view first asks for it, and nothing connects until Diagnose.
 import * as vscode from 'vscode';
-import { Views } from './constants';
+import { RAW_OUTPUT_SCHEME, Views } from './constants';
+import { listConfigHosts } from './core/ssh/configHosts';
+import { localResolveEnv } from './core/ssh/nodeConfigFs';
+import { registerCommands } from './vscode/commands';
+import { onSettingsChanged, readSettings } from './vscode/config';
+import { Ctx } from './vscode/context';
+import { Diagnoser } from './vscode/hosts/diagnoser';
+import { HostModel } from './vscode/hosts/hostModel';
+import { registerTopoEditor } from './vscode/editor';
 import { createLog } from './vscode/logging';
+import { RawOutputProvider } from './vscode/rawOutput';
+import { inputBoxPrompts } from './vscode/ssh/inputBoxPrompts';
 import { HostsTreeProvider } from './vscode/tree/hostsTree';
+import { WorkIndicator } from './vscode/workIndicator';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();
   context.subscriptions.push(log);
   try {
-    const hosts = new HostsTreeProvider();
-    context.subscriptions.push(hosts, vscode.window.registerTreeDataProvider(Views.hosts, hosts));
+    context.subscriptions.push(...createContext(context, log));
     log.info('gdr-doctor activated');
   } catch (e) {
     // A failed start is shown, never swallowed: the user sees why the sidebar is empty.
@@ -17,6 +28,26 @@ export function activate(context: vscode.ExtensionContext): void {
     log.error(`activation failed: ${message}`);
     void vscode.window.showErrorMessage(`GPUDirect RDMA Doctor failed to start: ${message}`);
   }
+}
+
+function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable[] {
+  const model = new HostModel({
+    configHosts: () => listConfigHosts(localResolveEnv(readSettings().sshConfigFile)),
+    addedHosts: () => readSettings().hosts,
+  });
+  const diagnoser = new Diagnoser({ model, settings: readSettings, prompts: inputBoxPrompts(), demoDir: extension.asAbsolutePath('media/demo'), log });
+  const tree = new HostsTreeProvider(model);
+  const view = vscode.window.createTreeView(Views.hosts, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true });
+  const work = new WorkIndicator();
+  const raw = new RawOutputProvider(model);
+  const ctx: Ctx = { extension, model, diagnoser, log, view, work };
+  return [
+    tree, view, work, raw, diagnoser,
+    vscode.workspace.registerTextDocumentContentProvider(RAW_OUTPUT_SCHEME, raw),
+    onSettingsChanged(() => model.invalidate()),
+    ...registerCommands(ctx),
+    ...registerTopoEditor(log),
+  ];
 }
 
 export function deactivate(): void {

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diagnose } from '../core/diagnosis';
+import { diagnosisJson } from '../core/report/diagnosisReport';
 import { DEMO_HOST_NAME, demoRunner } from '../core/probe/demoHost';
 import { localRunner } from '../core/probe/localRunner';
 import { collectScript, offlineRunner } from '../core/probe/offlineRunner';
@@ -117,12 +118,5 @@ function sshJob(destination: string, configFile: string | undefined, prompts: Ss
 }
 
 function toJson(report: ProbeReport, target?: SshTarget) {
-  const { findings, pairs, suggestedEnv } = diagnose(report);
-  return {
-    ...report,
-    target: target ? { hostname: target.hostname, user: target.user, port: target.port } : null,
-    findings,
-    pairs,
-    suggestedEnv,
-  };
+  return diagnosisJson(report, diagnose(report), target);
 }

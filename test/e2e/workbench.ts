@@ -28,6 +28,9 @@ export class Workbench {
   private page?: Page;
   private dirs?: CodeServerDirs;
 
+  /** `userSettings` are merged over the harness's own into the user settings.json. */
+  constructor(private readonly userSettings: Record<string, unknown> = {}) {}
+
   /** The browser tab showing the workbench. */
   get tab(): Page {
     if (!this.page) throw new Error('the workbench is not open');
@@ -36,7 +39,7 @@ export class Workbench {
 
   async start(): Promise<void> {
     const tools = readE2eTools();
-    const dirs = freshRunDirs();
+    const dirs = freshRunDirs(this.userSettings);
     this.dirs = dirs;
     installExtension(tools, dirs, packageVsix(RUN_DIR));
     this.server = await CodeServer.start(tools, dirs);
@@ -61,6 +64,19 @@ export class Workbench {
     await this.browserServer?.close().catch(() => undefined);
     await this.browserServer?.kill().catch(() => undefined);
     await this.server?.stop();
+  }
+
+  /**
+   * Changes settings while VS Code runs, as a user editing settings.json does (VS Code watches the
+   * file). Machine-scoped settings live in the remote's file (code-server's "Machine" settings):
+   * VS Code ignores them in the local user file of a remote window.
+   */
+  updateSettings(changes: Record<string, unknown>, where: 'user' | 'machine' = 'user'): void {
+    if (!this.dirs) throw new Error('the workbench is not open');
+    const file = path.join(this.dirs.userData, where === 'user' ? 'User' : 'Machine', 'settings.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const current = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown> : {};
+    fs.writeFileSync(file, JSON.stringify({ ...current, ...changes }, null, 2));
   }
 
   /** Saves what the user sees now to .cache/e2e/screenshots/<name>.png. */
@@ -127,7 +143,7 @@ export class Workbench {
   }
 }
 
-function freshRunDirs(): CodeServerDirs {
+function freshRunDirs(userSettings: Record<string, unknown>): CodeServerDirs {
   fs.rmSync(RUN_DIR, { recursive: true, force: true });
   const dirs: CodeServerDirs = {
     config: path.join(RUN_DIR, 'code-server.yaml'),
@@ -140,7 +156,7 @@ function freshRunDirs(): CodeServerDirs {
   for (const dir of [dirs.userData, dirs.extensions, dirs.workspace]) fs.mkdirSync(dir, { recursive: true });
   // No welcome page, chat panel or git prompt: they open late and take the focus from what a test types.
   fs.mkdirSync(path.join(dirs.userData, 'User'));
-  fs.writeFileSync(path.join(dirs.userData, 'User/settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+  fs.writeFileSync(path.join(dirs.userData, 'User/settings.json'), JSON.stringify({ ...USER_SETTINGS, ...userSettings }, null, 2));
   return dirs;
 }
 

@@ -1,0 +1,80 @@
+// One host's diagnosis as a document to share: the JSON the CLI's `diagnose --json` prints, and a
+// Markdown report (findings with evidence, GPU↔NIC verdicts, suggested environment). Remote text
+// only ever lands inside code spans/blocks, so a host cannot inject Markdown into the report.
+import { Diagnosis, Finding, GpuNicPair } from '../diagnosis';
+import { ProbeReport } from '../probe/runProbe';
+import { SshTarget } from '../ssh/sshConfig';
+
+export function diagnosisJson(report: ProbeReport, diagnosis: Diagnosis, target?: SshTarget) {
+  return {
+    ...report,
+    target: target ? { hostname: target.hostname, user: target.user, port: target.port } : null,
+    findings: diagnosis.findings,
+    pairs: diagnosis.pairs,
+    suggestedEnv: diagnosis.suggestedEnv,
+  };
+}
+
+export function formatMarkdownReport(report: ProbeReport, diagnosis: Diagnosis): string {
+  const lines = [
+    `# GPUDirect RDMA report: ${inlineCode(report.host)}`,
+    '',
+    `Collected ${report.collectedAt} in ${report.durationMs} ms${report.connectionLost ? ' (connection lost: partial)' : ''}${report.timedOut ? ' (deadline reached: partial)' : ''}.`,
+    '',
+    `## Findings (${diagnosis.findings.length})`,
+    '',
+    ...(diagnosis.findings.length === 0 ? ['None.', ''] : diagnosis.findings.flatMap(findingMarkdown)),
+    ...pairsMarkdown(diagnosis.pairs),
+    ...envMarkdown(diagnosis),
+  ];
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+const SEVERITY_LABEL = { error: 'Error', warning: 'Warning', info: 'Info' } as const;
+
+function findingMarkdown(f: Finding): string[] {
+  const out = [`### ${SEVERITY_LABEL[f.severity]}: ${plain(f.title)} (${inlineCode(f.id)})`, '', plain(f.detail), ''];
+  if (f.evidence.length > 0) out.push(...codeBlock(f.evidence.join('\n')), '');
+  if (f.fixes.length > 0) out.push(`Quick fix: ${f.fixes.map(inlineCode).join(', ')}`, '');
+  out.push(`Source: ${plain(f.source)}`, '');
+  return out;
+}
+
+function pairsMarkdown(pairs: readonly GpuNicPair[]): string[] {
+  if (pairs.length === 0) return [];
+  const rows = pairs.map((p) => {
+    const nics = p.nics.map((n) => n.device ?? n.nic).join(', ') || 'none';
+    return `| ${cell(p.gpu)} | ${cell(nics)} | ${cell(p.link ?? '-')} | ${cell(p.numaNode ?? '?')} | ${p.gdr ? 'yes' : 'no'} | ${cell(p.reason)} |`;
+  });
+  return ['## Nearest RDMA NIC per GPU', '', '| GPU | NIC | Link | NUMA | GDR | Why |', '|---|---|---|---|---|---|', ...rows, ''];
+}
+
+function envMarkdown({ suggestedEnv }: Diagnosis): string[] {
+  const vars = Object.entries(suggestedEnv.env);
+  if (vars.length === 0) return [];
+  const body = [...vars.map(([k, v]) => `${k}=${v}`), ...suggestedEnv.notes.map((n) => `# ${n}`)].join('\n');
+  return ['## Suggested environment', '', 'A suggestion: measure with nccl-tests.', '', ...codeBlock(body), ''];
+}
+
+/** A fence longer than any backtick run inside, so the text cannot close it. */
+export function codeBlock(text: string): string[] {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return [fence, text, fence];
+}
+
+export function inlineCode(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${text.replace(/[\r\n]+/g, ' ')}${pad}${ticks}`;
+}
+
+/** Text of our own rules (may quote host names): Markdown punctuation escaped, one line per paragraph. */
+export function plain(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
+}
+
+function cell(text: string): string {
+  return plain(text).replace(/[\r\n]+/g, ' ');
+}

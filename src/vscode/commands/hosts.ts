@@ -1,0 +1,73 @@
+// Host list commands: Add Host (stored in settings), Remove Host, Open Demo Host, Diagnose This
+// Machine, Disconnect. Adding a host does not connect; the user diagnoses it when ready.
+import * as vscode from 'vscode';
+import { parseDestination } from '../../core/ssh/destination';
+import { ViewContainers } from '../../constants';
+import { readSettings, writeAddedHosts } from '../config';
+import { Ctx, targetHosts } from '../context';
+import { DEMO_HOST, LOCAL_HOST } from '../hosts/hostModel';
+import { HostsNode } from '../tree/hostNodes';
+import { diagnoseHosts } from './diagnose';
+
+export async function addHostCommand(ctx: Ctx): Promise<void> {
+  const destination = await vscode.window.showInputBox({
+    title: 'Add Host',
+    prompt: 'An SSH destination, written as for ssh: host, user@host, user@host:port or ssh://user@host:port. It is resolved through your SSH config.',
+    placeHolder: 'gpu-node-01',
+    ignoreFocusOut: true,
+    validateInput: (v) => validateDestination(v),
+  });
+  if (destination === undefined) return;
+  const value = destination.trim();
+  const hosts = readSettings().hosts;
+  if (!hosts.includes(value)) await writeAddedHosts([...hosts, value]);
+  ctx.model.invalidate();
+  ctx.log.info(`added host ${value}`);
+}
+
+function validateDestination(v: string): string | undefined {
+  if (v.trim() === '') return 'Type a host name or user@host.';
+  try {
+    parseDestination(v.trim());
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+export async function removeHostCommand(ctx: Ctx, clicked?: HostsNode, selected?: readonly HostsNode[]): Promise<void> {
+  const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: 'Remove which hosts?', filter: (h) => h.origin !== 'ssh-config' });
+  const fromConfig = hosts.filter((h) => h.origin === 'ssh-config');
+  if (fromConfig.length > 0) {
+    void vscode.window.showInformationMessage(`${fromConfig.map((h) => h.label).join(', ')} come(s) from your SSH config: remove the Host entry there, or point gdrDoctor.sshConfigFile at another file.`);
+  }
+  const removable = hosts.filter((h) => h.origin !== 'ssh-config');
+  if (removable.length === 0) return;
+  for (const h of removable) ctx.diagnoser.disconnect(h);
+  const added = removable.filter((h) => h.origin === 'added').map((h) => h.destination);
+  if (added.length > 0) await writeAddedHosts(readSettings().hosts.filter((d) => !added.includes(d)));
+  for (const h of removable) ctx.model.forget(h.id);
+}
+
+export async function openDemoHostCommand(ctx: Ctx): Promise<void> {
+  ctx.model.openDemo();
+  await reveal(ctx, DEMO_HOST.id);
+}
+
+export async function diagnoseThisMachineCommand(ctx: Ctx): Promise<void> {
+  ctx.model.showLocal();
+  await reveal(ctx, LOCAL_HOST.id);
+  await diagnoseHosts(ctx, [LOCAL_HOST]);
+}
+
+export async function disconnectCommand(ctx: Ctx, clicked?: HostsNode, selected?: readonly HostsNode[]): Promise<void> {
+  const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: 'Disconnect which hosts?', filter: (h) => ctx.diagnoser.connected(h) });
+  for (const h of hosts) {
+    if (ctx.diagnoser.disconnect(h)) ctx.log.info(`${h.label}: disconnected on request`);
+  }
+}
+
+async function reveal(ctx: Ctx, hostId: string): Promise<void> {
+  await vscode.commands.executeCommand(`workbench.view.extension.${ViewContainers.main}`);
+  await ctx.view.reveal({ kind: 'host', id: hostId, hostId }, { select: true, focus: false, expand: true }).then(undefined, () => undefined);
+}

@@ -1,0 +1,48 @@
+// Every command, registered from one table keyed by the ids in constants.ts.
+import * as vscode from 'vscode';
+import { CommandId, Commands } from '../../constants';
+import { Ctx } from '../context';
+import { HostsNode } from '../tree/hostNodes';
+import { diagnoseCommand } from './diagnose';
+import { addHostCommand, diagnoseThisMachineCommand, disconnectCommand, openDemoHostCommand, removeHostCommand } from './hosts';
+import { copyReportCommand, exportReportCommand, openRawOutputCommand } from './report';
+
+type Handler = (ctx: Ctx, node?: HostsNode, selected?: readonly HostsNode[]) => Promise<void>;
+
+const TABLE: Record<CommandId, Handler> = {
+  [Commands.addHost]: addHostCommand,
+  [Commands.openDemoHost]: openDemoHostCommand,
+  [Commands.diagnoseThisMachine]: diagnoseThisMachineCommand,
+  [Commands.diagnose]: diagnoseCommand,
+  // Refresh re-reads the SSH config and settings, then re-diagnoses what the user points at (if anything).
+  [Commands.refresh]: async (ctx, node, selected) => {
+    ctx.model.invalidate();
+    if (node) await diagnoseCommand(ctx, node, selected);
+  },
+  [Commands.copyReport]: copyReportCommand,
+  [Commands.exportReport]: exportReportCommand,
+  [Commands.openRawOutput]: openRawOutputCommand,
+  [Commands.disconnect]: disconnectCommand,
+  [Commands.removeHost]: removeHostCommand,
+  [Commands.showLog]: async (ctx) => ctx.log.show(true),
+};
+
+export function registerCommands(ctx: Ctx): vscode.Disposable[] {
+  return Object.entries(TABLE).map(([id, handler]) =>
+    vscode.commands.registerCommand(id, async (node?: HostsNode, selected?: readonly HostsNode[]) => {
+      try {
+        await handler(ctx, isNode(node) ? node : undefined, Array.isArray(selected) ? selected.filter(isNode) : undefined);
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        ctx.log.error(`${id}: ${message}`);
+        const choice = await vscode.window.showErrorMessage(`GPUDirect RDMA: ${message}`, 'Show Log');
+        if (choice === 'Show Log') ctx.log.show(true);
+      }
+    }),
+  );
+}
+
+/** Commands run from keybindings or other extensions may receive anything. */
+function isNode(x: unknown): x is HostsNode {
+  return typeof x === 'object' && x !== null && typeof (x as HostsNode).kind === 'string' && typeof (x as HostsNode).hostId === 'string';
+}

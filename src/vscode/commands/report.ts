@@ -1,0 +1,62 @@
+// Copy Report (Markdown to the clipboard), Export Report (JSON or Markdown file), Open Raw
+// Output. The documents come from the core (core/report); this file only moves them around.
+import * as vscode from 'vscode';
+import { diagnosisJson, formatMarkdownReport } from '../../core/report/diagnosisReport';
+import { Ctx, targetHosts } from '../context';
+import { DiagnosedOutcome, HostEntry } from '../hosts/hostModel';
+import { HostsNode } from '../tree/hostNodes';
+import { rawOutputUri } from '../rawOutput';
+
+async function diagnosedHost(ctx: Ctx, clicked: HostsNode | undefined, title: string): Promise<{ host: HostEntry; last: DiagnosedOutcome } | undefined> {
+  const [host] = await targetHosts(ctx, clicked, undefined, { many: false, title, filter: (h) => ctx.model.status(h.id).lastDiagnosed !== undefined });
+  if (!host) return undefined;
+  const last = ctx.model.status(host.id).lastDiagnosed;
+  if (!last) {
+    void vscode.window.showInformationMessage(`${host.label} has not been diagnosed yet: run Diagnose first.`);
+    return undefined;
+  }
+  return { host, last };
+}
+
+export async function copyReportCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
+  const found = await diagnosedHost(ctx, clicked, 'Copy the report of which host?');
+  if (!found) return;
+  await vscode.env.clipboard.writeText(formatMarkdownReport(found.last.report, found.last.diagnosis));
+  void vscode.window.showInformationMessage(`Report of ${found.host.label} copied as Markdown.`);
+}
+
+export async function exportReportCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
+  const found = await diagnosedHost(ctx, clicked, 'Export the report of which host?');
+  if (!found) return;
+  const { host, last } = found;
+  const base = `gdr-doctor-${host.label.replace(/[^\w.-]+/g, '_')}`;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const uri = await vscode.window.showSaveDialog({
+    title: `Export the report of ${host.label}`,
+    defaultUri: folder ? vscode.Uri.joinPath(folder, `${base}.md`) : undefined,
+    filters: { Markdown: ['md'], JSON: ['json'] },
+  });
+  if (!uri) return;
+  const text = uri.path.endsWith('.json')
+    ? `${JSON.stringify(diagnosisJson(last.report, last.diagnosis, last.target), null, 2)}\n`
+    : formatMarkdownReport(last.report, last.diagnosis);
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+  ctx.log.info(`${host.label}: report exported to ${uri.toString()}`);
+}
+
+export async function openRawOutputCommand(ctx: Ctx, node?: HostsNode): Promise<void> {
+  let hostId: string;
+  let commandId: string;
+  if (node?.kind === 'raw') {
+    ({ hostId, commandId } = node);
+  } else {
+    const found = await diagnosedHost(ctx, node, 'Raw outputs of which host?');
+    if (!found) return;
+    const pick = await vscode.window.showQuickPick(found.last.report.commands.map((c) => ({ label: c.id, description: c.command })), { title: 'Open the output of which command?' });
+    if (!pick) return;
+    hostId = found.host.id;
+    commandId = pick.label;
+  }
+  const doc = await vscode.workspace.openTextDocument(rawOutputUri(hostId, commandId));
+  await vscode.window.showTextDocument(doc, { preview: true });
+}

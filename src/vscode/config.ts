@@ -1,0 +1,48 @@
+// Typed settings. Adapters read them once per action and pass plain values to the core; one
+// listener tells the host model when something it shows (config file, added hosts) changed.
+import * as vscode from 'vscode';
+import { Settings } from '../constants';
+
+export type StrictDefault = 'ask' | 'yes' | 'accept-new';
+
+export interface GdrSettings {
+  /** `-F FILE` for every SSH host; undefined: ~/.ssh/config (as ssh). */
+  readonly sshConfigFile: string | undefined;
+  /** Destinations added by hand (`user@host:port`). */
+  readonly hosts: readonly string[];
+  /** Replaces ssh's default `ask` where the user's ssh_config does not set StrictHostKeyChecking. */
+  readonly strictHostKeyChecking: StrictDefault;
+  readonly connectTimeoutMs: number;
+  /** undefined: the probe's own deadline (sum of its commands' limits). */
+  readonly probeDeadlineMs: number | undefined;
+  readonly maxConcurrentHosts: number;
+}
+
+export function readSettings(): GdrSettings {
+  const c = vscode.workspace.getConfiguration(Settings.section);
+  const configFile = c.get<string>(Settings.sshConfigFile, '').trim();
+  const probeS = c.get<number>(Settings.probeTimeoutSeconds, 0);
+  return {
+    sshConfigFile: configFile === '' ? undefined : expandHome(configFile),
+    hosts: c.get<string[]>(Settings.hosts, []).filter((h) => typeof h === 'string' && h.trim() !== '').map((h) => h.trim()),
+    strictHostKeyChecking: c.get<StrictDefault>(Settings.strictHostKeyChecking, 'ask'),
+    connectTimeoutMs: Math.max(1, c.get<number>(Settings.connectTimeoutSeconds, 30)) * 1000,
+    probeDeadlineMs: probeS > 0 ? probeS * 1000 : undefined,
+    maxConcurrentHosts: Math.max(1, Math.floor(c.get<number>(Settings.maxConcurrentHosts, 4))),
+  };
+}
+
+export async function writeAddedHosts(hosts: readonly string[]): Promise<void> {
+  await vscode.workspace.getConfiguration(Settings.section).update(Settings.hosts, [...hosts], vscode.ConfigurationTarget.Global);
+}
+
+export function onSettingsChanged(listener: () => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(Settings.section)) listener();
+  });
+}
+
+function expandHome(file: string): string {
+  const home = process.env.HOME ?? '';
+  return file === '~' || file.startsWith('~/') ? home + file.slice(1) : file;
+}

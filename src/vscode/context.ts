@@ -1,0 +1,43 @@
+// One object every command receives: the host model, the diagnoser, the view, the log. Built once
+// in activate(); everything it owns is disposed with the extension.
+import * as vscode from 'vscode';
+import { Commands } from '../constants';
+import { Diagnoser } from './hosts/diagnoser';
+import { HostEntry, HostModel } from './hosts/hostModel';
+import { HostsNode } from './tree/hostNodes';
+import { WorkIndicator } from './workIndicator';
+
+export interface Ctx {
+  readonly extension: vscode.ExtensionContext;
+  readonly model: HostModel;
+  readonly diagnoser: Diagnoser;
+  readonly log: vscode.LogOutputChannel;
+  readonly view: vscode.TreeView<HostsNode>;
+  readonly work: WorkIndicator;
+}
+
+/** Shows an error with a "Show Log" action; the log already has the details. */
+export async function showError(ctx: Ctx, message: string): Promise<void> {
+  ctx.log.error(message);
+  const choice = await vscode.window.showErrorMessage(message, 'Show Log');
+  if (choice === 'Show Log') await vscode.commands.executeCommand(Commands.showLog);
+}
+
+/**
+ * The hosts a command acts on: the clicked node plus the multi-selection (VS Code passes both),
+ * or, from the palette, a pick among listed hosts.
+ */
+export async function targetHosts(ctx: Ctx, clicked: HostsNode | undefined, selected: readonly HostsNode[] | undefined, pick: { many: boolean; title: string; filter?: (h: HostEntry) => boolean }): Promise<HostEntry[]> {
+  const nodes = selected && selected.length > 0 ? selected : clicked ? [clicked] : [];
+  const ids = [...new Set(nodes.map((n) => n.hostId))];
+  if (ids.length > 0) return ids.map((id) => ctx.model.get(id)).filter((h): h is HostEntry => h !== undefined);
+  const hosts = ctx.model.hosts().filter(pick.filter ?? (() => true));
+  if (hosts.length === 0) {
+    void vscode.window.showInformationMessage('No host to choose from: add one, or open the demo host.');
+    return [];
+  }
+  const items = hosts.map((h) => ({ label: h.label, description: h.origin, host: h }));
+  if (pick.many) return ((await vscode.window.showQuickPick(items, { title: pick.title, canPickMany: true })) ?? []).map((i) => i.host);
+  const one = await vscode.window.showQuickPick(items, { title: pick.title });
+  return one ? [one.host] : [];
+}

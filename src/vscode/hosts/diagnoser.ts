@@ -1,0 +1,127 @@
+// Diagnoses hosts for the view: picks the core runner for a host (SSH through one pooled
+// connection per host, this machine, the demo), runs the probe and the rules, and records the
+// outcome in the model. Cancelling closes the host's SSH connection, which stops the remote
+// commands; nothing here interprets what the host printed.
+import { diagnose } from '../../core/diagnosis';
+import { demoRunner } from '../../core/probe/demoHost';
+import { localRunner } from '../../core/probe/localRunner';
+import { ProbeRunner, runProbe } from '../../core/probe/runProbe';
+import { sshRunner } from '../../core/probe/sshRunner';
+import { connect, SshConnection } from '../../core/ssh/connect';
+import { parseDestination } from '../../core/ssh/destination';
+import { classifyConnectError } from '../../core/ssh/errors';
+import { ConnectionPool, PoolCloseReason } from '../../core/ssh/pool';
+import { SshPrompts } from '../../core/ssh/prompts';
+import { resolveTarget } from '../../core/ssh/resolveTarget';
+import { SshTarget } from '../../core/ssh/sshConfig';
+import { GdrSettings } from '../config';
+import { HostEntry, HostModel, Outcome } from './hostModel';
+
+export interface DiagnoserDeps {
+  readonly model: HostModel;
+  readonly settings: () => GdrSettings;
+  readonly prompts: SshPrompts;
+  /** Folder holding the demo's recorded outputs (media/demo in the .vsix). */
+  readonly demoDir: string;
+  readonly log: { info(m: string): void; warn(m: string): void };
+}
+
+export class Diagnoser {
+  private readonly pool: ConnectionPool;
+
+  constructor(private readonly deps: DiagnoserDeps) {
+    this.pool = new ConnectionPool({ open: (d) => this.open(d), onClose: (d, why) => this.closed(d, why) });
+  }
+
+  /** Diagnoses one host; never throws. Returns undefined when cancelled (the previous result stays). */
+  async run(host: HostEntry, signal: AbortSignal): Promise<Outcome | undefined> {
+    const { model, log } = this.deps;
+    model.setWorking(host.id, true);
+    log.info(`${host.label}: diagnosing`);
+    // Cancelled while connecting (or waiting on a prompt): drop the connection being opened.
+    const progress = { connected: false };
+    const onAbort = () => {
+      if (!progress.connected && host.destination !== undefined) this.pool.close(host.destination);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const outcome = await this.probe(host, signal, progress);
+      if (signal.aborted) {
+        // exec() has stopped the remote commands (TERM, then KILL); now the connection goes too.
+        if (host.destination !== undefined) this.pool.close(host.destination);
+        log.info(`${host.label}: cancelled`);
+        model.setWorking(host.id, false);
+        return undefined;
+      }
+      model.setOutcome(host.id, outcome);
+      log.info(`${host.label}: ${outcome.kind === 'diagnosed' ? `${outcome.diagnosis.findings.length} finding(s) in ${outcome.report.durationMs} ms` : `failed (${outcome.step}): ${outcome.message}`}`);
+      return outcome;
+    } catch (e) {
+      model.setWorking(host.id, false);
+      throw e;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  disconnect(host: HostEntry): boolean {
+    if (host.destination === undefined || !this.pool.hosts().includes(host.destination)) return false;
+    this.pool.close(host.destination);
+    return true;
+  }
+
+  connected(host: HostEntry): boolean {
+    return host.destination !== undefined && this.pool.hosts().includes(host.destination);
+  }
+
+  dispose(): void {
+    this.pool.closeAll();
+  }
+
+  private async probe(host: HostEntry, signal: AbortSignal, progress: { connected: boolean }): Promise<Outcome> {
+    const deadlineMs = this.deps.settings().probeDeadlineMs;
+    try {
+      if (host.destination === undefined) {
+        const runner = abortable(host.kind === 'demo' ? demoRunner(this.deps.demoDir) : localRunner(), signal);
+        const report = await runProbe(runner, { host: host.label, deadlineMs });
+        return { kind: 'diagnosed', report, diagnosis: diagnose(report), finishedAt: new Date() };
+      }
+      const destination = host.destination;
+      return await this.pool.use(destination, async (conn) => {
+        progress.connected = true;
+        const report = await runProbe(sshRunner(conn.client, signal), { host: destination, deadlineMs });
+        return { kind: 'diagnosed', report, diagnosis: diagnose(report), target: conn.target, finishedAt: new Date() };
+      });
+    } catch (e) {
+      const err = classifyConnectError(host.label, e);
+      return { kind: 'failed', step: err.step, message: err.message, finishedAt: new Date() };
+    }
+  }
+
+  private async open(destination: string): Promise<SshConnection> {
+    const settings = this.deps.settings();
+    const resolve = (d: string) => resolveTarget(parseDestination(d), settings.sshConfigFile).then((t) => withStrictDefault(t, settings.strictHostKeyChecking));
+    const target = await resolve(destination);
+    for (const w of target.warnings) this.deps.log.warn(`${destination}: ${w}`);
+    return connect(target, { prompts: this.deps.prompts, resolveHop: resolve, defaultConnectTimeoutMs: settings.connectTimeoutMs });
+  }
+
+  private closed(destination: string, why: PoolCloseReason): void {
+    this.deps.log.info(`${destination}: connection closed (${why})`);
+  }
+}
+
+/** ssh's default is `ask`; the setting replaces that default, never a value the user's config set stricter. */
+function withStrictDefault(target: SshTarget, strict: GdrSettings['strictHostKeyChecking']): SshTarget {
+  return target.strictHostKeyChecking === 'ask' && strict !== 'ask' ? { ...target, strictHostKeyChecking: strict } : target;
+}
+
+/** A runner that gives up when the user cancels (the local/demo runners take no signal). */
+function abortable(runner: ProbeRunner, signal: AbortSignal): ProbeRunner {
+  return (script, request) => new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('cancelled'));
+    const onAbort = () => reject(new Error('cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    runner(script, request).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

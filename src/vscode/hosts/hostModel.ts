@@ -1,0 +1,155 @@
+// What the Hosts view shows: the host list (ssh_config hosts, hosts added by hand, this machine,
+// the demo) and each host's last diagnosis or why it failed. No VS Code import: the tree reads
+// it and redraws on change; commands write to it. Nothing here connects anywhere.
+import { Diagnosis } from '../../core/diagnosis';
+import { DEMO_HOST_NAME } from '../../core/probe/demoHost';
+import { ProbeReport } from '../../core/probe/runProbe';
+import { SshTarget } from '../../core/ssh/sshConfig';
+
+export type HostKind = 'ssh' | 'local' | 'demo';
+export type HostOrigin = 'ssh-config' | 'added' | 'local' | 'demo';
+
+export interface HostEntry {
+  /** Stable id: `ssh:<destination>`, `local`, `demo`. */
+  readonly id: string;
+  readonly label: string;
+  readonly kind: HostKind;
+  readonly origin: HostOrigin;
+  /** For SSH hosts: the destination as written (alias, user@host, ssh://…). */
+  readonly destination?: string;
+}
+
+export interface DiagnosedOutcome {
+  readonly kind: 'diagnosed';
+  readonly report: ProbeReport;
+  readonly diagnosis: Diagnosis;
+  readonly target?: SshTarget;
+  readonly finishedAt: Date;
+}
+
+export interface FailedOutcome {
+  readonly kind: 'failed';
+  /** ConnectError's step (`host-key`, `auth`, …) or `probe`. */
+  readonly step: string;
+  readonly message: string;
+  readonly finishedAt: Date;
+}
+
+export type Outcome = DiagnosedOutcome | FailedOutcome;
+
+export interface HostStatus {
+  readonly working: boolean;
+  readonly last?: Outcome;
+  /** The last diagnosis that succeeded, kept while a later attempt failed (raw outputs stay readable). */
+  readonly lastDiagnosed?: DiagnosedOutcome;
+}
+
+export interface HostSources {
+  /** Concrete Host aliases from the user's ssh_config (read when the list is asked for). */
+  readonly configHosts: () => readonly string[];
+  /** Destinations added by hand. */
+  readonly addedHosts: () => readonly string[];
+}
+
+export const LOCAL_HOST: HostEntry = { id: 'local', label: 'This machine', kind: 'local', origin: 'local' };
+export const DEMO_HOST: HostEntry = { id: 'demo', label: DEMO_HOST_NAME, kind: 'demo', origin: 'demo' };
+
+export function sshHostId(destination: string): string {
+  return `ssh:${destination}`;
+}
+
+export class HostModel {
+  private readonly statuses = new Map<string, HostStatus>();
+  private readonly listeners = new Set<() => void>();
+  private cached?: HostEntry[];
+  private demoOpen = false;
+  private localAsked = false;
+
+  constructor(private readonly sources: HostSources) {}
+
+  /**
+   * Remote hosts first (ssh_config order, then added), then this machine and the demo. With no
+   * remote host, this machine and the demo appear only once asked for: the view's welcome offers them.
+   */
+  hosts(): HostEntry[] {
+    if (!this.cached) this.cached = this.buildList();
+    return this.cached;
+  }
+
+  get(id: string): HostEntry | undefined {
+    return this.hosts().find((h) => h.id === id);
+  }
+
+  status(id: string): HostStatus {
+    return this.statuses.get(id) ?? { working: false };
+  }
+
+  openDemo(): HostEntry {
+    this.demoOpen = true;
+    this.changed(true);
+    return DEMO_HOST;
+  }
+
+  showLocal(): HostEntry {
+    this.localAsked = true;
+    this.changed(true);
+    return LOCAL_HOST;
+  }
+
+  /** The demo closes; other hosts forget their results (the list itself comes from settings/config). */
+  forget(id: string): void {
+    if (id === DEMO_HOST.id) this.demoOpen = false;
+    if (id === LOCAL_HOST.id) this.localAsked = false;
+    this.statuses.delete(id);
+    this.changed(true);
+  }
+
+  setWorking(id: string, working: boolean): void {
+    this.statuses.set(id, { ...this.status(id), working });
+    this.changed(false);
+  }
+
+  setOutcome(id: string, outcome: Outcome): void {
+    const lastDiagnosed = outcome.kind === 'diagnosed' ? outcome : this.status(id).lastDiagnosed;
+    this.statuses.set(id, { working: false, last: outcome, lastDiagnosed });
+    this.changed(false);
+  }
+
+  /** Re-read ssh_config and settings on the next hosts() call. */
+  invalidate(): void {
+    this.changed(true);
+  }
+
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private changed(listChanged: boolean): void {
+    if (listChanged) this.cached = undefined;
+    for (const l of [...this.listeners]) l();
+  }
+
+  private buildList(): HostEntry[] {
+    const remote: HostEntry[] = [];
+    const seen = new Set<string>();
+    const add = (destination: string, origin: HostOrigin) => {
+      if (seen.has(destination)) return;
+      seen.add(destination);
+      remote.push({ id: sshHostId(destination), label: destination, kind: 'ssh', origin, destination });
+    };
+    for (const h of safeList(this.sources.configHosts)) add(h, 'ssh-config');
+    for (const h of safeList(this.sources.addedHosts)) add(h, 'added');
+    const local = remote.length > 0 || this.localAsked ? [LOCAL_HOST] : [];
+    return [...remote, ...local, ...(this.demoOpen ? [DEMO_HOST] : [])];
+  }
+}
+
+/** An unreadable ssh_config must not empty the whole view: that source shows nothing. */
+function safeList(source: () => readonly string[]): readonly string[] {
+  try {
+    return source();
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,131 @@
+// The Hosts tree as data: every element has an explicit `kind`, a stable id and the text it shows.
+// Built from the host model on demand; no VS Code import (treeItems.ts renders these).
+import { Finding, GpuNicPair } from '../../core/diagnosis';
+import { factOf } from '../../core/diagnosis/evidence';
+import { readHostState } from '../../core/diagnosis/hostState';
+import { formatCpuList } from '../../core/parsers/cpuList';
+import { linkLayer, portRateGbps, portState } from '../../core/parsers/ibvDevinfo';
+import { CommandResult } from '../../core/probe/frames';
+import { ProbeReport } from '../../core/probe/runProbe';
+import { DiagnosedOutcome, HostModel } from '../hosts/hostModel';
+import { moduleRows } from './moduleRows';
+
+export type GroupId = 'findings' | 'gpus' | 'nics' | 'numa' | 'modules' | 'raw';
+export type Tone = 'ok' | 'warning' | 'error' | 'idle' | 'working' | 'unknown';
+
+interface Base {
+  readonly id: string;
+  readonly hostId: string;
+}
+
+export type HostsNode =
+  | (Base & { kind: 'host' })
+  | (Base & { kind: 'status'; label: string; tone: Tone; tooltip: string })
+  | (Base & { kind: 'group'; group: GroupId; label: string; description: string })
+  | (Base & { kind: 'finding'; finding: Finding })
+  | (Base & { kind: 'gpu'; pair: GpuNicPair; label: string; description: string })
+  | (Base & { kind: 'nic'; label: string; description: string; ports: HostsNode[] })
+  | (Base & { kind: 'row'; label: string; description: string; tone: Tone; tooltip?: string })
+  | (Base & { kind: 'raw'; commandId: string; label: string; description: string });
+
+export function rootNodes(model: HostModel): HostsNode[] {
+  return model.hosts().map((h) => ({ kind: 'host', id: h.id, hostId: h.id }));
+}
+
+export function childNodes(node: HostsNode, model: HostModel): HostsNode[] {
+  if (node.kind === 'nic') return node.ports;
+  const last = model.status(node.hostId).lastDiagnosed;
+  if (node.kind === 'host') return [statusNode(node.hostId, model), ...(last ? groupNodes(node.hostId, last) : [])];
+  if (node.kind !== 'group' || !last) return [];
+  return groupChildren(node.hostId, node.group, last);
+}
+
+export function statusNode(hostId: string, model: HostModel): HostsNode {
+  const s = model.status(hostId);
+  const id = `${hostId}/status`;
+  if (s.working) return { kind: 'status', id, hostId, label: 'Diagnosing…', tone: 'working', tooltip: 'Collecting every diagnostic in one round trip.' };
+  const last = s.last;
+  if (!last) return { kind: 'status', id, hostId, label: 'Not diagnosed yet', tone: 'idle', tooltip: 'Nothing connects until you run Diagnose.' };
+  // The time fits the sidebar; the full date is in the tooltip.
+  const when = last.finishedAt.toLocaleTimeString();
+  const date = last.finishedAt.toLocaleString();
+  if (last.kind === 'failed') {
+    const label = last.step === 'host-key' ? `Refused: host key not trusted — ${when}` : `Unreachable (${last.step}) — ${when}`;
+    return { kind: 'status', id, hostId, label, tone: 'error', tooltip: `${date}: ${last.message}` };
+  }
+  const r = last.report;
+  const partial = r.connectionLost ? ' · connection lost, partial' : r.timedOut ? ' · deadline hit, partial' : '';
+  return { kind: 'status', id, hostId, label: `Diagnosed ${when} in ${formatMs(r.durationMs)}${partial}`, tone: partial ? 'warning' : 'ok', tooltip: `Reachable. Diagnosed ${date}: ${r.commands.length} commands collected from ${r.host} in ${formatMs(r.durationMs)}.` };
+}
+
+function groupNodes(hostId: string, d: DiagnosedOutcome): HostsNode[] {
+  const f = d.diagnosis.findings;
+  const errors = f.filter((x) => x.severity === 'error').length;
+  const ibv = factOf(d.report, 'ibv');
+  const numa = factOf(d.report, 'numactl');
+  const group = (g: GroupId, label: string, description: string): HostsNode => ({ kind: 'group', id: `${hostId}/${g}`, hostId, group: g, label, description });
+  return [
+    group('findings', 'Findings', f.length === 0 ? 'none' : `${f.length}${errors > 0 ? `, ${errors} error${errors > 1 ? 's' : ''}` : ''}`),
+    group('gpus', 'GPUs', d.diagnosis.pairs.length > 0 ? `${d.diagnosis.pairs.length}` : 'topology not read'),
+    group('nics', 'NICs', ibv ? `${ibv.devices.length}` : 'not read'),
+    group('numa', 'NUMA', numa ? `${numa.nodes.length} node(s)` : 'not read'),
+    group('modules', 'Modules', ''),
+    group('raw', 'Raw outputs', `${d.report.commands.length}`),
+  ];
+}
+
+function groupChildren(hostId: string, g: GroupId, d: DiagnosedOutcome): HostsNode[] {
+  const base = `${hostId}/${g}`;
+  const row = (key: string, label: string, description: string, tone: Tone = 'unknown', tooltip?: string): HostsNode =>
+    ({ kind: 'row', id: `${base}/${key}`, hostId, label, description, tone, tooltip });
+  switch (g) {
+    case 'findings':
+      return d.diagnosis.findings.map((finding, i) => ({ kind: 'finding', id: `${base}/${i}:${finding.id}`, hostId, finding }));
+    case 'gpus':
+      return d.diagnosis.pairs.map((pair) => gpuNode(base, hostId, pair, d.report));
+    case 'nics':
+      return nicNodes(base, hostId, d.report);
+    case 'numa':
+      return (factOf(d.report, 'numactl')?.nodes ?? []).map((n) => row(`${n.id}`, `node ${n.id}`, `CPUs ${n.cpus.length > 0 ? formatCpuList(n.cpus) : 'none (memory only)'} · ${n.sizeMb} MB`));
+    case 'modules':
+      return moduleRows(readHostState(d.report)).map((m, i) => row(`${i}`, m.label, m.value, m.tone));
+    case 'raw':
+      return d.report.commands.map((c) => ({ kind: 'raw', id: `${base}/${c.id}`, hostId, commandId: c.id, label: c.id, description: rawStatus(c) }));
+  }
+}
+
+function gpuNode(base: string, hostId: string, pair: GpuNicPair, report: ProbeReport): HostsNode {
+  const index = /^GPU(\d+)$/.exec(pair.gpu)?.[1];
+  const row = factOf(report, 'gpus')?.gpus.find((g) => index !== undefined && g.index === Number(index));
+  const nic = pair.nics.map((n) => n.device ?? n.nic).join(', ') || 'no RDMA NIC';
+  const parts = [row?.name, row?.pciBusId, pair.numaNode !== null ? `NUMA ${pair.numaNode}` : undefined, `→ ${nic}${pair.link ? ` (${pair.link})` : ''}`, `GDR ${pair.gdr ? 'yes' : 'no'}`];
+  return { kind: 'gpu', id: `${base}/${pair.gpu}`, hostId, pair, label: pair.gpu, description: parts.filter((p) => p !== undefined).join(' · ') };
+}
+
+function nicNodes(base: string, hostId: string, report: ProbeReport): HostsNode[] {
+  const ibv = factOf(report, 'ibv');
+  return (ibv?.devices ?? []).map((dev) => {
+    const id = `${base}/${dev.hca_id}`;
+    const ports: HostsNode[] = dev.ports.map((p) => {
+      const state = portState(p);
+      const rate = portRateGbps(p);
+      const description = [state ?? 'state ?', rate !== null ? `${rate} Gb/s` : undefined, linkLayer(p) ?? undefined].filter((x) => x !== undefined).join(' · ');
+      const tone: Tone = state === 'ACTIVE' ? 'ok' : state === null ? 'unknown' : 'warning';
+      return { kind: 'row', id: `${id}/port${p.port}`, hostId, label: `port ${p.port}`, description, tone };
+    });
+    const active = dev.ports.filter((p) => portState(p) === 'ACTIVE').length;
+    return { kind: 'nic', id, hostId, label: dev.hca_id, description: `${dev.ports.length} port(s), ${active} active`, ports };
+  });
+}
+
+export function rawStatus(c: CommandResult): string {
+  if (c.state === 'not-run') return 'not run';
+  if (c.missing) return 'missing';
+  if (c.timedOut) return 'timed out';
+  if (c.state === 'cut-off') return 'cut off';
+  return c.exitCode === 0 ? 'ok' : `exit ${c.exitCode ?? '?'}`;
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

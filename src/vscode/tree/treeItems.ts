@@ -1,0 +1,99 @@
+// Renders a HostsNode as a TreeItem: icons by severity/state, tooltips as MarkdownString with
+// remote text (evidence, error messages) only inside code blocks and never trusted.
+import * as vscode from 'vscode';
+import { Finding } from '../../core/diagnosis';
+import { codeBlock, plain } from '../../core/report/diagnosisReport';
+import { Commands, ContextValues } from '../../constants';
+import { HostEntry, HostModel } from '../hosts/hostModel';
+import { HostsNode, Tone } from './hostNodes';
+import { rawOutputUri } from '../rawOutput';
+
+const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
+const None = vscode.TreeItemCollapsibleState.None;
+
+const TONE_ICON: Record<Tone, vscode.ThemeIcon> = {
+  ok: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
+  warning: new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')),
+  error: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
+  idle: new vscode.ThemeIcon('circle-outline'),
+  working: new vscode.ThemeIcon('sync~spin'),
+  unknown: new vscode.ThemeIcon('question'),
+};
+
+const SEVERITY_ICON: Record<Finding['severity'], vscode.ThemeIcon> = {
+  error: TONE_ICON.error,
+  warning: TONE_ICON.warning,
+  info: new vscode.ThemeIcon('info', new vscode.ThemeColor('notificationsInfoIcon.foreground')),
+};
+
+const HOST_ICON: Record<HostEntry['origin'], string> = { 'ssh-config': 'remote', added: 'remote', local: 'device-desktop', demo: 'beaker' };
+const ORIGIN_TEXT: Record<HostEntry['origin'], string> = { 'ssh-config': 'ssh config', added: 'added', local: 'local probe', demo: 'demo, replayed' };
+
+export function toTreeItem(node: HostsNode, model: HostModel): vscode.TreeItem {
+  switch (node.kind) {
+    case 'host':
+      return hostItem(node.hostId, model);
+    case 'status':
+      return item(node.id, node.label, None, { icon: TONE_ICON[node.tone], tooltip: node.tooltip });
+    case 'group':
+      return item(node.id, node.label, Collapsed, { description: node.description, icon: new vscode.ThemeIcon(GROUP_ICON[node.group]) });
+    case 'finding':
+      return findingItem(node.id, node.finding);
+    case 'gpu':
+      return item(node.id, node.label, None, { description: node.description, icon: node.pair.gdr ? TONE_ICON.ok : TONE_ICON.warning, tooltip: markdown([plain(node.pair.reason)]) });
+    case 'nic':
+      return item(node.id, node.label, node.ports.length > 0 ? Collapsed : None, { description: node.description, icon: new vscode.ThemeIcon('plug') });
+    case 'row':
+      return item(node.id, node.label, None, { description: node.description, icon: TONE_ICON[node.tone], tooltip: node.tooltip });
+    case 'raw': {
+      const t = item(node.id, node.label, None, { description: node.description, icon: new vscode.ThemeIcon('output') });
+      t.contextValue = ContextValues.rawOutput;
+      t.command = { command: Commands.openRawOutput, title: 'Open Raw Output', arguments: [node] };
+      t.resourceUri = rawOutputUri(node.hostId, node.commandId);
+      return t;
+    }
+  }
+}
+
+const GROUP_ICON = { findings: 'checklist', gpus: 'circuit-board', nics: 'plug', numa: 'server', modules: 'extensions', raw: 'output' } as const;
+
+function hostItem(hostId: string, model: HostModel): vscode.TreeItem {
+  const host = model.get(hostId);
+  const status = model.status(hostId);
+  const label = host?.label ?? hostId;
+  const errors = status.last?.kind === 'diagnosed' ? status.last.diagnosis.findings.filter((f) => f.severity === 'error').length : 0;
+  const icon = status.working ? TONE_ICON.working : status.last?.kind === 'failed' ? TONE_ICON.error : errors > 0 ? TONE_ICON.error : new vscode.ThemeIcon(HOST_ICON[host?.origin ?? 'added']);
+  const t = item(hostId, label, Collapsed, { description: host ? ORIGIN_TEXT[host.origin] : '', icon, tooltip: `${label} (${host ? ORIGIN_TEXT[host.origin] : ''})` });
+  t.contextValue = host?.origin === 'added' || host?.origin === 'demo' ? ContextValues.removableHost : ContextValues.host;
+  return t;
+}
+
+function findingItem(id: string, f: Finding): vscode.TreeItem {
+  const parts = [`**${plain(f.title)}**`, '', plain(f.detail)];
+  if (f.evidence.length > 0) parts.push('', 'Evidence:', '', ...codeBlock(f.evidence.join('\n')));
+  if (f.fixes.length > 0) parts.push('', `Quick fix: ${f.fixes.map(plain).join(', ')}`);
+  parts.push('', `_${plain(f.source)}_`);
+  return item(id, f.title, None, { description: f.id, icon: SEVERITY_ICON[f.severity], tooltip: markdown(parts) });
+}
+
+function markdown(lines: string[]): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(lines.join('\n'));
+  md.isTrusted = false;
+  md.supportHtml = false;
+  return md;
+}
+
+interface ItemOptions {
+  readonly description?: string;
+  readonly icon?: vscode.ThemeIcon;
+  readonly tooltip?: string | vscode.MarkdownString;
+}
+
+function item(id: string, label: string, state: vscode.TreeItemCollapsibleState, o: ItemOptions): vscode.TreeItem {
+  const t = new vscode.TreeItem(label, state);
+  t.id = id;
+  if (o.description) t.description = o.description;
+  if (o.icon) t.iconPath = o.icon;
+  if (o.tooltip) t.tooltip = o.tooltip;
+  return t;
+}

@@ -1,0 +1,207 @@
+// The Hosts sidebar as a user drives it, in a real VS Code (code-server + chromium) with the
+// packaged .vsix: the empty view's buttons, the demo host diagnosed and read (findings, GPUs, a
+// raw output), then real SSH hosts of the lab found through gdrDoctor.sshConfigFile, diagnosed
+// from the tree's inline action, and a host whose key changed refused in plain words.
+import * as assert from 'assert';
+import { Locator } from 'playwright-core';
+import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
+import { Workbench } from './workbench';
+
+const CONTAINER_TITLE = 'GPUDirect RDMA';
+const DEMO = 'demo-dgx-a100 (replayed)';
+// Our own lab records: the SSH suite and other e2e files keep theirs.
+const RECORDS_PATH = '/tmp/gdr-doctor-lab-e2e.records.json';
+
+async function until(what: string, check: () => boolean, limitMs = 20_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!check()) {
+    if (Date.now() > deadline) assert.fail(`gave up waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', function () {
+  this.timeout(90_000);
+  const workbench = new Workbench();
+  let lab: Lab | undefined;
+
+  const sidebar = () => workbench.tab.locator('.part.sidebar');
+  const row = (label: string): Locator => sidebar().locator('.monaco-list-row', {
+    has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+  }).first();
+  const rowUnder = (label: string, text: string | RegExp): Locator => sidebar().locator('.monaco-list-row', { hasText: text }).filter({ has: workbench.tab.locator('.label-name', { hasText: label }) }).first();
+
+  /** Expands a row; the tree re-renders rows when the model changes, so check and retry. */
+  async function expand(label: string): Promise<Locator> {
+    const r = row(label);
+    await r.waitFor();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if ((await r.getAttribute('aria-expanded')) === 'true') return r;
+      await r.click();
+      await workbench.tab.waitForTimeout(300);
+    }
+    assert.strictEqual(await r.getAttribute('aria-expanded'), 'true', `row "${label}" does not expand`);
+    return r;
+  }
+
+  async function collapse(label: string): Promise<void> {
+    const r = row(label);
+    if ((await r.getAttribute('aria-expanded')) === 'true') await r.click();
+  }
+
+  async function diagnoseInline(label: string): Promise<void> {
+    const r = row(label);
+    await r.hover();
+    await r.locator('.actions .action-label[aria-label="Diagnose"]').click();
+  }
+
+  before(async function () {
+    this.timeout(300_000);
+    assertLabCanRun();
+    await cleanupStale(RECORDS_PATH);
+    lab = await startLab({
+      hosts: [{ name: 'gpu-nopeermem', profile: 'no-peermem' }, { name: 'gpu-rekeyed', profile: 'healthy' }],
+      recordsPath: RECORDS_PATH,
+    });
+    await workbench.start();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      const file = await workbench.screenshot(`failed-sidebar-${this.currentTest.title}`).catch(() => '(none)');
+      console.log(`    screenshot of the failure: ${file}`);
+    }
+  });
+
+  after(async function () {
+    this.timeout(60_000);
+    await workbench.dispose();
+    await lab?.stop();
+  });
+
+  it('offers Add Host, Open Demo Host and This Machine in the empty view', async function () {
+    await workbench.activityBarItem(CONTAINER_TITLE).click();
+    const welcome = sidebar().locator('.welcome-view-content');
+    await welcome.filter({ hasText: 'No hosts yet.' }).waitFor();
+    for (const button of ['Add Host…', 'Open Demo Host', 'Diagnose This Machine']) {
+      await welcome.locator('.monaco-button', { hasText: button }).first().waitFor();
+    }
+    await workbench.screenshot('sidebar-01-welcome');
+  });
+
+  it('opens the demo host from the welcome button without diagnosing it', async function () {
+    await sidebar().locator('.welcome-view-content .monaco-button', { hasText: 'Open Demo Host' }).first().click();
+    await expand(DEMO);
+    await row('Not diagnosed yet').waitFor();
+    await workbench.screenshot('sidebar-02-demo-listed');
+  });
+
+  it('diagnoses the demo host: findings (errors first, known ids) and GPUs with GDR verdicts', async function () {
+    await diagnoseInline(DEMO);
+    await rowUnder('Diagnosed', /Diagnosed .* in /).waitFor();
+    await expand('Findings');
+    await rowUnder('No active port on mlx5_1', 'rdma.port-down').waitFor();
+    await rowUnder('diagnostics were not collected', 'probe.command-failed').waitFor();
+    await workbench.screenshot('sidebar-03-demo-findings');
+    // The tooltip carries the detail and the evidence, as text.
+    await row('No active port on mlx5_1').hover();
+    await workbench.tab.locator('.monaco-hover, .workbench-hover', { hasText: 'ibv_devinfo' }).first().waitFor();
+    await workbench.screenshot('sidebar-04-finding-tooltip');
+    await collapse('Findings');
+    await expand('GPUs');
+    await rowUnder('GPU0', /NUMA 3 · → mlx5_0, mlx5_1 \(PXB\) · GDR yes/).waitFor();
+    await workbench.screenshot('sidebar-05-demo-gpus');
+    await collapse('GPUs');
+  });
+
+  it('opens a raw output as a read-only document', async function () {
+    await expand('Raw outputs');
+    await row('topo').click();
+    const editor = workbench.tab.locator('.editor-group-container .monaco-editor .view-lines');
+    await editor.filter({ hasText: 'NIC Legend' }).first().waitFor();
+    const tab = workbench.tab.locator('.tabs-container .tab', { hasText: 'topo.txt' });
+    await tab.first().waitFor();
+    await workbench.screenshot('sidebar-06-raw-output');
+    await collapse('Raw outputs');
+    await collapse(DEMO);
+  });
+
+  it('lists the hosts of gdrDoctor.sshConfigFile (the lab) and diagnoses one from the tree', async function () {
+    this.timeout(120_000);
+    // gdrDoctor.sshConfigFile is machine-scoped: code-server reads it from its Machine settings.
+    workbench.updateSettings({ 'gdrDoctor.sshConfigFile': lab?.sshConfigPath }, 'machine');
+    await row('gpu-nopeermem').waitFor();
+    await row('gpu-rekeyed').waitFor();
+    await row('This machine').waitFor();
+    await workbench.screenshot('sidebar-07-lab-hosts');
+    await diagnoseInline('gpu-nopeermem');
+    await expand('gpu-nopeermem');
+    await rowUnder('Diagnosed', /Diagnosed .* in /).waitFor({ timeout: 60_000 });
+    await expand('Findings');
+    // The lab's seed topology: GPU4-7 reach every NIC only over SYS.
+    await rowUnder('GPU4, GPU5, GPU6, GPU7', 'topo.nic-far').waitFor();
+    await workbench.screenshot('sidebar-08-lab-findings');
+    const calls = lab?.host('gpu-nopeermem').calls() ?? [];
+    assert.ok(calls.some((c) => c.cmd === 'nvidia-smi'), 'the probe ran on the lab host');
+    await collapse('Findings');
+    await collapse('gpu-nopeermem');
+  });
+
+  it('cancels a hanging diagnose: the connection closes, the host stops, the last result stays', async function () {
+    const host = lab?.host('gpu-nopeermem');
+    assert.ok(host);
+    host.setFault('nvidia-smi', 'hang', 300);
+    const hung = () => host.processes().filter((p) => / nvidia-smi /.test(` ${p.args} `) || /^sleep 300$/.test(p.args));
+    try {
+      await diagnoseInline('gpu-nopeermem');
+      const progress = workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: 'Diagnosing gpu-nopeermem' });
+      await progress.first().waitFor();
+      const statusBar = workbench.tab.locator('.part.statusbar', { hasText: 'GPUDirect RDMA: diagnosing gpu-nopeermem' });
+      await statusBar.waitFor();
+      await until('the hung command runs on the lab host', () => hung().length > 0);
+      await workbench.screenshot('sidebar-09-diagnose-hanging');
+      await progress.first().hover();
+      await progress.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
+      await until('nothing of the probe is left on the lab host', () => hung().length === 0);
+      await statusBar.waitFor({ state: 'detached' });
+      await expand('gpu-nopeermem');
+      await rowUnder('Diagnosed', /Diagnosed .* in /).waitFor();
+      await workbench.screenshot('sidebar-10-diagnose-cancelled');
+      await collapse('gpu-nopeermem');
+    } finally {
+      host.clearFaults();
+    }
+  });
+
+  it('refuses a host whose key changed, and says so', async function () {
+    await lab?.host('gpu-rekeyed').rotateHostKey();
+    await diagnoseInline('gpu-rekeyed');
+    const toast = workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: 'REMOTE HOST IDENTIFICATION HAS CHANGED' });
+    await toast.first().waitFor();
+    await toast.locator('.monaco-button', { hasText: 'Show Log' }).first().waitFor();
+    await expand('gpu-rekeyed');
+    await rowUnder('Refused', /Refused: host key not trusted/).waitFor();
+    await workbench.screenshot('sidebar-11-host-key-changed');
+    const calls = lab?.host('gpu-rekeyed').calls() ?? [];
+    assert.deepStrictEqual(calls, [], 'nothing ran on a host whose key changed');
+  });
+
+  it('adds a host by hand (stored in settings, nothing connects) and removes it', async function () {
+    await workbench.runCommand('GPUDirect RDMA: Add Host…');
+    const input = workbench.tab.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor();
+    await input.fill('gdr@gpu-added.invalid:2222');
+    await input.press('Enter');
+    await row('gdr@gpu-added.invalid:2222').waitFor();
+    await rowUnder('gdr@gpu-added.invalid:2222', 'added').waitFor();
+    await workbench.screenshot('sidebar-12-host-added');
+    await row('gdr@gpu-added.invalid:2222').click({ button: 'right' });
+    const remove = workbench.tab.locator('.context-view .action-item', { hasText: 'Remove Host' }).first();
+    await remove.hover();
+    // A menu ignores a click that comes right after it opened (the right-button release).
+    await workbench.tab.waitForTimeout(500);
+    await remove.click();
+    await row('gdr@gpu-added.invalid:2222').waitFor({ state: 'detached' });
+    await workbench.screenshot('sidebar-13-host-removed');
+  });
+});

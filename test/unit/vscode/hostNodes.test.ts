@@ -1,0 +1,58 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { diagnose } from '../../../src/core/diagnosis';
+import { DEMO_HOST_NAME, demoRunner } from '../../../src/core/probe/demoHost';
+import { runProbe } from '../../../src/core/probe/runProbe';
+import { DEMO_HOST, HostModel } from '../../../src/vscode/hosts/hostModel';
+import { childNodes, HostsNode, rootNodes } from '../../../src/vscode/tree/hostNodes';
+
+const FIXTURES = path.join(__dirname, '../../fixtures');
+
+async function demoModel(): Promise<HostModel> {
+  const model = new HostModel({ configHosts: () => [], addedHosts: () => [] });
+  model.openDemo();
+  const report = await runProbe(demoRunner(FIXTURES), { host: DEMO_HOST_NAME });
+  model.setOutcome(DEMO_HOST.id, { kind: 'diagnosed', report, diagnosis: diagnose(report), finishedAt: new Date() });
+  return model;
+}
+
+const group = (model: HostModel, g: string): HostsNode[] => {
+  const host = rootNodes(model)[0];
+  const node = childNodes(host, model).find((n) => n.kind === 'group' && n.group === g);
+  assert.ok(node, g);
+  return childNodes(node, model);
+};
+
+describe('Hosts tree nodes', () => {
+  it('shows a host never diagnosed as such, with no groups', () => {
+    const model = new HostModel({ configHosts: () => ['gpu-a'], addedHosts: () => [] });
+    const [host] = rootNodes(model);
+    const children = childNodes(host, model);
+    assert.deepEqual(children.map((c) => [c.kind, c.kind === 'status' ? c.label : '']), [['status', 'Not diagnosed yet']]);
+  });
+
+  it('expands a diagnosed demo host into status, then the six groups', async () => {
+    const model = await demoModel();
+    const children = childNodes(rootNodes(model)[0], model);
+    assert.equal(children[0].kind, 'status');
+    assert.match(children[0].kind === 'status' ? children[0].label : '', /^Diagnosed .* in \d/);
+    assert.deepEqual(children.slice(1).map((c) => (c.kind === 'group' ? c.group : c.kind)), ['findings', 'gpus', 'nics', 'numa', 'modules', 'raw']);
+  });
+
+  it('lists findings errors first, GPUs with nearest NIC and verdict, NIC ports, NUMA nodes, raw outputs', async () => {
+    const model = await demoModel();
+    const findings = group(model, 'findings').map((n) => (n.kind === 'finding' ? n.finding : undefined));
+    assert.ok(findings.some((f) => f?.id === 'rdma.port-down'));
+    const ranks = findings.map((f) => ({ error: 0, warning: 1, info: 2 })[f?.severity ?? 'info']);
+    assert.deepEqual(ranks, [...ranks].sort());
+    const gpu0 = group(model, 'gpus').find((n) => n.kind === 'gpu' && n.label === 'GPU0');
+    assert.equal(gpu0?.kind === 'gpu' ? gpu0.description : '', 'NUMA 3 · → mlx5_0, mlx5_1 (PXB) · GDR yes');
+    const nics = group(model, 'nics');
+    assert.deepEqual(nics.map((n) => (n.kind === 'nic' ? n.label : '')), ['mlx5_0', 'mlx5_1']);
+    const ports = childNodes(nics[1], model).map((p) => (p.kind === 'row' ? p.description : ''));
+    assert.match(ports[0], /^DOWN/);
+    assert.equal(group(model, 'numa').length, 8);
+    const raw = group(model, 'raw').find((n) => n.kind === 'raw' && n.commandId === 'topo');
+    assert.equal(raw?.kind === 'raw' ? raw.description : '', 'ok');
+  });
+});

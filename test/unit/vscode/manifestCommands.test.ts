@@ -1,0 +1,55 @@
+// The commands, settings and menus of package.json must name what src/constants.ts defines, every
+// command sits in the "GPUDirect RDMA" category, and activation comes only from contributions.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { COMMAND_CATEGORY, Commands, Settings, Views } from '../../../src/constants';
+import { DEMO_FILES } from '../../../src/core/probe/demoHost';
+import { REPO_ROOT } from '../../support/paths';
+
+const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+const ours = (id: string) => id.startsWith('gdrDoctor.') && Object.values(Commands).includes(id as never);
+
+describe('package.json: commands, menus, settings of the Hosts view', () => {
+  it('contributes every command of constants.ts once, under the "GPUDirect RDMA" category', () => {
+    const contributed = manifest.contributes.commands.filter((c: { command: string }) => ours(c.command));
+    assert.deepEqual(contributed.map((c: { command: string }) => c.command).sort(), Object.values(Commands).sort());
+    for (const c of contributed) assert.equal(c.category, COMMAND_CATEGORY, c.command);
+  });
+
+  it('menus name only contributed commands; Diagnose is inline on hosts', () => {
+    const ids = new Set(manifest.contributes.commands.map((c: { command: string }) => c.command));
+    const items = Object.values(manifest.contributes.menus).flat() as { command: string; when?: string; group?: string }[];
+    for (const m of items) assert.ok(ids.has(m.command), m.command);
+    assert.ok(items.some((m) => m.command === Commands.diagnose && m.group?.startsWith('inline') && m.when?.includes(Views.hosts)));
+  });
+
+  it('activates only through contributions (never "*") and declares untrusted-workspace support', () => {
+    assert.ok(!manifest.activationEvents.includes('*'));
+    assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
+  });
+
+  it('declares each setting the extension reads, machine-scoped', () => {
+    const props = manifest.contributes.configuration.properties;
+    for (const [key, name] of Object.entries(Settings)) {
+      if (key === 'section') continue;
+      const p = props[`${Settings.section}.${name}`];
+      assert.ok(p, name);
+      assert.equal(p.scope, 'machine', name);
+    }
+  });
+
+  it('offers Add Host and Open Demo Host in the empty view, keeping the welcome words', () => {
+    const [welcome] = manifest.contributes.viewsWelcome.filter((w: { view: string }) => w.view === Views.hosts);
+    assert.match(welcome.contents, /No hosts yet\./);
+    assert.match(welcome.contents, /\[Add Host…\]\(command:gdrDoctor\.addHost\)/);
+    assert.match(welcome.contents, /\[Open Demo Host\]\(command:gdrDoctor\.openDemoHost\)/);
+  });
+
+  it('ships the demo host: every DEMO_FILES entry is copied under media/demo by the build', () => {
+    const esbuild = fs.readFileSync(path.join(REPO_ROOT, 'esbuild.js'), 'utf8');
+    assert.match(esbuild, /DEMO_FILES/);
+    assert.match(fs.readFileSync(path.join(REPO_ROOT, '.vscodeignore'), 'utf8'), /^!media\/\*\*$/m);
+    assert.ok(Object.keys(DEMO_FILES).length > 0);
+  });
+});
