@@ -26,6 +26,11 @@ export const Commands = {
   disconnect: 'gdrDoctor.disconnect',
   removeHost: 'gdrDoctor.removeHost',
   showLog: 'gdrDoctor.showLog',
+  showTopology: 'gdrDoctor.showTopology',
+  analyzeTopologyInEditor: 'gdrDoctor.analyzeTopologyInEditor',
+  applyQuickFix: 'gdrDoctor.applyQuickFix',
+  fixLoadPeermem: 'gdrDoctor.fixLoadPeermem',
+  fixPersistPeermem: 'gdrDoctor.fixPersistPeermem',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -46,6 +51,8 @@ export const ContextValues = {
   host: 'gdrDoctor.host',
   removableHost: 'gdrDoctor.host.removable',
   rawOutput: 'gdrDoctor.rawOutput',
+  /** Followed by `;fix=<id>` per quick fix the finding offers (src/vscode/fixes/contextValue.ts). */
+  finding: 'gdrDoctor.finding',
 } as const;
 
 /** Read-only documents with a command's raw output: `gdr-doctor-raw:/<host>/<command>.txt`. */

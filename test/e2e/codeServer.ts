@@ -19,17 +19,15 @@ export interface CodeServerDirs {
   log: string;
 }
 
-/** Packages the extension (vsce runs `vscode:prepublish`), or takes $GDR_E2E_VSIX as built. */
+/**
+ * Packages the extension with the project's own `npm run package` (so the script users run is the
+ * one tested; vsce runs `vscode:prepublish`), or takes $GDR_E2E_VSIX as built.
+ */
 export function packageVsix(outDir: string): string {
   const prebuilt = process.env.GDR_E2E_VSIX;
   if (prebuilt) return path.resolve(prebuilt);
   const vsix = path.join(outDir, 'gdr-doctor.vsix');
-  const vsce = path.join(REPO_ROOT, 'node_modules/@vscode/vsce/vsce');
-  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '-o', vsix], {
-    cwd: REPO_ROOT,
-    stdio: 'pipe',
-    timeout: 120_000,
-  });
+  execFileSync('npm', ['run', 'package', '--', '-o', vsix], { cwd: REPO_ROOT, stdio: 'pipe', timeout: 120_000 });
   return vsix;
 }
 

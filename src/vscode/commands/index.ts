@@ -6,6 +6,8 @@ import { HostsNode } from '../tree/hostNodes';
 import { diagnoseCommand } from './diagnose';
 import { addHostCommand, diagnoseThisMachineCommand, disconnectCommand, openDemoHostCommand, removeHostCommand } from './hosts';
 import { copyReportCommand, exportReportCommand, openRawOutputCommand } from './report';
+import { analyzeTopologyInEditorCommand, showTopologyCommand } from '../topology/commands';
+import { applyQuickFixCommand, fixFromFinding } from '../fixes/fixCommands';
 
 type Handler = (ctx: Ctx, node?: HostsNode, selected?: readonly HostsNode[]) => Promise<void>;
 
@@ -25,6 +27,11 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.disconnect]: disconnectCommand,
   [Commands.removeHost]: removeHostCommand,
   [Commands.showLog]: async (ctx) => ctx.log.show(true),
+  [Commands.showTopology]: showTopologyCommand,
+  [Commands.analyzeTopologyInEditor]: analyzeTopologyInEditorCommand,
+  [Commands.applyQuickFix]: applyQuickFixCommand,
+  [Commands.fixLoadPeermem]: fixFromFinding('load-peermem'),
+  [Commands.fixPersistPeermem]: fixFromFinding('persist-peermem'),
 };
 
 export function registerCommands(ctx: Ctx): vscode.Disposable[] {

@@ -70,6 +70,12 @@ export class Diagnoser {
     return true;
   }
 
+  /** Runs `work` on the SSH host's pooled connection (opened if needed), e.g. a quick fix. */
+  withConnection<T>(host: HostEntry, work: (conn: SshConnection) => Promise<T>): Promise<T> {
+    if (host.destination === undefined) return Promise.reject(new Error(`${host.label} is not an SSH host`));
+    return this.pool.use(host.destination, work);
+  }
+
   connected(host: HostEntry): boolean {
     return host.destination !== undefined && this.pool.hosts().includes(host.destination);
   }

@@ -7,6 +7,7 @@ import { Commands, ContextValues } from '../../constants';
 import { HostEntry, HostModel } from '../hosts/hostModel';
 import { HostsNode, Tone } from './hostNodes';
 import { rawOutputUri } from '../rawOutput';
+import { findingContextValue } from '../fixes/contextValue';
 
 const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
 const None = vscode.TreeItemCollapsibleState.None;
@@ -73,7 +74,9 @@ function findingItem(id: string, f: Finding): vscode.TreeItem {
   if (f.evidence.length > 0) parts.push('', 'Evidence:', '', ...codeBlock(f.evidence.join('\n')));
   if (f.fixes.length > 0) parts.push('', `Quick fix: ${f.fixes.map(plain).join(', ')}`);
   parts.push('', `_${plain(f.source)}_`);
-  return item(id, f.title, None, { description: f.id, icon: SEVERITY_ICON[f.severity], tooltip: markdown(parts) });
+  const t = item(id, f.title, None, { description: f.id, icon: SEVERITY_ICON[f.severity], tooltip: markdown(parts) });
+  t.contextValue = findingContextValue(f.fixes);
+  return t;
 }
 
 function markdown(lines: string[]): vscode.MarkdownString {

@@ -49,7 +49,7 @@ describe('package.json: commands, menus, settings of the Hosts view', () => {
   it('ships the demo host: every DEMO_FILES entry is copied under media/demo by the build', () => {
     const esbuild = fs.readFileSync(path.join(REPO_ROOT, 'esbuild.js'), 'utf8');
     assert.match(esbuild, /DEMO_FILES/);
-    assert.match(fs.readFileSync(path.join(REPO_ROOT, '.vscodeignore'), 'utf8'), /^!media\/\*\*$/m);
+    assert.match(fs.readFileSync(path.join(REPO_ROOT, '.vscodeignore'), 'utf8'), /^!media\/demo\/\*\*$/m);
     assert.ok(Object.keys(DEMO_FILES).length > 0);
   });
 });

@@ -1,0 +1,132 @@
+// Messages between the topology webview and the extension, and the type guards both sides run on
+// every message they receive: a webview is a browser page, so neither end trusts the other's JSON.
+// No VS Code and no DOM here: both sides (and the unit tests) import this file.
+
+/** CSS class of a matrix cell / legend entry; the webview colours by it. */
+export const LINK_CLASS_NAMES = ['self', 'nvlink', 'pix', 'pxb', 'phb', 'node', 'sys', 'unknown'] as const;
+export type LinkClassName = (typeof LINK_CLASS_NAMES)[number];
+
+/** What one link token means, worded by the extension (core/topology/linkTypes.ts). */
+export interface LinkExplanation {
+  /** As printed: `NV18`, `PXB`, `X`. */
+  readonly token: string;
+  readonly linkClass: LinkClassName;
+  /** Plain words. */
+  readonly meaning: string;
+  /** NCCL's default GPUDirect RDMA verdict for a GPU↔NIC path of this type. */
+  readonly gdrVerdict: string;
+}
+
+export interface GpuDetail {
+  readonly name: string;
+  readonly numaNode: string | null;
+  readonly cpus: string | null;
+  /** Nearest NIC(s), `NIC3 (mlx5_3)`; ties kept. */
+  readonly nearestNics: string[];
+  /** Column names of those NICs, for highlighting. */
+  readonly nearestNicColumns: string[];
+  readonly link: string | null;
+  /** Whether NCCL's defaults use GPUDirect RDMA to its nearest NIC; null when unknown. */
+  readonly gdr: boolean | null;
+  readonly reason: string;
+  /** `NCCL_IB_HCA=…` for a job on this GPU alone; null without a named NIC. */
+  readonly ncclIbHca: string | null;
+  /** `numactl --cpunodebind=0 --membind=0`; null when the node is unknown. */
+  readonly pinning: string | null;
+}
+
+export interface NicInfo {
+  readonly name: string;
+  readonly device: string | null;
+}
+
+export interface GraphData {
+  readonly numaNodes: { readonly node: string | null; readonly groups: { readonly id: string; readonly devices: string[] }[] }[];
+  readonly nvlinks: { readonly a: string; readonly b: string; readonly token: string }[];
+}
+
+export interface TopologyData {
+  /** Panel heading: a host label or a file name. */
+  readonly title: string;
+  /** Where it came from, in words (`diagnosed 13:02`, `editor selection`). */
+  readonly source: string;
+  readonly gpus: GpuDetail[];
+  readonly nics: NicInfo[];
+  /** Device names in printed order; rows and columns of `cells`. */
+  readonly columns: string[];
+  /** `cells[row][column]`: token as printed, or null where the output has no such row. */
+  readonly cells: (string | null)[][];
+  /** One per distinct token of the matrix, legend order. */
+  readonly explanations: LinkExplanation[];
+  readonly graph: GraphData;
+  /** Suggested job environment for the whole host (`NCCL_IB_HCA`, …). */
+  readonly env: { readonly name: string; readonly value: string }[];
+}
+
+export type ExtensionToWebview =
+  | { readonly type: 'topology'; readonly data: TopologyData }
+  | { readonly type: 'copied'; readonly label: string };
+
+export type WebviewToExtension =
+  | { readonly type: 'ready' }
+  | { readonly type: 'copy'; readonly label: string; readonly text: string };
+
+/** Far above a real host (tens of devices): a bigger message is refused, not drawn. */
+const MAX_DEVICES = 512;
+const MAX_TEXT = 64 * 1024;
+
+type Guard<T> = (x: unknown) => x is T;
+
+const isText: Guard<string> = (x): x is string => typeof x === 'string' && x.length <= MAX_TEXT;
+const isTextOrNull: Guard<string | null> = (x): x is string | null => x === null || isText(x);
+const isBoolOrNull = (x: unknown): x is boolean | null => x === null || typeof x === 'boolean';
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function arrayOf<T>(guard: Guard<T>, max = MAX_DEVICES): Guard<T[]> {
+  return (x): x is T[] => Array.isArray(x) && x.length <= max && x.every(guard);
+}
+
+/** An object whose listed fields each pass their guard (extra fields are ignored, not trusted). */
+function shape<T>(fields: Record<string, Guard<unknown>>): Guard<T> {
+  return (x): x is T => isObject(x) && Object.entries(fields).every(([key, guard]) => guard(x[key]));
+}
+
+const isLinkClass = (x: unknown): x is LinkClassName => LINK_CLASS_NAMES.includes(x as LinkClassName);
+const isExplanation = shape<LinkExplanation>({ token: isText, linkClass: isLinkClass, meaning: isText, gdrVerdict: isText });
+const isGpuDetail = shape<GpuDetail>({
+  name: isText, numaNode: isTextOrNull, cpus: isTextOrNull, nearestNics: arrayOf(isText), nearestNicColumns: arrayOf(isText),
+  link: isTextOrNull, gdr: isBoolOrNull, reason: isText, ncclIbHca: isTextOrNull, pinning: isTextOrNull,
+});
+const isNic = shape<NicInfo>({ name: isText, device: isTextOrNull });
+const isGroup = shape({ id: isText, devices: arrayOf(isText) });
+const isGraph = shape<GraphData>({
+  numaNodes: arrayOf(shape({ node: isTextOrNull, groups: arrayOf(isGroup) })),
+  nvlinks: arrayOf(shape({ a: isText, b: isText, token: isText }), MAX_DEVICES * MAX_DEVICES),
+});
+const isEnvEntry = shape({ name: isText, value: isText });
+
+export function isTopologyData(x: unknown): x is TopologyData {
+  if (!shape<TopologyData>({
+    title: isText, source: isText, gpus: arrayOf(isGpuDetail), nics: arrayOf(isNic), columns: arrayOf(isText),
+    cells: arrayOf(arrayOf(isTextOrNull)), explanations: arrayOf(isExplanation), graph: isGraph, env: arrayOf(isEnvEntry),
+  })(x)) return false;
+  // The matrix must be square over `columns`, or the webview would index past a row.
+  return x.cells.length === x.columns.length && x.cells.every((row) => row.length === x.columns.length);
+}
+
+export function isExtensionToWebview(x: unknown): x is ExtensionToWebview {
+  if (!isObject(x)) return false;
+  if (x.type === 'topology') return isTopologyData(x.data);
+  if (x.type === 'copied') return isText(x.label);
+  return false;
+}
+
+export function isWebviewToExtension(x: unknown): x is WebviewToExtension {
+  if (!isObject(x)) return false;
+  if (x.type === 'ready') return true;
+  if (x.type === 'copy') return isText(x.label) && x.label.length <= 200 && isText(x.text);
+  return false;
+}

@@ -1,0 +1,85 @@
+// A quick fix from VS Code, as `gdr-doctor fix` runs one from a terminal (src/cli/fixCommand.ts):
+// the plan is made over the host's pooled connection and shown in a modal (exact commands, file
+// diff); on confirm it runs with progress, sudo's password through fixes/sudoPassword; the result
+// goes to the audit log and the output channel, and the host is diagnosed again so the tree shows
+// what changed. A failure shows what the host printed, with "Show Log".
+import * as vscode from 'vscode';
+import { appendAudit, auditLogPath, FixId, FixPlan, FixResult, FixSession, formatPlan, formatResult, newSudoMarker, prepareFix, sshFixSession } from '../../core/fixes';
+import { classifyConnectError } from '../../core/ssh/errors';
+import { diagnoseHosts } from '../commands/diagnose';
+import { Ctx, showError } from '../context';
+import { HostEntry } from '../hosts/hostModel';
+import { LONG_PLAN_LINES, openPlanDocument } from './planDocument';
+import { askSudoPassword } from './sudoPrompt';
+import { runWithSudo, SudoDeps } from './sudoPassword';
+
+const APPLY = 'Apply';
+
+export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Promise<void> {
+  const destination = host.destination;
+  if (destination === undefined) {
+    void vscode.window.showInformationMessage(`Quick fixes run over SSH; ${host.label} is not an SSH host. On this machine, run: gdr-doctor fix <host> ${fixId}`);
+    return;
+  }
+  let result: FixResult | undefined;
+  try {
+    result = await ctx.diagnoser.withConnection(host, async (conn) => {
+      const session = sshFixSession(conn.client, destination, conn.target.user);
+      const sudoMarker = newSudoMarker();
+      const plan = await progress(`Preparing ${fixId} on ${host.label}`, () => prepareFix(session, fixId, sudoMarker));
+      ctx.log.info(`plan:\n${formatPlan(plan)}`);
+      if (!(await confirm(ctx, plan))) return undefined;
+      return progress(`Applying ${fixId} on ${host.label}`, () => runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session)));
+    });
+  } catch (e) {
+    await showError(ctx, `Quick fix ${fixId} on ${host.label}: ${classifyConnectError(host.label, e).message}`);
+    return;
+  }
+  if (!result) return;
+  report(ctx, result);
+  if (result.steps.length > 0) await diagnoseHosts(ctx, [host]);
+}
+
+function progress<T>(title: string, work: () => Promise<T>): Thenable<T> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, work);
+}
+
+/** Shows the plan; true only when it is ready and the user chose Apply in the modal. */
+async function confirm(ctx: Ctx, plan: FixPlan): Promise<boolean> {
+  const text = formatPlan(plan);
+  if (plan.status === 'nothing-to-do') {
+    void vscode.window.showInformationMessage(`${plan.host}: ${plan.fixId}: nothing to do. ${plan.summary}`);
+    return false;
+  }
+  if (plan.status === 'refused') {
+    void showError(ctx, `${plan.host}: ${plan.fixId} refused: ${plan.summary}`);
+    return false;
+  }
+  if (text.split('\n').length > LONG_PLAN_LINES) await openPlanDocument(ctx.extension, plan.host, plan.fixId, text);
+  const answer = await vscode.window.showWarningMessage(`Apply ${plan.fixId} on ${plan.host}?`, { modal: true, detail: text }, APPLY);
+  if (answer !== APPLY) ctx.log.info(`${plan.host}: ${plan.fixId} not applied: nothing was changed`);
+  return answer === APPLY;
+}
+
+function sudoDeps(ctx: Ctx, session: FixSession): SudoDeps {
+  return {
+    secrets: ctx.extension.secrets,
+    ask: (retry) => askSudoPassword(session.user, session.host, retry),
+    note: (m) => ctx.log.info(m),
+  };
+}
+
+/** The log and the audit log get the whole result; the user a notification. */
+function report(ctx: Ctx, result: FixResult): void {
+  ctx.log.info(`result:\n${formatResult(result)}`);
+  try {
+    const logged = appendAudit(result, auditLogPath());
+    if (logged) ctx.log.info(`recorded in ${logged}`);
+  } catch (e) {
+    ctx.log.warn(`could not append to the audit log: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const head = `${result.host}: ${result.fixId}`;
+  if (result.status === 'applied') void vscode.window.showInformationMessage(`${head} applied: ${result.message}`);
+  else if (result.status === 'nothing-to-do') void vscode.window.showInformationMessage(`${head}: nothing to do. ${result.message}`);
+  else void showError(ctx, `${head} ${result.status === 'failed' ? 'failed' : 'refused'}: ${result.message}`);
+}

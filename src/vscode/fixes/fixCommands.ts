@@ -1,0 +1,38 @@
+// The quick-fix commands: one inline action per fix id on a finding that offers it, and the palette
+// command "Apply Quick Fix…" (pick a host, then a fix; fixes the host's findings offer come first).
+import * as vscode from 'vscode';
+import { FIX_IDS, FixId } from '../../core/fixes';
+import { Ctx, targetHosts } from '../context';
+import { HostEntry } from '../hosts/hostModel';
+import { HostsNode } from '../tree/hostNodes';
+import { applyQuickFix } from './applyFix';
+
+const FIX_DESCRIPTIONS: Record<FixId, string> = {
+  'load-peermem': 'load the peer-memory module now (modprobe)',
+  'persist-peermem': 'load the peer-memory module at every boot (modules-load.d)',
+};
+
+/** The inline action of one fix id on a finding. */
+export function fixFromFinding(fixId: FixId): (ctx: Ctx, node?: HostsNode) => Promise<void> {
+  return async (ctx, node) => {
+    const host = node ? ctx.model.get(node.hostId) : undefined;
+    if (!host) return applyQuickFixCommand(ctx);
+    await applyQuickFix(ctx, host, fixId);
+  };
+}
+
+export async function applyQuickFixCommand(ctx: Ctx, node?: HostsNode): Promise<void> {
+  const [host] = await targetHosts(ctx, node, undefined, { many: false, title: 'Apply a quick fix on which host?', filter: (h) => h.kind === 'ssh' });
+  if (!host) return;
+  const fixId = await pickFix(ctx, host);
+  if (fixId) await applyQuickFix(ctx, host, fixId);
+}
+
+async function pickFix(ctx: Ctx, host: HostEntry): Promise<FixId | undefined> {
+  const last = ctx.model.status(host.id).lastDiagnosed;
+  const offeredBy = (id: FixId) => last?.diagnosis.findings.filter((f) => f.fixes.includes(id)).map((f) => f.id) ?? [];
+  const items = FIX_IDS.map((id) => ({ label: id, description: FIX_DESCRIPTIONS[id], detail: offeredBy(id).length > 0 ? `Offered by ${offeredBy(id).join(', ')}` : undefined, id }));
+  items.sort((a, b) => Number(b.detail !== undefined) - Number(a.detail !== undefined));
+  const picked = await vscode.window.showQuickPick(items, { title: `Which quick fix on ${host.label}? The plan is shown before anything runs.` });
+  return picked?.id;
+}

@@ -1,0 +1,54 @@
+// Show Topology (a diagnosed host's `nvidia-smi topo -m`, with its verdicts) and Analyze Topology in
+// Editor (the active editor or its selection, parsed offline). Both open the same panel.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { factOf } from '../../core/diagnosis/evidence';
+import { parseTopo } from '../../core/parsers/topo';
+import { Ctx, targetHosts } from '../context';
+import { HostsNode } from '../tree/hostNodes';
+import { topologyData } from './topologyData';
+import { TopologyPanel } from './topologyPanel';
+
+export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
+  const [host] = await targetHosts(ctx, clicked, undefined, {
+    many: false, title: 'Show the topology of which host?', filter: (h) => ctx.model.status(h.id).lastDiagnosed !== undefined,
+  });
+  if (!host) return;
+  const last = ctx.model.status(host.id).lastDiagnosed;
+  if (!last) {
+    void vscode.window.showInformationMessage(`${host.label} has not been diagnosed yet: run Diagnose first.`);
+    return;
+  }
+  const topology = factOf(last.report, 'topo');
+  if (!topology) {
+    void vscode.window.showWarningMessage(`${host.label}: no readable \`nvidia-smi topo -m\` output in the last diagnosis.`);
+    return;
+  }
+  TopologyPanel.show(ctx.extension, ctx.log, topologyData({
+    title: host.label, source: `diagnosed ${last.finishedAt.toLocaleString()}`, topology,
+    pairs: last.diagnosis.pairs, suggestedEnv: last.diagnosis.suggestedEnv,
+  }));
+}
+
+export async function analyzeTopologyInEditorCommand(ctx: Ctx): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) {
+    void vscode.window.showInformationMessage('Open an editor holding `nvidia-smi topo -m` output first.');
+    return;
+  }
+  const selection = editor.selection;
+  const useSelection = !selection.isEmpty;
+  const text = editor.document.getText(useSelection ? selection : undefined);
+  const parsed = parseTopo(text);
+  const name = path.basename(editor.document.uri.path) || editor.document.uri.toString();
+  if (!parsed.ok) {
+    // Lines are counted from the selection's first line when only the selection was read.
+    const line = parsed.error.line + (useSelection ? selection.start.line : 0);
+    ctx.log.warn(`Analyze Topology: ${name}:${line}: ${parsed.error.message}`);
+    void vscode.window.showErrorMessage(`Not readable as \`nvidia-smi topo -m\` output: ${name}, line ${line}: ${parsed.error.message}`);
+    return;
+  }
+  TopologyPanel.show(ctx.extension, ctx.log, topologyData({
+    title: name, source: useSelection ? `selection of ${name}, read offline` : `${name}, read offline`, topology: parsed.value,
+  }));
+}

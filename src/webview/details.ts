@@ -1,0 +1,43 @@
+// The per-GPU panel (nearest NIC, NUMA node, CPUs, suggested NCCL_IB_HCA and pinning) and the
+// host's suggested environment, each value with a Copy button that asks the extension to copy.
+import type { GpuDetail, TopologyData } from '../protocol/topology';
+import { el } from './dom';
+
+export type Copy = (label: string, text: string) => void;
+
+export function renderDetails(data: TopologyData, gpu: GpuDetail | undefined, selectGpu: (name: string) => void, copy: Copy): HTMLElement {
+  const picker = el('select', { id: 'gpu-picker', 'aria-label': 'GPU' }, ...data.gpus.map((g) => {
+    const option = el('option', { value: g.name }, g.name);
+    option.selected = g.name === gpu?.name;
+    return option;
+  }));
+  picker.addEventListener('change', () => selectGpu(picker.value));
+  const section = el('section', { class: 'details', 'aria-label': 'GPU details' }, el('h2', {}, 'GPU '), picker);
+  if (!gpu) return section;
+  const verdict = gpu.gdr === true ? 'used' : gpu.gdr === false ? 'not used' : 'unknown';
+  section.append(el('dl', {},
+    ...row('Nearest NIC', gpu.nearestNics.join(', ') || 'none'),
+    ...row('Link', gpu.link ?? '-'),
+    ...row('GPUDirect RDMA', verdict, `gdr-${verdict.replace(' ', '-')}`),
+    ...row('NUMA node', gpu.numaNode ?? 'unknown'),
+    ...row('CPU list', gpu.cpus ?? 'unknown', '', copyButton('CPU list', gpu.cpus, copy)),
+    ...row('NCCL_IB_HCA', gpu.ncclIbHca ?? 'no named NIC', 'code', copyButton('NCCL_IB_HCA', gpu.ncclIbHca, copy)),
+    ...row('Pinning', gpu.pinning ?? 'unknown', 'code', copyButton('pinning', gpu.pinning, copy)),
+  ), el('p', { class: 'reason' }, gpu.reason));
+  if (data.env.length > 0) {
+    section.append(el('h3', {}, 'Suggested job environment (whole host)'),
+      el('dl', {}, ...data.env.flatMap((e) => row(e.name, e.value, 'code', copyButton(e.name, `${e.name}${e.value}`, copy)))));
+  }
+  return section;
+}
+
+function row(term: string, value: string, cls = '', action?: HTMLElement | null): HTMLElement[] {
+  return [el('dt', {}, term), el('dd', {}, el('span', { class: cls }, value), action ?? null)];
+}
+
+function copyButton(label: string, text: string | null, copy: Copy): HTMLElement | null {
+  if (text === null) return null;
+  const button = el('button', { class: 'copy', type: 'button', title: `Copy ${label}`, 'aria-label': `Copy ${label}` }, 'Copy');
+  button.addEventListener('click', () => copy(label, text));
+  return button;
+}

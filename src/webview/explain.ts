@@ -1,0 +1,34 @@
+// The words shown when a cell or legend entry is hovered or focused. They come from the
+// extension's explanations (linkTypes.ts); this file only picks which sentence applies.
+import type { LinkExplanation, TopologyData } from '../protocol/topology';
+
+export class Explainer {
+  private readonly byToken: Map<string, LinkExplanation>;
+  private readonly gpus: Set<string>;
+
+  constructor(data: TopologyData) {
+    this.byToken = new Map(data.explanations.map((e) => [e.token, e]));
+    this.gpus = new Set(data.gpus.map((g) => g.name));
+  }
+
+  of(token: string): LinkExplanation | undefined {
+    return this.byToken.get(token);
+  }
+
+  legend(token: string): string {
+    const e = this.of(token);
+    return e ? `${token}: ${e.meaning}. ${e.gdrVerdict}` : token;
+  }
+
+  cell(row: string, column: string, token: string | null): string {
+    if (token === null || token === '') return `${row} ↔ ${column}: not printed in this output.`;
+    const e = this.of(token);
+    if (!e) return `${row} ↔ ${column}: ${token}`;
+    const head = row === column ? `${row} itself: ${token}` : `${row} ↔ ${column}: ${token}, ${e.meaning}.`;
+    if (e.linkClass === 'self' || row === column) return head;
+    const gpuNic = this.gpus.has(row) !== this.gpus.has(column);
+    if (gpuNic || e.linkClass === 'nvlink') return `${head} ${e.gdrVerdict}`;
+    const pair = this.gpus.has(row) ? 'two GPUs' : 'two NICs';
+    return `${head} Between ${pair}: no GPUDirect RDMA verdict applies here. For a GPU↔NIC path of this type: ${e.gdrVerdict}`;
+  }
+}

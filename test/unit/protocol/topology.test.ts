@@ -1,0 +1,93 @@
+// The topology webview's protocol: the guards both sides run on every message, and the data the
+// extension builds from a real H200 `nvidia-smi topo -m` (8 GPUs, 12 NICs, tabs).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseTopo } from '../../../src/core/parsers/topo';
+import { isExtensionToWebview, isTopologyData, isWebviewToExtension } from '../../../src/protocol/topology';
+import { topologyData } from '../../../src/vscode/topology/topologyData';
+
+const H200 = fs.readFileSync(path.join(__dirname, '../../fixtures/topo/h200-hgx-8gpu-12nic-tabs.txt'), 'utf8');
+
+function h200Data() {
+  const parsed = parseTopo(H200);
+  assert.ok(parsed.ok);
+  return topologyData({ title: 'h200', source: 'test', topology: parsed.value });
+}
+
+describe('protocol/topology: message guards', () => {
+  it('accepts the messages the webview sends and nothing else', () => {
+    assert.ok(isWebviewToExtension({ type: 'ready' }));
+    assert.ok(isWebviewToExtension({ type: 'copy', label: 'NCCL_IB_HCA', text: 'NCCL_IB_HCA==mlx5_0' }));
+    for (const bad of [null, 'ready', [], {}, { type: 'copy', label: 'x' }, { type: 'copy', label: 1, text: 'x' },
+      { type: 'run', command: 'rm -rf /' }, { type: 'copy', label: 'x'.repeat(201), text: 'x' }]) {
+      assert.equal(isWebviewToExtension(bad), false, JSON.stringify(bad));
+    }
+  });
+
+  it('accepts the data built from a real topology, and a `copied` notice', () => {
+    assert.ok(isExtensionToWebview({ type: 'topology', data: h200Data() }));
+    assert.ok(isExtensionToWebview({ type: 'copied', label: 'CPU list' }));
+  });
+
+  it('rejects topology data with a wrong field type, an unknown link class or a ragged matrix', () => {
+    const data = h200Data();
+    assert.equal(isTopologyData({ ...data, title: 42 }), false);
+    assert.equal(isTopologyData({ ...data, cells: data.cells.slice(1) }), false);
+    assert.equal(isTopologyData({ ...data, cells: data.cells.map((r, i) => (i === 3 ? r.slice(1) : r)) }), false);
+    assert.equal(isTopologyData({ ...data, explanations: [{ ...data.explanations[0], linkClass: 'evil" onclick="x' }] }), false);
+    assert.equal(isTopologyData({ ...data, gpus: [{ ...data.gpus[0], gdr: 'yes' }] }), false);
+    assert.equal(isExtensionToWebview({ type: 'topology', data: { ...data, graph: null } }), false);
+  });
+
+  it('keeps markup in remote text as plain characters: the guard checks types, the webview renders text', () => {
+    const data = h200Data();
+    const hostile = '<img src=x onerror=alert(1)>';
+    const nics = data.nics.map((n, i) => (i === 0 ? { ...n, device: hostile } : n));
+    const message = { type: 'topology', data: { ...data, nics, title: hostile } };
+    assert.ok(isExtensionToWebview(message));
+    assert.equal((message.data.nics[0] as { device: string }).device, hostile);
+  });
+});
+
+describe('topology view data from a real H200 topo -m', () => {
+  const data = h200Data();
+
+  it('keeps the matrix as printed, rows and columns in column order', () => {
+    assert.equal(data.columns.length, 20);
+    const at = (row: string, column: string) => data.cells[data.columns.indexOf(row)][data.columns.indexOf(column)];
+    assert.equal(at('GPU3', 'NIC5'), 'PXB');
+    assert.equal(at('GPU0', 'GPU1'), 'NV18');
+    assert.equal(at('NIC1', 'NIC2'), 'PIX');
+    assert.equal(at('GPU4', 'NIC0'), 'SYS');
+  });
+
+  it('explains each token present, in legend order, with NCCL\'s default verdict', () => {
+    assert.deepEqual(data.explanations.map((e) => e.token), ['X', 'NV18', 'PIX', 'PXB', 'NODE', 'SYS']);
+    const by = new Map(data.explanations.map((e) => [e.token, e]));
+    assert.equal(by.get('NV18')?.linkClass, 'nvlink');
+    assert.match(by.get('NV18')?.meaning ?? '', /18 link/);
+    assert.match(by.get('PXB')?.gdrVerdict ?? '', /GPUDirect RDMA: used by default/);
+    assert.match(by.get('NODE')?.gdrVerdict ?? '', /GPUDirect RDMA: not used by default/);
+  });
+
+  it('infers two NUMA nodes, PCIe groups of a GPU and its PXB NIC, and 28 NVLink edges', () => {
+    assert.deepEqual(data.graph.numaNodes.map((n) => n.node), ['0', '1']);
+    const groups = data.graph.numaNodes.flatMap((n) => n.groups.map((g) => g.devices));
+    assert.ok(groups.some((g) => g.join() === 'GPU0,NIC0'));
+    assert.ok(groups.some((g) => g.join() === 'NIC1,NIC2'), 'NIC1 and NIC2 share a PIX switch');
+    assert.ok(data.graph.numaNodes[1].groups.some((g) => g.devices.join() === 'GPU7,NIC11'));
+    assert.equal(data.graph.nvlinks.length, 28);
+  });
+
+  it('gives each GPU its nearest NIC, NUMA node, CPUs and a suggested NCCL_IB_HCA', () => {
+    const gpu1 = data.gpus.find((g) => g.name === 'GPU1');
+    assert.deepEqual(gpu1?.nearestNics, ['NIC3 (mlx5_3)']);
+    assert.equal(gpu1?.link, 'PXB');
+    assert.equal(gpu1?.gdr, true);
+    assert.equal(gpu1?.numaNode, '0');
+    assert.equal(gpu1?.cpus, '0-55,112-167');
+    assert.equal(gpu1?.ncclIbHca, 'NCCL_IB_HCA==mlx5_3');
+    assert.equal(gpu1?.pinning, 'numactl --cpunodebind=0 --membind=0');
+  });
+});
