@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Locator } from 'playwright-core';
 import { REPO_ROOT, RUN_DIR } from './environment';
-import { Workbench } from './workbench';
+import { Workbench, screenshotFailures } from './workbench';
 
 const LANGUAGE = 'nvidia-topo';
 const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/topo');
@@ -26,12 +26,7 @@ describe('nvidia-topo editor in a real VS Code (code-server + chromium)', functi
     fs.copyFileSync(path.join(FIXTURES, 'h100-hgx-8gpu-nic-legend-spaces.txt'), path.join(workspace, PLAIN_FILE));
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      const file = await workbench.screenshot(`failed-${this.currentTest.title}`).catch(() => '(none)');
-      console.log(`    screenshot of the failure: ${file}`);
-    }
-  });
+  afterEach(screenshotFailures(workbench));
 
   after(async function () {
     this.timeout(30_000);

@@ -8,7 +8,7 @@ import * as path from 'path';
 import { Locator } from 'playwright-core';
 import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
 import { RUN_DIR } from './environment';
-import { Workbench } from './workbench';
+import { Workbench, screenshotFailures } from './workbench';
 
 const RECORDS_PATH = '/tmp/gdr-doctor-lab-e2efix.records.json';
 const SUDO_PW = 'pwuser-lab-pw'; // pwuser's login and sudo password in the lab's default users
@@ -113,12 +113,7 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     await row('fix-gdr').waitFor();
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      const file = await workbench.screenshot(`failed-fixes-${this.currentTest.title}`).catch(() => '(none)');
-      console.log(`    screenshot of the failure: ${file}`);
-    }
-  });
+  afterEach(screenshotFailures(workbench, 'fixes-'));
 
   after(async function () {
     this.timeout(60_000);

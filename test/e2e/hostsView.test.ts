@@ -2,7 +2,7 @@
 // bar, its "Hosts" view with the welcome text, a log channel that says the extension started,
 // the extension listed as installed, and no error notification.
 import * as assert from 'assert';
-import { Workbench } from './workbench';
+import { Workbench, screenshotFailures } from './workbench';
 
 const CONTAINER_TITLE = 'GPUDirect RDMA';
 const VIEW_NAME = 'Hosts';
@@ -18,12 +18,7 @@ describe('Hosts view in a real VS Code (code-server + chromium)', function () {
     await workbench.start();
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      const file = await workbench.screenshot(`failed-${this.currentTest.title}`).catch(() => '(none)');
-      console.log(`    screenshot of the failure: ${file}`);
-    }
-  });
+  afterEach(screenshotFailures(workbench));
 
   after(async function () {
     this.timeout(30_000);

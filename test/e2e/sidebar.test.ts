@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import { Locator } from 'playwright-core';
 import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
-import { Workbench } from './workbench';
+import { Workbench, screenshotFailures } from './workbench';
 
 const CONTAINER_TITLE = 'GPUDirect RDMA';
 const DEMO = 'demo-dgx-a100 (replayed)';
@@ -66,12 +66,7 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     await workbench.start();
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      const file = await workbench.screenshot(`failed-sidebar-${this.currentTest.title}`).catch(() => '(none)');
-      console.log(`    screenshot of the failure: ${file}`);
-    }
-  });
+  afterEach(screenshotFailures(workbench, 'sidebar-'));
 
   after(async function () {
     this.timeout(60_000);

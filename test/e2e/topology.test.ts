@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { FrameLocator, Locator } from 'playwright-core';
 import { REPO_ROOT, RUN_DIR } from './environment';
-import { Workbench } from './workbench';
+import { Workbench, screenshotFailures } from './workbench';
 
 const H200 = 'h200-8gpu.txt';
 const HOSTILE = 'hostile-nic.txt';
@@ -33,12 +33,7 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
     fs.writeFileSync(path.join(workspace, NOT_TOPO), 'shopping list\nmilk\n');
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      const file = await workbench.screenshot(`failed-topology-${this.currentTest.title}`).catch(() => '(none)');
-      console.log(`    screenshot of the failure: ${file}`);
-    }
-  });
+  afterEach(screenshotFailures(workbench, 'topology-'));
 
   after(async function () {
     this.timeout(30_000);

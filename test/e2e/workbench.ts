@@ -163,3 +163,12 @@ function freshRunDirs(userSettings: Record<string, unknown>): CodeServerDirs {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** A mocha afterEach hook: a failed test leaves a screenshot named after it, and says where. */
+export function screenshotFailures(workbench: Workbench, prefix = ''): Mocha.AsyncFunc {
+  return async function (this: Mocha.Context) {
+    if (this.currentTest?.state !== 'failed') return;
+    const file = await workbench.screenshot(`failed-${prefix}${this.currentTest.title}`).catch(() => '(none)');
+    console.log(`    screenshot of the failure: ${file}`);
+  };
+}
