@@ -1,0 +1,34 @@
+// The shapes every way of diagnosing many hosts shares (direct fan-out, through a login node with
+// Slurm, pdsh or clush): one result per host, whatever happened to it, so a fleet summary, the CLI's
+// JSON and the VS Code Fleet node read the same thing. Pure data: no I/O, no vscode.
+import type { Diagnosis } from '../diagnosis';
+import type { ProbeReport } from '../probe/runProbe';
+import type { ConnectStep } from '../ssh/errors';
+import type { SshTarget } from '../ssh/sshConfig';
+
+/**
+ * ok: the probe finished and no finding is an error or warning; findings: it finished (or mostly) with
+ * at least one error/warning finding; unreachable: never got to run (connect step failed, the login
+ * node's tool could not reach the node); timed-out: its deadline (per host or overall) ended it;
+ * cancelled: the user stopped it.
+ */
+export type FleetHostStatus = 'ok' | 'findings' | 'unreachable' | 'timed-out' | 'cancelled';
+
+/** How the host was reached. */
+export type FleetPath = 'direct' | 'slurm' | 'pdsh' | 'clush';
+
+export interface FleetHostResult {
+  /** The host as the user named it (one element of an expanded host list), or the node name Slurm gave. */
+  readonly host: string;
+  readonly status: FleetHostStatus;
+  readonly path: FleetPath;
+  /** Whatever arrived, also for timed-out/cancelled hosts when part of the probe came back. */
+  readonly report?: ProbeReport;
+  /** diagnose(report), plus fleet findings (fleet.topology-differs) once the fleet was compared. */
+  readonly diagnosis?: Diagnosis;
+  /** Direct SSH only: the resolved target. */
+  readonly target?: SshTarget;
+  /** unreachable/timed-out/cancelled: where it stopped and what was said (host, step, text). */
+  readonly error?: { readonly step: ConnectStep | 'relay' | 'deadline' | 'cancelled'; readonly message: string };
+  readonly durationMs: number;
+}
