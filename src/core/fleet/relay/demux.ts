@@ -1,0 +1,156 @@
+// Splits what a login node's srun/pdsh/clush printed into one stream per compute node.
+//
+// stdout lines are `host: line` (pdsh, clush) or ` 3: line` (srun --label: the task number, which
+// the node's `B` line maps to its Slurm node name). A node's stream is the base64 lines between its
+// `B` and `E` lines (loginScript.ts); anything else it printed before `B` (login-shell noise) is
+// kept as a note. stderr lines are the nodes' own (same prefixes) or the tool's (`pdsh@login: host:
+// …`, `clush: gpu[02,05] (2): …`, `srun: error: …`), and a tool's line naming a node belongs to it.
+// Nothing here throws on any input.
+import { expandHostList } from '../hostlist';
+import type { RelayTool } from './loginScript';
+
+export interface NodeStream {
+  readonly name: string;
+  began: boolean;
+  ended: boolean;
+  exitCode: number | null;
+  /** base64 lines of the probe's stdout, in order. */
+  readonly data: string[];
+  /** The node's own stderr and the tool's messages about it. */
+  readonly messages: string[];
+  /** Slurm: the step's node list from the node's `B` line. */
+  stepNodeList?: string;
+}
+
+export interface Demuxed {
+  readonly nodes: Map<string, NodeStream>;
+  /** Slurm nodes left out by the login script: name → state (`drained`, `down*`, …). */
+  readonly skipped: Map<string, string>;
+  /** The tool's exit code (`none`: not run), when the login script got to its end. */
+  toolExit?: string;
+  /** stderr lines about no node in particular (srun: invalid partition, pdsh: command not found). */
+  readonly toolMessages: string[];
+}
+
+const NODE_PREFIX = /^(\S+?): (.*)$/s;
+const TASK_PREFIX = /^ *(\d+): (.*)$/s;
+const TOOL_LINE: Record<RelayTool, RegExp> = {
+  pdsh: /^pdsh@\S+: (?:(\S+?): )?(.*)$/s,
+  clush: /^clush: (?:(\S+?)(?: \(\d+\))?: )?(.*)$/s,
+  slurm: /^srun: (.*)$/s,
+};
+
+/**
+ * `expected`: the nodes the run was for, when known (pdsh, clush, srun with a nodelist); Slurm's
+ * step node list from any `B` line adds the nodes srun chose. Only these and the nodes that printed
+ * get stderr lines, so a tool's own message (`sh: 1: pdsh: not found`) is never taken for a node.
+ */
+export function demux(tool: RelayTool, tag: string, out: { stdout: Buffer; stderr: Buffer }, expected: readonly string[] = []): Demuxed {
+  const d: Demuxed = { nodes: new Map(), skipped: new Map(), toolMessages: [] };
+  for (const name of expected) nodeOf(d, name);
+  const byTask = new Map<string, NodeStream>();
+  for (const line of lines(out.stdout, 'latin1')) {
+    if (line.startsWith(`${tag} `)) loginLine(d, line.slice(tag.length + 1));
+    else if (tool === 'slurm') taskLine(d, byTask, tag, line);
+    else hostLine(d, tag, line);
+  }
+  for (const list of new Set([...d.nodes.values()].map((n) => n.stepNodeList))) {
+    if (list !== undefined) for (const name of namesIn(list)) nodeOf(d, name);
+  }
+  for (const line of lines(out.stderr, 'utf8')) stderrLine(d, tool, byTask, line);
+  return d;
+}
+
+export function nodeOf(d: Demuxed, name: string): NodeStream {
+  let n = d.nodes.get(name);
+  if (!n) {
+    n = { name, began: false, ended: false, exitCode: null, data: [], messages: [] };
+    d.nodes.set(name, n);
+  }
+  return n;
+}
+
+function lines(buf: Buffer, encoding: BufferEncoding): string[] {
+  const all = buf.toString(encoding).split('\n');
+  if (all[all.length - 1] === '') all.pop();
+  return all;
+}
+
+function loginLine(d: Demuxed, rest: string): void {
+  const [verb, name, ...state] = rest.split(' ');
+  if (verb === 'S' && name) d.skipped.set(name, state.join(' '));
+  else if (verb === 'X') d.toolExit = name ?? '';
+}
+
+function hostLine(d: Demuxed, tag: string, line: string): void {
+  const m = NODE_PREFIX.exec(line);
+  if (!m) {
+    d.toolMessages.push(line);
+    return;
+  }
+  streamLine(nodeOf(d, m[1]), tag, m[2]);
+}
+
+function taskLine(d: Demuxed, byTask: Map<string, NodeStream>, tag: string, line: string): void {
+  const m = TASK_PREFIX.exec(line);
+  if (!m) {
+    d.toolMessages.push(line);
+    return;
+  }
+  const begin = new RegExp(`^${tag} B (\\S+) ?(\\S*)`).exec(m[2]);
+  if (begin) byTask.set(m[1], nodeOf(d, begin[1]));
+  const node = byTask.get(m[1]);
+  if (node) streamLine(node, tag, m[2]);
+  else d.toolMessages.push(`task ${m[1]}: ${m[2]}`);
+}
+
+/** One line of a node's stdout: its B/E frame, a base64 line inside, or noise around. */
+function streamLine(node: NodeStream, tag: string, text: string): void {
+  const body = text.replace(/\r$/, '');
+  if (body.startsWith(`${tag} B `)) {
+    node.began = true;
+    const list = body.split(' ')[3];
+    if (list) node.stepNodeList = list;
+  } else if (body.startsWith(`${tag} E `)) {
+    node.ended = true;
+    const rc = body.slice(tag.length + 3);
+    node.exitCode = /^\d{1,3}$/.test(rc) ? Number(rc) : null;
+  } else if (node.began && !node.ended && /^[A-Za-z0-9+/=]*$/.test(body)) {
+    node.data.push(body);
+  } else {
+    node.messages.push(Buffer.from(text, 'latin1').toString('utf8'));
+  }
+}
+
+function stderrLine(d: Demuxed, tool: RelayTool, byTask: Map<string, NodeStream>, line: string): void {
+  const toolMatch = TOOL_LINE[tool].exec(line);
+  if (toolMatch) {
+    const named = tool === 'slurm' || !toolMatch[1] ? [] : namesIn(toolMatch[1]).filter((n) => d.nodes.has(n));
+    const targets = named.length > 0 ? named : nodesMentioned(d, line);
+    if (targets.length === 0) d.toolMessages.push(line);
+    for (const t of targets) nodeOf(d, t).messages.push(line);
+    return;
+  }
+  const m = (tool === 'slurm' ? TASK_PREFIX : NODE_PREFIX).exec(line);
+  const node = m ? (tool === 'slurm' ? byTask.get(m[1]) : d.nodes.get(m[1])) : undefined;
+  if (node && m) node.messages.push(m[2]);
+  else d.toolMessages.push(line);
+}
+
+/** A folded ClusterShell node set (`gpu[02,05]`), or the name as it is when it does not unfold. */
+function namesIn(text: string): string[] {
+  try {
+    return expandHostList(text);
+  } catch {
+    return [];
+  }
+}
+
+/** Nodes already known (from stdout) that a tool's message names as a whole word. */
+function nodesMentioned(d: Demuxed, line: string): string[] {
+  return [...d.nodes.keys()].filter((n) => new RegExp(`(^|[^A-Za-z0-9._-])${escapeRegExp(n)}($|[^A-Za-z0-9_-])`).test(line));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,124 @@
+// Diagnosing many compute nodes through one SSH connection to a login node: the site's srun, pdsh or
+// clush runs the same probe script on every node (nothing installed there), the output is split per
+// node (demux.ts) and each node's stream goes through runProbe and diagnose() like a direct probe.
+import { randomBytes } from 'crypto';
+import type { Client } from 'ssh2';
+import { diagnose } from '../../diagnosis';
+import { PROBE_COMMANDS, probeDeadlineMs } from '../../probe/commands';
+import { ProbeRunner, runProbe } from '../../probe/runProbe';
+import { PROBE_REMOTE_COMMAND, buildProbeScript, newBoundary } from '../../probe/script';
+import { exec, ExecResult } from '../../ssh/exec';
+import { statusOfProbe } from '../status';
+import type { FleetHostResult } from '../types';
+import { Demuxed, NodeStream, demux } from './demux';
+import { RelayTool, loginScript } from './loginScript';
+import { RelayOptions, checkRelayOptions } from './options';
+
+export type { RelayTool } from './loginScript';
+export type { RelayOptions } from './options';
+export { checkRelayOptions } from './options';
+
+// One name per `command -v`: dash prints only the first of several.
+const DETECT_SCRIPT = 'LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH\nfor t in sinfo srun pdsh clush; do command -v "$t"; done\n';
+/** Room per node for its probe stream in base64 (a real node's is well under 2 MiB). */
+const MAX_BYTES_PER_NODE = 32 * 1024 * 1024;
+const TOOL_COMMAND: Record<RelayTool, string> = { slurm: 'srun', pdsh: 'pdsh', clush: 'clush' };
+
+/** The relay tools the login node has, from `command -v` (Slurm: srun). */
+export async function detectRelayTools(client: Client, signal?: AbortSignal): Promise<RelayTool[]> {
+  const r = await exec(client, PROBE_REMOTE_COMMAND, { stdin: DETECT_SCRIPT, timeoutMs: 15_000, maxBytes: 65_536, signal });
+  if (r.connectionLost || r.timedOut) throw new Error(`cannot list the login node's tools: ${r.stderr.toString('utf8').trim() || (r.timedOut ? 'timed out' : 'connection lost')}`);
+  const found = new Set(r.stdout.toString('utf8').split('\n').map((l) => l.trim().split('/').pop()));
+  return (['slurm', 'pdsh', 'clush'] as const).filter((t) => found.has(TOOL_COMMAND[t]));
+}
+
+/** What running the login script gave: exec()'s result over SSH; a local shell in tests. */
+export type LoginRun = Pick<ExecResult, 'stdout' | 'stderr' | 'exitCode' | 'timedOut' | 'connectionLost'>;
+
+/** Runs a login script (POSIX sh, on stdin to `/bin/sh -s`) with a deadline, output cap and cancel signal. */
+export type LoginRunner = (script: string, limits: { readonly timeoutMs: number; readonly maxBytes: number; readonly signal?: AbortSignal }) => Promise<LoginRun>;
+
+interface RunContext {
+  readonly opts: RelayOptions;
+  readonly boundary: string;
+  readonly run: LoginRun;
+  readonly durationMs: number;
+  readonly cancelled: boolean;
+  readonly demuxed: Demuxed;
+}
+
+export function diagnoseViaLoginNode(client: Client, opts: RelayOptions): Promise<FleetHostResult[]> {
+  // exec() TERMs the login node's session at the deadline or on cancel: pdsh, clush and srun die
+  // with it, and Slurm cancels the step on the nodes.
+  return relayDiagnose((script, limits) => exec(client, PROBE_REMOTE_COMMAND, { stdin: script, ...limits }), opts);
+}
+
+export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): Promise<FleetHostResult[]> {
+  const commands = opts.commands ?? PROBE_COMMANDS;
+  const checked = checkRelayOptions(opts, probeDeadlineMs(commands));
+  const boundary = newBoundary();
+  const tag = `gdrr-${randomBytes(8).toString('hex')}`;
+  // The node stops its own probe a little before the run's deadline, so what it printed arrives.
+  const nodeLimitS = Math.max(1, Math.min(Math.ceil(probeDeadlineMs(commands) / 1000), Math.floor(checked.deadlineMs / 1000) - 5));
+  const script = loginScript({
+    ...opts,
+    nodes: checked.nodeList,
+    tag,
+    probeScript: buildProbeScript(commands, { boundary }).script,
+    nodeLimitS,
+    expectedCount: checked.expected.length,
+    concurrency: checked.concurrency,
+    deadlineS: Math.ceil(checked.deadlineMs / 1000),
+  });
+  const count = Math.max(checked.expected.length, opts.nodeCount ?? 0, 1);
+  const t0 = Date.now();
+  const run = await runLogin(script, { timeoutMs: checked.deadlineMs, maxBytes: count * MAX_BYTES_PER_NODE, signal: opts.signal });
+  const ctx: RunContext = { opts, boundary, run, durationMs: Date.now() - t0, cancelled: opts.signal?.aborted === true, demuxed: demux(opts.tool, tag, run, checked.expected) };
+  if (ctx.demuxed.nodes.size === 0 && ctx.demuxed.skipped.size === 0) throw new Error(`${opts.loginHost}: ${TOOL_COMMAND[opts.tool]}: ${runFailure(ctx)}`);
+  const skipped = [...ctx.demuxed.skipped].map(([name, state]) => failed(ctx, name, 'unreachable', 'relay', `Slurm reports node ${name} as ${state}; not run there`));
+  const probed = await Promise.all([...ctx.demuxed.nodes.values()].filter((n) => !ctx.demuxed.skipped.has(n.name)).map((n) => nodeResult(ctx, n)));
+  return [...probed, ...skipped].sort((a, b) => a.host.localeCompare(b.host, 'en', { numeric: true }));
+}
+
+async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostResult> {
+  if (!node.began) {
+    if (ctx.cancelled) return failed(ctx, node.name, 'cancelled', 'cancelled', 'cancelled before the node started');
+    if (ctx.run.timedOut) return failed(ctx, node.name, 'timed-out', 'deadline', 'the deadline passed before the node started');
+    return failed(ctx, node.name, 'unreachable', 'relay', nodeFailure(ctx, node));
+  }
+  const cut = !node.ended;
+  const runner: ProbeRunner = async () => ({
+    stdout: Buffer.from(node.data.join(''), 'base64'),
+    stderr: Buffer.from(node.messages.join('\n')),
+    exitCode: node.exitCode,
+    connectionLost: cut && !ctx.run.timedOut && !ctx.cancelled,
+    // 124: the node's own `timeout` stopped the probe (its share of the deadline).
+    timedOut: (cut && ctx.run.timedOut) || node.exitCode === 124,
+  });
+  const report = await runProbe(runner, { host: node.name, commands: ctx.opts.commands ?? PROBE_COMMANDS, boundary: ctx.boundary });
+  const diagnosis = diagnose(report);
+  const status = cut && ctx.cancelled ? 'cancelled' : statusOfProbe(report, diagnosis);
+  return { host: node.name, status, path: ctx.opts.tool, report, diagnosis, durationMs: ctx.durationMs };
+}
+
+function failed(ctx: RunContext, host: string, status: FleetHostResult['status'], step: 'relay' | 'deadline' | 'cancelled', message: string): FleetHostResult {
+  return { host, status, path: ctx.opts.tool, error: { step, message }, durationMs: ctx.durationMs };
+}
+
+/** What the tool said about a node that printed nothing, else what it said at all. */
+function nodeFailure(ctx: RunContext, node: NodeStream): string {
+  const own = node.messages.filter((m) => m.trim() !== '');
+  if (own.length > 0) return clip(own.join('\n'));
+  return `no output from ${node.name} through ${TOOL_COMMAND[ctx.opts.tool]} on ${ctx.opts.loginHost}: ${runFailure(ctx)}`;
+}
+
+function runFailure(ctx: RunContext): string {
+  const { run, demuxed } = ctx;
+  const said = demuxed.toolMessages.filter((l) => l.trim() !== '');
+  const how = ctx.cancelled ? 'cancelled' : run.timedOut ? 'timed out' : run.connectionLost ? 'connection to the login node lost' : `exit ${demuxed.toolExit ?? run.exitCode ?? '?'}`;
+  return clip(said.length > 0 ? `${said.join('\n')} (${how})` : how);
+}
+
+function clip(text: string): string {
+  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+}

@@ -1,0 +1,126 @@
+// The script a login node runs (on stdin to `/bin/sh -s`, like the probe itself) to run the probe on
+// many compute nodes with srun, pdsh or clush, and the per-node command those tools carry.
+//
+// The per-node command is `echo <b64> <b64> … | tr -d ' ' | base64 -d | /bin/sh -s`: only
+// [A-Za-z0-9+/=] and spaces pass through the tool, ssh and the node's login shell (which may be csh:
+// chunks of at most 1000 characters stay under old csh word limits; no `%`, which ClusterShell's
+// exec worker and pdsh's rcmd modules would read as a placeholder). It decodes to the node wrapper below, which
+// holds the probe script (base64 again) and prints, one line each:
+//   <T> B <node name> <step nodelist>     first: the node started (Slurm's name, else hostname)
+//   <base64 of the probe's stdout>        wrapped at 76: no tool's per-line prefixing or
+//   …                                     relaying can split or change a length-prefixed frame
+//   <T> E <exit code of the probe>        last: the node's stream is complete
+// and the login script itself prints `<T> S <node> <state>` for nodes Slurm says are unusable and
+// `<T> X <tool exit code>` at the end. <T> is random per run, so no other output can fake a line.
+//
+// Sizes: the probe (≈6 KB) in base64 inside the wrapper, the wrapper in base64 again: the per-node
+// command is ≈12 KB, one argument far below Linux's 128 KiB per-argument and 2 MiB ARG_MAX limits
+// (pdsh and clush pass it to ssh as one argument; srun to `sh -c`).
+import { shQuote } from '../../probe/script';
+
+export type RelayTool = 'slurm' | 'pdsh' | 'clush';
+
+export interface LoginScriptRequest {
+  readonly tool: RelayTool;
+  readonly tag: string;
+  readonly probeScript: string;
+  /** Node-side limit for one probe (s): the probe stops itself and what it printed still arrives. */
+  readonly nodeLimitS: number;
+  readonly nodes?: string;
+  /** How many nodes `nodes` names. */
+  readonly expectedCount: number;
+  readonly partition?: string;
+  readonly nodeCount?: number;
+  readonly jobId?: string;
+  readonly concurrency: number;
+  /** Whole-run limit for Slurm (`--time`, `--immediate`), in seconds. */
+  readonly deadlineS: number;
+}
+
+const ENV = 'LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH';
+
+/** The wrapper each node runs; fds 3/4 carry the stream and the probe's exit code past `base64`. */
+export function nodeWrapper(tag: string, probeScript: string, nodeLimitS: number): string {
+  return [
+    ENV,
+    `T=${shQuote(tag)}`,
+    `P=${shQuote(Buffer.from(probeScript).toString('base64'))}`,
+    'N=${SLURMD_NODENAME:-$(hostname 2>/dev/null || uname -n)}',
+    `printf '%s B %s %s\\n' "$T" "$N" "\${SLURM_STEP_NODELIST:-\${SLURM_JOB_NODELIST:-}}"`,
+    `TO=; if timeout -k 2 10 true >/dev/null 2>&1; then TO='timeout -k 2 ${nodeLimitS}'; fi`,
+    'exec 3>&1',
+    'rc=$( { { printf \'%s\\n\' "$P" | base64 -d | $TO /bin/sh -s 3>&- 4>&-; echo "$?" >&4; } | base64 >&3 3>&- 4>&-; } 4>&1 )',
+    `printf '%s E %s\\n' "$T" "$rc"`,
+    '',
+  ].join('\n');
+}
+
+export function nodeCommand(wrapper: string): string {
+  const b64 = Buffer.from(wrapper).toString('base64');
+  const chunks = b64.match(/.{1,1000}/g) ?? [];
+  return `echo ${chunks.join(' ')} | tr -d ' ' | base64 -d | /bin/sh -s`;
+}
+
+export function loginScript(req: LoginScriptRequest): string {
+  const cmd = nodeCommand(nodeWrapper(req.tag, req.probeScript, req.nodeLimitS));
+  const head = [ENV, `T=${shQuote(req.tag)}`, `C=${shQuote(cmd)}`];
+  const body = req.tool === 'pdsh' ? pdshLines(req) : req.tool === 'clush' ? clushLines(req) : slurmLines(req);
+  return [...head, ...body, `printf '%s X %s\\n' "$T" "$rc"`, ''].join('\n');
+}
+
+// Every tool gets stdin from /dev/null: clush and srun forward stdin to the nodes, and here stdin is
+// the rest of this script.
+// BatchMode: a node asking for a password fails at once instead of hanging; ConnectTimeout: a dead
+// node is reported within seconds (pdsh's own -t does not apply to its ssh module).
+function pdshLines(req: LoginScriptRequest): string[] {
+  return [
+    'PDSH_SSH_ARGS_APPEND="${PDSH_SSH_ARGS_APPEND:-} -o BatchMode=yes -o ConnectTimeout=10"; export PDSH_SSH_ARGS_APPEND',
+    `pdsh -R ssh -f ${req.concurrency} -w ${shQuote(req.nodes ?? '')} "$C" </dev/null; rc=$?`,
+  ];
+}
+
+// clush already passes BatchMode and its connect_timeout to ssh; -S: exit with the largest node code.
+function clushLines(req: LoginScriptRequest): string[] {
+  return [`clush -S -f ${req.concurrency} -w ${shQuote(req.nodes ?? '')} -- "$C" </dev/null; rc=$?`];
+}
+
+// Nodes Slurm says are down, drained, failing or not responding (`*`), or busy with other jobs, are
+// reported and left out: a nodelist with one of them would make srun wait for it or fail as a whole.
+// Within an existing allocation (jobId) its nodes are the user's own and all of them are used.
+// Without sinfo every node is tried.
+const SINFO_CHECK = `if ! command -v sinfo >/dev/null 2>&1; then OK=$NODES; NOK=$NALL; else
+set -f
+OK=; NOK=0
+for l in $(sinfo -h -N -n "$NODES" $PART -o '%N:%T' 2>/dev/null); do
+  n=\${l%%:*}; s=\${l#*:}
+  case ,$OK, in *,"$n",*) continue ;; esac
+  case $s in
+    *'*'|down*|drain*|fail*|maint*|future*|unknown*|reboot*|power*|inval*|alloc*|resv*|reserved*) printf '%s S %s %s\\n' "$T" "$n" "$s" ;;
+    *) OK=\${OK:+$OK,}$n; NOK=$((NOK + 1)) ;;
+  esac
+done
+set +f
+# sinfo knows none of them (a wrong partition or names): srun says why, for every node.
+if [ "$NOK" -eq 0 ] && [ -z "$(sinfo -h -N -n "$NODES" $PART -o %N 2>/dev/null)" ]; then OK=$NODES; NOK=$NALL; fi
+fi`;
+
+function slurmLines(req: LoginScriptRequest): string[] {
+  const minutes = Math.max(1, Math.ceil(req.deadlineS / 60));
+  const immediate = Math.max(1, Math.min(30, Math.floor(req.deadlineS / 4)));
+  const common = `--ntasks-per-node=1 --label --kill-on-bad-exit=0 --job-name=gdr-doctor --time=${minutes} --immediate=${immediate}`;
+  // Validated to [A-Za-z0-9._-]: $PART expands unquoted to exactly one word (or none).
+  const lines = [`PART=${req.partition !== undefined ? shQuote(`--partition=${req.partition}`) : ''}`];
+  if (req.jobId !== undefined) {
+    const count = req.nodeCount ?? '$(squeue -h -j "$JOB" -o %D 2>/dev/null)';
+    lines.push(`JOB=${shQuote(req.jobId)}`, `NN=${count}`);
+    const list = req.nodes !== undefined ? ` --nodelist=${shQuote(req.nodes)}` : '';
+    lines.push(`srun --jobid="$JOB"${list} \${NN:+--nodes=$NN --ntasks=$NN} ${common} /bin/sh -c "$C" </dev/null; rc=$?`);
+  } else if (req.nodes !== undefined) {
+    lines.push(`NODES=${shQuote(req.nodes)}`, `NALL=${req.expectedCount}`, SINFO_CHECK);
+    lines.push(`if [ "$NOK" -gt 0 ]; then srun $PART --nodelist="$OK" --nodes=$NOK --ntasks=$NOK ${common} /bin/sh -c "$C" </dev/null; rc=$?; else rc=none; fi`);
+  } else {
+    const n = req.nodeCount ?? 1;
+    lines.push(`srun $PART --nodes=${n} --ntasks=${n} ${common} /bin/sh -c "$C" </dev/null; rc=$?`);
+  }
+  return lines;
+}

@@ -1,0 +1,122 @@
+// Diagnosing compute nodes through a login node with the real srun (Slurm in the lab hosts), pdsh
+// and clush: one SSH connection to the login node, nothing installed on the nodes. Every node's
+// findings must equal a direct probe of a host with the same profile; a node that is down (its sshd
+// stopped, or drained in Slurm) is reported for that node alone.
+import * as assert from 'node:assert/strict';
+import { diagnose } from '../../src/core/diagnosis';
+import { detectRelayTools, diagnoseViaLoginNode, RelayOptions } from '../../src/core/fleet/relay';
+import { openSsh } from '../../src/core/fleet/sshProbeHost';
+import { PROBE_COMMANDS } from '../../src/core/probe/commands';
+import { runProbe } from '../../src/core/probe/runProbe';
+import { sshRunner } from '../../src/core/probe/sshRunner';
+import type { FleetHostResult } from '../../src/core/fleet/types';
+import type { SshConnection } from '../../src/core/ssh/connect';
+import { noPrompts } from '../../src/core/ssh/prompts';
+import { assertLabCanRun, cleanupStale, Lab, LabHostSpec, startLab } from '../lab/lab';
+import { inHost } from '../lab/slurm';
+
+const RECORDS = '/tmp/gdrlab-records-relay.json';
+const NETWORK = { bridge: 'gdrbr8', subnet: 8 };
+const PROFILE: Record<string, string> = {
+  gpu01: 'healthy', gpu02: 'healthy', gpu03: 'healthy', gpu04: 'healthy', gpu05: 'healthy',
+  gpu06: 'no-peermem', gpu07: 'no-peermem', gpu08: 'no-nic',
+};
+const NODES = Object.keys(PROFILE);
+// Generous limits on both sides: a loaded CI machine must not time a command out in one run only.
+const COMMANDS = PROBE_COMMANDS.map((c) => ({ ...c, timeoutS: 120 }));
+
+function specs(): LabHostSpec[] {
+  return [{ name: 'login', profile: 'no-gpu', netns: true, login: true }, ...NODES.map((name) => ({ name, profile: PROFILE[name], netns: true }))];
+}
+
+describe('diagnose through a login node (srun, pdsh, clush)', function () {
+  this.timeout(300_000);
+  let lab: Lab;
+  let login: SshConnection;
+  /** Findings of a direct probe, by profile, the host's name taken out (fake outputs may name it). */
+  const direct = new Map<string, string>();
+  const withoutName = (findings: unknown, host: string) => JSON.stringify(findings).split(host).join('<host>');
+  const reach = () => ({ prompts: noPrompts, configFile: lab.sshConfigPath });
+
+  before(async () => {
+    assertLabCanRun();
+    await cleanupStale(RECORDS);
+    lab = await startLab({ hosts: specs(), recordsPath: RECORDS, network: NETWORK, slurm: { controller: 'login', nodes: NODES }, readyTimeoutMs: 60_000 });
+    for (const [profile, host] of [['healthy', 'gpu01'], ['no-peermem', 'gpu06'], ['no-nic', 'gpu08']]) {
+      const conn = await openSsh(host, reach());
+      const report = await runProbe(sshRunner(conn.client), { host, commands: COMMANDS }).finally(() => conn.close());
+      direct.set(profile, withoutName(diagnose(report).findings, host));
+    }
+    login = await openSsh('login', reach());
+  });
+  after(async () => {
+    login?.close();
+    await lab?.stop();
+  });
+
+  const relay = (opts: Omit<RelayOptions, 'loginHost'>) => diagnoseViaLoginNode(login.client, { loginHost: 'login', commands: COMMANDS, ...opts });
+
+  function assertLikeDirect(results: FleetHostResult[], tool: string, nodes: readonly string[]): void {
+    assert.deepEqual(results.map((r) => r.host), nodes);
+    for (const r of results) {
+      assert.equal(r.path, tool);
+      assert.ok(r.report && r.diagnosis, `${r.host}: ${JSON.stringify(r.error)}`);
+      assert.equal(r.report.finished, true, `${r.host}: ${r.report.notes.join('\n')}`);
+      assert.deepEqual(JSON.parse(withoutName(r.diagnosis.findings, r.host)), JSON.parse(direct.get(PROFILE[r.host]) ?? 'null'), r.host);
+      assert.equal(r.status, 'findings'); // every lab profile has at least a warning (the seed topology's far NICs)
+    }
+  }
+
+  it('detects the tools the login node has', async () => {
+    assert.deepEqual(await detectRelayTools(login.client), ['slurm', 'pdsh', 'clush']);
+  });
+
+  for (const tool of ['pdsh', 'clush'] as const) {
+    it(`${tool}: every node like a direct probe`, async () => {
+      // Two at a time: eight probes at once on a shared CI machine push its commands past their limits.
+      assertLikeDirect(await relay({ tool, nodes: 'gpu[01-08]', concurrency: 2 }), tool, NODES);
+    });
+  }
+
+  it('slurm: a nodelist, and a node count srun picks, every node like a direct probe', async () => {
+    assertLikeDirect(await relay({ tool: 'slurm', nodes: 'gpu[01-08]', partition: 'gpu' }), 'slurm', NODES);
+    assertLikeDirect(await relay({ tool: 'slurm', nodeCount: 8 }), 'slurm', NODES);
+  });
+
+  for (const tool of ['pdsh', 'clush'] as const) {
+    it(`${tool}: a node whose sshd is stopped is unreachable, the others intact`, async () => {
+      const pid = lab.host('gpu03').listenerPid();
+      process.kill(pid, 'SIGSTOP');
+      try {
+        const results = await relay({ tool, nodes: 'gpu[01-08]', concurrency: 2 });
+        const down = results.find((r) => r.host === 'gpu03');
+        assert.equal(down?.status, 'unreachable');
+        assert.equal(down.error?.step, 'relay');
+        assert.match(down.error.message, /timed out|exit code 255/);
+        assertLikeDirect(results.filter((r) => r.host !== 'gpu03'), tool, NODES.filter((n) => n !== 'gpu03'));
+      } finally {
+        process.kill(pid, 'SIGCONT');
+      }
+    });
+  }
+
+  it('slurm: a drained node is reported as such, the others intact', async () => {
+    const ctl = lab.host('login').listenerPid();
+    await inHost(ctl, ['scontrol', 'update', 'nodename=gpu04', 'state=drain', 'reason=gdr-doctor-test']);
+    try {
+      const results = await relay({ tool: 'slurm', nodes: 'gpu[01-08]' });
+      const drained = results.find((r) => r.host === 'gpu04');
+      assert.equal(drained?.status, 'unreachable');
+      assert.match(drained.error?.message ?? '', /gpu04 as drain/);
+      assertLikeDirect(results.filter((r) => r.host !== 'gpu04'), 'slurm', NODES.filter((n) => n !== 'gpu04'));
+    } finally {
+      await inHost(ctl, ['scontrol', 'update', 'nodename=gpu04', 'state=resume']);
+    }
+  });
+
+  it("slurm: srun refusing the whole run is every node's error, or thrown when no node is known", async () => {
+    const results = await relay({ tool: 'slurm', nodes: 'gpu[01-02]', partition: 'nosuch' });
+    assert.deepEqual(results.map((r) => [r.host, r.status]), [['gpu01', 'unreachable'], ['gpu02', 'unreachable']]);
+    await assert.rejects(relay({ tool: 'slurm', nodeCount: 2, partition: 'nosuch' }), /login: srun: .*[Ii]nvalid partition/);
+  });
+});
