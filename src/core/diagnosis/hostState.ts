@@ -90,6 +90,8 @@ function readOfed(report: ProbeReport): boolean | null {
   if (factOf(report, 'ofed')) return true;
   const c = commandOf(report, 'ofed');
   if (!c || c.state !== 'complete') return null;
+  // Stopped by `timeout` (124: its exit status, also what the collect script saves): no answer, not "no OFED".
+  if (c.timedOut || c.exitCode === 124) return null;
   // `ofed_info` missing (127), or present but failing: no OFED stack to speak of.
   return c.missing || (c.exitCode !== null && c.exitCode !== 0) ? false : null;
 }

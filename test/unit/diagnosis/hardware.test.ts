@@ -96,4 +96,12 @@ describe('diagnosis: GPUs and RDMA devices', () => {
     assert.equal(f.severity, 'warning');
     assert.deepEqual(f.evidence, ['ofed_info -s: (command not found (exit 127))']);
   });
+
+  it('ofed_info stopped by timeout (exit 124): no ofed.missing, the failed command is reported instead', async () => {
+    const d = diagnose(await hostReport({
+      ...without(HEALTHY, 'kallsyms-peer'), ofed: { stdout: '', rc: 124 }, 'modinfo-nvidia': fixture('modinfo/nvidia-510-proprietary-ubuntu2204-a6000.txt'), 'memory-peers': '',
+      lsmod: fixture('lsmod/talos-connectx4-inbox-rdma-full-with-header.txt'), 'sys-module-peermem': '',
+    }));
+    assert.ok(!ids(d.findings).includes('ofed.missing'), ids(d.findings).join(', '));
+  });
 });
