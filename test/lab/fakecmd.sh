@@ -16,7 +16,7 @@
 # <cmd>.drop (print N lines of output, then kill the session's sshd), <cmd>.flood (print
 # N more bytes of "gdrlab flood" lines after the output). Profile delays: prof/delay/<cmd>
 # holds seconds to wait before replying (a real command's latency, for the bench).
-# Internal entry (hostinit, not logged): fakecmd.sh <h> --boot-load <module>
+# Internal entry (hostinit, not logged): fakecmd.sh <h> --boot-load <module>...
 set -u
 # The caller's LC_ALL goes to the call log ("=value", or empty when unset): tests check the
 # locale a tool ran the command under. The dispatcher itself always works in C.
@@ -56,16 +56,20 @@ logcall() {
 
 # ---- kernel-module state (real kernel layout, in the host's private tmpfs) --------
 # prof/modules.tsv: name <TAB> size <TAB> deps (comma list or -) <TAB> version (or -)
-modline() { local n s d v; while IFS=$'\t' read -r n s d v; do [ "$n" = "$1" ] && { printf '%s\t%s\t%s\n' "$s" "$d" "$v"; return 0; }; done < "$P/modules.tsv"; return 1; }
+# modvars sets MOD_SIZE MOD_DEPS MOD_VER without a subshell: a booting host loads many modules,
+# and every fork counts when dozens of hosts start at once.
+modvars() { local n s d v; while IFS=$'\t' read -r n s d v; do [ "$n" = "$1" ] && { MOD_SIZE=$s MOD_DEPS=$d MOD_VER=$v; return 0; }; done < "$P/modules.tsv"; return 1; }
+modline() { modvars "$1" && printf '%s\t%s\t%s\n' "$MOD_SIZE" "$MOD_DEPS" "$MOD_VER"; }
+bumpref() { local n; read -r n < "/sys/module/$1/refcnt"; echo $((n + $2)) > "/sys/module/$1/refcnt"; }
 loaded() { [ -e "/sys/module/$1/initstate" ]; }
 norm() { printf '%s' "${1//-/_}"; }
 
 # Load one module and, first, its dependencies, as modprobe does.
 load() {
-  local m=$1 asked=$2 info size deps ver d f
-  info=$(modline "$m") || { echo "modprobe: FATAL: Module $asked not found in directory /lib/modules/$(uname -r)" >&2; return 1; }
+  local m=$1 asked=$2 size deps ver d f
+  modvars "$m" || { echo "modprobe: FATAL: Module $asked not found in directory /lib/modules/$(uname -r)" >&2; return 1; }
   loaded "$m" && return 0
-  IFS=$'\t' read -r size deps ver <<< "$info"
+  size=$MOD_SIZE deps=$MOD_DEPS ver=$MOD_VER
   if [ "$deps" != - ]; then for d in ${deps//,/ }; do load "$d" "$d" || return 1; done; fi
   if [ "$EUID" != 0 ]; then echo "modprobe: ERROR: could not insert '$m': Operation not permitted" >&2; return 1; fi
   if [ -e "$P/modprobe-error/$m" ]; then cat "$P/modprobe-error/$m" >&2; return 1; fi
@@ -74,7 +78,7 @@ load() {
   echo 0 > "/sys/module/$m/refcnt"
   [ "$ver" != - ] && echo "$ver" > "/sys/module/$m/version"
   if [ "$deps" != - ]; then for d in ${deps//,/ }; do
-    echo $(( $(cat "/sys/module/$d/refcnt") + 1 )) > "/sys/module/$d/refcnt"
+    bumpref "$d" 1
     mkdir -p "/sys/module/$d/holders/$m"
   done; fi
   # prof/on-load/<m>/<absolute path>: files the module creates (nv_mem registration).
@@ -97,7 +101,7 @@ unload() {
   fi
   rm -rf "/sys/module/$m"
   if [ "$deps" != - ]; then for d in ${deps//,/ }; do
-    echo $(( $(cat "/sys/module/$d/refcnt") - 1 )) > "/sys/module/$d/refcnt"
+    bumpref "$d" -1
     rmdir "/sys/module/$d/holders/$m"
   done; fi
   sed -i "/^$m\$/d" /run/gdrlab-modules.order
@@ -204,7 +208,7 @@ session_sshd() {
   return 1
 }
 
-if [ "$CMD" = --boot-load ]; then load "$1" "$1"; exit; fi
+if [ "$CMD" = --boot-load ]; then for m; do load "$m" "$m" || exit; done; exit 0; fi
 ARGS=("$@")
 logcall "$@"
 [ -e "$P/delay/$CMD" ] && sleep "$(cat "$P/delay/$CMD")"

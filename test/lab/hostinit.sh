@@ -1,65 +1,68 @@
 #!/bin/sh
 # PID 1 of one simulated GPU host (started by lab.ts through
-# `unshare --mount --uts --pid --fork --kill-child --mount-proc --propagation private`).
+# `[ip netns exec NS] unshare --mount --uts --pid --fork --kill-child --mount-proc --propagation private`).
 # Builds the host's private view of the machine, then becomes its sshd.
 # Everything the host writes lands in <h>: the real /etc, /usr/bin, /sys stay untouched.
+# Few processes on purpose: dozens of hosts start at once, and every fork counts. What can be
+# prepared from outside is (etc.ts: users, sudoers, pam, /etc/hosts, keys, homes).
 set -eu
 H=$1
-NAME=$(cat "$H/hostname")
+read -r NAME < "$H/hostname"
 
-# Copy-on-write /etc: users, sudoers and the tool's own edits (modules-load.d) land in
-# <h>/etc-upper, where tests look for them. A bind mount would break rename() onto it.
+# Copy-on-write /etc: lab.ts put the host's users, sudoers, keys, /etc/hosts in <h>/etc-upper;
+# the tool's own edits (modules-load.d) land there too, where tests look for them. A bind
+# mount would break rename() onto it.
 mount -t overlay -o "lowerdir=/etc,upperdir=$H/etc-upper,workdir=$H/etc-work" overlay /etc
 
-# Private, empty run/home dirs: root's real ~/.bashrc must not leak into sessions.
+# Private run/home dirs: root's real ~/.bashrc must not leak into sessions. Homes (skel,
+# a login node's ~/.ssh) were built in <h>/home with their owners.
 mount -t tmpfs -o mode=755 tmpfs /run
 mount -t tmpfs -o mode=755 tmpfs /home
 mount -t tmpfs -o mode=700 tmpfs /root
 mkdir -p /run/sshd
+cp -a "$H/home/." /home/
 
-# Kernel state the probe reads as files, filled from the profile; fake modprobe edits it.
+# Kernel state the probe reads as files; fake modprobe edits it. Its boot state (profile
+# files plus the modules loaded at boot, lsmod order in /run) was made once per profile by
+# bootstate.sh: one cp here.
 mount -t tmpfs -o mode=755 tmpfs /sys/module
 mount -t tmpfs -o mode=755 tmpfs /sys/kernel/mm
 mount -t tmpfs -o mode=755 tmpfs /proc/driver
-for d in sys/module sys/kernel/mm proc/driver; do
-  [ -d "$H/prof/files/$d" ] && cp -r "$H/prof/files/$d/." "/$d/"
-done
+cp -r "$H/prof/boot/." /
 
 hostname "$NAME"
-printf '127.0.1.1\t%s\n' "$NAME" >> /etc/hosts
-
-# users.tsv: name uid sudo(nopasswd|password|none) password(- = none)
-mkdir -p /etc/ssh/authorized_keys
-: > /etc/sudoers.d/gdrlab
-while read -r user uid sudo pw; do
-  [ "$user" = root ] || useradd -m -s /bin/bash -u "$uid" "$user"
-  [ "$pw" = - ] || echo "$user:$pw" | chpasswd
-  case $sudo in
-    nopasswd) echo "$user ALL=(ALL:ALL) NOPASSWD: ALL" >> /etc/sudoers.d/gdrlab ;;
-    password) echo "$user ALL=(ALL:ALL) ALL" >> /etc/sudoers.d/gdrlab ;;
-  esac
-  [ -e "$H/authorized_keys/$user" ] && cp "$H/authorized_keys/$user" "/etc/ssh/authorized_keys/$user"
-done < "$H/users.tsv"
-chmod 440 /etc/sudoers.d/gdrlab
-chmod 644 /etc/ssh/authorized_keys/* 2> /dev/null || true
-
-# Without nodelay every wrong password costs ~2 s. pam_loginuid cannot write
-# /proc/self/loginuid in a container and would end every session at once.
-sed -i '/^auth.*pam_unix\.so/ s/$/ nodelay/' /etc/pam.d/common-auth
-sed -i 's/^session\s\+required\s\+pam_loginuid\.so/session optional pam_loginuid.so/' /etc/pam.d/sshd
-
-# Ubuntu puts /usr/sbin on a user's PATH through /etc/environment; Debian doesn't.
-[ -e "$H/prof/environment" ] && cp "$H/prof/environment" /etc/environment
-
-while read -r m; do
-  [ -n "$m" ] && /bin/bash "$H/fakecmd.sh" "$H" --boot-load "$m"
-done < "$H/prof/modules.boot"
+# Own-address host: `ip netns exec` put us in its namespace; eth0 is the veth into the bridge.
+if [ -e "$H/address" ]; then
+  read -r addr < "$H/address"
+  ip addr add "$addr" dev eth0
+  ip link set eth0 up
+  ip link set lo up
+fi
 
 # Last, so the setup above still runs the real tools: fakes and whiteouts (0/0 char
 # devices = "not installed") over the real command dirs. PATH tricks would not survive
 # `sudo modprobe` (sudo resets PATH); overlaying the directories does.
 mount -t overlay -o "lowerdir=$H/bin:/usr/bin" overlay /usr/bin
 mount -t overlay -o "lowerdir=$H/bin:/usr/sbin" overlay /usr/sbin
+
+# Slurm (lab option slurm): munged as user munge with its socket in this host's private /run,
+# then slurmctld and/or slurmd. Each daemonizes inside this PID namespace and dies with it.
+if [ -e "$H/slurm/roles" ]; then
+  mkdir -p /etc/slurm /run/munge /run/slurm/ctld /run/slurm/d
+  cp "$H/slurm/slurm.conf" /etc/slurm/slurm.conf
+  # slurmd insists on cgroups at /sys/fs/cgroup, which `ip netns exec` hid (fresh /sys): a
+  # tmpfs there with the named v1 hierarchy "systemd" under it reads as cgroup v1, whose
+  # plugin creates nothing unless a cgroup task/proctrack plugin asks (ours are task/none,
+  # proctrack/linuxproc). Mounting a hierarchy writes nothing to it.
+  mount -t tmpfs -o mode=755 tmpfs /sys/fs/cgroup
+  mkdir /sys/fs/cgroup/systemd
+  mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd
+  chown munge: /run/munge
+  setpriv --reuid=munge --regid=munge --init-groups /usr/sbin/munged --key-file="$H/slurm/munge.key" \
+    --log-file="$H/slurm/munged.log" --seed-file=/run/munge/munged.seed --pid-file=/run/munge/munged.pid
+  if grep -qx ctld "$H/slurm/roles"; then /usr/sbin/slurmctld; fi
+  if grep -qx d "$H/slurm/roles"; then /usr/sbin/slurmd -N "$NAME"; fi
+fi
 
 # Absolute path: sshd re-execs itself per connection and on SIGHUP.
 exec /usr/sbin/sshd -D -e -f "$H/sshd_config"

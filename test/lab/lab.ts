@@ -2,29 +2,27 @@
 // with real users and sudo, and fake GPU/RDMA commands that replay real recorded
 // outputs (see /work/shared/notes/simhost.md, test/lab/README.md). Needs root.
 // Node only, no vscode: used by test/ssh and by anything else that needs hosts.
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { materialiseProfile } from './profile';
+import { ClusterHost, etcHostsLines, knownHostsLine, writeLoginHomes } from './cluster';
+import { defaultUsers, keygen, LabPubKeys, LabUser, makeBootStates, prepareHostDir } from './hostdir';
 import { LabProcess, processesInNamespaceOf } from './procs';
-import { setUpBridge, setUpNetns } from './net';
+import { checkNetwork, defaultNetwork, LabNetwork, netnsFor, NetnsSpec, setUpBridge, setUpNetns } from './net';
 import { defaultRecordsPath, procStart, Records, undo } from './records';
+import { LabSlurm, PreparedSlurm, prepareSlurm, waitSlurmIdle } from './slurm';
 
 export { cleanupStale, defaultRecordsPath } from './records';
 export { recordingName } from './profile';
+export { defaultUsers } from './hostdir';
+export { defaultNetwork } from './net';
 export type { LabProcess } from './procs';
-
-export interface LabUser {
-  name: string;
-  uid: number;
-  sudo: 'nopasswd' | 'password' | 'none';
-  /** Login password; undefined: key only. */
-  password?: string;
-  /** Which lab client keys may log in. */
-  keys: ('plain' | 'encrypted')[];
-}
+export type { LabUser } from './hostdir';
+export type { LabNetwork } from './net';
+export { inHost } from './slurm';
+export type { LabSlurm, PreparedSlurm } from './slurm';
 
 export interface LabHostSpec {
   name: string;
@@ -32,8 +30,11 @@ export interface LabHostSpec {
   profile: string;
   /** Loopback port; default: a free one. Ignored with netns (port 22). */
   port?: number;
-  /** Own address 10.250.0.x:22 in its own network namespace behind bridge gdrbr0. */
+  /** Own address 10.250.<subnet>.x:22 in its own network namespace behind the lab's bridge. */
   netns?: boolean;
+  /** Login node: gdr has ~/.ssh/id_ed25519 (authorized for gdr on every host) and a known_hosts
+   *  with every host under its name and address, for real ssh/pdsh/clush from here. */
+  login?: boolean;
   users?: LabUser[];
   /** Password and keyboard-interactive auth (default true). */
   passwordAuth?: boolean;
@@ -48,6 +49,8 @@ export interface LabHost {
   name: string;
   address: string;
   port: number;
+  /** Its network namespace (netns hosts), for `ip netns exec`. */
+  netns?: string;
   hostDir: string;
   /** known_hosts line for the current host key, and for the rotated one. */
   hostKeyLine: string;
@@ -79,7 +82,11 @@ export interface Lab {
   knownHostsPath: string;
   /** ssh_config with one `Host <name>` entry per host (user gdr, plain key, strict checking). */
   sshConfigPath: string;
-  keys: { plain: string; encrypted: string; passphrase: string; unauthorized: string };
+  /** `cluster`: the key login nodes give gdr (authorized for gdr everywhere when a login node exists). */
+  keys: { plain: string; encrypted: string; passphrase: string; unauthorized: string; cluster: string };
+  network: LabNetwork;
+  /** The Slurm cluster (nodes, partition, slurm.conf and log paths), when `slurm` was asked for. */
+  slurm?: PreparedSlurm;
   /** Every recorded unshare PID. */
   pids: number[];
   stop(): Promise<void>;
@@ -90,16 +97,17 @@ export interface LabOptions {
   /** Lab folder; default a new one in os.tmpdir(). Must be traversable by the hosts' users. */
   dir?: string;
   recordsPath?: string;
+  /** Per host start (default 60 s; a busy 2-CPU runner needs tens of seconds for 16+ hosts). */
   readyTimeoutMs?: number;
+  /** Bridge and 10.250.<subnet>.0/24 of the netns hosts (default gdrbr0, subnet 0): labs
+   *  running at the same time need different ones. */
+  network?: LabNetwork;
+  /** Real Slurm (munge, slurmctld, slurmd) across netns hosts; startLab returns once all nodes are idle. */
+  slurm?: LabSlurm;
 }
 
 const labSrc = __dirname;
 export const passphrase = 'gdr-lab-passphrase';
-export const defaultUsers: LabUser[] = [
-  { name: 'gdr', uid: 1500, sudo: 'nopasswd', password: 'gdr-lab-pw', keys: ['plain', 'encrypted'] },
-  { name: 'pwuser', uid: 1501, sudo: 'password', password: 'pwuser-lab-pw', keys: [] },
-  { name: 'root', uid: 0, sudo: 'none', keys: ['plain'] },
-];
 
 /** Throws unless the lab can run here (root, sshd installed). */
 export function assertLabCanRun(): void {
@@ -107,11 +115,6 @@ export function assertLabCanRun(): void {
   for (const f of ['/usr/sbin/sshd', '/usr/bin/ssh-keygen', '/usr/bin/unshare', '/usr/bin/sudo']) {
     if (!fs.existsSync(f)) throw new Error(`${f} is missing: run test/lab/install.sh (as root) first`);
   }
-}
-
-function keygen(file: string, comment: string, pass = ''): string {
-  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', pass, '-C', comment, '-f', file]);
-  return fs.readFileSync(file + '.pub', 'utf8').trim();
 }
 
 function freePort(): Promise<number> {
@@ -131,6 +134,16 @@ function assertTraversable(dir: string): void {
   }
 }
 
+// Host names go into /etc/hosts, slurm.conf, netns names and command lines: plain labels only.
+function checkSpecs(specs: readonly LabHostSpec[]): void {
+  const seen = new Set<string>();
+  for (const s of specs) {
+    if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(s.name)) throw new Error(`lab host name must be 1-40 of [a-z0-9-]: ${s.name}`);
+    if (seen.has(s.name)) throw new Error(`lab host ${s.name} given twice`);
+    seen.add(s.name);
+  }
+}
+
 async function waitListening(logPath: string, child: ChildProcess, times: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -143,29 +156,61 @@ async function waitListening(logPath: string, child: ChildProcess, times: number
   }
 }
 
-function sshdConfig(h: string, address: string, port: number, passwordAuth: boolean): string {
-  const pw = passwordAuth ? 'yes' : 'no';
-  return [
-    `ListenAddress ${address}:${port}`,
-    `HostKey ${h}/hostkeys/ssh_host_ed25519_key`,
-    'PidFile none',
-    // Inside the host's /etc overlay, root-owned: StrictModes can stay on.
-    'AuthorizedKeysFile /etc/ssh/authorized_keys/%u',
-    'PermitRootLogin prohibit-password',
-    `PasswordAuthentication ${pw}`,
-    `KbdInteractiveAuthentication ${pw}`,
-    'UsePAM yes',
-    'UseDNS no',
-    'PrintMotd no',
-    'MaxStartups 100:30:200',
-    'Subsystem sftp /usr/lib/openssh/sftp-server',
-    '',
-  ].join('\n');
+/** A host whose folder is ready: where it listens, its namespace, its key lines. */
+interface PlannedHost extends ClusterHost {
+  spec: LabHostSpec;
+  ns?: NetnsSpec;
+  rotated: string;
+}
+
+/** Where each host listens (all first: every /etc/hosts names them all), then its folder. */
+async function planHosts(dir: string, opts: LabOptions, network: LabNetwork, pub: LabPubKeys): Promise<PlannedHost[]> {
+  const places: { spec: LabHostSpec; ns?: NetnsSpec; port: number; name: string; netns: boolean; address: string }[] = [];
+  let netIndex = 0;
+  for (const spec of opts.hosts) {
+    const ns = spec.netns ? netnsFor(network, netIndex++, spec.name) : undefined;
+    places.push({ spec, ns, name: spec.name, netns: !!ns, address: ns?.address ?? '127.0.0.1', port: ns ? 22 : (spec.port ?? (await freePort())) });
+  }
+  const profileDirOf = (spec: LabHostSpec) => (path.isAbsolute(spec.profile) ? spec.profile : path.join(labSrc, 'profiles', spec.profile));
+  const boots = await makeBootStates(dir, opts.hosts.map(profileDirOf));
+  return places.map((p) => {
+    const { spec } = p;
+    const profileDir = profileDirOf(spec);
+    const { h, current, rotated } = prepareHostDir(dir, {
+      name: spec.name, profileDir, users: spec.users ?? defaultUsers, passwordAuth: spec.passwordAuth ?? true, delays: spec.delays,
+      address: p.ns?.address, port: p.port, hostsLines: etcHostsLines(p, places),
+    }, pub, boots);
+    return { ...p, h, login: !!spec.login, hostKey: current, rotated };
+  });
+}
+
+function makeKeys(dir: string) {
+  const keysDir = path.join(dir, 'keys');
+  fs.mkdirSync(keysDir);
+  const keys = {
+    plain: path.join(keysDir, 'id_ed25519'), encrypted: path.join(keysDir, 'id_ed25519_enc'), passphrase,
+    unauthorized: path.join(keysDir, 'id_ed25519_unauth'), cluster: path.join(keysDir, 'id_ed25519_cluster'),
+  };
+  const pub = { plain: keygen(keys.plain, 'gdrlab-plain'), encrypted: keygen(keys.encrypted, 'gdrlab-encrypted', passphrase), cluster: keygen(keys.cluster, 'gdrlab-cluster') };
+  keygen(keys.unauthorized, 'gdrlab-unauthorized');
+  return { keys, pub };
+}
+
+/** The test side's known_hosts and ssh_config (Host <name>: user gdr, plain key, strict checking). */
+function writeClientFiles(dir: string, hosts: readonly LabHost[], key: string): { knownHostsPath: string; sshConfigPath: string } {
+  const knownHostsPath = path.join(dir, 'known_hosts');
+  fs.writeFileSync(knownHostsPath, hosts.map((h) => h.hostKeyLine + '\n').join(''));
+  const sshConfigPath = path.join(dir, 'ssh_config');
+  fs.writeFileSync(sshConfigPath, hosts.map((h) => `Host ${h.name}\n  HostName ${h.address}\n  Port ${h.port}\n  User gdr\n  IdentityFile ${key}\n  IdentitiesOnly yes\n  UserKnownHostsFile ${knownHostsPath}\n  StrictHostKeyChecking yes\n`).join(''));
+  return { knownHostsPath, sshConfigPath };
 }
 
 /** Starts the hosts (in parallel); refuses while a previous run's records exist. */
 export async function startLab(opts: LabOptions): Promise<Lab> {
   assertLabCanRun();
+  const network = opts.network ?? defaultNetwork;
+  checkNetwork(network);
+  checkSpecs(opts.hosts);
   const recordsPath = opts.recordsPath ?? defaultRecordsPath;
   if (fs.existsSync(recordsPath)) {
     throw new Error(`a previous lab run left records in ${recordsPath}; call cleanupStale() (or delete the file once its processes and links are gone)`);
@@ -178,37 +223,32 @@ export async function startLab(opts: LabOptions): Promise<Lab> {
   const children: ChildProcess[] = [];
   const stop = async () => {
     await undo(records.items);
-    await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? undefined : new Promise((r) => c.once('exit', r)))));
+    // ref(): a bare script awaiting stop() must not exit (children unref'd, loop empty) before the records go.
+    await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? undefined : new Promise((r) => {
+      c.ref();
+      c.once('exit', r);
+    }))));
     fs.rmSync(recordsPath, { force: true });
   };
   try {
     records.claim();
-    const keysDir = path.join(dir, 'keys');
-    fs.mkdirSync(keysDir);
-    const keys = { plain: path.join(keysDir, 'id_ed25519'), encrypted: path.join(keysDir, 'id_ed25519_enc'), passphrase, unauthorized: path.join(keysDir, 'id_ed25519_unauth') };
-    const pub = { plain: keygen(keys.plain, 'gdrlab-plain'), encrypted: keygen(keys.encrypted, 'gdrlab-encrypted', passphrase) };
-    keygen(keys.unauthorized, 'gdrlab-unauthorized');
+    const { keys, pub } = makeKeys(dir);
+    const hasLogin = opts.hosts.some((s) => s.login);
+    const planned = await planHosts(dir, opts, network, hasLogin ? pub : { ...pub, cluster: undefined });
+    writeLoginHomes(planned, keys.cluster);
+    const slurm = opts.slurm ? prepareSlurm(dir, opts.slurm, planned) : undefined;
+    if (planned.some((p) => p.ns)) setUpBridge(records, network);
+    setUpNetns(records, network.bridge, planned.flatMap((p) => (p.ns ? [p.ns] : [])));
+    const timeoutMs = opts.readyTimeoutMs ?? 60000; // a host that fails exits at once; only a hang waits this long
+    const started = planned.map((p) => startHost(p, records, timeoutMs));
+    children.push(...started.map((s) => s.child));
+    await Promise.all(started.map((s) => s.ready));
+    const hosts = started.map((s) => s.host);
+    if (slurm) await waitSlurmIdle(slurm, hosts.find((h) => h.name === slurm.controller)!.listenerPid(), timeoutMs + 20000);
 
-    if (opts.hosts.some((h) => h.netns)) setUpBridge(records);
-    let netIndex = 0;
-    const hosts: LabHost[] = [];
-    const starts: Promise<void>[] = [];
-    for (const spec of opts.hosts) {
-      const ns = spec.netns ? { name: `gdrlab-${spec.name}`, veth: `gdrv${netIndex}`, address: `10.250.0.${11 + netIndex++}` } : undefined;
-      const port = ns ? 22 : (spec.port ?? (await freePort()));
-      const { host, child, ready } = startHost(dir, spec, ns, port, pub, records, opts.readyTimeoutMs ?? 10000);
-      hosts.push(host);
-      children.push(child);
-      starts.push(ready);
-    }
-    await Promise.all(starts);
-
-    const knownHostsPath = path.join(dir, 'known_hosts');
-    fs.writeFileSync(knownHostsPath, hosts.map((h) => h.hostKeyLine + '\n').join(''));
-    const sshConfigPath = path.join(dir, 'ssh_config');
-    fs.writeFileSync(sshConfigPath, hosts.map((h) => `Host ${h.name}\n  HostName ${h.address}\n  Port ${h.port}\n  User gdr\n  IdentityFile ${keys.plain}\n  IdentitiesOnly yes\n  UserKnownHostsFile ${knownHostsPath}\n  StrictHostKeyChecking yes\n`).join(''));
+    const { knownHostsPath, sshConfigPath } = writeClientFiles(dir, hosts, keys.plain);
     return {
-      dir, hosts, knownHostsPath, sshConfigPath, keys, stop,
+      dir, hosts, knownHostsPath, sshConfigPath, keys, network, stop, slurm,
       pids: hosts.map((h) => h.unsharePid),
       host(name) {
         const h = hosts.find((x) => x.name === name);
@@ -222,34 +262,8 @@ export async function startLab(opts: LabOptions): Promise<Lab> {
   }
 }
 
-function startHost(
-  dir: string, spec: LabHostSpec, ns: { name: string; veth: string; address: string } | undefined, port: number,
-  pub: { plain: string; encrypted: string }, records: Records, timeoutMs: number,
-): { host: LabHost; child: ChildProcess; ready: Promise<void> } {
-  const h = path.join(dir, 'hosts', spec.name);
-  for (const sub of ['etc-upper', 'etc-work', 'ctl', 'hostkeys', 'authorized_keys']) fs.mkdirSync(path.join(h, sub), { recursive: true });
-  fs.chmodSync(path.join(dir, 'hosts'), 0o755);
-  fs.chmodSync(h, 0o755);
-  const profileDir = path.isAbsolute(spec.profile) ? spec.profile : path.join(labSrc, 'profiles', spec.profile);
-  materialiseProfile(profileDir, h, spec.delays);
-  for (const f of ['fakecmd.sh', 'hostinit.sh']) fs.copyFileSync(path.join(labSrc, f), path.join(h, f));
-  fs.writeFileSync(path.join(h, 'hostname'), spec.name + '\n');
-  const users = spec.users ?? defaultUsers;
-  fs.writeFileSync(path.join(h, 'users.tsv'), users.map((u) => `${u.name}\t${u.uid}\t${u.sudo}\t${u.password ?? '-'}\n`).join(''));
-  for (const u of users) fs.writeFileSync(path.join(h, 'authorized_keys', u.name), u.keys.map((k) => pub[k] + '\n').join(''));
-  const callLogPath = path.join(h, 'calls.log');
-  fs.writeFileSync(callLogPath, '');
-  fs.chmodSync(callLogPath, 0o666); // every user inside the host appends to it
-
-  const hostKey = path.join(h, 'hostkeys', 'ssh_host_ed25519_key');
-  const keyLine = (k: string) => k.split(' ').slice(0, 2).join(' ');
-  const current = keyLine(keygen(hostKey, `gdrlab-${spec.name}`));
-  const rotated = keyLine(keygen(hostKey + '.rotated', `gdrlab-${spec.name}-rotated`));
-  const address = ns ? ns.address : '127.0.0.1';
-  const hostPattern = port === 22 ? address : `[${address}]:${port}`;
-  fs.writeFileSync(path.join(h, 'sshd_config'), sshdConfig(h, ns ? '0.0.0.0' : address, port, spec.passwordAuth ?? true));
-
-  if (ns) setUpNetns(records, ns);
+function startHost(p: PlannedHost, records: Records, timeoutMs: number): { host: LabHost; child: ChildProcess; ready: Promise<void> } {
+  const { h, ns } = p;
   const sshdLogPath = path.join(h, 'sshd.log');
   const logFd = fs.openSync(sshdLogPath, 'a');
   const unshare = ['unshare', '--mount', '--uts', '--pid', '--fork', '--kill-child', '--mount-proc', '--propagation', 'private', '/bin/sh', path.join(h, 'hostinit.sh'), h];
@@ -260,15 +274,17 @@ function startHost(
   fs.closeSync(logFd);
   child.unref();
   const pid = child.pid ?? 0;
-  records.add({ kind: 'proc', pid, start: procStart(pid) ?? '', host: spec.name });
+  records.add({ kind: 'proc', pid, start: procStart(pid) ?? '', host: p.name });
+  const hostKey = path.join(h, 'hostkeys', 'ssh_host_ed25519_key');
   let hups = 1;
   const host: LabHost = {
-    name: spec.name, address, port, hostDir: h, users, sshdLogPath, callLogPath,
-    hostKeyLine: `${hostPattern} ${current}`, rotatedHostKeyLine: `${hostPattern} ${rotated}`,
+    name: p.name, address: p.address, port: p.port, netns: ns?.name, hostDir: h, users: p.spec.users ?? defaultUsers, sshdLogPath,
+    callLogPath: path.join(h, 'calls.log'),
+    hostKeyLine: knownHostsLine(p, false), rotatedHostKeyLine: knownHostsLine({ ...p, hostKey: p.rotated }, false),
     etcUpperDir: path.join(h, 'etc-upper'), controlDir: path.join(h, 'ctl'), unsharePid: pid,
     listenerPid: () => childOf(pid),
     processes: () => processesInNamespaceOf(childOf(pid)),
-    calls: () => readCalls(callLogPath),
+    calls: () => readCalls(path.join(h, 'calls.log')),
     setFault: (cmd, kind, n) => fs.writeFileSync(path.join(h, 'ctl', `${cmd}.${kind}`), `${n}\n`),
     clearFaults: () => fs.readdirSync(path.join(h, 'ctl')).forEach((f) => fs.rmSync(path.join(h, 'ctl', f))),
     async rotateHostKey() {

@@ -129,11 +129,17 @@ export function materialiseProfile(profileDir: string, hostDir: string, delays: 
     write(path.join(bin, cmd), `#!/bin/sh\nexec /bin/bash '${hostDir}/fakecmd.sh' '${hostDir}' '${cmd}' "$@"\n`);
     fs.chmodSync(path.join(bin, cmd), 0o755);
   }
-  for (const cmd of missing) {
-    const f = path.join(bin, cmd);
+  for (const cmd of missing) fs.linkSync(whiteout(path.dirname(hostDir)), path.join(bin, cmd));
+  return p;
+}
+
+/** One 0/0 character device per folder of hosts, hard-linked as each missing command: one mknod, not one per command and host. */
+function whiteout(dir: string): string {
+  const f = path.join(dir, '.whiteout');
+  if (!fs.existsSync(f)) {
     execFileSync('mknod', [f, 'c', '0', '0']);
     // On an overlayfs the 0/0 device we just made is itself a whiteout and vanishes.
-    if (!fs.existsSync(f)) throw new Error(`${hostDir} is on overlayfs: whiteouts vanish there; put the lab dir on ext4 or tmpfs`);
+    if (!fs.existsSync(f)) throw new Error(`${dir} is on overlayfs: whiteouts vanish there; put the lab dir on ext4 or tmpfs`);
   }
-  return p;
+  return f;
 }

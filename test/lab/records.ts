@@ -8,7 +8,7 @@ import * as path from 'node:path';
 
 export type LabRecord =
   | { kind: 'proc'; pid: number; start: string; host: string }
-  | { kind: 'route'; dst: string }
+  | { kind: 'route'; dst: string; metric?: number }
   | { kind: 'bridge'; name: string }
   | { kind: 'netns'; name: string }
   | { kind: 'veth'; name: string };
@@ -25,7 +25,11 @@ export class Records {
   }
 
   add(r: LabRecord): void {
-    this.items.push(r);
+    this.addAll([r]);
+  }
+
+  addAll(rs: readonly LabRecord[]): void {
+    this.items.push(...rs);
     this.save();
   }
 
@@ -84,7 +88,7 @@ export async function undo(items: readonly LabRecord[]): Promise<string[]> {
     if (r.kind === 'veth') tryIp(done, `deleted veth ${r.name}`, 'link', 'del', r.name);
     if (r.kind === 'netns') tryIp(done, `deleted netns ${r.name}`, 'netns', 'del', r.name);
     if (r.kind === 'bridge') tryIp(done, `deleted bridge ${r.name}`, 'link', 'del', r.name);
-    if (r.kind === 'route') tryIp(done, `deleted route blackhole ${r.dst}`, 'route', 'del', 'blackhole', r.dst);
+    if (r.kind === 'route') tryIp(done, `deleted route blackhole ${r.dst}`, 'route', 'del', 'blackhole', r.dst, ...(r.metric === undefined ? [] : ['metric', String(r.metric)]));
   }
   return done;
 }
