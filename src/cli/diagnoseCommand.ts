@@ -1,26 +1,30 @@
 // `gdr-doctor diagnose`: probe hosts (over SSH, this machine, a saved folder, or the demo host)
 // and report what was collected, the findings, the GPU↔NIC verdicts and the suggested environment.
+// One host is reported in full; many hosts (host lists, a hosts file, a login node) as a fleet.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diagnose } from '../core/diagnosis';
-import { diagnosisJson } from '../core/report/diagnosisReport';
+import { DEFAULT_FLEET_CONCURRENCY, ProbedHost } from '../core/fleet/fanout';
+import { probeOverSsh, SshReachOptions } from '../core/fleet/sshProbeHost';
 import { DEMO_HOST_NAME, demoRunner } from '../core/probe/demoHost';
 import { localRunner } from '../core/probe/localRunner';
 import { collectScript, offlineRunner } from '../core/probe/offlineRunner';
-import { ProbeReport, ProbeRunner, runProbe } from '../core/probe/runProbe';
-import { sshRunner } from '../core/probe/sshRunner';
-import { connect } from '../core/ssh/connect';
-import { parseDestination } from '../core/ssh/destination';
-import { ConnectError } from '../core/ssh/errors';
-import { SshPrompts } from '../core/ssh/prompts';
-import { resolveTarget } from '../core/ssh/resolveTarget';
-import { SshTarget } from '../core/ssh/sshConfig';
+import { ProbeRunner, runProbe } from '../core/probe/runProbe';
+import { diagnosisJson } from '../core/report/diagnosisReport';
+import { DestinationError, parseDestination } from '../core/ssh/destination';
+import { classifyConnectError } from '../core/ssh/errors';
 import { parseArgs, UsageError } from './args';
 import { formatProbeReport } from './diagnoseReport';
+import { countOption, expandDestinations, secondsOption } from './fleetArgs';
+import { runFleet, runRelay } from './fleetCommand';
+import { FLEET_INCOMPLETE } from './fleetOutput';
 import { CliIo, ExitCode } from './io';
 import { cliPrompts } from './terminalPrompts';
 
 export const DIAGNOSE_HELP = `Usage: gdr-doctor diagnose <destination...> [-F FILE] [--json] [--timeout S] [--batch]
+       gdr-doctor diagnose <hosts...> [--hosts-file FILE] [-f N] [--timeout S] [--deadline S] [--each] [--json]
+       gdr-doctor diagnose [<nodes...>] --via LOGIN [--with slurm|pdsh|clush] [--partition P]
+                           [--nodes N | -w LIST] [--jobid J] [--json]
        gdr-doctor diagnose --demo | --local | --from DIR [--json]
 
 Collects every GPUDirect RDMA diagnostic of a host in one round trip and reports it.
@@ -36,11 +40,29 @@ in known_hosts (or StrictHostKeyChecking accept-new).
   --print-collect-script
                print a POSIX sh script that saves those outputs on a host without gdr-doctor:
                sh gdr-doctor-collect.sh [DIR]   (read-only; needs no root)
-  --json       one JSON report per host
-  --timeout S  deadline for the whole probe of a host
+  --json       one JSON report per host (several hosts: one document, reports and groups)
+  --timeout S  deadline for one host (several hosts: connect and probe together)
   --batch      never ask a question, even on a terminal (every question is answered No)
 
-Exit status: 0 collected; 3 a host was unreachable or refused; 64 bad usage.
+Many hosts: a destination may be a host list as pdsh and ClusterShell write them: gpu[01-64],
+node-[1-4,7], gdr@gpu[1-2], a,b,c. Each host gets its own SSH connection; the summary groups
+hosts with the same findings, outliers first (on a terminal, stderr counts hosts done).
+  --hosts-file FILE  more hosts, one list per line, # comments ("-": standard input)
+  -f, --fanout N     hosts diagnosed at the same time (default ${DEFAULT_FLEET_CONCURRENCY}, as pdsh)
+  --deadline S       deadline for all hosts; hosts not started by then end timed out
+  --each             also print every host's full report after the summary
+
+Through a login node (one SSH connection to LOGIN; the nodes need no SSH from here):
+  --via LOGIN        the login node, a destination as above
+  --with TOOL        slurm (srun), pdsh or clush; default: the first of these LOGIN has (said on stderr)
+  -w LIST            the nodes, a host list (or give them as destinations); pdsh and clush need it
+  --partition P, --nodes N, --jobid J
+                     Slurm: a partition, how many nodes, or the nodes of an existing allocation
+  -f N and --deadline S (else --timeout S) apply to the whole run
+
+Exit status: 0 collected (findings or not); 3 a host was unreachable, refused, or stopped by a
+deadline; 64 bad usage (a bad host list names its column); 130 interrupted (Ctrl-C: hosts still
+running are stopped and what was collected is printed).
 `;
 
 /** Where the demo host's recorded outputs live: the fixtures of this checkout. */
@@ -51,11 +73,16 @@ function demoDir(): string {
 
 interface Job {
   readonly host: string;
-  readonly run: (deadlineMs?: number) => Promise<{ report: ProbeReport; target?: SshTarget }>;
+  readonly run: () => Promise<ProbedHost>;
 }
 
+const FLAGS = ['--print-collect-script', '--json', '--demo', '--local', '--batch', '--each'];
+const OPTIONS = ['-F', '--from', '--timeout', '--hosts-file', '-f', '--fanout', '--deadline', '--via', '--with', '--partition', '--nodes', '-w', '--jobid'];
+/** Options that only mean something through a login node. */
+const RELAY_ONLY = ['--with', '--partition', '--nodes', '-w', '--jobid'];
+
 export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(argv, { flags: ['--print-collect-script', '--json', '--demo', '--local', '--batch'], options: ['-F', '--from', '--timeout'] });
+  const args = parseArgs(argv, { flags: FLAGS, options: OPTIONS });
   if (args.flags.has('--help')) {
     io.stdout(DIAGNOSE_HELP);
     return ExitCode.ok;
@@ -64,59 +91,70 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
     io.stdout(collectScript());
     return ExitCode.ok;
   }
-  const timeout = args.options.get('--timeout');
-  const deadlineMs = timeout === undefined ? undefined : Number(timeout) * 1000;
-  if (deadlineMs !== undefined && !(deadlineMs > 0)) throw new UsageError('--timeout needs a number of seconds');
+  const deadlineMs = secondsOption(args.options, '--timeout');
+  secondsOption(args.options, '--deadline');
+  countOption(args.options, '--fanout', '-f');
+  const via = args.options.get('--via');
+  const misplaced = RELAY_ONLY.find((o) => args.options.has(o));
+  if (via === undefined && misplaced !== undefined) throw new UsageError(`${misplaced} goes with --via LOGIN`);
+  const hosts = expandDestinations([...args.positional, ...optionList(args.options, '-w')], args.options.get('--hosts-file'), io);
+  for (const h of hosts) checkDestination(h);
   const prompts = cliPrompts({ batch: args.flags.has('--batch'), notice: io.stderr });
-  const jobs = planJobs(args.positional, args.flags, args.options, prompts);
-  // Hosts are probed at the same time; reports are printed in the order they were given.
-  const outcomes = await Promise.allSettled(jobs.map((job) => job.run(deadlineMs)));
-  prompts.close(); // a question whose connection failed meanwhile must not keep waiting
-  let status: number = ExitCode.ok;
-  outcomes.forEach((outcome, i) => {
-    if (outcome.status === 'fulfilled') {
-      const { report, target } = outcome.value;
-      io.stdout(args.flags.has('--json') ? `${JSON.stringify(toJson(report, target), null, 2)}\n` : `${formatProbeReport(report)}\n`);
-      return;
+  try {
+    const fleet = { io, reach: { prompts, configFile: args.options.get('-F') }, options: args.options, stderrIsTty: process.stderr.isTTY === true, print: { json: args.flags.has('--json'), each: args.flags.has('--each') } };
+    if (via !== undefined) {
+      if (modeCount(args.flags, args.options, 0) > 0) throw new UsageError('--via diagnoses nodes: not with --demo, --local or --from');
+      return await runRelay(via, hosts, fleet);
     }
-    const host = jobs[i].host;
-    const err = outcome.reason instanceof ConnectError ? outcome.reason : new ConnectError(host, 'protocol', String(outcome.reason));
-    io.stderr(`gdr-doctor: ${host}: cannot reach (${err.step}): ${err.message}\n`);
-    status = 3;
-  });
-  return status;
+    if (modeCount(args.flags, args.options, hosts.length) !== 1) throw new UsageError('give destinations, or exactly one of --demo, --local, --from DIR');
+    if (hosts.length > 1) return await runFleet(hosts, fleet);
+    return await runSingle(planJob(hosts[0], args.flags, args.options, { prompts, configFile: args.options.get('-F') }, deadlineMs), args.flags.has('--json'), io);
+  } finally {
+    prompts.close(); // a question whose connection failed meanwhile must not keep waiting
+  }
 }
 
-function planJobs(destinations: readonly string[], flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, prompts: SshPrompts): Job[] {
+function optionList(options: ReadonlyMap<string, string>, name: string): string[] {
+  const value = options.get(name);
+  return value === undefined ? [] : [value];
+}
+
+/** A destination ssh could not parse is bad usage, before anything connects. */
+function checkDestination(destination: string): void {
+  try {
+    parseDestination(destination);
+  } catch (e) {
+    if (e instanceof DestinationError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+function modeCount(flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, hosts: number): number {
+  return [flags.has('--demo'), flags.has('--local'), options.has('--from'), hosts > 0].filter(Boolean).length;
+}
+
+/** One host, reported in full (as before fleets existed). */
+async function runSingle(job: Job, json: boolean, io: CliIo): Promise<number> {
+  try {
+    const { report, target } = await job.run();
+    io.stdout(json ? `${JSON.stringify(diagnosisJson(report, diagnose(report), target), null, 2)}\n` : `${formatProbeReport(report)}\n`);
+    return ExitCode.ok;
+  } catch (e) {
+    const err = classifyConnectError(job.host, e);
+    io.stderr(`gdr-doctor: ${job.host}: cannot reach (${err.step}): ${err.message}\n`);
+    return FLEET_INCOMPLETE;
+  }
+}
+
+function planJob(destination: string | undefined, flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, reach: SshReachOptions, deadlineMs: number | undefined): Job {
   const from = options.get('--from');
-  const modes = [flags.has('--demo'), flags.has('--local'), from !== undefined, destinations.length > 0].filter(Boolean).length;
-  if (modes !== 1) throw new UsageError('give destinations, or exactly one of --demo, --local, --from DIR');
-  const probe = (host: string, runner: ProbeRunner) => async (deadlineMs?: number) => ({ report: await runProbe(runner, { host, deadlineMs }) });
-  if (flags.has('--demo')) return [{ host: DEMO_HOST_NAME, run: probe(DEMO_HOST_NAME, demoRunner(demoDir())) }];
-  if (flags.has('--local')) return [{ host: 'localhost', run: probe('localhost', localRunner()) }];
+  const probe = (host: string, runner: ProbeRunner) => async () => ({ report: await runProbe(runner, { host, deadlineMs }) });
+  if (flags.has('--demo')) return { host: DEMO_HOST_NAME, run: probe(DEMO_HOST_NAME, demoRunner(demoDir())) };
+  if (flags.has('--local')) return { host: 'localhost', run: probe('localhost', localRunner()) };
   if (from !== undefined) {
     if (!fs.existsSync(from)) throw new UsageError(`--from: no folder ${JSON.stringify(from)}`);
-    return [{ host: from, run: probe(from, offlineRunner(from)) }];
+    return { host: from, run: probe(from, offlineRunner(from)) };
   }
-  return destinations.map((d) => sshJob(d, options.get('-F'), prompts));
-}
-
-function sshJob(destination: string, configFile: string | undefined, prompts: SshPrompts): Job {
-  const dest = parseDestination(destination);
-  return {
-    host: destination,
-    run: async (deadlineMs) => {
-      const target = await resolveTarget(dest, configFile);
-      const conn = await connect(target, { prompts, resolveHop: (hop) => resolveTarget(parseDestination(hop), configFile) });
-      try {
-        return { report: await runProbe(sshRunner(conn.client), { host: destination, deadlineMs }), target };
-      } finally {
-        conn.close();
-      }
-    },
-  };
-}
-
-function toJson(report: ProbeReport, target?: SshTarget) {
-  return diagnosisJson(report, diagnose(report), target);
+  const host = destination ?? '';
+  return { host, run: () => probeOverSsh(host, { ...reach, probeDeadlineMs: deadlineMs }) };
 }

@@ -70,9 +70,9 @@ describe('gdr-doctor diagnose over SSH', function () {
   });
 
   it('diagnoses several hosts in one call, keeping a reachable host\'s report when another fails', async () => {
-    const r = await cli(['diagnose', '-F', lab.sshConfigPath, 'gpu-healthy', 'unknown-host.invalid', 'gpu-nopeermem']);
+    const r = await cli(['diagnose', '-F', lab.sshConfigPath, 'gpu-healthy', 'unknown-host.invalid', 'gpu-nopeermem', '--each']);
     assert.equal(r.status, 3);
-    assert.match(r.stdout, /^gpu-healthy[\s\S]*\ngpu-nopeermem/);
+    assert.match(r.stdout, /\ngpu-healthy — collected [\s\S]*\ngpu-nopeermem — collected /);
     assert.match(r.stderr, /unknown-host\.invalid: cannot reach \(dns\)/);
   });
 

@@ -17,6 +17,8 @@ export interface ConnectOptions {
   readonly agentSocket?: string;
   /** Used when the config sets no ConnectTimeout. */
   readonly defaultConnectTimeoutMs?: number;
+  /** Aborting drops the connection being opened (a fleet's deadline or cancel) and rejects. */
+  readonly signal?: AbortSignal;
 }
 
 export interface SshConnection {
@@ -66,11 +68,14 @@ function connectOne(target: SshTarget, options: ConnectOptions, sock: Duplex | u
     const client = new Client();
     let hostKeyError: ConnectError | null = null;
     let settled = false;
+    const onAbort = () => fail(new ConnectError(target.host, 'timeout', 'stopped while connecting'));
     const fail = (e: unknown) => {
       if (settled) return;
       settled = true;
       clearTimeout(connectTimer);
-      client.end();
+      options.signal?.removeEventListener('abort', onAbort);
+      // destroy, not end: a server that never answers would keep a half-closed socket (and the process) alive.
+      client.destroy();
       reject(hostKeyError ?? classifyConnectError(target.host, e));
     };
     // ConnectTimeout, as in ssh, bounds reaching the server: it ends once the server has spoken
@@ -80,8 +85,11 @@ function connectOne(target: SshTarget, options: ConnectOptions, sock: Duplex | u
     client.once('ready', () => {
       settled = true;
       clearTimeout(connectTimer);
+      options.signal?.removeEventListener('abort', onAbort);
       resolve(client);
     });
+    if (options.signal?.aborted) return onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     client.once('error', fail);
     // ssh2 reports a connection the server drops during login only as 'close'.
     client.once('close', () => fail(new ConnectError(target.host, 'tcp', 'the server closed the connection before login completed')));

@@ -1,0 +1,121 @@
+// `gdr-doctor diagnose` over many hosts: each over its own SSH connection (fan-out), or all through
+// one connection to a login node whose srun, pdsh or clush runs the probe on the nodes. Either way
+// every host ends with a result, printed as one grouped summary. Ctrl-C stops the hosts still
+// running (their remote commands too) and prints what was collected.
+import { DEFAULT_FLEET_CONCURRENCY, fanOut } from '../core/fleet/fanout';
+import { foldHostList } from '../core/fleet/hostlist';
+import { checkRelayOptions, detectRelayTools, diagnoseViaLoginNode, RelayOptions, RelayTool } from '../core/fleet/relay';
+import { openSsh, sshProbeHost, SshReachOptions } from '../core/fleet/sshProbeHost';
+import type { FleetHostResult } from '../core/fleet/types';
+import { PROBE_COMMANDS, probeDeadlineMs } from '../core/probe/commands';
+import { classifyConnectError } from '../core/ssh/errors';
+import { UsageError } from './args';
+import { countOption, RELAY_TOOLS, relayToolOption, secondsOption } from './fleetArgs';
+import { FLEET_INCOMPLETE, FleetPrintOptions, FleetProgress, hostProblemLine, printFleet } from './fleetOutput';
+import { CliIo } from './io';
+
+export interface FleetContext {
+  readonly io: CliIo;
+  readonly reach: SshReachOptions;
+  readonly options: ReadonlyMap<string, string>;
+  readonly print: FleetPrintOptions;
+  /** Whether stderr is a terminal (the progress line). */
+  readonly stderrIsTty: boolean;
+}
+
+/** Direct fan-out over `hosts`. */
+export async function runFleet(hosts: readonly string[], ctx: FleetContext): Promise<number> {
+  const { io, options } = ctx;
+  const progress = new FleetProgress(hosts.length, io.stderr, ctx.stderrIsTty);
+  const hostDeadlineMs = secondsOption(options, '--timeout');
+  const results = await whileInterruptible((signal) =>
+    fanOut({
+      hosts,
+      // The probe's own deadline would otherwise cap a --timeout longer than its default.
+      probeHost: sshProbeHost({ ...ctx.reach, probeDeadlineMs: hostDeadlineMs }),
+      concurrency: countOption(options, '--fanout', '-f') ?? DEFAULT_FLEET_CONCURRENCY,
+      hostDeadlineMs,
+      overallDeadlineMs: secondsOption(options, '--deadline'),
+      signal,
+      onResult: (r) => {
+        const problem = hostProblemLine(r);
+        if (problem) progress.say(problem);
+        progress.hostDone();
+      },
+    }),
+  );
+  progress.end();
+  return printFleet(results, io, ctx.print);
+}
+
+/** Through the login node `--via`, with `--with` or the best tool it offers. */
+export async function runRelay(login: string, nodes: readonly string[], ctx: FleetContext): Promise<number> {
+  const { io, options } = ctx;
+  const named = relayToolOption(options);
+  const relay = (tool: RelayTool, signal?: AbortSignal): RelayOptions => ({
+    tool,
+    loginHost: login,
+    nodes: nodes.length > 0 ? foldHostList(nodes) : undefined,
+    partition: options.get('--partition'),
+    nodeCount: countOption(options, '--nodes'),
+    jobId: options.get('--jobid'),
+    concurrency: countOption(options, '--fanout', '-f'),
+    deadlineMs: secondsOption(options, '--deadline') ?? secondsOption(options, '--timeout'),
+    signal,
+  });
+  if (named) checkRelay(relay(named)); // bad values are refused before anything connects
+  const conn = await openSsh(login, ctx.reach).catch((e: unknown) => classifyConnectError(login, e));
+  if (conn instanceof Error) {
+    io.stderr(`gdr-doctor: ${login}: cannot reach (${conn.step}): ${conn.message}\n`);
+    return FLEET_INCOMPLETE;
+  }
+  try {
+    const tool = named ?? (await pickTool(login, conn.client, io));
+    if (tool === undefined) return FLEET_INCOMPLETE;
+    checkRelay(relay(tool));
+    const results = await whileInterruptible((signal) => diagnoseViaLoginNode(conn.client, relay(tool, signal)));
+    for (const r of results) io.stderr(hostProblemLine(r) ?? '');
+    return printFleet(results, io, ctx.print);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    // The login node could not run the tool at all (no output from any node): nothing to summarise.
+    io.stderr(`gdr-doctor: ${e instanceof Error ? e.message : String(e)}\n`);
+    return FLEET_INCOMPLETE;
+  } finally {
+    conn.close();
+  }
+}
+
+/** slurm > pdsh > clush, said on stderr; undefined (after saying why) when the login node has none. */
+async function pickTool(login: string, client: Parameters<typeof detectRelayTools>[0], io: CliIo): Promise<RelayTool | undefined> {
+  const found = await detectRelayTools(client).catch((e: unknown) => {
+    io.stderr(`gdr-doctor: ${login}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return undefined;
+  });
+  if (found === undefined) return undefined;
+  const tool = RELAY_TOOLS.find((t) => found.includes(t));
+  if (tool === undefined) io.stderr(`gdr-doctor: ${login} has none of srun, pdsh, clush on its PATH; diagnose the nodes directly, or name a tool with --with\n`);
+  else io.stderr(`gdr-doctor: through ${login} with ${tool} (found: ${found.join(', ')})\n`);
+  return tool;
+}
+
+/** The relay's own checks of names, counts and combinations, as usage errors. */
+function checkRelay(opts: RelayOptions): void {
+  try {
+    checkRelayOptions(opts, probeDeadlineMs(PROBE_COMMANDS));
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** Runs `work` with a signal that the first Ctrl-C aborts; a second Ctrl-C ends the process as usual. */
+async function whileInterruptible(work: (signal: AbortSignal) => Promise<FleetHostResult[]>): Promise<FleetHostResult[]> {
+  const controller = new AbortController();
+  const onInt = () => controller.abort();
+  process.once('SIGINT', onInt);
+  try {
+    return await work(controller.signal);
+  } finally {
+    process.removeListener('SIGINT', onInt);
+  }
+}

@@ -1,0 +1,94 @@
+// What `gdr-doctor diagnose` prints for many hosts: the grouped summary (outliers first), each host's
+// report on request, or one JSON document; a one-line progress count while it runs, only on a
+// terminal; and the exit status the fleet earns.
+import { fleetJson, formatFleetSummary } from '../core/fleet/fleetReport';
+import { groupFleet } from '../core/fleet/grouping';
+import { withFleetFindings } from '../core/fleet/topologyDiff';
+import type { FleetHostResult } from '../core/fleet/types';
+import { formatProbeReport } from './diagnoseReport';
+import { CliIo, ExitCode } from './io';
+
+/** A host that could not be diagnosed to the end: unreachable, or stopped by a deadline. */
+export const FLEET_INCOMPLETE = 3;
+/** 128 + SIGINT, as a shell reports a command the user interrupted. */
+export const FLEET_INTERRUPTED = 130;
+
+export interface FleetPrintOptions {
+  readonly json: boolean;
+  /** Every host's full report after the summary. */
+  readonly each: boolean;
+}
+
+/** Prints the fleet and returns the exit status. */
+export function printFleet(raw: readonly FleetHostResult[], io: CliIo, options: FleetPrintOptions): number {
+  const results = withFleetFindings([...raw]);
+  const groups = groupFleet(results);
+  if (options.json) {
+    io.stdout(`${JSON.stringify(fleetJson(results, groups), null, 2)}\n`);
+  } else {
+    io.stdout(ensureNewline(formatFleetSummary(results, groups, { each: options.each })));
+    if (options.each) for (const r of results) if (r.report) io.stdout(`\n${formatProbeReport(r.report, r.diagnosis)}\n`);
+  }
+  return fleetExitCode(results);
+}
+
+export function fleetExitCode(results: readonly FleetHostResult[]): number {
+  if (results.some((r) => r.status === 'cancelled')) return FLEET_INTERRUPTED;
+  return results.some((r) => r.status === 'unreachable' || r.status === 'timed-out') ? FLEET_INCOMPLETE : ExitCode.ok;
+}
+
+/** One stderr line for a host that was not diagnosed to the end (the summary has them too; scripts read stderr). */
+export function hostProblemLine(r: FleetHostResult): string | undefined {
+  if (r.status === 'unreachable') return `gdr-doctor: ${r.host}: cannot reach (${r.error?.step ?? '?'}): ${r.error?.message ?? ''}\n`;
+  // Without an error the probe's own deadline (not the fleet's) cut it: what arrived is in the report.
+  if (r.status === 'timed-out') return `gdr-doctor: ${r.host}: timed out: ${r.error?.message ?? `${r.host}: the probe hit its deadline; the sections that arrived are reported`}\n`;
+  return undefined;
+}
+
+function ensureNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/**
+ * `12/64 hosts done` on one line of a terminal, redrawn as hosts end; other stderr text goes above
+ * it. Without a terminal it draws nothing and passes the text through.
+ */
+export class FleetProgress {
+  private done = 0;
+  private shown = false;
+
+  constructor(
+    private readonly total: number,
+    private readonly stderr: (text: string) => void,
+    private readonly onTerminal: boolean,
+  ) {}
+
+  hostDone(): void {
+    this.done++;
+    this.draw();
+  }
+
+  /** Writes `text` to stderr above the progress line. */
+  say(text: string): void {
+    this.clear();
+    this.stderr(text);
+    this.draw();
+  }
+
+  /** Removes the line for good (before the summary). */
+  end(): void {
+    this.clear();
+  }
+
+  private draw(): void {
+    if (!this.onTerminal) return;
+    this.stderr(`\r${this.done}/${this.total} hosts done`);
+    this.shown = true;
+  }
+
+  private clear(): void {
+    if (!this.shown) return;
+    this.stderr('\r\x1b[K');
+    this.shown = false;
+  }
+}
