@@ -31,6 +31,9 @@ export const Commands = {
   applyQuickFix: 'gdrDoctor.applyQuickFix',
   fixLoadPeermem: 'gdrDoctor.fixLoadPeermem',
   fixPersistPeermem: 'gdrDoctor.fixPersistPeermem',
+  addFleet: 'gdrDoctor.addFleet',
+  removeFleet: 'gdrDoctor.removeFleet',
+  diagnoseFleet: 'gdrDoctor.diagnoseFleet',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -44,6 +47,7 @@ export const Settings = {
   connectTimeoutSeconds: 'connectTimeoutSeconds',
   probeTimeoutSeconds: 'probeTimeoutSeconds',
   maxConcurrentHosts: 'maxConcurrentHosts',
+  fleets: 'fleets',
 } as const;
 
 /** Tree item contexts (`viewItem` in menus). */
@@ -53,9 +57,15 @@ export const ContextValues = {
   rawOutput: 'gdrDoctor.rawOutput',
   /** Followed by `;fix=<id>` per quick fix the finding offers (src/vscode/fixes/contextValue.ts). */
   finding: 'gdrDoctor.finding',
+  fleet: 'gdrDoctor.fleet',
+  /** Followed by `;fix=<id>` per quick fix the group's findings offer (applied to every host of the group). */
+  fleetGroup: 'gdrDoctor.fleetGroup',
+  /** A host of a fleet reached through a login node: no direct SSH, so no host actions. */
+  relayedHost: 'gdrDoctor.relayedHost',
 } as const;
 
 /** Read-only documents with a command's raw output: `gdr-doctor-raw:/<host>/<command>.txt`. */
 export const RAW_OUTPUT_SCHEME = 'gdr-doctor-raw';
 
-export const OUTPUT_CHANNEL_NAME = 'GPUDirect RDMA Doctor';
+/** The extension's LogOutputChannel (Output view, and `Show Log`). */
+export const OUTPUT_CHANNEL_NAME = 'GPUDirect RDMA';

@@ -7,6 +7,8 @@ import { localResolveEnv } from './core/ssh/nodeConfigFs';
 import { registerCommands } from './vscode/commands';
 import { onSettingsChanged, readSettings } from './vscode/config';
 import { Ctx } from './vscode/context';
+import { directMembers } from './vscode/fleet/fleetMembers';
+import { FleetModel } from './vscode/fleet/fleetModel';
 import { Diagnoser } from './vscode/hosts/diagnoser';
 import { HostModel } from './vscode/hosts/hostModel';
 import { registerTopoEditor } from './vscode/editor';
@@ -34,17 +36,23 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   const model = new HostModel({
     configHosts: () => listConfigHosts(localResolveEnv(readSettings().sshConfigFile)),
     addedHosts: () => readSettings().hosts,
+    fleetHosts: () => directMembers(readSettings().fleets),
   });
+  const fleets = new FleetModel(() => readSettings().fleets);
   const diagnoser = new Diagnoser({ model, settings: readSettings, prompts: inputBoxPrompts(), demoDir: extension.asAbsolutePath('media/demo'), log });
-  const tree = new HostsTreeProvider(model);
+  const tree = new HostsTreeProvider(model, fleets);
   const view = vscode.window.createTreeView(Views.hosts, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true });
   const work = new WorkIndicator();
   const raw = new RawOutputProvider(model);
-  const ctx: Ctx = { extension, model, diagnoser, log, view, work };
+  const ctx: Ctx = { extension, model, fleets, diagnoser, log, view, work };
   return [
     tree, view, work, raw, diagnoser,
     vscode.workspace.registerTextDocumentContentProvider(RAW_OUTPUT_SCHEME, raw),
-    onSettingsChanged(() => model.invalidate()),
+    onSettingsChanged(() => {
+      model.invalidate();
+      fleets.invalidate();
+      for (const problem of readSettings().fleetProblems) log.warn(problem);
+    }),
     ...registerCommands(ctx),
     ...registerTopoEditor(log),
   ];

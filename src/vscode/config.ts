@@ -2,6 +2,8 @@
 // listener tells the host model when something it shows (config file, added hosts) changed.
 import * as vscode from 'vscode';
 import { Settings } from '../constants';
+import { DEFAULT_FLEET_CONCURRENCY } from '../core/fleet/fanout';
+import { FleetConfig, fleetToSetting, parseFleets } from './fleet/fleetSettings';
 
 export type StrictDefault = 'ask' | 'yes' | 'accept-new';
 
@@ -15,25 +17,36 @@ export interface GdrSettings {
   readonly connectTimeoutMs: number;
   /** undefined: the probe's own deadline (sum of its commands' limits). */
   readonly probeDeadlineMs: number | undefined;
+  /** Hosts diagnosed at once: a fleet's fan-out and a multi-selection alike (default pdsh's 32). */
   readonly maxConcurrentHosts: number;
+  readonly fleets: readonly FleetConfig[];
+  /** Fleet entries that were dropped, and why. */
+  readonly fleetProblems: readonly string[];
 }
 
 export function readSettings(): GdrSettings {
   const c = vscode.workspace.getConfiguration(Settings.section);
   const configFile = c.get<string>(Settings.sshConfigFile, '').trim();
   const probeS = c.get<number>(Settings.probeTimeoutSeconds, 0);
+  const fleets = parseFleets(c.get<unknown>(Settings.fleets, []));
   return {
     sshConfigFile: configFile === '' ? undefined : expandHome(configFile),
     hosts: c.get<string[]>(Settings.hosts, []).filter((h) => typeof h === 'string' && h.trim() !== '').map((h) => h.trim()),
     strictHostKeyChecking: c.get<StrictDefault>(Settings.strictHostKeyChecking, 'ask'),
     connectTimeoutMs: Math.max(1, c.get<number>(Settings.connectTimeoutSeconds, 30)) * 1000,
     probeDeadlineMs: probeS > 0 ? probeS * 1000 : undefined,
-    maxConcurrentHosts: Math.max(1, Math.floor(c.get<number>(Settings.maxConcurrentHosts, 4))),
+    maxConcurrentHosts: Math.max(1, Math.floor(c.get<number>(Settings.maxConcurrentHosts, DEFAULT_FLEET_CONCURRENCY))),
+    fleets: fleets.fleets,
+    fleetProblems: fleets.problems,
   };
 }
 
 export async function writeAddedHosts(hosts: readonly string[]): Promise<void> {
   await vscode.workspace.getConfiguration(Settings.section).update(Settings.hosts, [...hosts], vscode.ConfigurationTarget.Global);
+}
+
+export async function writeFleets(fleets: readonly FleetConfig[]): Promise<void> {
+  await vscode.workspace.getConfiguration(Settings.section).update(Settings.fleets, fleets.map(fleetToSetting), vscode.ConfigurationTarget.Global);
 }
 
 export function onSettingsChanged(listener: () => void): vscode.Disposable {

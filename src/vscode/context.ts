@@ -2,6 +2,7 @@
 // in activate(); everything it owns is disposed with the extension.
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
+import { FleetModel } from './fleet/fleetModel';
 import { Diagnoser } from './hosts/diagnoser';
 import { HostEntry, HostModel } from './hosts/hostModel';
 import { HostsNode } from './tree/hostNodes';
@@ -10,6 +11,7 @@ import { WorkIndicator } from './workIndicator';
 export interface Ctx {
   readonly extension: vscode.ExtensionContext;
   readonly model: HostModel;
+  readonly fleets: FleetModel;
   readonly diagnoser: Diagnoser;
   readonly log: vscode.LogOutputChannel;
   readonly view: vscode.TreeView<HostsNode>;

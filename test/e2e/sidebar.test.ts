@@ -3,14 +3,18 @@
 // raw output), then real SSH hosts of the lab found through gdrDoctor.sshConfigFile, diagnosed
 // from the tree's inline action, and a host whose key changed refused in plain words.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import { Locator } from 'playwright-core';
 import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
+import { CACHE_DIR, RUN_DIR } from './environment';
 import { Workbench, screenshotFailures } from './workbench';
 
 const CONTAINER_TITLE = 'GPUDirect RDMA';
 const DEMO = 'demo-dgx-a100 (replayed)';
-// Our own lab records: the SSH suite and other e2e files keep theirs.
-const RECORDS_PATH = '/tmp/gdr-doctor-lab-e2e.records.json';
+// Our own lab records, one per e2e cache ($GDR_E2E_CACHE): the SSH suite, other e2e files and an
+// e2e run with another cache keep theirs.
+const RECORDS_PATH = path.join(CACHE_DIR, 'lab-sidebar.records.json');
 
 async function until(what: string, check: () => boolean, limitMs = 20_000): Promise<void> {
   const deadline = Date.now() + limitMs;
@@ -47,6 +51,16 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
   async function collapse(label: string): Promise<void> {
     const r = row(label);
     if ((await r.getAttribute('aria-expanded')) === 'true') await r.click();
+  }
+
+  /** Runs an item of a row's context menu. */
+  async function contextMenu(label: string, action: string): Promise<void> {
+    await row(label).click({ button: 'right' });
+    const item = workbench.tab.locator('.context-view .action-item', { hasText: action }).first();
+    await item.hover();
+    // A menu ignores a click that comes right after it opened (the right-button release).
+    await workbench.tab.waitForTimeout(500);
+    await item.click();
   }
 
   async function diagnoseInline(label: string): Promise<void> {
@@ -142,6 +156,60 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     await collapse('gpu-nopeermem');
   });
 
+  it('Copy Report puts the host\'s Markdown report on the clipboard', async function () {
+    await contextMenu('gpu-nopeermem', 'Copy Report (Markdown)');
+    await workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: 'Report of gpu-nopeermem copied as Markdown.' }).first().waitFor();
+    const copied = await workbench.clipboardText();
+    assert.match(copied, /^# GPUDirect RDMA report: `gpu-nopeermem`\n/);
+    assert.match(copied, /^### Warning: .*\(`topo\.nic-far`\)$/m);
+    assert.match(copied, /^\| GPU4 \| /m);
+    // Pasted where a user would paste it: an untitled editor shows the same text.
+    await workbench.runCommand('File: New Untitled Text File');
+    await workbench.tab.locator('.part.editor .tab.active', { hasText: 'Untitled' }).waitFor();
+    await workbench.tab.keyboard.press('Control+V');
+    const editor = workbench.tab.locator('.editor-group-container .monaco-editor .view-lines');
+    // The editor scrolls to the end of what was pasted; then back to the top for the screenshot.
+    await editor.filter({ hasText: 'Suggested environment' }).first().waitFor();
+    await workbench.tab.keyboard.press('Control+Home');
+    await editor.filter({ hasText: 'GPUDirect RDMA report:' }).first().waitFor();
+    await workbench.screenshot('sidebar-09-report-copied-and-pasted');
+    await workbench.runCommand('View: Revert and Close Editor');
+  });
+
+  it('Export Report writes the report as Markdown and as JSON', async function () {
+    const workspace = path.join(RUN_DIR, 'workspace');
+    const md = path.join(workspace, 'gdr-doctor-gpu-nopeermem.md');
+    const json = path.join(workspace, 'gdr-doctor-gpu-nopeermem.json');
+    // code-server's save dialog is VS Code's own: a quick input holding the proposed path.
+    const savePath = workbench.tab.locator('.quick-input-widget .quick-input-box input');
+    await contextMenu('gpu-nopeermem', 'Export Report…');
+    // The dialog fills in the folder first, then the proposed name.
+    await workbench.tab.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, md);
+    await workbench.screenshot('sidebar-10-export-dialog');
+    await savePath.press('Enter');
+    await until('the Markdown report is written', () => fs.existsSync(md));
+    assert.match(fs.readFileSync(md, 'utf8'), /^# GPUDirect RDMA report: `gpu-nopeermem`\n[\s\S]*\(`topo\.nic-far`\)/);
+    await contextMenu('gpu-nopeermem', 'Export Report…');
+    await workbench.tab.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, md);
+    await savePath.fill(json);
+    await savePath.press('Enter');
+    await until('the JSON report is written', () => fs.existsSync(json));
+    const exported = JSON.parse(fs.readFileSync(json, 'utf8')) as { host: string; target: { port: number } | null; findings: { id: string }[] };
+    assert.strictEqual(exported.host, 'gpu-nopeermem');
+    assert.strictEqual(exported.target?.port, lab?.host('gpu-nopeermem').port);
+    assert.ok(exported.findings.some((f) => f.id === 'topo.nic-far'), JSON.stringify(exported.findings.map((f) => f.id)));
+  });
+
+  it('Disconnect closes the host\'s SSH connection: its session ends on the host', async function () {
+    const host = lab?.host('gpu-nopeermem');
+    assert.ok(host);
+    const sessions = () => host.processes().filter((p) => /^sshd: gdr/.test(p.args));
+    assert.ok(sessions().length > 0, 'the diagnose left its connection open in the pool');
+    await contextMenu('gpu-nopeermem', 'Disconnect');
+    await until('the host has no SSH session left', () => sessions().length === 0);
+    await workbench.screenshot('sidebar-11-disconnected');
+  });
+
   it('cancels a hanging diagnose: the connection closes, the host stops, the last result stays', async function () {
     const host = lab?.host('gpu-nopeermem');
     assert.ok(host);
@@ -154,14 +222,14 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
       const statusBar = workbench.tab.locator('.part.statusbar', { hasText: 'GPUDirect RDMA: diagnosing gpu-nopeermem' });
       await statusBar.waitFor();
       await until('the hung command runs on the lab host', () => hung().length > 0);
-      await workbench.screenshot('sidebar-09-diagnose-hanging');
+      await workbench.screenshot('sidebar-12-diagnose-hanging');
       await progress.first().hover();
       await progress.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
       await until('nothing of the probe is left on the lab host', () => hung().length === 0);
       await statusBar.waitFor({ state: 'detached' });
       await expand('gpu-nopeermem');
       await rowUnder('Diagnosed', /Diagnosed .* in /).waitFor();
-      await workbench.screenshot('sidebar-10-diagnose-cancelled');
+      await workbench.screenshot('sidebar-13-diagnose-cancelled');
       await collapse('gpu-nopeermem');
     } finally {
       host.clearFaults();
@@ -176,7 +244,7 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     await toast.locator('.monaco-button', { hasText: 'Show Log' }).first().waitFor();
     await expand('gpu-rekeyed');
     await rowUnder('Refused', /Refused: host key not trusted/).waitFor();
-    await workbench.screenshot('sidebar-11-host-key-changed');
+    await workbench.screenshot('sidebar-14-host-key-changed');
     const calls = lab?.host('gpu-rekeyed').calls() ?? [];
     assert.deepStrictEqual(calls, [], 'nothing ran on a host whose key changed');
   });
@@ -189,14 +257,9 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     await input.press('Enter');
     await row('gdr@gpu-added.invalid:2222').waitFor();
     await rowUnder('gdr@gpu-added.invalid:2222', 'added').waitFor();
-    await workbench.screenshot('sidebar-12-host-added');
-    await row('gdr@gpu-added.invalid:2222').click({ button: 'right' });
-    const remove = workbench.tab.locator('.context-view .action-item', { hasText: 'Remove Host' }).first();
-    await remove.hover();
-    // A menu ignores a click that comes right after it opened (the right-button release).
-    await workbench.tab.waitForTimeout(500);
-    await remove.click();
+    await workbench.screenshot('sidebar-15-host-added');
+    await contextMenu('gdr@gpu-added.invalid:2222', 'Remove Host');
     await row('gdr@gpu-added.invalid:2222').waitFor({ state: 'detached' });
-    await workbench.screenshot('sidebar-13-host-removed');
+    await workbench.screenshot('sidebar-16-host-removed');
   });
 });

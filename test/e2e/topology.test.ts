@@ -1,7 +1,8 @@
 // The topology webview as a user meets it: Analyze Topology in Editor on a real H200 output opens
 // the matrix (cells explained on hover, arrow keys move), the graph view, the per-GPU panel; a
-// NIC name holding markup shows as characters; an unreadable file names its line; and the demo
-// host, once diagnosed, opens the same panel from the tree.
+// NIC name holding markup shows as characters; an unreadable file names its line; the demo
+// host, once diagnosed, opens the same panel from the tree; the panel follows a light and a
+// high-contrast theme with readable cells, and the largest real matrix fits it.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -15,6 +16,95 @@ const NOT_TOPO = 'notes.txt';
 /** No spaces: the NIC Legend reads one word per device, and this is still markup a browser would run. */
 const MARKUP = '<img/src=x/onerror=alert(1)>';
 const DEMO = 'demo-dgx-a100 (replayed)';
+
+/**
+ * Theme (as the Color Theme picker labels it; it stores the choice in workbench.colorTheme), the
+ * class VS Code then gives the workbench and the webview's body, screenshot. High contrast first:
+ * code-server's default theme in a headless browser is a light one, so each switch is visible.
+ * (Writing workbench.colorTheme into the settings file while code-server runs is not picked up.)
+ */
+const THEMES: [string, string, string, string][] = [
+  ['Dark High Contrast', 'hc-black', 'vscode-high-contrast', 'topology-08-high-contrast-theme'],
+  ['Light Modern', 'vs', 'vscode-light', 'topology-09-light-theme'],
+];
+
+interface ColourSample { what: string; text: string; background: number[]; foreground: number[]; contrast: number }
+interface ThemeColours { vars: Record<string, string>; samples: ColourSample[] }
+
+/**
+ * Runs inside the webview. For one cell of each link class and each legend swatch: the background
+ * as shown (the cell's translucent colour over the page's), the text colour, and the WCAG contrast
+ * ratio between them. A 1×1 canvas does the colour parsing and compositing as the browser paints.
+ */
+function measureColours(body: HTMLElement): ThemeColours {
+  const canvas = document.createElement('canvas');
+  canvas.width = 1;
+  canvas.height = 1;
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  if (!ctx) throw new Error('no 2d canvas');
+  const paint = (layers: string[]): number[] => {
+    ctx.clearRect(0, 0, 1, 1);
+    for (const colour of layers) {
+      ctx.fillStyle = colour;
+      ctx.fillRect(0, 0, 1, 1);
+    }
+    return Array.from(ctx.getImageData(0, 0, 1, 1).data.slice(0, 3));
+  };
+  const luminance = (rgb: number[]): number => {
+    const [r, g, b] = rgb.map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const page = getComputedStyle(body).backgroundColor;
+  const sample = (what: string, el: Element): ColourSample => {
+    const style = getComputedStyle(el);
+    const background = paint([page, style.backgroundColor]);
+    const foreground = paint([page, style.backgroundColor, style.color]);
+    const [hi, lo] = [luminance(background), luminance(foreground)].sort((a, b) => b - a);
+    return { what, text: el.textContent ?? '', background, foreground, contrast: Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100 };
+  };
+  const samples: ColourSample[] = [];
+  const linkClass = (el: Element) => Array.from(el.classList).find((c) => c.startsWith('link-')) ?? '?';
+  const cells = new Map<string, Element>();
+  for (const td of Array.from(document.querySelectorAll('td.cell'))) if (td.textContent && !cells.has(linkClass(td))) cells.set(linkClass(td), td);
+  for (const [cls, td] of cells) samples.push(sample(`cell ${cls}`, td));
+  for (const swatch of Array.from(document.querySelectorAll('.legend .swatch'))) samples.push(sample(`legend ${linkClass(swatch)}`, swatch));
+  const root = getComputedStyle(document.documentElement);
+  const vars = Object.fromEntries(['--vscode-editor-background', '--vscode-foreground', '--vscode-charts-blue', '--vscode-charts-red']
+    .map((name) => [name, root.getPropertyValue(name).trim()]));
+  return { vars, samples };
+}
+
+/** Runs inside the webview: page and matrix widths, and cells that overlap or cut their text. */
+function measureLayout(): { cells: number; pageWidth: number; viewportWidth: number; matrixWidth: number; matrixBox: number; overlaps: string[]; clipped: string[] } {
+  const scroller = document.querySelector('.matrix-scroll');
+  if (!scroller) throw new Error('no matrix');
+  const cells = Array.from(document.querySelectorAll<HTMLElement>('td.cell'));
+  const name = (el: HTMLElement) => `${el.dataset.row}/${el.dataset.column}`;
+  const boxes = cells.map((el) => ({ el, r: el.getBoundingClientRect() }));
+  const overlaps: string[] = [];
+  // Neighbours share a border (collapsed borders): overlap means more than half a pixel of area.
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i].r, boxes[j].r];
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 0.5 && h > 0.5) overlaps.push(`${name(boxes[i].el)} × ${name(boxes[j].el)}`);
+    }
+  }
+  const clipped = cells.filter((el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight).map(name);
+  return {
+    cells: cells.length,
+    pageWidth: document.documentElement.scrollWidth,
+    viewportWidth: document.documentElement.clientWidth,
+    matrixWidth: scroller.scrollWidth,
+    matrixBox: scroller.clientWidth,
+    overlaps,
+    clipped,
+  };
+}
 
 describe('topology webview in a real VS Code (code-server + chromium)', function () {
   this.timeout(60_000);
@@ -43,6 +133,16 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
   /** The webview's page: VS Code nests it in an iframe inside the webview's iframe. */
   const view = (): FrameLocator => workbench.tab.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
   const cell = (row: string, column: string): Locator => view().locator(`td.cell[data-row="${row}"][data-column="${column}"]`);
+
+  /**
+   * Runs a measuring function in the webview's page. tsx compiles this file with esbuild's keepNames,
+   * which wraps named inner functions in a `__name(fn, "name")` helper the page does not have:
+   * `Object(fn)` returns `fn`, so it serves as one.
+   */
+  async function inView<T>(measure: (body: HTMLElement) => T): Promise<T> {
+    await view().locator('body').evaluate('window.__name = Object');
+    return view().locator('body').evaluate(measure);
+  }
 
   it('Analyze Topology in Editor draws the matrix of the active editor, coloured by link class', async function () {
     await openFile(H200);
@@ -127,6 +227,56 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
     await view().locator('td.cell').first().waitFor();
     await view().locator('.source', { hasText: 'diagnosed' }).waitFor();
     await workbench.screenshot('topology-07-demo-host');
+  });
+
+  it('follows a light and a high-contrast theme: --vscode-* colours, cell text readable (contrast >= 4.5)', async function () {
+    this.timeout(120_000);
+    await openFile(H200);
+    await workbench.runCommand('GPUDirect RDMA: Analyze Topology in Editor');
+    await view().locator('h1', { hasText: H200 }).waitFor();
+    const seen: Record<string, ThemeColours> = {};
+    for (const [theme, workbenchClass, bodyClass, shot] of THEMES) {
+      await workbench.runCommand('Preferences: Color Theme');
+      await workbench.pick(theme);
+      await workbench.tab.locator(`.monaco-workbench.${workbenchClass}`).waitFor();
+      await view().locator(`body.${bodyClass}`).waitFor();
+      await cell('GPU3', 'NIC5').waitFor();
+      // VS Code sets the new variables on the webview's root as the body class changes: wait until they settle.
+      await workbench.tab.waitForTimeout(500);
+      const colours = await inView(measureColours);
+      seen[theme] = colours;
+      const kinds = colours.samples.map((x) => x.what);
+      for (const cls of ['link-self', 'link-nvlink', 'link-pxb', 'link-node', 'link-sys']) {
+        assert.ok(kinds.includes(`cell ${cls}`), `${theme}: no cell of class ${cls} measured (${kinds.join(', ')})`);
+        assert.ok(kinds.includes(`legend ${cls}`), `${theme}: no legend swatch of class ${cls} measured`);
+      }
+      const unreadable = colours.samples.filter((x) => x.contrast < 4.5);
+      assert.deepStrictEqual(unreadable, [], `${theme}: text below WCAG AA contrast`);
+      await workbench.screenshot(shot);
+    }
+    const [contrast, light] = THEMES.map(([theme]) => seen[theme]);
+    for (const name of ['--vscode-editor-background', '--vscode-foreground', '--vscode-charts-blue', '--vscode-charts-red']) {
+      assert.ok(light.vars[name] && contrast.vars[name], `${name} is not set by VS Code`);
+      assert.notStrictEqual(light.vars[name], contrast.vars[name], `${name} is the same in both themes`);
+    }
+    // Every class's background follows the theme (it is mixed from --vscode-* colours, not fixed).
+    for (const sample of light.samples) {
+      const other = contrast.samples.find((x) => x.what === sample.what);
+      assert.ok(other, `${sample.what} missing under the high-contrast theme`);
+      assert.notDeepStrictEqual(sample.background, other.background, `${sample.what} has the same background in both themes`);
+    }
+  });
+
+  it('the largest real matrix (H200: 8 GPUs × 12 NICs) fits the panel: no horizontal overflow, no overlapping cells', async function () {
+    // test/fixtures/topo holds no real 16-GPU output; the H200 one (20 × 20 devices) is the largest.
+    await cell('GPU7', 'NIC11').waitFor();
+    const layout = await inView(measureLayout);
+    assert.strictEqual(layout.cells, 20 * 20);
+    assert.ok(layout.pageWidth <= layout.viewportWidth, `the panel scrolls sideways: ${layout.pageWidth} > ${layout.viewportWidth}`);
+    assert.ok(layout.matrixWidth <= layout.matrixBox, `the matrix needs a sideways scroll: ${layout.matrixWidth} > ${layout.matrixBox}`);
+    assert.deepStrictEqual(layout.overlaps, [], 'cells overlap');
+    assert.deepStrictEqual(layout.clipped, [], 'cell text is cut off');
+    await workbench.screenshot('topology-10-h200-fits');
   });
 
   async function openFile(name: string): Promise<void> {

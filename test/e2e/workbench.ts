@@ -37,11 +37,12 @@ export class Workbench {
     return this.page;
   }
 
-  async start(): Promise<void> {
+  /** `vsix`: a package already built (the bench packages once for several starts); default: package now. */
+  async start(vsix?: string): Promise<void> {
     const tools = readE2eTools();
     const dirs = freshRunDirs(this.userSettings);
     this.dirs = dirs;
-    installExtension(tools, dirs, packageVsix(RUN_DIR));
+    installExtension(tools, dirs, vsix ?? packageVsix(RUN_DIR));
     this.server = await CodeServer.start(tools, dirs);
     this.browserServer = await chromium.launchServer({
       executablePath: tools.chromium,
@@ -51,7 +52,9 @@ export class Workbench {
       env: { ...process.env, XDG_CONFIG_HOME: path.join(RUN_DIR, 'xdg-config') },
     });
     this.browser = await chromium.connect(this.browserServer.wsEndpoint());
-    this.page = await this.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // Clipboard access as a user's browser grants it to the VS Code tab: Copy commands write the real
+    // clipboard, and tests read it back from there.
+    this.page = await this.browser.newPage({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
     this.page.setDefaultTimeout(UI_TIMEOUT_MS);
     await this.page.goto(this.server.url);
     await this.page.locator('.monaco-workbench').waitFor();
@@ -132,6 +135,11 @@ export class Workbench {
       .filter((file) => path.basename(file) === 'remoteexthost.log')
       .map((file) => fs.readFileSync(path.join(logs, file), 'utf8'))
       .join('\n');
+  }
+
+  /** What the browser's clipboard holds now (where VS Code's clipboard API writes in code-server). */
+  clipboardText(): Promise<string> {
+    return this.tab.evaluate(() => navigator.clipboard.readText());
   }
 
   /** The message of every notification, from the notification center (toasts hide themselves). */

@@ -1,5 +1,6 @@
 // Runs the probe script on this machine (`--local`): `/bin/sh -s` with the script on stdin, in its
-// own process group so the deadline can stop the script and every command it started.
+// own process group so the deadline, or the caller's abort signal (a user cancelling), can stop the
+// script and every command it started.
 import { spawn } from 'child_process';
 import { ProbeRequest, ProbeRunner, RunnerOutput } from './runProbe';
 
@@ -9,6 +10,8 @@ export interface LocalRunnerOptions {
   /** Stream cap for the whole output; default: every command's two streams at the cap, plus framing. */
   readonly maxStreamBytes?: number;
   readonly shell?: string;
+  /** Aborting stops the script's whole process group (TERM, then KILL), as exec() does over SSH. */
+  readonly signal?: AbortSignal;
 }
 
 /** After SIGTERM (the script's trap removes its temp folder), SIGKILL follows this much later. */
@@ -20,6 +23,9 @@ export function localRunner(options: LocalRunnerOptions = {}): ProbeRunner {
 
 function runLocally(script: string, request: ProbeRequest, options: LocalRunnerOptions): Promise<RunnerOutput> {
   const cap = options.maxStreamBytes ?? request.commands.length * 2 * (request.maxOutputBytes + 4096) + 65536;
+  if (options.signal?.aborted) {
+    return Promise.resolve({ stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: null, connectionLost: false, timedOut: false });
+  }
   return new Promise((resolve) => {
     const child = spawn(options.shell ?? '/bin/sh', ['-s'], { env: options.env ?? process.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -48,10 +54,13 @@ function runLocally(script: string, request: ProbeRequest, options: LocalRunnerO
       timedOut = true;
       stop();
     }, request.deadlineMs);
+    const { signal } = options;
+    signal?.addEventListener('abort', stop, { once: true });
     const finish = (exitCode: number | null, lost: boolean, note?: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
       if (note) err.push(Buffer.from(note));
       resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err), exitCode, connectionLost: lost, timedOut });
     };

@@ -37,7 +37,7 @@ export async function diagnoseHosts(ctx: Ctx, hosts: readonly HostEntry[]): Prom
 }
 
 /** At most `limit` hosts at a time; results in input order. */
-async function runLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function runLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const lane = async () => {

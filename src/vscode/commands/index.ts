@@ -8,6 +8,8 @@ import { addHostCommand, diagnoseThisMachineCommand, disconnectCommand, openDemo
 import { copyReportCommand, exportReportCommand, openRawOutputCommand } from './report';
 import { analyzeTopologyInEditorCommand, showTopologyCommand } from '../topology/commands';
 import { applyQuickFixCommand, fixFromFinding } from '../fixes/fixCommands';
+import { addFleetCommand, diagnoseFleetCommand, removeFleetCommand } from '../fleet/fleetCommands';
+import { orGroupFix } from '../fleet/groupFix';
 
 type Handler = (ctx: Ctx, node?: HostsNode, selected?: readonly HostsNode[]) => Promise<void>;
 
@@ -30,8 +32,12 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.showTopology]: showTopologyCommand,
   [Commands.analyzeTopologyInEditor]: analyzeTopologyInEditorCommand,
   [Commands.applyQuickFix]: applyQuickFixCommand,
-  [Commands.fixLoadPeermem]: fixFromFinding('load-peermem'),
-  [Commands.fixPersistPeermem]: fixFromFinding('persist-peermem'),
+  // On a fleet group the same inline fix applies to every host of the group.
+  [Commands.fixLoadPeermem]: orGroupFix('load-peermem', fixFromFinding('load-peermem')),
+  [Commands.fixPersistPeermem]: orGroupFix('persist-peermem', fixFromFinding('persist-peermem')),
+  [Commands.addFleet]: addFleetCommand,
+  [Commands.removeFleet]: removeFleetCommand,
+  [Commands.diagnoseFleet]: diagnoseFleetCommand,
 };
 
 export function registerCommands(ctx: Ctx): vscode.Disposable[] {

@@ -1,7 +1,7 @@
 // Diagnoses hosts for the view: picks the core runner for a host (SSH through one pooled
 // connection per host, this machine, the demo), runs the probe and the rules, and records the
 // outcome in the model. Cancelling closes the host's SSH connection, which stops the remote
-// commands; nothing here interprets what the host printed.
+// commands, or stops this machine's probe script; nothing here interprets what the host printed.
 import { diagnose } from '../../core/diagnosis';
 import { demoRunner } from '../../core/probe/demoHost';
 import { localRunner } from '../../core/probe/localRunner';
@@ -88,7 +88,8 @@ export class Diagnoser {
     const deadlineMs = this.deps.settings().probeDeadlineMs;
     try {
       if (host.destination === undefined) {
-        const runner = abortable(host.kind === 'demo' ? demoRunner(this.deps.demoDir) : localRunner(), signal);
+        // This machine: the signal stops the script's process group; the demo only needs to give up.
+        const runner = host.kind === 'demo' ? abortable(demoRunner(this.deps.demoDir), signal) : localRunner({ signal });
         const report = await runProbe(runner, { host: host.label, deadlineMs });
         return { kind: 'diagnosed', report, diagnosis: diagnose(report), finishedAt: new Date() };
       }
@@ -118,11 +119,11 @@ export class Diagnoser {
 }
 
 /** ssh's default is `ask`; the setting replaces that default, never a value the user's config set stricter. */
-function withStrictDefault(target: SshTarget, strict: GdrSettings['strictHostKeyChecking']): SshTarget {
+export function withStrictDefault(target: SshTarget, strict: GdrSettings['strictHostKeyChecking']): SshTarget {
   return target.strictHostKeyChecking === 'ask' && strict !== 'ask' ? { ...target, strictHostKeyChecking: strict } : target;
 }
 
-/** A runner that gives up when the user cancels (the local/demo runners take no signal). */
+/** A runner that gives up when the user cancels (the demo replays files: nothing to stop). */
 function abortable(runner: ProbeRunner, signal: AbortSignal): ProbeRunner {
   return (script, request) => new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new Error('cancelled'));

@@ -7,7 +7,7 @@ import { ProbeReport } from '../../core/probe/runProbe';
 import { SshTarget } from '../../core/ssh/sshConfig';
 
 export type HostKind = 'ssh' | 'local' | 'demo';
-export type HostOrigin = 'ssh-config' | 'added' | 'local' | 'demo';
+export type HostOrigin = 'ssh-config' | 'added' | 'local' | 'demo' | 'fleet';
 
 export interface HostEntry {
   /** Stable id: `ssh:<destination>`, `local`, `demo`. */
@@ -49,6 +49,8 @@ export interface HostSources {
   readonly configHosts: () => readonly string[];
   /** Destinations added by hand. */
   readonly addedHosts: () => readonly string[];
+  /** Hosts of fleets diagnosed over direct SSH: found by get() (commands act on them), shown under their fleet only. */
+  readonly fleetHosts?: () => readonly string[];
 }
 
 export const LOCAL_HOST: HostEntry = { id: 'local', label: 'This machine', kind: 'local', origin: 'local' };
@@ -77,7 +79,7 @@ export class HostModel {
   }
 
   get(id: string): HostEntry | undefined {
-    return this.hosts().find((h) => h.id === id);
+    return this.hosts().find((h) => h.id === id) ?? this.fleetHost(id);
   }
 
   status(id: string): HostStatus {
@@ -128,6 +130,11 @@ export class HostModel {
   private changed(listChanged: boolean): void {
     if (listChanged) this.cached = undefined;
     for (const l of [...this.listeners]) l();
+  }
+
+  private fleetHost(id: string): HostEntry | undefined {
+    const destination = safeList(this.sources.fleetHosts ?? (() => [])).find((d) => sshHostId(d) === id);
+    return destination === undefined ? undefined : { id, label: destination, kind: 'ssh', origin: 'fleet', destination };
   }
 
   private buildList(): HostEntry[] {

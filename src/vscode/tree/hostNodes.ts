@@ -7,6 +7,7 @@ import { formatCpuList } from '../../core/parsers/cpuList';
 import { linkLayer, portRateGbps, portState } from '../../core/parsers/ibvDevinfo';
 import { CommandResult } from '../../core/probe/frames';
 import { ProbeReport } from '../../core/probe/runProbe';
+import type { FleetNode } from '../fleet/fleetNodes';
 import { DiagnosedOutcome, HostModel } from '../hosts/hostModel';
 import { moduleRows } from './moduleRows';
 
@@ -14,19 +15,22 @@ export type GroupId = 'findings' | 'gpus' | 'nics' | 'numa' | 'modules' | 'raw';
 export type Tone = 'ok' | 'warning' | 'error' | 'idle' | 'working' | 'unknown';
 
 interface Base {
+  /** Tree id: a host's own id at the root; under a fleet, scoped by the fleet and group (one host may show twice). */
   readonly id: string;
   readonly hostId: string;
 }
 
 export type HostsNode =
-  | (Base & { kind: 'host' })
+  /** `label`: a fleet's host that the host model does not list (reached through a login node). */
+  | (Base & { kind: 'host'; label?: string })
   | (Base & { kind: 'status'; label: string; tone: Tone; tooltip: string })
   | (Base & { kind: 'group'; group: GroupId; label: string; description: string })
   | (Base & { kind: 'finding'; finding: Finding })
   | (Base & { kind: 'gpu'; pair: GpuNicPair; label: string; description: string })
   | (Base & { kind: 'nic'; label: string; description: string; ports: HostsNode[] })
   | (Base & { kind: 'row'; label: string; description: string; tone: Tone; tooltip?: string })
-  | (Base & { kind: 'raw'; commandId: string; label: string; description: string });
+  | (Base & { kind: 'raw'; commandId: string; label: string; description: string })
+  | FleetNode;
 
 export function rootNodes(model: HostModel): HostsNode[] {
   return model.hosts().map((h) => ({ kind: 'host', id: h.id, hostId: h.id }));
@@ -35,14 +39,15 @@ export function rootNodes(model: HostModel): HostsNode[] {
 export function childNodes(node: HostsNode, model: HostModel): HostsNode[] {
   if (node.kind === 'nic') return node.ports;
   const last = model.status(node.hostId).lastDiagnosed;
-  if (node.kind === 'host') return [statusNode(node.hostId, model), ...(last ? groupNodes(node.hostId, last) : [])];
+  // Children's ids extend the parent's, so a host shown at the root and under a fleet stays unique.
+  if (node.kind === 'host') return [statusNode(node.hostId, model, node.id), ...(last ? groupNodes(node.id, node.hostId, last) : [])];
   if (node.kind !== 'group' || !last) return [];
-  return groupChildren(node.hostId, node.group, last);
+  return groupChildren(node.id, node.hostId, node.group, last);
 }
 
-export function statusNode(hostId: string, model: HostModel): HostsNode {
+export function statusNode(hostId: string, model: HostModel, scope = hostId): HostsNode {
   const s = model.status(hostId);
-  const id = `${hostId}/status`;
+  const id = `${scope}/status`;
   if (s.working) return { kind: 'status', id, hostId, label: 'Diagnosing…', tone: 'working', tooltip: 'Collecting every diagnostic in one round trip.' };
   const last = s.last;
   if (!last) return { kind: 'status', id, hostId, label: 'Not diagnosed yet', tone: 'idle', tooltip: 'Nothing connects until you run Diagnose.' };
@@ -58,12 +63,12 @@ export function statusNode(hostId: string, model: HostModel): HostsNode {
   return { kind: 'status', id, hostId, label: `Diagnosed ${when} in ${formatMs(r.durationMs)}${partial}`, tone: partial ? 'warning' : 'ok', tooltip: `Reachable. Diagnosed ${date}: ${r.commands.length} commands collected from ${r.host} in ${formatMs(r.durationMs)}.` };
 }
 
-function groupNodes(hostId: string, d: DiagnosedOutcome): HostsNode[] {
+function groupNodes(scope: string, hostId: string, d: DiagnosedOutcome): HostsNode[] {
   const f = d.diagnosis.findings;
   const errors = f.filter((x) => x.severity === 'error').length;
   const ibv = factOf(d.report, 'ibv');
   const numa = factOf(d.report, 'numactl');
-  const group = (g: GroupId, label: string, description: string): HostsNode => ({ kind: 'group', id: `${hostId}/${g}`, hostId, group: g, label, description });
+  const group = (g: GroupId, label: string, description: string): HostsNode => ({ kind: 'group', id: `${scope}/${g}`, hostId, group: g, label, description });
   return [
     group('findings', 'Findings', f.length === 0 ? 'none' : `${f.length}${errors > 0 ? `, ${errors} error${errors > 1 ? 's' : ''}` : ''}`),
     group('gpus', 'GPUs', d.diagnosis.pairs.length > 0 ? `${d.diagnosis.pairs.length}` : 'topology not read'),
@@ -74,8 +79,7 @@ function groupNodes(hostId: string, d: DiagnosedOutcome): HostsNode[] {
   ];
 }
 
-function groupChildren(hostId: string, g: GroupId, d: DiagnosedOutcome): HostsNode[] {
-  const base = `${hostId}/${g}`;
+function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOutcome): HostsNode[] {
   const row = (key: string, label: string, description: string, tone: Tone = 'unknown', tooltip?: string): HostsNode =>
     ({ kind: 'row', id: `${base}/${key}`, hostId, label, description, tone, tooltip });
   switch (g) {

@@ -1,6 +1,9 @@
-// The "Hosts" view: reads the host model and redraws when it changes. Elements carry their kind
+// The "Hosts" view: reads the host and fleet models and redraws when either changes. Elements carry their kind
 // (hostNodes.ts); rendering is in treeItems.ts.
 import * as vscode from 'vscode';
+import { fleetTreeItem } from '../fleet/fleetItems';
+import { fleetChildren, fleetRoots } from '../fleet/fleetNodes';
+import { FleetModel } from '../fleet/fleetModel';
 import { HostModel } from '../hosts/hostModel';
 import { childNodes, HostsNode, rootNodes } from './hostNodes';
 import { toTreeItem } from './treeItems';
@@ -8,27 +11,29 @@ import { toTreeItem } from './treeItems';
 export class HostsTreeProvider implements vscode.TreeDataProvider<HostsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<HostsNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: { dispose(): void };
+  private readonly subscriptions: { dispose(): void }[];
 
-  constructor(private readonly model: HostModel) {
-    this.subscription = model.onDidChange(() => this.changed.fire(undefined));
+  constructor(private readonly model: HostModel, private readonly fleets: FleetModel) {
+    this.subscriptions = [model.onDidChange(() => this.changed.fire(undefined)), fleets.onDidChange(() => this.changed.fire(undefined))];
   }
 
   getTreeItem(node: HostsNode): vscode.TreeItem {
-    return toTreeItem(node, this.model);
+    return node.kind === 'fleet' || node.kind === 'fleetGroup' ? fleetTreeItem(node, this.fleets) : toTreeItem(node, this.model);
   }
 
-  /** Needed by TreeView.reveal, which the commands use for host rows only. */
+  /** Needed by TreeView.reveal, which the commands use for root rows (hosts, fleets) only. */
   getParent(node: HostsNode): HostsNode | undefined {
-    return node.kind === 'host' ? undefined : { kind: 'host', id: node.hostId, hostId: node.hostId };
+    return node.kind === 'host' || node.kind === 'fleet' || node.hostId === '' ? undefined : { kind: 'host', id: node.hostId, hostId: node.hostId };
   }
 
+  /** Fleets first: one line sums up many hosts. */
   getChildren(node?: HostsNode): HostsNode[] {
-    return node ? childNodes(node, this.model) : rootNodes(this.model);
+    if (!node) return [...fleetRoots(this.fleets), ...rootNodes(this.model)];
+    return node.kind === 'fleet' || node.kind === 'fleetGroup' ? fleetChildren(node, this.fleets) : childNodes(node, this.model);
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const s of this.subscriptions) s.dispose();
     this.changed.dispose();
   }
 }

@@ -5,14 +5,16 @@ import { Finding } from '../../core/diagnosis';
 import { codeBlock, plain } from '../../core/report/diagnosisReport';
 import { Commands, ContextValues } from '../../constants';
 import { HostEntry, HostModel } from '../hosts/hostModel';
+import type { FleetNode } from '../fleet/fleetNodes';
 import { HostsNode, Tone } from './hostNodes';
 import { rawOutputUri } from '../rawOutput';
 import { findingContextValue } from '../fixes/contextValue';
+import { isRelayedHostId } from '../fleet/fleetMembers';
 
 const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
 const None = vscode.TreeItemCollapsibleState.None;
 
-const TONE_ICON: Record<Tone, vscode.ThemeIcon> = {
+export const TONE_ICON: Record<Tone, vscode.ThemeIcon> = {
   ok: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
   warning: new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')),
   error: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
@@ -27,19 +29,20 @@ const SEVERITY_ICON: Record<Finding['severity'], vscode.ThemeIcon> = {
   info: new vscode.ThemeIcon('info', new vscode.ThemeColor('notificationsInfoIcon.foreground')),
 };
 
-const HOST_ICON: Record<HostEntry['origin'], string> = { 'ssh-config': 'remote', added: 'remote', local: 'device-desktop', demo: 'beaker' };
-const ORIGIN_TEXT: Record<HostEntry['origin'], string> = { 'ssh-config': 'ssh config', added: 'added', local: 'local probe', demo: 'demo, replayed' };
+const HOST_ICON: Record<HostEntry['origin'], string> = { 'ssh-config': 'remote', added: 'remote', local: 'device-desktop', demo: 'beaker', fleet: 'remote' };
+const ORIGIN_TEXT: Record<HostEntry['origin'], string> = { 'ssh-config': 'ssh config', added: 'added', local: 'local probe', demo: 'demo, replayed', fleet: 'fleet' };
 
-export function toTreeItem(node: HostsNode, model: HostModel): vscode.TreeItem {
+/** Fleet and group rows are rendered by fleet/fleetItems.ts; their hosts are host rows like any other. */
+export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel): vscode.TreeItem {
   switch (node.kind) {
     case 'host':
-      return hostItem(node.hostId, model);
+      return hostItem(node, model);
     case 'status':
       return item(node.id, node.label, None, { icon: TONE_ICON[node.tone], tooltip: node.tooltip });
     case 'group':
       return item(node.id, node.label, Collapsed, { description: node.description, icon: new vscode.ThemeIcon(GROUP_ICON[node.group]) });
     case 'finding':
-      return findingItem(node.id, node.finding);
+      return findingItem(node.id, node.finding, !isRelayedHostId(node.hostId));
     case 'gpu':
       return item(node.id, node.label, None, { description: node.description, icon: node.pair.gdr ? TONE_ICON.ok : TONE_ICON.warning, tooltip: markdown([plain(node.pair.reason)]) });
     case 'nic':
@@ -58,41 +61,45 @@ export function toTreeItem(node: HostsNode, model: HostModel): vscode.TreeItem {
 
 const GROUP_ICON = { findings: 'checklist', gpus: 'circuit-board', nics: 'plug', numa: 'server', modules: 'extensions', raw: 'output' } as const;
 
-function hostItem(hostId: string, model: HostModel): vscode.TreeItem {
+function hostItem(node: HostsNode & { kind: 'host' }, model: HostModel): vscode.TreeItem {
+  const { hostId } = node;
   const host = model.get(hostId);
   const status = model.status(hostId);
-  const label = host?.label ?? hostId;
+  const label = node.label ?? host?.label ?? hostId;
   const errors = status.last?.kind === 'diagnosed' ? status.last.diagnosis.findings.filter((f) => f.severity === 'error').length : 0;
   const icon = status.working ? TONE_ICON.working : status.last?.kind === 'failed' ? TONE_ICON.error : errors > 0 ? TONE_ICON.error : new vscode.ThemeIcon(HOST_ICON[host?.origin ?? 'added']);
-  const t = item(hostId, label, Collapsed, { description: host ? ORIGIN_TEXT[host.origin] : '', icon, tooltip: `${label} (${host ? ORIGIN_TEXT[host.origin] : ''})` });
-  t.contextValue = host?.origin === 'added' || host?.origin === 'demo' ? ContextValues.removableHost : ContextValues.host;
+  const origin = host ? ORIGIN_TEXT[host.origin] : 'through the login node';
+  const t = item(node.id, label, Collapsed, { description: origin, icon, tooltip: `${label} (${origin})` });
+  if (isRelayedHostId(hostId)) t.contextValue = ContextValues.relayedHost;
+  else t.contextValue = host?.origin === 'added' || host?.origin === 'demo' ? ContextValues.removableHost : ContextValues.host;
   return t;
 }
 
-function findingItem(id: string, f: Finding): vscode.TreeItem {
+/** `fixable`: false for a host reached through a login node (a fix needs SSH to the host itself). */
+function findingItem(id: string, f: Finding, fixable: boolean): vscode.TreeItem {
   const parts = [`**${plain(f.title)}**`, '', plain(f.detail)];
   if (f.evidence.length > 0) parts.push('', 'Evidence:', '', ...codeBlock(f.evidence.join('\n')));
   if (f.fixes.length > 0) parts.push('', `Quick fix: ${f.fixes.map(plain).join(', ')}`);
   parts.push('', `_${plain(f.source)}_`);
   const t = item(id, f.title, None, { description: f.id, icon: SEVERITY_ICON[f.severity], tooltip: markdown(parts) });
-  t.contextValue = findingContextValue(f.fixes);
+  t.contextValue = findingContextValue(fixable ? f.fixes : []);
   return t;
 }
 
-function markdown(lines: string[]): vscode.MarkdownString {
+export function markdown(lines: string[]): vscode.MarkdownString {
   const md = new vscode.MarkdownString(lines.join('\n'));
   md.isTrusted = false;
   md.supportHtml = false;
   return md;
 }
 
-interface ItemOptions {
+export interface ItemOptions {
   readonly description?: string;
   readonly icon?: vscode.ThemeIcon;
   readonly tooltip?: string | vscode.MarkdownString;
 }
 
-function item(id: string, label: string, state: vscode.TreeItemCollapsibleState, o: ItemOptions): vscode.TreeItem {
+export function item(id: string, label: string, state: vscode.TreeItemCollapsibleState, o: ItemOptions): vscode.TreeItem {
   const t = new vscode.TreeItem(label, state);
   t.id = id;
   if (o.description) t.description = o.description;

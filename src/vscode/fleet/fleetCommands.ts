@@ -1,0 +1,100 @@
+// Add Fleet… (a name, a host list checked as it is typed, optionally a login node and the tool it
+// runs), Remove Fleet, Diagnose Fleet. A fleet is stored in gdrDoctor.fleets; adding one connects
+// nowhere: the user diagnoses it when ready.
+import * as vscode from 'vscode';
+import { expandHostList, foldHostList, HostListError } from '../../core/fleet/hostlist';
+import { parseDestination } from '../../core/ssh/destination';
+import { readSettings, writeFleets } from '../config';
+import { Ctx } from '../context';
+import { HostsNode } from '../tree/hostNodes';
+import { diagnoseFleet } from './fleetDiagnose';
+import { FleetConfig, FleetRelayTool } from './fleetSettings';
+
+const TOOLS: { label: FleetRelayTool; description: string }[] = [
+  { label: 'slurm', description: 'srun runs the probe on each node (one task per node)' },
+  { label: 'pdsh', description: 'pdsh -R ssh runs it on each node' },
+  { label: 'clush', description: 'ClusterShell runs it on each node' },
+];
+const PARTITION = /^[A-Za-z0-9._-]{1,128}$/;
+
+export async function addFleetCommand(ctx: Ctx): Promise<void> {
+  const existing = readSettings().fleets;
+  const ask = (title: string, o: vscode.InputBoxOptions) => vscode.window.showInputBox({ title: `Add Fleet: ${title}`, ignoreFocusOut: true, ...o });
+  const name = await ask('name', { prompt: 'A name for this group of hosts, shown in the Hosts view.', placeHolder: 'gpu-cluster', validateInput: (v) => validateName(v, existing) });
+  if (name === undefined) return;
+  const hosts = await ask('hosts', { prompt: 'Hosts as pdsh and ClusterShell write them: gpu[01-64], node-[1-4,7],login1. Each is an SSH destination resolved through your SSH config.', placeHolder: 'gpu[01-64]', validateInput: validateHostList });
+  if (hosts === undefined) return;
+  const via = await ask('login node (optional)', { prompt: 'Leave empty to reach each host over SSH directly. Or an SSH destination of a login node that reaches them with Slurm, pdsh or clush.', placeHolder: 'login-node (empty: direct SSH)', validateInput: validateOptionalDestination });
+  if (via === undefined) return;
+  const fleet = await relayPart({ name: name.trim(), hosts: hosts.trim() }, via.trim());
+  if (!fleet) return;
+  await writeFleets([...existing, fleet]);
+  ctx.fleets.invalidate();
+  ctx.log.info(`added fleet ${fleet.name}: ${fleet.hosts}${fleet.via ? ` via ${fleet.via} with ${fleet.with}` : ''}`);
+}
+
+/** With a login node: the tool it runs (and, for Slurm, an optional partition). */
+async function relayPart(fleet: FleetConfig, via: string): Promise<FleetConfig | undefined> {
+  if (via === '') return fleet;
+  const tool = await vscode.window.showQuickPick(TOOLS, { title: `Add Fleet: how does ${via} reach the hosts?`, ignoreFocusOut: true });
+  if (!tool) return undefined;
+  if (tool.label !== 'slurm') return { ...fleet, via, with: tool.label };
+  const partition = await vscode.window.showInputBox({ title: 'Add Fleet: Slurm partition (optional)', prompt: 'Leave empty for the default partition.', ignoreFocusOut: true, validateInput: (v) => (v.trim() === '' || PARTITION.test(v.trim()) ? undefined : 'A partition name: letters, digits, . _ -') });
+  if (partition === undefined) return undefined;
+  return { ...fleet, via, with: 'slurm', ...(partition.trim() !== '' ? { partition: partition.trim() } : {}) };
+}
+
+function validateName(v: string, existing: readonly FleetConfig[]): string | undefined {
+  if (v.trim() === '') return 'Type a name.';
+  if (/[/\\]/.test(v)) return 'A name without / or \\.';
+  return existing.some((f) => f.name === v.trim()) ? `A fleet named ${v.trim()} exists already.` : undefined;
+}
+
+/** Live as the list is typed: where it is wrong (column), or how many hosts it names. */
+export function validateHostList(v: string): vscode.InputBoxValidationMessage | string | undefined {
+  if (v.trim() === '') return 'Type a host list, e.g. gpu[01-64].';
+  try {
+    const hosts = expandHostList(v);
+    return { message: `${hosts.length} host${hosts.length === 1 ? '' : 's'}: ${foldHostList(hosts)}`, severity: vscode.InputBoxValidationSeverity.Info };
+  } catch (e) {
+    if (e instanceof HostListError) return `Column ${e.column}: ${e.reason}`;
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+function validateOptionalDestination(v: string): string | undefined {
+  if (v.trim() === '') return undefined;
+  try {
+    parseDestination(v.trim());
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+export async function removeFleetCommand(ctx: Ctx, node?: HostsNode): Promise<void> {
+  const fleet = await targetFleet(ctx, node, 'Remove which fleet?');
+  if (!fleet) return;
+  await writeFleets(readSettings().fleets.filter((f) => f.name !== fleet.name));
+  ctx.fleets.forget(fleet.name);
+  ctx.fleets.invalidate();
+  ctx.log.info(`removed fleet ${fleet.name}`);
+}
+
+export async function diagnoseFleetCommand(ctx: Ctx, node?: HostsNode): Promise<void> {
+  const fleet = await targetFleet(ctx, node, 'Diagnose which fleet?');
+  if (fleet) await diagnoseFleet(ctx, fleet);
+}
+
+/** The clicked fleet (or the fleet of a clicked group), or one picked from the configured ones. */
+async function targetFleet(ctx: Ctx, node: HostsNode | undefined, title: string): Promise<FleetConfig | undefined> {
+  const clicked = node?.kind === 'fleet' || node?.kind === 'fleetGroup' ? ctx.fleets.get(node.fleet) : undefined;
+  if (clicked) return clicked;
+  const fleets = ctx.fleets.fleets();
+  if (fleets.length === 0) {
+    void vscode.window.showInformationMessage('No fleet yet: add one with "GPUDirect RDMA: Add Fleet…".');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(fleets.map((f) => ({ label: f.name, description: f.hosts, fleet: f })), { title });
+  return picked?.fleet;
+}

@@ -1,0 +1,106 @@
+// Diagnose Fleet: every host of a fleet at once, over direct SSH (fanOut, at most
+// gdrDoctor.maxConcurrentHosts at a time) or through the fleet's login node (srun, pdsh or clush over
+// one pooled SSH connection, host key checked as for any host). One cancellable progress
+// notification ("12/64 hosts"), the status-bar item while it runs; cancel aborts the fan-out, which
+// stops the remote commands. Results go to the fleet model (grouping) and, per host, to the host
+// model, so a host under its group expands like any host.
+import * as vscode from 'vscode';
+import { fanOut } from '../../core/fleet/fanout';
+import { fleetSummaryLine } from '../../core/fleet/grouping';
+import { expandHostList } from '../../core/fleet/hostlist';
+import { diagnoseViaLoginNode } from '../../core/fleet/relay';
+import type { FleetHostResult } from '../../core/fleet/types';
+import { classifyConnectError } from '../../core/ssh/errors';
+import { readSettings } from '../config';
+import { Ctx, showError } from '../context';
+import { HostEntry, sshHostId } from '../hosts/hostModel';
+import { inputBoxPrompts } from '../ssh/inputBoxPrompts';
+import { memberHostId, outcomeOf } from './fleetMembers';
+import { FleetConfig } from './fleetSettings';
+import { vscodeProbeHost } from './probeHost';
+
+/**
+ * Diagnoses the fleet, or only `only` of its hosts (after a quick fix); those results replace the
+ * hosts' previous ones. Returns undefined when it could not run (already running, login node down).
+ */
+export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonly string[]): Promise<FleetHostResult[] | undefined> {
+  if (ctx.fleets.state(fleet.name).running) {
+    void vscode.window.showInformationMessage(`Fleet ${fleet.name} is being diagnosed already.`);
+    return undefined;
+  }
+  const hosts = only ? [...only] : expandHostList(fleet.hosts);
+  const label = `fleet ${fleet.name}`;
+  const title = only ? `Diagnosing ${hosts.length} host(s) of fleet ${fleet.name}` : `Diagnosing fleet ${fleet.name}`;
+  let probed: FleetHostResult[] | undefined;
+  ctx.log.info(`${label}: diagnosing ${hosts.length} host(s) ${fleet.via === undefined ? 'over direct SSH' : `through ${fleet.via} with ${fleet.with ?? 'slurm'}`}`);
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+    const abort = new AbortController();
+    const cancel = token.onCancellationRequested(() => abort.abort());
+    let done = 0;
+    const report = () => {
+      ctx.fleets.setRunning(fleet.name, { done, total: hosts.length });
+      progress.report({ message: `${done}/${hosts.length} hosts` });
+    };
+    ctx.work.begin(label);
+    report();
+    try {
+      probed = fleet.via === undefined
+        ? await fanOut({ hosts, probeHost: vscodeProbeHost(readSettings(), inputBoxPrompts()), concurrency: readSettings().maxConcurrentHosts, signal: abort.signal, onResult: (r) => { done++; logResult(ctx, label, r); report(); } })
+        : await viaLoginNode(ctx, fleet, only, abort.signal);
+    } catch (e) {
+      await showError(ctx, `${label}: ${fleet.via !== undefined ? classifyConnectError(fleet.via, e).message : e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      cancel.dispose();
+      ctx.work.end(label);
+      ctx.fleets.setRunning(fleet.name, undefined);
+    }
+  });
+  if (!probed) return undefined;
+  record(ctx, fleet, probed, only !== undefined);
+  return probed;
+}
+
+/** Through the login node: one pooled connection (connected, host key checked, like any host). */
+async function viaLoginNode(ctx: Ctx, fleet: FleetConfig, only: readonly string[] | undefined, signal: AbortSignal): Promise<FleetHostResult[]> {
+  const via = fleet.via as string;
+  const login: HostEntry = { id: sshHostId(via), label: via, kind: 'ssh', origin: 'fleet', destination: via };
+  // Cancelled while connecting (or at a prompt): drop the connection being opened.
+  const onAbort = () => ctx.diagnoser.disconnect(login);
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const results = await ctx.diagnoser.withConnection(login, (conn) => {
+      signal.removeEventListener('abort', onAbort);
+      return diagnoseViaLoginNode(conn.client, {
+        tool: fleet.with ?? 'slurm',
+        loginHost: via,
+        nodes: only ? only.join(',') : fleet.hosts,
+        partition: fleet.partition,
+        concurrency: readSettings().maxConcurrentHosts,
+        signal,
+      });
+    });
+    for (const r of results) logResult(ctx, `fleet ${fleet.name}`, r);
+    return results;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function logResult(ctx: Ctx, label: string, r: FleetHostResult): void {
+  const findings = r.diagnosis?.findings.filter((f) => f.severity !== 'info').map((f) => f.id) ?? [];
+  ctx.log.info(`${label}: ${r.host}: ${r.status}${findings.length > 0 ? ` (${findings.join(', ')})` : ''}${r.error ? `: ${r.error.message}` : ''} in ${r.durationMs} ms`);
+}
+
+/** Into the fleet model (grouping, fleet findings), then each host's outcome into the host model. */
+function record(ctx: Ctx, fleet: FleetConfig, probed: readonly FleetHostResult[], partial: boolean): void {
+  if (partial) ctx.fleets.updateHosts(fleet.name, probed);
+  else ctx.fleets.setResults(fleet.name, probed);
+  const state = ctx.fleets.state(fleet.name);
+  const finishedAt = state.finishedAt ?? new Date();
+  const probedHosts = new Set(probed.map((r) => r.host));
+  for (const r of (state.results ?? []).filter((x) => !partial || probedHosts.has(x.host))) {
+    const outcome = outcomeOf(r, finishedAt);
+    if (outcome) ctx.model.setOutcome(memberHostId(fleet, r.host), outcome);
+  }
+  ctx.log.info(`fleet ${fleet.name}: ${fleetSummaryLine([...(state.groups ?? [])])}`);
+}

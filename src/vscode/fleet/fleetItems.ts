@@ -1,0 +1,40 @@
+// Renders the fleet rows of the Hosts view: the fleet (its grouping as the description) and each
+// group (severity icon, "3 hosts · peermem.not-loaded", the folded host list as tooltip, one context
+// value naming the quick fixes the whole group can take).
+import * as vscode from 'vscode';
+import { foldHostList } from '../../core/fleet/hostlist';
+import { ContextValues } from '../../constants';
+import { fixContextValue } from '../fixes/contextValue';
+import { item, markdown, TONE_ICON } from '../tree/treeItems';
+import { FleetModel } from './fleetModel';
+import { fleetDescription, FleetNode, groupLabel, groupTone } from './fleetNodes';
+import { plain } from '../../core/report/diagnosisReport';
+
+const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
+
+export function fleetTreeItem(node: FleetNode, fleets: FleetModel): vscode.TreeItem {
+  if (node.kind === 'fleet') return fleetItem(node.fleet, fleets, node.id);
+  const g = node.group;
+  const label = groupLabel(g);
+  const t = item(node.id, label, Collapsed, {
+    icon: TONE_ICON[groupTone(fleets, node.fleet, g)],
+    tooltip: markdown([`**${plain(label)}**`, '', plain(foldHostList(g.hosts)), ...(node.fixes.length > 0 ? ['', `Quick fix for the whole group: ${node.fixes.join(', ')}`] : [])]),
+  });
+  t.contextValue = fixContextValue(ContextValues.fleetGroup, node.fixes);
+  return t;
+}
+
+function fleetItem(name: string, fleets: FleetModel, id: string): vscode.TreeItem {
+  const config = fleets.get(name);
+  const state = fleets.state(name);
+  const description = fleetDescription(state);
+  const reach = config?.via === undefined ? 'direct SSH to each host' : `through ${config.via} with ${config.with ?? 'slurm'}${config.partition ? ` (partition ${config.partition})` : ''}`;
+  const when = state.finishedAt ? [`Diagnosed ${state.finishedAt.toLocaleString()}`] : [];
+  const t = item(id, name, Collapsed, {
+    description,
+    icon: state.running ? TONE_ICON.working : new vscode.ThemeIcon('server-environment'),
+    tooltip: markdown([`**${plain(name)}**: ${plain(description)}`, '', `Hosts: ${plain(config?.hosts ?? '')}`, '', `Reached ${plain(reach)}`, ...(when.length > 0 ? ['', ...when] : [])]),
+  });
+  t.contextValue = ContextValues.fleet;
+  return t;
+}

@@ -1,0 +1,96 @@
+// What the Hosts view shows of each fleet: the configured fleets (settings), whether one is being
+// diagnosed (and how far), and its last results, grouped as the CLI groups them. No VS Code import:
+// the tree reads it and redraws on change; the fleet commands write to it.
+import { groupFleet, FleetGroup } from '../../core/fleet/grouping';
+import { withFleetFindings } from '../../core/fleet/topologyDiff';
+import type { FleetHostResult } from '../../core/fleet/types';
+import { FleetConfig } from './fleetSettings';
+
+export interface FleetRun {
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface FleetState {
+  /** Set while a diagnose runs. */
+  readonly running?: FleetRun;
+  /** Per host, as probed (without fleet findings: those are recomputed whenever a host changes). */
+  readonly probed?: readonly FleetHostResult[];
+  /** `probed` compared across the fleet (fleet.topology-differs added). */
+  readonly results?: readonly FleetHostResult[];
+  readonly groups?: readonly FleetGroup[];
+  readonly finishedAt?: Date;
+}
+
+export class FleetModel {
+  private readonly states = new Map<string, FleetState>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly configured: () => readonly FleetConfig[]) {}
+
+  fleets(): readonly FleetConfig[] {
+    return safeList(this.configured);
+  }
+
+  get(name: string): FleetConfig | undefined {
+    return this.fleets().find((f) => f.name === name);
+  }
+
+  state(name: string): FleetState {
+    return this.states.get(name) ?? {};
+  }
+
+  setRunning(name: string, running: FleetRun | undefined): void {
+    this.states.set(name, { ...this.state(name), running });
+    this.changed();
+  }
+
+  /** A whole diagnose finished: these results replace the fleet's. */
+  setResults(name: string, probed: readonly FleetHostResult[]): void {
+    const results = withFleetFindings([...probed]);
+    this.states.set(name, { probed, results, groups: groupFleet(results), finishedAt: new Date() });
+    this.changed();
+  }
+
+  /** Some hosts were diagnosed again (after a quick fix): their results replace theirs only. */
+  updateHosts(name: string, probed: readonly FleetHostResult[]): void {
+    const byHost = new Map(probed.map((r) => [r.host, r]));
+    const before = this.state(name).probed ?? [];
+    this.setResults(name, [...before.map((r) => byHost.get(r.host) ?? r), ...probed.filter((r) => !before.some((b) => b.host === r.host))]);
+  }
+
+  /** The result a fleet's host had in its last diagnose (fleet findings included). */
+  result(name: string, host: string): FleetHostResult | undefined {
+    return this.state(name).results?.find((r) => r.host === host);
+  }
+
+  forget(name: string): void {
+    this.states.delete(name);
+    this.changed();
+  }
+
+  /** Settings changed: fleets that are gone lose their state. */
+  invalidate(): void {
+    const names = new Set(this.fleets().map((f) => f.name));
+    for (const name of [...this.states.keys()]) if (!names.has(name)) this.states.delete(name);
+    this.changed();
+  }
+
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private changed(): void {
+    for (const l of [...this.listeners]) l();
+  }
+}
+
+/** Unreadable settings must not empty the view. */
+function safeList(source: () => readonly FleetConfig[]): readonly FleetConfig[] {
+  try {
+    return source();
+  } catch {
+    return [];
+  }
+}

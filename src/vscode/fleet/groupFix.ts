@@ -1,0 +1,143 @@
+// A quick fix for a whole fleet group (hosts with identical findings): a plan is made on every host
+// (over its pooled connection, nothing changed), shown ONCE in the plan modal — the exact commands,
+// and "on N hosts: <folded list>" (hosts whose plan differs get their own block) — with ONE
+// confirmation: Apply (all hosts, a few at a time) or Apply, stop on first failure (one by one).
+// sudo's password is asked at most once for the group (a host's remembered one is tried first, as for
+// a single fix). Each host's result goes to the log and the audit log, the summary to a notification,
+// and the hosts that changed are diagnosed again so the group updates.
+import * as vscode from 'vscode';
+import { appendAudit, auditLogPath, FixId, FixPlan, FixResult, formatResult, newSudoMarker, prepareFix, sshFixSession } from '../../core/fixes';
+import { foldHostList } from '../../core/fleet/hostlist';
+import { classifyConnectError } from '../../core/ssh/errors';
+import { runLimited } from '../commands/diagnose';
+import { readSettings } from '../config';
+import { Ctx, showError } from '../context';
+import { LONG_PLAN_LINES, openPlanDocument } from '../fixes/planDocument';
+import { askSudoPassword } from '../fixes/sudoPrompt';
+import { AskedPassword, runWithSudo, SudoDeps } from '../fixes/sudoPassword';
+import { HostEntry, sshHostId } from '../hosts/hostModel';
+import { HostsNode } from '../tree/hostNodes';
+import { diagnoseFleet } from './fleetDiagnose';
+import { groupPlanText, Prepared as PreparedOn } from './groupPlan';
+
+type Prepared = PreparedOn<HostEntry>;
+
+export const APPLY = 'Apply';
+export const APPLY_STOP = 'Apply, stop on first failure';
+
+type Handler = (ctx: Ctx, node?: HostsNode, selected?: readonly HostsNode[]) => Promise<void>;
+
+/** The finding's inline fix, which on a fleet group fixes the whole group. */
+export function orGroupFix(fixId: FixId, onFinding: Handler): Handler {
+  return (ctx, node, selected) => (node?.kind === 'fleetGroup' ? applyGroupFix(ctx, node, fixId) : onFinding(ctx, node, selected));
+}
+
+export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGroup' }, fixId: FixId): Promise<void> {
+  const fleet = ctx.fleets.get(node.fleet);
+  if (!fleet) return;
+  if (fleet.via !== undefined) {
+    void vscode.window.showInformationMessage(`Quick fixes need SSH to each host; fleet ${fleet.name} is reached through ${fleet.via}. Run gdr-doctor fix <host> ${fixId} on the nodes.`);
+    return;
+  }
+  const hosts = node.group.hosts.map((h): HostEntry => ctx.model.get(sshHostId(h)) ?? { id: sshHostId(h), label: h, kind: 'ssh', origin: 'fleet', destination: h });
+  const marker = newSudoMarker();
+  const limit = readSettings().maxConcurrentHosts;
+  const prepared = await progress(`Preparing ${fixId} on ${hosts.length} hosts of ${fleet.name}`, () => runLimited(hosts, limit, (h) => prepareOne(ctx, h, fixId, marker)));
+  const ready = prepared.filter((p): p is Prepared & { plan: FixPlan } => p.plan?.status === 'ready');
+  const text = groupPlanText(fixId, prepared);
+  ctx.log.info(`plan for ${foldHostList(hosts.map((h) => h.label))}:\n${text}`);
+  if (ready.length === 0) {
+    await showError(ctx, `${fixId} on ${fleet.name} (${node.group.label}): nothing to apply. ${prepared.map((p) => (p.plan ? `${p.host.label}: ${p.plan.summary}` : `${p.host.label}: ${p.error}`))[0]}`);
+    return;
+  }
+  if (text.split('\n').length > LONG_PLAN_LINES) await openPlanDocument(ctx.extension, fleet.name, fixId, text);
+  const answer = await vscode.window.showWarningMessage(`Apply ${fixId} on ${ready.length} host${ready.length === 1 ? '' : 's'} of ${fleet.name}?`, { modal: true, detail: text }, APPLY, APPLY_STOP);
+  if (answer === undefined) {
+    ctx.log.info(`${fleet.name}: ${fixId} not applied: nothing was changed`);
+    return;
+  }
+  const results = await progress(`Applying ${fixId} on ${ready.length} hosts of ${fleet.name}`, () => applyAll(ctx, ready, marker, answer === APPLY_STOP ? 1 : limit));
+  await summarize(ctx, fleet.name, fixId, results);
+  const changed = results.filter((r) => r.result && r.result.steps.length > 0).map((r) => r.host.label);
+  if (changed.length > 0) await diagnoseFleet(ctx, fleet, changed);
+}
+
+async function prepareOne(ctx: Ctx, host: HostEntry, fixId: FixId, marker: string): Promise<Prepared> {
+  try {
+    const plan = await ctx.diagnoser.withConnection(host, (conn) => prepareFix(sshFixSession(conn.client, host.destination as string, conn.target.user), fixId, marker));
+    return { host, plan };
+  } catch (e) {
+    return { host, error: classifyConnectError(host.label, e).message };
+  }
+}
+
+interface Applied {
+  readonly host: HostEntry;
+  readonly result?: FixResult;
+  /** Could not run (connection) or was not run (an earlier host failed, stop on first failure). */
+  readonly error?: string;
+}
+
+/** limit 1: one host after another, and nothing more once one fails. */
+async function applyAll(ctx: Ctx, ready: readonly (Prepared & { plan: FixPlan })[], marker: string, limit: number): Promise<Applied[]> {
+  const deps = sharedSudo(ctx, ready);
+  let stopped = false;
+  return runLimited(ready, limit, async ({ host, plan }): Promise<Applied> => {
+    if (stopped) return { host, error: 'not run: an earlier host failed (stop on first failure)' };
+    const applied = await applyOne(ctx, host, plan, marker, deps);
+    if (limit === 1 && applied.result?.status !== 'applied' && applied.result?.status !== 'nothing-to-do') stopped = true;
+    return applied;
+  });
+}
+
+async function applyOne(ctx: Ctx, host: HostEntry, plan: FixPlan, marker: string, deps: SudoDeps): Promise<Applied> {
+  try {
+    const result = await ctx.diagnoser.withConnection(host, (conn) => runWithSudo(plan, sshFixSession(conn.client, host.destination as string, conn.target.user), marker, deps));
+    record(ctx, result);
+    return { host, result };
+  } catch (e) {
+    const error = classifyConnectError(host.label, e).message;
+    ctx.log.error(`${host.label}: ${plan.fixId}: ${error}`);
+    return { host, error };
+  }
+}
+
+/** One password box for the whole group, however many hosts ask (answers shared, never logged). */
+function sharedSudo(ctx: Ctx, ready: readonly (Prepared & { plan: FixPlan })[]): SudoDeps {
+  const needing = ready.filter((p) => p.plan.privilege === 'sudo-password');
+  let asked: Promise<AskedPassword | null> | undefined;
+  return {
+    secrets: ctx.extension.secrets,
+    ask: (retry) => (asked ??= askSudoPassword(needing[0]?.plan.user ?? '', foldHostList(needing.map((p) => p.host.label)), retry)),
+    note: (m) => ctx.log.info(m),
+  };
+}
+
+function record(ctx: Ctx, result: FixResult): void {
+  ctx.log.info(`result:\n${formatResult(result)}`);
+  try {
+    const logged = appendAudit(result, auditLogPath());
+    if (logged) ctx.log.info(`recorded in ${logged}`);
+  } catch (e) {
+    ctx.log.warn(`could not append to the audit log: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** "load-peermem on fleet lab: 3 applied", or with what failed, and Show Log. */
+async function summarize(ctx: Ctx, fleet: string, fixId: FixId, results: readonly Applied[]): Promise<void> {
+  const word = (a: Applied) => a.result?.status ?? (a.error?.startsWith('not run') ? 'not run' : 'not reached');
+  const counts = new Map<string, string[]>();
+  for (const a of results) counts.set(word(a), [...(counts.get(word(a)) ?? []), a.host.label]);
+  const parts = [...counts].map(([w, hosts]) => `${hosts.length} ${w}${w === 'applied' ? '' : ` (${foldHostList(hosts)})`}`);
+  const message = `${fixId} on fleet ${fleet}: ${parts.join(' · ')}`;
+  const bad = results.filter((a) => word(a) !== 'applied' && word(a) !== 'nothing-to-do');
+  ctx.log.info(message);
+  const show = bad.length === 0
+    ? vscode.window.showInformationMessage(message, 'Show Log')
+    : vscode.window.showErrorMessage(`${message}. ${bad[0].host.label}: ${(bad[0].result?.message ?? bad[0].error ?? '').split('\n')[0]}`, 'Show Log');
+  void Promise.resolve(show).then((choice) => (choice === 'Show Log' ? ctx.log.show(true) : undefined));
+}
+
+function progress<T>(title: string, work: () => Promise<T>): Thenable<T> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, work);
+}

@@ -1,0 +1,42 @@
+// gdrDoctor.fleets is user-edited JSON: what survives into the extension, and what is dropped and why.
+import * as assert from 'node:assert/strict';
+import { fleetToSetting, parseFleets } from '../../../src/vscode/fleet/fleetSettings';
+
+describe('gdrDoctor.fleets setting', () => {
+  it('keeps direct and login-node fleets, trimming text and defaulting the tool to slurm', () => {
+    const { fleets, problems } = parseFleets([
+      { name: ' gpu ', hosts: 'gpu[01-64] ' },
+      { name: 'cluster', hosts: 'node[1-4]', via: 'login1', partition: 'a100' },
+      { name: 'pd', hosts: 'n[1-2]', via: 'login2', with: 'pdsh' },
+    ]);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(fleets, [
+      { name: 'gpu', hosts: 'gpu[01-64]' },
+      { name: 'cluster', hosts: 'node[1-4]', via: 'login1', with: 'slurm', partition: 'a100' },
+      { name: 'pd', hosts: 'n[1-2]', via: 'login2', with: 'pdsh' },
+    ]);
+  });
+
+  it('drops entries without a name or hosts, and a second fleet of the same name, saying why', () => {
+    const { fleets, problems } = parseFleets([{ name: 'a', hosts: 'x' }, { name: '', hosts: 'y' }, 'gpu[1-2]', { name: 'a', hosts: 'z' }, { hosts: 'q' }]);
+    assert.deepEqual(fleets.map((f) => f.hosts), ['x']);
+    assert.equal(problems.length, 4);
+    assert.match(problems[2], /a fleet named a comes earlier/);
+  });
+
+  it('names an unknown tool and falls back to slurm; without a login node the tool is not kept', () => {
+    const { fleets, problems } = parseFleets([{ name: 'a', hosts: 'x', via: 'l', with: 'ansible' }, { name: 'b', hosts: 'y', with: 'pdsh' }]);
+    assert.deepEqual(fleets, [{ name: 'a', hosts: 'x', via: 'l', with: 'slurm' }, { name: 'b', hosts: 'y' }]);
+    assert.match(problems[0], /"with" must be slurm, pdsh or clush/);
+  });
+
+  it('is not an array: no fleet', () => {
+    assert.deepEqual(parseFleets({ name: 'a', hosts: 'x' }).fleets, []);
+    assert.deepEqual(parseFleets(undefined).fleets, []);
+  });
+
+  it('writes back what it read, without empty keys', () => {
+    const raw = [{ name: 'cluster', hosts: 'node[1-4]', via: 'login1', with: 'clush' }, { name: 'gpu', hosts: 'gpu[1-2]' }];
+    assert.deepEqual(parseFleets(raw).fleets.map(fleetToSetting), raw);
+  });
+});
