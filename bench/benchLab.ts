@@ -45,20 +45,51 @@ function profileDelays(profileDir: string): Delays | null {
   return profileDelays(path.isAbsolute(json.base) ? json.base : path.join(PROFILES_DIR, json.base));
 }
 
-export async function startBenchLab(profile: string): Promise<BenchLab> {
+export interface BenchProfile {
+  readonly profileDir: string;
+  readonly delays: Delays;
+  /** Where the delays came from, for the output. */
+  readonly delaysSource: string;
+}
+
+/** The profile's folder and the delays a bench host gets: the profile's own, else the fallback. */
+export function benchProfile(profile: string): BenchProfile {
   const profileDir = path.isAbsolute(profile) ? profile : path.join(PROFILES_DIR, profile);
   if (!fs.existsSync(path.join(profileDir, 'profile.json'))) throw new Error(`no lab profile ${profileDir}`);
   const own = profileDelays(profileDir);
   const delays = own ?? { ...FALLBACK_DELAYS_MS };
   const delaysSource = own ? `profile ${profile}'s own "delays"` : 'bench fallback estimate (the profile has no "delays")';
-  // Only our own records path: a crashed bench run's leftovers, never another run's.
-  const stale = await cleanupStale(BENCH_RECORDS_PATH);
+  return { profileDir, delays, delaysSource };
+}
+
+/** Undoes what a crashed run of this bench left in `recordsPath` (only that path: never another run's). */
+export async function cleanupBenchLeftovers(recordsPath: string): Promise<void> {
+  const stale = await cleanupStale(recordsPath);
   if (stale.length) console.log(`cleaned a previous bench run's leftovers: ${stale.join('; ')}`);
+}
+
+/**
+ * lab.stop() waits for its hosts' exit events, but their child handles are unref'd: with nothing
+ * else pending, Node would exit before those arrive, leaving the records file behind (the next
+ * run would have to clean up). A timer holds the process until the stop is complete.
+ */
+export async function stopLab(lab: Lab): Promise<void> {
+  const hold = setInterval(() => undefined, 1000);
+  try {
+    await lab.stop();
+  } finally {
+    clearInterval(hold);
+  }
+}
+
+export async function startBenchLab(profile: string): Promise<BenchLab> {
+  const { profileDir, delays, delaysSource } = benchProfile(profile);
+  await cleanupBenchLeftovers(BENCH_RECORDS_PATH);
   // The lab's host-spec override (merged over the profile's own delays); a lab too old for it
   // ignores the key, and checkDelays then reports the delays as not in effect.
   const spec: LabHostSpec & { delays?: Delays } = { name: BENCH_HOST, profile: profileDir, delays };
   const lab = await startLab({ hosts: [spec], recordsPath: BENCH_RECORDS_PATH });
-  return { lab, delays, delaysSource, stop: () => lab.stop() };
+  return { lab, delays, delaysSource, stop: () => stopLab(lab) };
 }
 
 export interface DelayCheck {

@@ -2,7 +2,8 @@
 // GPU host (test/lab), alternating the two sides in one run. See bench/README.md.
 //   (a) fresh diagnose (resolve + connect + one exec + parse)  vs  `ssh host '<commands in a row>'`
 //   (b) a diagnose on the connection (a) left in the pool       vs  a fresh `ssh host '…'`
-// Prints medians, min/max, ratios and the issue's targets (PASS/MISS). A MISS is a result, not a
+// Prints medians, min/max, ratios and the issue's targets (PASS/MISS), then the extension's package
+// sizes and its activation time in a real VS Code (bench/extension.ts). A MISS is a result, not a
 // failure: the exit status is 0 unless something broke (no root, a host down, a run cut short).
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -13,26 +14,29 @@ import { ConnectionPool } from '../src/core/ssh/pool';
 import { assertLabCanRun, LabHost } from '../test/lab/lab';
 import { BENCH_HOST, BENCH_RECORDS_PATH, BenchLab, checkDelays, DelayCheck, startBenchLab } from './benchLab';
 import { compareCalls, compareOutputs } from './sameWork';
+import { printExtensionNumbers } from './extension';
 import { benchPool, Diagnosed, gdrDiagnose, NOOP_COMMANDS, openSsh, OPENSSH_COMMAND, OpenSshResult, Timed } from './sides';
-import { summarize, summaryLine, targetLine } from './stats';
+import { inRotation, summarize, summaryLine, targetLine } from './stats';
 
 interface Options {
   rounds: number;
   warmup: number;
   profile: string;
+  activationRuns: number;
 }
 
-const USAGE = 'usage: npm run bench [-- --rounds N (default 10)] [--warmup N (default 1)] [--profile NAME (default bench-healthy: nvidia-smi delayed as measured in public reports)]';
+const USAGE = 'usage: npm run bench:host [-- --rounds N (default 10)] [--warmup N (default 1)] [--profile NAME (default bench-healthy: nvidia-smi delayed as measured in public reports)] [--activation-runs N (default 3; 0: sizes only)]';
 
 /** null: --help was asked for. */
 function parseOptions(argv: readonly string[]): Options | null {
-  const o: Options = { rounds: 10, warmup: 1, profile: 'bench-healthy' };
+  const o: Options = { rounds: 10, warmup: 1, profile: 'bench-healthy', activationRuns: 3 };
   for (let i = 0; i < argv.length; i++) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--help' || flag === '-h') return null;
     if (value === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
     if (flag === '--profile') o.profile = value;
     else if (flag === '--rounds' || flag === '--warmup') o[flag === '--rounds' ? 'rounds' : 'warmup'] = count(flag, value);
+    else if (flag === '--activation-runs') o.activationRuns = count(flag, value);
     else throw new Error(`unknown option ${flag}\n${USAGE}`);
     i++;
   }
@@ -54,29 +58,18 @@ interface Samples {
   noop: number[];
 }
 
-/** Runs two steps in the given order; alternating the order across rounds cancels drift. */
-async function inOrder(first: boolean, a: () => Promise<void>, b: () => Promise<void>): Promise<void> {
-  if (first) {
-    await a();
-    await b();
-  } else {
-    await b();
-    await a();
-  }
-}
-
 /** One round: pair (a) on an empty pool, then pair (b) on the connection (a) left in it. */
 async function round(i: number, sshConfigPath: string, s: Samples): Promise<void> {
   const pool = benchPool(sshConfigPath);
   try {
     let fresh: Timed<Diagnosed> | undefined;
-    await inOrder(i % 2 === 0,
+    await inRotation(i, [
       async () => void (fresh = await gdrDiagnose(pool, BENCH_HOST)),
-      async () => void s.sshA.push((await openSsh(BENCH_HOST, sshConfigPath)).ms));
+      async () => void s.sshA.push((await openSsh(BENCH_HOST, sshConfigPath)).ms)]);
     s.gdrFresh.push(fresh!.ms);
-    await inOrder(i % 2 === 1,
+    await inRotation(i + 1, [
       async () => void s.gdrAgain.push(await reDiagnose(pool, fresh!.value.conn)),
-      async () => void s.sshB.push((await openSsh(BENCH_HOST, sshConfigPath)).ms));
+      async () => void s.sshB.push((await openSsh(BENCH_HOST, sshConfigPath)).ms)]);
   } finally {
     pool.closeAll();
   }
@@ -182,6 +175,8 @@ async function main(): Promise<number> {
   } finally {
     await bench.stop();
   }
+  // After the lab is gone: code-server and Chromium would otherwise compete with it for the CPUs.
+  await printExtensionNumbers(opts.activationRuns);
   console.log(`\nload average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (the lab shares this machine's CPUs: compare it with the start)`);
   console.log(`peak RSS of the bench process (node + tsx + gdr-doctor + lab bookkeeping): ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB`);
   return 0;

@@ -28,7 +28,7 @@ export interface OpenSshResult {
 }
 
 /** The SSH agent is out of both sides: gdr-doctor's CLI passes none, so ssh gets none either. */
-function envWithoutAgent(): NodeJS.ProcessEnv {
+export function envWithoutAgent(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.SSH_AUTH_SOCK;
   return env;

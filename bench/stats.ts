@@ -35,3 +35,12 @@ export function targetLine(t: Target): string {
   const met = t.strict ? t.ratio < t.limit : t.ratio <= t.limit;
   return `  ${met ? 'PASS' : 'MISS'}  ${t.label}: ratio ${t.ratio.toFixed(2)} (target ${t.limitText})`;
 }
+
+/**
+ * Runs the steps of one round, starting with step `round % n` and going round from there: over
+ * the rounds every step runs first (for two steps: the order flips every round), so slow drift of
+ * the machine falls on every side.
+ */
+export async function inRotation(round: number, steps: readonly (() => Promise<void>)[]): Promise<void> {
+  for (let k = 0; k < steps.length; k++) await steps[(round + k) % steps.length]();
+}
