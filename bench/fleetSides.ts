@@ -18,36 +18,13 @@ import { LoginRunner, relayDiagnose } from '../src/core/fleet/relay';
 import type { FleetHostResult } from '../src/core/fleet/types';
 import { PROBE_COMMANDS } from '../src/core/probe/commands';
 import type { CommandResult } from '../src/core/probe/frames';
-import { envWithoutAgent, OPENSSH_COMMAND, Timed } from './sides';
+import { envWithoutAgent, OPENSSH_COMMAND, runProcess, Timed } from './sides';
 
 const CLI = path.join(__dirname, '../dist/cli.js');
 /** Over the whole run: probe commands (every side that runs the probe) stopped by their time limit. */
 let commandsCut = 0;
 export const commandsCutSoFar = () => commandsCut;
 const RSS_HOOK = pathToFileURL(path.join(__dirname, 'fleetRss.mjs')).href;
-
-interface ProcessRun {
-  readonly exitCode: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function runProcess(argv: readonly string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<Timed<ProcessRun>> {
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => err.push(d));
-    child.on('error', reject);
-    child.on('close', (exitCode) => {
-      const ms = performance.now() - t0;
-      resolve({ ms, value: { exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') } });
-    });
-    child.stdin.end(stdin);
-  });
-}
 
 /** One host of `diagnose --json` for many hosts (src/core/fleet/fleetReport.ts), as far as the bench reads it. */
 export interface FleetJsonHost {

@@ -74,10 +74,24 @@ export const NOOP_COMMANDS: readonly ProbeCommandSpec[] = PROBE_COMMANDS.map((c)
 export const OPENSSH_COMMAND = sequentialCommand(PROBE_COMMANDS);
 
 /** One `ssh -F config host '<commands>'` run; rc 255 (ssh's own failure) throws. */
-export function openSsh(host: string, sshConfigPath: string): Promise<Timed<OpenSshResult>> {
+export async function openSsh(host: string, sshConfigPath: string): Promise<Timed<OpenSshResult>> {
+  const { ms, value } = await runProcess(['ssh', '-F', sshConfigPath, '-o', 'BatchMode=yes', host, OPENSSH_COMMAND], envWithoutAgent());
+  if (value.exitCode === 255 || value.exitCode === null) throw new Error(`ssh ${host} failed (rc ${value.exitCode}): ${value.stderr.trim()}`);
+  return { ms, value: { exitCode: value.exitCode, stdoutBytes: value.stdoutBytes, stdout: value.stdout, stderr: value.stderr } };
+}
+
+export interface ProcessRun {
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stdoutBytes: number;
+  readonly stderr: string;
+}
+
+/** Runs a process to its end, stdin given, wall-clock timed from spawn to close. */
+export function runProcess(argv: readonly string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<Timed<ProcessRun>> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn('ssh', ['-F', sshConfigPath, '-o', 'BatchMode=yes', host, OPENSSH_COMMAND], { env: envWithoutAgent(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0], argv.slice(1), { env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -86,9 +100,9 @@ export function openSsh(host: string, sshConfigPath: string): Promise<Timed<Open
     child.on('close', (exitCode) => {
       const ms = performance.now() - t0;
       const stdout = Buffer.concat(out);
-      const stderr = Buffer.concat(err).toString('utf8');
-      if (exitCode === 255 || exitCode === null) reject(new Error(`ssh ${host} failed (rc ${exitCode}): ${stderr.trim()}`));
-      else resolve({ ms, value: { exitCode, stdoutBytes: stdout.length, stdout: stdout.toString('utf8'), stderr } });
+      resolve({ ms, value: { exitCode, stdout: stdout.toString('utf8'), stdoutBytes: stdout.length, stderr: Buffer.concat(err).toString('utf8') } });
     });
+    child.stdin.end(stdin);
   });
 }
+

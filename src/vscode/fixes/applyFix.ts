@@ -69,8 +69,8 @@ function sudoDeps(ctx: Ctx, session: FixSession): SudoDeps {
   };
 }
 
-/** The log and the audit log get the whole result; the user a notification. */
-function report(ctx: Ctx, result: FixResult): void {
+/** The log and the audit log get the whole result (also for each host of a group fix). */
+export function logFixResult(ctx: Ctx, result: FixResult): void {
   ctx.log.info(`result:\n${formatResult(result)}`);
   try {
     const logged = appendAudit(result, auditLogPath());
@@ -78,6 +78,11 @@ function report(ctx: Ctx, result: FixResult): void {
   } catch (e) {
     ctx.log.warn(`could not append to the audit log: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+/** The log and the audit log get the whole result; the user a notification. */
+function report(ctx: Ctx, result: FixResult): void {
+  logFixResult(ctx, result);
   const head = `${result.host}: ${result.fixId}`;
   if (result.status === 'applied') void vscode.window.showInformationMessage(`${head} applied: ${result.message}`);
   else if (result.status === 'nothing-to-do') void vscode.window.showInformationMessage(`${head}: nothing to do. ${result.message}`);

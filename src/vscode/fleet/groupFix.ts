@@ -6,12 +6,13 @@
 // a single fix). Each host's result goes to the log and the audit log, the summary to a notification,
 // and the hosts that changed are diagnosed again so the group updates.
 import * as vscode from 'vscode';
-import { appendAudit, auditLogPath, FixId, FixPlan, FixResult, formatResult, newSudoMarker, prepareFix, sshFixSession } from '../../core/fixes';
+import { FixId, FixPlan, FixResult, newSudoMarker, prepareFix, sshFixSession } from '../../core/fixes';
 import { foldHostList } from '../../core/fleet/hostlist';
 import { classifyConnectError } from '../../core/ssh/errors';
 import { runLimited } from '../commands/diagnose';
 import { readSettings } from '../config';
 import { Ctx, showError } from '../context';
+import { logFixResult } from '../fixes/applyFix';
 import { LONG_PLAN_LINES, openPlanDocument } from '../fixes/planDocument';
 import { askSudoPassword } from '../fixes/sudoPrompt';
 import { AskedPassword, runWithSudo, SudoDeps } from '../fixes/sudoPassword';
@@ -93,7 +94,7 @@ async function applyAll(ctx: Ctx, ready: readonly (Prepared & { plan: FixPlan })
 async function applyOne(ctx: Ctx, host: HostEntry, plan: FixPlan, marker: string, deps: SudoDeps): Promise<Applied> {
   try {
     const result = await ctx.diagnoser.withConnection(host, (conn) => runWithSudo(plan, sshFixSession(conn.client, host.destination as string, conn.target.user), marker, deps));
-    record(ctx, result);
+    logFixResult(ctx, result);
     return { host, result };
   } catch (e) {
     const error = classifyConnectError(host.label, e).message;
@@ -113,15 +114,6 @@ function sharedSudo(ctx: Ctx, ready: readonly (Prepared & { plan: FixPlan })[]):
   };
 }
 
-function record(ctx: Ctx, result: FixResult): void {
-  ctx.log.info(`result:\n${formatResult(result)}`);
-  try {
-    const logged = appendAudit(result, auditLogPath());
-    if (logged) ctx.log.info(`recorded in ${logged}`);
-  } catch (e) {
-    ctx.log.warn(`could not append to the audit log: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
 
 /** "load-peermem on fleet lab: 3 applied", or with what failed, and Show Log. */
 async function summarize(ctx: Ctx, fleet: string, fixId: FixId, results: readonly Applied[]): Promise<void> {
