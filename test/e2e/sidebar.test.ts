@@ -191,7 +191,12 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     assert.match(fs.readFileSync(md, 'utf8'), /^# GPUDirect RDMA report: `gpu-nopeermem`\n[\s\S]*\(`topo\.nic-far`\)/);
     await contextMenu('gpu-nopeermem', 'Export Report…');
     await workbench.tab.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, md);
-    await savePath.fill(json);
+    // The dialog may still be settling its proposed name: type the path until it stays typed.
+    for (let i = 0; i < 20 && (await savePath.inputValue()) !== json; i++) {
+      await savePath.fill(json);
+      await workbench.tab.waitForTimeout(250);
+    }
+    assert.strictEqual(await savePath.inputValue(), json);
     await savePath.press('Enter');
     await until('the JSON report is written', () => fs.existsSync(json));
     const exported = JSON.parse(fs.readFileSync(json, 'utf8')) as { host: string; target: { port: number } | null; findings: { id: string }[] };

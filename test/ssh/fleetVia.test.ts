@@ -1,0 +1,100 @@
+// `gdr-doctor diagnose --via LOGIN --with slurm|pdsh|clush`, the built CLI end to end: one SSH
+// connection to a lab login node (real slurmctld, pdsh, clush there; real slurmd in every compute
+// node), the same grouped summary and JSON as a direct fan-out, and a node that is down reported for
+// that node alone. The relay's byte-level behaviour is tested in relay.test.ts; this is the user's path.
+import * as assert from 'node:assert/strict';
+import { runCli } from '../support/cli';
+import { assertLabCanRun, cleanupStale, Lab, LabHostSpec, startLab } from '../lab/lab';
+
+const RECORDS = '/tmp/gdrlab-records-fleet-via.json';
+const NETWORK = { bridge: 'gdrbr11', subnet: 11 };
+const PROFILE: Record<string, string> = { gpu01: 'healthy', gpu02: 'healthy', gpu03: 'needs-peermem', gpu04: 'no-nic' };
+const NODES = Object.keys(PROFILE);
+
+interface HostJson {
+  host: string;
+  status: string;
+  path: string;
+  error?: { step: string; message: string };
+  report?: { finished: boolean; findings: { id: string }[] };
+}
+
+function specs(): LabHostSpec[] {
+  return [{ name: 'login', profile: 'no-gpu', netns: true, login: true }, ...NODES.map((name) => ({ name, profile: PROFILE[name], netns: true }))];
+}
+
+describe('gdr-doctor diagnose through a login node (the CLI)', function () {
+  this.timeout(300_000);
+  let lab: Lab;
+
+  before(async () => {
+    assertLabCanRun();
+    await cleanupStale(RECORDS);
+    lab = await startLab({ hosts: specs(), recordsPath: RECORDS, network: NETWORK, slurm: { controller: 'login', nodes: NODES }, readyTimeoutMs: 60_000 });
+  });
+  after(async () => {
+    await lab?.stop();
+  });
+
+  const cli = (args: string[]) => runCli(['diagnose', '-F', lab.sshConfigPath, '--batch', '--via', 'login', ...args]);
+  const ids = (h: HostJson) => (h.report?.findings ?? []).map((f) => f.id);
+
+  /** Every node reached by `tool`, each with its own profile's verdicts. */
+  function assertNodes(hosts: HostJson[], tool: string, down: string[] = []): void {
+    assert.deepEqual(hosts.map((h) => h.host), NODES);
+    const byName = new Map(hosts.map((h) => [h.host, h]));
+    for (const h of hosts.filter((x) => !down.includes(x.host))) {
+      assert.equal(h.path, tool, h.host);
+      assert.equal(h.report?.finished, true, `${h.host}: ${JSON.stringify(h.error)}`);
+    }
+    assert.ok(ids(byName.get('gpu03')!).includes('peermem.not-loaded'), ids(byName.get('gpu03')!).join(' '));
+    assert.ok(ids(byName.get('gpu04')!).includes('rdma.none'), ids(byName.get('gpu04')!).join(' '));
+    for (const name of ['gpu01', 'gpu02'].filter((n) => !down.includes(n))) {
+      assert.ok(!ids(byName.get(name)!).some((id) => id === 'peermem.not-loaded' || id === 'rdma.none'), `${name}: ${ids(byName.get(name)!)}`);
+    }
+  }
+
+  it('--with slurm: srun runs the probe on every node; JSON has one report per node and the grouping', async () => {
+    const r = await cli(['--with', 'slurm', '-w', 'gpu[01-04]', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const fleet = JSON.parse(r.stdout);
+    assertNodes(fleet.hosts, 'slurm');
+    const groupOf = (host: string) => fleet.groups.find((g: { hosts: string[] }) => g.hosts.includes(host));
+    assert.equal(groupOf('gpu01'), groupOf('gpu02'));
+    assert.notEqual(groupOf('gpu01'), groupOf('gpu03'));
+  });
+
+  it('--with pdsh: a node whose sshd never answers is unreachable, the others are diagnosed', async () => {
+    const stopped = lab.host('gpu02').listenerPid();
+    process.kill(stopped, 'SIGSTOP');
+    try {
+      const r = await cli(['--with', 'pdsh', '-w', 'gpu[01-04]', '-f', '2', '--json']);
+      assert.equal(r.status, 3, r.stderr);
+      const hosts: HostJson[] = JSON.parse(r.stdout).hosts;
+      assertNodes(hosts, 'pdsh', ['gpu02']);
+      const down = hosts.find((h) => h.host === 'gpu02')!;
+      assert.deepEqual([down.status, down.error?.step], ['unreachable', 'relay']);
+      assert.match(r.stderr, /gpu02/);
+    } finally {
+      process.kill(stopped, 'SIGCONT');
+    }
+  });
+
+  it('--with clush: the grouped summary, outliers first', async () => {
+    const r = await cli(['--with', 'clush', 'gpu[01-04]', '-f', '2']);
+    assert.equal(r.status, 0, r.stderr);
+    const healthy = r.stdout.indexOf('gpu[01-02] (2)');
+    assert.ok(healthy > 0, r.stdout);
+    for (const outlier of ['gpu03 (1)', 'gpu04 (1)']) {
+      const at = r.stdout.indexOf(outlier);
+      assert.ok(at > 0 && at < healthy, `${outlier} before the healthy pair:\n${r.stdout}`);
+    }
+  });
+
+  it('without --with: the login node\'s tools are detected and Slurm is chosen', async () => {
+    const r = await cli(['-w', 'gpu[01-02]', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /through login with slurm \(found: slurm, pdsh, clush\)/);
+    assert.deepEqual(JSON.parse(r.stdout).hosts.map((h: HostJson) => [h.host, h.path]), [['gpu01', 'slurm'], ['gpu02', 'slurm']]);
+  });
+});
