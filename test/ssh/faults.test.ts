@@ -151,7 +151,8 @@ describe('probe fault matrix over SSH', function () {
     const listener = gpu.listenerPid();
     process.kill(listener, 'SIGSTOP');
     try {
-      assert.equal(gpu.processes().find((p) => p.pid === listener)?.state, 'T');
+      // SIGSTOP is delivered asynchronously: /proc shows 'T' a moment later.
+      await until('the listener is stopped', () => gpu.processes().find((p) => p.pid === listener)?.state === 'T');
       const err = await open('silent', conf).then(() => null, (e: unknown) => e);
       assert.ok(err instanceof ConnectError, String(err));
       assert.equal(err.step, 'timeout');
