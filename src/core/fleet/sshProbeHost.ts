@@ -9,12 +9,17 @@ import { parseDestination } from '../ssh/destination';
 import { ConnectError } from '../ssh/errors';
 import { SshPrompts } from '../ssh/prompts';
 import { resolveTarget } from '../ssh/resolveTarget';
+import type { SshTarget } from '../ssh/sshConfig';
 import type { ProbedHost, ProbeHost } from './fanout';
 
 export interface SshReachOptions {
   readonly prompts: SshPrompts;
   /** ssh_config file instead of ~/.ssh/config (`-F`). */
   readonly configFile?: string;
+  /** Applied to every resolved target and hop (VS Code: the strict host key checking setting). */
+  readonly adjustTarget?: (target: SshTarget) => SshTarget;
+  /** Connect timeout when ssh_config sets no ConnectTimeout. */
+  readonly defaultConnectTimeoutMs?: number;
 }
 
 export interface SshProbeOptions extends SshReachOptions {
@@ -24,10 +29,11 @@ export interface SshProbeOptions extends SshReachOptions {
 
 /** Resolves `destination` (through `configFile`) and opens an authenticated connection; aborting drops it. */
 export async function openSsh(destination: string, options: SshReachOptions, signal?: AbortSignal): Promise<SshConnection> {
-  const resolve = (d: string) => resolveTarget(parseDestination(d), options.configFile);
+  const adjust = options.adjustTarget ?? ((t: SshTarget) => t);
+  const resolve = (d: string) => resolveTarget(parseDestination(d), options.configFile).then(adjust);
   const target = await resolve(destination);
   if (signal?.aborted) throw new ConnectError(destination, 'timeout', 'stopped before connecting');
-  return connect(target, { prompts: options.prompts, resolveHop: resolve, signal });
+  return connect(target, { prompts: options.prompts, resolveHop: resolve, defaultConnectTimeoutMs: options.defaultConnectTimeoutMs, signal });
 }
 
 /** Probes one SSH destination; rejects with a ConnectError when it cannot be reached. */

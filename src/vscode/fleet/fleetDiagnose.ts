@@ -45,7 +45,7 @@ export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonl
     report();
     try {
       probed = fleet.via === undefined
-        ? await fanOut({ hosts, probeHost: vscodeProbeHost(readSettings(), inputBoxPrompts()), concurrency: readSettings().maxConcurrentHosts, signal: abort.signal, onResult: (r) => { done++; logResult(ctx, label, r); report(); } })
+        ? await fanOut({ hosts, probeHost: vscodeProbeHost(readSettings(), inputBoxPrompts(), ctx.log), concurrency: readSettings().maxConcurrentHosts, signal: abort.signal, onResult: (r) => { done++; logResult(ctx, label, r); report(); } })
         : await viaLoginNode(ctx, fleet, only, abort.signal);
     } catch (e) {
       await showError(ctx, `${label}: ${fleet.via !== undefined ? classifyConnectError(fleet.via, e).message : e instanceof Error ? e.message : String(e)}`);

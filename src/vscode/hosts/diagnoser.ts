@@ -7,12 +7,11 @@ import { demoRunner } from '../../core/probe/demoHost';
 import { localRunner } from '../../core/probe/localRunner';
 import { ProbeRunner, runProbe } from '../../core/probe/runProbe';
 import { sshRunner } from '../../core/probe/sshRunner';
-import { connect, SshConnection } from '../../core/ssh/connect';
-import { parseDestination } from '../../core/ssh/destination';
+import { openSsh, SshReachOptions } from '../../core/fleet/sshProbeHost';
+import { SshConnection } from '../../core/ssh/connect';
 import { classifyConnectError } from '../../core/ssh/errors';
 import { ConnectionPool, PoolCloseReason } from '../../core/ssh/pool';
 import { SshPrompts } from '../../core/ssh/prompts';
-import { resolveTarget } from '../../core/ssh/resolveTarget';
 import { SshTarget } from '../../core/ssh/sshConfig';
 import { GdrSettings } from '../config';
 import { HostEntry, HostModel, Outcome } from './hostModel';
@@ -106,16 +105,25 @@ export class Diagnoser {
   }
 
   private async open(destination: string): Promise<SshConnection> {
-    const settings = this.deps.settings();
-    const resolve = (d: string) => resolveTarget(parseDestination(d), settings.sshConfigFile).then((t) => withStrictDefault(t, settings.strictHostKeyChecking));
-    const target = await resolve(destination);
-    for (const w of target.warnings) this.deps.log.warn(`${destination}: ${w}`);
-    return connect(target, { prompts: this.deps.prompts, resolveHop: resolve, defaultConnectTimeoutMs: settings.connectTimeoutMs });
+    return openSsh(destination, sshReach(this.deps.settings(), this.deps.prompts, this.deps.log));
   }
 
   private closed(destination: string, why: PoolCloseReason): void {
     this.deps.log.info(`${destination}: connection closed (${why})`);
   }
+}
+
+/** How VS Code reaches a host over SSH: the user's settings, prompts; ssh_config warnings to the log. */
+export function sshReach(settings: GdrSettings, prompts: SshPrompts, log?: { warn(message: string): void }): SshReachOptions {
+  return {
+    prompts,
+    configFile: settings.sshConfigFile,
+    adjustTarget: (t) => {
+      for (const w of t.warnings) log?.warn(`${t.host}: ${w}`);
+      return withStrictDefault(t, settings.strictHostKeyChecking);
+    },
+    defaultConnectTimeoutMs: settings.connectTimeoutMs,
+  };
 }
 
 /** ssh's default is `ask`; the setting replaces that default, never a value the user's config set stricter. */
