@@ -1,0 +1,184 @@
+// Fleets reached through a login node, as a user drives them in a real VS Code (code-server +
+// chromium, the packaged .vsix): Add Fleet… with a login node and the tool it runs (Slurm, then
+// pdsh), Diagnose Fleet over ONE SSH connection to that login node, and the same grouping as a direct
+// fleet. The lab is a real cluster: a login node running slurmctld, pdsh and clush, and compute nodes
+// with their own addresses, each running slurmd inside the simulated host. What ran where is read from
+// the lab (the hosts' call logs, slurmctld's log, the login node's sessions), not only from the UI.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import { Locator } from 'playwright-core';
+import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
+import { Workbench, screenshotFailures } from './workbench';
+
+// Our own lab records and network: other suites and helpers run labs of their own.
+const RECORDS_PATH = '/tmp/gdrlab-records-e2e-fleet-via.json';
+const NETWORK = { bridge: 'gdrbr12', subnet: 12 };
+const LOGIN = 'login';
+const PROFILE: Record<string, string> = { gpu01: 'healthy', gpu02: 'healthy', gpu03: 'needs-peermem', gpu04: 'no-nic' };
+const NODES = Object.keys(PROFILE);
+const SLURM_FLEET = 'lab-slurm';
+const PDSH_FLEET = 'lab-pdsh';
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab cluster)', function () {
+  this.timeout(180_000);
+  const workbench = new Workbench();
+  let lab: Lab | undefined;
+
+  const sidebar = () => workbench.tab.locator('.part.sidebar');
+  const row = (label: string | RegExp): Locator => sidebar().locator('.monaco-list-row', {
+    has: workbench.tab.locator('.label-name', { hasText: typeof label === 'string' ? new RegExp(`^${escapeRegExp(label)}$`) : label }),
+  }).first();
+  const quickInput = () => workbench.tab.locator('.quick-input-widget .quick-input-box input');
+  const quickTitle = (text: string) => workbench.tab.locator('.quick-input-widget .quick-input-title', { hasText: text });
+  const description = (fleet: string) => row(fleet).locator('.label-description').innerText();
+  const probedOn = (host: string) => lab!.host(host).calls().filter((c) => c.cmd === 'nvidia-smi').length;
+
+  async function setExpanded(r: Locator, want: boolean): Promise<void> {
+    await r.waitFor();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (((await r.getAttribute('aria-expanded')) === 'true') === want) return;
+      await r.click();
+      await workbench.tab.waitForTimeout(300);
+    }
+    assert.strictEqual(await r.getAttribute('aria-expanded'), String(want), `row does not ${want ? 'expand' : 'collapse'}`);
+  }
+
+  async function inline(r: Locator, action: string): Promise<void> {
+    await r.hover();
+    await r.locator(`.actions .action-label[aria-label="${action}"]`).click();
+  }
+
+  /** Add Fleet… answered as a user answers it, through the login node with `tool`. */
+  async function addFleet(name: string, tool: 'slurm' | 'pdsh'): Promise<void> {
+    await workbench.runCommand('GPUDirect RDMA: Add Fleet…');
+    await quickTitle('Add Fleet: name').waitFor();
+    await quickInput().fill(name);
+    await quickInput().press('Enter');
+    await quickTitle('Add Fleet: hosts').waitFor();
+    await quickInput().fill('gpu[01-04]');
+    await quickInput().press('Enter');
+    await quickTitle('Add Fleet: login node').waitFor();
+    await quickInput().fill(LOGIN);
+    await quickInput().press('Enter');
+    await quickTitle(`how does ${LOGIN} reach the hosts?`).waitFor();
+    await quickInput().fill(tool); // the quick pick filters on its labels: slurm, pdsh, clush
+    await quickInput().press('Enter');
+    if (tool === 'slurm') {
+      await quickTitle('Slurm partition').waitFor();
+      await quickInput().press('Enter'); // the default partition
+    }
+    await row(name).waitFor();
+    assert.strictEqual((await description(name)).trim(), 'not diagnosed');
+  }
+
+  /** The groups of `fleet`: the rows one level under it while it is expanded. */
+  async function groupsOf(fleet: string): Promise<string[]> {
+    await setExpanded(row(fleet), true);
+    const rows = sidebar().locator('.monaco-list-row[aria-level="2"]');
+    const labels = (await rows.locator('.label-name').allInnerTexts()).map((t) => t.trim());
+    await setExpanded(row(fleet), false);
+    return labels;
+  }
+
+  /** The grouping every reachable node must show: its own profile's verdict. */
+  function assertGrouping(text: string, reachable: number): void {
+    assert.match(text, new RegExp(`${reachable - 2} hosts? `), text);
+    assert.match(text, /1 host [^·]*peermem\.not-loaded/, text);
+    assert.match(text, /1 host [^·]*rdma\.none/, text);
+  }
+
+  before(async function () {
+    this.timeout(300_000);
+    assertLabCanRun();
+    await cleanupStale(RECORDS_PATH);
+    await workbench.start();
+    lab = await startLab({
+      hosts: [{ name: LOGIN, profile: 'no-gpu', netns: true, login: true }, ...NODES.map((name) => ({ name, profile: PROFILE[name], netns: true }))],
+      recordsPath: RECORDS_PATH,
+      network: NETWORK,
+      slurm: { controller: LOGIN, nodes: NODES },
+      readyTimeoutMs: 60_000,
+    });
+    await workbench.activityBarItem('GPUDirect RDMA').click();
+    workbench.updateSettings({ 'gdrDoctor.sshConfigFile': lab.sshConfigPath, 'gdrDoctor.connectTimeoutSeconds': 8 }, 'machine');
+    await row(LOGIN).waitFor();
+  });
+
+  afterEach(screenshotFailures(workbench, 'fleet-via-'));
+
+  after(async function () {
+    this.timeout(60_000);
+    await workbench.dispose();
+    await lab?.stop();
+  });
+
+  it('adds a fleet reached through the login node with Slurm; adding connects nowhere', async function () {
+    await addFleet(SLURM_FLEET, 'slurm');
+    await row(SLURM_FLEET).hover();
+    await workbench.tab.locator('.monaco-hover, .workbench-hover', { hasText: `Reached through ${LOGIN} with slurm` }).first().waitFor();
+    assert.deepStrictEqual(lab!.hosts.flatMap((h) => h.calls()), []);
+    await workbench.screenshot('fleet-via-01-added');
+  });
+
+  it('diagnoses it through srun on the login node: one job on every node, the grouping as for a direct fleet', async function () {
+    const ctldBefore = fs.readFileSync(lab!.slurm!.ctldLogPath, 'utf8').length;
+    await inline(row(SLURM_FLEET), 'Diagnose Fleet');
+    await row(SLURM_FLEET).locator('.label-description', { hasText: /peermem\.not-loaded/ }).waitFor({ timeout: 120_000 });
+    const text = await description(SLURM_FLEET);
+    assertGrouping(text, 4);
+    assert.doesNotMatch(text, /unreachable|timed out/, text);
+    const groups = await groupsOf(SLURM_FLEET);
+    assert.strictEqual(groups.length, 3, groups.join(' | '));
+    assert.match(groups[groups.length - 1], /^2 hosts/, 'the largest group (the norm) comes last');
+    await workbench.screenshot('fleet-via-02-slurm-grouping');
+    // The probe ran on every compute node and not on the login node, as one Slurm job over all four.
+    for (const n of NODES) assert.ok(probedOn(n) > 0, `${n} was probed`);
+    assert.strictEqual(probedOn(LOGIN), 0, 'the login node only relays');
+    const ctld = fs.readFileSync(lab!.slurm!.ctldLogPath, 'utf8').slice(ctldBefore);
+    assert.match(ctld, /JobId=\d+ NodeList=gpu\[01-04\]/, ctld);
+  });
+
+  it("expands a relayed node into its findings; its group offers no quick fix (a fix needs SSH to the node)", async function () {
+    await setExpanded(row(SLURM_FLEET), true);
+    const group = row(/^1 host .*peermem\.not-loaded/);
+    await setExpanded(group, true);
+    // gpu03 is also a host of the SSH config (a root row); this is the fleet's, under its group.
+    const node = sidebar().locator('.monaco-list-row[aria-level="3"]', { has: workbench.tab.locator('.label-name', { hasText: /^gpu03$/ }) });
+    await setExpanded(node, true);
+    await setExpanded(row('Findings'), true);
+    await sidebar().locator('.monaco-list-row', { hasText: 'peermem.not-loaded' }).filter({ hasNot: workbench.tab.locator('.label-name', { hasText: /host/ }) }).first().waitFor();
+    await group.hover();
+    assert.strictEqual(await group.locator('.actions .action-label[aria-label^="Fix:"]').count(), 0);
+    await workbench.screenshot('fleet-via-03-relayed-node');
+    await setExpanded(row('Findings'), false);
+    await setExpanded(node, false);
+    await setExpanded(row(SLURM_FLEET), false);
+  });
+
+  it('with pdsh: a node whose sshd never answers is unreachable, and only that node', async function () {
+    await addFleet(PDSH_FLEET, 'pdsh');
+    const stopped = lab!.host('gpu02').listenerPid();
+    const before = Object.fromEntries(NODES.map((n) => [n, probedOn(n)]));
+    process.kill(stopped, 'SIGSTOP');
+    try {
+      await inline(row(PDSH_FLEET), 'Diagnose Fleet');
+      await row(PDSH_FLEET).locator('.label-description', { hasText: /unreachable/ }).waitFor({ timeout: 120_000 });
+    } finally {
+      process.kill(stopped, 'SIGCONT');
+    }
+    const text = await description(PDSH_FLEET);
+    assertGrouping(text, 3);
+    assert.match(text, /1 unreachable/, text);
+    const groups = await groupsOf(PDSH_FLEET);
+    assert.strictEqual(groups.length, 4, groups.join(' | '));
+    await workbench.screenshot('fleet-via-04-pdsh-one-down');
+    for (const n of ['gpu01', 'gpu03', 'gpu04']) assert.ok(probedOn(n) > before[n], `${n} was probed again`);
+    assert.strictEqual(probedOn('gpu02'), before.gpu02, 'nothing ran on the stopped node');
+    // The Slurm fleet keeps its own results.
+    assert.doesNotMatch(await description(SLURM_FLEET), /unreachable/);
+  });
+});
