@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { Settings } from '../constants';
 import { DEFAULT_FLEET_CONCURRENCY } from '../core/fleet/fanout';
-import { FleetConfig, fleetToSetting, parseFleets } from './fleet/fleetSettings';
+import { FleetConfig, parseFleets } from './fleet/fleetSettings';
 
 export type StrictDefault = 'ask' | 'yes' | 'accept-new';
 
@@ -45,8 +45,10 @@ export async function writeAddedHosts(hosts: readonly string[]): Promise<void> {
   await vscode.workspace.getConfiguration(Settings.section).update(Settings.hosts, [...hosts], vscode.ConfigurationTarget.Global);
 }
 
-export async function writeFleets(fleets: readonly FleetConfig[]): Promise<void> {
-  await vscode.workspace.getConfiguration(Settings.section).update(Settings.fleets, fleets.map(fleetToSetting), vscode.ConfigurationTarget.Global);
+/** Rewrites gdrDoctor.fleets from its current raw value, so hand-written entries (even malformed ones) survive. */
+export async function updateFleets(change: (raw: unknown) => unknown[]): Promise<void> {
+  const c = vscode.workspace.getConfiguration(Settings.section);
+  await c.update(Settings.fleets, change(c.get<unknown>(Settings.fleets, [])), vscode.ConfigurationTarget.Global);
 }
 
 export function onSettingsChanged(listener: () => void): vscode.Disposable {

@@ -4,11 +4,11 @@
 import * as vscode from 'vscode';
 import { expandHostList, foldHostList, HostListError } from '../../core/fleet/hostlist';
 import { parseDestination } from '../../core/ssh/destination';
-import { readSettings, writeFleets } from '../config';
+import { readSettings, updateFleets } from '../config';
 import { Ctx } from '../context';
 import { HostsNode } from '../tree/hostNodes';
 import { diagnoseFleet } from './fleetDiagnose';
-import { FleetConfig, FleetRelayTool } from './fleetSettings';
+import { FleetConfig, FleetRelayTool, withFleetAdded, withFleetRemoved } from './fleetSettings';
 
 const TOOLS: { label: FleetRelayTool; description: string }[] = [
   { label: 'slurm', description: 'srun runs the probe on each node (one task per node)' },
@@ -28,7 +28,7 @@ export async function addFleetCommand(ctx: Ctx): Promise<void> {
   if (via === undefined) return;
   const fleet = await relayPart({ name: name.trim(), hosts: hosts.trim() }, via.trim());
   if (!fleet) return;
-  await writeFleets([...existing, fleet]);
+  await updateFleets((raw) => withFleetAdded(raw, fleet));
   ctx.fleets.invalidate();
   ctx.log.info(`added fleet ${fleet.name}: ${fleet.hosts}${fleet.via ? ` via ${fleet.via} with ${fleet.with}` : ''}`);
 }
@@ -75,7 +75,7 @@ function validateOptionalDestination(v: string): string | undefined {
 export async function removeFleetCommand(ctx: Ctx, node?: HostsNode): Promise<void> {
   const fleet = await targetFleet(ctx, node, 'Remove which fleet?');
   if (!fleet) return;
-  await writeFleets(readSettings().fleets.filter((f) => f.name !== fleet.name));
+  await updateFleets((raw) => withFleetRemoved(raw, fleet.name));
   ctx.fleets.forget(fleet.name);
   ctx.fleets.invalidate();
   ctx.log.info(`removed fleet ${fleet.name}`);

@@ -64,6 +64,16 @@ export function fleetToSetting(f: FleetConfig): Record<string, string> {
   return out;
 }
 
+/** The setting with `fleet` appended: the entries already there stay as written, malformed ones too. */
+export function withFleetAdded(raw: unknown, fleet: FleetConfig): unknown[] {
+  return [...(Array.isArray(raw) ? raw : []), fleetToSetting(fleet)];
+}
+
+/** The setting without the entries named `name`; every other entry stays as written. */
+export function withFleetRemoved(raw: unknown, name: string): unknown[] {
+  return (Array.isArray(raw) ? raw : []).filter((e) => typeof e !== 'object' || e === null || text((e as Record<string, unknown>).name) !== name);
+}
+
 function text(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 }

@@ -1,6 +1,6 @@
 // gdrDoctor.fleets is user-edited JSON: what survives into the extension, and what is dropped and why.
 import * as assert from 'node:assert/strict';
-import { fleetToSetting, parseFleets } from '../../../src/vscode/fleet/fleetSettings';
+import { fleetToSetting, parseFleets, withFleetAdded, withFleetRemoved } from '../../../src/vscode/fleet/fleetSettings';
 
 describe('gdrDoctor.fleets setting', () => {
   it('keeps direct and login-node fleets, trimming text and defaulting the tool to slurm', () => {
@@ -38,5 +38,19 @@ describe('gdrDoctor.fleets setting', () => {
   it('writes back what it read, without empty keys', () => {
     const raw = [{ name: 'cluster', hosts: 'node[1-4]', via: 'login1', with: 'clush' }, { name: 'gpu', hosts: 'gpu[1-2]' }];
     assert.deepEqual(parseFleets(raw).fleets.map(fleetToSetting), raw);
+  });
+
+  it('adding a fleet keeps every entry as written, also ones it cannot read', () => {
+    const raw = [{ name: 'gpu', hosts: 'gpu[1-2]', note: 'kept' }, { hosts: 'no-name[1-3]' }, 'typo'];
+    const added = withFleetAdded(raw, { name: 'new', hosts: 'n[1-2]', via: 'login', with: 'pdsh' });
+    assert.deepEqual(added, [...raw, { name: 'new', hosts: 'n[1-2]', via: 'login', with: 'pdsh' }]);
+    assert.deepEqual(parseFleets(added).fleets.map((f) => f.name), ['gpu', 'new']);
+    assert.deepEqual(withFleetAdded(undefined, { name: 'a', hosts: 'x' }), [{ name: 'a', hosts: 'x' }]);
+  });
+
+  it('removing a fleet drops the entries of that name only', () => {
+    const raw = [{ name: 'gpu', hosts: 'gpu[1-2]' }, { hosts: 'no-name' }, 'typo', { name: ' gpu ', hosts: 'dup' }, { name: 'cpu', hosts: 'c1' }];
+    assert.deepEqual(withFleetRemoved(raw, 'gpu'), [{ hosts: 'no-name' }, 'typo', { name: 'cpu', hosts: 'c1' }]);
+    assert.deepEqual(withFleetRemoved(raw, 'none'), raw);
   });
 });
