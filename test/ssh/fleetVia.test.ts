@@ -3,6 +3,7 @@
 // node), the same grouped summary and JSON as a direct fan-out, and a node that is down reported for
 // that node alone. The relay's byte-level behaviour is tested in relay.test.ts; this is the user's path.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { runCli } from '../support/cli';
 import { assertLabCanRun, cleanupStale, Lab, LabHostSpec, startLab } from '../lab/lab';
 
@@ -35,6 +36,13 @@ describe('gdr-doctor diagnose through a login node (the CLI)', function () {
   after(async () => {
     await lab?.stop();
   });
+
+  /** A command on the login node, as the user who runs gdr-doctor (user gdr, the lab's key). */
+  function onLogin(command: string): string {
+    const r = spawnSync('ssh', ['-F', lab.sshConfigPath, '-o', 'BatchMode=yes', 'login', command], { encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, `${command}: ${r.stderr}`);
+    return `${r.stdout}${r.stderr}`;
+  }
 
   const cli = (args: string[]) => runCli(['diagnose', '-F', lab.sshConfigPath, '--batch', '--via', 'login', ...args]);
   const ids = (h: HostJson) => (h.report?.findings ?? []).map((f) => f.id);
@@ -96,5 +104,44 @@ describe('gdr-doctor diagnose through a login node (the CLI)', function () {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /through login with slurm \(found: slurm, pdsh, clush\)/);
     assert.deepEqual(JSON.parse(r.stdout).hosts.map((h: HostJson) => [h.host, h.path]), [['gpu01', 'slurm'], ['gpu02', 'slurm']]);
+  });
+
+  describe('--jobid: the nodes of an allocation the user already holds', () => {
+    let job = '';
+    afterEach(() => {
+      if (job !== '') onLogin(`scancel ${job}; while squeue -h -j ${job} | grep -q .; do sleep 0.2; done`);
+      job = '';
+    });
+
+    it('salloc --no-shell: every node of the allocation and no other', async () => {
+      job = /Granted job allocation (\d+)/.exec(onLogin('salloc --no-shell -N 2 -w gpu[02-03] --job-name=held'))?.[1] ?? '';
+      assert.notEqual(job, '');
+      const r = await cli(['--with', 'slurm', '--jobid', job, '--json']);
+      assert.equal(r.status, 0, r.stderr);
+      const hosts: HostJson[] = JSON.parse(r.stdout).hosts;
+      assert.deepEqual(hosts.map((h) => [h.host, h.path, h.report?.finished]), [['gpu02', 'slurm', true], ['gpu03', 'slurm', true]]);
+      assert.ok(ids(hosts[1]).includes('peermem.not-loaded'), ids(hosts[1]).join(' '));
+      assert.ok(!ids(hosts[0]).includes('peermem.not-loaded'), ids(hosts[0]).join(' '));
+    });
+
+    it('a running batch job: its nodes, beside the job\'s own step', async () => {
+      job = /Submitted batch job (\d+)/.exec(onLogin("sbatch -N 2 -w gpu[01,04] --wrap 'sleep 300'; while ! squeue -h -t R -o %i | grep -q .; do sleep 0.2; done"))?.[1] ?? '';
+      const r = await cli(['--with', 'slurm', '--jobid', job, '--json']);
+      assert.equal(r.status, 0, r.stderr);
+      const hosts: HostJson[] = JSON.parse(r.stdout).hosts;
+      assert.deepEqual(hosts.map((h) => [h.host, h.report?.finished]), [['gpu01', true], ['gpu04', true]]);
+      assert.ok(ids(hosts[1]).includes('rdma.none'), ids(hosts[1]).join(' '));
+    });
+
+    it('a job that is over: srun\'s reason, once, and exit status 3', async () => {
+      job = /Granted job allocation (\d+)/.exec(onLogin('salloc --no-shell -N 1 -w gpu01'))?.[1] ?? '';
+      onLogin(`scancel ${job}; while squeue -h -j ${job} | grep -q .; do sleep 0.2; done`);
+      const ended = job;
+      job = '';
+      const r = await cli(['--with', 'slurm', '--jobid', ended]);
+      assert.equal(r.status, 3, r.stdout);
+      assert.match(r.stderr, new RegExp(`login: srun: error: .*job ${ended}`, 'i'));
+      assert.doesNotMatch(r.stderr, /srun: srun:/);
+    });
   });
 });

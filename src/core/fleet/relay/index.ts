@@ -74,7 +74,7 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
   const t0 = Date.now();
   const run = await runLogin(script, { timeoutMs: checked.deadlineMs, maxBytes: count * MAX_BYTES_PER_NODE, signal: opts.signal });
   const ctx: RunContext = { opts, boundary, run, durationMs: Date.now() - t0, cancelled: opts.signal?.aborted === true, demuxed: demux(opts.tool, tag, run, checked.expected) };
-  if (ctx.demuxed.nodes.size === 0 && ctx.demuxed.skipped.size === 0) throw new Error(`${opts.loginHost}: ${TOOL_COMMAND[opts.tool]}: ${runFailure(ctx)}`);
+  if (ctx.demuxed.nodes.size === 0 && ctx.demuxed.skipped.size === 0) throw new Error(`${opts.loginHost}: ${namingTool(TOOL_COMMAND[opts.tool], runFailure(ctx))}`);
   const skipped = [...ctx.demuxed.skipped].map(([name, state]) => failed(ctx, name, 'unreachable', 'relay', `Slurm reports node ${name} as ${state}; not run there`));
   const probed = await Promise.all([...ctx.demuxed.nodes.values()].filter((n) => !ctx.demuxed.skipped.has(n.name)).map((n) => nodeResult(ctx, n)));
   return [...probed, ...skipped].sort((a, b) => a.host.localeCompare(b.host, 'en', { numeric: true }));
@@ -117,6 +117,11 @@ function runFailure(ctx: RunContext): string {
   const said = demuxed.toolMessages.filter((l) => l.trim() !== '');
   const how = ctx.cancelled ? 'cancelled' : run.timedOut ? 'timed out' : run.connectionLost ? 'connection to the login node lost' : `exit ${demuxed.toolExit ?? run.exitCode ?? '?'}`;
   return clip(said.length > 0 ? `${said.join('\n')} (${how})` : how);
+}
+
+/** "srun: exit 1", but "srun: error: …" as srun wrote it (not "srun: srun: error: …"). */
+function namingTool(tool: string, failure: string): string {
+  return failure.startsWith(`${tool}: `) ? failure : `${tool}: ${failure}`;
 }
 
 function clip(text: string): string {
