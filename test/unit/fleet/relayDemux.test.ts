@@ -42,6 +42,20 @@ describe('relay transport through real pdsh and clush', function () {
     });
   }
 
+  it("pdsh: a node dying mid-line costs the others nothing (pdsh glues the next node's line to its cut one)", async () => {
+    // n3 is killed after half a line; pdsh prints that half without a newline, then n1's and n2's lines.
+    const cmd = `if [ "$GDR_NODE" = n3 ]; then printf "%s B n3\\nQUJD" ${TAG}; kill -KILL $$; fi; sleep 0.5; printf "%s B %s\\nQUJD\\n%s E 0\\n" ${TAG} "$GDR_NODE" ${TAG}`;
+    const run = await localLogin(host)(`pdsh -R ssh -f 3 -w 'n[1-3]' '${cmd}'`, { timeoutMs: 60_000, maxBytes: 1024 * 1024 });
+    assert.match(run.stdout.toString(), new RegExp(`n3: QUJDn[12]: ${TAG} B`), 'pdsh glued the lines (what this test is about)');
+    const d = demux('pdsh', TAG, run, ['n1', 'n2', 'n3']);
+    for (const name of ['n1', 'n2']) {
+      const node = d.nodes.get(name)!;
+      assert.deepEqual([node.began, node.ended, node.exitCode, node.data, node.messages], [true, true, 0, ['QUJD'], []], name);
+    }
+    const cut = d.nodes.get('n3')!;
+    assert.deepEqual([cut.began, cut.ended, cut.data], [true, false, ['QUJD']]);
+  });
+
   it('keeps the per-node command to base64, spaces and a fixed pipeline, well under argument limits', () => {
     const cmd = nodeCommand(nodeWrapper(TAG, 'x'.repeat(6000), 47));
     assert.match(cmd, /^echo [A-Za-z0-9+/= ]+ \| tr -d ' ' \| base64 -d \| \/bin\/sh -s$/);

@@ -88,7 +88,26 @@ function hostLine(d: Demuxed, tag: string, line: string): void {
     d.toolMessages.push(line);
     return;
   }
-  streamLine(nodeOf(d, m[1]), tag, m[2]);
+  const glued = gluedLine(d, tag, m[2]);
+  streamLine(nodeOf(d, m[1]), tag, glued?.partial ?? m[2]);
+  if (glued) hostLine(d, tag, glued.rest);
+}
+
+/**
+ * pdsh prints what a node wrote before it died (a dropped connection mid-line) without a newline,
+ * so the next node's line is glued to it: `n3: QUJDn1: <tag> B n1`. Split there, so one node's
+ * death never costs another node a line: the cut part is base64 or a frame line (no `: ` in
+ * either), followed by a node of this run and `: `.
+ */
+function gluedLine(d: Demuxed, tag: string, text: string): { partial: string; rest: string } | undefined {
+  const colon = text.indexOf(': ');
+  if (colon < 0) return undefined;
+  const token = text.slice(text.lastIndexOf(' ', colon - 1) + 1, colon);
+  const name = [...d.nodes.keys()].filter((n) => token.endsWith(n) && token.length > n.length).sort((a, b) => b.length - a.length)[0];
+  if (name === undefined) return undefined;
+  const partial = text.slice(0, colon - name.length);
+  if (!/^[A-Za-z0-9+/=]+$/.test(partial) && !partial.startsWith(`${tag} `)) return undefined;
+  return { partial, rest: text.slice(colon - name.length) };
 }
 
 function taskLine(d: Demuxed, byTask: Map<string, NodeStream>, tag: string, line: string): void {
