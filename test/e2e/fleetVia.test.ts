@@ -18,6 +18,7 @@ const PROFILE: Record<string, string> = { gpu01: 'healthy', gpu02: 'healthy', gp
 const NODES = Object.keys(PROFILE);
 const SLURM_FLEET = 'lab-slurm';
 const PDSH_FLEET = 'lab-pdsh';
+const LOAD_FIX = 'Fix: Load Peer Memory Module (load-peermem)';
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -35,6 +36,8 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
   const quickInput = () => workbench.tab.locator('.quick-input-widget .quick-input-box input');
   const quickTitle = (text: string) => workbench.tab.locator('.quick-input-widget .quick-input-title', { hasText: text });
   const description = (fleet: string) => row(fleet).locator('.label-description').innerText();
+  const dialog = () => workbench.tab.locator('.monaco-dialog-box');
+  const modprobes = (host: string) => lab!.host(host).calls().filter((c) => c.cmd === 'modprobe').map((c) => [c.uid, c.args]);
   const probedOn = (host: string) => lab!.host(host).calls().filter((c) => c.cmd === 'nvidia-smi').length;
 
   async function setExpanded(r: Locator, want: boolean): Promise<void> {
@@ -142,7 +145,7 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     assert.match(ctld, /JobId=\d+ NodeList=gpu\[01-04\]/, ctld);
   });
 
-  it("expands a relayed node into its findings; its group offers no quick fix (a fix needs SSH to the node)", async function () {
+  it('expands a relayed node into its findings; its group offers the quick fix', async function () {
     await setExpanded(row(SLURM_FLEET), true);
     const group = row(/^1 host .*peermem\.not-loaded/);
     await setExpanded(group, true);
@@ -152,7 +155,7 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     await setExpanded(row('Findings'), true);
     await sidebar().locator('.monaco-list-row', { hasText: 'peermem.not-loaded' }).filter({ hasNot: workbench.tab.locator('.label-name', { hasText: /host/ }) }).first().waitFor();
     await group.hover();
-    assert.strictEqual(await group.locator('.actions .action-label[aria-label^="Fix:"]').count(), 0);
+    await group.locator(`.actions .action-label[aria-label="${LOAD_FIX}"]`).waitFor();
     await workbench.screenshot('fleet-via-03-relayed-node');
     await setExpanded(row('Findings'), false);
     await setExpanded(node, false);
@@ -180,5 +183,33 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     assert.strictEqual(probedOn('gpu02'), before.gpu02, 'nothing ran on the stopped node');
     // The Slurm fleet keeps its own results.
     assert.doesNotMatch(await description(SLURM_FLEET), /unreachable/);
+  });
+
+  it("loads the peer-memory module on a group through the login node (ssh -J): one plan, one confirmation", async function () {
+    await setExpanded(row(SLURM_FLEET), true);
+    const group = row(/^1 host .*peermem\.not-loaded/);
+    const sshdLog = () => fs.readFileSync(lab!.host('gpu03').sshdLogPath, 'utf8');
+    const logBefore = sshdLog().length;
+    await inline(group, LOAD_FIX);
+    await dialog().waitFor({ timeout: 60_000 });
+    const plan = await dialog().innerText();
+    assert.match(plan, new RegExp(`Apply load-peermem on 1 host of ${SLURM_FLEET}\\?`));
+    assert.match(plan, /Each host over SSH through login \(as ssh -J login <host>\)/);
+    assert.match(plan, /sudo -n [\s\S]*modprobe nvidia_peermem/);
+    assert.match(plan, /on 1 host: gpu03/);
+    assert.deepEqual(modprobes('gpu03'), [], 'nothing ran before Apply');
+    await workbench.screenshot('fleet-via-05-group-plan');
+    await dialog().locator('.monaco-button', { hasText: /^Apply$/ }).click();
+    await workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: `load-peermem on fleet ${SLURM_FLEET}: 1 applied` }).first().waitFor({ timeout: 60_000 });
+    // The fixed host is diagnosed again through Slurm, and its group is gone.
+    await group.waitFor({ state: 'detached', timeout: 90_000 });
+    assert.doesNotMatch(await description(SLURM_FLEET), /peermem\.not-loaded/);
+    await workbench.screenshot('fleet-via-06-group-fixed');
+    assert.deepEqual(modprobes('gpu03'), [[0, ['nvidia_peermem']]], 'modprobe ran once on gpu03, as root');
+    for (const n of ['gpu01', 'gpu02', 'gpu04']) assert.deepEqual(modprobes(n), [], `nothing was loaded on ${n}`);
+    // The fix's SSH session to gpu03 came from the login node's address: through the login node.
+    const logins = sshdLog().slice(logBefore).split('\n').filter((l) => l.startsWith('Accepted publickey for gdr '));
+    assert.ok(logins.length > 0, 'the fix connected to gpu03');
+    for (const l of logins) assert.match(l, new RegExp(`from ${escapeRegExp(lab!.host(LOGIN).address)} `));
   });
 });

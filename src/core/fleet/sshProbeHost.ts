@@ -36,6 +36,23 @@ export async function openSsh(destination: string, options: SshReachOptions, sig
   return connect(target, { prompts: options.prompts, resolveHop: resolve, defaultConnectTimeoutMs: options.defaultConnectTimeoutMs, signal });
 }
 
+/**
+ * Reaches `destination` through `jump` (as `ssh -J jump destination`), unless the user's ssh_config
+ * already gives it a ProxyJump: a fleet's node behind its login node. The node's name is resolved
+ * by the login node, as pdsh and srun there resolve it.
+ */
+export function throughJump(reach: SshReachOptions, destination: string, jump: string): SshReachOptions {
+  const node = parseDestination(destination).host;
+  const adjust = reach.adjustTarget ?? ((t: SshTarget) => t);
+  return {
+    ...reach,
+    adjustTarget: (t) => {
+      const adjusted = adjust(t);
+      return adjusted.host === node && adjusted.proxyJump === null ? { ...adjusted, proxyJump: jump } : adjusted;
+    },
+  };
+}
+
 /** Probes one SSH destination; rejects with a ConnectError when it cannot be reached. */
 export async function probeOverSsh(destination: string, options: SshProbeOptions, signal?: AbortSignal): Promise<ProbedHost> {
   const conn = await openSsh(destination, options, signal);

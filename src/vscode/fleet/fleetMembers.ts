@@ -1,8 +1,8 @@
 // A fleet's hosts as hosts of the Hosts view. A host reached over direct SSH is the same host as
 // anywhere else (`ssh:<destination>`): its outcome is the host model's, and Diagnose, Show Topology,
 // Copy Report and quick fixes act on it as on any host. A host reached through a login node has an id
-// of its own fleet (`fleet:<name>/<node>`): it can be read (findings, GPUs, raw outputs) but nothing
-// connects to it directly. No VS Code import.
+// of its own fleet (`fleet:<name>/<node>`): it can be read (findings, GPUs, raw outputs); only a
+// group's quick fix connects to it, through the login node (groupFix.ts). No VS Code import.
 import { expandHostList } from '../../core/fleet/hostlist';
 import type { FleetHostResult } from '../../core/fleet/types';
 import { Outcome, sshHostId } from '../hosts/hostModel';

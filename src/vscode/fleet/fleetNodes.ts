@@ -10,7 +10,7 @@ import { FleetModel, FleetState } from './fleetModel';
 
 export type FleetNode =
   | { readonly kind: 'fleet'; readonly id: string; readonly hostId: ''; readonly fleet: string }
-  /** `fixes`: quick fixes every host of the group is offered (direct SSH fleets only). */
+  /** `fixes`: quick fixes every host of the group is offered. */
   | { readonly kind: 'fleetGroup'; readonly id: string; readonly hostId: ''; readonly fleet: string; readonly group: FleetGroup; readonly fixes: readonly FixId[] };
 
 export function fleetNodeId(fleet: string): string {
@@ -49,10 +49,10 @@ function progressText(state: FleetState): string {
 
 /**
  * Fixes offered by the group's own findings (every host of a group has the same findings, so one
- * host's say). None through a login node: a fix needs an SSH session to the host itself.
+ * host's say). Behind a login node too: the fix reaches each host through it (groupFix.ts).
  */
 export function groupFixes(fleets: FleetModel, fleet: string, group: FleetGroup): FixId[] {
-  if (fleets.get(fleet)?.via !== undefined || group.hosts.length === 0) return [];
+  if (group.hosts.length === 0) return [];
   const findings = fleets.result(fleet, group.hosts[0])?.diagnosis?.findings ?? [];
   const offered = findings.filter((f) => group.findingIds.includes(f.id)).flatMap((f) => f.fixes).filter(isFixId);
   return [...new Set(offered)];

@@ -4,7 +4,8 @@
 // confirmation: Apply (all hosts, a few at a time) or Apply, stop on first failure (one by one).
 // sudo's password is asked at most once for the group (a host's remembered one is tried first, as for
 // a single fix). Each host's result goes to the log and the audit log, the summary to a notification,
-// and the hosts that changed are diagnosed again so the group updates.
+// and the hosts that changed are diagnosed again so the group updates. A fleet behind a login node
+// reaches each host through that node as a jump host (`ssh -J`), and the plan says so.
 import * as vscode from 'vscode';
 import { FixId, FixPlan, FixResult, newSudoMarker, prepareFix, sshFixSession } from '../../core/fixes';
 import { foldHostList } from '../../core/fleet/hostlist';
@@ -19,6 +20,8 @@ import { AskedPassword, runWithSudo, SudoDeps } from '../fixes/sudoPassword';
 import { HostEntry, sshHostId } from '../hosts/hostModel';
 import { HostsNode } from '../tree/hostNodes';
 import { diagnoseFleet } from './fleetDiagnose';
+import { memberHostId } from './fleetMembers';
+import { FleetConfig } from './fleetSettings';
 import { groupPlanText, Prepared as PreparedOn } from './groupPlan';
 
 type Prepared = PreparedOn<HostEntry>;
@@ -36,16 +39,12 @@ export function orGroupFix(fixId: FixId, onFinding: Handler): Handler {
 export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGroup' }, fixId: FixId): Promise<void> {
   const fleet = ctx.fleets.get(node.fleet);
   if (!fleet) return;
-  if (fleet.via !== undefined) {
-    void vscode.window.showInformationMessage(`Quick fixes need SSH to each host; fleet ${fleet.name} is reached through ${fleet.via}. Run gdr-doctor fix <host> ${fixId} on the nodes.`);
-    return;
-  }
-  const hosts = node.group.hosts.map((h): HostEntry => ctx.model.get(sshHostId(h)) ?? { id: sshHostId(h), label: h, kind: 'ssh', origin: 'fleet', destination: h });
+  const hosts = node.group.hosts.map((h) => groupHost(ctx, fleet, h));
   const marker = newSudoMarker();
   const limit = readSettings().maxConcurrentHosts;
   const prepared = await progress(`Preparing ${fixId} on ${hosts.length} hosts of ${fleet.name}`, () => runLimited(hosts, limit, (h) => prepareOne(ctx, h, fixId, marker)));
   const ready = prepared.filter((p): p is Prepared & { plan: FixPlan } => p.plan?.status === 'ready');
-  const text = groupPlanText(fixId, prepared);
+  const text = `${fleet.via !== undefined ? `Each host over SSH through ${fleet.via} (as ssh -J ${fleet.via} <host>).\n\n` : ''}${groupPlanText(fixId, prepared)}`;
   ctx.log.info(`plan for ${foldHostList(hosts.map((h) => h.label))}:\n${text}`);
   if (ready.length === 0) {
     await showError(ctx, `${fixId} on ${fleet.name} (${node.group.label}): nothing to apply. ${prepared.map((p) => (p.plan ? `${p.host.label}: ${p.plan.summary}` : `${p.host.label}: ${p.error}`))[0]}`);
@@ -61,6 +60,15 @@ export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGr
   await summarize(ctx, fleet.name, fixId, results);
   const changed = results.filter((r) => r.result && r.result.steps.length > 0).map((r) => r.host.label);
   if (changed.length > 0) await diagnoseFleet(ctx, fleet, changed);
+}
+
+/**
+ * A group's host as a fix reaches it: over direct SSH, the host of the Hosts view; behind a login
+ * node, through that node as a jump host (the relay that diagnosed it cannot carry sudo's prompt).
+ */
+function groupHost(ctx: Ctx, fleet: FleetConfig, host: string): HostEntry {
+  if (fleet.via !== undefined) return { id: memberHostId(fleet, host), label: host, kind: 'ssh', origin: 'fleet', destination: host, jump: fleet.via };
+  return ctx.model.get(sshHostId(host)) ?? { id: sshHostId(host), label: host, kind: 'ssh', origin: 'fleet', destination: host };
 }
 
 async function prepareOne(ctx: Ctx, host: HostEntry, fixId: FixId, marker: string): Promise<Prepared> {

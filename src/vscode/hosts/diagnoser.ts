@@ -7,7 +7,7 @@ import { demoRunner } from '../../core/probe/demoHost';
 import { localRunner } from '../../core/probe/localRunner';
 import { ProbeRunner, runProbe } from '../../core/probe/runProbe';
 import { sshRunner } from '../../core/probe/sshRunner';
-import { openSsh, SshReachOptions } from '../../core/fleet/sshProbeHost';
+import { openSsh, SshReachOptions, throughJump } from '../../core/fleet/sshProbeHost';
 import { SshConnection } from '../../core/ssh/connect';
 import { classifyConnectError } from '../../core/ssh/errors';
 import { ConnectionPool, PoolCloseReason } from '../../core/ssh/pool';
@@ -27,6 +27,8 @@ export interface DiagnoserDeps {
 
 export class Diagnoser {
   private readonly pool: ConnectionPool;
+  /** Pool keys of hosts reached through a jump host (`gpu03 via login`): their destination and jump. */
+  private readonly jumps = new Map<string, { destination: string; jump: string }>();
 
   constructor(private readonly deps: DiagnoserDeps) {
     this.pool = new ConnectionPool({ open: (d) => this.open(d), onClose: (d, why) => this.closed(d, why) });
@@ -40,14 +42,16 @@ export class Diagnoser {
     // Cancelled while connecting (or waiting on a prompt): drop the connection being opened.
     const progress = { connected: false };
     const onAbort = () => {
-      if (!progress.connected && host.destination !== undefined) this.pool.close(host.destination);
+      const key = this.poolKey(host);
+      if (!progress.connected && key !== undefined) this.pool.close(key);
     };
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const outcome = await this.probe(host, signal, progress);
       if (signal.aborted) {
         // exec() has stopped the remote commands (TERM, then KILL); now the connection goes too.
-        if (host.destination !== undefined) this.pool.close(host.destination);
+        const key = this.poolKey(host);
+        if (key !== undefined) this.pool.close(key);
         log.info(`${host.label}: cancelled`);
         model.setWorking(host.id, false);
         return undefined;
@@ -64,19 +68,22 @@ export class Diagnoser {
   }
 
   disconnect(host: HostEntry): boolean {
-    if (host.destination === undefined || !this.pool.hosts().includes(host.destination)) return false;
-    this.pool.close(host.destination);
+    const key = this.poolKey(host);
+    if (key === undefined || !this.pool.hosts().includes(key)) return false;
+    this.pool.close(key);
     return true;
   }
 
   /** Runs `work` on the SSH host's pooled connection (opened if needed), e.g. a quick fix. */
   withConnection<T>(host: HostEntry, work: (conn: SshConnection) => Promise<T>): Promise<T> {
-    if (host.destination === undefined) return Promise.reject(new Error(`${host.label} is not an SSH host`));
-    return this.pool.use(host.destination, work);
+    const key = this.poolKey(host);
+    if (key === undefined) return Promise.reject(new Error(`${host.label} is not an SSH host`));
+    return this.pool.use(key, work);
   }
 
   connected(host: HostEntry): boolean {
-    return host.destination !== undefined && this.pool.hosts().includes(host.destination);
+    const key = this.poolKey(host);
+    return key !== undefined && this.pool.hosts().includes(key);
   }
 
   dispose(): void {
@@ -93,7 +100,7 @@ export class Diagnoser {
         return { kind: 'diagnosed', report, diagnosis: diagnose(report), finishedAt: new Date() };
       }
       const destination = host.destination;
-      return await this.pool.use(destination, async (conn) => {
+      return await this.pool.use(this.poolKey(host) as string, async (conn) => {
         progress.connected = true;
         const report = await runProbe(sshRunner(conn.client, signal), { host: destination, deadlineMs });
         return { kind: 'diagnosed', report, diagnosis: diagnose(report), target: conn.target, finishedAt: new Date() };
@@ -104,8 +111,18 @@ export class Diagnoser {
     }
   }
 
-  private async open(destination: string): Promise<SshConnection> {
-    return openSsh(destination, sshReach(this.deps.settings(), this.deps.prompts, this.deps.log));
+  /** The host's connection in the pool: its destination, or `<destination> via <jump>` (no spaces in either). */
+  private poolKey(host: HostEntry): string | undefined {
+    if (host.destination === undefined || host.jump === undefined) return host.destination;
+    const key = `${host.destination} via ${host.jump}`;
+    this.jumps.set(key, { destination: host.destination, jump: host.jump });
+    return key;
+  }
+
+  private async open(key: string): Promise<SshConnection> {
+    const reach = sshReach(this.deps.settings(), this.deps.prompts, this.deps.log);
+    const jumped = this.jumps.get(key);
+    return jumped ? openSsh(jumped.destination, throughJump(reach, jumped.destination, jumped.jump)) : openSsh(key, reach);
   }
 
   private closed(destination: string, why: PoolCloseReason): void {

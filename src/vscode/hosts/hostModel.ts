@@ -17,6 +17,8 @@ export interface HostEntry {
   readonly origin: HostOrigin;
   /** For SSH hosts: the destination as written (alias, user@host, ssh://…). */
   readonly destination?: string;
+  /** A fleet's node behind a login node: SSH to it goes through that node (`ssh -J`), for quick fixes. */
+  readonly jump?: string;
 }
 
 export interface DiagnosedOutcome {

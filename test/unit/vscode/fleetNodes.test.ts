@@ -75,13 +75,13 @@ describe('Fleet tree nodes', () => {
     assert.equal(model.get(sshHostId('gpu02'))?.origin, 'ssh-config');
   });
 
-  it('keeps hosts behind a login node apart (no SSH of their own, no group fixes) and an unreachable host as failed', async () => {
+  it('keeps hosts behind a login node apart (ids of their own fleet) with the same group fixes, and an unreachable host as failed', async () => {
     assert.equal(memberHostId(RELAYED, 'node1'), 'fleet:far/node1');
     assert.deepEqual(directMembers([DIRECT, RELAYED]), ['gpu01', 'gpu02', 'gpu03', 'gpu04']);
     const fleets = new FleetModel(() => [RELAYED]);
     fleets.setResults('far', [{ ...(await probed('node1', NEEDS_PEERMEM)), path: 'slurm' }]);
     const [group] = fleetChildren(fleetRoots(fleets)[0], fleets);
-    assert.deepEqual(group.kind === 'fleetGroup' ? group.fixes : undefined, []);
+    assert.ok(group.kind === 'fleetGroup' && group.fixes.includes('load-peermem'), 'a group behind a login node is fixed through it');
     const failed = outcomeOf(unreachable, new Date());
     assert.deepEqual(failed && failed.kind === 'failed' ? [failed.step, failed.message] : [], ['timeout', 'gpu04: no SSH banner within 8 s']);
     assert.equal(outcomeOf({ ...unreachable, status: 'cancelled', error: { step: 'cancelled', message: 'x' } }, new Date()), undefined);
