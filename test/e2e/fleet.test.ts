@@ -6,8 +6,8 @@
 // lab hosts' call logs, not only from the UI.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import { Locator } from 'playwright-core';
 import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { hostsTree } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';
 
 // Our own lab records and network: other suites and helpers run labs of their own.
@@ -22,39 +22,17 @@ const NO_NIC = 'fleet-08';
 const STOPPED = 'fleet-09';
 const AUDIT_LOG = '/tmp/gdr-doctor-e2e-fleet.audit.log';
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 describe('Fleets in a real VS Code (code-server + chromium + SSH lab with own-address hosts)', function () {
   this.timeout(180_000);
   const workbench = new Workbench();
   let lab: Lab | undefined;
 
-  const sidebar = () => workbench.tab.locator('.part.sidebar');
-  const row = (label: string | RegExp): Locator => sidebar().locator('.monaco-list-row', {
-    has: workbench.tab.locator('.label-name', { hasText: typeof label === 'string' ? new RegExp(`^${escapeRegExp(label)}$`) : label }),
-  }).first();
+  const { sidebar, row, setExpanded, inline } = hostsTree(workbench);
   const quickInput = () => workbench.tab.locator('.quick-input-widget .quick-input-box input');
   const quickMessage = () => workbench.tab.locator('.quick-input-widget .quick-input-message');
   const dialog = () => workbench.tab.locator('.monaco-dialog-box');
   const fleetDescription = () => row(FLEET).locator('.label-description').innerText();
   const modprobes = (h: LabHost) => h.calls().filter((c) => c.cmd === 'modprobe').map((c) => [c.uid, c.args]);
-
-  async function setExpanded(r: Locator, want: boolean): Promise<void> {
-    await r.waitFor();
-    for (let attempt = 0; attempt < 5; attempt++) {
-      if (((await r.getAttribute('aria-expanded')) === 'true') === want) return;
-      await r.click();
-      await workbench.tab.waitForTimeout(300);
-    }
-    assert.strictEqual(await r.getAttribute('aria-expanded'), String(want), `row does not ${want ? 'expand' : 'collapse'}`);
-  }
-
-  async function inline(r: Locator, action: string): Promise<void> {
-    await r.hover();
-    await r.locator(`.actions .action-label[aria-label="${action}"]`).click();
-  }
 
   /** The labels of the fleet's group rows, top to bottom (rows between the fleet and the next root). */
   async function groupLabels(): Promise<string[]> {

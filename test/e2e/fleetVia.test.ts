@@ -6,8 +6,8 @@
 // the lab (the hosts' call logs, slurmctld's log, the login node's sessions), not only from the UI.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import { Locator } from 'playwright-core';
 import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
+import { escapeRegExp, hostsTree } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';
 
 // Our own lab records and network: other suites and helpers run labs of their own.
@@ -20,40 +20,18 @@ const SLURM_FLEET = 'lab-slurm';
 const PDSH_FLEET = 'lab-pdsh';
 const LOAD_FIX = 'Fix: Load Peer Memory Module (load-peermem)';
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab cluster)', function () {
   this.timeout(180_000);
   const workbench = new Workbench();
   let lab: Lab | undefined;
 
-  const sidebar = () => workbench.tab.locator('.part.sidebar');
-  const row = (label: string | RegExp): Locator => sidebar().locator('.monaco-list-row', {
-    has: workbench.tab.locator('.label-name', { hasText: typeof label === 'string' ? new RegExp(`^${escapeRegExp(label)}$`) : label }),
-  }).first();
+  const { sidebar, row, setExpanded, inline } = hostsTree(workbench);
   const quickInput = () => workbench.tab.locator('.quick-input-widget .quick-input-box input');
   const quickTitle = (text: string) => workbench.tab.locator('.quick-input-widget .quick-input-title', { hasText: text });
   const description = (fleet: string) => row(fleet).locator('.label-description').innerText();
   const dialog = () => workbench.tab.locator('.monaco-dialog-box');
   const modprobes = (host: string) => lab!.host(host).calls().filter((c) => c.cmd === 'modprobe').map((c) => [c.uid, c.args]);
   const probedOn = (host: string) => lab!.host(host).calls().filter((c) => c.cmd === 'nvidia-smi').length;
-
-  async function setExpanded(r: Locator, want: boolean): Promise<void> {
-    await r.waitFor();
-    for (let attempt = 0; attempt < 5; attempt++) {
-      if (((await r.getAttribute('aria-expanded')) === 'true') === want) return;
-      await r.click();
-      await workbench.tab.waitForTimeout(300);
-    }
-    assert.strictEqual(await r.getAttribute('aria-expanded'), String(want), `row does not ${want ? 'expand' : 'collapse'}`);
-  }
-
-  async function inline(r: Locator, action: string): Promise<void> {
-    await r.hover();
-    await r.locator(`.actions .action-label[aria-label="${action}"]`).click();
-  }
 
   /** Add Fleet… answered as a user answers it, through the login node with `tool`. */
   async function addFleet(name: string, tool: 'slurm' | 'pdsh'): Promise<void> {
@@ -76,6 +54,19 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     }
     await row(name).waitFor();
     assert.strictEqual((await description(name)).trim(), 'not diagnosed');
+  }
+
+  /**
+   * Diagnose Fleet from the fleet's inline action. Clicked again when nothing started: right after
+   * Add Fleet the settings change re-renders the tree, and a click can land on the row being replaced.
+   */
+  async function diagnose(fleet: string): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await inline(row(fleet), 'Diagnose Fleet');
+      const started = await row(fleet).locator('.label-description', { hasText: /^(?!not diagnosed)/ }).waitFor({ timeout: 5_000 }).then(() => true, () => false);
+      if (started) return;
+    }
+    assert.fail(`Diagnose Fleet did not start on ${fleet}`);
   }
 
   /** The groups of `fleet`: the rows one level under it while it is expanded. */
@@ -129,7 +120,7 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
 
   it('diagnoses it through srun on the login node: one job on every node, the grouping as for a direct fleet', async function () {
     const ctldBefore = fs.readFileSync(lab!.slurm!.ctldLogPath, 'utf8').length;
-    await inline(row(SLURM_FLEET), 'Diagnose Fleet');
+    await diagnose(SLURM_FLEET);
     await row(SLURM_FLEET).locator('.label-description', { hasText: /peermem\.not-loaded/ }).waitFor({ timeout: 120_000 });
     const text = await description(SLURM_FLEET);
     assertGrouping(text, 4);
@@ -168,7 +159,7 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     const before = Object.fromEntries(NODES.map((n) => [n, probedOn(n)]));
     process.kill(stopped, 'SIGSTOP');
     try {
-      await inline(row(PDSH_FLEET), 'Diagnose Fleet');
+      await diagnose(PDSH_FLEET);
       await row(PDSH_FLEET).locator('.label-description', { hasText: /unreachable/ }).waitFor({ timeout: 120_000 });
     } finally {
       process.kill(stopped, 'SIGCONT');
