@@ -9,20 +9,13 @@ import { Locator } from 'playwright-core';
 import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
 import { CACHE_DIR, RUN_DIR } from './environment';
 import { Workbench, screenshotFailures } from './workbench';
+import { until } from '../support/until';
 
 const CONTAINER_TITLE = 'GPUDirect RDMA';
 const DEMO = 'demo-dgx-a100 (replayed)';
 // Our own lab records, one per e2e cache ($GDR_E2E_CACHE): the SSH suite, other e2e files and an
 // e2e run with another cache keep theirs.
 const RECORDS_PATH = path.join(CACHE_DIR, 'lab-sidebar.records.json');
-
-async function until(what: string, check: () => boolean, limitMs = 20_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`gave up waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', function () {
   this.timeout(90_000);

@@ -20,6 +20,7 @@ import { noPrompts } from '../../src/core/ssh/prompts';
 import { resolveSshConfig } from '../../src/core/ssh/sshConfig';
 import { runCli } from '../support/cli';
 import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { until } from '../support/until';
 
 const CAP = 8 * 1024 * 1024; // the probe's default cap per stream (commands.ts DEFAULT_MAX_OUTPUT_BYTES)
 let lab: Lab;
@@ -66,14 +67,6 @@ function section(report: ProbeReport, id: string): CommandResult {
 
 /** The table with new limits for the nvidia-smi commands (the ones the faults target). */
 const withSmiLimit = (timeoutS: number) => PROBE_COMMANDS.map((c) => (c.command.startsWith('nvidia-smi') ? { ...c, timeoutS } : c));
-
-async function until(what: string, check: () => boolean, limitMs = 15_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`gave up waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const hungFakes = (h: LabHost) => h.processes().filter((p) => / nvidia-smi /.test(` ${p.args} `) || /^sleep 300$/.test(p.args));
 

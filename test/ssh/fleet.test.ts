@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../support/cli';
 import { assertLabCanRun, cleanupStale, Lab, LabHostSpec, startLab } from '../lab/lab';
+import { until } from '../support/until';
 
 const RECORDS = '/tmp/gdrlab-records-fleet.json';
 const NETWORK = { bridge: 'gdrbr7', subnet: 7 };
@@ -34,14 +35,6 @@ function signal(pid: number, sig: NodeJS.Signals): boolean {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ESRCH') return false;
     throw e;
-  }
-}
-
-async function until(what: string, check: () => boolean, limitMs = 20_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`gave up waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

@@ -12,6 +12,7 @@ import { ConnectionPool, PoolCloseReason } from '../../src/core/ssh/pool';
 import { noPrompts } from '../../src/core/ssh/prompts';
 import { resolveSshConfig } from '../../src/core/ssh/sshConfig';
 import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { until } from '../support/until';
 
 let lab: Lab;
 let host: LabHost;
@@ -35,15 +36,6 @@ async function newLogins(since: number, n: number): Promise<number> {
 }
 /** The per-connection sshd processes on the host (privileged monitor and the user's session). */
 const sessionSshds = () => host.processes().filter((p) => /^sshd: gdr/.test(p.args));
-
-/** Polls (bounded, not timed) until `check` holds. */
-async function until(what: string, check: () => boolean, limitMs = 15_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`gave up waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A pool whose close events can be awaited. */
 function poolWith(options: { idleMs?: number; config?: string } = {}) {

@@ -14,6 +14,7 @@ import type { SshConnection } from '../../src/core/ssh/connect';
 import { noPrompts } from '../../src/core/ssh/prompts';
 import { assertLabCanRun, cleanupStale, Lab, LabHostSpec, startLab } from '../lab/lab';
 import { inHost } from '../lab/slurm';
+import { until } from '../support/until';
 
 const RECORDS = '/tmp/gdrlab-records-relay.json';
 const NETWORK = { bridge: 'gdrbr8', subnet: 8 };
@@ -119,4 +120,33 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
     assert.deepEqual(results.map((r) => [r.host, r.status]), [['gpu01', 'unreachable'], ['gpu02', 'unreachable']]);
     await assert.rejects(relay({ tool: 'slurm', nodeCount: 2, partition: 'nosuch' }), /login: srun: .*[Ii]nvalid partition/);
   });
+
+  for (const tool of ['slurm', 'pdsh', 'clush'] as const) {
+    it(`${tool}: cancelling stops the probe on every node${tool === 'slurm' ? ' and ends the job' : ''}`, async () => {
+      const hung = ['gpu01', 'gpu02'].map((n) => lab.host(n));
+      const hanging = (h: (typeof hung)[number]) => h.processes().filter((p) => /nvidia-smi|^sleep 600$/.test(p.args));
+      for (const h of hung) h.setFault('nvidia-smi', 'hang', 600);
+      const abort = new AbortController();
+      try {
+        const running = relay({ tool, nodes: 'gpu[01-02]', signal: abort.signal });
+        await until('the probe hangs on both nodes', () => hung.every((h) => h.processes().some((p) => p.args === 'sleep 600')), 60_000);
+        abort.abort();
+        const results = await running;
+        assert.deepEqual(results.map((r) => [r.host, r.status]), [['gpu01', 'cancelled'], ['gpu02', 'cancelled']]);
+        await until('nothing of the probe is left on the nodes', () => hung.every((h) => hanging(h).length === 0));
+        if (tool === 'slurm') {
+          const ctl = lab.host('login').listenerPid();
+          let queue = '';
+          for (let i = 0; i < 100; i++) {
+            queue = (await inHost(ctl, ['squeue', '-h', '-o', '%i %j %T'])).trim();
+            if (queue === '') break;
+            await new Promise((r) => setTimeout(r, 200));
+          }
+          assert.equal(queue, '', 'no gdr-doctor job left in Slurm');
+        }
+      } finally {
+        for (const h of hung) h.clearFaults();
+      }
+    });
+  }
 });

@@ -57,7 +57,8 @@ export function demux(tool: RelayTool, tag: string, out: { stdout: Buffer; stder
   for (const list of new Set([...d.nodes.values()].map((n) => n.stepNodeList))) {
     if (list !== undefined) for (const name of namesIn(list)) nodeOf(d, name);
   }
-  for (const line of lines(out.stderr, 'utf8')) stderrLine(d, tool, byTask, line);
+  // The nodes' heartbeats (loginScript.ts) say only that the stream is alive.
+  for (const line of lines(out.stderr, 'utf8')) if (!line.replace(/\r$/, '').endsWith(`: ${tag} H`)) stderrLine(d, tool, byTask, line);
   return d;
 }
 

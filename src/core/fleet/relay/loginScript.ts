@@ -10,6 +10,7 @@
 //   <base64 of the probe's stdout>        wrapped at 76: no tool's per-line prefixing or
 //   …                                     relaying can split or change a length-prefixed frame
 //   <T> E <exit code of the probe>        last: the node's stream is complete
+// and, on stderr, `<T> H` every 2 s while the probe runs (a heartbeat: see HEARTBEAT),
 // and the login script itself prints `<T> S <node> <state>` for nodes Slurm says are unusable and
 // `<T> X <tool exit code>` at the end. <T> is random per run, so no other output can fake a line.
 //
@@ -39,6 +40,29 @@ export interface LoginScriptRequest {
 
 const ENV = 'LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH';
 
+// A `<T> H` line on stderr every 2 s while the probe runs. pdsh and clush pass no cancel on to the
+// nodes: when the run is cancelled (or a connection drops), the login node's session goes, and the
+// heartbeat is what notices: each hop's next write fails (pdsh, then its ssh, then the node's sshd
+// closes the channel), and here the failed write stops this whole process group, probe included,
+// instead of leaving it to run on to its limit. stderr, not stdout: a line written between two of
+// base64's blocks would split a data line. SIGPIPE ignored, so the write fails instead of killing
+// the loop; sleep's stderr is /dev/null, so a heartbeat being stopped keeps no stream open.
+const HEARTBEAT = `( trap '' PIPE; while sleep 2 2>/dev/null; do printf '%s H\\n' "$T" >&2 || { kill -TERM 0; exit 0; }; done ) </dev/null >/dev/null & HB=$!`;
+
+// A cancel (exec() TERMs the session) must stop what runs on the nodes too. sshd signals the
+// session's whole process group, and pdsh would die at once, leaving its ssh children (each in a
+// session of its own) running, and the nodes' probes with them. So the tool runs in a session of its
+// own (setsid) while this shell waits: only the shell gets the TERM, and its trap stops the tool's
+// children first (found through /proc: pkill may be missing; `read` is a builtin), then the tool
+// (srun cancels its step). The connections to the nodes close, and there the heartbeat's next write
+// fails. Without setsid the tool shares our group and the trap still stops what it can.
+const RUN_TOOL = [
+  'K() { for d in /proc/[0-9]*; do s=; read -r s 2>/dev/null <"$d/stat"; set -- ${s##*) }; [ "${2:-}" = "$TP" ] && kill -TERM "${d#/proc/}" 2>/dev/null; done; }',
+  "trap 'trap - TERM HUP INT; if [ -n \"${TP:-}\" ]; then K; kill -TERM \"$TP\" 2>/dev/null; fi; exit 143' TERM HUP INT",
+  'S=; command -v setsid >/dev/null 2>&1 && S=setsid',
+  'R() { $S "$@" </dev/null & TP=$!; wait "$TP"; }',
+].join('\n');
+
 /** The wrapper each node runs; fds 3/4 carry the stream and the probe's exit code past `base64`. */
 export function nodeWrapper(tag: string, probeScript: string, nodeLimitS: number): string {
   return [
@@ -47,9 +71,12 @@ export function nodeWrapper(tag: string, probeScript: string, nodeLimitS: number
     `P=${shQuote(Buffer.from(probeScript).toString('base64'))}`,
     'N=${SLURMD_NODENAME:-$(hostname 2>/dev/null || uname -n)}',
     `printf '%s B %s %s\\n' "$T" "$N" "\${SLURM_STEP_NODELIST:-\${SLURM_JOB_NODELIST:-}}"`,
-    `TO=; if timeout -k 2 10 true >/dev/null 2>&1; then TO='timeout -k 2 ${nodeLimitS}'; fi`,
+    // --foreground: the probe stays in this process group, so the heartbeat's `kill 0` reaches it.
+    `TO=; if timeout --foreground -k 2 10 true >/dev/null 2>&1; then TO='timeout --foreground -k 2 ${nodeLimitS}'; fi`,
+    HEARTBEAT,
     'exec 3>&1',
     'rc=$( { { printf \'%s\\n\' "$P" | base64 -d | $TO /bin/sh -s 3>&- 4>&-; echo "$?" >&4; } | base64 >&3 3>&- 4>&-; } 4>&1 )',
+    'kill "$HB" 2>/dev/null',
     `printf '%s E %s\\n' "$T" "$rc"`,
     '',
   ].join('\n');
@@ -63,25 +90,25 @@ export function nodeCommand(wrapper: string): string {
 
 export function loginScript(req: LoginScriptRequest): string {
   const cmd = nodeCommand(nodeWrapper(req.tag, req.probeScript, req.nodeLimitS));
-  const head = [ENV, `T=${shQuote(req.tag)}`, `C=${shQuote(cmd)}`];
+  const head = [ENV, `T=${shQuote(req.tag)}`, `C=${shQuote(cmd)}`, RUN_TOOL];
   const body = req.tool === 'pdsh' ? pdshLines(req) : req.tool === 'clush' ? clushLines(req) : slurmLines(req);
   return [...head, ...body, `printf '%s X %s\\n' "$T" "$rc"`, ''].join('\n');
 }
 
-// Every tool gets stdin from /dev/null: clush and srun forward stdin to the nodes, and here stdin is
-// the rest of this script.
+// Every tool gets stdin from /dev/null (R): clush and srun forward stdin to the nodes, and here stdin
+// is the rest of this script.
 // BatchMode: a node asking for a password fails at once instead of hanging; ConnectTimeout: a dead
 // node is reported within seconds (pdsh's own -t does not apply to its ssh module).
 function pdshLines(req: LoginScriptRequest): string[] {
   return [
     'PDSH_SSH_ARGS_APPEND="${PDSH_SSH_ARGS_APPEND:-} -o BatchMode=yes -o ConnectTimeout=10"; export PDSH_SSH_ARGS_APPEND',
-    `pdsh -R ssh -f ${req.concurrency} -w ${shQuote(req.nodes ?? '')} "$C" </dev/null; rc=$?`,
+    `R pdsh -R ssh -f ${req.concurrency} -w ${shQuote(req.nodes ?? '')} "$C"; rc=$?`,
   ];
 }
 
 // clush already passes BatchMode and its connect_timeout to ssh; -S: exit with the largest node code.
 function clushLines(req: LoginScriptRequest): string[] {
-  return [`clush -S -f ${req.concurrency} -w ${shQuote(req.nodes ?? '')} -- "$C" </dev/null; rc=$?`];
+  return [`R clush -S -f ${req.concurrency} -w ${shQuote(req.nodes ?? '')} -- "$C"; rc=$?`];
 }
 
 // Nodes Slurm says are down, drained, failing or not responding (`*`), or busy with other jobs, are
@@ -114,13 +141,13 @@ function slurmLines(req: LoginScriptRequest): string[] {
     const count = req.nodeCount ?? '$(squeue -h -j "$JOB" -o %D 2>/dev/null)';
     lines.push(`JOB=${shQuote(req.jobId)}`, `NN=${count}`);
     const list = req.nodes !== undefined ? ` --nodelist=${shQuote(req.nodes)}` : '';
-    lines.push(`srun --jobid="$JOB"${list} \${NN:+--nodes=$NN --ntasks=$NN} ${common} /bin/sh -c "$C" </dev/null; rc=$?`);
+    lines.push(`R srun --jobid="$JOB"${list} \${NN:+--nodes=$NN --ntasks=$NN} ${common} /bin/sh -c "$C"; rc=$?`);
   } else if (req.nodes !== undefined) {
     lines.push(`NODES=${shQuote(req.nodes)}`, `NALL=${req.expectedCount}`, SINFO_CHECK);
-    lines.push(`if [ "$NOK" -gt 0 ]; then srun $PART --nodelist="$OK" --nodes=$NOK --ntasks=$NOK ${common} /bin/sh -c "$C" </dev/null; rc=$?; else rc=none; fi`);
+    lines.push(`if [ "$NOK" -gt 0 ]; then R srun $PART --nodelist="$OK" --nodes=$NOK --ntasks=$NOK ${common} /bin/sh -c "$C"; rc=$?; else rc=none; fi`);
   } else {
     const n = req.nodeCount ?? 1;
-    lines.push(`srun $PART --nodes=${n} --ntasks=${n} ${common} /bin/sh -c "$C" </dev/null; rc=$?`);
+    lines.push(`R srun $PART --nodes=${n} --ntasks=${n} ${common} /bin/sh -c "$C"; rc=$?`);
   }
   return lines;
 }
