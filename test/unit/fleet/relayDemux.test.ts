@@ -56,6 +56,14 @@ describe('relay transport through real pdsh and clush', function () {
     assert.deepEqual([cut.began, cut.ended, cut.data], [true, false, ['QUJD']]);
   });
 
+  it("drops the nodes' heartbeats from stderr, and keeps what else the nodes and the tool said", () => {
+    const stderr = [`n1: ${TAG} H`, 'n1: motd: be nice', `n2: ${TAG} H\r`, `pdsh@login: n2: ssh exited with exit code 255`, `n1: ${TAG} H`].join('\n');
+    const d = demux('pdsh', TAG, { stdout: Buffer.from(`n1: ${TAG} B n1\nn2: ${TAG} B n2\n`), stderr: Buffer.from(`${stderr}\n`) }, ['n1', 'n2']);
+    assert.deepEqual(d.nodes.get('n1')?.messages, ['motd: be nice']);
+    assert.deepEqual(d.nodes.get('n2')?.messages, ['pdsh@login: n2: ssh exited with exit code 255']);
+    assert.deepEqual(d.toolMessages, []);
+  });
+
   it('keeps the per-node command to base64, spaces and a fixed pipeline, well under argument limits', () => {
     const cmd = nodeCommand(nodeWrapper(TAG, 'x'.repeat(6000), 47));
     assert.match(cmd, /^echo [A-Za-z0-9+/= ]+ \| tr -d ' ' \| base64 -d \| \/bin\/sh -s$/);
