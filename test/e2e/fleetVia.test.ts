@@ -7,6 +7,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
+import { until } from '../support/until';
 import { escapeRegExp, hostsTree } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';
 
@@ -176,6 +177,29 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     assert.doesNotMatch(await description(SLURM_FLEET), /unreachable/);
   });
 
+  it('cancels a fleet diagnose through pdsh: nothing of the probe is left on the nodes, the hung ones say cancelled', async function () {
+    const hung = ['gpu01', 'gpu03'];
+    const hanging = () => hung.flatMap((n) => lab!.host(n).processes().filter((p) => /nvidia-smi|^sleep 600$/.test(p.args)));
+    for (const n of hung) lab!.host(n).setFault('nvidia-smi', 'hang', 600);
+    try {
+      await diagnose(PDSH_FLEET);
+      await until('the probe hangs on the nodes', () => hung.every((n) => lab!.host(n).processes().some((p) => p.args === 'sleep 600')), 60_000);
+      const progress = workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: `Diagnosing fleet ${PDSH_FLEET}` });
+      await progress.first().hover();
+      await workbench.screenshot('fleet-via-05-diagnosing');
+      await progress.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
+      await until('nothing of the probe is left on the nodes', () => hanging().length === 0);
+      await row(PDSH_FLEET).locator('.label-description', { hasText: /^(?!diagnosing)/ }).waitFor();
+      await until('the login node has no pdsh or ssh left', () => !lab!.host(LOGIN).processes().some((p) => /^(pdsh|ssh) /.test(p.args)));
+    } finally {
+      for (const n of hung) lab!.host(n).clearFaults();
+    }
+    // The nodes that answered before the cancel are diagnosed; the two hung ones end as cancelled.
+    const text = await description(PDSH_FLEET);
+    assert.match(text, /2 cancelled/, text);
+    assert.match(text, /1 host [^·]*rdma\.none/, text);
+  });
+
   it("loads the peer-memory module on a group through the login node (ssh -J): one plan, one confirmation", async function () {
     await setExpanded(row(SLURM_FLEET), true);
     const group = row(/^1 host .*peermem\.not-loaded/);
@@ -189,13 +213,13 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     assert.match(plan, /sudo -n [\s\S]*modprobe nvidia_peermem/);
     assert.match(plan, /on 1 host: gpu03/);
     assert.deepEqual(modprobes('gpu03'), [], 'nothing ran before Apply');
-    await workbench.screenshot('fleet-via-05-group-plan');
+    await workbench.screenshot('fleet-via-06-group-plan');
     await dialog().locator('.monaco-button', { hasText: /^Apply$/ }).click();
     await workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: `load-peermem on fleet ${SLURM_FLEET}: 1 applied` }).first().waitFor({ timeout: 60_000 });
     // The fixed host is diagnosed again through Slurm, and its group is gone.
     await group.waitFor({ state: 'detached', timeout: 90_000 });
     assert.doesNotMatch(await description(SLURM_FLEET), /peermem\.not-loaded/);
-    await workbench.screenshot('fleet-via-06-group-fixed');
+    await workbench.screenshot('fleet-via-07-group-fixed');
     assert.deepEqual(modprobes('gpu03'), [[0, ['nvidia_peermem']]], 'modprobe ran once on gpu03, as root');
     for (const n of ['gpu01', 'gpu02', 'gpu04']) assert.deepEqual(modprobes(n), [], `nothing was loaded on ${n}`);
     // The fix's SSH session to gpu03 came from the login node's address: through the login node.
