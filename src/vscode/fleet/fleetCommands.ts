@@ -10,7 +10,9 @@ import { HostsNode } from '../tree/hostNodes';
 import { diagnoseFleet } from './fleetDiagnose';
 import { FleetConfig, FleetRelayTool, withFleetAdded, withFleetRemoved } from './fleetSettings';
 
-const TOOLS: { label: FleetRelayTool; description: string }[] = [
+const DETECT = 'detect';
+const TOOLS: { label: FleetRelayTool | typeof DETECT; description: string }[] = [
+  { label: DETECT, description: 'whatever the login node offers: Slurm, else pdsh, else clush (looked up when diagnosing)' },
   { label: 'slurm', description: 'srun runs the probe on each node (one task per node)' },
   { label: 'pdsh', description: 'pdsh -R ssh runs it on each node' },
   { label: 'clush', description: 'ClusterShell runs it on each node' },
@@ -30,7 +32,7 @@ export async function addFleetCommand(ctx: Ctx): Promise<void> {
   if (!fleet) return;
   await updateFleets((raw) => withFleetAdded(raw, fleet));
   ctx.fleets.invalidate();
-  ctx.log.info(`added fleet ${fleet.name}: ${fleet.hosts}${fleet.via ? ` via ${fleet.via} with ${fleet.with}` : ''}`);
+  ctx.log.info(`added fleet ${fleet.name}: ${fleet.hosts}${fleet.via ? ` via ${fleet.via} with ${fleet.with ?? 'the tool it offers'}` : ''}`);
 }
 
 /** With a login node: the tool it runs (and, for Slurm, an optional partition). */
@@ -38,6 +40,7 @@ async function relayPart(fleet: FleetConfig, via: string): Promise<FleetConfig |
   if (via === '') return fleet;
   const tool = await vscode.window.showQuickPick(TOOLS, { title: `Add Fleet: how does ${via} reach the hosts?`, ignoreFocusOut: true });
   if (!tool) return undefined;
+  if (tool.label === DETECT) return { ...fleet, via };
   if (tool.label !== 'slurm') return { ...fleet, via, with: tool.label };
   const partition = await vscode.window.showInputBox({ title: 'Add Fleet: Slurm partition (optional)', prompt: 'Leave empty for the default partition.', ignoreFocusOut: true, validateInput: (v) => (v.trim() === '' || PARTITION.test(v.trim()) ? undefined : 'A partition name: letters, digits, . _ -') });
   if (partition === undefined) return undefined;

@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { fanOut } from '../../core/fleet/fanout';
 import { fleetSummaryLine } from '../../core/fleet/grouping';
 import { expandHostList } from '../../core/fleet/hostlist';
-import { diagnoseViaLoginNode } from '../../core/fleet/relay';
+import type { Client } from 'ssh2';
+import { detectRelayTools, diagnoseViaLoginNode, type RelayTool } from '../../core/fleet/relay';
 import type { FleetHostResult } from '../../core/fleet/types';
 import { classifyConnectError } from '../../core/ssh/errors';
 import { readSettings } from '../config';
@@ -32,7 +33,7 @@ export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonl
   const label = `fleet ${fleet.name}`;
   const title = only ? `Diagnosing ${hosts.length} host(s) of fleet ${fleet.name}` : `Diagnosing fleet ${fleet.name}`;
   let probed: FleetHostResult[] | undefined;
-  ctx.log.info(`${label}: diagnosing ${hosts.length} host(s) ${fleet.via === undefined ? 'over direct SSH' : `through ${fleet.via} with ${fleet.with ?? 'slurm'}`}`);
+  ctx.log.info(`${label}: diagnosing ${hosts.length} host(s) ${fleet.via === undefined ? 'over direct SSH' : `through ${fleet.via} with ${fleet.with ?? 'the tool it offers'}`}`);
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
@@ -68,13 +69,14 @@ async function viaLoginNode(ctx: Ctx, fleet: FleetConfig, only: readonly string[
   const onAbort = () => ctx.diagnoser.disconnect(login);
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const results = await ctx.diagnoser.withConnection(login, (conn) => {
+    const results = await ctx.diagnoser.withConnection(login, async (conn) => {
       signal.removeEventListener('abort', onAbort);
+      const tool = fleet.with ?? (await detectTool(ctx, fleet, conn.client, signal));
       return diagnoseViaLoginNode(conn.client, {
-        tool: fleet.with ?? 'slurm',
+        tool,
         loginHost: via,
         nodes: only ? only.join(',') : fleet.hosts,
-        partition: fleet.partition,
+        partition: tool === 'slurm' ? fleet.partition : undefined,
         concurrency: readSettings().maxConcurrentHosts,
         signal,
       });
@@ -84,6 +86,14 @@ async function viaLoginNode(ctx: Ctx, fleet: FleetConfig, only: readonly string[
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** A fleet without `with`: what the login node offers, Slurm first (as the CLI without --with). */
+async function detectTool(ctx: Ctx, fleet: FleetConfig, client: Client, signal: AbortSignal): Promise<RelayTool> {
+  const found = await detectRelayTools(client, signal);
+  if (found.length === 0) throw new Error(`${fleet.via} has none of srun, pdsh, clush on its PATH: set "with" for fleet ${fleet.name}, or diagnose its hosts directly`);
+  ctx.log.info(`fleet ${fleet.name}: through ${fleet.via} with ${found[0]} (found: ${found.join(', ')})`);
+  return found[0];
 }
 
 function logResult(ctx: Ctx, label: string, r: FleetHostResult): void {

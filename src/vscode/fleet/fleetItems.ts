@@ -28,7 +28,7 @@ function fleetItem(name: string, fleets: FleetModel, id: string): vscode.TreeIte
   const config = fleets.get(name);
   const state = fleets.state(name);
   const description = fleetDescription(state);
-  const reach = config?.via === undefined ? 'direct SSH to each host' : `through ${config.via} with ${config.with ?? 'slurm'}${config.partition ? ` (partition ${config.partition})` : ''}`;
+  const reach = config?.via === undefined ? 'direct SSH to each host' : `through ${config.via} with ${config.with ?? 'the tool it offers (Slurm, else pdsh, else clush)'}${config.partition ? ` (partition ${config.partition})` : ''}`;
   const when = state.finishedAt ? [`Diagnosed ${state.finishedAt.toLocaleString()}`] : [];
   const t = item(id, name, Collapsed, {
     description,

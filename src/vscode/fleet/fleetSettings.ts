@@ -12,7 +12,7 @@ export interface FleetConfig {
   readonly hosts: string;
   /** Login node (SSH destination); undefined: each host over direct SSH. */
   readonly via?: string;
-  /** What the login node runs the probe with; default slurm. */
+  /** What the login node runs the probe with; undefined: what it offers, found when diagnosing (Slurm, else pdsh, else clush). */
   readonly with?: FleetRelayTool;
   readonly partition?: string;
 }
@@ -43,12 +43,12 @@ export function parseFleets(raw: unknown): ParsedFleets {
     }
     seen.add(name);
     const tool = text(e.with);
-    if (tool !== undefined && !(RELAY_TOOLS as readonly string[]).includes(tool)) problems.push(`${name}: "with" must be slurm, pdsh or clush; slurm is used`);
+    if (tool !== undefined && !(RELAY_TOOLS as readonly string[]).includes(tool)) problems.push(`${name}: "with" must be slurm, pdsh or clush; the login node's tools are detected instead`);
     const via = text(e.via);
     fleets.push({
       name,
       hosts,
-      ...(via !== undefined ? { via, with: (RELAY_TOOLS as readonly string[]).includes(tool ?? '') ? (tool as FleetRelayTool) : 'slurm' } : {}),
+      ...(via !== undefined ? { via, ...((RELAY_TOOLS as readonly string[]).includes(tool ?? '') ? { with: tool as FleetRelayTool } : {}) } : {}),
       ...(text(e.partition) !== undefined ? { partition: text(e.partition) } : {}),
     });
   }

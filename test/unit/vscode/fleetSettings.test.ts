@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { fleetToSetting, parseFleets, withFleetAdded, withFleetRemoved } from '../../../src/vscode/fleet/fleetSettings';
 
 describe('gdrDoctor.fleets setting', () => {
-  it('keeps direct and login-node fleets, trimming text and defaulting the tool to slurm', () => {
+  it("keeps direct and login-node fleets, trimming text; without a tool, the login node's is detected later", () => {
     const { fleets, problems } = parseFleets([
       { name: ' gpu ', hosts: 'gpu[01-64] ' },
       { name: 'cluster', hosts: 'node[1-4]', via: 'login1', partition: 'a100' },
@@ -12,7 +12,7 @@ describe('gdrDoctor.fleets setting', () => {
     assert.deepEqual(problems, []);
     assert.deepEqual(fleets, [
       { name: 'gpu', hosts: 'gpu[01-64]' },
-      { name: 'cluster', hosts: 'node[1-4]', via: 'login1', with: 'slurm', partition: 'a100' },
+      { name: 'cluster', hosts: 'node[1-4]', via: 'login1', partition: 'a100' },
       { name: 'pd', hosts: 'n[1-2]', via: 'login2', with: 'pdsh' },
     ]);
   });
@@ -24,10 +24,10 @@ describe('gdrDoctor.fleets setting', () => {
     assert.match(problems[2], /a fleet named a comes earlier/);
   });
 
-  it('names an unknown tool and falls back to slurm; without a login node the tool is not kept', () => {
+  it('names an unknown tool and leaves the choice to detection; without a login node the tool is not kept', () => {
     const { fleets, problems } = parseFleets([{ name: 'a', hosts: 'x', via: 'l', with: 'ansible' }, { name: 'b', hosts: 'y', with: 'pdsh' }]);
-    assert.deepEqual(fleets, [{ name: 'a', hosts: 'x', via: 'l', with: 'slurm' }, { name: 'b', hosts: 'y' }]);
-    assert.match(problems[0], /"with" must be slurm, pdsh or clush/);
+    assert.deepEqual(fleets, [{ name: 'a', hosts: 'x', via: 'l' }, { name: 'b', hosts: 'y' }]);
+    assert.match(problems[0], /"with" must be slurm, pdsh or clush; the login node's tools are detected instead/);
   });
 
   it('is not an array: no fleet', () => {
