@@ -73,7 +73,11 @@ export async function runRelay(login: string, nodes: readonly string[], ctx: Fle
     const tool = named ?? (await pickTool(login, conn.client, io));
     if (tool === undefined) return FLEET_INCOMPLETE;
     checkRelay(relay(tool));
-    const results = await whileInterruptible((signal) => diagnoseViaLoginNode(conn.client, relay(tool, signal)));
+    // Without a node list Slurm picks the nodes: the count asked for is the total, else none is shown.
+    const total = nodes.length > 0 ? nodes.length : countOption(options, '--nodes');
+    const progress = total === undefined ? undefined : new FleetProgress(total, io.stderr, ctx.stderrIsTty);
+    const results = await whileInterruptible((signal) => diagnoseViaLoginNode(conn.client, { ...relay(tool, signal), onNodeEnded: (n) => progress?.setDone(n) }));
+    progress?.end();
     for (const r of results) io.stderr(hostProblemLine(r) ?? '');
     return printFleet(results, io, ctx.print);
   } catch (e) {

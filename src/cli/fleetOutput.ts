@@ -64,7 +64,12 @@ export class FleetProgress {
   ) {}
 
   hostDone(): void {
-    this.done++;
+    this.setDone(this.done + 1);
+  }
+
+  /** Through a login node the count comes whole (nodes whose stream ended). */
+  setDone(done: number): void {
+    this.done = Math.min(done, this.total);
     this.draw();
   }
 

@@ -180,8 +180,11 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     try {
       await diagnose(PDSH_FLEET);
       await until('the probe hangs on the nodes', () => hung.every((n) => lab!.host(n).processes().some((p) => p.args === 'sleep 600')), 60_000);
+      // The other two end meanwhile, counted as they end although the run through pdsh goes on.
+      await row(PDSH_FLEET).locator('.label-description', { hasText: 'diagnosing 2/4 hosts' }).waitFor({ timeout: 60_000 });
       const progress = workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: `Diagnosing fleet ${PDSH_FLEET}` });
       await progress.first().hover();
+      await progress.first().getByText('2/4 hosts').waitFor();
       await workbench.screenshot('fleet-via-05-diagnosing');
       await progress.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
       await until('nothing of the probe is left on the nodes', () => hanging().length === 0);

@@ -98,18 +98,21 @@ export class Workbench {
   /** Runs a command by its title through the command palette (F1), as a user would. */
   async runCommand(title: string): Promise<void> {
     await this.tab.keyboard.press('F1');
-    await this.pick(title);
+    await this.pick(title, '>');
   }
 
-  /** Types into the open quick pick and accepts the row whose label is exactly `label`. */
-  async pick(label: string): Promise<void> {
+  /**
+   * Types into the open quick pick and accepts the row whose label is exactly `label`. `prefix`: '>'
+   * in the command palette. Said by the caller, not read from the input: right after a command, the
+   * input may still hold the palette's '>…' when the command's own picker takes it over, and '>' typed
+   * there filters that picker to nothing (seen in CI with Output: Show Output Channels...).
+   */
+  async pick(label: string, prefix: '' | '>' = ''): Promise<void> {
     const input = this.tab.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor();
     // Wait for the picker's own items: right after a command runs, the widget is shared between the
     // closing command palette and the new picker, and text typed then is lost (seen on a loaded machine).
     await this.tab.locator('.quick-input-list .monaco-list-row').first().waitFor();
-    // The command palette's input starts with '>'; keep it so the pick stays a command search.
-    const prefix = (await input.inputValue()).startsWith('>') ? '>' : '';
     const row = this.tab.locator('.quick-input-list .monaco-list-row', {
       has: this.tab.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
     });

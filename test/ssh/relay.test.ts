@@ -122,6 +122,27 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
   });
 
   for (const tool of ['slurm', 'pdsh', 'clush'] as const) {
+    it(`${tool}: counts each node's end while the run goes on; a cancel keeps the ended nodes' results`, async () => {
+      const hung = lab.host('gpu02');
+      hung.setFault('nvidia-smi', 'hang', 600);
+      const abort = new AbortController();
+      const counts: number[] = [];
+      try {
+        const running = relay({ tool, nodes: 'gpu[01-03]', signal: abort.signal, onNodeEnded: (n) => counts.push(n) });
+        await until('two nodes have ended while the third hangs', () => counts.at(-1) === 2, 120_000);
+        assert.ok(hung.processes().some((p) => p.args === 'sleep 600'), 'gpu02 is still probing');
+        abort.abort();
+        const results = await running;
+        assert.deepEqual(results.map((r) => [r.host, r.status]), [['gpu01', 'findings'], ['gpu02', 'cancelled'], ['gpu03', 'findings']]);
+        assertLikeDirect(results.filter((r) => r.host !== 'gpu02'), tool, ['gpu01', 'gpu03']);
+        assert.deepEqual(counts, counts.length === 1 ? [2] : [1, 2], 'each count once, growing');
+      } finally {
+        hung.clearFaults();
+      }
+    });
+  }
+
+  for (const tool of ['slurm', 'pdsh', 'clush'] as const) {
     it(`${tool}: cancelling stops the probe on every node${tool === 'slurm' ? ' and ends the job' : ''}`, async () => {
       const hung = ['gpu01', 'gpu02'].map((n) => lab.host(n));
       const hanging = (h: (typeof hung)[number]) => h.processes().filter((p) => /nvidia-smi|^sleep 600$/.test(p.args));

@@ -19,6 +19,8 @@ export interface ExecOptions {
   readonly maxBytes: number;
   readonly stdin?: string;
   readonly signal?: AbortSignal;
+  /** Sees each stdout chunk as it arrives (progress); the result still holds all of it. */
+  readonly onStdout?: (chunk: Buffer) => void;
 }
 
 export function exec(client: Client, command: string, options: ExecOptions): Promise<ExecResult> {
@@ -36,7 +38,10 @@ export function exec(client: Client, command: string, options: ExecOptions): Pro
 
 function collect(channel: ClientChannel, options: ExecOptions, started: number, resolve: (r: ExecResult) => void): void {
   const run = new RunningCommand(channel, options, started, resolve);
-  channel.on('data', (chunk: Buffer) => run.take(run.out, chunk));
+  channel.on('data', (chunk: Buffer) => {
+    run.take(run.out, chunk);
+    options.onStdout?.(chunk);
+  });
   channel.stderr.on('data', (chunk: Buffer) => run.take(run.err, chunk));
   channel.on('exit', (code: number | null, sig?: string) => run.exited(code, sig ?? null));
   channel.on('close', () => run.finish());

@@ -47,7 +47,10 @@ export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonl
     try {
       probed = fleet.via === undefined
         ? await fanOut({ hosts, probeHost: vscodeProbeHost(readSettings(), inputBoxPrompts(), ctx.log), concurrency: readSettings().maxConcurrentHosts, signal: abort.signal, onResult: (r) => { done++; logResult(ctx, label, r); report(); } })
-        : await viaLoginNode(ctx, fleet, only, abort.signal);
+        : await viaLoginNode(ctx, fleet, only, abort.signal, (ended) => {
+            done = Math.min(ended, hosts.length);
+            report();
+          });
     } catch (e) {
       await showError(ctx, `${label}: ${fleet.via !== undefined ? classifyConnectError(fleet.via, e).message : e instanceof Error ? e.message : String(e)}`);
     } finally {
@@ -62,7 +65,7 @@ export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonl
 }
 
 /** Through the login node: one pooled connection (connected, host key checked, like any host). */
-async function viaLoginNode(ctx: Ctx, fleet: FleetConfig, only: readonly string[] | undefined, signal: AbortSignal): Promise<FleetHostResult[]> {
+async function viaLoginNode(ctx: Ctx, fleet: FleetConfig, only: readonly string[] | undefined, signal: AbortSignal, onNodeEnded: (count: number) => void): Promise<FleetHostResult[]> {
   const via = fleet.via as string;
   const login: HostEntry = { id: sshHostId(via), label: via, kind: 'ssh', origin: 'fleet', destination: via };
   // Cancelled while connecting (or at a prompt): drop the connection being opened.
@@ -79,6 +82,7 @@ async function viaLoginNode(ctx: Ctx, fleet: FleetConfig, only: readonly string[
         partition: tool === 'slurm' ? fleet.partition : undefined,
         concurrency: readSettings().maxConcurrentHosts,
         signal,
+        onNodeEnded,
       });
     });
     for (const r of results) logResult(ctx, `fleet ${fleet.name}`, r);

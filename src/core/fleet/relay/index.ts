@@ -11,6 +11,7 @@ import { exec, ExecResult } from '../../ssh/exec';
 import { statusOfProbe } from '../status';
 import type { FleetHostResult } from '../types';
 import { Demuxed, NodeStream, demux } from './demux';
+import { nodeEndCounter } from './endCounter';
 import { RelayTool, loginScript } from './loginScript';
 import { RelayOptions, checkRelayOptions } from './options';
 
@@ -36,7 +37,7 @@ export async function detectRelayTools(client: Client, signal?: AbortSignal): Pr
 export type LoginRun = Pick<ExecResult, 'stdout' | 'stderr' | 'exitCode' | 'timedOut' | 'connectionLost'>;
 
 /** Runs a login script (POSIX sh, on stdin to `/bin/sh -s`) with a deadline, output cap and cancel signal. */
-export type LoginRunner = (script: string, limits: { readonly timeoutMs: number; readonly maxBytes: number; readonly signal?: AbortSignal }) => Promise<LoginRun>;
+export type LoginRunner = (script: string, limits: { readonly timeoutMs: number; readonly maxBytes: number; readonly signal?: AbortSignal; readonly onStdout?: (chunk: Buffer) => void }) => Promise<LoginRun>;
 
 interface RunContext {
   readonly opts: RelayOptions;
@@ -72,7 +73,8 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
   });
   const count = Math.max(checked.expected.length, opts.nodeCount ?? 0, 1);
   const t0 = Date.now();
-  const run = await runLogin(script, { timeoutMs: checked.deadlineMs, maxBytes: count * MAX_BYTES_PER_NODE, signal: opts.signal });
+  const onStdout = opts.onNodeEnded ? nodeEndCounter(tag, opts.onNodeEnded) : undefined;
+  const run = await runLogin(script, { timeoutMs: checked.deadlineMs, maxBytes: count * MAX_BYTES_PER_NODE, signal: opts.signal, onStdout });
   const ctx: RunContext = { opts, boundary, run, durationMs: Date.now() - t0, cancelled: opts.signal?.aborted === true, demuxed: demux(opts.tool, tag, run, checked.expected) };
   if (ctx.demuxed.nodes.size === 0 && ctx.demuxed.skipped.size === 0) throw new Error(`${opts.loginHost}: ${namingTool(TOOL_COMMAND[opts.tool], runFailure(ctx))}`);
   const skipped = [...ctx.demuxed.skipped].map(([name, state]) => failed(ctx, name, 'unreachable', 'relay', `Slurm reports node ${name} as ${state}; not run there`));

@@ -107,8 +107,10 @@ function pdshLines(req: LoginScriptRequest): string[] {
 }
 
 // clush already passes BatchMode and its connect_timeout to ssh; -S: exit with the largest node code.
+// PYTHONUNBUFFERED: clush writes its lines to a block-buffered pipe and never flushes, so a node's
+// last lines would wait for other output (or the end) and progress would lag behind the nodes.
 function clushLines(req: LoginScriptRequest): string[] {
-  return [`R clush -S -f ${req.concurrency} -w ${shQuote(req.nodes ?? '')} -- "$C"; rc=$?`];
+  return ['PYTHONUNBUFFERED=1; export PYTHONUNBUFFERED', `R clush -S -f ${req.concurrency} -w ${shQuote(req.nodes ?? '')} -- "$C"; rc=$?`];
 }
 
 // Nodes Slurm says are down, drained, failing or not responding (`*`), or busy with other jobs, are
