@@ -4,7 +4,11 @@
 // that node alone. The relay's byte-level behaviour is tested in relay.test.ts; this is the user's path.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { runCli } from '../support/cli';
+import { Run, TmuxServer } from '../support/tmux';
 import { assertLabCanRun, cleanupStale, Lab, LabHostSpec, startLab } from '../lab/lab';
 
 const RECORDS = '/tmp/gdrlab-records-fleet-via.json';
@@ -143,5 +147,26 @@ describe('gdr-doctor diagnose through a login node (the CLI)', function () {
       assert.match(r.stderr, new RegExp(`login: srun: error: .*job ${ended}`, 'i'));
       assert.doesNotMatch(r.stderr, /srun: srun:/);
     });
+  });
+
+  it('on a terminal: the progress line counts the nodes as they end; Ctrl-C cancels the one still probing', async () => {
+    const terminal = new TmuxServer(`gdrdoc-fleetvia-${process.pid}`);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-fleetvia-'));
+    lab.host('gpu02').setFault('nvidia-smi', 'hang', 600);
+    try {
+      const run = new Run(terminal, dir, 'progress', ['diagnose', '-F', lab.sshConfigPath, '--batch', '--via', 'login', '--with', 'pdsh', 'gpu[01-04]'], { output: 'terminal' });
+      await run.waitFor(/3\/4 hosts done/, 1, 120_000);
+      assert.ok(lab.host('gpu02').processes().some((p) => p.args === 'sleep 600'), 'gpu02 is still probing');
+      run.key('C-c');
+      assert.equal(await run.exitCode(60_000), 130, 'interrupted, as documented');
+      const screen = run.screen();
+      assert.match(screen, /^cancelled: gpu02: cancelled while running$/m, screen);
+      assert.match(screen, /^gpu04 \(1\)\n-+\n[^]*?rdma\.none/m, screen);
+      assert.doesNotMatch(screen, /\d\/4 hosts done\s*\n[^\n]*\[exit/, 'the progress line is cleared before the summary');
+    } finally {
+      lab.host('gpu02').clearFaults();
+      terminal.kill();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

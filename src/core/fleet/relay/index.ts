@@ -100,7 +100,14 @@ async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostR
   const report = await runProbe(runner, { host: node.name, commands: ctx.opts.commands ?? PROBE_COMMANDS, boundary: ctx.boundary });
   const diagnosis = diagnose(report);
   const status = cut && ctx.cancelled ? 'cancelled' : statusOfProbe(report, diagnosis);
-  return { host: node.name, status, path: ctx.opts.tool, report, diagnosis, durationMs: ctx.durationMs };
+  return { host: node.name, status, path: ctx.opts.tool, report, diagnosis, error: stopError(status, node), durationMs: ctx.durationMs };
+}
+
+/** Why a node that began was stopped, as the direct fan-out says it (its sections that ended are kept). */
+function stopError(status: FleetHostResult['status'], node: NodeStream): FleetHostResult['error'] {
+  if (status === 'cancelled') return { step: 'cancelled', message: `${node.name}: cancelled while running` };
+  if (status !== 'timed-out') return undefined;
+  return { step: 'deadline', message: `${node.name}: ${node.exitCode === 124 ? "the probe reached its time limit on the node" : "the run's deadline passed while the probe ran"}` };
 }
 
 function failed(ctx: RunContext, host: string, status: FleetHostResult['status'], step: 'relay' | 'deadline' | 'cancelled', message: string): FleetHostResult {
