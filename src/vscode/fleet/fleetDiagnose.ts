@@ -1,7 +1,8 @@
 // Diagnose Fleet: every host of a fleet at once, over direct SSH (fanOut, at most
 // gdrDoctor.maxConcurrentHosts at a time) or through the fleet's login node (srun, pdsh or clush over
 // one pooled SSH connection, host key checked as for any host). One cancellable progress
-// notification ("12/64 hosts"), the status-bar item while it runs; cancel aborts the fan-out, which
+// notification ("12/64 hosts": hosts ended, through a login node the nodes whose stream ended), the
+// status-bar item while it runs; cancel aborts the fan-out, which
 // stops the remote commands. Results go to the fleet model (grouping) and, per host, to the host
 // model, so a host under its group expands like any host.
 import * as vscode from 'vscode';
