@@ -26,7 +26,7 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
   const workbench = new Workbench();
   let lab: Lab | undefined;
 
-  const { sidebar, row, setExpanded, inline } = hostsTree(workbench);
+  const { sidebar, row, setExpanded, inline, tooltip } = hostsTree(workbench);
   const quickInput = () => workbench.tab.locator('.quick-input-widget .quick-input-box input');
   const quickTitle = (text: string) => workbench.tab.locator('.quick-input-widget .quick-input-title', { hasText: text });
   const description = (fleet: string) => row(fleet).locator('.label-description').innerText();
@@ -109,8 +109,7 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
 
   it('adds a fleet reached through the login node with whatever tool it offers; adding connects nowhere', async function () {
     await addFleet(SLURM_FLEET, 'detect');
-    await row(SLURM_FLEET).hover();
-    await workbench.tab.locator('.monaco-hover, .workbench-hover', { hasText: `Reached through ${LOGIN} with the tool it offers` }).first().waitFor();
+    await tooltip(row(SLURM_FLEET), `Reached through ${LOGIN} with the tool it offers`);
     assert.deepStrictEqual(lab!.hosts.flatMap((h) => h.calls()), []);
     await workbench.screenshot('fleet-via-01-added');
   });

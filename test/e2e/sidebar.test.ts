@@ -8,6 +8,7 @@ import * as path from 'path';
 import { Locator } from 'playwright-core';
 import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
 import { CACHE_DIR, RUN_DIR } from './environment';
+import { hostsTree } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';
 import { until } from '../support/until';
 
@@ -22,10 +23,7 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
   const workbench = new Workbench();
   let lab: Lab | undefined;
 
-  const sidebar = () => workbench.tab.locator('.part.sidebar');
-  const row = (label: string): Locator => sidebar().locator('.monaco-list-row', {
-    has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
-  }).first();
+  const { sidebar, row, tooltip } = hostsTree(workbench);
   const rowUnder = (label: string, text: string | RegExp): Locator => sidebar().locator('.monaco-list-row', { hasText: text }).filter({ has: workbench.tab.locator('.label-name', { hasText: label }) }).first();
 
   /** Expands a row; the tree re-renders rows when the model changes, so check and retry. */
@@ -106,8 +104,7 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     await rowUnder('diagnostics were not collected', 'probe.command-failed').waitFor();
     await workbench.screenshot('sidebar-03-demo-findings');
     // The tooltip carries the detail and the evidence, as text.
-    await row('No active port on mlx5_1').hover();
-    await workbench.tab.locator('.monaco-hover, .workbench-hover', { hasText: 'ibv_devinfo' }).first().waitFor();
+    await tooltip(row('No active port on mlx5_1'), 'ibv_devinfo');
     await workbench.screenshot('sidebar-04-finding-tooltip');
     await collapse('Findings');
     await expand('GPUs');

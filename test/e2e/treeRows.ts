@@ -31,5 +31,24 @@ export function hostsTree(workbench: Workbench) {
     await r.locator(`.actions .action-label[aria-label="${action}"]`).click();
   }
 
-  return { sidebar, row, setExpanded, inline };
+  /**
+   * Hovers the row until its tooltip holding `text` shows. A tooltip opens on the mouse entering the
+   * row: when the row appeared under a mouse already there (after a quick pick closed), hovering it
+   * again sends no event, so the mouse leaves the view and comes back (seen in CI).
+   */
+  async function tooltip(r: Locator, text: string): Promise<void> {
+    const shown = workbench.tab.locator('.monaco-hover, .workbench-hover', { hasText: text }).first();
+    for (let attempt = 1; ; attempt++) {
+      await r.hover();
+      try {
+        await shown.waitFor({ timeout: 10_000 });
+        return;
+      } catch (e) {
+        if (attempt === 3) throw e;
+        await workbench.tab.mouse.move(0, 0);
+      }
+    }
+  }
+
+  return { sidebar, row, setExpanded, inline, tooltip };
 }

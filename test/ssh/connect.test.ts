@@ -188,6 +188,28 @@ describe('SSH connections to simulated GPU hosts', function () {
     assert.equal(await run(t, noPrompts, file), 'gpu-inner\ngdr\n');
   });
 
+  it("follows the first hop's own ProxyJump, as ssh -J does (jump-2 is reached through jump-1)", async () => {
+    const file = path.join(lab.dir, 'jump-nested.conf');
+    fs.writeFileSync(file, [...withKey(jump1), ...withKey(jump2, ['ProxyJump jump-1']), ...withKey(inner, ['ProxyJump jump-2'])].join('\n'));
+    const logins = () => fs.readFileSync(jump1.sshdLogPath, 'utf8').split('\n').filter((l) => l.startsWith('Accepted publickey for gdr ')).length;
+    const before = logins();
+    const t = resolveSshConfig(parseDestination('gpu-inner'), localResolveEnv(file));
+    assert.equal(await run(t, noPrompts, file), 'gpu-inner\ngdr\n');
+    assert.equal(logins(), before + 1, 'one login on jump-1, the hop jump-2 was reached through');
+  });
+
+  it('refuses a ProxyJump loop before connecting anywhere', async () => {
+    const file = path.join(lab.dir, 'jump-loop.conf');
+    fs.writeFileSync(file, [...withKey(jump1, ['ProxyJump jump-2']), ...withKey(jump2, ['ProxyJump jump-1']), ...withKey(inner, ['ProxyJump jump-1'])].join('\n'));
+    const logins = () => fs.readFileSync(jump1.sshdLogPath, 'utf8').length + fs.readFileSync(jump2.sshdLogPath, 'utf8').length;
+    const before = logins();
+    const t = resolveSshConfig(parseDestination('gpu-inner'), localResolveEnv(file));
+    const e = await refusal(run(t, noPrompts, file));
+    assert.equal(e.step, 'proxy');
+    assert.match(e.message, /ProxyJump goes more than 8 hops deep/);
+    assert.equal(logins(), before, 'no hop was contacted');
+  });
+
   it('says "connection refused" for a closed port', async () => {
     const e = await refusal(run(target('closed', ['Host closed', '  HostName 127.0.0.1', '  Port 1', '  User gdr'])));
     assert.equal(e.step, 'tcp');

@@ -29,7 +29,7 @@ export interface SshConnection {
 }
 
 export async function connect(target: SshTarget, options: ConnectOptions): Promise<SshConnection> {
-  const chain = [...(await Promise.all(splitJumps(target.proxyJump).map((h) => options.resolveHop(h)))), target];
+  const chain = [...(await hopsTo(target, options, 0)), target];
   const opened: Client[] = [];
   const closeAll = () => [...opened].reverse().forEach((c) => c.end());
   try {
@@ -44,6 +44,21 @@ export async function connect(target: SshTarget, options: ConnectOptions): Promi
     closeAll();
     throw e;
   }
+}
+
+/** ProxyJump chains deeper than this are taken for a loop in the configuration. */
+const MAX_JUMP_DEPTH = 8;
+
+/**
+ * The hosts to pass through before `target`, as OpenSSH goes: `ProxyJump a,b,c` runs
+ * `ssh -J a,b -W … c`, so the command-line -J overrides b's and c's own ProxyJump, but `a` is
+ * reached by a plain `ssh a` and its own ProxyJump (in the same ssh_config) applies in turn.
+ */
+async function hopsTo(target: SshTarget, options: ConnectOptions, depth: number): Promise<SshTarget[]> {
+  const hops = await Promise.all(splitJumps(target.proxyJump).map((h) => options.resolveHop(h)));
+  if (hops.length === 0 || hops[0].proxyJump === null) return hops;
+  if (depth >= MAX_JUMP_DEPTH) throw new ConnectError(target.host, 'proxy', `ProxyJump goes more than ${MAX_JUMP_DEPTH} hops deep from ${hops[0].host}: a loop in the ssh_config?`);
+  return [...(await hopsTo(hops[0], options, depth + 1)), ...hops];
 }
 
 function splitJumps(proxyJump: string | null): string[] {

@@ -18,6 +18,7 @@ const MTHCA = 'mthca-infinihost-2010-no-transport-no-link-layer.txt';
 const NO_DEV = 'no-ib-devices-found-libibverbs-warnings.txt';
 const VF_SPACES = 'mlx4-connectx3-vf-spaces-failed-to-open-device.txt';
 const RXE = 'rxe-softroce-2016-no-link-layer-tab4-spaces.txt';
+const CHRYSALIS_V = 'mlx5-chrysalis-cx6-ib-2x-cx5-roce-verbose-3dev.txt';
 
 describe('parseIbvDevinfo: real outputs', () => {
   it('ConnectX-3 RoCE, two ports under "Device ports:" (tensorflow gdr README)', () => {
@@ -83,6 +84,40 @@ describe('parseIbvDevinfo: real outputs', () => {
     const down = v.devices[1].ports[0];
     assert.deepStrictEqual([down.state, down.port_lid, down.active_speed, down.phys_state],
       ['PORT_DOWN (1)', '65535', 'invalid speed (0)', 'DISABLED (3)']);
+  });
+
+  it('-v on three mlx5 HCAs: ConnectX-6 InfiniBand + two ConnectX-5 RoCE ports (E3SM-Project/scorpio, Chrysalis)', () => {
+    const v = parsed(fixture(CHRYSALIS_V));
+    assert.deepStrictEqual(v.devices.map((d) => [d.hca_id, d.fw_ver, d.vendor_part_id, d.board_id]), [
+      ['mlx5_0', '20.29.2002', '4123', 'MT_0000000223'],
+      ['mlx5_1', '16.27.2008', '4119', 'MT_0000000012'],
+      ['mlx5_2', '16.27.2008', '4119', 'MT_0000000012'],
+    ]);
+    const [ib, roce1, roce2] = v.devices;
+    assert.strictEqual(roce2.sys_image_guid, '0c42:a103:002b:07a4', 'the two ConnectX-5 ports share one card');
+    assert.strictEqual(ib.hca_core_clock, '156250kHZ');
+    assert.strictEqual(ib.max_sge, '30');
+    assert.strictEqual(ib['max_sge#2'], '1', 'tag-matching max_sge');
+    assert.deepStrictEqual(ib.flags, { value: '', lines: ['IBV_TM_CAP_RC'] });
+    assert.strictEqual(roce1['tag matching not supported'], '');
+    assert.deepStrictEqual(fieldLines(roce1, 'raw packet caps'),
+      ['C-VLAN stripping offload', 'Scatter FCS offload', 'IP csum offload', 'Delay drop']);
+    assert.deepStrictEqual(v.devices.map((d) => d.num_comp_vectors), ['63', '63', '63']);
+    const ports = v.devices.map((d) => d.ports[0]);
+    assert.deepStrictEqual(ports.map((p) => [p.port, portState(p), physState(p), linkLayer(p), activeMtu(p), portRateGbps(p)]), [
+      [1, 'ACTIVE', 'LINK_UP', 'InfiniBand', 4096, 200],
+      [1, 'ACTIVE', 'LINK_UP', 'Ethernet', 1024, 100],
+      [1, 'ACTIVE', 'LINK_UP', 'Ethernet', 1024, 100],
+    ]);
+    assert.deepStrictEqual([ports[0].sm_lid, ports[0].port_lid, ports[0].gid_tbl_len], ['3', '62', '8']);
+    assert.deepStrictEqual(ports[0].GID, [{ index: 0, gid: 'fe80:0000:0000:0000:0c42:a103:0065:d6b6', type: null }]);
+    assert.deepStrictEqual((ports[2].GID ?? []).map((g) => [g.index, g.gid, g.type]), [
+      [0, 'fe80:0000:0000:0000:0e42:a1ff:fe2b:07a5', 'RoCE v1'],
+      [1, 'fe80::e42:a1ff:fe2b:7a5', 'RoCE v2'],
+      [2, '0000:0000:0000:0000:0000:ffff:0a3c:200b', 'RoCE v1'],
+      [3, '::ffff:10.60.32.11', 'RoCE v2'],
+    ]);
+    assert.deepStrictEqual(v.messages, []);
   });
 
   it('MLNX_OFED 4 -v for port 2 only (-i 2): colon-less lines, legacy caps', () => {
