@@ -129,6 +129,8 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
       const counts: number[] = [];
       try {
         const running = relay({ tool, nodes: 'gpu[01-03]', signal: abort.signal, onNodeEnded: (n) => counts.push(n) });
+        // gpu02 may start its probe after the other two have ended (srun starts the tasks unevenly).
+        await until('gpu02 hangs', () => hung.processes().some((p) => p.args === 'sleep 600'), 120_000);
         await until('two nodes have ended while the third hangs', () => counts.at(-1) === 2, 120_000);
         assert.ok(hung.processes().some((p) => p.args === 'sleep 600'), 'gpu02 is still probing');
         abort.abort();

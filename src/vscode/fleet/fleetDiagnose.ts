@@ -2,9 +2,9 @@
 // gdrDoctor.maxConcurrentHosts at a time) or through the fleet's login node (srun, pdsh or clush over
 // one pooled SSH connection, host key checked as for any host). One cancellable progress
 // notification ("12/64 hosts": hosts ended, through a login node the nodes whose stream ended), the
-// status-bar item while it runs; cancel aborts the fan-out, which
-// stops the remote commands. Results go to the fleet model (grouping) and, per host, to the host
-// model, so a host under its group expands like any host.
+// status-bar item while it runs; cancel aborts the fan-out, which stops the remote commands. Results
+// go to the fleet model (grouping) and, per host, to the host model, so a host under its group
+// expands like any host.
 import * as vscode from 'vscode';
 import { fanOut } from '../../core/fleet/fanout';
 import { fleetSummaryLine } from '../../core/fleet/grouping';

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diagnose } from '../../../src/core/diagnosis';
-import { relayDiagnose, RelayTool } from '../../../src/core/fleet/relay';
+import { LoginRunner, relayDiagnose, RelayTool } from '../../../src/core/fleet/relay';
 import { statusOfProbe } from '../../../src/core/fleet/status';
 import type { FleetHostResult } from '../../../src/core/fleet/types';
 import { PROBE_COMMANDS } from '../../../src/core/probe/commands';
@@ -86,9 +86,27 @@ describe('relay through real pdsh and clush', function () {
     const slow = results.get('n5');
     assert.equal(slow?.status, 'timed-out');
     assert.equal(slow.report?.timedOut, true);
+    assert.deepEqual(slow.error, { step: 'deadline', message: 'n5: the probe reached its time limit on the node' });
     const states = new Map(slow.report?.commands.map((c) => [c.id, c.state]));
     assert.deepEqual([states.get('uname'), states.get('topo')], ['complete', 'not-run']);
     assert.equal(results.get('n1')?.report?.finished, true);
     assert.deepEqual(results.get('n1')?.report?.commands.map((c) => c.state), ['complete', 'complete']);
+  });
+
+  it("a cancel that comes as the run ends: a node whose probe did not finish is cancelled, though its stream ended", async () => {
+    // As with srun: the step is TERMed, the probe's trap stops its commands, and the node still
+    // prints its last line, so its stream looks whole; here n5 stops at its own limit instead.
+    const commands = COMMANDS.filter((c) => c.id === 'topo' || c.id === 'uname');
+    const abort = new AbortController();
+    const cancelAtEnd: LoginRunner = async (script, limits) => {
+      const r = await localLogin(host)(script, limits);
+      abort.abort();
+      return r;
+    };
+    const results = byHost(await relayDiagnose(cancelAtEnd, { tool: 'pdsh', loginHost: 'login', nodes: 'n1,n5', deadlineMs: 15_000, commands, signal: abort.signal }));
+    assert.deepEqual([results.get('n5')?.status, results.get('n5')?.error?.step], ['cancelled', 'cancelled']);
+    assert.equal(results.get('n5')?.report?.finished, false);
+    assert.equal(results.get('n1')?.report?.finished, true);
+    assert.notEqual(results.get('n1')?.status, 'cancelled', 'a node that finished keeps its result');
   });
 });

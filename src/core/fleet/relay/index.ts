@@ -99,7 +99,9 @@ async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostR
   });
   const report = await runProbe(runner, { host: node.name, commands: ctx.opts.commands ?? PROBE_COMMANDS, boundary: ctx.boundary });
   const diagnosis = diagnose(report);
-  const status = cut && ctx.cancelled ? 'cancelled' : statusOfProbe(report, diagnosis);
+  // Stopped by the cancel: its stream cut, or ended early (srun TERMs the step, the probe's trap
+  // stops its commands and the node still prints its E line; which one wins is timing).
+  const status = ctx.cancelled && (cut || !report.finished) ? 'cancelled' : statusOfProbe(report, diagnosis);
   return { host: node.name, status, path: ctx.opts.tool, report, diagnosis, error: stopError(status, node), durationMs: ctx.durationMs };
 }
 
