@@ -15,6 +15,7 @@ const LABELS: Partial<Record<ProbeCommandId, string>> = {
   'nv-peer-mem-service': 'systemctl is-enabled/is-active nv_peer_mem',
   'iommu-groups': 'ls /sys/kernel/iommu_groups | wc -l',
   'sudo-n': 'sudo -n true',
+  'pci-sysfs': 'readlink -f /sys/class/infiniband/*/device /sys/bus/pci/devices/* (PCI paths of RDMA devices and GPUs)',
 };
 
 const MAX_QUOTED_LINES = 4;

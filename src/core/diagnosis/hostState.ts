@@ -25,6 +25,11 @@ export interface PeermemState {
   readonly persistedBy: { readonly new: string[]; readonly legacy: string[] } | null;
   /** `ib_register_peer_memory_client` is in /proc/kallsyms. */
   readonly symbolExported: boolean | null;
+  /**
+   * nvidia_peermem's module file depends on ib_core (built against OFED's peer-memory symbols); false for the
+   * stub the driver builds without them, whose init always returns -EINVAL; null when modinfo did not say.
+   */
+  readonly newBuiltAgainstOfed: boolean | null;
 }
 
 export interface HostState {
@@ -35,6 +40,8 @@ export interface HostState {
   readonly operatorManaged: boolean;
   /** Major branch of the NVIDIA driver (`595`), from whichever output shows it. */
   readonly driverBranch: number | null;
+  /** ib_core is loaded (lsmod): only then does /proc/kallsyms show what the running ib_core exports. */
+  readonly ibCoreLoaded: boolean | null;
 }
 
 export function readHostState(report: ProbeReport): HostState {
@@ -43,6 +50,7 @@ export function readHostState(report: ProbeReport): HostState {
     ofedPresent: readOfed(report),
     operatorManaged: factOf(report, 'run-nvidia-driver')?.present === true,
     driverBranch: readDriverBranch(report),
+    ibCoreLoaded: inLsmod(report, 'ib_core'),
   };
 }
 
@@ -60,6 +68,7 @@ function readPeermem(report: ProbeReport): PeermemState {
     legacyServiceActive: service ? service.active === 'active' : null,
     persistedBy: readPersistence(report),
     symbolExported: kallsyms ? kallsyms.exported : null,
+    newBuiltAgainstOfed: builtAgainstOfed(report),
   };
 }
 
@@ -72,6 +81,22 @@ function isLoaded(report: ProbeReport, module: string): boolean | null {
   if (inLsmod === true || inSys === true) return true;
   if (inLsmod === false || inSys === false) return false;
   return null;
+}
+
+function inLsmod(report: ProbeReport, module: string): boolean | null {
+  const lsmod = factOf(report, 'lsmod');
+  return lsmod ? findModule(lsmod, module) !== undefined : null;
+}
+
+/**
+ * kernel-open/nvidia-peermem/nvidia-peermem.c compiles its body only when conftest.sh found
+ * ib_register_peer_memory_client in a Module.symvers (NV_MLNX_IB_PEER_MEM_SYMBOLS_PRESENT); that body
+ * calls into ib_core, so modpost records `depends: …ib_core…`. Without it the module needs nothing.
+ */
+function builtAgainstOfed(report: ProbeReport): boolean | null {
+  const info = factOf(report, 'modinfo-nvidia-peermem');
+  if (!info?.found || info.fields.depends === undefined) return null;
+  return info.depends.includes('ib_core');
 }
 
 function moduleExists(report: ProbeReport, id: 'modinfo-nvidia-peermem' | 'modinfo-nv-peer-mem'): boolean | null {
@@ -112,7 +137,26 @@ export function anyPeermemLoaded(p: PeermemState): boolean | null {
   return false;
 }
 
+/** Why modprobe of the peer-memory module would fail with "Invalid argument", when that is known beforehand. */
+export type PeermemLoadBlock =
+  /** No OFED and the running ib_core lacks the peer-memory API: the inbox kernel stack. */
+  | 'inbox-ib-core'
+  /** OFED is installed but the running kernel does not export the symbol: OFED's modules are not the ones loaded. */
+  | 'ofed-not-running'
+  /** The nvidia_peermem file is the stub built before OFED was installed. */
+  | 'built-without-ofed';
+
+export function peermemLoadBlock(host: HostState): PeermemLoadBlock | null {
+  const p = host.peermem;
+  if (anyPeermemLoaded(p) !== false) return null;
+  if (p.newExists === true && p.newBuiltAgainstOfed === false) return 'built-without-ofed';
+  if (p.symbolExported !== false) return null;
+  if (host.ofedPresent === false) return 'inbox-ib-core';
+  // OFED installed and its ib_core not loaded yet: modprobe would load it first, so nothing is known to fail.
+  return host.ofedPresent === true && host.ibCoreLoaded === true ? 'ofed-not-running' : null;
+}
+
 /** No peer-memory module loaded, the symbol it needs absent, and no OFED: the inbox ib_core cannot host it. */
 export function inboxStackBlocksPeermem(host: HostState): boolean {
-  return anyPeermemLoaded(host.peermem) === false && host.peermem.symbolExported === false && host.ofedPresent === false;
+  return peermemLoadBlock(host) === 'inbox-ib-core';
 }

@@ -1,10 +1,13 @@
 // One host's diagnosis: the probe's facts in, findings (errors first), GPU↔NIC verdicts and the
 // suggested job environment out. Pure: no I/O, no SSH, nothing from VS Code.
 import { ProbeReport } from '../probe/runProbe';
+import { formatNcclVersion } from '../topology/nccl/version';
+import { factOf } from './evidence';
 import { ruleContext } from './context';
 import { dmabufFindings } from './dmabuf';
 import { Finding, sortFindings } from './finding';
 import { gpuNoneFindings, gpuSupportFindings } from './gpu';
+import { DEFAULT_NCCL, NcclAssumptions } from './ncclAssumptions';
 import { GpuNicPair, gpuNicPairs } from './pairs';
 import { peermemStateFindings } from './peermem';
 import { peermemLoadFindings } from './peermemLoad';
@@ -12,11 +15,13 @@ import { acsFindings, bar1Findings, iommuFindings, operatorFindings } from './pl
 import { probeFindings } from './probe';
 import { ofedMissingFindings, portDownFindings, rdmaNoneFindings } from './rdma';
 import { SuggestedEnv, suggestEnv } from './suggestedEnv';
-import { nicFarFindings } from './topology';
+import { gdrReceiveOnlyFindings, nicFarFindings } from './topology';
 
 export type { Finding, FixId, Severity } from './finding';
 export type { GpuNicPair, PairNic } from './pairs';
 export type { SuggestedEnv } from './suggestedEnv';
+export type { NcclAssumptions } from './ncclAssumptions';
+export { DEFAULT_NCCL, readNcclAssumptions } from './ncclAssumptions';
 export { ofedMismatchFromModprobe } from './peermemLoad';
 
 export interface Diagnosis {
@@ -25,11 +30,25 @@ export interface Diagnosis {
   /** One per GPU in `nvidia-smi topo -m`; [] when the topology was not read. */
   readonly pairs: GpuNicPair[];
   readonly suggestedEnv: SuggestedEnv;
+  /** What the verdicts assumed about NCCL, and where the topology came from. */
+  readonly nccl: NcclSummary;
 }
 
-export function diagnose(report: ProbeReport): Diagnosis {
-  const ctx = ruleContext(report);
-  const pairs = gpuNicPairs(ctx);
+export interface NcclSummary {
+  /** The release the verdicts follow (`2.30.7`), the newest modelled unless the user named one. */
+  readonly assumed: string;
+  readonly env: Readonly<Record<string, string>>;
+  /** sysfs (NCCL's own source of locality) or the nvidia-smi matrix; null without GPUs. */
+  readonly topologySource: 'sysfs' | 'matrix' | null;
+  /** Why sysfs could not be used, when it was read but fell short. */
+  readonly sysfsMissing: string | null;
+  /** NCCL_* values NCCL would ignore or read otherwise than they look. */
+  readonly envProblems: readonly string[];
+}
+
+export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NCCL): Diagnosis {
+  const ctx = ruleContext(report, nccl);
+  const { pairs, verdict } = gpuNicPairs(ctx, nccl);
   const gpuNone = gpuNoneFindings(report);
   const rdmaNone = rdmaNoneFindings(report);
   const unsupported = gpuSupportFindings(report);
@@ -41,13 +60,23 @@ export function diagnose(report: ProbeReport): Diagnosis {
     ...rdmaNone,
     ...portDownFindings(report),
     ...(gdrPossible ? [...peermemStateFindings(ctx), ...peermemLoadFindings(ctx), ...ofedMissingFindings(ctx), ...dmabufFindings(ctx.dmabuf)] : []),
-    ...(gdrPossible ? [...nicFarFindings(report, pairs), ...acsFindings(report, pairs)] : []),
+    ...(gdrPossible && verdict ? [...nicFarFindings(report, pairs, verdict), ...gdrReceiveOnlyFindings(report, verdict)] : []),
+    ...(gdrPossible ? acsFindings(report, pairs) : []),
     ...(gpuNone.length === 0 ? bar1Findings(report) : []),
     ...iommuFindings(report),
     ...operatorFindings(report),
     ...probeFindings(report, { gpuNone: gpuNone.length > 0, rdmaNone: rdmaNone.length > 0 }),
   ];
-  return { findings: sortFindings(ctx.host.operatorManaged ? findings.map(withoutHostFixes) : findings), pairs, suggestedEnv: suggestEnv(pairs) };
+  return {
+    findings: sortFindings(ctx.host.operatorManaged ? findings.map(withoutHostFixes) : findings),
+    pairs,
+    suggestedEnv: suggestEnv(pairs, verdict),
+    nccl: {
+      assumed: formatNcclVersion(nccl.version), env: nccl.env, topologySource: verdict?.source ?? null,
+      sysfsMissing: verdict?.source === 'matrix' && factOf(report, 'pci-sysfs') ? verdict.sysfsMissing : null,
+      envProblems: verdict?.env.problems ?? [],
+    },
+  };
 }
 
 /** Under the GPU Operator the host must not load or persist modules itself (DOMAIN.md §3). */

@@ -1,93 +1,85 @@
-// GPU↔NIC verdicts (issue #4 §2): for every GPU, its nearest RDMA NIC(s) in `nvidia-smi topo -m`,
-// the RDMA device and active port behind each, where to pin the process (NUMA node, CPUs), and
-// whether NCCL's default rule uses GPUDirect RDMA for it (DOMAIN.md §2), said in NCCL's own terms.
-import { IbvDevinfo, portState } from '../parsers/ibvDevinfo';
+// GPU↔NIC verdicts: for every GPU, the NIC port(s) NCCL gives it, the path class NCCL ends up with
+// (PXN through an NVLink peer, P2C on Grace…), whether NCCL uses GPUDirect RDMA for its sends and
+// receives, why, and how to confirm it, under the NCCL release and environment the user runs
+// (topology/nccl/model.ts decides; topology/nccl/explain.ts words it). Plus where to pin the process.
 import { formatCpuList, parseCpuList } from '../parsers/cpuList';
 import { Numactl } from '../parsers/numactl';
 import { TopoGpu, Topology } from '../parsers/topo';
-import { NCCL_DEFAULT_NET_GDR_LEVEL, NcclPathClass, classifyLink } from '../topology/linkTypes';
-import { nearestNics } from '../topology/nearestNic';
-import { factOf } from './evidence';
+import { confirmText, verdictSentence } from '../topology/nccl/explain';
+import { GpuVerdict, HostVerdict, ncclHostVerdict } from '../topology/nccl/model';
+import { PathType } from '../topology/nccl/pathType';
+import { formatNcclVersion } from '../topology/nccl/version';
 import { RuleContext } from './context';
-import { nicSideSupport, NicSideSupport } from './support';
+import { factOf } from './evidence';
+import { NcclAssumptions } from './ncclAssumptions';
+import { ncclModelInput } from './ncclInput';
 
 export interface PairNic {
-  /** Column name in the matrix (`NIC0`, or the device itself on older drivers). */
+  /** Column name in the matrix (`NIC0`, or the device itself on older drivers); the device when the matrix lacks it. */
   readonly nic: string;
-  /** RDMA device (`mlx5_0`), through the NIC legend; null when the output does not name it. */
+  /** RDMA device (`mlx5_0`); null when nothing names it. */
   readonly device: string | null;
-  /** First PORT_ACTIVE port from ibv_devinfo; null when ibv_devinfo did not show the device or none is active. */
+  /** The port NCCL uses; null when the probe read no port. */
   readonly port: number | null;
-  /** Whether ibv_devinfo shows an active port; null when it did not show the device. */
+  /** Whether that port is PORT_ACTIVE; null when its state was not read. */
   readonly portActive: boolean | null;
 }
 
 export interface GpuNicPair {
   readonly gpu: string;
-  /** The nearest NICs (ties kept, column order); [] when the host has none. */
+  /** The NIC port(s) NCCL gives this GPU (ties kept, channel 0's first); [] when it has none. */
   readonly nics: PairNic[];
-  /** Link token as printed (`PXB`); null without NICs. */
+  /** The matrix's token between the GPU and the first NIC (`PXB`); its NCCL path class without a matrix; null without NICs. */
   readonly link: string | null;
-  /** NCCL's path class for it (NODE counts as PHB, SOC as SYS); null without NICs or for an unknown token. */
-  readonly ncclPath: NcclPathClass | null;
+  /** NCCL's path class after its own adjustments: PIX, PXB, P2C (Grace C2C), PXN (through `proxyGpu`), PHB, SYS. */
+  readonly ncclPath: PathType | null;
+  /** For PXN: the GPU that relays this GPU's sends to the NIC over NVLink. */
+  readonly proxyGpu: string | null;
   /** NUMA node(s) to pin to, as printed by topo (`3`, `0-3`) or derived from numactl; null when unknown. */
   readonly numaNode: string | null;
   /** CPU list to pin to; null when unknown. */
   readonly cpus: string | null;
   readonly cpuSource: 'topo' | 'numactl' | null;
-  /** Whether NCCL, with its defaults, uses GPUDirect RDMA between this GPU and its nearest NIC. */
+  /** NCCL uses GPUDirect RDMA in both directions (true also where a supporting fact was not read; `reason` says which). */
   readonly gdr: boolean;
-  /** Why, in NCCL's terms. */
+  /** Present only when sends and receives differ (GDR read rule). */
+  readonly send?: boolean;
+  readonly receive?: boolean;
+  /** Why, in NCCL's terms, citing the function. */
   readonly reason: string;
+  /** How to see it in NCCL's own log. */
+  readonly confirm: string;
+  /** The NCCL release the verdict was computed for. */
+  readonly ncclAssumed: string;
 }
 
-export function gpuNicPairs(ctx: RuleContext): GpuNicPair[] {
+export function gpuNicPairs(ctx: RuleContext, nccl: NcclAssumptions): { pairs: GpuNicPair[]; verdict: HostVerdict | null } {
   const topo = factOf(ctx.report, 'topo');
-  if (!topo) return [];
-  const nearest = new Map(nearestNics(topo).map((n) => [n.gpu, n]));
-  const ibv = factOf(ctx.report, 'ibv');
+  const verdict = ncclHostVerdict(ncclModelInput(ctx, nccl.env.NCCL_DMABUF_ENABLE !== '0'), nccl.version, nccl.env);
+  if (!verdict) return { pairs: [], verdict: null };
   const numactl = factOf(ctx.report, 'numactl');
-  const support = nicSideSupport(ctx);
-  return topo.gpus.map((gpu) => {
-    const near = nearest.get(gpu.name);
-    const nics = (near?.nics ?? []).map((n) => ({ nic: n.nic, device: n.device, ...activePort(ibv, n.device) }));
-    const link = near ? classifyLink(near.link) : null;
-    const pin = pinning(gpu, numactl);
-    const verdict = link ? judge(gpu.name, near?.link ?? '', link.ncclPath, link.ncclDefaultUsesGdr, support, pxnPeer(topo, gpu.name, nearest)) : noNic();
-    return { gpu: gpu.name, nics, link: near?.link ?? null, ncclPath: link?.ncclPath ?? null, ...pin, ...verdict };
-  });
+  const pairs = verdict.gpus.map((gv) => pairOf(gv, verdict, topo, numactl));
+  return { pairs, verdict };
 }
 
-function noNic(): { gdr: boolean; reason: string } {
-  return { gdr: false, reason: 'no RDMA NIC in the topology: NCCL has no network device to use GPUDirect RDMA with' };
-}
-
-function judge(gpu: string, token: string, path: NcclPathClass | null, nearEnough: boolean | null, support: NicSideSupport, pxn: string | null) {
-  const level = NCCL_DEFAULT_NET_GDR_LEVEL;
-  const shown = path === token ? `path ${path}` : `path ${path} (${token})`;
-  if (nearEnough === null || path === null) {
-    return { gdr: false, reason: `link ${token} is not a PCIe path NCCL ranks (unknown token): GPU Direct RDMA not assumed` };
-  }
-  if (!nearEnough) {
-    const via = pxn ? `; with PXN (default on) NCCL may instead send through NVLink peer ${pxn}, whose NIC path is within ${level}` : '';
-    return { gdr: false, reason: `${shown} is beyond NCCL_NET_GDR_LEVEL=${level} (default): NCCL disables GPU Direct RDMA for ${gpu} and stages through host memory${via}` };
-  }
-  if (support.ok === false) return { gdr: false, reason: `${shown} is within NCCL_NET_GDR_LEVEL=${level}, but ${support.why}: NCCL disables GPU Direct RDMA` };
-  const unconfirmed = support.ok === null ? ` (NIC-side support not confirmed: ${support.why})` : '';
-  return { gdr: true, reason: `${shown} is within NCCL_NET_GDR_LEVEL=${level} (default): NCCL enables GPU Direct RDMA${unconfirmed}` };
-}
-
-/** An NVLink peer whose own nearest NIC is close enough: NCCL's PXN can proxy through it (DOMAIN.md §2). */
-function pxnPeer(topo: Topology, gpu: string, nearest: ReadonlyMap<string, { ncclDefaultUsesGdr: boolean | null }>): string | null {
-  const peer = topo.gpus.find((g) => g.name !== gpu && /^NV\d+$/.test(topo.links[gpu]?.[g.name] ?? '') && nearest.get(g.name)?.ncclDefaultUsesGdr === true);
-  return peer?.name ?? null;
-}
-
-function activePort(ibv: IbvDevinfo | undefined, device: string | null): { port: number | null; portActive: boolean | null } {
-  const dev = ibv && device ? ibv.devices.find((d) => d.hca_id === device) : undefined;
-  if (!dev) return { port: null, portActive: null };
-  const active = dev.ports.find((p) => portState(p) === 'ACTIVE');
-  return { port: active?.port ?? null, portActive: active !== undefined };
+function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, numactl: Numactl | undefined): GpuNicPair {
+  const column = (device: string) => topo?.nics.find((n) => (n.device ?? n.name) === device)?.name ?? device;
+  const ordered = gv.primary ? [gv.primary, ...gv.uses.filter((u) => u !== gv.primary)] : [];
+  const nics = ordered.map((u) => ({ nic: column(u.net.device), device: u.net.device, port: u.net.active === null ? null : u.net.port, portActive: u.net.active }));
+  const first = ordered[0];
+  const token = first ? topo?.links[gv.gpu.name]?.[column(first.net.device)] ?? first.direct : null;
+  const send = first ? first.send.enabled !== false : false;
+  const receive = first ? first.receive.enabled !== false : false;
+  const topoGpu = topo?.gpus.find((g) => g.name === gv.gpu.name);
+  return {
+    gpu: gv.gpu.name, nics, link: token, ncclPath: first?.path ?? null, proxyGpu: first?.proxyGpu ?? null,
+    ...(topoGpu ? pinning(topoGpu, numactl) : { numaNode: null, cpus: null, cpuSource: null }),
+    gdr: send && receive,
+    ...(send !== receive ? { send, receive } : {}),
+    reason: verdictSentence(gv, hv),
+    confirm: confirmText(gv),
+    ncclAssumed: formatNcclVersion(hv.rules.version),
+  };
 }
 
 /** topo's affinity columns; numactl fills in what they leave out (N/A, empty, an old driver without them). */

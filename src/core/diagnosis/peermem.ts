@@ -3,6 +3,8 @@
 import { quote } from './evidence';
 import { RuleContext } from './context';
 import { Finding, SOURCES } from './finding';
+import { SYS_MODULE_NVIDIA_PEERMEM } from '../topology/nccl/rules';
+import { formatNcclVersion } from '../topology/nccl/version';
 import { LEGACY_MODULE, NEW_MODULE, anyPeermemLoaded } from './hostState';
 import { loadedEvidence, registrationEvidence } from './peermemEvidence';
 
@@ -57,23 +59,33 @@ function legacy({ report, host }: RuleContext): Finding[] {
   }];
 }
 
-function notRegistered({ report, host, dmabuf }: RuleContext): Finding[] {
+/**
+ * Loaded, no memory_peers entry. NCCL before 2.23 looks only there and turns GPUDirect RDMA off (NCCL 2.22
+ * also at nv_mem_nc); from 2.23 it also accepts /sys/module/nvidia_peermem/version, which a loaded
+ * nvidia_peermem always has (src/transport/net_ib gdr.cc/net_ib.cc ncclIbGdrSupport; NVIDIA/nccl#1676).
+ */
+function notRegistered({ report, host, dmabuf, rules }: RuleContext): Finding[] {
   const p = host.peermem;
   if (anyPeermemLoaded(p) !== true || p.registered === null || p.registered.length > 0) return [];
   const module = p.newLoaded ? NEW_MODULE : LEGACY_MODULE;
+  const accepted = module === NEW_MODULE && rules.peermemFiles.includes(SYS_MODULE_NVIDIA_PEERMEM);
+  const nccl = `NCCL ${formatNcclVersion(rules.version)}`;
+  const outcome = accepted
+    ? `${nccl} (the release assumed) accepts /sys/module/nvidia_peermem/version, so it still uses GPUDirect RDMA; jobs on NCCL 2.22 or older (and tools that test only memory_peers, such as some NVSHMEM builds) turn it off.`
+    : dmabuf.available === true
+      ? `${nccl} does not count the module without that entry, but dma-buf is available, so it can still use GPUDirect RDMA through it.`
+      : `${nccl} checks only memory_peers${module === NEW_MODULE ? ' (/sys/module/nvidia_peermem/version counts from NCCL 2.23 on)' : ''}, so it turns GPUDirect RDMA off ("GPU Direct RDMA Disabled for HCA").`;
   return [{
     id: 'peermem.not-registered',
-    severity: dmabuf.available === true ? 'warning' : 'error',
-    title: `${module} is loaded but registered no peer-memory client`,
+    severity: accepted || dmabuf.available === true ? 'warning' : 'error',
+    title: `${module} is loaded but has no memory_peers entry${accepted ? ': NCCL 2.22 and older turn GPUDirect RDMA off' : ''}`,
     detail:
-      'A peer-memory client that works shows up as /sys/kernel/mm/memory_peers/nv_mem/version (or nv_mem_nc). The module is loaded, ' +
-      'yet no such entry exists: it did not register with ib_core (loaded before the OFED ib_core, or an inbox ib_core without the ' +
-      'peer-memory API). NCCL may still believe GPUDirect RDMA is supported (it also accepts /sys/module/nvidia_peermem/version), and ' +
-      'registering GPU memory with the NIC then fails. Reload it after OFED\'s modules: ' +
-      `rmmod ${module}; modprobe ${module}; then check the version file.` +
-      (dmabuf.available === true ? ' dma-buf is available, so NCCL can still use GPUDirect RDMA through it.' : ''),
+      'A peer-memory client registered with the MLNX_OFED/DOCA-OFED ib_core shows up as /sys/kernel/mm/memory_peers/nv_mem/version ' +
+      '(or nv_mem_nc). The module is loaded, yet no such entry exists: recent driver/OFED combinations (DGX OS 25.01, NVIDIA/nccl#1676) ' +
+      'no longer create it, or the module was loaded before OFED\'s ib_core. ' + outcome +
+      ` To restore the entry: rmmod ${module}; modprobe ${module} after OFED's modules, then check the version file; or move the jobs to NCCL ≥ 2.23.`,
     evidence: [...loadedEvidence(report, module), ...registrationEvidence(report)],
     fixes: [],
-    source: SOURCES.peermemRegistration,
+    source: `${SOURCES.peermemRegistration}; NVIDIA/nccl#1676`,
   }];
 }

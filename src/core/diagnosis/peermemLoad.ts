@@ -4,7 +4,7 @@
 import { commandOf, factOf, note, quote, startsWithWord } from './evidence';
 import { RuleContext } from './context';
 import { Finding, FixId, SOURCES } from './finding';
-import { LEGACY_MODULE, NEW_MODULE, anyPeermemLoaded, inboxStackBlocksPeermem } from './hostState';
+import { LEGACY_MODULE, NEW_MODULE, PeermemLoadBlock, anyPeermemLoaded, peermemLoadBlock } from './hostState';
 import { modinfoEvidence, notLoadedEvidence } from './peermemEvidence';
 
 /** nvidia-peermem ships with the driver from this branch on. */
@@ -33,8 +33,9 @@ function peermemMissing({ report, host, dmabuf }: RuleContext): Finding[] {
     title: optional ? 'No peer-memory module for this kernel (not needed: dma-buf is available)' : 'No peer-memory module exists for the running kernel',
     detail:
       `Neither ${NEW_MODULE} nor ${LEGACY_MODULE} is installed for this kernel (modinfo finds neither). ${NEW_MODULE} ships with the ` +
-      `NVIDIA driver since R470 but is built only against an ib_core that exports ib_register_peer_memory_client (MLNX_OFED/DOCA-OFED): ` +
-      'install OFED first, then (re)install the NVIDIA driver so it builds nvidia-peermem' +
+      'NVIDIA driver since R470 and every driver build makes it; it is missing when the driver predates it, when a kernel upgrade left ' +
+      'no driver modules built for the running kernel (DKMS), or when the distribution\'s driver package leaves it out: ' +
+      'install MLNX_OFED/DOCA-OFED first, then (re)install the NVIDIA driver for this kernel' +
       (host.driverBranch !== null && host.driverBranch < PEERMEM_MIN_BRANCH ? `; driver ${host.driverBranch} predates it: upgrade the driver` : '') +
       (optional ? '. dma-buf meets its prerequisites here, so NCCL can use GPUDirect RDMA without it.' : ', or move to dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12).'),
     evidence: [...modinfoEvidence(report, 'modinfo-nvidia-peermem'), ...modinfoEvidence(report, 'modinfo-nv-peer-mem')],
@@ -98,31 +99,49 @@ function notPersistent({ report, host }: RuleContext, notLoaded: readonly Findin
   }];
 }
 
-/** Neither module loaded, the symbol they need absent from kallsyms, and no OFED: the inbox ib_core. */
+/** Why a modprobe would fail, in the words of the refusal and the finding. */
+export const LOAD_BLOCK_WORDS: Record<PeermemLoadBlock, string> = {
+  'inbox-ib-core':
+    'the running ib_core does not export ib_register_peer_memory_client and no MLNX_OFED/DOCA-OFED is installed (the inbox kernel stack). ' +
+    'Install OFED, then reinstall the NVIDIA driver so nvidia-peermem is built against it.',
+  'ofed-not-running':
+    'MLNX_OFED/DOCA-OFED is installed, but the running kernel does not export ib_register_peer_memory_client: the ib_core loaded is ' +
+    'not OFED\'s (OFED installed without a reboot, or its modules blacklisted). Reboot, or restart the stack (/etc/init.d/openibd restart), then load it.',
+  'built-without-ofed':
+    'the installed nvidia_peermem was built without OFED\'s peer-memory symbols (modinfo: it depends on no ib_core), so its init always ' +
+    'returns -EINVAL: OFED was installed after the NVIDIA driver. Reinstall the driver (or rebuild its DKMS modules) now that OFED is present.',
+};
+
+/** The module cannot load as things stand: the inbox ib_core, OFED not running, or a stub module file. */
 function ofedMismatch({ report, host, dmabuf }: RuleContext): Finding[] {
-  if (!inboxStackBlocksPeermem(host)) return [];
+  const block = peermemLoadBlock(host);
+  if (block === null) return [];
   const ofed = commandOf(report, 'ofed');
-  return [ofedMismatchFinding(dmabuf.available === true, [
-    note(report, 'kallsyms-peer', 'no line: ib_register_peer_memory_client is not exported by the running kernel'),
-    ofed?.missing ? note(report, 'ofed', 'command not found (exit 127): no MLNX_OFED/DOCA-OFED') : note(report, 'ofed', `exit ${ofed?.exitCode ?? '?'}`),
-    ...quote(report, 'lsmod', startsWithWord('ib_core')),
-  ])];
+  const evidence = block === 'built-without-ofed'
+    ? quote(report, 'modinfo-nvidia-peermem', (l) => /^(filename|version|depends):/.test(l))
+    : [
+      note(report, 'kallsyms-peer', 'no line: ib_register_peer_memory_client is not exported by the running kernel'),
+      ofed?.missing ? note(report, 'ofed', 'command not found (exit 127): no MLNX_OFED/DOCA-OFED') : quote(report, 'ofed', () => true)[0] ?? note(report, 'ofed', `exit ${ofed?.exitCode ?? '?'}`),
+      ...quote(report, 'lsmod', startsWithWord('ib_core')),
+    ];
+  return [ofedMismatchFinding(dmabuf.available === true, evidence, LOAD_BLOCK_WORDS[block])];
 }
 
-function ofedMismatchFinding(dmabufAvailable: boolean, evidence: string[]): Finding {
+function ofedMismatchFinding(dmabufAvailable: boolean, evidence: string[], cause?: string): Finding {
   return {
     id: 'peermem.ofed-mismatch',
     severity: dmabufAvailable ? 'info' : 'error',
-    title: 'The running ib_core lacks the peer-memory API: nvidia-peermem cannot load',
+    title: 'nvidia-peermem cannot load: the peer-memory API of MLNX_OFED/DOCA-OFED is missing',
     detail:
-      'nvidia_peermem and nv_peer_mem need ib_register_peer_memory_client, which only the MLNX_OFED/DOCA-OFED ib_core exports; ' +
-      'the inbox kernel stack does not, so modprobe fails with "Invalid argument" (dmesg: "Unknown symbol" or "disagrees about version ' +
-      'of symbol ib_register_peer_memory_client"). Install OFED first, then (re)install the NVIDIA driver so nvidia-peermem is built ' +
-      'against it; after an OFED upgrade, rebuild/reinstall the driver.' +
-      (dmabufAvailable ? ' dma-buf is available here and needs no OFED, so this only matters if you want peer memory.' : ' Alternatively use dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12), which works with inbox rdma-core.'),
+      'nvidia_peermem (and the legacy nv_peer_mem) register with ib_register_peer_memory_client, which only the MLNX_OFED/DOCA-OFED ib_core ' +
+      'exports. The NVIDIA driver always builds nvidia-peermem, but built without OFED\'s symbols its init returns -EINVAL, and against a ' +
+      'kernel without them it finds no symbol: modprobe fails with "Invalid argument" (dmesg: "Unknown symbol" or "disagrees about version ' +
+      'of symbol ib_register_peer_memory_client"). ' +
+      (cause ? `Here: ${cause} ` : 'Install OFED first, then (re)install the NVIDIA driver so nvidia-peermem is built against it; after an OFED upgrade, rebuild/reinstall the driver. ') +
+      (dmabufAvailable ? 'dma-buf is available here and needs no OFED, so this only matters if you want peer memory.' : 'Alternatively use dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12), which works with inbox rdma-core.'),
     evidence,
     fixes: [],
-    source: SOURCES.peermemSymbol,
+    source: `${SOURCES.peermemSymbol}; NVIDIA open-gpu-kernel-modules kernel-open/nvidia-peermem/nvidia-peermem.c nv_mem_client_init, kernel-open/conftest.sh ib_peer_memory_symbols`,
   };
 }
 

@@ -1,54 +1,64 @@
-// The job environment the GPU↔NIC verdicts suggest (DOMAIN.md §2): NCCL_IB_HCA with exact names and
-// active ports in GPU order, and NCCL_NET_GDR_LEVEL only where GPUs have no NIC within the default.
+// The job environment the verdicts suggest: NCCL_IB_HCA naming exactly the ports NCCL gives the GPUs,
+// and NCCL_NET_GDR_LEVEL=PHB only where GPUs reach a NIC through a host bridge and nothing nearer.
 // A suggestion to measure (nccl-tests), never applied by the tool.
+import { HostVerdict } from '../topology/nccl/model';
 import { GpuNicPair } from './pairs';
 
 export interface SuggestedEnv {
   readonly kind: 'suggestion';
-  /** Variable → value, e.g. `NCCL_IB_HCA` → `=mlx5_2:1,mlx5_0:1`. Empty when nothing is worth setting. */
+  /** Variable → value, e.g. `NCCL_IB_HCA` → `=mlx5_0:1,mlx5_2:1`. Empty when nothing is worth setting. */
   readonly env: Record<string, string>;
   /** Why each value, and what was left out. */
   readonly notes: string[];
 }
 
-export function suggestEnv(pairs: readonly GpuNicPair[]): SuggestedEnv {
+/** `NAME='value'` as a POSIX shell reads it (the leading `=` of NCCL_IB_HCA survives either way; quoting makes it plain). */
+export function shellAssignment(name: string, value: string): string {
+  return `${name}='${value.replace(/'/g, `'\\''`)}'`;
+}
+
+export function suggestEnv(pairs: readonly GpuNicPair[], hv: HostVerdict | null): SuggestedEnv {
   const env: Record<string, string> = {};
   const notes: string[] = [];
-  const hca = ibHcaList(pairs, notes);
+  const hca = ibHcaList(pairs, hv, notes);
   if (hca.length > 0) {
     env.NCCL_IB_HCA = `=${hca.join(',')}`;
-    notes.push('NCCL_IB_HCA: the nearest RDMA device(s) of each GPU, in GPU order; "=" asks for exact names, ":<port>" an active port from ibv_devinfo.');
+    notes.push(
+      'NCCL_IB_HCA: the ports NCCL gives these GPUs ("=" asks for exact names, ":<port>" the port). It only filters: ' +
+        'NCCL still walks its own device list and assigns ports to GPUs by topology, whatever the order here.',
+    );
   }
-  const level = gdrLevel(pairs, notes);
+  const level = gdrLevel(pairs, hv, notes);
   if (level) env.NCCL_NET_GDR_LEVEL = level;
   if (Object.keys(env).length === 0) notes.push('Nothing to set: no RDMA NIC in the topology, or NCCL\'s defaults already fit.');
   return { kind: 'suggestion', env, notes };
 }
 
-function ibHcaList(pairs: readonly GpuNicPair[], notes: string[]): string[] {
-  const seen = new Set<string>();
-  const list: string[] = [];
-  for (const nic of pairs.flatMap((p) => p.nics)) {
-    if (nic.device === null || seen.has(nic.device)) continue;
-    seen.add(nic.device);
-    if (nic.portActive === false) {
-      notes.push(`${nic.device} left out of NCCL_IB_HCA: ibv_devinfo shows no active port.`);
-      continue;
-    }
-    list.push(nic.port === null ? nic.device : `${nic.device}:${nic.port}`);
+/** The ports used, in NCCL's device order; ports not known to be active are left out and named. */
+function ibHcaList(pairs: readonly GpuNicPair[], hv: HostVerdict | null, notes: string[]): string[] {
+  const used = new Set((hv?.gpus ?? []).flatMap((gv) => gv.uses.map((u) => u.net.name)));
+  const list = pairs.length === 0 ? [] : (hv?.nets ?? []).filter((n) => used.has(n.name));
+  const layers = new Set(list.map((n) => n.linkLayer).filter((l) => l !== null));
+  if (layers.size > 1) {
+    const by = (l: string) => list.filter((n) => n.linkLayer === l).map((n) => n.device).join(', ');
+    notes.push(
+      `These ports mix InfiniBand (${by('IB')}) and RoCE (${by('RoCE')}): NCCL cannot connect ports of different link types ` +
+        '("Try selecting NICs of only one link type using NCCL_IB_HCA", src/transport/net_ib/connect.cc); keep one type per job.',
+    );
   }
-  return list;
+  // A port not read (no ibv_devinfo) is not named: NCCL then takes any port of the device.
+  return list.map((n) => (n.active === null ? n.device : n.name));
 }
 
-/** PHB when some GPUs reach their nearest NIC only through a host bridge (PHB/NODE); SYS is never suggested. */
-function gdrLevel(pairs: readonly GpuNicPair[], notes: string[]): string | null {
-  const far = pairs.filter((p) => p.ncclPath === 'PHB' || p.ncclPath === 'SYS');
-  const sys = far.filter((p) => p.ncclPath === 'SYS').map((p) => p.gpu);
+/** PHB when some GPUs get no GPUDirect RDMA only because their NIC is behind a host bridge; SYS is never suggested. */
+function gdrLevel(pairs: readonly GpuNicPair[], hv: HostVerdict | null, notes: string[]): string | null {
+  const far = (hv?.gpus ?? []).filter((gv) => gv.primary?.receive.block === 'distance');
+  const sys = far.filter((gv) => gv.primary?.path === 'SYS').map((gv) => gv.gpu.name);
   if (sys.length > 0) {
-    notes.push(`${sys.join(', ')} reach a NIC only across the CPU sockets (SYS): NCCL_NET_GDR_LEVEL=SYS would force GPUDirect RDMA there, usually slower than staging through host memory; not suggested. A NIC on those GPUs' PCIe switch (or PXN through an NVLink peer) is the real fix.`);
+    notes.push(`${sys.join(', ')} reach a NIC only across NUMA nodes (SYS): NCCL_NET_GDR_LEVEL=SYS would force GPUDirect RDMA there, usually slower than staging through host memory; not suggested. A NIC on those GPUs' PCIe switch or NUMA node is the real fix.`);
   }
-  const phb = far.filter((p) => p.ncclPath === 'PHB').map((p) => p.gpu);
-  if (phb.length === 0) return null;
-  notes.push(`NCCL_NET_GDR_LEVEL=PHB: ${phb.join(', ')} reach their nearest NIC through a PCIe host bridge (PHB/NODE), beyond the default PXB; this enables GPUDirect RDMA for them at a cost (traffic crosses the CPU's root complex). Measure with nccl-tests before keeping it.`);
+  const phb = far.filter((gv) => gv.primary?.path === 'PHB').map((gv) => gv.gpu.name);
+  if (phb.length === 0 || pairs.length === 0) return null;
+  notes.push(`NCCL_NET_GDR_LEVEL=PHB: ${phb.join(', ')} reach their NIC through a PCIe host bridge (nvidia-smi PHB or NODE), beyond the threshold; this enables GPUDirect RDMA for them at a cost (traffic crosses the CPU's root complex). Measure with nccl-tests before keeping it.`);
   return 'PHB';
 }

@@ -1,27 +1,57 @@
-// `topo.nic-far`: GPUs whose nearest RDMA NIC is beyond NCCL's default GPUDirect RDMA distance.
+// Topology findings from NCCL's own decision (topology/nccl/model.ts): GPUs whose NIC is too far for
+// GPUDirect RDMA even after PXN and P2C (`topo.nic-far`), and GPUs that get it only for receives
+// because of NCCL's GDR-read rule (`topo.gdr-receive-only`).
 import { ProbeReport } from '../probe/runProbe';
+import { NCCL_SOURCE, decisionText, netLabel, thresholdText } from '../topology/nccl/explain';
+import { GpuVerdict, HostVerdict } from '../topology/nccl/model';
+import { formatNcclVersion } from '../topology/nccl/version';
 import { quote, startsWithWord } from './evidence';
 import { Finding, SOURCES } from './finding';
 import { GpuNicPair } from './pairs';
 
-export function nicFarFindings(report: ProbeReport, pairs: readonly GpuNicPair[]): Finding[] {
-  const far = pairs.filter((p) => p.nics.length > 0 && (p.ncclPath === 'PHB' || p.ncclPath === 'SYS'));
+export function nicFarFindings(report: ProbeReport, pairs: readonly GpuNicPair[], hv: HostVerdict): Finding[] {
+  const far = hv.gpus.filter((gv) => gv.primary?.receive.block === 'distance');
   if (far.length === 0) return [];
-  const line = (p: GpuNicPair) => `${p.gpu} → ${p.nics.map((n) => n.device ?? n.nic).join(', ')} (${p.link})`;
-  const anySys = far.some((p) => p.ncclPath === 'SYS');
-  const anyPhb = far.some((p) => p.ncclPath === 'PHB');
+  const nccl = `NCCL ${formatNcclVersion(hv.rules.version)}`;
+  const threshold = far[0].primary?.receive.threshold ?? 'PXB';
+  const line = (gv: GpuVerdict) => {
+    const pair = pairs.find((p) => p.gpu === gv.gpu.name);
+    return `${gv.gpu.name} → ${gv.primary ? netLabel(gv.primary.net) : '?'} (${pair?.link ?? gv.primary?.direct}, NCCL ${gv.primary?.path})`;
+  };
+  const paths = [...new Set(far.map((gv) => gv.primary?.path))];
   return [{
     id: 'topo.nic-far',
     severity: 'warning',
-    title: `${far.map((p) => p.gpu).join(', ')}: nearest RDMA NIC is ${[...new Set(far.map((p) => p.link))].join('/')}; NCCL will not use GPUDirect RDMA for ${far.length === 1 ? 'it' : 'them'}`,
+    title: `${far.map((gv) => gv.gpu.name).join(', ')}: nearest usable NIC is ${paths.join('/')}; ${nccl} will not use GPUDirect RDMA for ${far.length === 1 ? 'it' : 'them'}`,
     detail:
-      `NCCL uses GPUDirect RDMA only when the GPU→NIC path is PIX or PXB (NCCL_NET_GDR_LEVEL default PXB); PHB and NODE count as PHB, ` +
-      `SYS/SOC as SYS. Nearest NICs: ${far.map(line).join('; ')}. These GPUs stage network traffic through host memory. ` +
-      (anyPhb ? 'NCCL_NET_GDR_LEVEL=PHB would enable it over the PHB/NODE paths, through the CPU\'s root complex (measure it). ' : '') +
-      (anySys ? 'NCCL_NET_GDR_LEVEL=SYS would force it across the CPU sockets, usually slower than staging; better put a NIC on those GPUs\' PCIe switch or socket, or rely on PXN through an NVLink peer. ' : '') +
-      'See `pairs` for the per-GPU verdicts.',
-    evidence: far.flatMap((p) => quote(report, 'topo', startsWithWord(p.gpu))).slice(0, 8),
+      `${nccl} uses GPUDirect RDMA only when the GPU's path to the NIC is within ${thresholdText(threshold, hv.env.gdrLevel !== null)}, ` +
+      'after relaying through an NVLink peer (PXN) where one is nearer. ' +
+      `NICs: ${far.map(line).join('; ')}. These GPUs stage network traffic through host memory. ` +
+      (paths.includes('PHB') ? 'NCCL_NET_GDR_LEVEL=PHB would enable it over the PHB paths, through the CPU\'s root complex (measure it). ' : '') +
+      (paths.includes('SYS') ? 'NCCL_NET_GDR_LEVEL=SYS would force it across NUMA nodes, usually slower than staging; better give those GPUs a NIC on their own PCIe switch or NUMA node. ' : '') +
+      `(${NCCL_SOURCE.checkGdr}; ${NCCL_SOURCE.computePaths}.) See the GPU rows for each verdict and how to confirm it in NCCL's log.`,
+    evidence: far.flatMap((gv) => quote(report, 'topo', startsWithWord(gv.gpu.name))).slice(0, 8),
     fixes: [],
     source: `${SOURCES.ncclGdr}; ${SOURCES.ncclEnv}`,
+  }];
+}
+
+export function gdrReceiveOnlyFindings(report: ProbeReport, hv: HostVerdict): Finding[] {
+  const only = hv.gpus.filter((gv) => gv.primary?.send.block === 'read-no-nvlink' && gv.primary.receive.enabled !== false);
+  if (only.length === 0) return [];
+  const nccl = `NCCL ${formatNcclVersion(hv.rules.version)}`;
+  const use = only[0].primary;
+  return [{
+    id: 'topo.gdr-receive-only',
+    severity: 'warning',
+    title: `${only.map((gv) => gv.gpu.name).join(', ')}: ${nccl} uses GPUDirect RDMA for receives only`,
+    detail:
+      `With NCCL_NET_GDR_READ unset, ${nccl} lets the NIC read GPU memory (sends) only from GPUs that have an NVLink peer` +
+      `${hv.rules.gdrReadOnlyPreAmpere ? ' or compute capability 8.0 or more (since 2.19)' : ' (before 2.19: every GPU)'}: ` +
+      `${use ? decisionText(use.send, hv) : ''}. Receives still use it. NCCL_NET_GDR_READ=1 forces it for sends (measure it: ` +
+      'NCCL disables it because PCIe reads compete with other traffic on these GPUs).',
+    evidence: only.flatMap((gv) => quote(report, 'topo', startsWithWord(gv.gpu.name))).slice(0, 8),
+    fixes: [],
+    source: SOURCES.ncclGdr,
   }];
 }

@@ -4,7 +4,8 @@
 import { Finding } from '../diagnosis';
 import { RuleContext } from '../diagnosis/context';
 import { factOf } from '../diagnosis/evidence';
-import { LEGACY_MODULE, NEW_MODULE, PeermemState, inboxStackBlocksPeermem } from '../diagnosis/hostState';
+import { LEGACY_MODULE, NEW_MODULE, PeermemState, peermemLoadBlock } from '../diagnosis/hostState';
+import { LOAD_BLOCK_WORDS } from '../diagnosis/peermemLoad';
 import { ProbeReport } from '../probe/runProbe';
 import { PersistState } from './persistState';
 import { ETC_MODULES, MODULES_LOAD_DIR, MODULE_CONSTANTS, PersistTarget } from './scripts';
@@ -39,12 +40,8 @@ export function cannotLoad(ctx: RuleContext, findings: readonly Finding[]): Refu
   if (p.newExists === false && p.legacyExists !== true) {
     return { refused: 'Neither nvidia_peermem nor nv_peer_mem exists for the running kernel (modinfo finds neither): there is nothing to load.', findings: pick('peermem.missing') };
   }
-  if (inboxStackBlocksPeermem(ctx.host)) {
-    return {
-      refused: 'The running ib_core does not export ib_register_peer_memory_client and no MLNX_OFED/DOCA-OFED is installed: modprobe would fail with "Invalid argument". Install OFED, then reinstall the driver.',
-      findings: pick('peermem.ofed-mismatch'),
-    };
-  }
+  const block = peermemLoadBlock(ctx.host);
+  if (block !== null) return { refused: `modprobe would fail with "Invalid argument": ${LOAD_BLOCK_WORDS[block]}`, findings: pick('peermem.ofed-mismatch') };
   return null;
 }
 

@@ -11,6 +11,8 @@
 //   <one empty line>
 // (like `head` prints several files). No header at all means no such file: `headedFiles.ts` reads it.
 
+import { PCI_SYSFS_COMMAND } from './pciSysfs';
+
 export interface ProbeCommandSpec {
   /** Stable id: section name in the probe stream, file name (`<id>.txt`) in an offline folder. */
   readonly id: string;
@@ -72,6 +74,8 @@ export const PROBE_COMMANDS = [
       "command -v systemctl >/dev/null 2>&1 || exit 127; printf 'is-enabled: %s\\n' \"$(systemctl is-enabled nv_peer_mem.service 2>/dev/null)\"; printf 'is-active: %s\\n' \"$(systemctl is-active nv_peer_mem.service 2>/dev/null)\"",
     timeoutS: DEFAULT_S,
   },
+  // Where NCCL learns locality: every RDMA device and NVIDIA GPU with its PCI path, port states (pciSysfs.ts).
+  { id: 'pci-sysfs', command: PCI_SYSFS_COMMAND, timeoutS: DEFAULT_S },
   // IOMMU groups exist only when an IOMMU is active (DMA remapping can route P2P through the CPU, §6).
   { id: 'iommu-groups', command: 'ls /sys/kernel/iommu_groups | wc -l', timeoutS: DEFAULT_S },
 ] as const satisfies readonly ProbeCommandSpec[];

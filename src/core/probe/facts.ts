@@ -15,6 +15,7 @@ import { SmiQuery, parseSmiQuery } from '../parsers/smiQuery';
 import { Topology, parseTopo } from '../parsers/topo';
 import { ProbeCommandId } from './commands';
 import { CommandResult } from './frames';
+import { PciSysfs, parsePciSysfs } from './pciSysfs';
 import { MemoryPeer, ModulesLoadFile, SysModule, parseMemoryPeers, parseModulesLoad, parseSysModules } from './headedFiles';
 import {
   CommandOutput,
@@ -55,6 +56,7 @@ export interface FactTypes {
   'kallsyms-peer': { exported: boolean; lines: string[] };
   'nv-peer-mem-service': { enabled: string; active: string };
   'iommu-groups': { groups: number };
+  'pci-sysfs': PciSysfs;
 }
 
 export interface ProbeFact<T> {
@@ -104,6 +106,7 @@ const READERS: { [K in ProbeCommandId]: FactReader<FactTypes[K]> } = {
   'kallsyms-peer': { parse: parseKallsymsPeer, readFailures: true },
   'nv-peer-mem-service': text(parseNvPeerMemService),
   'iommu-groups': text(parseIommuGroups),
+  'pci-sysfs': text(parsePciSysfs),
 };
 
 export function parseProbe(results: readonly CommandResult[]): ProbeFacts {

@@ -17,7 +17,7 @@ describe('diagnose()', () => {
       { nics: d.pairs[0].nics.map((n) => n.device), link: d.pairs[0].link, numa: d.pairs[0].numaNode, cpus: d.pairs[0].cpus },
       { nics: ['mlx5_0', 'mlx5_1'], link: 'PXB', numa: '3', cpus: '48-63,176-191' },
     );
-    assert.match(d.pairs[0].reason, /^path PXB is within NCCL_NET_GDR_LEVEL=PXB \(default\): NCCL enables GPU Direct RDMA$/);
+    assert.match(d.pairs[0].reason, /^GPU0 → mlx5_0 over PXB .*NCCL 2\.30\.7: GPUDirect RDMA on \(PXB within the default threshold P2C/);
     assert.ok(!('NCCL_NET_GDR_LEVEL' in d.suggestedEnv.env));
   });
 

@@ -78,8 +78,10 @@ describe('diagnosis: GPUs and RDMA devices', () => {
     assert.equal(f.severity, 'warning');
     assert.equal(f.title, 'No active port on mlx5_1');
     assert.deepEqual(f.evidence, ['ibv_devinfo -v: hca_id:\tmlx5_1', 'ibv_devinfo -v: port:\t1', 'ibv_devinfo -v: state:\t\t\tPORT_DOWN (1)']);
-    // The down device stays out of the suggested NCCL_IB_HCA; mlx5_0's active port 1 is named.
+    // NCCL skips mlx5_1 (no active port), so GPU0/GPU1, PXB to both, use mlx5_0 only; mlx5_2-7 were not in
+    // ibv_devinfo, so no port is named for them. The down device stays out of the suggested NCCL_IB_HCA.
     assert.equal(d.suggestedEnv.env.NCCL_IB_HCA, '=mlx5_0:1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7');
+    assert.deepEqual(d.pairs[0].nics.map((n) => n.device), ['mlx5_0']);
   });
 
   it('every device has an active port (port 2 down on each): no rdma.port-down', async () => {

@@ -16,18 +16,23 @@ describe('diagnosis: GPU↔NIC pairs', () => {
     assert.deepEqual([byGpu.GPU0.gdr, byGpu.GPU0.numaNode, byGpu.GPU0.cpus, byGpu.GPU0.cpuSource], [true, '0', '0-31', 'topo']);
     assert.deepEqual(byGpu.GPU4.nics.map((n) => n.device), ['mlx5_0', 'mlx5_1', 'mlx5_2']);
     assert.deepEqual([byGpu.GPU4.link, byGpu.GPU4.ncclPath, byGpu.GPU4.gdr, byGpu.GPU4.numaNode, byGpu.GPU4.cpus], ['SYS', 'SYS', false, '1', '32-63']);
-    assert.match(byGpu.GPU4.reason, /path SYS is beyond NCCL_NET_GDR_LEVEL=PXB \(default\): NCCL disables GPU Direct RDMA for GPU4/);
+    // No NVLink among the seed GPUs, so no PXN: NCCL judges GPU4's own SYS path (ncclTopoCheckGdr).
+    assert.equal(byGpu.GPU4.proxyGpu, null);
+    assert.match(byGpu.GPU4.reason, /^GPU4 → mlx5_0 over SYS .*NCCL 2\.30\.7: GPUDirect RDMA off: SYS is beyond the default threshold P2C/);
+    assert.match(byGpu.GPU4.confirm, /without "\/GDRDMA"/);
+    assert.equal(byGpu.GPU4.ncclAssumed, '2.30.7');
     const far = only(d.findings, 'topo.nic-far');
     assert.equal(far.severity, 'warning');
-    assert.match(far.title, /^GPU4, GPU5, GPU6, GPU7: nearest RDMA NIC is SYS/);
-    assert.match(far.detail, /GPU4 → mlx5_0, mlx5_1, mlx5_2 \(SYS\)/);
+    assert.match(far.title, /^GPU4, GPU5, GPU6, GPU7: nearest usable NIC is SYS; NCCL 2\.30\.7 will not use GPUDirect RDMA/);
+    assert.match(far.detail, /GPU4 → mlx5_0 \(SYS, NCCL SYS\)/);
     assert.match(far.detail, /NCCL_NET_GDR_LEVEL=SYS/);
     assert.equal(far.evidence.length, 4);
     assert.ok(far.evidence[0].startsWith('nvidia-smi topo -m: GPU4    SYS     SYS     SYS     SYS      X      PIX'), far.evidence[0]);
-    // NCCL_IB_HCA in GPU order (GPU0-3: mlx5_2, then GPU4's ties); SYS never earns an NCCL_NET_GDR_LEVEL.
-    assert.deepEqual(d.suggestedEnv.env, { NCCL_IB_HCA: '=mlx5_2,mlx5_0,mlx5_1' });
+    // NCCL_IB_HCA in NCCL's device order (ports not read: no ":port"); SYS never earns an NCCL_NET_GDR_LEVEL.
+    assert.deepEqual(d.suggestedEnv.env, { NCCL_IB_HCA: '=mlx5_0,mlx5_1,mlx5_2' });
     assert.equal(d.suggestedEnv.kind, 'suggestion');
-    assert.ok(d.suggestedEnv.notes.some((n) => n.startsWith('GPU4, GPU5, GPU6, GPU7 reach a NIC only across the CPU sockets')));
+    assert.ok(d.suggestedEnv.notes.some((n) => n.includes('whatever the order here')));
+    assert.ok(d.suggestedEnv.notes.some((n) => n.startsWith('GPU4, GPU5, GPU6, GPU7 reach a NIC only across NUMA nodes (SYS)')));
   });
 
   it('the healthy lab profile (same seed topology) gets the same verdicts', async () => {
@@ -42,7 +47,9 @@ describe('diagnosis: GPU↔NIC pairs', () => {
     assert.deepEqual(d.pairs.map((p) => p.link), ['SYS', 'SYS', 'SYS', 'PHB']);
     assert.deepEqual([d.pairs[3].numaNode, d.pairs[3].cpus], ['0-3', '0,64']);
     assert.deepEqual(d.suggestedEnv.env, { NCCL_IB_HCA: '=mlx5_0', NCCL_NET_GDR_LEVEL: 'PHB' });
-    assert.match(only(d.findings, 'topo.nic-far').title, /^GPU0, GPU1, GPU2, GPU3: nearest RDMA NIC is SYS\/PHB/);
+    // GPU3 is PHB, not PXB: it cannot relay for GPU0-2 (PXN needs the peer within PXB; ncclTopoComputePaths).
+    assert.deepEqual(d.pairs.map((p) => p.proxyGpu), [null, null, null, null]);
+    assert.match(only(d.findings, 'topo.nic-far').title, /^GPU0, GPU1, GPU2, GPU3: nearest usable NIC is SYS\/PHB/);
   });
 
   it('empty CPU affinity (Slurm job): CPUs come from numactl for the NUMA node topo names', async () => {
@@ -63,10 +70,11 @@ describe('diagnosis: GPU↔NIC pairs', () => {
     assert.equal(d.pairs[0].gdr, false);
   });
 
-  it('twelve NICs, each GPU PXB to its own (H200 HGX): all GDR, NCCL_IB_HCA in GPU order, no GDR level', async () => {
+  it('twelve NICs, each GPU PXB to its own (H200 HGX): all GDR, NCCL_IB_HCA in device order, no GDR level', async () => {
     // GPU0 → NIC0, GPU1 → NIC3, GPU2 → NIC4, GPU3 → NIC5, GPU4 → NIC6, GPU5 → NIC9, GPU6 → NIC10, GPU7 → NIC11 (all PXB).
     const d = diagnose(await hostReport({ ...without(HEALTHY, 'ibv'), topo: fixture('topo/h200-hgx-8gpu-12nic-tabs.txt') }));
     assert.ok(d.pairs.every((p) => p.gdr && p.link === 'PXB'));
+    assert.deepEqual(d.pairs.map((p) => p.nics.map((n) => n.device).join()), ['mlx5_0', 'mlx5_3', 'mlx5_4', 'mlx5_5', 'mlx5_6', 'mlx5_9', 'mlx5_10', 'mlx5_11']);
     assert.deepEqual(d.suggestedEnv.env, { NCCL_IB_HCA: '=mlx5_0,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_9,mlx5_10,mlx5_11' });
     assert.deepEqual([d.pairs[4].numaNode, d.pairs[4].cpus], ['1', '56-111,168-223']);
   });
@@ -75,8 +83,11 @@ describe('diagnosis: GPU↔NIC pairs', () => {
     // k40m: GPU0 "… SOC 0-5", GPU2 "… PHB 6-11"; column mlx4_0.
     const d = diagnose(await hostReport({ ...HEALTHY, topo: fixture('topo/k40m-4gpu-mlx4-soc-legend.txt'), ibv: fixture('ibv/mlx4-connectx3-roce-2port-device-ports.txt') }));
     assert.deepEqual(d.pairs.map((p) => [p.link, p.ncclPath]), [['SOC', 'SYS'], ['SOC', 'SYS'], ['PHB', 'PHB'], ['PHB', 'PHB']]);
-    assert.match(d.pairs[0].reason, /path SYS \(SOC\) is beyond/);
-    assert.deepEqual(d.pairs[2].nics, [{ nic: 'mlx4_0', device: 'mlx4_0', port: 1, portActive: true }]);
-    assert.deepEqual(d.suggestedEnv.env, { NCCL_IB_HCA: '=mlx4_0:1', NCCL_NET_GDR_LEVEL: 'PHB' });
+    assert.match(d.pairs[0].reason, /GPUDirect RDMA off: SYS is beyond/);
+    // Both ports of mlx4_0 are active: NCCL makes each its own device, and both are the GPU's local NICs.
+    assert.deepEqual(d.pairs[2].nics, [
+      { nic: 'mlx4_0', device: 'mlx4_0', port: 1, portActive: true }, { nic: 'mlx4_0', device: 'mlx4_0', port: 2, portActive: true },
+    ]);
+    assert.deepEqual(d.suggestedEnv.env, { NCCL_IB_HCA: '=mlx4_0:1,mlx4_0:2', NCCL_NET_GDR_LEVEL: 'PHB' });
   });
 });

@@ -1,7 +1,7 @@
 // Peer-memory rules on real lsmod/modinfo/ofed_info outputs (hosts.ts says which) and constructed
 // sysfs files (constructedInputs.ts).
 import * as assert from 'node:assert/strict';
-import { diagnose, ofedMismatchFromModprobe } from '../../../src/core/diagnosis';
+import { NcclAssumptions, diagnose, ofedMismatchFromModprobe, readNcclAssumptions } from '../../../src/core/diagnosis';
 import {
   KALLSYMS_ABSENT, NO_FILES, RUN_NVIDIA_DRIVER_PRESENT, commandNotFound, memoryPeers, modinfoNotFound, nvPeerMemService, sysModule,
   unameFromModinfo,
@@ -10,6 +10,12 @@ import { fixture, hostReport, labFile } from './hostReport';
 import { HEALTHY, NO_PEERMEM, ids, only, problems } from './hosts';
 
 const LEGACY_LSMOD = fixture('lsmod/egx-grep-nv-peer-mem-legacy.txt');
+
+function readAssumptions(version: string, env: string[] = []): NcclAssumptions {
+  const a = readNcclAssumptions(version, env);
+  if (typeof a === 'string') throw new Error(a);
+  return a;
+}
 
 describe('diagnosis: peer-memory module', () => {
   it('a loaded, registered, persisted nvidia_peermem raises nothing', async () => {
@@ -58,15 +64,22 @@ describe('diagnosis: peer-memory module', () => {
     assert.ok(conflict.evidence.includes('systemctl is-enabled/is-active nv_peer_mem: is-enabled: enabled'));
   });
 
-  it('loaded but not registered: peermem.not-registered (error)', async () => {
-    const d = diagnose(await hostReport({ ...NO_PEERMEM, lsmod: fixture('lsmod/roce-ubuntu-grep-nvid-peermem-loaded.txt'), 'modules-load': HEALTHY['modules-load'] }));
+  it('loaded but not registered: a warning under NCCL ≥ 2.23 (it reads /sys/module/nvidia_peermem/version), an error under 2.22', async () => {
+    const host = { ...NO_PEERMEM, lsmod: fixture('lsmod/roce-ubuntu-grep-nvid-peermem-loaded.txt'), 'modules-load': HEALTHY['modules-load'] };
+    const report = await hostReport(host);
+    const d = diagnose(report);
     const f = only(d.findings, 'peermem.not-registered');
-    assert.equal(f.severity, 'error');
+    assert.equal(f.severity, 'warning');
+    assert.match(f.title, /NCCL 2\.22 and older turn GPUDirect RDMA off/);
     assert.ok(f.evidence.includes('lsmod: nvidia_peermem         16384  0'));
     assert.ok(f.evidence.some((e) => e.includes('no /sys/kernel/mm/memory_peers/*/version file')));
-    assert.deepEqual(problems(d.findings), ['error peermem.not-registered']);
-    assert.equal(d.pairs[0].gdr, false);
-    assert.match(d.pairs[0].reason, /loaded but not registered/);
+    assert.deepEqual(problems(d.findings), ['warning peermem.not-registered']);
+    assert.equal(d.pairs[0].gdr, true);
+    // NCCL 2.22.3's ncclIbGdrSupport checks only memory_peers (nv_mem, nv_mem_nc): GPUDirect RDMA is off.
+    const old = diagnose(report, readAssumptions('2.22.3'));
+    assert.equal(only(old.findings, 'peermem.not-registered').severity, 'error');
+    assert.equal(old.pairs[0].gdr, false);
+    assert.match(old.pairs[0].reason, /NCCL 2\.22\.3: GPUDirect RDMA off: the NIC side reports no GPUDirect RDMA/);
   });
 
   it('present but not loaded: peermem.not-loaded (load-peermem) and not-persistent (persist-peermem)', async () => {

@@ -27,7 +27,7 @@ describe('fleet report (CLI text, JSON)', () => {
         rule,
         'gpu10 (1)',
         rule,
-        'warning topo.nic-far: GPU4, GPU5, GPU6, GPU7: nearest RDMA NIC is SYS; NCCL will not use GPUDirect RDMA for them',
+        'warning topo.nic-far: GPU4, GPU5, GPU6, GPU7: nearest usable NIC is SYS; NCCL 2.30.7 will not use GPUDirect RDMA for them',
         'warning fleet.topology-differs: Topology differs from the other hosts',
         '',
         rule,

@@ -46,7 +46,7 @@ describe('Hosts tree nodes', () => {
     const ranks = findings.map((f) => ({ error: 0, warning: 1, info: 2 })[f?.severity ?? 'info']);
     assert.deepEqual(ranks, [...ranks].sort());
     const gpu0 = group(model, 'gpus').find((n) => n.kind === 'gpu' && n.label === 'GPU0');
-    assert.equal(gpu0?.kind === 'gpu' ? gpu0.description : '', 'NUMA 3 · → mlx5_0, mlx5_1 (PXB) · GDR yes');
+    assert.equal(gpu0?.kind === 'gpu' ? gpu0.description : '', 'NUMA 3 · → mlx5_0 (PXB) · GDR yes');
     const nics = group(model, 'nics');
     assert.deepEqual(nics.map((n) => (n.kind === 'nic' ? n.label : '')), ['mlx5_0', 'mlx5_1']);
     const ports = childNodes(nics[1], model).map((p) => (p.kind === 'row' ? p.description : ''));

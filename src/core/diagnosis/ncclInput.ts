@@ -1,0 +1,105 @@
+// Reads what NCCL's GPU↔NIC decision needs out of a probe report: the GPUs (bus address, compute
+// capability, GPUDirect RDMA support, C2C), their NVLinks, the RDMA ports in NCCL's device order, the
+// CPU, the sysfs PCI tree, and the NIC-side support as a given NCCL release judges it.
+import { linkLayer, portRateGbps, portState } from '../parsers/ibvDevinfoFields';
+import type { Lscpu } from '../parsers/lscpu';
+import type { Topology } from '../parsers/topo';
+import type { PciSysfs } from '../probe/pciSysfs';
+import { CpuInfo, NvLink } from '../topology/nccl/bandwidth';
+import { HostPort, NcclModelInput } from '../topology/nccl/model';
+import { TableGpu } from '../topology/nccl/pathTable';
+import { NcclRules, SYS_MODULE_NVIDIA_PEERMEM } from '../topology/nccl/rules';
+import { RuleContext } from './context';
+import { factOf } from './evidence';
+import { gpuFacts } from './gpuFacts';
+
+export function ncclModelInput(ctx: RuleContext, dmabufEnabledByEnv: boolean): NcclModelInput {
+  const { report } = ctx;
+  const topology = factOf(report, 'topo') ?? null;
+  const sysfs = factOf(report, 'pci-sysfs') ?? null;
+  const gpus: TableGpu[] = gpuFacts(report, sysfs);
+  return {
+    topology, sysfs, gpus,
+    nvlinks: nvlinksOf(topology, gpus),
+    ports: portsOf(ctx, sysfs),
+    cpu: cpuOf(factOf(report, 'lscpu')),
+    nicSupport: (rules) => nicSupport(ctx, rules, dmabufEnabledByEnv),
+  };
+}
+
+/** NV<n> cells between GPUs of the matrix (sysfs does not show NVLink). */
+function nvlinksOf(topology: Topology | null, gpus: readonly TableGpu[]): NvLink[] {
+  if (!topology) return [];
+  const links: NvLink[] = [];
+  gpus.forEach((a, i) => gpus.forEach((b, j) => {
+    const m = j > i ? /^NV(\d+)$/.exec(topology.links[a.name]?.[b.name] ?? '') : null;
+    if (m) links.push({ a: i, b: j, count: Number(m[1]) });
+  }));
+  return links;
+}
+
+/** ibv_devinfo's order is libibverbs' device list, which NCCL walks; sysfs fills in what it lacks. */
+function portsOf({ report }: RuleContext, sysfs: PciSysfs | null): HostPort[] | null {
+  const ibv = factOf(report, 'ibv');
+  if (ibv) {
+    return ibv.devices.flatMap((d) => d.ports.map((p): HostPort => {
+      const state = portState(p);
+      const layer = linkLayer(p);
+      const rate = portRateGbps(p) ?? sysfsRate(sysfs, d.hca_id, p.port);
+      return {
+        device: d.hca_id, port: p.port, active: state === null ? null : state === 'ACTIVE',
+        linkLayer: layer === 'InfiniBand' ? 'IB' : layer === 'Ethernet' ? 'RoCE' : layer === null ? null : 'other',
+        speedMbps: rate === null ? null : rate * 1000,
+      };
+    }));
+  }
+  if (!sysfs || sysfs.rdma.length === 0) return null;
+  return sysfs.rdma.flatMap((d) => d.ports.map((p): HostPort => ({
+    device: d.name, port: p.port, active: p.state === '' ? null : p.state === 'ACTIVE',
+    linkLayer: p.linkLayer === 'InfiniBand' ? 'IB' : p.linkLayer === 'Ethernet' ? 'RoCE' : p.linkLayer === '' ? null : 'other',
+    speedMbps: rateGbps(p.rate) === null ? null : (rateGbps(p.rate) as number) * 1000,
+  })));
+}
+
+function sysfsRate(sysfs: PciSysfs | null, device: string, port: number): number | null {
+  return rateGbps(sysfs?.rdma.find((d) => d.name === device)?.ports.find((p) => p.port === port)?.rate ?? '');
+}
+
+/** `400 Gb/sec (4X NDR)` → 400. */
+function rateGbps(rate: string): number | null {
+  const m = /^(\d+(?:\.\d+)?) Gb\/sec/.exec(rate.trim());
+  return m ? Number(m[1]) : null;
+}
+
+function cpuOf(lscpu: Lscpu | undefined): CpuInfo {
+  const f = lscpu?.fields ?? {};
+  const arch = f.Architecture ?? '';
+  const vendor = f['Vendor ID'] ?? '';
+  const int = (s: string | undefined) => (s !== undefined && /^\d+$/.test(s.trim()) ? Number(s.trim()) : null);
+  return {
+    arch: /^(x86_64|i[3-6]86)$/.test(arch) ? 'x86' : /^(aarch64|arm64)$/.test(arch) ? 'arm' : /^ppc64/.test(arch) ? 'power' : null,
+    vendor: vendor === 'GenuineIntel' ? 'intel' : vendor === 'AuthenticAMD' ? 'amd' : /CentaurHauls|Shanghai/.test(vendor) ? 'zhaoxin' : null,
+    family: int(f['CPU family']),
+    model: int(f.Model),
+  };
+}
+
+/**
+ * The NIC side as NCCL sees it (ncclIbGdrSupport, or dma-buf): a peer-memory file the release checks,
+ * or dma-buf when its prerequisites hold and NCCL_DMABUF_ENABLE is not 0.
+ */
+function nicSupport({ report, dmabuf, host }: RuleContext, rules: NcclRules, dmabufEnabledByEnv: boolean): boolean | null {
+  const peers = factOf(report, 'memory-peers');
+  const modules = factOf(report, 'sys-module-peermem');
+  const present = [
+    ...(peers?.peers.map((p) => `/sys/kernel/mm/memory_peers/${p.name}/version`) ?? []),
+    ...(modules?.modules.filter((m) => m.version !== null).map((m) => `/sys/module/${m.name}/version`) ?? []),
+    // A loaded nvidia_peermem has that file: the module declares MODULE_VERSION (kernel-open/nvidia-peermem).
+    ...(host.peermem.newLoaded === true ? [SYS_MODULE_NVIDIA_PEERMEM] : []),
+  ];
+  if (present.some((f) => rules.peermemFiles.includes(f))) return true;
+  if (dmabufEnabledByEnv && dmabuf.available === true) return true;
+  const filesKnown = peers !== undefined && modules !== undefined;
+  if (filesKnown && (dmabuf.available === false || !dmabufEnabledByEnv)) return false;
+  return null;
+}

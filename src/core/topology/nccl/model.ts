@@ -1,0 +1,152 @@
+// NCCL's GPU↔NIC decision for one host, in one place: the usable NIC ports, the path table (sysfs,
+// else the matrix), ncclTopoComputePaths' adjustments, then for each GPU the NICs NCCL gives it and
+// ncclTopoCheckGdr for its sends and receives. Pure: the caller reads the facts (diagnosis/ncclInput.ts).
+import type { PciSysfs } from '../../probe/pciSysfs';
+import type { Topology } from '../../parsers/topo';
+import { CpuInfo, NvLink } from './bandwidth';
+import { GdrContext, GdrDecision, checkGdr } from './checkGdr';
+import { computePaths } from './computePaths';
+import { NcclEnv, ibHcaKeeps, readNcclEnv } from './env';
+import { tableFromMatrix } from './fromMatrix';
+import { tableFromSysfs } from './fromSysfs';
+import { localNetOf, localOf } from './local';
+import { PathTable, TableGpu, TableNet } from './pathTable';
+import { PathType, pathRank } from './pathType';
+import { NcclRules, ncclRules } from './rules';
+import { NcclVersion } from './version';
+
+export interface HostPort {
+  readonly device: string;
+  readonly port: number;
+  /** PORT_ACTIVE; null when the probe did not read the state (the port is then assumed usable). */
+  readonly active: boolean | null;
+  readonly linkLayer: 'IB' | 'RoCE' | 'other' | null;
+  readonly speedMbps: number | null;
+}
+
+export interface NcclModelInput {
+  readonly topology: Topology | null;
+  readonly sysfs: PciSysfs | null;
+  readonly gpus: readonly TableGpu[];
+  readonly nvlinks: readonly NvLink[];
+  /** Every port in NCCL's device order (ibv_get_device_list, as ibv_devinfo prints it); null when unknown. */
+  readonly ports: readonly HostPort[] | null;
+  readonly cpu: CpuInfo;
+  /** NIC-side GPUDirect RDMA support as the release sees it (peer-memory files it checks, or dma-buf). */
+  readonly nicSupport: (rules: NcclRules) => boolean | null;
+}
+
+export interface NicUse {
+  readonly net: TableNet;
+  /** The path class NCCL ends up with (PXN, P2C, PIX…). */
+  readonly path: PathType;
+  /** The path before PXN and the no-GDR detour: what the hardware gives this GPU. */
+  readonly direct: PathType;
+  readonly proxyGpu: string | null;
+  readonly send: GdrDecision;
+  readonly receive: GdrDecision;
+}
+
+/** A NIC port nearer than the ones used that NCCL leaves out. */
+export interface SkippedNic {
+  readonly net: TableNet;
+  readonly direct: PathType;
+  readonly why: 'port-not-active' | 'not-ib-or-roce' | 'ib-hca';
+}
+
+export interface GpuVerdict {
+  readonly gpu: TableGpu;
+  /** NCCL's local NICs for this GPU (ncclTopoGetLocal after ncclTopoComputePaths), ties kept. */
+  readonly uses: readonly NicUse[];
+  /** The one channel 0 uses (ncclTopoGetLocalNet), an entry of `uses`. */
+  readonly primary: NicUse | null;
+  readonly skipped: readonly SkippedNic[];
+}
+
+export interface HostVerdict {
+  readonly rules: NcclRules;
+  readonly env: NcclEnv;
+  readonly source: 'sysfs' | 'matrix';
+  /** Why the sysfs table was not used, when it was not. */
+  readonly sysfsMissing: string | null;
+  /** The ports NCCL keeps, in its device order. */
+  readonly nets: readonly TableNet[];
+  readonly gpus: readonly GpuVerdict[];
+}
+
+export function ncclHostVerdict(input: NcclModelInput, version: NcclVersion, envVars: Readonly<Record<string, string>>): HostVerdict | null {
+  const rules = ncclRules(version);
+  const env = readNcclEnv(envVars, rules);
+  if (input.gpus.length === 0) return null;
+  const all = allNets(input.ports, input.topology);
+  const built = buildTable(input, all.nets, all.speeds, rules.order);
+  const usable = all.nets.map((net, i) => usability(input.ports?.[i] ?? null, net, env));
+  const keep = usable.flatMap((u, i) => (u === null ? [i] : []));
+  const table = selectNets(built.table, keep);
+  const nicOk = input.nicSupport(rules);
+  const ctx: GdrContext = { rules, env, netSupport: table.nets.map(() => nicOk) };
+  const computed = computePaths(table, ctx);
+  const gpus = input.gpus.map((_, g) => gpuVerdict(computed, table, built.table, usable, ctx, g));
+  return { rules, env, source: built.table.source, sysfsMissing: built.missing, nets: table.nets, gpus };
+}
+
+function gpuVerdict(t: PathTable, direct: PathTable, all: PathTable, usable: readonly (SkippedNic['why'] | null)[], ctx: GdrContext, g: number): GpuVerdict {
+  const order = ctx.rules.order;
+  const uses = localOf(t.gpuNet[g], order).filter((n) => t.gpuNet[g][n].type !== 'DIS').map((n): NicUse => ({
+    net: t.nets[n], path: t.gpuNet[g][n].type, direct: direct.gpuNet[g][n].type,
+    proxyGpu: t.gpuNet[g][n].proxy === undefined ? null : t.gpus[t.gpuNet[g][n].proxy as number].name,
+    send: checkGdr(t, ctx, g, n, true), receive: checkGdr(t, ctx, g, n, false),
+  }));
+  const first = localNetOf(t, g, 0, order);
+  const primary = uses.find((u) => first !== null && u.net === t.nets[first]) ?? uses[0] ?? null;
+  const best = Math.min(...uses.map((u) => pathRank(u.direct, order)));
+  const skipped = all.nets.flatMap((net, n): SkippedNic[] => {
+    const why = usable[n];
+    const type = all.gpuNet[g][n].type;
+    return why !== null && type !== 'DIS' && pathRank(type, order) < best ? [{ net, direct: type, why }] : [];
+  });
+  return { gpu: t.gpus[g], uses, primary, skipped };
+}
+
+function usability(port: HostPort | null, net: TableNet, env: NcclEnv): SkippedNic['why'] | null {
+  if (port?.active === false) return 'port-not-active';
+  if (port?.linkLayer === 'other') return 'not-ib-or-roce';
+  return ibHcaKeeps(env.ibHca, net.device, net.port) ? null : 'ib-hca';
+}
+
+/**
+ * One net per port read; a NIC of the matrix whose ports were not read counts as one port 1 of unknown
+ * state (a missing or partial ibv_devinfo must not hide a NIC the matrix shows).
+ */
+function allNets(ports: readonly HostPort[] | null, topology: Topology | null): { nets: TableNet[]; speeds: Map<string, number> } {
+  const read = ports ?? [];
+  const unread = (topology?.nics ?? []).map((n) => n.device ?? n.name).filter((d) => !read.some((p) => p.device === d));
+  const list: HostPort[] = [...read, ...unread.map((device) => ({ device, port: 1, active: null, linkLayer: null, speedMbps: null }))];
+  const nets = list.map((p) => ({
+    name: `${p.device}:${p.port}`, device: p.device, port: p.port, nic: p.device,
+    linkLayer: p.linkLayer === 'IB' || p.linkLayer === 'RoCE' ? p.linkLayer : null, active: p.active,
+  }));
+  // An unread speed is taken as the fastest one read (ports of one host are usually one model); NCCL's
+  // own 10 Gb/s fallback is for NICs that report none, which is not what "not read" means.
+  const fastest = Math.max(10000, ...list.map((p) => p.speedMbps ?? 0));
+  const speeds = new Map(list.map((p) => [`${p.device}:${p.port}`, p.speedMbps ?? fastest] as [string, number]));
+  return { nets, speeds };
+}
+
+function buildTable(input: NcclModelInput, nets: readonly TableNet[], speeds: ReadonlyMap<string, number>, order: readonly PathType[]): { table: PathTable; missing: string | null } {
+  let missing: string | null = input.sysfs === null ? 'sysfs was not read' : null;
+  if (input.sysfs) {
+    const built = tableFromSysfs({ sysfs: input.sysfs, gpus: input.gpus, nets, netSpeedMbps: speeds, nvlinks: input.nvlinks, cpu: input.cpu }, order);
+    if (!('missing' in built)) return { table: built, missing: null };
+    missing = built.missing;
+  }
+  return { table: tableFromMatrix(input.topology, input.gpus, nets, speeds, input.cpu), missing };
+}
+
+/** The table restricted to the nets NCCL keeps. */
+function selectNets(t: PathTable, keep: readonly number[]): PathTable {
+  return {
+    ...t, nets: keep.map((n) => t.nets[n]),
+    gpuNet: t.gpuNet.map((row) => keep.map((n) => row[n])), netGpu: keep.map((n) => t.netGpu[n]), netCpu: keep.map((n) => t.netCpu[n]),
+  };
+}
