@@ -123,7 +123,7 @@ function gpuBandwidth(d: PciDevice): number {
 /** Other devices: the lower of the device's and its upstream port's maximum speed and width. */
 function linkBandwidth(sysfs: PciSysfs, d: PciDevice): number {
   const port = sysfs.devices.get(d.path.slice(0, d.path.lastIndexOf('/')));
-  const width = port?.maxLinkWidth != null && d.maxLinkWidth != null ? Math.min(port.maxLinkWidth, d.maxLinkWidth) : d.maxLinkWidth;
+  const width = port?.maxLinkWidth !== undefined && port.maxLinkWidth !== null && d.maxLinkWidth !== null ? Math.min(port.maxLinkWidth, d.maxLinkWidth) : d.maxLinkWidth;
   const speeds = [d.maxLinkSpeed, port?.maxLinkSpeed ?? ''].filter((s) => s !== '');
   const speed = speeds.sort((a, b) => parseFloat(a) - parseFloat(b))[0] ?? '';
   return pciBandwidth(speed, width);
