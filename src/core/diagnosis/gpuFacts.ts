@@ -14,6 +14,8 @@ const NO_GDR_BRANDS = new Set(['GeForce', 'Titan', 'NVIDIA TITAN']);
 const C2C_NAME = /\b(GH200|GB200|GB300)\b/;
 
 interface GpuName {
+  /** nvidia-smi -q "GPU C2C Mode" (`Enabled`, `Disabled`, `N/A` off Grace); null where the driver does not print it. */
+  readonly c2cMode: string | null;
   readonly name: string | null;
   readonly brand: string | null;
   readonly architecture: string | null;
@@ -26,7 +28,7 @@ export function gpuFacts(report: ProbeReport, sysfs: PciSysfs | null): TableGpu[
     name: `GPU${dev}`, dev, busId: g.busId,
     cc: computeCapability(g),
     gdrSupport: g.name === null && g.brand === null ? null : !(NO_GDR_BRANDS.has(g.brand ?? '') || NO_GDR_NAME.test(g.name ?? '')),
-    c2c: g.name === null ? null : C2C_NAME.test(g.name),
+    c2c: g.c2cMode !== null ? g.c2cMode === 'Enabled' : g.name === null ? null : C2C_NAME.test(g.name),
   }));
 }
 
@@ -41,6 +43,7 @@ function namedGpus(report: ProbeReport, sysfs: PciSysfs | null): GpuName[] {
     const q = query.find((r) => r.index === i) ?? query[i];
     const s = smi[i];
     return {
+      c2cMode: s?.c2cMode ?? null,
       name: q?.name ?? s?.productName ?? null,
       brand: s?.productBrand ?? null,
       architecture: s?.productArchitecture ?? null,

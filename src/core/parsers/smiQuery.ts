@@ -42,6 +42,8 @@ export interface SmiGpu {
   readonly productArchitecture?: string;
   readonly persistenceMode?: string;
   readonly addressingMode?: string;
+  /** "GPU C2C Mode" (drivers ≥ 550 on Grace superchips): `Enabled` when the GPU reaches its CPU over NVLink-C2C. */
+  readonly c2cMode?: string;
   /** "GPU Virtualization Mode > Virtualization Mode" (e.g. None, Pass-Through, VGPU). */
   readonly virtualizationMode?: string;
   readonly migModeCurrent?: string;
@@ -138,6 +140,7 @@ function readGpu(node: TreeNode): Parsed<SmiGpu> {
     ...optional('productArchitecture', valueAt(node, 'Product Architecture')),
     ...optional('persistenceMode', valueAt(node, 'Persistence Mode')),
     ...optional('addressingMode', valueAt(node, 'Addressing Mode')),
+    ...optional('c2cMode', valueAt(node, 'GPU C2C Mode')),
     ...optional('virtualizationMode', valueAt(node, 'GPU Virtualization Mode', 'Virtualization Mode')),
     ...optional('migModeCurrent', valueAt(node, 'MIG Mode', 'Current')),
     pci: readPci(child(node, 'PCI')),

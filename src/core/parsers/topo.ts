@@ -63,10 +63,16 @@ const P2P_STATUS = new Set(['OK', 'CNS', 'GNS', 'TNS', 'NS', 'U']);
 
 type Rows = Map<string, TopoRowCells>;
 
+/**
+ * SGR sequences (`ESC[4m` … `ESC[0m`): newer drivers underline the header even into a pipe or a file
+ * (a GB200 NVL72 tray's output, test/fixtures/topo). They carry no text; other escapes stay and fail.
+ */
+const SGR = /\x1b\[[0-9;]*m/g;
+
 export function parseTopo(text: string): Parsed<Topology> {
   const read = readLines(text, COMMAND);
   if (!read.ok) return read;
-  const lines = read.value;
+  const lines = read.value.map((l) => l.replace(SGR, ''));
   const header = findHeader(lines);
   if (!header.ok) return header;
   const matrix = readMatrix(lines, header.value.index, header.value.header);

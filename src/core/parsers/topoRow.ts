@@ -84,15 +84,23 @@ function mapInfoFields(fields: readonly string[], infoColumns: readonly string[]
 }
 
 /**
- * nvidia-smi prints two tabs before an `N/A` value (`0-31\t0\t\tN/A`, `0-7\t\tN/A\t\tN/A`), which
- * makes an empty field that is no value. Such empty fields are dropped, left to right, only while
- * the row has more fields than columns, so a genuinely empty affinity is kept.
+ * nvidia-smi prints two tabs before the last trailing column (`0-31\t0\t\tN/A`, `0-71\t0,3-9,11-17\t\t2` on
+ * Grace, where GPU NUMA ID is a number) and, on older drivers, before each `N/A` (`0-7\t\tN/A\t\tN/A`): an
+ * empty field that is no value. Such empty fields are dropped only while the row has more fields than
+ * columns: first the one before the last value, then those before an `N/A`, left to right, so a genuinely
+ * empty affinity (a container's cpuset: `\t\t1\t\tN/A`) is kept.
  */
 function dropNaPadding(fields: readonly string[], columnCount: number): string[] {
   let surplus = fields.length - columnCount;
+  let list = [...fields];
+  const last = list.length - 1;
+  if (surplus > 0 && last >= 1 && list[last] !== '' && list[last - 1] === '') {
+    list = [...list.slice(0, last - 1), list[last]];
+    surplus--;
+  }
   const kept: string[] = [];
-  fields.forEach((field, i) => {
-    if (surplus > 0 && field === '' && fields[i + 1] === 'N/A') surplus--;
+  list.forEach((field, i) => {
+    if (surplus > 0 && field === '' && list[i + 1] === 'N/A') surplus--;
     else kept.push(field);
   });
   return kept;

@@ -10,9 +10,24 @@ const A100 = 'a100-sxm4-80gb-x4-driver555.txt';
 const H100 = 'h100-80gb-hbm3-x8-driver565.txt';
 const RTX3090 = 'geforce-rtx3090-x2-bar1-256mib-driver560.txt';
 const RTX4090 = 'geforce-rtx4090-windows-wddm-driver610-kmd.txt';
+const GH200 = 'gh200-480gb-vm-c2c-mode-enabled-driver550.txt';
 
 describe('parseSmiQuery', () => {
   describe('real fixtures', () => {
+    it('reads a GH200 passed through to a VM: GPU C2C Mode Enabled, ATS addressing, BAR1 N/A', () => {
+      const value = parsed(readFixture('smi-q', GH200));
+      assert.equal(value.attachedGpus, 1);
+      const gpu = value.gpus[0];
+      assert.deepEqual([gpu.productName, gpu.productArchitecture, gpu.c2cMode, gpu.addressingMode, gpu.virtualizationMode],
+        ['NVIDIA GH200 480GB', 'Hopper', 'Enabled', 'ATS', 'Pass-Through']);
+      assert.equal(gpu.bar1Memory.total, 'N/A');
+    });
+
+    it('GPUs without a Grace CPU print GPU C2C Mode N/A', () => {
+      assert.equal(parsed(readFixture('smi-q', A100)).gpus[0].c2cMode, 'N/A');
+      assert.equal(parsed(readFixture('smi-q', RTX4090)).gpus[0].c2cMode, 'N/A');
+    });
+
     it('reads 4× A100-SXM4-80GB: header, BAR1 128 GiB, PCI link', () => {
       const value = parsed(readFixture('smi-q', A100));
       assert.equal(value.status, 'ok');
