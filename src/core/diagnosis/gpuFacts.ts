@@ -14,6 +14,8 @@ const NO_GDR_BRANDS = new Set(['GeForce', 'Titan', 'NVIDIA TITAN']);
 const C2C_NAME = /\b(GH200|GB200|GB300)\b/;
 
 interface GpuName {
+  /** topo -m's GPU NUMA ID: a number only where GPU memory is a NUMA node of a C2C-coherent CPU (Grace). */
+  readonly gpuNumaId: string | null;
   /** nvidia-smi -q "GPU C2C Mode" (`Enabled`, `Disabled`, `N/A` off Grace); null where the driver does not print it. */
   readonly c2cMode: string | null;
   readonly name: string | null;
@@ -28,7 +30,7 @@ export function gpuFacts(report: ProbeReport, sysfs: PciSysfs | null): TableGpu[
     name: `GPU${dev}`, dev, busId: g.busId,
     cc: computeCapability(g),
     gdrSupport: g.name === null && g.brand === null ? null : !(NO_GDR_BRANDS.has(g.brand ?? '') || NO_GDR_NAME.test(g.name ?? '')),
-    c2c: g.c2cMode !== null ? g.c2cMode === 'Enabled' : g.name === null ? null : C2C_NAME.test(g.name),
+    c2c: c2cOf(g),
   }));
 }
 
@@ -43,6 +45,7 @@ function namedGpus(report: ProbeReport, sysfs: PciSysfs | null): GpuName[] {
     const q = query.find((r) => r.index === i) ?? query[i];
     const s = smi[i];
     return {
+      gpuNumaId: topo?.gpus[i]?.gpuNumaId ?? null,
       c2cMode: s?.c2cMode ?? null,
       name: q?.name ?? s?.productName ?? null,
       brand: s?.productBrand ?? null,
@@ -50,6 +53,18 @@ function namedGpus(report: ProbeReport, sysfs: PciSysfs | null): GpuName[] {
       busId: normalizeBusId(q?.pciBusId ?? s?.busId ?? null) ?? (sysfsGpus.length === count ? sysfsGpus[i] : null),
     };
   });
+}
+
+/**
+ * nvidia-smi -q's "GPU C2C Mode" when printed; else a Grace superchip's name; else a numeric GPU NUMA ID
+ * (GPU memory onlined as a NUMA node happens only over a coherent C2C link; N/A says nothing, as Grace
+ * systems under CDMM print N/A too).
+ */
+function c2cOf(g: GpuName): boolean | null {
+  if (g.c2cMode !== null && g.c2cMode !== 'N/A') return g.c2cMode === 'Enabled';
+  if (g.name !== null && C2C_NAME.test(g.name)) return true;
+  if (g.gpuNumaId !== null && /^\d+$/.test(g.gpuNumaId.trim())) return true;
+  return g.c2cMode === 'N/A' || g.name !== null ? false : null;
 }
 
 /** nvidia-smi prints `00000000:17:00.0`; sysfs `0000:17:00.0`. */

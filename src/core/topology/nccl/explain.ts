@@ -20,6 +20,7 @@ export const NCCL_SOURCE = {
 export function verdictSentence(gv: GpuVerdict, hv: HostVerdict): string {
   const nccl = `NCCL ${formatNcclVersion(hv.rules.version)}`;
   const use = gv.primary;
+  if (!use && gv.unknownPaths) return unknownPathSentence(gv, hv);
   if (!use) return `${gv.gpu.name}: ${nccl} finds no usable RDMA NIC port for it, so it has no GPUDirect RDMA path (${NCCL_SOURCE.initDevices}).${skippedText(gv.skipped)}`;
   const route = routeText(gv, use);
   const both = sameOutcome(use.send, use.receive);
@@ -27,6 +28,13 @@ export function verdictSentence(gv: GpuVerdict, hv: HostVerdict): string {
     ? `${decisionText(use.receive, hv)} for sends and receives`
     : `sends: ${decisionText(use.send, hv)}; receives: ${decisionText(use.receive, hv)}`;
   return `${gv.gpu.name} → ${netLabel(use.net)} ${route}. ${nccl}: ${outcome}.${skippedText(gv.skipped)}${versionNotes(gv, hv)}`;
+}
+
+function unknownPathSentence(gv: GpuVerdict, hv: HostVerdict): string {
+  const why = gv.gpu.c2c === true && hv.source === 'matrix'
+    ? 'nvidia-smi prints SYS between a C2C (Grace) GPU and every NIC, even one on its own Grace CPU, so only the PCI tree in sysfs tells which NICs NCCL reaches over P2C'
+    : 'the path from this GPU to its NICs could not be read';
+  return `${gv.gpu.name}: GPUDirect RDMA unknown: ${why} (${NCCL_SOURCE.systemFromSysfs}).`;
 }
 
 /** How a user confirms it in NCCL's own log. */
@@ -95,7 +103,7 @@ function unknownText(unknown: GdrDecision['unknown']): string {
 }
 
 function sameOutcome(a: GdrDecision, b: GdrDecision): boolean {
-  return a.enabled === b.enabled && a.block === b.block;
+  return a.enabled === b.enabled && a.block === b.block && a.unknown.join() === b.unknown.join();
 }
 
 function skippedText(skipped: readonly SkippedNic[]): string {

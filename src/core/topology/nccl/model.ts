@@ -61,6 +61,8 @@ export interface GpuVerdict {
   /** The one channel 0 uses (ncclTopoGetLocalNet), an entry of `uses`. */
   readonly primary: NicUse | null;
   readonly skipped: readonly SkippedNic[];
+  /** Some usable NIC's path from this GPU could not be read (not in the matrix, or a C2C GPU's SYS cell). */
+  readonly unknownPaths: boolean;
 }
 
 export interface HostVerdict {
@@ -105,7 +107,8 @@ function gpuVerdict(t: PathTable, direct: PathTable, all: PathTable, usable: rea
     const type = all.gpuNet[g][n].type;
     return why !== null && type !== 'DIS' && pathRank(type, order) < best ? [{ net, direct: type, why }] : [];
   });
-  return { gpu: t.gpus[g], uses, primary, skipped };
+  const unknownPaths = t.gpuNet[g].some((p) => p.type === 'DIS');
+  return { gpu: t.gpus[g], uses, primary, skipped, unknownPaths };
 }
 
 function usability(port: HostPort | null, net: TableNet, env: NcclEnv): SkippedNic['why'] | null {
