@@ -69,10 +69,14 @@ type Rows = Map<string, TopoRowCells>;
  */
 const SGR = /\x1b\[[0-9;]*m/g;
 
+export function withoutSgr(line: string): string {
+  return line.replace(SGR, '');
+}
+
 export function parseTopo(text: string): Parsed<Topology> {
   const read = readLines(text, COMMAND);
   if (!read.ok) return read;
-  const lines = read.value.map((l) => l.replace(SGR, ''));
+  const lines = read.value.map(withoutSgr);
   const header = findHeader(lines);
   if (!header.ok) return header;
   const matrix = readMatrix(lines, header.value.index, header.value.header);

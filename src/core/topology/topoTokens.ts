@@ -1,7 +1,7 @@
 // What sits at a line/column of `nvidia-smi topo -m` output (a matrix cell, a device name, a legend
 // line), and whether a text is such output at all. Editors use it for hovers and language
 // detection; the reading itself is parseTopo's, so the editor never disagrees with the diagnosis.
-import { Topology, parseTopo } from '../parsers/topo';
+import { Topology, parseTopo, withoutSgr } from '../parsers/topo';
 import { classifyHeaderCandidate } from '../parsers/topoHeader';
 import { TopoLegendEntry, readLegends } from '../parsers/topoLegend';
 import { Word, wordsOf } from '../parsers/topoWords';
@@ -40,7 +40,7 @@ const LEGEND_HEADINGS = new Set(['Legend:', 'NIC Legend:']);
 export function looksLikeTopoOutput(text: string): boolean {
   if (text.length > DETECT_MAX_CHARS) return false;
   const head = text.slice(0, 64 * 1024).split(/\r\n|\r|\n/, DETECT_HEADER_WITHIN_LINES);
-  if (!head.some((line) => classifyHeaderCandidate(line) === 'header')) return false;
+  if (!head.some((line) => classifyHeaderCandidate(withoutSgr(line)) === 'header')) return false;
   const parsed = parseTopo(text);
   return parsed.ok && parsed.value.gpus.length > 0;
 }
@@ -51,7 +51,7 @@ export function readTopoDocument(text: string): TopoDocument | null {
   if (!parsed.ok) return null;
   const lines = text.split(/\r\n|\r|\n/);
   // parseTopo takes the first line that classifies as a header; so does this.
-  const headerLine = lines.findIndex((line) => classifyHeaderCandidate(line) === 'header');
+  const headerLine = lines.findIndex((line) => classifyHeaderCandidate(withoutSgr(line)) === 'header');
   if (headerLine < 0) return null;
   const columns = new Set(parsed.value.columns);
   let matrixEnd = headerLine + 1;

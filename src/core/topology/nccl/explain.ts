@@ -103,6 +103,7 @@ function unknownText(unknown: GdrDecision['unknown']): string {
 }
 
 function sameOutcome(a: GdrDecision, b: GdrDecision): boolean {
+  if (a.enabled === false && b.enabled === false) return a.block === b.block;
   return a.enabled === b.enabled && a.block === b.block && a.unknown.join() === b.unknown.join();
 }
 
