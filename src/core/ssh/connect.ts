@@ -121,10 +121,11 @@ async function connectOne(target: SshTarget, options: ConnectOptions, sock: Dupl
     const fail = (e: unknown) => {
       if (settled) return;
       settle();
-      const proxyEnded = proxy?.ended() === true ? proxy : undefined;
-      // destroy, not end: a server that never answers would keep a half-closed socket (and the process) alive.
-      client.destroy();
-      void explain(target, e, keys.error, proxyEnded).then(reject);
+      void explain(target, e, keys.error, proxy).then((err) => {
+        // destroy, not end: a server that never answers would keep a half-closed socket (and the process) alive.
+        client.destroy();
+        reject(err);
+      });
     };
     // ConnectTimeout, as in ssh, bounds reaching the server: it ends once the server has spoken
     // (its host key arrives), so time a user spends answering prompts is not counted.
@@ -136,18 +137,25 @@ async function connectOne(target: SshTarget, options: ConnectOptions, sock: Dupl
     });
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    client.once('error', fail);
+    // on, not once: ssh2 may report a broken transport twice, and an unheard 'error' would throw.
+    client.on('error', fail);
     // ssh2 reports a connection the server drops during login only as 'close'.
     client.once('close', () => fail(new ConnectError(target.host, 'tcp', 'the server closed the connection before login completed')));
     client.connect(clientConfig(target, options, { sock, identityFiles, keys, onHostKey: () => clearTimeout(connectTimer) }));
   });
 }
 
+/** A ProxyCommand whose output ends this soon after a broken connection is taken for its cause. */
+const PROXY_END_WAIT_MS = 1000;
+
 /** Why a connection failed: its host key, else a ProxyCommand that ended under it, else what ssh2 said. */
-async function explain(target: SshTarget, e: unknown, hostKeyError: ConnectError | null, endedProxy: ProxyProcess | undefined): Promise<ConnectError> {
+async function explain(target: SshTarget, e: unknown, hostKeyError: ConnectError | null, proxy: ProxyProcess | undefined): Promise<ConnectError> {
   if (hostKeyError) return hostKeyError;
   const err = classifyConnectError(target.host, e);
-  if (endedProxy && err.step !== 'auth' && err.step !== 'timeout') return new ConnectError(target.host, 'proxy', await endedProxy.endMessage());
+  // The connection is still up while we wait, so the command cannot have ended because we closed it.
+  if (proxy && (err.step === 'tcp' || err.step === 'protocol') && (await proxy.endsWithin(PROXY_END_WAIT_MS))) {
+    return new ConnectError(target.host, 'proxy', await proxy.endMessage());
+  }
   return err;
 }
 

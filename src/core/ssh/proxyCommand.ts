@@ -11,8 +11,8 @@ import { expandTokens, PROXY_COMMAND_TOKENS, TokenContext, TokenError } from './
 export interface ProxyProcess {
   /** The transport for ssh2's `sock`. */
   readonly sock: Duplex;
-  /** True once the command has exited or closed its output: a failed connection is then its doing. */
-  ended(): boolean;
+  /** Whether the command exits or closes its output within `ms`: a failed connection is then its doing. */
+  endsWithin(ms: number): Promise<boolean>;
   /** Why it ended, with the end of what it printed on stderr; waits a moment for its exit status. */
   endMessage(): Promise<string>;
   close(): void;
@@ -54,26 +54,20 @@ export function startProxyCommand(commandLine: string, env: NodeJS.ProcessEnv = 
   const shell = env.SHELL || '/bin/sh';
   const child: ChildProcessByStdio<Writable, Readable, Readable> = spawn(shell, ['-c', commandLine], { stdio: ['pipe', 'pipe', 'pipe'], env });
   let stderr = '';
-  let outputEnded = false;
-  let startError: Error | null = null;
   const exited = new Promise<string>((resolve) => {
     child.once('exit', (code, signal) => resolve(signal !== null ? `was ended by ${signal}` : `exited with status ${code}`));
-    child.once('error', (e) => {
-      startError = e;
-      resolve(`could not be started with ${shell}: ${e.message}`);
-    });
+    child.once('error', (e) => resolve(`could not be started with ${shell}: ${e.message}`));
   });
+  const ended = Promise.race([exited, new Promise((resolve) => child.stdout.once('end', resolve))]);
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString('utf8')).slice(-STDERR_KEPT)));
-  child.stdout.once('end', () => (outputEnded = true));
   const sock = Duplex.from({ readable: child.stdout, writable: child.stdin });
   // A write after the command died must not throw out of the event loop; ssh2 sees 'close'.
   sock.on('error', () => undefined);
   return {
     sock,
-    ended: () => outputEnded || startError !== null || child.exitCode !== null || child.signalCode !== null,
+    endsWithin: (ms) => Promise.race([ended.then(() => true), delay(ms, false)]),
     endMessage: async () => {
-      const timeout = new Promise<string>((r) => setTimeout(() => r('closed its output'), EXIT_WAIT_MS).unref());
-      const how = await Promise.race([exited, timeout]);
+      const how = await Promise.race([exited, delay(EXIT_WAIT_MS, 'closed its output')]);
       const said = stderr.trim();
       return `ProxyCommand ${how}${said !== '' ? `: ${said}` : ''} (${commandLine})`;
     },
@@ -82,4 +76,8 @@ export function startProxyCommand(commandLine: string, env: NodeJS.ProcessEnv = 
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGHUP');
     },
   };
+}
+
+function delay<T>(ms: number, value: T): Promise<T> {
+  return new Promise((resolve) => setTimeout(() => resolve(value), ms).unref());
 }
