@@ -14,6 +14,8 @@ import { checkNetwork, defaultNetwork, LabNetwork, netnsFor, NetnsSpec, setUpBri
 import { defaultRecordsPath, procStart, Records, undo } from './records';
 import { LabSlurm, PreparedSlurm, prepareSlurm, waitSlurmIdle } from './slurm';
 
+import { cleanupStale } from './records';
+
 export { cleanupStale, defaultRecordsPath } from './records';
 export { recordingName } from './profile';
 export { defaultUsers } from './hostdir';
@@ -208,6 +210,13 @@ function writeClientFiles(dir: string, hosts: readonly LabHost[], key: string): 
   const sshConfigPath = path.join(dir, 'ssh_config');
   fs.writeFileSync(sshConfigPath, hosts.map((h) => `Host ${h.name}\n  HostName ${h.address}\n  Port ${h.port}\n  User gdr\n  IdentityFile ${key}\n  IdentitiesOnly yes\n  UserKnownHostsFile ${knownHostsPath}\n  StrictHostKeyChecking yes\n`).join(''));
   return { knownHostsPath, sshConfigPath };
+}
+
+/** A test file's lab: says why the lab cannot run here, undoes a crashed run of the same records, starts. */
+export async function startTestLab(opts: LabOptions): Promise<Lab> {
+  assertLabCanRun();
+  await cleanupStale(opts.recordsPath);
+  return startLab(opts);
 }
 
 /** Starts the hosts (in parallel); refuses while a previous run's records exist. */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { FixSession, newSudoMarker, prepareFix, sshFixSession } from '../../src/core/fixes';
 import { noPrompts, SshPrompts } from '../../src/core/ssh/prompts';
 import { runWithSudo, SudoDeps } from '../../src/vscode/fixes/sudoPassword';
-import { assertLabCanRun, cleanupStale, defaultUsers, Lab, LabHost, startLab } from '../lab/lab';
+import { defaultUsers, Lab, LabHost, startTestLab } from '../lab/lab';
 import { runCli } from '../support/cli';
 import { assertLinesWithin, hostBlock, openVia, ourRun, realSsh, refusal, writeConfig } from '../support/sshCase';
 
@@ -47,10 +47,8 @@ describe('a changed host key under StrictHostKeyChecking=no, held to the real ss
   this.timeout(90_000);
 
   before(async () => {
-    assertLabCanRun();
-    await cleanupStale(RECORDS);
     const keysudo = { name: 'keysudo', uid: 1503, sudo: 'password' as const, password: SUDO_PW, keys: ['plain' as const] };
-    lab = await startLab({ recordsPath: RECORDS, hosts: [{ name: 'ck', profile: 'needs-peermem', users: [...defaultUsers, keysudo] }] });
+    lab = await startTestLab({ recordsPath: RECORDS, hosts: [{ name: 'ck', profile: 'needs-peermem', users: [...defaultUsers, keysudo] }] });
     h = lab.host('ck');
     fs.writeFileSync(path.join(lab.dir, 'kh-right'), `${h.hostKeyLine}\n`);
     fs.writeFileSync(path.join(lab.dir, 'kh-changed'), `${h.rotatedHostKeyLine}\n`);

@@ -11,7 +11,7 @@ import { exec } from '../../src/core/ssh/exec';
 import { localResolveEnv } from '../../src/core/ssh/nodeConfigFs';
 import { noPrompts, SshPrompts } from '../../src/core/ssh/prompts';
 import { resolveSshConfig, SshTarget } from '../../src/core/ssh/sshConfig';
-import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { Lab, LabHost, startTestLab } from '../lab/lab';
 
 // Our own lab records and network: other suites and helpers run labs of their own.
 const RECORDS = '/tmp/gdrlab-records-connect.json';
@@ -65,9 +65,7 @@ describe('SSH connections to simulated GPU hosts', function () {
   this.timeout(60_000);
 
   before(async () => {
-    assertLabCanRun();
-    await cleanupStale(RECORDS);
-    lab = await startLab({
+    lab = await startTestLab({
       recordsPath: RECORDS,
       network: NETWORK,
       hosts: [

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { noPrompts, SshPrompts } from '../../src/core/ssh/prompts';
-import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { Lab, LabHost, startTestLab } from '../lab/lab';
 import { hostBlock, ourRun, realSsh, refusal, writeConfig } from '../support/sshCase';
 
 const RECORDS = '/tmp/gdrlab-records-hostkeys.json';
@@ -31,9 +31,7 @@ describe('host keys, held to the real ssh', function () {
   this.timeout(60_000);
 
   before(async () => {
-    assertLabCanRun();
-    await cleanupStale(RECORDS);
-    lab = await startLab({ recordsPath: RECORDS, hosts: [{ name: 'hk', profile: 'healthy', extraHostKeys: ['ecdsa', 'rsa'] }] });
+    lab = await startTestLab({ recordsPath: RECORDS, hosts: [{ name: 'hk', profile: 'healthy', extraHostKeys: ['ecdsa', 'rsa'] }] });
     h = lab.host('hk');
   });
   after(async () => lab?.stop());

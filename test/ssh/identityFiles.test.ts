@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { noPrompts } from '../../src/core/ssh/prompts';
-import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { Lab, LabHost, startTestLab } from '../lab/lab';
 import { CLI } from '../support/paths';
 import { hostBlock, ourRun, RealRun, refusal, writeConfig } from '../support/sshCase';
 
@@ -54,9 +54,7 @@ describe('identity files ssh cannot use, through the CLI and next to the real ss
   this.timeout(60_000);
 
   before(async () => {
-    assertLabCanRun();
-    await cleanupStale(RECORDS);
-    lab = await startLab({ recordsPath: RECORDS, hosts: [{ name: 'idf', profile: 'healthy' }] });
+    lab = await startTestLab({ recordsPath: RECORDS, hosts: [{ name: 'idf', profile: 'healthy' }] });
     h = lab.host('idf');
   });
   after(async () => lab?.stop());

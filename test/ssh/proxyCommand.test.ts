@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { Lab, LabHost, startTestLab } from '../lab/lab';
 import { hostBlock, openVia, ourRun, realSsh, refusal, writeConfig } from '../support/sshCase';
 import { until } from '../support/until';
 
@@ -43,9 +43,7 @@ describe('ProxyCommand and host:port forms, next to the real ssh', function () {
   this.timeout(60_000);
 
   before(async () => {
-    assertLabCanRun();
-    await cleanupStale(RECORDS);
-    lab = await startLab({
+    lab = await startTestLab({
       recordsPath: RECORDS,
       network: NETWORK,
       hosts: [{ name: 'pc-login', profile: 'no-gpu', netns: true }, { name: 'pc-gpu', profile: 'healthy', netns: true }, { name: 'pc-lo', profile: 'no-gpu' }],
