@@ -72,7 +72,8 @@ function changedKey(target: SshTarget, name: string, keyBlob: Buffer, verdict: H
 function changedKeyWarning(target: SshTarget, keyBlob: Buffer, verdict: HostKeyVerdict & { status: 'changed' }): string[] {
   const type = openSshKeyTypeName(keyTypeOfBlob(keyBlob) ?? 'unknown');
   const offending = verdict.known[0].entry;
-  const addIn = target.userKnownHostsFiles[0] ?? target.globalKnownHostsFiles[0];
+  const global = target.globalKnownHostsFiles[0];
+  const addIn = target.userKnownHostsFiles[0] ?? (global !== undefined ? expandTilde(global, os.homedir()) : undefined);
   return [
     '@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@',
     '@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @',
