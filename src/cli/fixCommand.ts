@@ -88,7 +88,7 @@ interface Flags {
 }
 
 async function planAndApply(conn: SshConnection, destination: string, fixId: FixPlan['fixId'], flags: Flags, prompts: SshPrompts, io: CliIo): Promise<number> {
-  const session = sshFixSession(conn.client, destination, conn.target.user);
+  const session = sshFixSession(conn, destination);
   const sudoMarker = newSudoMarker();
   const plan = await prepareFix(session, fixId, sudoMarker);
   const showPlan = (to: (t: string) => void) => to(`${formatPlan(plan)}\n`);

@@ -5,8 +5,11 @@
 // Typed answers are handed to the SSH layer only: never written, echoed or logged.
 import * as fs from 'node:fs';
 import * as tty from 'node:tty';
+import { openSshKeyTypeName } from '../core/ssh/fingerprint';
 import { HostKeyQuestion, noPrompts, SshPrompts } from '../core/ssh/prompts';
 import { RawInput, rawTtyTerminal } from './ttyLine';
+
+export { openSshKeyTypeName };
 
 /** Where questions are asked: `write` shows text to the user, `readLine` reads one answer. */
 export interface PromptTerminal {
@@ -21,25 +24,6 @@ export interface PromptTerminal {
 export interface CliPrompts extends SshPrompts {
   /** Ends a question still waiting (its connection failed meanwhile) and answers later ones No. */
   close(): void;
-}
-
-// sshkey_type() names, which OpenSSH shows in "<TYPE> key fingerprint is …".
-const KEY_TYPE_NAMES: Readonly<Record<string, string>> = {
-  'ssh-ed25519': 'ED25519',
-  'ssh-rsa': 'RSA',
-  'ssh-dss': 'DSA',
-  'ecdsa-sha2-nistp256': 'ECDSA',
-  'ecdsa-sha2-nistp384': 'ECDSA',
-  'ecdsa-sha2-nistp521': 'ECDSA',
-  'sk-ssh-ed25519@openssh.com': 'ED25519-SK',
-  'sk-ecdsa-sha2-nistp256@openssh.com': 'ECDSA-SK',
-};
-
-/** OpenSSH's short name for a key type (`ssh-ed25519` → `ED25519`); an unknown type is shown as it is. */
-export function openSshKeyTypeName(keyType: string): string {
-  const cert = /^(.*)-cert-v01@openssh\.com$/.exec(keyType);
-  if (cert) return `${openSshKeyTypeName(cert[1].startsWith('sk-') ? `${cert[1]}@openssh.com` : cert[1])}-CERT`;
-  return KEY_TYPE_NAMES[keyType] ?? keyType;
 }
 
 /** The unknown-host question, worded as OpenSSH 9 asks it. */
@@ -190,13 +174,18 @@ export interface CliPromptOptions {
   readonly input?: RawInput & { isTTY?: boolean };
 }
 
-/** The prompts the CLI uses: the terminal when stdin is one and --batch is not given, otherwise none. */
+/**
+ * The prompts the CLI uses: the terminal when stdin is one and --batch is not given, otherwise none.
+ * ssh's warnings (a changed host key let through, an unusable identity file) go to stderr either
+ * way, as ssh writes them, each line after the host it concerns.
+ */
 export function cliPrompts(opts: CliPromptOptions): CliPrompts {
-  if (opts.batch) return nonInteractivePrompts(opts.notice, '--batch');
+  const warn = (host: string, lines: readonly string[]) => opts.notice(lines.map((l) => `${host}: ${l}\n`).join(''));
+  if (opts.batch) return { ...nonInteractivePrompts(opts.notice, '--batch'), warn };
   // isatty(0) rather than process.stdin: creating that stream for a pipe is not free.
   const onTerminal = opts.input ? opts.input.isTTY === true : tty.isatty(0);
-  if (!onTerminal) return nonInteractivePrompts(opts.notice, 'standard input is not a terminal');
-  return terminalPrompts(rawTtyTerminal(opts.input ?? process.stdin, terminalWriter()));
+  if (!onTerminal) return { ...nonInteractivePrompts(opts.notice, 'standard input is not a terminal'), warn };
+  return { ...terminalPrompts(rawTtyTerminal(opts.input ?? process.stdin, terminalWriter())), warn };
 }
 
 /** Writes to /dev/tty, opened at the first question; stderr where there is no controlling terminal. */

@@ -38,7 +38,12 @@ export interface HostDirSpec {
   port: number;
   /** Appended to its /etc/hosts. */
   hostsLines: string;
+  /** Host keys sshd serves besides its ed25519 one. */
+  extraHostKeys?: ExtraHostKeyType[];
 }
+
+/** Host key types a lab host can serve besides ed25519 (made by ssh-keygen). */
+export type ExtraHostKeyType = 'ecdsa' | 'rsa';
 
 /** Boot states already made in this lab, by profile folder (see bootstate.sh). */
 export type BootStates = Map<string, string>;
@@ -46,15 +51,21 @@ export type BootStates = Map<string, string>;
 const labSrc = __dirname;
 
 export function keygen(file: string, comment: string, pass = ''): string {
-  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', pass, '-C', comment, '-f', file]);
+  return hostKeygen(file, 'ed25519', comment, pass);
+}
+
+/** ssh-keygen's own key of that type (its default size); returns the .pub line. */
+function hostKeygen(file: string, type: 'ed25519' | ExtraHostKeyType, comment: string, pass = ''): string {
+  execFileSync('ssh-keygen', ['-q', '-t', type, '-N', pass, '-C', comment, '-f', file]);
   return fs.readFileSync(file + '.pub', 'utf8').trim();
 }
 
-function sshdConfig(h: string, address: string, port: number, passwordAuth: boolean): string {
+function sshdConfig(h: string, address: string, port: number, passwordAuth: boolean, extraKeys: readonly ExtraHostKeyType[]): string {
   const pw = passwordAuth ? 'yes' : 'no';
   return [
     `ListenAddress ${address}:${port}`,
     `HostKey ${h}/hostkeys/ssh_host_ed25519_key`,
+    ...extraKeys.map((t) => `HostKey ${h}/hostkeys/ssh_host_${t}_key`),
     'PidFile none',
     // Inside the host's /etc overlay, root-owned: StrictModes can stay on.
     'AuthorizedKeysFile /etc/ssh/authorized_keys/%u',
@@ -70,8 +81,11 @@ function sshdConfig(h: string, address: string, port: number, passwordAuth: bool
   ].join('\n');
 }
 
-/** Writes <dir>/hosts/<name>; returns the host dir and the key lines (current, rotated) without host pattern. */
-export function prepareHostDir(dir: string, spec: HostDirSpec, pub: LabPubKeys, boots: BootStates): { h: string; current: string; rotated: string } {
+/** The ed25519 key lines (current, rotated) and those of the extra types, without host pattern. */
+export interface HostKeyLines { current: string; rotated: string; extra: Partial<Record<ExtraHostKeyType, string>> }
+
+/** Writes <dir>/hosts/<name>; returns the host dir and its host key lines. */
+export function prepareHostDir(dir: string, spec: HostDirSpec, pub: LabPubKeys, boots: BootStates): { h: string } & HostKeyLines {
   const h = path.join(dir, 'hosts', spec.name);
   for (const sub of ['etc-upper', 'etc-work', 'ctl', 'hostkeys', 'home']) fs.mkdirSync(path.join(h, sub), { recursive: true });
   fs.chmodSync(path.join(dir, 'hosts'), 0o755);
@@ -97,8 +111,11 @@ export function prepareHostDir(dir: string, spec: HostDirSpec, pub: LabPubKeys, 
   const keyLine = (k: string) => k.split(' ').slice(0, 2).join(' ');
   const current = keyLine(writeEd25519Key(hostKey, `gdrlab-${spec.name}`));
   const rotated = keyLine(writeEd25519Key(hostKey + '.rotated', `gdrlab-${spec.name}-rotated`));
-  fs.writeFileSync(path.join(h, 'sshd_config'), sshdConfig(h, spec.address ? '0.0.0.0' : '127.0.0.1', spec.port, spec.passwordAuth));
-  return { h, current, rotated };
+  const extraTypes = spec.extraHostKeys ?? [];
+  const extra: HostKeyLines['extra'] = {};
+  for (const t of extraTypes) extra[t] = keyLine(hostKeygen(path.join(h, 'hostkeys', `ssh_host_${t}_key`), t, `gdrlab-${spec.name}-${t}`));
+  fs.writeFileSync(path.join(h, 'sshd_config'), sshdConfig(h, spec.address ? '0.0.0.0' : '127.0.0.1', spec.port, spec.passwordAuth, extraTypes));
+  return { h, current, rotated, extra };
 }
 
 /**

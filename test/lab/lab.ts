@@ -8,18 +8,20 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ClusterHost, etcHostsLines, knownHostsLine, writeLoginHomes } from './cluster';
-import { defaultUsers, keygen, LabPubKeys, LabUser, makeBootStates, prepareHostDir } from './hostdir';
+import { defaultUsers, ExtraHostKeyType, HostKeyLines, keygen, LabPubKeys, LabUser, makeBootStates, prepareHostDir } from './hostdir';
 import { LabProcess, processesInNamespaceOf } from './procs';
 import { checkNetwork, defaultNetwork, LabNetwork, netnsFor, NetnsSpec, setUpBridge, setUpNetns } from './net';
 import { defaultRecordsPath, procStart, Records, undo } from './records';
 import { LabSlurm, PreparedSlurm, prepareSlurm, waitSlurmIdle } from './slurm';
+
+import { cleanupStale } from './records';
 
 export { cleanupStale, defaultRecordsPath } from './records';
 export { recordingName } from './profile';
 export { defaultUsers } from './hostdir';
 export { defaultNetwork } from './net';
 export type { LabProcess } from './procs';
-export type { LabUser } from './hostdir';
+export type { ExtraHostKeyType, LabUser } from './hostdir';
 export type { LabNetwork } from './net';
 export { inHost } from './slurm';
 export type { LabSlurm, PreparedSlurm } from './slurm';
@@ -40,6 +42,8 @@ export interface LabHostSpec {
   passwordAuth?: boolean;
   /** Milliseconds a fake command waits before replying, by command name; merged over the profile's `delays`. */
   delays?: Record<string, number>;
+  /** Host keys sshd serves besides ed25519 (known_hosts lines in `LabHost.extraHostKeyLines`). */
+  extraHostKeys?: ExtraHostKeyType[];
 }
 
 /** One call of a fake command: `lcAll` is the LC_ALL it ran under (null: unset). */
@@ -55,6 +59,8 @@ export interface LabHost {
   /** known_hosts line for the current host key, and for the rotated one. */
   hostKeyLine: string;
   rotatedHostKeyLine: string;
+  /** known_hosts lines for the host keys of `extraHostKeys`, by type. */
+  extraHostKeyLines: Partial<Record<ExtraHostKeyType, string>>;
   users: LabUser[];
   sshdLogPath: string;
   /** Upper dir of the host's copy-on-write /etc: every write to /etc lands here. */
@@ -161,6 +167,7 @@ interface PlannedHost extends ClusterHost {
   spec: LabHostSpec;
   ns?: NetnsSpec;
   rotated: string;
+  extra: HostKeyLines['extra'];
 }
 
 /** Where each host listens (all first: every /etc/hosts names them all), then its folder. */
@@ -176,11 +183,11 @@ async function planHosts(dir: string, opts: LabOptions, network: LabNetwork, pub
   return places.map((p) => {
     const { spec } = p;
     const profileDir = profileDirOf(spec);
-    const { h, current, rotated } = prepareHostDir(dir, {
+    const { h, current, rotated, extra } = prepareHostDir(dir, {
       name: spec.name, profileDir, users: spec.users ?? defaultUsers, passwordAuth: spec.passwordAuth ?? true, delays: spec.delays,
-      address: p.ns?.address, port: p.port, hostsLines: etcHostsLines(p, places),
+      address: p.ns?.address, port: p.port, hostsLines: etcHostsLines(p, places), extraHostKeys: spec.extraHostKeys,
     }, pub, boots);
-    return { ...p, h, login: !!spec.login, hostKey: current, rotated };
+    return { ...p, h, login: !!spec.login, hostKey: current, rotated, extra };
   });
 }
 
@@ -203,6 +210,13 @@ function writeClientFiles(dir: string, hosts: readonly LabHost[], key: string): 
   const sshConfigPath = path.join(dir, 'ssh_config');
   fs.writeFileSync(sshConfigPath, hosts.map((h) => `Host ${h.name}\n  HostName ${h.address}\n  Port ${h.port}\n  User gdr\n  IdentityFile ${key}\n  IdentitiesOnly yes\n  UserKnownHostsFile ${knownHostsPath}\n  StrictHostKeyChecking yes\n`).join(''));
   return { knownHostsPath, sshConfigPath };
+}
+
+/** A test file's lab: says why the lab cannot run here, undoes a crashed run of the same records, starts. */
+export async function startTestLab(opts: LabOptions): Promise<Lab> {
+  assertLabCanRun();
+  await cleanupStale(opts.recordsPath);
+  return startLab(opts);
 }
 
 /** Starts the hosts (in parallel); refuses while a previous run's records exist. */
@@ -281,6 +295,7 @@ function startHost(p: PlannedHost, records: Records, timeoutMs: number): { host:
     name: p.name, address: p.address, port: p.port, netns: ns?.name, hostDir: h, users: p.spec.users ?? defaultUsers, sshdLogPath,
     callLogPath: path.join(h, 'calls.log'),
     hostKeyLine: knownHostsLine(p, false), rotatedHostKeyLine: knownHostsLine({ ...p, hostKey: p.rotated }, false),
+    extraHostKeyLines: Object.fromEntries(Object.entries(p.extra).map(([t, k]) => [t, knownHostsLine({ ...p, hostKey: k }, false)])),
     etcUpperDir: path.join(h, 'etc-upper'), controlDir: path.join(h, 'ctl'), unsharePid: pid,
     listenerPid: () => childOf(pid),
     processes: () => processesInNamespaceOf(childOf(pid)),

@@ -11,7 +11,11 @@ import { exec } from '../../src/core/ssh/exec';
 import { localResolveEnv } from '../../src/core/ssh/nodeConfigFs';
 import { noPrompts, SshPrompts } from '../../src/core/ssh/prompts';
 import { resolveSshConfig, SshTarget } from '../../src/core/ssh/sshConfig';
-import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { Lab, LabHost, startTestLab } from '../lab/lab';
+
+// Our own lab records and network: other suites and helpers run labs of their own.
+const RECORDS = '/tmp/gdrlab-records-connect.json';
+const NETWORK = { bridge: 'gdrbr13', subnet: 13 };
 
 let lab: Lab;
 let gpu: LabHost, jump1: LabHost, jump2: LabHost, inner: LabHost;
@@ -61,9 +65,9 @@ describe('SSH connections to simulated GPU hosts', function () {
   this.timeout(60_000);
 
   before(async () => {
-    assertLabCanRun();
-    await cleanupStale();
-    lab = await startLab({
+    lab = await startTestLab({
+      recordsPath: RECORDS,
+      network: NETWORK,
       hosts: [
         { name: 'gpu-a', profile: 'healthy' },
         { name: 'jump-1', profile: 'no-gpu' },
@@ -93,12 +97,36 @@ describe('SSH connections to simulated GPU hosts', function () {
     await run(target('gpu-a', withKey(gpu, ['StrictHostKeyChecking yes'], kh)));
   });
 
-  it('under StrictHostKeyChecking=no, records a new key and lets a changed one through, as ssh does', async () => {
+  it('under StrictHostKeyChecking=no, records a new key; a changed one gets a key login only, with ssh\'s warning, as ssh does', async () => {
     const kh = freshKnownHosts();
     await run(target('gpu-a', withKey(gpu, ['StrictHostKeyChecking no'], kh)));
     assert.match(fs.readFileSync(kh, 'utf8'), /ssh-ed25519 /);
     fs.writeFileSync(kh, `${gpu.rotatedHostKeyLine}\n`);
-    assert.equal(await run(target('gpu-a', withKey(gpu, ['StrictHostKeyChecking no'], kh))), 'gpu-a\ngdr\n');
+    const warned: string[] = [];
+    const prompts: SshPrompts = { ...noPrompts, warn: (_h, lines) => warned.push(...lines) };
+    assert.equal(await run(target('gpu-a', withKey(gpu, ['StrictHostKeyChecking no'], kh)), prompts), 'gpu-a\ngdr\n');
+    assert.ok(warned.includes('@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @'), warned.join('\n'));
+    assert.ok(warned.includes('Password authentication is disabled to avoid man-in-the-middle attacks.'));
+    assert.equal(fs.readFileSync(kh, 'utf8'), `${gpu.rotatedHostKeyLine}\n`, 'known_hosts is left alone');
+  });
+
+  it('sends no password and no keyboard-interactive answer over a changed key let through by StrictHostKeyChecking=no', async () => {
+    const kh = freshKnownHosts();
+    fs.writeFileSync(kh, `${gpu.rotatedHostKeyLine}\n`);
+    const asked: string[] = [];
+    const prompts: SshPrompts = {
+      ...noPrompts,
+      password: async () => (asked.push('password'), 'pwuser-lab-pw'),
+      keyboardInteractive: async () => (asked.push('keyboard-interactive'), ['pwuser-lab-pw']),
+    };
+    const before = fs.readFileSync(gpu.sshdLogPath, 'utf8').length;
+    const t = target('gpu-a', hostBlock(gpu, ['User pwuser', 'IdentitiesOnly yes', `IdentityFile ${lab.keys.unauthorized}`, 'StrictHostKeyChecking no'], kh));
+    const e = await refusal(run(t, prompts));
+    assert.equal(e.step, 'auth');
+    assert.deepEqual(asked, [], 'nothing was asked, so nothing could be sent');
+    const log = fs.readFileSync(gpu.sshdLogPath, 'utf8').slice(before);
+    assert.doesNotMatch(log, /password|keyboard-interactive/i, 'the server saw neither method tried');
+    assert.equal(await run(target('gpu-a', hostBlock(gpu, ['User pwuser', 'IdentitiesOnly yes', `IdentityFile ${lab.keys.unauthorized}`], lab.knownHostsPath)), prompts), 'gpu-a\npwuser\n', 'with the right key known, the password goes');
   });
 
   it('asks under the default mode, showing the fingerprint; No refuses, Yes records', async () => {

@@ -62,7 +62,7 @@ async function open(destination: string, prompts: SshPrompts): Promise<SshConnec
 async function fix(destination: string, fixId: FixPlan['fixId'], prompts: SshPrompts): Promise<FixResult> {
   const conn = await open(destination, prompts);
   try {
-    const session = sshFixSession(conn.client, destination, conn.target.user);
+    const session = sshFixSession(conn, destination);
     const sudoMarker = newSudoMarker();
     const plan = await prepareFix(session, fixId, sudoMarker);
     return await runPlan(plan, session, { sudoMarker, sudoPassword: sudoPasswordVia(prompts, session) });

@@ -20,6 +20,8 @@ export interface ApplyOptions {
   readonly rereadState: () => Promise<Parsed<PersistState>>;
   /** The marker the plan's `sudo -S -p` commands carry. */
   readonly sudoMarker: string;
+  /** Why no password may go to the host; a plan needing sudo's password is then refused unasked. */
+  readonly passwordsRefused?: string;
 }
 
 export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<FixResult> {
@@ -29,6 +31,7 @@ export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<Fi
   if (plan.status !== 'ready') return result(plan.status, plan.summary, { findings: plan.findings });
   let stdin: string | undefined;
   if (plan.privilege === 'sudo-password') {
+    if (options.passwordsRefused !== undefined) return result('refused', options.passwordsRefused);
     const password = await options.sudoPassword();
     if (password === null || password === '') {
       return result('refused', `sudo on ${plan.host} needs the password of ${plan.user} and none was given: nothing was changed.`);

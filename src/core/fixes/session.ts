@@ -2,10 +2,10 @@
 // the caller has shown the plan and has the go-ahead, apply it. The session hides how the host is
 // reached: over SSH (sshFixSession) or, in tests, anything that runs a command line.
 import { randomBytes } from 'node:crypto';
-import { Client } from 'ssh2';
 import { Parsed, fail } from '../parsers/result';
 import { ProbeReport, runProbe } from '../probe/runProbe';
 import { sshRunner } from '../probe/sshRunner';
+import type { SshConnection } from '../ssh/connect';
 import { SshPrompts } from '../ssh/prompts';
 import { applyFix } from './apply';
 import { PersistState, parsePersistState } from './persistState';
@@ -22,10 +22,24 @@ export interface FixSession {
   readonly shell: RemoteShell;
   /** A full probe of the host (the same one `gdr-doctor diagnose` runs). */
   readonly probe: () => Promise<ProbeReport>;
+  /** Why no password may go to this host (then a plan needing sudo's password is refused); absent when it may. */
+  readonly passwordsRefused?: string;
 }
 
-export function sshFixSession(client: Client, host: string, user: string): FixSession {
-  return { host, user, shell: sshShell(client), probe: () => runProbe(sshRunner(client), { host }) };
+/** A fix over an open connection; `host` is the destination as the user gave it. */
+export function sshFixSession(conn: SshConnection, host: string): FixSession {
+  const { client } = conn;
+  const passwordsRefused = conn.hostKeyChanged ? changedKeyRefusal(host, conn.target.user) : undefined;
+  return { host, user: conn.target.user, shell: sshShell(client), probe: () => runProbe(sshRunner(client), { host }), passwordsRefused };
+}
+
+/** ssh sends no password once StrictHostKeyChecking=no let a changed host key through; sudo's is no different. */
+function changedKeyRefusal(host: string, user: string): string {
+  return (
+    `sudo on ${host} needs the password of ${user}, and no password is sent to ${host}: its host key does not match known_hosts ` +
+    '(StrictHostKeyChecking no let the connection go on, as ssh does, with passwords disabled). Nothing was changed. ' +
+    'Check the host key with its administrator, correct known_hosts, and run the fix again.'
+  );
 }
 
 /** A fresh marker for `sudo -S -p`: sudo prints it where it asks, so its prompt never mixes with output. */
@@ -57,7 +71,9 @@ export async function readPersistState(shell: RemoteShell): Promise<Parsed<Persi
 export async function prepareFix(session: FixSession, fixId: FixId, sudoMarker: string): Promise<FixPlan> {
   const report = await session.probe();
   const persistState = fixId === 'persist-peermem' ? await readPersistState(session.shell) : undefined;
-  return planFix({ fixId, host: session.host, user: session.user, report, persistState, sudoMarker });
+  const plan = planFix({ fixId, host: session.host, user: session.user, report, persistState, sudoMarker });
+  const refused = plan.status === 'ready' && plan.privilege === 'sudo-password' ? session.passwordsRefused : undefined;
+  return refused !== undefined ? { ...plan, status: 'refused', summary: refused } : plan;
 }
 
 export interface RunOptions {
@@ -75,5 +91,7 @@ export function runPlan(plan: FixPlan, session: FixSession, options: RunOptions)
     reprobe: session.probe,
     rereadState: () => readPersistState(session.shell),
     sudoMarker: options.sudoMarker,
+    // Checked again here: a plan may have been made over another connection to the host.
+    passwordsRefused: session.passwordsRefused,
   });
 }

@@ -38,8 +38,8 @@ export async function openSsh(destination: string, options: SshReachOptions, sig
 
 /**
  * Reaches `destination` through `jump` (as `ssh -J jump destination`), unless the user's ssh_config
- * already gives it a ProxyJump: a fleet's node behind its login node. The node's name is resolved
- * by the login node, as pdsh and srun there resolve it.
+ * already says how to reach it (a ProxyJump or a ProxyCommand): a fleet's node behind its login
+ * node. The node's name is resolved by the login node, as pdsh and srun there resolve it.
  */
 export function throughJump(reach: SshReachOptions, destination: string, jump: string): SshReachOptions {
   const node = parseDestination(destination).host;
@@ -48,7 +48,8 @@ export function throughJump(reach: SshReachOptions, destination: string, jump: s
     ...reach,
     adjustTarget: (t) => {
       const adjusted = adjust(t);
-      return adjusted.host === node && adjusted.proxyJump === null ? { ...adjusted, proxyJump: jump } : adjusted;
+      const direct = adjusted.proxyJump === null && adjusted.proxyCommand === null;
+      return adjusted.host === node && direct ? { ...adjusted, proxyJump: jump } : adjusted;
     },
   };
 }

@@ -6,6 +6,8 @@ export interface ConfigLine {
   /** Lower-cased keyword. */
   readonly keyword: string;
   readonly args: readonly string[];
+  /** Everything after the keyword and its separator, as written (ProxyCommand takes the line whole). */
+  readonly rest: string;
   readonly file: string;
   readonly line: number;
 }
@@ -17,12 +19,13 @@ export interface ConfigFs {
 }
 
 /** Splits one line: keyword, then arguments separated by spaces or a single `=`; "quoted args" kept whole. */
-export function splitConfigLine(text: string): { keyword: string; args: string[] } | null {
+export function splitConfigLine(text: string): { keyword: string; args: string[]; rest: string } | null {
   const trimmed = text.trim();
   if (trimmed === '' || trimmed.startsWith('#')) return null;
   const m = /^(\S+?)(?:\s*=\s*|\s+)(.*)$/.exec(trimmed) ?? /^(\S+)()$/.exec(trimmed);
   if (!m) return null;
-  return { keyword: m[1].toLowerCase(), args: splitArgs(m[2]) };
+  // ssh skips any further blanks and `=` before a command (readconf.c parse_command).
+  return { keyword: m[1].toLowerCase(), args: splitArgs(m[2]), rest: m[2].replace(/^[\s=]+/, '') };
 }
 
 function splitArgs(rest: string): string[] {

@@ -101,3 +101,26 @@ export function knownHostsLine(name: string, keyBlob: Buffer, hash: boolean, sal
   }
   return `${hostField} ${keyType} ${keyBlob.toString('base64')}`;
 }
+
+/**
+ * OpenSSH's default HostKeyAlgorithms (9.x), less those ssh2 cannot verify (certificates,
+ * security keys). ssh-rsa (SHA-1) is off by default in OpenSSH, so it is not offered here either.
+ */
+export const DEFAULT_HOST_KEY_ALGORITHMS = ['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256'];
+
+/** The known_hosts key type an algorithm's host key has (`rsa-sha2-512` signs with an `ssh-rsa` key). */
+const keyTypeOfAlgorithm = (alg: string) => (alg.startsWith('rsa-sha2-') ? 'ssh-rsa' : alg);
+
+/**
+ * The host key algorithms to offer for `name`, as ssh's order_hostkeyalgs() orders them: the whole
+ * default list when known_hosts has a key of its first type, else the algorithms whose key type
+ * known_hosts holds for the host first (in default order), then the rest. So a host known by an
+ * ECDSA or RSA key is asked for that key, not for an ed25519 one nobody has seen.
+ */
+export function orderHostKeyAlgorithms(entries: readonly KnownHostEntry[], name: string): string[] {
+  const known = new Set(entries.filter((e) => e.marker === null && entryMatchesHost(e, name)).map((e) => e.keyType));
+  const all = DEFAULT_HOST_KEY_ALGORITHMS;
+  if (known.has(keyTypeOfAlgorithm(all[0]))) return [...all];
+  const preferred = all.filter((a) => known.has(keyTypeOfAlgorithm(a)));
+  return [...preferred, ...all.filter((a) => !preferred.includes(a))];
+}

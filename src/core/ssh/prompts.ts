@@ -19,6 +19,12 @@ export interface SshPrompts {
   password(user: string, host: string): Promise<string | null>;
   /** keyboard-interactive (2FA): the prompts exactly as the server sent them; null gives up. */
   keyboardInteractive(host: string, name: string, instructions: string, prompts: readonly { prompt: string; echo: boolean }[]): Promise<string[] | null>;
+  /**
+   * What ssh prints on stderr without asking anything (a changed host key let through by
+   * StrictHostKeyChecking=no, an identity file it cannot use), in ssh's words, one line each.
+   * Optional: where nobody would read it, it is dropped.
+   */
+  warn?(host: string, lines: readonly string[]): void;
 }
 
 /** For non-interactive use (CI, fleets): every question is answered No. */

@@ -6,8 +6,15 @@ import { resolveSshConfig, SshTarget } from './sshConfig';
 import { sshG } from './sshG';
 
 export async function resolveTarget(dest: Destination, configFile?: string): Promise<SshTarget> {
-  const parsed = resolveSshConfig(dest, localResolveEnv(configFile));
   const fromSsh = await sshG(dest, configFile);
+  let parsed: SshTarget;
+  try {
+    parsed = resolveSshConfig(dest, localResolveEnv(configFile));
+  } catch (e) {
+    // Ours stops where ssh 9.2 stops (an unknown token, say); a newer ssh may know more.
+    if (fromSsh) return fromSsh;
+    throw e;
+  }
   // ssh -G cannot show Match exec warnings or known_hosts paths containing spaces: keep ours there.
   return fromSsh ? { ...fromSsh, userKnownHostsFiles: parsed.userKnownHostsFiles, warnings: parsed.warnings } : parsed;
 }

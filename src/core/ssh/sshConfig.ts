@@ -4,8 +4,10 @@
 import * as path from 'node:path';
 import { ConfigFs, ConfigLine, includeTargets, readConfigLines } from './configFile';
 import { Destination } from './destination';
+import { ConnectError } from './errors';
 import { matchPatternList } from './hostPatterns';
-import { expandPath, expandTokens, TokenContext } from './tokens';
+import { finishProxy, ProxyState, setProxyCommand, setProxyJump } from './proxySettings';
+import { expandPath, expandTokens, HOSTNAME_TOKENS, TokenContext, TokenError } from './tokens';
 
 export type StrictHostKeyChecking = 'yes' | 'no' | 'ask' | 'accept-new';
 
@@ -19,11 +21,17 @@ export interface SshTarget {
   readonly identityFiles: readonly string[];
   readonly identitiesOnly: boolean;
   readonly identityAgent: string | null;
+  /** ProxyJump and ProxyCommand exclude each other: whichever ssh_config gives first is set. */
   readonly proxyJump: string | null;
+  /** As configured, tokens unexpanded (connect time: proxyCommand.ts). */
+  readonly proxyCommand: string | null;
+  /** Expanded (`~`, tokens, `${NAME}`); empty for `none`. */
   readonly userKnownHostsFiles: readonly string[];
+  /** As configured (ssh expands only `~` here, when it reads them); empty for `none`. */
   readonly globalKnownHostsFiles: readonly string[];
   readonly strictHostKeyChecking: StrictHostKeyChecking;
   readonly hashKnownHosts: boolean;
+  /** Lower-cased, as ssh does. */
   readonly hostKeyAlias: string | null;
   /** Seconds; null when unset ("none"). */
   readonly connectTimeout: number | null;
@@ -41,6 +49,9 @@ export interface ResolveEnv {
   /** `-F FILE`: only this file is read ("none": none). Otherwise ~/.ssh/config then the system file. */
   readonly configFile?: string;
   readonly systemConfigFile?: string;
+  readonly uid?: number;
+  /** For `${NAME}` in the keywords that take environment variables. */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
 }
 
 const MULTI_VALUED = new Set(['identityfile']);
@@ -49,19 +60,26 @@ const DEFAULT_IDENTITIES = ['id_rsa', 'id_ecdsa', 'id_ecdsa_sk', 'id_ed25519', '
 interface State {
   readonly values: Map<string, string[]>;
   readonly identityFiles: string[];
+  readonly proxy: ProxyState;
   readonly warnings: string[];
 }
 
+/** Throws ConnectError (step 'config') where ssh would stop: an unknown token, an unset `${NAME}`. */
 export function resolveSshConfig(dest: Destination, env: ResolveEnv): SshTarget {
-  const state: State = { values: new Map(), identityFiles: [], warnings: [] };
+  const state: State = { values: new Map(), identityFiles: [], proxy: { command: null, jump: null }, warnings: [] };
   // Command-line values come first, so they win over every config file (first value wins).
   if (dest.user !== null) state.values.set('user', [dest.user]);
   if (dest.port !== null) state.values.set('port', [String(dest.port)]);
-  for (const { file, base } of configFiles(env)) {
-    const lines = readConfigLines(env.fs, file);
-    if (lines) evaluate(lines, base, true, dest.host, env, state, 0);
+  try {
+    for (const { file, base } of configFiles(env)) {
+      const lines = readConfigLines(env.fs, file);
+      if (lines) evaluate(lines, base, true, dest.host, env, state, 0);
+    }
+    return finish(dest.host, env, state);
+  } catch (e) {
+    if (e instanceof TokenError) throw new ConnectError(dest.host, 'config', `ssh_config: ${e.message}`);
+    throw e;
   }
-  return finish(dest.host, env, state);
 }
 
 function configFiles(env: ResolveEnv): { file: string; base: string }[] {
@@ -99,7 +117,9 @@ function includeFiles(l: ConfigLine, base: string, host: string, env: ResolveEnv
 }
 
 function setValue(state: State, l: ConfigLine): void {
-  if (MULTI_VALUED.has(l.keyword)) {
+  if (l.keyword === 'proxycommand') setProxyCommand(state.proxy, l.rest);
+  else if (l.keyword === 'proxyjump') setProxyJump(state.proxy, l.args[0]);
+  else if (MULTI_VALUED.has(l.keyword)) {
     if (l.args[0] !== undefined) state.identityFiles.push(l.args[0]);
   } else if (!state.values.has(l.keyword) && l.args.length > 0) {
     state.values.set(l.keyword, [...l.args]);
@@ -144,26 +164,32 @@ function evaluateCriterion(criterion: string, value: string, host: string, env: 
 
 function tokenContext(host: string, env: ResolveEnv, state: State): TokenContext {
   const lower = host.toLowerCase();
+  const base = { home: env.home, localUser: env.localUser, localHost: env.localHost, uid: env.uid, env: env.environment, originalHost: host };
   // ssh lower-cases the final host name, including the parts HostName spelled out.
-  const hostname = expandTokens(state.values.get('hostname')?.[0] ?? lower, { ...baseContext(env), host: lower, originalHost: host, user: '', port: 22 }).toLowerCase();
+  const hostname = expandTokens(state.values.get('hostname')?.[0] ?? lower, { ...base, host: lower, user: '', port: 22 }, { tokens: HOSTNAME_TOKENS }).toLowerCase();
   return {
-    ...baseContext(env),
+    ...base,
     host: hostname,
-    originalHost: host,
     user: state.values.get('user')?.[0] ?? env.localUser,
     port: Number(state.values.get('port')?.[0] ?? 22),
+    hostKeyAlias: hostKeyAlias(state),
   };
 }
 
-function baseContext(env: ResolveEnv): Pick<TokenContext, 'home' | 'localUser' | 'localHost'> {
-  return { home: env.home, localUser: env.localUser, localHost: env.localHost };
+function hostKeyAlias(state: State): string | null {
+  return state.values.get('hostkeyalias')?.[0].toLowerCase() ?? null;
+}
+
+/** UserKnownHostsFile / GlobalKnownHostsFile: `none` (alone, any case) means no file at all. */
+function knownHostsFiles(configured: readonly string[] | undefined, defaults: readonly string[]): readonly string[] {
+  const files = configured ?? defaults;
+  return files.length === 1 && files[0].toLowerCase() === 'none' ? [] : files;
 }
 
 function finish(host: string, env: ResolveEnv, state: State): SshTarget {
   const ctx = tokenContext(host, env, state);
   const get = (k: string) => state.values.get(k);
   const one = (k: string) => get(k)?.[0] ?? null;
-  const proxyJump = one('proxyjump');
   const agent = one('identityagent');
   return {
     host,
@@ -173,12 +199,12 @@ function finish(host: string, env: ResolveEnv, state: State): SshTarget {
     identityFiles: state.identityFiles.length > 0 ? state.identityFiles : DEFAULT_IDENTITIES.map((f) => `~/.ssh/${f}`),
     identitiesOnly: yes(one('identitiesonly')),
     identityAgent: agent === null || agent === 'SSH_AUTH_SOCK' ? agent : expandPath(agent, ctx),
-    proxyJump: proxyJump === null || proxyJump.toLowerCase() === 'none' ? null : proxyJump,
-    userKnownHostsFiles: (get('userknownhostsfile') ?? ['~/.ssh/known_hosts', '~/.ssh/known_hosts2']).map((f) => expandPath(f, ctx)),
-    globalKnownHostsFiles: get('globalknownhostsfile') ?? ['/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_known_hosts2'],
+    ...finishProxy(state.proxy),
+    userKnownHostsFiles: knownHostsFiles(get('userknownhostsfile'), ['~/.ssh/known_hosts', '~/.ssh/known_hosts2']).map((f) => expandPath(f, ctx)),
+    globalKnownHostsFiles: knownHostsFiles(get('globalknownhostsfile'), ['/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_known_hosts2']),
     strictHostKeyChecking: strictMode(one('stricthostkeychecking')),
     hashKnownHosts: yes(one('hashknownhosts')),
-    hostKeyAlias: one('hostkeyalias'),
+    hostKeyAlias: ctx.hostKeyAlias ?? null,
     connectTimeout: seconds(one('connecttimeout')),
     serverAliveInterval: seconds(one('serveraliveinterval')) ?? 0,
     serverAliveCountMax: Number(one('serveralivecountmax') ?? 3),

@@ -30,6 +30,8 @@ export function parseSshG(host: string, output: string): SshTarget {
   }
   const one = (k: string) => values.get(k)?.[0] ?? null;
   const proxyJump = one('proxyjump');
+  // ssh -G joins the list with spaces, so a path containing a space cannot be told apart here.
+  const fileList = (k: string) => (one(k) ?? '').split(' ').filter((f) => f !== '' && f.toLowerCase() !== 'none');
   return {
     host,
     hostname: one('hostname') ?? host,
@@ -39,9 +41,9 @@ export function parseSshG(host: string, output: string): SshTarget {
     identitiesOnly: one('identitiesonly') === 'yes',
     identityAgent: one('identityagent'),
     proxyJump: proxyJump === null || proxyJump === 'none' ? null : proxyJump,
-    // ssh -G joins the list with spaces, so a path containing a space cannot be told apart here.
-    userKnownHostsFiles: (one('userknownhostsfile') ?? '').split(' ').filter((f) => f !== ''),
-    globalKnownHostsFiles: (one('globalknownhostsfile') ?? '').split(' ').filter((f) => f !== ''),
+    proxyCommand: one('proxycommand'),
+    userKnownHostsFiles: fileList('userknownhostsfile'),
+    globalKnownHostsFiles: fileList('globalknownhostsfile'),
     strictHostKeyChecking: strictMode(one('stricthostkeychecking')),
     hashKnownHosts: one('hashknownhosts') === 'yes',
     hostKeyAlias: one('hostkeyalias'),

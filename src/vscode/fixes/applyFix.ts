@@ -24,7 +24,7 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
   let result: FixResult | undefined;
   try {
     result = await ctx.diagnoser.withConnection(host, async (conn) => {
-      const session = sshFixSession(conn.client, destination, conn.target.user);
+      const session = sshFixSession(conn, destination);
       const sudoMarker = newSudoMarker();
       const plan = await progress(`Preparing ${fixId} on ${host.label}`, () => prepareFix(session, fixId, sudoMarker));
       ctx.log.info(`plan:\n${formatPlan(plan)}`);

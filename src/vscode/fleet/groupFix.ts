@@ -73,7 +73,7 @@ function groupHost(ctx: Ctx, fleet: FleetConfig, host: string): HostEntry {
 
 async function prepareOne(ctx: Ctx, host: HostEntry, fixId: FixId, marker: string): Promise<Prepared> {
   try {
-    const plan = await ctx.diagnoser.withConnection(host, (conn) => prepareFix(sshFixSession(conn.client, host.destination as string, conn.target.user), fixId, marker));
+    const plan = await ctx.diagnoser.withConnection(host, (conn) => prepareFix(sshFixSession(conn, host.destination as string), fixId, marker));
     return { host, plan };
   } catch (e) {
     return { host, error: classifyConnectError(host.label, e).message };
@@ -101,7 +101,7 @@ async function applyAll(ctx: Ctx, ready: readonly (Prepared & { plan: FixPlan })
 
 async function applyOne(ctx: Ctx, host: HostEntry, plan: FixPlan, marker: string, deps: SudoDeps): Promise<Applied> {
   try {
-    const result = await ctx.diagnoser.withConnection(host, (conn) => runWithSudo(plan, sshFixSession(conn.client, host.destination as string, conn.target.user), marker, deps));
+    const result = await ctx.diagnoser.withConnection(host, (conn) => runWithSudo(plan, sshFixSession(conn, host.destination as string), marker, deps));
     logFixResult(ctx, result);
     return { host, result };
   } catch (e) {

@@ -130,10 +130,10 @@ export class Diagnoser {
   }
 }
 
-/** How VS Code reaches a host over SSH: the user's settings, prompts; ssh_config warnings to the log. */
+/** How VS Code reaches a host over SSH: the user's settings, prompts; ssh_config and ssh's warnings to the log. */
 export function sshReach(settings: GdrSettings, prompts: SshPrompts, log?: { warn(message: string): void }): SshReachOptions {
   return {
-    prompts,
+    prompts: { ...prompts, warn: (host, lines) => lines.forEach((l) => log?.warn(`${host}: ${l}`)) },
     configFile: settings.sshConfigFile,
     adjustTarget: (t) => {
       for (const w of t.warnings) log?.warn(`${t.host}: ${w}`);

@@ -1,12 +1,13 @@
 // A fleet node's quick fix goes through the fleet's login node (ssh -J), but never overrides a
-// ProxyJump the user's ssh_config already gives the node, and never touches the login node itself.
+// ProxyJump or ProxyCommand the user's ssh_config already gives the node, and never touches the login
+// node itself.
 import * as assert from 'node:assert/strict';
 import { throughJump } from '../../../src/core/fleet/sshProbeHost';
 import type { SshTarget } from '../../../src/core/ssh/sshConfig';
 
-function target(host: string, proxyJump: string | null = null): SshTarget {
+function target(host: string, proxyJump: string | null = null, proxyCommand: string | null = null): SshTarget {
   return {
-    host, hostname: host, user: 'gdr', port: 22, identityFiles: [], identitiesOnly: false, identityAgent: null, proxyJump,
+    host, hostname: host, user: 'gdr', port: 22, identityFiles: [], identitiesOnly: false, identityAgent: null, proxyJump, proxyCommand,
     userKnownHostsFiles: [], globalKnownHostsFiles: [], strictHostKeyChecking: 'ask', hashKnownHosts: false, hostKeyAlias: null,
     connectTimeout: null, serverAliveInterval: 0, serverAliveCountMax: 3, warnings: [],
   };
@@ -25,5 +26,11 @@ describe('throughJump', () => {
     assert.equal(adjust(target('gpu03', 'bastion,login2')).proxyJump, 'bastion,login2');
     assert.equal(adjust(target('login')).proxyJump, null);
     assert.equal(adjust(target('login')).strictHostKeyChecking, 'yes');
+  });
+
+  it("keeps the node's own ProxyCommand: the user's ssh_config says how to reach it", () => {
+    const adjust = throughJump(reach, 'gpu03', 'login').adjustTarget!;
+    const t = adjust(target('gpu03', null, 'ssh -W %h:%p bastion'));
+    assert.deepEqual([t.proxyJump, t.proxyCommand], [null, 'ssh -W %h:%p bastion']);
   });
 });

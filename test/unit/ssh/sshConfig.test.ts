@@ -6,8 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseDestination } from '../../../src/core/ssh/destination';
 import { localResolveEnv } from '../../../src/core/ssh/nodeConfigFs';
-import { resolveSshConfig, SshTarget } from '../../../src/core/ssh/sshConfig';
-import { sshG } from '../../../src/core/ssh/sshG';
+import { resolveSshConfig } from '../../../src/core/ssh/sshConfig';
+import { assertSameAsSsh } from '../../support/sshG';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-sshcfg-'));
 // Relative Include paths are taken from ~/.ssh, so one case needs a folder there.
@@ -20,20 +20,6 @@ function write(name: string, text: string): string {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
   return file;
-}
-
-function comparable(t: SshTarget): Omit<SshTarget, 'warnings'> {
-  const { warnings, ...rest } = t;
-  return rest;
-}
-
-async function assertSameAsSsh(config: string, destination: string): Promise<SshTarget> {
-  const dest = parseDestination(destination);
-  const ours = resolveSshConfig(dest, localResolveEnv(config));
-  const theirs = await sshG(dest, config);
-  assert.ok(theirs, `ssh -G failed for ${destination}`);
-  assert.deepEqual(comparable(ours), comparable(theirs), `resolution of ${destination} with ${config}`);
-  return ours;
 }
 
 before(() => {
