@@ -48,6 +48,8 @@ export const Settings = {
   probeTimeoutSeconds: 'probeTimeoutSeconds',
   maxConcurrentHosts: 'maxConcurrentHosts',
   fleets: 'fleets',
+  ncclVersion: 'ncclVersion',
+  ncclEnv: 'ncclEnv',
 } as const;
 
 /** Tree item contexts (`viewItem` in menus). */

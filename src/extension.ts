@@ -5,7 +5,7 @@ import { RAW_OUTPUT_SCHEME, Views } from './constants';
 import { listConfigHosts } from './core/ssh/configHosts';
 import { localResolveEnv } from './core/ssh/nodeConfigFs';
 import { registerCommands } from './vscode/commands';
-import { onSettingsChanged, readSettings } from './vscode/config';
+import { readSettings } from './vscode/config';
 import { Ctx } from './vscode/context';
 import { directMembers } from './vscode/fleet/fleetMembers';
 import { FleetModel } from './vscode/fleet/fleetModel';
@@ -14,6 +14,7 @@ import { HostModel } from './vscode/hosts/hostModel';
 import { registerTopoEditor } from './vscode/editor';
 import { createLog } from './vscode/logging';
 import { RawOutputProvider } from './vscode/rawOutput';
+import { watchSettings } from './vscode/settingsWatcher';
 import { inputBoxPrompts } from './vscode/ssh/inputBoxPrompts';
 import { HostsTreeProvider } from './vscode/tree/hostsTree';
 import { WorkIndicator } from './vscode/workIndicator';
@@ -48,11 +49,7 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   return [
     tree, view, work, raw, diagnoser,
     vscode.workspace.registerTextDocumentContentProvider(RAW_OUTPUT_SCHEME, raw),
-    onSettingsChanged(() => {
-      model.invalidate();
-      fleets.invalidate();
-      for (const problem of readSettings().fleetProblems) log.warn(problem);
-    }),
+    watchSettings(model, fleets, log),
     ...registerCommands(ctx),
     ...registerTopoEditor(log),
   ];

@@ -7,6 +7,8 @@ export interface ParsedArgs {
   readonly positional: string[];
   readonly flags: ReadonlySet<string>;
   readonly options: ReadonlyMap<string, string>;
+  /** Every value of every option, in order (for options that may repeat: `--nccl-env A=1 --nccl-env B=2`). */
+  readonly lists: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface ArgSpec {
@@ -20,6 +22,7 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
   const positional: string[] = [];
   const flags = new Set<string>();
   const options = new Map<string, string>();
+  const lists = new Map<string, string[]>();
   const knownFlags = new Set(['--help', '-h', ...(spec.flags ?? [])]);
   const knownOptions = new Set(spec.options ?? []);
   for (let i = 0; i < argv.length; i++) {
@@ -39,11 +42,12 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
       const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
       if (value === undefined) throw new UsageError(`option ${name} needs a value`);
       options.set(name, value);
+      lists.set(name, [...(lists.get(name) ?? []), value]);
     } else if (knownFlags.has(name) && eq < 0) {
       flags.add(name === '-h' ? '--help' : name);
     } else {
       throw new UsageError(`unknown option ${JSON.stringify(arg)}`);
     }
   }
-  return { positional, flags, options };
+  return { positional, flags, options, lists };
 }

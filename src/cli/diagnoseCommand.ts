@@ -3,7 +3,9 @@
 // One host is reported in full; many hosts (host lists, a hosts file, a login node) as a fleet.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { diagnose } from '../core/diagnosis';
+import { NcclAssumptions, diagnose, readNcclAssumptions } from '../core/diagnosis';
+import { NCCL_ENV_NAMES } from '../core/topology/nccl/env';
+import { NEWEST_NCCL, formatNcclVersion } from '../core/topology/nccl/version';
 import { DEFAULT_FLEET_CONCURRENCY, ProbedHost } from '../core/fleet/fanout';
 import { probeOverSsh, SshReachOptions } from '../core/fleet/sshProbeHost';
 import { DEMO_HOST_NAME, demoRunner } from '../core/probe/demoHost';
@@ -43,6 +45,13 @@ in known_hosts (or StrictHostKeyChecking accept-new).
   --json       one JSON report per host (several hosts: one document, reports and groups)
   --timeout S  deadline for one host (several hosts: connect and probe together)
   --batch      never ask a question, even on a terminal (every question is answered No)
+  --nccl VERSION
+               the NCCL release your jobs use (2.21, 2.21.5): verdicts follow its rules
+               (PXN from 2.12, /sys/module registration from 2.23, C2C from 2.27…);
+               default: the newest release modelled (${formatNcclVersion(NEWEST_NCCL)})
+  --nccl-env NAME=VALUE
+               an NCCL_* variable your jobs set, read as NCCL reads it; repeatable:
+               ${NCCL_ENV_NAMES.join(', ')}
 
 Many hosts: a destination may be a host list as pdsh and ClusterShell write them: gpu[01-64],
 node-[1-4,7], gdr@gpu[1-2], a,b,c. Each host gets its own SSH connection; the summary groups
@@ -77,7 +86,7 @@ interface Job {
 }
 
 const FLAGS = ['--print-collect-script', '--json', '--demo', '--local', '--batch', '--each'];
-const OPTIONS = ['-F', '--from', '--timeout', '--hosts-file', '-f', '--fanout', '--deadline', '--via', '--with', '--partition', '--nodes', '-w', '--jobid'];
+const OPTIONS = ['-F', '--from', '--timeout', '--hosts-file', '-f', '--fanout', '--deadline', '--via', '--with', '--partition', '--nodes', '-w', '--jobid', '--nccl', '--nccl-env'];
 /** Options that only mean something through a login node. */
 const RELAY_ONLY = ['--with', '--partition', '--nodes', '-w', '--jobid'];
 
@@ -99,16 +108,21 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
   if (via === undefined && misplaced !== undefined) throw new UsageError(`${misplaced} goes with --via LOGIN`);
   const hosts = expandDestinations([...args.positional, ...optionList(args.options, '-w')], args.options.get('--hosts-file'), io);
   for (const h of hosts) checkDestination(h);
+  const nccl = readNcclAssumptions(args.options.get('--nccl'), args.lists.get('--nccl-env') ?? []);
+  if (typeof nccl === 'string') throw new UsageError(nccl);
   const prompts = cliPrompts({ batch: args.flags.has('--batch'), notice: io.stderr });
   try {
-    const fleet = { io, reach: { prompts, configFile: args.options.get('-F') }, options: args.options, stderrIsTty: process.stderr.isTTY === true, print: { json: args.flags.has('--json'), each: args.flags.has('--each') } };
+    const fleet = {
+      io, reach: { prompts, configFile: args.options.get('-F') }, options: args.options, stderrIsTty: process.stderr.isTTY === true,
+      print: { json: args.flags.has('--json'), each: args.flags.has('--each') }, nccl,
+    };
     if (via !== undefined) {
       if (modeCount(args.flags, args.options, 0) > 0) throw new UsageError('--via diagnoses nodes: not with --demo, --local or --from');
       return await runRelay(via, hosts, fleet);
     }
     if (modeCount(args.flags, args.options, hosts.length) !== 1) throw new UsageError('give destinations, or exactly one of --demo, --local, --from DIR');
     if (hosts.length > 1) return await runFleet(hosts, fleet);
-    return await runSingle(planJob(hosts[0], args.flags, args.options, { prompts, configFile: args.options.get('-F') }, deadlineMs), args.flags.has('--json'), io);
+    return await runSingle(planJob(hosts[0], args.flags, args.options, { prompts, configFile: args.options.get('-F') }, deadlineMs), args.flags.has('--json'), io, nccl);
   } finally {
     prompts.close(); // a question whose connection failed meanwhile must not keep waiting
   }
@@ -133,11 +147,12 @@ function modeCount(flags: ReadonlySet<string>, options: ReadonlyMap<string, stri
   return [flags.has('--demo'), flags.has('--local'), options.has('--from'), hosts > 0].filter(Boolean).length;
 }
 
-/** One host, reported in full (as before fleets existed). */
-async function runSingle(job: Job, json: boolean, io: CliIo): Promise<number> {
+/** One host, reported in full. */
+async function runSingle(job: Job, json: boolean, io: CliIo, nccl: NcclAssumptions): Promise<number> {
   try {
     const { report, target } = await job.run();
-    io.stdout(json ? `${JSON.stringify(diagnosisJson(report, diagnose(report), target), null, 2)}\n` : `${formatProbeReport(report)}\n`);
+    const diagnosis = diagnose(report, nccl);
+    io.stdout(json ? `${JSON.stringify(diagnosisJson(report, diagnosis, target), null, 2)}\n` : `${formatProbeReport(report, diagnosis)}\n`);
     return ExitCode.ok;
   } catch (e) {
     const err = classifyConnectError(job.host, e);

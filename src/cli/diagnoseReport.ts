@@ -1,6 +1,7 @@
 // The human-readable report of one host: what ran, what failed, what was parsed; then the findings
 // (errors first, with evidence and fixes), the GPU↔NIC verdicts and the suggested job environment.
-import { Diagnosis, Finding, GpuNicPair, diagnose } from '../core/diagnosis';
+import { Diagnosis, Finding, diagnose, pathLabel, shortVerdict } from '../core/diagnosis';
+import { shellAssignment } from '../core/diagnosis/suggestedEnv';
 import { ProbeReport } from '../core/probe/runProbe';
 import { CommandResult } from '../core/probe/frames';
 
@@ -23,19 +24,24 @@ export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = di
     const command = c.command.length > 60 ? `${c.command.slice(0, 57)}...` : c.command;
     lines.push(`  ${status(c).padEnd(10)} ${c.id.padEnd(22)} ${command}${parse}`);
   }
-  lines.push(...formatPairs(diagnosis.pairs), ...formatFindings(diagnosis.findings), ...formatEnv(diagnosis));
+  lines.push(...formatPairs(diagnosis), ...formatFindings(diagnosis.findings), ...formatEnv(diagnosis));
   for (const note of report.notes) lines.push(`  note: ${note}`);
   return lines.join('\n');
 }
 
-function formatPairs(pairs: readonly GpuNicPair[]): string[] {
+function formatPairs({ pairs, nccl }: Diagnosis): string[] {
   if (pairs.length === 0) return [];
-  const lines = ['  nearest RDMA NIC per GPU:'];
+  const source = nccl.topologySource === 'sysfs' ? 'topology from sysfs, as NCCL reads it' : 'topology from nvidia-smi topo -m';
+  const env = Object.entries(nccl.env).map(([k, v]) => `${k}=${v}`).join(' ');
+  const lines = [`  GPU↔NIC verdicts for NCCL ${nccl.assumed}${env ? ` with ${env}` : ''} (${source}; --nccl VERSION for your release):`];
   for (const p of pairs) {
-    const nics = p.nics.map((n) => n.device ?? n.nic).join(', ') || 'none';
+    const nics = p.nics.map((n) => (n.port === null ? n.device ?? n.nic : `${n.device ?? n.nic}:${n.port}`));
+    const shown = nics.length > 3 ? `${nics.slice(0, 3).join(', ')} +${nics.length - 3}` : nics.join(', ') || 'none';
     const pin = p.numaNode !== null || p.cpus !== null ? ` — NUMA ${p.numaNode ?? '?'}, CPUs ${p.cpus ?? '?'}` : '';
-    lines.push(`    ${p.gpu}: ${nics} (${p.link ?? '-'})${pin} — GDR ${p.gdr ? 'yes' : 'no'}: ${p.reason}`);
+    lines.push(`    ${p.gpu}: ${shown} (${pathLabel(p)})${pin} — ${shortVerdict(p)}`, `          ${p.reason}`, `          ${p.confirm}`);
   }
+  for (const problem of nccl.envProblems) lines.push(`    note: ${problem}`);
+  if (nccl.sysfsMissing) lines.push(`    note: the sysfs PCI tree was read but not used: ${nccl.sysfsMissing}`);
   return lines;
 }
 
@@ -57,5 +63,5 @@ function formatFindings(findings: readonly Finding[]): string[] {
 function formatEnv({ suggestedEnv }: Diagnosis): string[] {
   const vars = Object.entries(suggestedEnv.env);
   if (vars.length === 0) return [];
-  return ['  suggested environment (a suggestion: measure with nccl-tests):', ...vars.map(([k, v]) => `    ${k}=${v}`), ...suggestedEnv.notes.map((n) => `    # ${n}`)];
+  return ['  suggested environment (a suggestion: measure with nccl-tests):', ...vars.map(([k, v]) => `    ${shellAssignment(k, v)}`), ...suggestedEnv.notes.map((n) => `    # ${n}`)];
 }

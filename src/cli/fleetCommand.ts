@@ -2,6 +2,7 @@
 // one connection to a login node whose srun, pdsh or clush runs the probe on the nodes. Either way
 // every host ends with a result, printed as one grouped summary. Ctrl-C stops the hosts still
 // running (their remote commands too) and prints what was collected.
+import type { NcclAssumptions } from '../core/diagnosis';
 import { DEFAULT_FLEET_CONCURRENCY, fanOut } from '../core/fleet/fanout';
 import { foldHostList } from '../core/fleet/hostlist';
 import { checkRelayOptions, detectRelayTools, diagnoseViaLoginNode, RelayOptions, RelayTool } from '../core/fleet/relay';
@@ -21,6 +22,7 @@ export interface FleetContext {
   readonly print: FleetPrintOptions;
   /** Whether stderr is a terminal (the progress line). */
   readonly stderrIsTty: boolean;
+  readonly nccl: NcclAssumptions;
 }
 
 /** Direct fan-out over `hosts`. */
@@ -37,6 +39,7 @@ export async function runFleet(hosts: readonly string[], ctx: FleetContext): Pro
       hostDeadlineMs,
       overallDeadlineMs: secondsOption(options, '--deadline'),
       signal,
+      nccl: ctx.nccl,
       onResult: (r) => {
         const problem = hostProblemLine(r);
         if (problem) progress.say(problem);
@@ -55,6 +58,7 @@ export async function runRelay(login: string, nodes: readonly string[], ctx: Fle
   const relay = (tool: RelayTool, signal?: AbortSignal): RelayOptions => ({
     tool,
     loginHost: login,
+    nccl: ctx.nccl,
     nodes: nodes.length > 0 ? foldHostList(nodes) : undefined,
     partition: options.get('--partition'),
     nodeCount: countOption(options, '--nodes'),

@@ -21,14 +21,22 @@ export interface GpuDetail {
   readonly name: string;
   readonly numaNode: string | null;
   readonly cpus: string | null;
-  /** Nearest NIC(s), `NIC3 (mlx5_3)`; ties kept. */
+  /** The NIC(s) NCCL gives this GPU, `NIC3 (mlx5_3)`; ties kept. */
   readonly nearestNics: string[];
-  /** Column names of those NICs, for highlighting. */
+  /** Column names of those NICs, for highlighting (with PXN: the NICs reached through the proxy GPU). */
   readonly nearestNicColumns: string[];
   readonly link: string | null;
-  /** Whether NCCL's defaults use GPUDirect RDMA to its nearest NIC; null when unknown. */
+  /** Whether NCCL uses GPUDirect RDMA for this GPU (both directions); null when unknown. */
   readonly gdr: boolean | null;
+  /** The verdict in a few words (`GDR yes via GPU0 (PXN)`), as the tree and the CLI say it. */
+  readonly verdict: string;
+  /** The path class NCCL ends up with (PXN, P2C, PIX…), or null without a NIC. */
+  readonly ncclPath: string | null;
+  /** PXN: the GPU that relays this GPU's sends to the NIC over NVLink. */
+  readonly proxyGpu: string | null;
   readonly reason: string;
+  /** How to see the verdict in NCCL's own log. */
+  readonly confirm: string;
   /** `NCCL_IB_HCA=…` for a job on this GPU alone; null without a named NIC. */
   readonly ncclIbHca: string | null;
   /** `numactl --cpunodebind=0 --membind=0`; null when the node is unknown. */
@@ -98,7 +106,8 @@ const isLinkClass = (x: unknown): x is LinkClassName => LINK_CLASS_NAMES.include
 const isExplanation = shape<LinkExplanation>({ token: isText, linkClass: isLinkClass, meaning: isText, gdrVerdict: isText });
 const isGpuDetail = shape<GpuDetail>({
   name: isText, numaNode: isTextOrNull, cpus: isTextOrNull, nearestNics: arrayOf(isText), nearestNicColumns: arrayOf(isText),
-  link: isTextOrNull, gdr: isBoolOrNull, reason: isText, ncclIbHca: isTextOrNull, pinning: isTextOrNull,
+  link: isTextOrNull, gdr: isBoolOrNull, verdict: isText, ncclPath: isTextOrNull, proxyGpu: isTextOrNull, reason: isText, confirm: isText,
+  ncclIbHca: isTextOrNull, pinning: isTextOrNull,
 });
 const isNic = shape<NicInfo>({ name: isText, device: isTextOrNull });
 const isGroup = shape({ id: isText, devices: arrayOf(isText) });

@@ -2,6 +2,7 @@
 // listener tells the host model when something it shows (config file, added hosts) changed.
 import * as vscode from 'vscode';
 import { Settings } from '../constants';
+import { DEFAULT_NCCL, NcclAssumptions, readNcclAssumptions } from '../core/diagnosis';
 import { DEFAULT_FLEET_CONCURRENCY } from '../core/fleet/fanout';
 import { FleetConfig, parseFleets } from './fleet/fleetSettings';
 
@@ -22,6 +23,10 @@ export interface GdrSettings {
   readonly fleets: readonly FleetConfig[];
   /** Fleet entries that were dropped, and why. */
   readonly fleetProblems: readonly string[];
+  /** The NCCL release and environment verdicts are computed for. */
+  readonly nccl: NcclAssumptions;
+  /** Why gdrDoctor.ncclVersion / ncclEnv were not used as written (then the newest release, no env). */
+  readonly ncclProblem: string | null;
 }
 
 export function readSettings(): GdrSettings {
@@ -38,7 +43,18 @@ export function readSettings(): GdrSettings {
     maxConcurrentHosts: Math.max(1, Math.floor(c.get<number>(Settings.maxConcurrentHosts, DEFAULT_FLEET_CONCURRENCY))),
     fleets: fleets.fleets,
     fleetProblems: fleets.problems,
+    ...readNccl(c),
   };
+}
+
+/** gdrDoctor.ncclVersion ("" = newest modelled) and gdrDoctor.ncclEnv ({ "NCCL_NET_GDR_LEVEL": "PHB" }). */
+function readNccl(c: vscode.WorkspaceConfiguration): { nccl: NcclAssumptions; ncclProblem: string | null } {
+  const env = c.get<unknown>(Settings.ncclEnv, {});
+  const entries = env !== null && typeof env === 'object' && !Array.isArray(env)
+    ? Object.entries(env).filter(([, v]) => typeof v === 'string').map(([k, v]) => `${k}=${v as string}`)
+    : [];
+  const read = readNcclAssumptions(c.get<string>(Settings.ncclVersion, ''), entries);
+  return typeof read === 'string' ? { nccl: DEFAULT_NCCL, ncclProblem: read } : { nccl: read, ncclProblem: null };
 }
 
 export async function writeAddedHosts(hosts: readonly string[]): Promise<void> {
@@ -51,9 +67,12 @@ export async function updateFleets(change: (raw: unknown) => unknown[]): Promise
   await c.update(Settings.fleets, change(c.get<unknown>(Settings.fleets, [])), vscode.ConfigurationTarget.Global);
 }
 
-export function onSettingsChanged(listener: () => void): vscode.Disposable {
+/** `ncclChanged`: the NCCL release or environment changed, so kept diagnoses must be recomputed. */
+export function onSettingsChanged(listener: (ncclChanged: boolean) => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration(Settings.section)) listener();
+    if (!e.affectsConfiguration(Settings.section)) return;
+    const nccl = [Settings.ncclVersion, Settings.ncclEnv].some((key) => e.affectsConfiguration(`${Settings.section}.${key}`));
+    listener(nccl);
   });
 }
 

@@ -1,4 +1,4 @@
-// The per-GPU panel (nearest NIC, NUMA node, CPUs, suggested NCCL_IB_HCA and pinning) and the
+// The per-GPU panel (NCCL's NIC and verdict, NUMA node, CPUs, suggested NCCL_IB_HCA and pinning) and the
 // host's suggested environment, each value with a Copy button that asks the extension to copy.
 import type { GpuDetail, TopologyData } from '../protocol/topology';
 import { el } from './dom';
@@ -14,16 +14,17 @@ export function renderDetails(data: TopologyData, gpu: GpuDetail | undefined, se
   picker.addEventListener('change', () => selectGpu(picker.value));
   const section = el('section', { class: 'details', 'aria-label': 'GPU details' }, el('h2', {}, 'GPU '), picker);
   if (!gpu) return section;
-  const verdict = gpu.gdr === true ? 'used' : gpu.gdr === false ? 'not used' : 'unknown';
+  const tone = gpu.gdr === true ? 'used' : gpu.gdr === false ? 'not-used' : 'unknown';
   section.append(el('dl', {},
-    ...row('Nearest NIC', gpu.nearestNics.join(', ') || 'none'),
-    ...row('Link', gpu.link ?? '-'),
-    ...row('GPUDirect RDMA', verdict, `gdr-${verdict.replace(' ', '-')}`),
+    ...row('NCCL\'s NIC', gpu.nearestNics.join(', ') || 'none'),
+    ...row('Link', gpu.link === null ? '-' : gpu.ncclPath !== null && gpu.ncclPath !== gpu.link ? `${gpu.link} (NCCL: ${gpu.ncclPath})` : gpu.link),
+    ...(gpu.proxyGpu ? row('Relayed through', `${gpu.proxyGpu} over NVLink (PXN)`) : []),
+    ...row('GPUDirect RDMA', gpu.verdict, `gdr-${tone}`),
     ...row('NUMA node', gpu.numaNode ?? 'unknown'),
     ...row('CPU list', gpu.cpus ?? 'unknown', '', copyButton('CPU list', gpu.cpus, copy)),
     ...row('NCCL_IB_HCA', gpu.ncclIbHca ?? 'no named NIC', 'code', copyButton('NCCL_IB_HCA', gpu.ncclIbHca, copy)),
     ...row('Pinning', gpu.pinning ?? 'unknown', 'code', copyButton('pinning', gpu.pinning, copy)),
-  ), el('p', { class: 'reason' }, gpu.reason));
+  ), el('p', { class: 'reason' }, gpu.reason), el('p', { class: 'confirm' }, gpu.confirm));
   if (data.env.length > 0) {
     section.append(el('h3', {}, 'Suggested job environment (whole host)'),
       el('dl', {}, ...data.env.flatMap((e) => row(e.name, e.value, 'code', copyButton(e.name, `${e.name}${e.value}`, copy)))));

@@ -1,6 +1,6 @@
 // The inferred layout as SVG: a column per NUMA node, a box per PCIe group, a box per device;
-// NVLink edges between GPUs, each GPU's nearest NIC joined to it and highlighted, and GPUs that
-// have no NIC within NCCL's default GPUDirect RDMA distance marked.
+// NVLink edges between GPUs, each GPU joined to the NIC(s) NCCL gives it (through its relaying GPU
+// for PXN), and GPUs for which NCCL uses no GPUDirect RDMA marked.
 import type { TopologyData } from '../protocol/topology';
 import { svg } from './dom';
 
@@ -55,17 +55,23 @@ function drawEdges(data: TopologyData, positions: Map<string, Box>, selectedGpu:
       svg('title', {}, `${link.a} ↔ ${link.b}: ${link.token}`)));
   }
   for (const gpu of data.gpus) {
-    const from = positions.get(gpu.name);
+    // PXN: the GPU's traffic goes over NVLink to the relaying GPU, then from there to the NIC.
+    const hops = gpu.proxyGpu ? [gpu.name, gpu.proxyGpu] : [gpu.name];
+    const cls = `chosen-edge${gpu.name === selectedGpu ? ' selected' : ''}${gpu.gdr === true ? '' : ' far'}${gpu.proxyGpu ? ' pxn' : ''}`;
+    if (gpu.proxyGpu) line(layer, positions, gpu.name, gpu.proxyGpu, cls, `${gpu.name} → ${gpu.proxyGpu}: NVLink, relaying to the NIC (PXN)`);
     for (const nic of gpu.nearestNicColumns) {
-      const to = positions.get(nic);
-      if (!from || !to) continue;
-      const [ax, ay] = centre(from);
-      const [bx, by] = centre(to);
-      const cls = `chosen-edge${gpu.name === selectedGpu ? ' selected' : ''}${gpu.gdr === true ? '' : ' far'}`;
-      layer.append(svg('line', { class: cls, x1: ax, y1: ay - DEV_H / 2, x2: bx, y2: by - DEV_H / 2 },
-        svg('title', {}, `${gpu.name} → ${nic}: ${gpu.link ?? '?'} (nearest NIC)`)));
+      line(layer, positions, hops[hops.length - 1], nic, cls, `${gpu.name} → ${nic}: ${gpu.proxyGpu ? `through ${gpu.proxyGpu} (PXN)` : gpu.link ?? '?'}; ${gpu.verdict}`);
     }
   }
+}
+
+function line(layer: SVGGElement, positions: Map<string, Box>, a: string, b: string, cls: string, title: string): void {
+  const from = positions.get(a);
+  const to = positions.get(b);
+  if (!from || !to) return;
+  const [ax, ay] = centre(from);
+  const [bx, by] = centre(to);
+  layer.append(svg('line', { class: cls, x1: ax, y1: ay - DEV_H / 2, x2: bx, y2: by - DEV_H / 2 }, svg('title', {}, title)));
 }
 
 function drawDevices(data: TopologyData, positions: Map<string, Box>, selectedGpu: string | null, selectGpu: (name: string) => void, layer: SVGGElement): void {
@@ -81,7 +87,7 @@ function drawDevices(data: TopologyData, positions: Map<string, Box>, selectedGp
     if (!gpu && chosen.has(name)) classes.push('chosen');
     if (name === selectedGpu || selectedNics.has(name)) classes.push('selected');
     const label = gpu ? `${name}${far ? ' ⚠' : ''}` : nic?.device && nic.device !== name ? nic.device : name;
-    const tip = gpu ? `${name}: nearest NIC ${gpu.nearestNics.join(', ') || 'none'} over ${gpu.link ?? '-'}. ${gpu.reason}` : `${name}${nic?.device ? ` (${nic.device})` : ''}`;
+    const tip = gpu ? `${name}: ${gpu.verdict}. ${gpu.reason}` : `${name}${nic?.device ? ` (${nic.device})` : ''}`;
     const g = svg('g', { class: classes.join(' '), tabindex: gpu ? '0' : '-1', 'data-device': name },
       svg('title', {}, tip),
       svg('rect', { x: box.x, y: box.y, width: DEV_W, height: DEV_H, rx: 3 }),

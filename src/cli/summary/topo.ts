@@ -1,6 +1,7 @@
+import { DEFAULT_NCCL, GpuNicPair, pairsFromTopology, pathLabel, shortVerdict } from '../../core/diagnosis';
 import { TopoGpu, Topology } from '../../core/parsers/topo';
-import { LinkClass, NCCL_DEFAULT_NET_GDR_LEVEL, classifyLink, knownLinkTypes, linkMeaning } from '../../core/topology/linkTypes';
-import { NearestNic, nearestNics } from '../../core/topology/nearestNic';
+import { classifyLink, knownLinkTypes, linkMeaning } from '../../core/topology/linkTypes';
+import { linkRule } from '../../core/topology/nccl/linkRule';
 
 /** Shown for a cell whose row the output did not print. */
 const NOT_PRINTED = '-';
@@ -11,14 +12,17 @@ const GPU_FIELD_BY_COLUMN: Record<string, keyof Omit<TopoGpu, 'name'>> = {
   'GPU NUMA ID': 'gpuNumaId',
 };
 
-/** The matrix re-printed aligned, what each link type in it means, then each GPU's nearest NIC(s). */
+/** The matrix re-printed aligned, what each link type in it means, then NCCL's verdict for each GPU (matrix alone). */
 export function summarizeTopo(t: Topology): string {
   const lines = [`nvidia-smi topo -m: ${t.gpus.length} GPU(s), ${t.nics.length} NIC(s)`, ''];
   lines.push(...alignedMatrix(t));
   const aliases = t.nics.filter((nic) => nic.name !== nic.device);
   if (aliases.length > 0) lines.push(`NICs: ${aliases.map((nic) => `${nic.name} = ${nic.device ?? '(not in a NIC Legend)'}`).join(', ')}`);
   lines.push('', 'Link types in this matrix:', ...linkTypeLines(t));
-  if (t.nics.length > 0) lines.push('', 'Nearest NIC per GPU:', ...nearestNics(t).map(nearestNicLine));
+  if (t.nics.length > 0) {
+    lines.push('', `NCCL ${DEFAULT_NCCL.version.major}.${DEFAULT_NCCL.version.minor}'s NIC per GPU (from the matrix alone: ports, peer memory and GPU models not read):`);
+    lines.push(...pairsFromTopology(t, DEFAULT_NCCL).map(pairLine));
+  }
   else lines.push('', 'No NIC columns: nothing for GPUDirect RDMA to use.');
   return lines.join('\n');
 }
@@ -54,25 +58,14 @@ function linkTypeLines(t: Topology): string[] {
   const tokens = [...used.keys()].sort(byLegendOrder);
   const width = Math.max(...tokens.map((token) => token.length));
   return tokens.map((token) => {
-    const gdr = used.get(token) ? `; GPU↔NIC: ${gdrVerdict(classifyLink(token))}` : '';
+    const gdr = used.get(token) ? `. ${linkRule(token, DEFAULT_NCCL.version).sentence}` : '';
     return `  ${token.padEnd(width)}  ${linkMeaning(token)}${gdr}`;
   });
 }
 
-function gdrVerdict(link: LinkClass): string {
-  const setting = `NCCL_NET_GDR_LEVEL=${NCCL_DEFAULT_NET_GDR_LEVEL}`;
-  if (link.ncclDefaultUsesGdr === true) return `NCCL's default (${setting}) uses GPUDirect RDMA`;
-  if (link.ncclDefaultUsesGdr === false) {
-    return `NCCL's default (${setting}) does not use GPUDirect RDMA (it would with NCCL_NET_GDR_LEVEL=${link.ncclPath})`;
-  }
-  return 'unknown whether NCCL uses GPUDirect RDMA over it';
-}
-
-function nearestNicLine(nearest: NearestNic): string {
-  const nics = nearest.nics.map((n) => (n.device && n.device !== n.nic ? `${n.nic} (${n.device})` : n.nic)).join(', ');
-  const gdr = nearest.ncclDefaultUsesGdr === true ? 'GPUDirect RDMA with NCCL defaults'
-    : nearest.ncclDefaultUsesGdr === false ? 'no GPUDirect RDMA with NCCL defaults' : 'GPUDirect RDMA unknown';
-  return `  ${nearest.gpu}: ${nics} via ${nearest.link} (${gdr})`;
+function pairLine(p: GpuNicPair): string {
+  const nics = p.nics.map((n) => n.device ?? n.nic).join(', ') || 'none';
+  return `  ${p.gpu}: ${nics} (${pathLabel(p)}) — ${shortVerdict(p)}`;
 }
 
 /** Legend order (X, NV#, PIX … SYS, SOC), NV<n> by link count, unknown tokens last by name. */

@@ -27,6 +27,17 @@ export function ncclModelInput(ctx: RuleContext, dmabufEnabledByEnv: boolean): N
   };
 }
 
+/** A saved `nvidia-smi topo -m` alone (editor, `parse topo`, the offline panel): nothing else is known. */
+export function matrixModelInput(topology: Topology): NcclModelInput {
+  const gpus: TableGpu[] = topology.gpus.map((g, dev) => ({
+    name: g.name, dev, busId: null, cc: null, gdrSupport: null, c2c: /^\d+$/.test((g.gpuNumaId ?? '').trim()) ? true : null,
+  }));
+  return {
+    topology, sysfs: null, gpus, nvlinks: nvlinksOf(topology, gpus), ports: null,
+    cpu: { arch: null, vendor: null, family: null, model: null }, nicSupport: () => null,
+  };
+}
+
 /** NV<n> cells between GPUs of the matrix (sysfs does not show NVLink). */
 function nvlinksOf(topology: Topology | null, gpus: readonly TableGpu[]): NvLink[] {
   if (!topology) return [];

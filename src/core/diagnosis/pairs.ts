@@ -6,13 +6,14 @@ import { formatCpuList, parseCpuList } from '../parsers/cpuList';
 import { Numactl } from '../parsers/numactl';
 import { TopoGpu, Topology } from '../parsers/topo';
 import { confirmText, verdictSentence } from '../topology/nccl/explain';
+import { tokenPath } from '../topology/nccl/fromMatrix';
 import { GpuVerdict, HostVerdict, ncclHostVerdict } from '../topology/nccl/model';
 import { PathType } from '../topology/nccl/pathType';
 import { formatNcclVersion } from '../topology/nccl/version';
 import { RuleContext } from './context';
 import { factOf } from './evidence';
 import { NcclAssumptions } from './ncclAssumptions';
-import { ncclModelInput } from './ncclInput';
+import { matrixModelInput, ncclModelInput } from './ncclInput';
 
 export interface PairNic {
   /** Column name in the matrix (`NIC0`, or the device itself on older drivers); the device when the matrix lacks it. */
@@ -62,6 +63,12 @@ export function gpuNicPairs(ctx: RuleContext, nccl: NcclAssumptions): { pairs: G
   return { pairs, verdict };
 }
 
+/** Verdicts from a saved matrix alone: ports, NIC-side support and the GPUs' models are unknown, and said to be. */
+export function pairsFromTopology(topo: Topology, nccl: NcclAssumptions): GpuNicPair[] {
+  const verdict = ncclHostVerdict(matrixModelInput(topo), nccl.version, nccl.env);
+  return verdict ? verdict.gpus.map((gv) => pairOf(gv, verdict, topo, undefined)) : [];
+}
+
 function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, numactl: Numactl | undefined): GpuNicPair {
   const column = (device: string) => topo?.nics.find((n) => (n.device ?? n.name) === device)?.name ?? device;
   const ordered = gv.primary ? [gv.primary, ...gv.uses.filter((u) => u !== gv.primary)] : [];
@@ -80,6 +87,22 @@ function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, num
     confirm: confirmText(gv),
     ncclAssumed: formatNcclVersion(hv.rules.version),
   };
+}
+
+/** The verdict in a few words, the same everywhere it is shown short (CLI, Hosts tree, topology panel). */
+export function shortVerdict(p: GpuNicPair): string {
+  if (p.nics.length === 0) return 'no GDR: no usable NIC';
+  if (p.send === false && p.receive === true) return 'GDR receives only';
+  if (p.send === true && p.receive === false) return 'GDR sends only';
+  const via = p.proxyGpu ? ` via ${p.proxyGpu} (PXN)` : p.ncclPath === 'P2C' ? ' (C2C)' : '';
+  return p.gdr ? `GDR yes${via}` : 'GDR no';
+}
+
+/** The path as shown beside the NIC: the matrix token, and NCCL's class where NCCL sees another one. */
+export function pathLabel(p: GpuNicPair): string {
+  if (p.link === null) return '-';
+  const plain = tokenPath(p.link);
+  return p.ncclPath === null || p.ncclPath === plain ? p.link : `${p.link} → NCCL ${p.ncclPath}`;
 }
 
 /** topo's affinity columns; numactl fills in what they leave out (N/A, empty, an old driver without them). */

@@ -1,7 +1,7 @@
 // Direct fan-out: many hosts probed at once, at most `concurrency` at a time, each under its own
 // deadline and all under an overall one. A host that fails, hangs or refuses holds only its own
 // slot, and every host ends with a result (never a throw), so a fleet summary always has all of them.
-import { diagnose } from '../diagnosis';
+import { NcclAssumptions, diagnose } from '../diagnosis';
 import type { ProbeReport } from '../probe/runProbe';
 import { classifyConnectError } from '../ssh/errors';
 import type { SshTarget } from '../ssh/sshConfig';
@@ -43,6 +43,8 @@ export interface FanOutOptions {
   readonly path?: FleetPath;
   /** Default STOP_GRACE_MS. */
   readonly stopGraceMs?: number;
+  /** The NCCL release and environment the verdicts are for; default the newest modelled. */
+  readonly nccl?: NcclAssumptions;
 }
 
 /** host-deadline: its own deadline; fleet-deadline: the overall one; cancelled: the user. */
@@ -148,7 +150,7 @@ function resultOf(host: string, path: FleetPath, outcome: Outcome, reason: StopR
   // A probe that ran to its end just as the deadline struck is a finished probe.
   if (reason && !(value && value.report.finished && !value.report.timedOut)) return stopped(base, reason, value, options, true);
   if (value) {
-    const diagnosis = diagnose(value.report);
+    const diagnosis = diagnose(value.report, options.nccl);
     return { ...base, status: statusOfProbe(value.report, diagnosis), report: value.report, diagnosis, target: value.target };
   }
   const err = classifyConnectError(host, 'error' in outcome ? outcome.error : new Error('the probe ended without a result'));
@@ -161,7 +163,7 @@ function stopped(base: { host: string; path: FleetPath; durationMs: number }, re
   const report = value && deadline && !value.report.finished ? { ...value.report, timedOut: true } : value?.report;
   const error = { step: deadline ? ('deadline' as const) : ('cancelled' as const), message: stopMessage(base.host, reason, options, started) };
   const status = deadline ? 'timed-out' : 'cancelled';
-  return { ...base, status, error, ...(report ? { report, diagnosis: diagnose(report), target: value?.target } : {}) };
+  return { ...base, status, error, ...(report ? { report, diagnosis: diagnose(report, options.nccl), target: value?.target } : {}) };
 }
 
 function stopMessage(host: string, reason: StopReason, options: FanOutOptions, started: boolean): string {

@@ -12,6 +12,7 @@ export function diagnosisJson(report: ProbeReport, diagnosis: Diagnosis, target?
     findings: diagnosis.findings,
     pairs: diagnosis.pairs,
     suggestedEnv: diagnosis.suggestedEnv,
+    nccl: diagnosis.nccl,
   };
 }
 

@@ -1,20 +1,10 @@
 // What each `nvidia-smi topo -m` link token means, as data: the legend wordings nvidia-smi has
-// printed over the years, the NVML topology level behind the token, NCCL's path class for it and
-// whether NCCL's default GPUDirect RDMA distance reaches it. Hovers, summaries and the diagnosis
-// all read this one table so they never disagree (facts: DOMAIN.md §1-2).
+// printed over the years, the NVML topology level behind the token and NCCL's path class for it
+// (docs/nccl-gdr.md). What NCCL then does with a GPU↔NIC path of that class is nccl/linkRule.ts.
+import type { PathType } from './nccl/pathType';
 
 /** What kind of connection a token names. */
 export type LinkKind = 'self' | 'nvlink' | 'pcie' | 'unknown';
-
-/**
- * NCCL's path classes for the tokens `topo -m` can print, nearest first (NVIDIA/nccl
- * `src/graph/topo.h`; the enum has more members, e.g. NVB, C2C, P2C, PXN, NET, that `topo -m` never prints).
- */
-export const NCCL_PATH_ORDER = ['LOC', 'NVL', 'PIX', 'PXB', 'PHB', 'SYS'] as const;
-export type NcclPathClass = (typeof NCCL_PATH_ORDER)[number];
-
-/** `NCCL_NET_GDR_LEVEL` default on x86: GPUDirect RDMA only when the GPU→NIC path is PXB or nearer. */
-export const NCCL_DEFAULT_NET_GDR_LEVEL: NcclPathClass = 'PXB';
 
 /** NVML `nvmlGpuTopologyLevel_t` values; a smaller level is a shorter path. */
 export const NVML_LEVEL = { INTERNAL: 0, SINGLE: 10, MULTIPLE: 20, HOSTBRIDGE: 30, NODE: 40, SYSTEM: 50 } as const;
@@ -31,8 +21,8 @@ export interface LinkTypeInfo {
   readonly olderLegends: readonly string[];
   /** NVML topology level; null for NVLink (not a PCIe level) and unknown tokens. */
   readonly nvmlLevel: number | null;
-  /** NCCL's path class; null for unknown tokens. */
-  readonly ncclPath: NcclPathClass | null;
+  /** NCCL's path class (nvidia-smi's NODE is PHB to NCCL); null for unknown tokens. */
+  readonly ncclPath: PathType | null;
 }
 
 const KNOWN_LINK_TYPES: readonly LinkTypeInfo[] = [
@@ -91,11 +81,6 @@ export interface LinkClass extends LinkTypeInfo {
   readonly token: string;
   /** Number of bonded NVLinks for `NV<n>`; null otherwise. */
   readonly nvlinkCount: number | null;
-  /**
-   * Whether NCCL, with its default `NCCL_NET_GDR_LEVEL` (PXB), uses GPUDirect RDMA over this path
-   * when it links a GPU and a NIC. Null where the question does not apply (self, NVLink) or is unknown.
-   */
-  readonly ncclDefaultUsesGdr: boolean | null;
 }
 
 /** Every known legend entry, in the order nvidia-smi lists them (current drivers), then SOC. */
@@ -112,7 +97,6 @@ export function classifyLink(token: string): LinkClass {
     ...known,
     token,
     nvlinkCount: nvlink ? Number(nvlink[1]) : null,
-    ncclDefaultUsesGdr: ncclUsesGdr(known, NCCL_DEFAULT_NET_GDR_LEVEL),
   };
 }
 
@@ -125,15 +109,6 @@ export function describeLink(token: string): string {
 export function linkMeaning(token: string): string {
   const link = classifyLink(token);
   return link.nvlinkCount === null ? link.meaning : link.meaning.replace('#', String(link.nvlinkCount));
-}
-
-/**
- * Whether NCCL would use GPUDirect RDMA over a GPU↔NIC path of this type at the given
- * `NCCL_NET_GDR_LEVEL` (NCCL compares path classes: GDR when path ≤ level). Null for self, NVLink, unknown.
- */
-export function ncclUsesGdr(info: Pick<LinkTypeInfo, 'kind' | 'ncclPath'>, gdrLevel: NcclPathClass): boolean | null {
-  if (info.kind !== 'pcie' || info.ncclPath === null) return null;
-  return NCCL_PATH_ORDER.indexOf(info.ncclPath) <= NCCL_PATH_ORDER.indexOf(gdrLevel);
 }
 
 function unknownLinkType(token: string): LinkTypeInfo {

@@ -1,17 +1,16 @@
-// The words an editor hover shows for a token of `nvidia-smi topo -m` output, as Markdown. Every
-// fact comes from linkTypes.ts; every piece of document text is escaped, because a hovered file is
-// untrusted input and must not inject links, images or HTML into the hover.
+// The words an editor hover shows for a token of `nvidia-smi topo -m` output, as Markdown. The link
+// facts come from linkTypes.ts, what NCCL does with a path from nccl/linkRule.ts and a GPU's verdict
+// from the same model the diagnosis uses (matrix alone); every piece of text is escaped, because a
+// hovered file is untrusted input and must not inject links, images or HTML into the hover.
+import { DEFAULT_NCCL, NcclAssumptions, pairsFromTopology, shortVerdict } from '../diagnosis';
 import { TopoNic, Topology } from '../parsers/topo';
 import type { TopoLegendEntry } from '../parsers/topoLegend';
 import { isGpuName } from '../parsers/topoWords';
-import {
-  LinkClass, LinkTypeInfo, NCCL_DEFAULT_NET_GDR_LEVEL, NVML_LEVEL, classifyLink, knownLinkTypes, linkMeaning,
-} from './linkTypes';
-import { nearestNics } from './nearestNic';
+import { LinkClass, LinkTypeInfo, NVML_LEVEL, classifyLink, knownLinkTypes, linkMeaning } from './linkTypes';
+import { linkRule } from './nccl/linkRule';
 import type { TopoTokenAt } from './topoTokens';
 
 const CURRENT_ERA = 'current drivers (≈ R450 and later)';
-const NCCL_RULE = `NCCL's default \`NCCL_NET_GDR_LEVEL=${NCCL_DEFAULT_NET_GDR_LEVEL}\` uses GPUDirect RDMA only over PIX or PXB`;
 
 /** Escapes every Markdown-significant ASCII punctuation character (CommonMark backslash escapes). */
 export function escapeMarkdown(text: string): string {
@@ -19,16 +18,16 @@ export function escapeMarkdown(text: string): string {
 }
 
 /** Markdown for the hovered token; paragraphs separated by blank lines. */
-export function explainTopoToken(hit: TopoTokenAt, topology: Topology): string {
+export function explainTopoToken(hit: TopoTokenAt, topology: Topology, nccl: NcclAssumptions = DEFAULT_NCCL): string {
   switch (hit.kind) {
-    case 'cell': return explainCell(hit.token, hit.row, hit.column, topology);
-    case 'device': return explainDevice(hit.name, topology);
-    case 'legend': return explainLegendLine(hit.entry);
-    case 'nicLegend': return explainNicLegendLine(hit.alias, hit.device, topology);
+    case 'cell': return explainCell(hit.token, hit.row, hit.column, topology, nccl);
+    case 'device': return explainDevice(hit.name, topology, nccl);
+    case 'legend': return explainLegendLine(hit.entry, nccl);
+    case 'nicLegend': return explainNicLegendLine(hit.alias, hit.device, topology, nccl);
   }
 }
 
-function explainCell(token: string, row: string, column: string, topology: Topology): string {
+function explainCell(token: string, row: string, column: string, topology: Topology, nccl: NcclAssumptions): string {
   const link = classifyLink(token);
   const ends = row === column
     ? `${deviceLabel(row, topology)} itself (the diagonal)`
@@ -36,24 +35,23 @@ function explainCell(token: string, row: string, column: string, topology: Topol
   return [
     `**${escapeMarkdown(token)}**: ${ends}`,
     `${capitalize(escapeMarkdown(linkMeaning(token)))}.`,
-    cellVerdict(link, row, column),
+    cellVerdict(token, row, column, nccl),
     levels(link),
     wordings(link),
   ].filter((p) => p !== '').join('\n\n');
 }
 
-function cellVerdict(link: LinkClass, row: string, column: string): string {
-  if (link.kind === 'self') return '';
-  if (link.kind === 'nvlink') {
-    return 'NVLink joins two GPUs; GPUDirect RDMA is about a GPU↔NIC PCIe path. NCCL may still reach a NIC through an NVLink peer GPU (PXN) and then judges that GPU\'s distance.';
-  }
-  const gpuNic = isGpuName(row) !== isGpuName(column);
-  if (gpuNic && link.ncclDefaultUsesGdr !== null) {
-    return `**GPUDirect RDMA: ${link.ncclDefaultUsesGdr ? 'used' : 'not used'}** for this GPU↔NIC pair by default (${NCCL_RULE}).`;
-  }
-  if (link.ncclDefaultUsesGdr === null) return 'Whether NCCL would use GPUDirect RDMA over this link type is unknown.';
+function cellVerdict(token: string, row: string, column: string, nccl: NcclAssumptions): string {
+  const rule = linkRule(token, nccl.version, nccl.env);
+  if (classifyLink(token).kind !== 'pcie') return escapeMarkdown(rule.sentence);
+  if (isGpuName(row) !== isGpuName(column)) return `${ruleLabel(rule.usesGdr)} ${escapeMarkdown(rule.sentence)}`;
   const pair = isGpuName(row) ? 'two GPUs' : 'two NICs';
-  return `This cell links ${pair}, so no GPUDirect RDMA verdict applies here; a GPU↔NIC path of this type would ${link.ncclDefaultUsesGdr ? '' : 'not '}get GPUDirect RDMA by default (${NCCL_RULE}).`;
+  return `This cell links ${pair}: no GPUDirect RDMA verdict applies here. ${escapeMarkdown(rule.sentence)}`;
+}
+
+/** The same short words as a GPU's verdict (`GDR yes`), for the class alone. */
+function ruleLabel(usesGdr: boolean | null): string {
+  return usesGdr === null ? '' : `**GDR ${usesGdr ? 'yes' : 'no'}**:`;
 }
 
 function levels(link: LinkClass): string {
@@ -73,23 +71,19 @@ function wordings(info: LinkTypeInfo): string {
   return `Legend wording of **${escapeMarkdown(info.legendToken)}**:\n\n${lines.join('\n')}`;
 }
 
-function explainDevice(name: string, topology: Topology): string {
+function explainDevice(name: string, topology: Topology, nccl: NcclAssumptions): string {
   const paragraphs = [`**${deviceLabel(name, topology)}**`];
   if (isGpuName(name)) {
-    const nearest = nearestNics(topology).find((n) => n.gpu === name);
-    if (nearest) {
-      const nics = nearest.nics.map((n) => deviceLabel(n.nic, topology)).join(', ');
-      paragraphs.push(`Nearest NIC: ${nics} over **${escapeMarkdown(nearest.link)}**. ${gdrSentence(nearest.ncclDefaultUsesGdr)}`);
-    } else if (topology.nics.length === 0) {
-      paragraphs.push('This output has no NIC columns: nothing to say about GPUDirect RDMA from it.');
-    }
+    const pair = pairsFromTopology(topology, nccl).find((p) => p.gpu === name);
+    if (topology.nics.length === 0) paragraphs.push('This output has no NIC columns: nothing to say about GPUDirect RDMA from it.');
+    else if (pair) paragraphs.push(`**${escapeMarkdown(shortVerdict(pair))}**. ${escapeMarkdown(pair.reason)}`);
   } else {
-    paragraphs.push(nicReach(name, topology));
+    paragraphs.push(nicReach(name, topology, nccl));
   }
   return paragraphs.join('\n\n');
 }
 
-function explainLegendLine(entry: TopoLegendEntry): string {
+function explainLegendLine(entry: TopoLegendEntry, nccl: NcclAssumptions): string {
   const known = knownLinkTypes().find((info) => info.legendToken === entry.token);
   const paragraphs = [`**Legend: ${escapeMarkdown(entry.token)}**`];
   if (!known) {
@@ -99,36 +93,27 @@ function explainLegendLine(entry: TopoLegendEntry): string {
   paragraphs.push(`${capitalize(escapeMarkdown(known.meaning))}.`);
   paragraphs.push(`This line is the wording of ${escapeMarkdown(eraOfWording(known, entry.meaning))}.`);
   if (known.kind === 'pcie') {
-    const used = classifyLink(known.legendToken).ncclDefaultUsesGdr;
-    paragraphs.push(`**GPUDirect RDMA over a GPU↔NIC ${escapeMarkdown(known.legendToken)} path: ${used ? 'used' : 'not used'}** by default (${NCCL_RULE}).`);
+    const rule = linkRule(known.legendToken, nccl.version, nccl.env);
+    paragraphs.push(`${ruleLabel(rule.usesGdr)} ${escapeMarkdown(rule.sentence)}`);
   }
   paragraphs.push(levels(classifyLink(known.legendToken === 'NV#' ? 'NV1' : known.legendToken)));
   return paragraphs.filter((p) => p !== '').join('\n\n');
 }
 
-function explainNicLegendLine(alias: string, device: string, topology: Topology): string {
+function explainNicLegendLine(alias: string, device: string, topology: Topology, nccl: NcclAssumptions): string {
   return [
     `**${escapeMarkdown(alias)}** is the RDMA device **${escapeMarkdown(device)}**`,
     'Drivers ≈ R525 and later name NIC columns NIC0…NICn and list their devices in this NIC Legend; older ones print the device name as the column.',
-    nicReach(alias, topology),
+    nicReach(alias, topology, nccl),
   ].join('\n\n');
 }
 
-/** Which GPUs reach a NIC close enough for NCCL's default GPUDirect RDMA distance. */
-function nicReach(nic: string, topology: Topology): string {
-  const near = topology.gpus.filter((gpu) => {
-    const token = topology.links[gpu.name]?.[nic];
-    return token !== null && token !== undefined && classifyLink(token).ncclDefaultUsesGdr === true;
-  });
+/** Which GPUs NCCL gives this NIC, and whether with GPUDirect RDMA (the matrix-alone verdicts). */
+function nicReach(nic: string, topology: Topology, nccl: NcclAssumptions): string {
   if (topology.gpus.length === 0) return '';
-  if (near.length === 0) return `No GPU reaches it over PIX or PXB: **GPUDirect RDMA not used** with it by default (${NCCL_RULE}).`;
-  const list = near.map((gpu) => `${escapeMarkdown(gpu.name)} (${escapeMarkdown(topology.links[gpu.name][nic] ?? '')})`).join(', ');
-  return `GPUs within NCCL's default GPUDirect RDMA distance: ${list}.`;
-}
-
-function gdrSentence(used: boolean | null): string {
-  if (used === null) return 'Whether NCCL uses GPUDirect RDMA over it is unknown.';
-  return `**GPUDirect RDMA: ${used ? 'used' : 'not used'}** by default (${NCCL_RULE}).`;
+  const users = pairsFromTopology(topology, nccl).filter((p) => p.nics.some((n) => n.nic === nic));
+  if (users.length === 0) return 'NCCL gives this NIC to no GPU: every GPU has a NIC it reaches better.';
+  return `NCCL's NIC for: ${users.map((p) => `${escapeMarkdown(p.gpu)} (${escapeMarkdown(shortVerdict(p))})`).join(', ')}.`;
 }
 
 /** `GPU3`, `NIC2 (mlx5_2)`, or `mlx5_0` for an older driver's column. */

@@ -47,7 +47,7 @@ export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonl
     report();
     try {
       probed = fleet.via === undefined
-        ? await fanOut({ hosts, probeHost: vscodeProbeHost(readSettings(), inputBoxPrompts(), ctx.log), concurrency: readSettings().maxConcurrentHosts, signal: abort.signal, onResult: (r) => { done++; logResult(ctx, label, r); report(); } })
+        ? await fanOut({ hosts, probeHost: vscodeProbeHost(readSettings(), inputBoxPrompts(), ctx.log), concurrency: readSettings().maxConcurrentHosts, nccl: readSettings().nccl, signal: abort.signal, onResult: (r) => { done++; logResult(ctx, label, r); report(); } })
         : await viaLoginNode(ctx, fleet, only, abort.signal, (ended) => {
             done = Math.min(ended, hosts.length);
             report();
@@ -82,6 +82,7 @@ async function viaLoginNode(ctx: Ctx, fleet: FleetConfig, only: readonly string[
         nodes: only ? only.join(',') : fleet.hosts,
         partition: tool === 'slurm' ? fleet.partition : undefined,
         concurrency: readSettings().maxConcurrentHosts,
+        nccl: readSettings().nccl,
         signal,
         onNodeEnded,
       });

@@ -1,7 +1,10 @@
 // What the Hosts view shows of each fleet: the configured fleets (settings), whether one is being
 // diagnosed (and how far), and its last results, grouped as the CLI groups them. No VS Code import:
 // the tree reads it and redraws on change; the fleet commands write to it.
+import type { Diagnosis } from '../../core/diagnosis';
 import { groupFleet, FleetGroup } from '../../core/fleet/grouping';
+import { statusOfProbe } from '../../core/fleet/status';
+import type { ProbeReport } from '../../core/probe/runProbe';
 import { withFleetFindings } from '../../core/fleet/topologyDiff';
 import type { FleetHostResult } from '../../core/fleet/types';
 import { FleetConfig } from './fleetSettings';
@@ -50,6 +53,19 @@ export class FleetModel {
     const results = withFleetFindings([...probed]);
     this.states.set(name, { probed, results, groups: groupFleet(results), finishedAt: new Date() });
     this.changed();
+  }
+
+  /** Every fleet's results recomputed from their reports (the NCCL release or environment changed). */
+  rediagnose(redo: (report: ProbeReport) => Diagnosis): void {
+    for (const [name, st] of this.states) {
+      if (!st.probed) continue;
+      this.setResults(name, st.probed.map((r) => {
+        if (!r.report) return r;
+        const diagnosis = redo(r.report);
+        // Stopped hosts keep their status; a finished one may change between healthy and findings.
+        return { ...r, diagnosis, status: r.status === 'ok' || r.status === 'findings' ? statusOfProbe(r.report, diagnosis) : r.status };
+      }));
+    }
   }
 
   /** Some hosts were diagnosed again (after a quick fix): their results replace theirs only. */

@@ -91,19 +91,19 @@ export class Diagnoser {
   }
 
   private async probe(host: HostEntry, signal: AbortSignal, progress: { connected: boolean }): Promise<Outcome> {
-    const deadlineMs = this.deps.settings().probeDeadlineMs;
+    const { probeDeadlineMs: deadlineMs, nccl } = this.deps.settings();
     try {
       if (host.destination === undefined) {
         // This machine: the signal stops the script's process group; the demo only needs to give up.
         const runner = host.kind === 'demo' ? abortable(demoRunner(this.deps.demoDir), signal) : localRunner({ signal });
         const report = await runProbe(runner, { host: host.label, deadlineMs });
-        return { kind: 'diagnosed', report, diagnosis: diagnose(report), finishedAt: new Date() };
+        return { kind: 'diagnosed', report, diagnosis: diagnose(report, nccl), finishedAt: new Date() };
       }
       const destination = host.destination;
       return await this.pool.use(this.poolKey(host) as string, async (conn) => {
         progress.connected = true;
         const report = await runProbe(sshRunner(conn.client, signal), { host: destination, deadlineMs });
-        return { kind: 'diagnosed', report, diagnosis: diagnose(report), target: conn.target, finishedAt: new Date() };
+        return { kind: 'diagnosed', report, diagnosis: diagnose(report, nccl), target: conn.target, finishedAt: new Date() };
       });
     } catch (e) {
       const err = classifyConnectError(host.label, e);

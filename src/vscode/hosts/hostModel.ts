@@ -119,6 +119,16 @@ export class HostModel {
     this.changed(false);
   }
 
+  /** Every kept diagnosis recomputed from its report (the NCCL release or environment changed): no host is contacted. */
+  rediagnose(redo: (report: ProbeReport) => Diagnosis): void {
+    const again = (o: Outcome | undefined) => (o?.kind === 'diagnosed' ? { ...o, diagnosis: redo(o.report) } : o);
+    for (const [id, st] of this.statuses) {
+      const lastDiagnosed = again(st.lastDiagnosed) as DiagnosedOutcome | undefined;
+      this.statuses.set(id, { ...st, last: st.last === st.lastDiagnosed ? lastDiagnosed : again(st.last), lastDiagnosed });
+    }
+    this.changed(false);
+  }
+
   /** Re-read ssh_config and settings on the next hosts() call. */
   invalidate(): void {
     this.changed(true);

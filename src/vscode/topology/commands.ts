@@ -4,6 +4,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { factOf } from '../../core/diagnosis/evidence';
 import { parseTopo } from '../../core/parsers/topo';
+import { readSettings } from '../config';
 import { Ctx, targetHosts } from '../context';
 import { HostsNode } from '../tree/hostNodes';
 import { topologyData } from './topologyData';
@@ -26,7 +27,7 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
   }
   TopologyPanel.show(ctx.extension, ctx.log, topologyData({
     title: host.label, source: `diagnosed ${last.finishedAt.toLocaleString()}`, topology,
-    pairs: last.diagnosis.pairs, suggestedEnv: last.diagnosis.suggestedEnv,
+    pairs: last.diagnosis.pairs, suggestedEnv: last.diagnosis.suggestedEnv, nccl: readSettings().nccl,
   }));
 }
 
@@ -50,5 +51,6 @@ export async function analyzeTopologyInEditorCommand(ctx: Ctx): Promise<void> {
   }
   TopologyPanel.show(ctx.extension, ctx.log, topologyData({
     title: name, source: useSelection ? `selection of ${name}, read offline` : `${name}, read offline`, topology: parsed.value,
+    nccl: readSettings().nccl,
   }));
 }

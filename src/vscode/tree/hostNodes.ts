@@ -1,6 +1,6 @@
 // The Hosts tree as data: every element has an explicit `kind`, a stable id and the text it shows.
 // Built from the host model on demand; no VS Code import (treeItems.ts renders these).
-import { Finding, GpuNicPair } from '../../core/diagnosis';
+import { Finding, GpuNicPair, pathLabel, shortVerdict } from '../../core/diagnosis';
 import { factOf } from '../../core/diagnosis/evidence';
 import { readHostState } from '../../core/diagnosis/hostState';
 import { formatCpuList } from '../../core/parsers/cpuList';
@@ -101,8 +101,9 @@ function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOut
 function gpuNode(base: string, hostId: string, pair: GpuNicPair, report: ProbeReport): HostsNode {
   const index = /^GPU(\d+)$/.exec(pair.gpu)?.[1];
   const row = factOf(report, 'gpus')?.gpus.find((g) => index !== undefined && g.index === Number(index));
-  const nic = pair.nics.map((n) => n.device ?? n.nic).join(', ') || 'no RDMA NIC';
-  const parts = [row?.name, row?.pciBusId, pair.numaNode !== null ? `NUMA ${pair.numaNode}` : undefined, `→ ${nic}${pair.link ? ` (${pair.link})` : ''}`, `GDR ${pair.gdr ? 'yes' : 'no'}`];
+  const nics = pair.nics.map((n) => n.device ?? n.nic);
+  const nic = (nics.length > 2 ? `${nics.slice(0, 2).join(', ')} +${nics.length - 2}` : nics.join(', ')) || 'no RDMA NIC';
+  const parts = [row?.name, row?.pciBusId, pair.numaNode !== null ? `NUMA ${pair.numaNode}` : undefined, `→ ${nic}${pair.link ? ` (${pathLabel(pair)})` : ''}`, shortVerdict(pair)];
   return { kind: 'gpu', id: `${base}/${pair.gpu}`, hostId, pair, label: pair.gpu, description: parts.filter((p) => p !== undefined).join(' · ') };
 }
 

@@ -44,7 +44,10 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
     case 'finding':
       return findingItem(node.id, node.finding, !isRelayedHostId(node.hostId));
     case 'gpu':
-      return item(node.id, node.label, None, { description: node.description, icon: node.pair.gdr ? TONE_ICON.ok : TONE_ICON.warning, tooltip: markdown([plain(node.pair.reason)]) });
+      return item(node.id, node.label, None, {
+        description: node.description, icon: node.pair.gdr ? TONE_ICON.ok : TONE_ICON.warning,
+        tooltip: markdown([plain(node.pair.reason), plain(node.pair.confirm)]),
+      });
     case 'nic':
       return item(node.id, node.label, node.ports.length > 0 ? Collapsed : None, { description: node.description, icon: new vscode.ThemeIcon('plug') });
     case 'row':

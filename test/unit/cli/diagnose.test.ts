@@ -20,7 +20,7 @@ describe('gdr-doctor diagnose (offline paths)', () => {
     assert.match(r.stdout, /ok\s+topo\s+nvidia-smi topo -m/);
     assert.match(r.stdout, /not run\s+gpus/);
     // dgx-a100-epyc-nic-legend: GPU0 and GPU1 are PXB to NIC0 (mlx5_0) and NIC1 (mlx5_1).
-    assert.match(r.stdout, /GPU0: mlx5_0 \(PXB\)/);
+    assert.match(r.stdout, /GPU0: mlx5_0:1 \(PXB\) — NUMA 3, CPUs 48-63,176-191 — GDR yes/);
   });
 
   it('--demo --json has the report shape with parsed facts', () => {

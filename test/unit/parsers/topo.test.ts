@@ -217,16 +217,16 @@ describe('summarizeTopo', () => {
   it('explains each link type used, with the GDR verdict for GPU↔NIC links only', () => {
     const pxb = lines.find((l) => l.startsWith('  PXB '));
     const sys = lines.find((l) => l.startsWith('  SYS '));
-    assert.match(pxb ?? '', /uses GPUDirect RDMA/);
-    assert.match(sys ?? '', /does not use GPUDirect RDMA \(it would with NCCL_NET_GDR_LEVEL=SYS\)/);
+    assert.match(pxb ?? '', /NCCL 2\.30\.7 counts a PXB path .*so it uses GPUDirect RDMA when both sides support it/);
+    assert.match(sys ?? '', /so no GPUDirect RDMA over it, .*NCCL_NET_GDR_LEVEL=SYS would allow it/);
     assert.ok(!lines.some((l) => l.startsWith('  NV')), 'the seed has no NVLink');
     const nvlink = summarizeTopo(parsed(dgx1)).split('\n').find((l) => l.startsWith('  NV2 '));
     assert.match(nvlink ?? '', /2 link\(s\) bonded$/);
   });
 
-  it('lists each GPU\'s nearest NIC(s) with the link', () => {
-    assert.ok(lines.includes('  GPU3: NIC2 (mlx5_2) via PIX (GPUDirect RDMA with NCCL defaults)'));
-    assert.ok(lines.includes('  GPU4: NIC0 (mlx5_0), NIC1 (mlx5_1), NIC2 (mlx5_2) via SYS (no GPUDirect RDMA with NCCL defaults)'));
+  it('lists NCCL\'s NIC(s) for each GPU with the link and the verdict, from the matrix alone', () => {
+    assert.ok(lines.includes('  GPU3: mlx5_2 (PIX) — GDR yes'), text);
+    assert.ok(lines.includes('  GPU4: mlx5_0, mlx5_1, mlx5_2 (SYS) — GDR no'));
     assert.ok(!text.endsWith('\n'));
   });
 

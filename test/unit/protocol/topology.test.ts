@@ -67,8 +67,8 @@ describe('topology view data from a real H200 topo -m', () => {
     const by = new Map(data.explanations.map((e) => [e.token, e]));
     assert.equal(by.get('NV18')?.linkClass, 'nvlink');
     assert.match(by.get('NV18')?.meaning ?? '', /18 link/);
-    assert.match(by.get('PXB')?.gdrVerdict ?? '', /GPUDirect RDMA: used by default/);
-    assert.match(by.get('NODE')?.gdrVerdict ?? '', /GPUDirect RDMA: not used by default/);
+    assert.match(by.get('PXB')?.gdrVerdict ?? '', /NCCL 2\.30\.7 counts a PXB path .*so it uses GPUDirect RDMA/);
+    assert.match(by.get('NODE')?.gdrVerdict ?? '', /NCCL 2\.30\.7 counts NODE as PHB .*so no GPUDirect RDMA over it/);
   });
 
   it('infers two NUMA nodes, PCIe groups of a GPU and its PXB NIC, and 28 NVLink edges', () => {
@@ -85,9 +85,11 @@ describe('topology view data from a real H200 topo -m', () => {
     assert.deepEqual(gpu1?.nearestNics, ['NIC3 (mlx5_3)']);
     assert.equal(gpu1?.link, 'PXB');
     assert.equal(gpu1?.gdr, true);
+    assert.equal(gpu1?.verdict, 'GDR yes');
+    assert.match(gpu1?.reason ?? '', /^GPU1 → mlx5_3 over PXB .*\(From the matrix alone: NIC ports, peer memory and the GPU model were not read\.\)$/);
     assert.equal(gpu1?.numaNode, '0');
     assert.equal(gpu1?.cpus, '0-55,112-167');
-    assert.equal(gpu1?.ncclIbHca, 'NCCL_IB_HCA==mlx5_3');
+    assert.equal(gpu1?.ncclIbHca, "NCCL_IB_HCA='=mlx5_3'");
     assert.equal(gpu1?.pinning, 'numactl --cpunodebind=0 --membind=0');
   });
 });

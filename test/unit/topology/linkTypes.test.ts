@@ -2,12 +2,12 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseTopo } from '../../../src/core/parsers/topo';
-import {
-  NVML_LEVEL, classifyLink, describeLink, knownLinkTypes, linkMeaning, ncclUsesGdr,
-} from '../../../src/core/topology/linkTypes';
+import { NVML_LEVEL, classifyLink, describeLink, knownLinkTypes, linkMeaning } from '../../../src/core/topology/linkTypes';
+import { linkRule } from '../../../src/core/topology/nccl/linkRule';
+import { NEWEST_NCCL, parseNcclVersion } from '../../../src/core/topology/nccl/version';
 
 describe('classifyLink', () => {
-  // token, NVML level, NCCL path, GDR with NCCL's default NCCL_NET_GDR_LEVEL=PXB (DOMAIN.md §1-2)
+  // token, NVML level, NCCL path, GDR under the newest NCCL's defaults (linkRule; ncclTopoCheckGdr)
   const table: [string, number | null, string | null, boolean | null][] = [
     ['X', 0, 'LOC', null],
     ['PIX', 10, 'PIX', true],
@@ -23,7 +23,7 @@ describe('classifyLink', () => {
       assert.strictEqual(link.token, token);
       assert.strictEqual(link.nvmlLevel, level);
       assert.strictEqual(link.ncclPath, ncclPath);
-      assert.strictEqual(link.ncclDefaultUsesGdr, gdr);
+      assert.strictEqual(linkRule(token, NEWEST_NCCL).usesGdr, gdr);
       assert.strictEqual(link.nvlinkCount, null);
     });
   }
@@ -36,7 +36,7 @@ describe('classifyLink', () => {
       assert.strictEqual(link.nvlinkCount, count);
       assert.strictEqual(link.nvmlLevel, null);
       assert.strictEqual(link.ncclPath, 'NVL');
-      assert.strictEqual(link.ncclDefaultUsesGdr, null);
+      assert.strictEqual(linkRule(token, NEWEST_NCCL).usesGdr, null);
     }
   });
 
@@ -46,7 +46,7 @@ describe('classifyLink', () => {
     assert.strictEqual(link.token, 'C2C');
     assert.strictEqual(link.nvmlLevel, null);
     assert.strictEqual(link.ncclPath, null);
-    assert.strictEqual(link.ncclDefaultUsesGdr, null);
+    assert.strictEqual(linkRule('C2C', NEWEST_NCCL).usesGdr, null);
     assert.strictEqual(classifyLink('NV').kind, 'unknown');
   });
 
@@ -57,12 +57,17 @@ describe('classifyLink', () => {
   });
 });
 
-describe('ncclUsesGdr at other NCCL_NET_GDR_LEVEL values', () => {
-  it('PHB reaches NODE and PHB but not SYS; SYS reaches everything', () => {
-    assert.strictEqual(ncclUsesGdr(classifyLink('NODE'), 'PHB'), true);
-    assert.strictEqual(ncclUsesGdr(classifyLink('SYS'), 'PHB'), false);
-    assert.strictEqual(ncclUsesGdr(classifyLink('SOC'), 'SYS'), true);
-    assert.strictEqual(ncclUsesGdr(classifyLink('PXB'), 'PIX'), false);
+describe('linkRule at other NCCL_NET_GDR_LEVEL values and releases', () => {
+  it('PHB reaches NODE and PHB but not SYS; SYS reaches everything; PIX not PXB', () => {
+    assert.strictEqual(linkRule('NODE', NEWEST_NCCL, { NCCL_NET_GDR_LEVEL: 'PHB' }).usesGdr, true);
+    assert.strictEqual(linkRule('SYS', NEWEST_NCCL, { NCCL_NET_GDR_LEVEL: 'PHB' }).usesGdr, false);
+    assert.strictEqual(linkRule('SOC', NEWEST_NCCL, { NCCL_NET_GDR_LEVEL: 'SYS' }).usesGdr, true);
+    assert.strictEqual(linkRule('PXB', NEWEST_NCCL, { NCCL_NET_GDR_LEVEL: 'PIX' }).usesGdr, false);
+  });
+
+  it('names the release and the function, and NODE as NCCL counts it', () => {
+    const rule = linkRule('NODE', parseNcclVersion('2.21') ?? NEWEST_NCCL);
+    assert.match(rule.sentence, /NCCL 2\.21 counts NODE as PHB .*beyond the default threshold PXB.*ncclTopoCheckGdr/);
   });
 });
 

@@ -31,8 +31,7 @@ describe('explainTopoToken', () => {
   it('seed: a GPU↔NIC PIX cell names both ends with the RDMA device and says GDR is used', () => {
     const text = shown(hover(seed, 'GPU3', 'PIX'));
     assert.match(text, /^\*\*PIX\*\*: GPU3 ↔ NIC2 \(mlx5_2\)/);
-    assert.match(text, /GPUDirect RDMA: used\*\* for this GPU↔NIC pair/);
-    assert.match(text, /NCCL_NET_GDR_LEVEL=PXB/);
+    assert.match(text, /\*\*GDR yes\*\*: Between a GPU and a NIC, NCCL 2\.30\.7 counts a PIX path .*within the default threshold P2C .*ncclTopoCheckGdr/);
     assert.match(text, /NVML level 10 \(NVML_TOPOLOGY_SINGLE\) · NCCL path PIX/);
     assert.match(text, /current drivers \(≈ R450 and later\): “Connection traversing at most a single PCIe bridge”/);
     assert.match(text, /the oldest drivers \(Kepler era\): “Path traverses a PCIe internal switch”/);
@@ -41,17 +40,18 @@ describe('explainTopoToken', () => {
   it('H200: GPU4 ↔ NIC0 over SYS is not used; a GPU↔GPU PXB cell gets no pair verdict', () => {
     const sys = shown(hover(h200, 'GPU4', 'SYS'));
     assert.match(sys, /GPU4 ↔ NIC0 \(mlx5_0\)/);
-    assert.match(sys, /GPUDirect RDMA: not used\*\*/);
+    assert.match(sys, /\*\*GDR no\*\*: .*beyond the default threshold P2C.*unless NCCL relays the GPU's sends through an NVLink peer nearer the NIC \(PXN\)/);
     const gpuPair = shown(hover(seed, 'GPU0', 'PXB'));
     assert.match(gpuPair, /GPU0 ↔ GPU2/);
-    assert.match(gpuPair, /links two GPUs, so no GPUDirect RDMA verdict applies here; a GPU↔NIC path of this type would get/);
+    assert.match(gpuPair, /links two GPUs: no GPUDirect RDMA verdict applies here\. Between a GPU and a NIC, NCCL 2\.30\.7 counts a PXB path/);
   });
 
   it('NV18 and X: NVLink count, no GDR verdict; the diagonal is the device itself', () => {
     const nv = shown(hover(h200, 'GPU1', 'NV18'));
     assert.match(nv, /Direct NVLink connection, 18 link\(s\) bonded\./);
     assert.match(nv, /NCCL path NVL/);
-    assert.doesNotMatch(nv, /GPUDirect RDMA: (used|not used)/);
+    assert.doesNotMatch(nv, /GDR (yes|no)/);
+    assert.match(nv, /NVLink joins two GPUs: no GPUDirect RDMA verdict applies.*PXN, from NCCL 2\.12/);
     assert.match(shown(hover(h200, 'GPU1', 'X')), /GPU1 itself \(the diagonal\)/);
   });
 
@@ -66,23 +66,24 @@ describe('explainTopoToken', () => {
     const current = shown(hover(h200, '  PXB  =', 'PXB'));
     assert.match(current, /\*\*Legend: PXB\*\*/);
     assert.match(current, /This line is the wording of current drivers/);
-    assert.match(current, /GPU↔NIC PXB path: used\*\* by default/);
+    assert.match(current, /\*\*GDR yes\*\*: Between a GPU and a NIC, NCCL 2\.30\.7 counts a PXB path/);
     const older = shown(hover(topoDoc('dgx1-v100-direct-mlx5.txt'), '  PXB  =', 'PXB'));
     assert.match(older, /This line is the wording of older drivers \(before ≈ R450\)/);
     const kepler = shown(hover(topoDoc('k80-mlx4-path-traverses-legend-spaces.txt'), '  PHB =', 'PHB'));
     assert.match(kepler, /wording of the oldest drivers \(Kepler era\)/);
-    assert.match(kepler, /GPU↔NIC PHB path: not used\*\*/);
+    assert.match(kepler, /\*\*GDR no\*\*: Between a GPU and a NIC, NCCL 2\.30\.7 counts a PHB path/);
     const nodeLine = shown(hover(h200, '  NODE =', 'NODE'));
     assert.match(nodeLine, /NVML level 40 \(NVML_TOPOLOGY_NODE\) · NCCL path PHB/);
   });
 
-  it('NIC Legend lines and NIC names list the GPUs within the default GDR distance', () => {
+  it('NIC Legend lines and NIC names list the GPUs NCCL gives the NIC; a GPU name its verdict', () => {
     const nic0 = shown(hover(h200, '  NIC0:', 'NIC0'));
     assert.match(nic0, /\*\*NIC0\*\* is the RDMA device \*\*mlx5_0\*\*/);
-    assert.match(nic0, /GPUs within NCCL's default GPUDirect RDMA distance: GPU0 \(PXB\)\./);
-    assert.match(shown(hover(h200, '  NIC2:', 'NIC2')), /No GPU reaches it over PIX or PXB/);
+    assert.match(nic0, /NCCL's NIC for: GPU0 \(GDR yes\)\./);
+    // NIC2 (mlx5_2) is NODE to GPU0-3, which each have a PXB NIC of their own.
+    assert.match(shown(hover(h200, '  NIC2:', 'NIC2')), /NCCL gives this NIC to no GPU/);
     const gpu = shown(hover(seed, 'GPU3', 'GPU3'));
-    assert.match(gpu, /Nearest NIC: NIC2 \(mlx5_2\) over \*\*PIX\*\*\. \*\*GPUDirect RDMA: used\*\*/);
+    assert.match(gpu, /\*\*GDR yes\*\*\. GPU3 → mlx5_2 over PIX/);
   });
 
   it('escapes document text: a hostile NIC Legend entry cannot make links, HTML or commands', () => {

@@ -98,7 +98,7 @@ async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostR
     timedOut: (cut && ctx.run.timedOut) || node.exitCode === 124,
   });
   const report = await runProbe(runner, { host: node.name, commands: ctx.opts.commands ?? PROBE_COMMANDS, boundary: ctx.boundary });
-  const diagnosis = diagnose(report);
+  const diagnosis = diagnose(report, ctx.opts.nccl);
   // Stopped by the cancel: its stream cut, or ended early (srun TERMs the step, the probe's trap
   // stops its commands and the node still prints its E line; which one wins is timing).
   const status = ctx.cancelled && (cut || !report.finished) ? 'cancelled' : statusOfProbe(report, diagnosis);

@@ -1,5 +1,6 @@
 // Checks every user-given value of a relay run before any of it reaches a command line on the login
 // node, and fills in the defaults.
+import type { NcclAssumptions } from '../../diagnosis';
 import type { ProbeCommandSpec } from '../../probe/commands';
 import { expandHostList, foldHostList } from '../hostlist';
 import type { RelayTool } from './loginScript';
@@ -24,6 +25,8 @@ export interface RelayOptions {
   readonly onNodeEnded?: (count: number) => void;
   /** Defaults to PROBE_COMMANDS; tests pass their own. */
   readonly commands?: readonly ProbeCommandSpec[];
+  /** The NCCL release and environment the verdicts are for; default the newest modelled. */
+  readonly nccl?: NcclAssumptions;
 }
 
 export interface CheckedRelay {
