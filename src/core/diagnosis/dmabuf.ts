@@ -36,7 +36,11 @@ export function dmabufStatus(report: ProbeReport, host: HostState): DmabufStatus
   const archs = (factOf(report, 'smi-q')?.gpus ?? []).map((g) => g.productArchitecture ?? '');
   const old = archs.filter((a) => PRE_TURING.has(a));
   if (old.length > 0) missing.push(`a Turing or newer GPU (found ${[...new Set(old)].join(', ')})`);
-  if (archs.length === 0 || archs.some((a) => !PRE_TURING.has(a) && !TURING_OR_NEWER.has(a))) unchecked.push('the GPU architecture (Turing or newer needed)');
+  // The open kernel modules drive only Turing and newer GPUs (NVIDIA/open-gpu-kernel-modules README): where
+  // they run, the architecture is implied.
+  if (open !== true && (archs.length === 0 || archs.some((a) => !PRE_TURING.has(a) && !TURING_OR_NEWER.has(a)))) {
+    unchecked.push('the GPU architecture (Turing or newer needed)');
+  }
   unchecked.push('CUDA ≥ 11.7 in the job', 'rdma-core ≥ 36 (ibv_reg_dmabuf_mr) on the NIC side');
   const keyUnknown = open === null || host.driverBranch === null || !kernel;
   return { available: missing.length > 0 ? false : keyUnknown ? null : true, missing, unchecked, evidence: dmabufEvidence(report) };
@@ -50,7 +54,8 @@ export function dmabufFindings(status: DmabufStatus): Finding[] {
     severity: 'info',
     title: 'dma-buf can carry GPUDirect RDMA: the peer-memory module is optional',
     detail:
-      'The open NVIDIA kernel modules (branch ≥ 535), a kernel ≥ 5.12 and the GPUs seen meet the dma-buf prerequisites. ' +
+      'The open NVIDIA kernel modules (branch ≥ 535; they drive only Turing and newer GPUs, so the GPU side is met), a kernel ≥ 5.12 ' +
+      'and the GPUs seen meet the dma-buf prerequisites. ' +
       'NCCL uses dma-buf by itself (NCCL_DMABUF_ENABLE, default on) and logs "DMA-BUF is available on GPU device N"; ' +
       'inbox rdma-core is enough, no MLNX_OFED needed. NVIDIA recommends dma-buf where possible. ' +
       `Not checked by the probe: ${status.unchecked.join('; ')}.`,

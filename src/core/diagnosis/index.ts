@@ -63,7 +63,7 @@ export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NC
     ...(gdrPossible ? [...peermemStateFindings(ctx), ...peermemLoadFindings(ctx), ...ofedMissingFindings(ctx), ...dmabufFindings(ctx.dmabuf)] : []),
     ...(gdrPossible && verdict ? [...nicFarFindings(report, pairs, verdict), ...gdrReceiveOnlyFindings(report, verdict)] : []),
     ...(gdrPossible ? acsFindings(report, pairs) : []),
-    ...(gpuNone.length === 0 ? bar1Findings(report) : []),
+    ...(gdrPossible ? bar1Findings(report) : []),
     ...iommuFindings(report),
     ...operatorFindings(report),
     ...probeFindings(report, { gpuNone: gpuNone.length > 0, rdmaNone: rdmaNone.length > 0 }),

@@ -72,7 +72,17 @@ export function acsFindings(report: ProbeReport, pairs: readonly GpuNicPair[]): 
 
 const SMALL_BAR1_MIB = 256;
 
-/** `bar1.small`: BAR1 of 256 MiB or less on a GPU with more memory than that: large/resizable BAR off. */
+/**
+ * Inference cards whose board fixes BAR1 at 256 MiB whatever the BIOS says (their datasheets: "BAR1
+ * 256 MB"); the firmware setting that would enlarge it does not exist for them.
+ */
+const FIXED_BAR1 = /\b(T4|P4|T400|T600|T1000)\b/;
+
+/**
+ * `bar1.small`: BAR1 of 256 MiB or less on a GPU with more memory than that, on a host where GPUDirect
+ * RDMA is otherwise possible (the caller checks: a NIC, a GPU that supports it). The advice depends on
+ * the GPU: fixed on some boards, a BIOS/hypervisor setting on others.
+ */
 export function bar1Findings(report: ProbeReport): Finding[] {
   const smi = factOf(report, 'smi-q');
   const small = (smi?.gpus ?? []).filter((g) => {
@@ -81,14 +91,20 @@ export function bar1Findings(report: ProbeReport): Finding[] {
     return bar1 !== undefined && fb !== undefined && bar1 <= SMALL_BAR1_MIB && fb > bar1;
   });
   if (small.length === 0) return [];
+  const fixed = small.every((g) => FIXED_BAR1.test(g.productName ?? ''));
+  const vm = small.some((g) => g.virtualizationMode === 'Pass-Through');
   return [{
     id: 'bar1.small',
-    severity: 'warning',
+    severity: fixed ? 'info' : 'warning',
     title: `BAR1 is only ${small[0].bar1Memory.total} on ${small.length === 1 ? small[0].busId : `${small.length} GPUs`}`,
     detail:
       'BAR1 is the window through which peers (the NIC) reach GPU memory; GPUDirect RDMA can pin at most that much at once. ' +
-      `${small.map((g) => `${g.busId}: BAR1 ${g.bar1Memory.total} for ${g.fbMemory.total}`).join('; ')}. ` +
-      'A 256 MiB BAR1 on a large GPU means large / resizable BAR ("Above 4G decoding", "Resizable BAR") is off in the BIOS: turn it on.',
+      `${small.map((g) => `${g.busId} (${g.productName ?? 'GPU'}): BAR1 ${g.bar1Memory.total} for ${g.fbMemory.total}`).join('; ')}. ` +
+      (fixed
+        ? 'This board fixes BAR1 at 256 MiB: no BIOS setting enlarges it. NCCL\'s own buffers fit; large registrations by other libraries (MPI/UCX, GDRCopy) can fail with "out of BAR1".'
+        : vm
+          ? 'In a VM, the hypervisor sizes the GPU\'s 64-bit MMIO window: give the passthrough device a window larger than its memory (and enable "Above 4G decoding" on the host).'
+          : 'The large BAR mapping is off: enable "Above 4G decoding" (and, where the GPU supports it, "Resizable BAR") in the BIOS.'),
     evidence: small.flatMap((g) => bar1Lines(report, g.line)),
     fixes: [],
     source: `${SOURCES.cudaGdr}; nvidia-smi -q "BAR1 Memory Usage"`,

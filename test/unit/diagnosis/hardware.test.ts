@@ -6,18 +6,33 @@ import { fixture, hostReport, labFile } from './hostReport';
 import { HEALTHY, ids, only, problems, without } from './hosts';
 
 describe('diagnosis: GPUs and RDMA devices', () => {
-  it('GeForce (nvidia-smi -q brand): gpu.no-gdr-support (error), and its 256 MiB BAR1: bar1.small', async () => {
+  it('GeForce (nvidia-smi -q brand): gpu.no-gdr-support (error); its 256 MiB BAR1 is moot then', async () => {
     const d = diagnose(await hostReport({ ...HEALTHY, 'smi-q': fixture('smi-q/geforce-rtx3090-x2-bar1-256mib-driver560.txt') }));
     const f = only(d.findings, 'gpu.no-gdr-support');
     assert.equal(f.severity, 'error');
     assert.match(f.title, /NVIDIA GeForce RTX 3090/);
     assert.ok(f.evidence.some((e) => /^nvidia-smi -q: Product Brand\s+: GeForce$/.test(e)), f.evidence.join('\n'));
+    // With no GPUDirect RDMA at all, BAR1, peer memory and dma-buf are moot.
+    assert.ok(!ids(d.findings).some((id) => id.startsWith('peermem.') || id === 'dmabuf.available' || id === 'bar1.small'));
+  });
+
+  it('a T4 (data-center, BAR1 fixed at 256 MiB by the board): bar1.small as info, no BIOS advice', async () => {
+    const d = diagnose(await hostReport({ ...HEALTHY, 'smi-q': fixture('smi-q/t4-1gpu-vm-passthrough-bar1-256mib-driver530.txt') }));
     const bar1 = only(d.findings, 'bar1.small');
-    assert.equal(bar1.severity, 'warning');
-    assert.ok(bar1.evidence.includes('nvidia-smi -q: GPU 00000000:41:00.0'));
+    assert.equal(bar1.severity, 'info');
+    assert.match(bar1.detail, /00000000:00:08\.0 \(Tesla T4\): BAR1 256 MiB for 15360 MiB/);
+    assert.match(bar1.detail, /fixes BAR1 at 256 MiB: no BIOS setting enlarges it/);
+    assert.doesNotMatch(bar1.detail, /Resizable BAR/);
     assert.ok(bar1.evidence.some((e) => /^nvidia-smi -q: Total\s+: 256 MiB$/.test(e)), bar1.evidence.join('\n'));
-    // With no GPUDirect RDMA at all, peer memory and dma-buf are moot.
-    assert.ok(!ids(d.findings).some((id) => id.startsWith('peermem.') || id === 'dmabuf.available'));
+  });
+
+  it('a small BAR1 where there is no NIC: no bar1.small (nothing to do GPUDirect RDMA with)', async () => {
+    const d = diagnose(await hostReport({
+      ...HEALTHY, 'smi-q': fixture('smi-q/t4-1gpu-vm-passthrough-bar1-256mib-driver530.txt'),
+      topo: fixture('topo/rtx5090-2gpu-threadripper-no-nic.txt'), ibv: fixture('ibv/no-ib-devices-found-libibverbs-warnings.txt'),
+    }));
+    assert.ok(ids(d.findings).includes('rdma.none'));
+    assert.ok(!ids(d.findings).includes('bar1.small'));
   });
 
   it('GeForce seen only in --query-gpu names: gpu.no-gdr-support', async () => {
