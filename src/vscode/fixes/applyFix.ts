@@ -12,13 +12,14 @@ import { HostEntry } from '../hosts/hostModel';
 import { LONG_PLAN_LINES, openPlanDocument } from './planDocument';
 import { askSudoPassword } from './sudoPrompt';
 import { runWithSudo, SudoDeps } from './sudoPassword';
+import { notifyInfo, withNotificationProgress } from '../notify';
 
 const APPLY = 'Apply';
 
 export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Promise<void> {
   const destination = host.destination;
   if (destination === undefined) {
-    void vscode.window.showInformationMessage(`Quick fixes run over SSH; ${host.label} is not an SSH host. On this machine, run: gdr-doctor fix <host> ${fixId}`);
+    void notifyInfo(`Quick fixes run over SSH; ${host.label} is not an SSH host. On this machine, run: gdr-doctor fix <host> ${fixId}`);
     return;
   }
   let result: FixResult | undefined;
@@ -41,14 +42,14 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
 }
 
 function progress<T>(title: string, work: () => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, work);
+  return withNotificationProgress(title, false, work);
 }
 
 /** Shows the plan; true only when it is ready and the user chose Apply in the modal. */
 async function confirm(ctx: Ctx, plan: FixPlan): Promise<boolean> {
   const text = formatPlan(plan);
   if (plan.status === 'nothing-to-do') {
-    void vscode.window.showInformationMessage(`${plan.host}: ${plan.fixId}: nothing to do. ${plan.summary}`);
+    void notifyInfo(`${plan.host}: ${plan.fixId}: nothing to do. ${plan.summary}`);
     return false;
   }
   if (plan.status === 'refused') {
@@ -84,7 +85,7 @@ export function logFixResult(ctx: Ctx, result: FixResult): void {
 function report(ctx: Ctx, result: FixResult): void {
   logFixResult(ctx, result);
   const head = `${result.host}: ${result.fixId}`;
-  if (result.status === 'applied') void vscode.window.showInformationMessage(`${head} applied: ${result.message}`);
-  else if (result.status === 'nothing-to-do') void vscode.window.showInformationMessage(`${head}: nothing to do. ${result.message}`);
+  if (result.status === 'applied') void notifyInfo(`${head} applied: ${result.message}`);
+  else if (result.status === 'nothing-to-do') void notifyInfo(`${head}: nothing to do. ${result.message}`);
   else void showError(ctx, `${head} ${result.status === 'failed' ? 'failed' : 'refused'}: ${result.message}`);
 }

@@ -23,6 +23,7 @@ import { diagnoseFleet } from './fleetDiagnose';
 import { memberHostId } from './fleetMembers';
 import { FleetConfig } from './fleetSettings';
 import { groupPlanText, Prepared as PreparedOn } from './groupPlan';
+import { notifyError, notifyInfo, withNotificationProgress } from '../notify';
 
 type Prepared = PreparedOn<HostEntry>;
 
@@ -133,11 +134,11 @@ async function summarize(ctx: Ctx, fleet: string, fixId: FixId, results: readonl
   const bad = results.filter((a) => word(a) !== 'applied' && word(a) !== 'nothing-to-do');
   ctx.log.info(message);
   const show = bad.length === 0
-    ? vscode.window.showInformationMessage(message, 'Show Log')
-    : vscode.window.showErrorMessage(`${message}. ${bad[0].host.label}: ${(bad[0].result?.message ?? bad[0].error ?? '').split('\n')[0]}`, 'Show Log');
+    ? notifyInfo(message, 'Show Log')
+    : notifyError(`${message}. ${bad[0].host.label}: ${(bad[0].result?.message ?? bad[0].error ?? '').split('\n')[0]}`, 'Show Log');
   void Promise.resolve(show).then((choice) => (choice === 'Show Log' ? ctx.log.show(true) : undefined));
 }
 
 function progress<T>(title: string, work: () => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, work);
+  return withNotificationProgress(title, false, work);
 }
