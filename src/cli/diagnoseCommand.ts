@@ -20,6 +20,7 @@ import { runFleet, runRelay } from './fleetCommand';
 import { FLEET_INCOMPLETE } from './fleetOutput';
 import { CliIo, ExitCode } from './io';
 import { cliPrompts } from './terminalPrompts';
+import { jsonText } from './visible';
 
 export const DIAGNOSE_HELP = `Usage: gdr-doctor diagnose <destination...> [-F FILE] [--json] [--timeout S] [--batch]
        gdr-doctor diagnose <hosts...> [--hosts-file FILE] [-f N] [--timeout S] [--deadline S] [--each] [--json]
@@ -137,7 +138,7 @@ function modeCount(flags: ReadonlySet<string>, options: ReadonlyMap<string, stri
 async function runSingle(job: Job, json: boolean, io: CliIo): Promise<number> {
   try {
     const { report, target } = await job.run();
-    io.stdout(json ? `${JSON.stringify(diagnosisJson(report, diagnose(report), target), null, 2)}\n` : `${formatProbeReport(report)}\n`);
+    io.stdout(json ? jsonText(diagnosisJson(report, diagnose(report), target)) : `${formatProbeReport(report)}\n`);
     return ExitCode.ok;
   } catch (e) {
     const err = classifyConnectError(job.host, e);
