@@ -76,7 +76,11 @@ export async function runRelay(login: string, nodes: readonly string[], ctx: Fle
     // Without a node list Slurm picks the nodes: the count asked for is the total, else none is shown.
     const total = nodes.length > 0 ? nodes.length : countOption(options, '--nodes');
     const progress = total === undefined ? undefined : new FleetProgress(total, io, ctx.stderrIsTty);
-    const results = await whileInterruptible((signal) => diagnoseViaLoginNode(conn.client, { ...relay(tool, signal), onNodeEnded: (n) => progress?.setDone(n) }));
+    const results = await whileInterruptible((signal) => diagnoseViaLoginNode(conn.client, {
+      ...relay(tool, signal),
+      onNodeEnded: (n) => progress?.setDone(n),
+      onRefusedNode: (line) => (progress ? progress.say(`gdr-doctor: ${line}\n`) : io.stderr(`gdr-doctor: ${line}\n`)),
+    }));
     progress?.end();
     for (const r of results) io.stderr(hostProblemLine(r) ?? '');
     return printFleet(results, io, ctx.print);

@@ -84,6 +84,7 @@ async function viaLoginNode(ctx: Ctx, fleet: FleetConfig, only: readonly string[
         concurrency: readSettings().maxConcurrentHosts,
         signal,
         onNodeEnded,
+        onRefusedNode: (line) => ctx.log.error(`fleet ${fleet.name}: ${line}`),
       });
     });
     for (const r of results) logResult(ctx, `fleet ${fleet.name}`, r);
