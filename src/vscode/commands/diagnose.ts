@@ -4,6 +4,7 @@ import { Ctx, showError, targetHosts } from '../context';
 import { readSettings } from '../config';
 import { HostEntry } from '../hosts/hostModel';
 import { HostsNode } from '../tree/hostNodes';
+import { runLimited } from '../runLimited';
 import { withNotificationProgress } from '../notify';
 
 export async function diagnoseCommand(ctx: Ctx, clicked?: HostsNode, selected?: readonly HostsNode[]): Promise<void> {
@@ -34,18 +35,4 @@ export async function diagnoseHosts(ctx: Ctx, hosts: readonly HostEntry[]): Prom
   });
   const failed = failures.filter((f): f is string => f !== undefined);
   if (failed.length > 0) await showError(ctx, failed.length === 1 ? `Diagnose failed: ${failed[0]}` : `Diagnose failed for ${failed.length} hosts: ${failed.join(' · ')}`);
-}
-
-/** At most `limit` hosts at a time; results in input order. */
-export async function runLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
 }

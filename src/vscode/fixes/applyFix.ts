@@ -30,7 +30,7 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
       const plan = await progress(`Preparing ${fixId} on ${host.label}`, () => prepareFix(session, fixId, sudoMarker));
       ctx.log.info(`plan:\n${formatPlan(plan)}`);
       if (!(await confirm(ctx, plan))) return undefined;
-      return progress(`Applying ${fixId} on ${host.label}`, () => runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session)));
+      return progress(`Applying ${fixId} on ${host.label}`, () => runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session), conn.target.proxyJump));
     });
   } catch (e) {
     await showError(ctx, `Quick fix ${fixId} on ${host.label}: ${classifyConnectError(host.label, e).message}`);

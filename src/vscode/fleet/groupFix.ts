@@ -3,20 +3,22 @@
 // and "on N hosts: <folded list>" (hosts whose plan differs get their own block) — with ONE
 // confirmation: Apply (all hosts, a few at a time) or Apply, stop on first failure (one by one).
 // sudo's password is asked at most once for the group (a host's remembered one is tried first, as for
-// a single fix). Each host's result goes to the log and the audit log, the summary to a notification,
+// a single fix), checked on one host before the others get it, and sent nowhere once sudo refused it
+// (groupApply.ts). Each host's result goes to the log and the audit log, the summary to a notification,
 // and the hosts that changed are diagnosed again so the group updates. A fleet behind a login node
 // reaches each host through that node as a jump host (`ssh -J`), and the plan says so.
 import * as vscode from 'vscode';
-import { FixId, FixPlan, FixResult, newSudoMarker, prepareFix, sshFixSession } from '../../core/fixes';
+import { FixId, FixPlan, newSudoMarker, prepareFix, sshFixSession } from '../../core/fixes';
 import { foldHostList } from '../../core/fleet/hostlist';
 import { classifyConnectError } from '../../core/ssh/errors';
-import { runLimited } from '../commands/diagnose';
+import { runLimited } from '../runLimited';
 import { readSettings } from '../config';
 import { Ctx, showError } from '../context';
 import { logFixResult } from '../fixes/applyFix';
 import { LONG_PLAN_LINES, openPlanDocument } from '../fixes/planDocument';
 import { askSudoPassword } from '../fixes/sudoPrompt';
 import { AskedPassword, runWithSudo, SudoDeps } from '../fixes/sudoPassword';
+import { Applied as AppliedOn, applyToGroup } from './groupApply';
 import { HostEntry, sshHostId } from '../hosts/hostModel';
 import { HostsNode } from '../tree/hostNodes';
 import { diagnoseFleet } from './fleetDiagnose';
@@ -26,6 +28,7 @@ import { groupPlanText, Prepared as PreparedOn } from './groupPlan';
 import { notifyError, notifyInfo, withNotificationProgress } from '../notify';
 
 type Prepared = PreparedOn<HostEntry>;
+type Applied = AppliedOn<HostEntry>;
 
 export const APPLY = 'Apply';
 export const APPLY_STOP = 'Apply, stop on first failure';
@@ -57,7 +60,16 @@ export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGr
     ctx.log.info(`${fleet.name}: ${fixId} not applied: nothing was changed`);
     return;
   }
-  const results = await progress(`Applying ${fixId} on ${ready.length} hosts of ${fleet.name}`, () => applyAll(ctx, ready, marker, answer === APPLY_STOP ? 1 : limit));
+  const results = await progress(`Applying ${fixId} on ${ready.length} hosts of ${fleet.name}`, () => applyToGroup(ready, {
+    limit: answer === APPLY_STOP ? 1 : limit,
+    sudo: sharedSudo(ctx, ready),
+    apply: (host, plan, sudo) => ctx.diagnoser.withConnection(host, (conn) =>
+      runWithSudo(plan, sshFixSession(conn.client, host.destination as string, conn.target.user), marker, sudo, conn.target.proxyJump)),
+  }));
+  for (const a of results) {
+    if (a.result) logFixResult(ctx, a.result);
+    else ctx.log.error(`${a.host.label}: ${fixId}: ${a.error}`);
+  }
   await summarize(ctx, fleet.name, fixId, results);
   const changed = results.filter((r) => r.result && r.result.steps.length > 0).map((r) => r.host.label);
   if (changed.length > 0) await diagnoseFleet(ctx, fleet, changed);
@@ -78,37 +90,6 @@ async function prepareOne(ctx: Ctx, host: HostEntry, fixId: FixId, marker: strin
     return { host, plan };
   } catch (e) {
     return { host, error: classifyConnectError(host.label, e).message };
-  }
-}
-
-interface Applied {
-  readonly host: HostEntry;
-  readonly result?: FixResult;
-  /** Could not run (connection) or was not run (an earlier host failed, stop on first failure). */
-  readonly error?: string;
-}
-
-/** limit 1: one host after another, and nothing more once one fails. */
-async function applyAll(ctx: Ctx, ready: readonly (Prepared & { plan: FixPlan })[], marker: string, limit: number): Promise<Applied[]> {
-  const deps = sharedSudo(ctx, ready);
-  let stopped = false;
-  return runLimited(ready, limit, async ({ host, plan }): Promise<Applied> => {
-    if (stopped) return { host, error: 'not run: an earlier host failed (stop on first failure)' };
-    const applied = await applyOne(ctx, host, plan, marker, deps);
-    if (limit === 1 && applied.result?.status !== 'applied' && applied.result?.status !== 'nothing-to-do') stopped = true;
-    return applied;
-  });
-}
-
-async function applyOne(ctx: Ctx, host: HostEntry, plan: FixPlan, marker: string, deps: SudoDeps): Promise<Applied> {
-  try {
-    const result = await ctx.diagnoser.withConnection(host, (conn) => runWithSudo(plan, sshFixSession(conn.client, host.destination as string, conn.target.user), marker, deps));
-    logFixResult(ctx, result);
-    return { host, result };
-  } catch (e) {
-    const error = classifyConnectError(host.label, e).message;
-    ctx.log.error(`${host.label}: ${plan.fixId}: ${error}`);
-    return { host, error };
   }
 }
 
