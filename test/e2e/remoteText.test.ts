@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Locator } from 'playwright-core';
 import { HostileSsh, startHostileSsh } from '../lab/hostileSsh';
-import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
+import { assertLabCanRun, cleanupStale, derivedProfile, Lab, startLab } from '../lab/lab';
 import { CACHE_DIR, RUN_DIR } from './environment';
 import { hostsTree } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';
@@ -44,12 +44,7 @@ describe('remote text in notifications, in a real VS Code (code-server + chromiu
     this.timeout(300_000);
     assertLabCanRun();
     await cleanupStale(RECORDS_PATH);
-    const profile = fs.mkdtempSync('/tmp/gdr-e2e-link-profile-');
-    fs.writeFileSync(path.join(profile, 'profile.json'), JSON.stringify({
-      description: 'Test only: needs-peermem whose modprobe nvidia_peermem fails with a Markdown command link in its message.',
-      base: 'needs-peermem',
-      modprobeErrors: { nvidia_peermem: MODPROBE_ERROR },
-    }));
+    const profile = derivedProfile('needs-peermem whose modprobe nvidia_peermem fails with a Markdown command link in its message.', 'needs-peermem', { modprobeErrors: { nvidia_peermem: MODPROBE_ERROR } });
     lab = await startLab({ hosts: [{ name: 'link-fix', profile }], recordsPath: RECORDS_PATH });
     hostile = await startHostileSsh(path.join(lab.dir, 'hostile'), `Server going down for maintenance. ${LINK}`);
     const knownHosts = path.join(lab.dir, 'known_hosts.remote-text');

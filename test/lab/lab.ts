@@ -15,7 +15,7 @@ import { defaultRecordsPath, procStart, Records, undo } from './records';
 import { LabSlurm, PreparedSlurm, prepareSlurm, waitSlurmIdle } from './slurm';
 
 export { cleanupStale, defaultRecordsPath } from './records';
-export { recordingName } from './profile';
+export { derivedProfile, recordingName } from './profile';
 export { defaultUsers } from './hostdir';
 export { defaultNetwork } from './net';
 export type { LabProcess } from './procs';

@@ -11,7 +11,7 @@ import { runCli } from '../support/cli';
 import { CLI } from '../support/paths';
 import { escape, Run, sshCase, TmuxServer } from '../support/tmux';
 import { HostileSsh, startHostileSsh } from '../lab/hostileSsh';
-import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
+import { assertLabCanRun, cleanupStale, derivedProfile, Lab, startLab } from '../lab/lab';
 
 const RECORDS = '/tmp/gdr-doctor-lab-escapes.records.json';
 /** OSC 52 (the clipboard: "echo pwned"), clear screen, cursor home, a fake prompt, an 8-bit CSI. */
@@ -33,13 +33,8 @@ describe('host text on a real terminal (tmux): escape sequences shown, never run
     assertLabCanRun();
     assert.ok(fs.existsSync(CLI), `${CLI} is missing: run npm run build first`);
     await cleanupStale(RECORDS);
-    // A profile of our own: the ofed-mismatch host's modprobe failure, with an attack appended.
-    const profile = fs.mkdtempSync('/tmp/gdr-escapes-profile-');
-    fs.writeFileSync(path.join(profile, 'profile.json'), JSON.stringify({
-      description: 'Test only: needs-peermem whose modprobe nvidia_peermem fails with terminal escape sequences in its message.',
-      base: 'needs-peermem',
-      modprobeErrors: { nvidia_peermem: MODPROBE_ERROR },
-    }));
+    // The ofed-mismatch host's modprobe failure, with an attack appended.
+    const profile = derivedProfile('needs-peermem whose modprobe nvidia_peermem fails with terminal escape sequences in its message.', 'needs-peermem', { modprobeErrors: { nvidia_peermem: MODPROBE_ERROR } });
     lab = await startLab({ hosts: [{ name: 'esc-fix', profile }], recordsPath: RECORDS });
     hostile = await startHostileSsh(path.join(lab.dir, 'hostile'), `Server going down. ${ATTACK}`);
     // tmux takes OSC 52 from programs only with set-clipboard on: then a paste buffer shows it arrived.
