@@ -27,10 +27,10 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
     result = await ctx.diagnoser.withConnection(host, async (conn) => {
       const session = sshFixSession(conn.client, destination, conn.target.user);
       const sudoMarker = newSudoMarker();
-      const plan = await progress(`Preparing ${fixId} on ${host.label}`, () => prepareFix(session, fixId, sudoMarker));
+      const plan = await withNotificationProgress(`Preparing ${fixId} on ${host.label}`, false, () => prepareFix(session, fixId, sudoMarker));
       ctx.log.info(`plan:\n${formatPlan(plan)}`);
       if (!(await confirm(ctx, plan))) return undefined;
-      return progress(`Applying ${fixId} on ${host.label}`, () => runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session), conn.target.proxyJump));
+      return withNotificationProgress(`Applying ${fixId} on ${host.label}`, false, () => runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session), conn.target.proxyJump));
     });
   } catch (e) {
     await showError(ctx, `Quick fix ${fixId} on ${host.label}: ${classifyConnectError(host.label, e).message}`);
@@ -39,10 +39,6 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
   if (!result) return;
   report(ctx, result);
   if (result.steps.length > 0) await diagnoseHosts(ctx, [host]);
-}
-
-function progress<T>(title: string, work: () => Promise<T>): Thenable<T> {
-  return withNotificationProgress(title, false, work);
 }
 
 /** Shows the plan; true only when it is ready and the user chose Apply in the modal. */

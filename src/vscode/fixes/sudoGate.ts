@@ -59,8 +59,10 @@ export class SudoPasswordGate {
   }
 
   private startTurn(key: string): void {
-    let end = () => undefined as void;
-    const done = new Promise<void>((resolve) => (end = resolve));
+    let end!: () => void;
+    const done = new Promise<void>((resolve) => {
+      end = resolve;
+    });
     this.states.set(key, 'trying');
     this.turns.set(key, { done, end });
   }

@@ -46,7 +46,7 @@ export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGr
   const hosts = node.group.hosts.map((h) => groupHost(ctx, fleet, h));
   const marker = newSudoMarker();
   const limit = readSettings().maxConcurrentHosts;
-  const prepared = await progress(`Preparing ${fixId} on ${hosts.length} hosts of ${fleet.name}`, () => runLimited(hosts, limit, (h) => prepareOne(ctx, h, fixId, marker)));
+  const prepared = await withNotificationProgress(`Preparing ${fixId} on ${hosts.length} hosts of ${fleet.name}`, false, () => runLimited(hosts, limit, (h) => prepareOne(ctx, h, fixId, marker)));
   const ready = prepared.filter((p): p is Prepared & { plan: FixPlan } => p.plan?.status === 'ready');
   const text = `${fleet.via !== undefined ? `Each host over SSH through ${fleet.via} (as ssh -J ${fleet.via} <host>).\n\n` : ''}${groupPlanText(fixId, prepared)}`;
   ctx.log.info(`plan for ${foldHostList(hosts.map((h) => h.label))}:\n${text}`);
@@ -60,7 +60,7 @@ export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGr
     ctx.log.info(`${fleet.name}: ${fixId} not applied: nothing was changed`);
     return;
   }
-  const results = await progress(`Applying ${fixId} on ${ready.length} hosts of ${fleet.name}`, () => applyToGroup(ready, {
+  const results = await withNotificationProgress(`Applying ${fixId} on ${ready.length} hosts of ${fleet.name}`, false, () => applyToGroup(ready, {
     limit: answer === APPLY_STOP ? 1 : limit,
     sudo: sharedSudo(ctx, ready),
     apply: (host, plan, sudo) => ctx.diagnoser.withConnection(host, (conn) =>
@@ -118,8 +118,4 @@ async function summarize(ctx: Ctx, fleet: string, fixId: FixId, results: readonl
     ? notifyInfo(message, 'Show Log')
     : notifyError(`${message}. ${bad[0].host.label}: ${(bad[0].result?.message ?? bad[0].error ?? '').split('\n')[0]}`, 'Show Log');
   void Promise.resolve(show).then((choice) => (choice === 'Show Log' ? ctx.log.show(true) : undefined));
-}
-
-function progress<T>(title: string, work: () => Promise<T>): Thenable<T> {
-  return withNotificationProgress(title, false, work);
 }
