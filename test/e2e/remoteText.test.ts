@@ -26,6 +26,7 @@ describe('remote text in notifications, in a real VS Code (code-server + chromiu
   this.timeout(90_000);
   const workbench = new Workbench();
   let lab: Lab | undefined;
+  let profile: string | undefined;
   let hostile: HostileSsh | undefined;
   const { row, inline } = hostsTree(workbench);
   const dialog = () => workbench.tab.locator('.monaco-dialog-box');
@@ -44,7 +45,7 @@ describe('remote text in notifications, in a real VS Code (code-server + chromiu
     this.timeout(300_000);
     assertLabCanRun();
     await cleanupStale(RECORDS_PATH);
-    const profile = derivedProfile('needs-peermem whose modprobe nvidia_peermem fails with a Markdown command link in its message.', 'needs-peermem', { modprobeErrors: { nvidia_peermem: MODPROBE_ERROR } });
+    profile = derivedProfile('needs-peermem whose modprobe nvidia_peermem fails with a Markdown command link in its message.', 'needs-peermem', { modprobeErrors: { nvidia_peermem: MODPROBE_ERROR } });
     lab = await startLab({ hosts: [{ name: 'link-fix', profile }], recordsPath: RECORDS_PATH });
     hostile = await startHostileSsh(path.join(lab.dir, 'hostile'), `Server going down for maintenance. ${LINK}`);
     const knownHosts = path.join(lab.dir, 'known_hosts.remote-text');
@@ -67,6 +68,7 @@ describe('remote text in notifications, in a real VS Code (code-server + chromiu
     await workbench.dispose();
     await hostile?.stop();
     await lab?.stop();
+    if (profile) fs.rmSync(profile, { recursive: true, force: true });
   });
 
   it("an SSH server's DISCONNECT message is shown as text, not as a link", async function () {

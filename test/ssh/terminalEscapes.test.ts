@@ -24,6 +24,7 @@ const terminal = new TmuxServer(`gdrdoc-escapes-${process.pid}`);
 describe('host text on a real terminal (tmux): escape sequences shown, never run', function () {
   this.timeout(90_000);
   let lab: Lab;
+  let profile: string | undefined;
   let hostile: HostileSsh;
   let n = 0;
 
@@ -34,7 +35,7 @@ describe('host text on a real terminal (tmux): escape sequences shown, never run
     assert.ok(fs.existsSync(CLI), `${CLI} is missing: run npm run build first`);
     await cleanupStale(RECORDS);
     // The ofed-mismatch host's modprobe failure, with an attack appended.
-    const profile = derivedProfile('needs-peermem whose modprobe nvidia_peermem fails with terminal escape sequences in its message.', 'needs-peermem', { modprobeErrors: { nvidia_peermem: MODPROBE_ERROR } });
+    profile = derivedProfile('needs-peermem whose modprobe nvidia_peermem fails with terminal escape sequences in its message.', 'needs-peermem', { modprobeErrors: { nvidia_peermem: MODPROBE_ERROR } });
     lab = await startLab({ hosts: [{ name: 'esc-fix', profile }], recordsPath: RECORDS });
     hostile = await startHostileSsh(path.join(lab.dir, 'hostile'), `Server going down. ${ATTACK}`);
     // tmux takes OSC 52 from programs only with set-clipboard on: then a paste buffer shows it arrived.
@@ -46,6 +47,7 @@ describe('host text on a real terminal (tmux): escape sequences shown, never run
     terminal.kill();
     await hostile?.stop();
     await lab?.stop();
+    if (profile) fs.rmSync(profile, { recursive: true, force: true });
   });
 
   function pane(args: string[]): Run {
