@@ -4,6 +4,7 @@ import { CliIo, ExitCode, processIo } from './cli/io';
 import { runDiagnose } from './cli/diagnoseCommand';
 import { runFix } from './cli/fixCommand';
 import { runParse } from './cli/parseCommand';
+import { visibleIo } from './cli/visible';
 
 const MAIN_HELP = `Usage: gdr-doctor <command> [options]
 
@@ -25,7 +26,9 @@ const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => number | 
   fix: runFix,
 };
 
-export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+/** Runs one command; what it prints reaches the terminal through visible() (cli/visible.ts). */
+export async function main(argv: readonly string[], rawIo: CliIo = processIo): Promise<number> {
+  const io = visibleIo(rawIo);
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.stdout(MAIN_HELP);

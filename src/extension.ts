@@ -18,6 +18,7 @@ import { watchSettings } from './vscode/settingsWatcher';
 import { inputBoxPrompts } from './vscode/ssh/inputBoxPrompts';
 import { HostsTreeProvider } from './vscode/tree/hostsTree';
 import { WorkIndicator } from './vscode/workIndicator';
+import { notifyError } from './vscode/notify';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();
@@ -29,7 +30,7 @@ export function activate(context: vscode.ExtensionContext): void {
     // A failed start is shown, never swallowed: the user sees why the sidebar is empty.
     const message = e instanceof Error ? e.message : String(e);
     log.error(`activation failed: ${message}`);
-    void vscode.window.showErrorMessage(`GPUDirect RDMA Doctor failed to start: ${message}`);
+    void notifyError(`GPUDirect RDMA Doctor failed to start: ${message}`);
   }
 }
 

@@ -22,6 +22,7 @@ import { runFleet, runRelay } from './fleetCommand';
 import { FLEET_INCOMPLETE } from './fleetOutput';
 import { CliIo, ExitCode } from './io';
 import { cliPrompts } from './terminalPrompts';
+import { jsonText } from './visible';
 
 export const DIAGNOSE_HELP = `Usage: gdr-doctor diagnose <destination...> [-F FILE] [--json] [--timeout S] [--batch]
        gdr-doctor diagnose <hosts...> [--hosts-file FILE] [-f N] [--timeout S] [--deadline S] [--each] [--json]
@@ -152,7 +153,8 @@ async function runSingle(job: Job, json: boolean, io: CliIo, nccl: NcclAssumptio
   try {
     const { report, target } = await job.run();
     const diagnosis = diagnose(report, nccl);
-    io.stdout(json ? `${JSON.stringify(diagnosisJson(report, diagnosis, target), null, 2)}\n` : `${formatProbeReport(report, diagnosis)}\n`);
+    io.stdout(json ? jsonText(diagnosisJson(report, diagnosis, target)) : `${formatProbeReport(report, diagnosis)}
+`);
     return ExitCode.ok;
   } catch (e) {
     const err = classifyConnectError(job.host, e);

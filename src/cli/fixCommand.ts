@@ -11,6 +11,7 @@ import { parseArgs, UsageError } from './args';
 import { CliIo, ExitCode } from './io';
 import { cliPrompts, terminalWriter } from './terminalPrompts';
 import { rawTtyTerminal } from './ttyLine';
+import { jsonText } from './visible';
 
 export const FIX_HELP = `Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--dry-run] [-F FILE] [--json] [--batch]
 
@@ -93,7 +94,7 @@ async function planAndApply(conn: SshConnection, destination: string, fixId: Fix
   const plan = await prepareFix(session, fixId, sudoMarker);
   const showPlan = (to: (t: string) => void) => to(`${formatPlan(plan)}\n`);
   if (flags.dryRun || plan.status !== 'ready') {
-    if (flags.json) io.stdout(`${JSON.stringify({ plan, result: null }, null, 2)}\n`);
+    if (flags.json) io.stdout(jsonText({ plan, result: null }));
     else showPlan(io.stdout);
     return plan.status === 'refused' ? FixExit.refused : ExitCode.ok;
   }
@@ -105,7 +106,7 @@ async function planAndApply(conn: SshConnection, destination: string, fixId: Fix
   }
   const result = await runPlan(plan, session, { sudoMarker, sudoPassword: sudoPasswordVia(prompts, session) });
   record(result, io);
-  io.stdout(flags.json ? `${JSON.stringify({ plan, result }, null, 2)}\n` : `${formatResult(result)}\n`);
+  io.stdout(flags.json ? jsonText({ plan, result }) : `${formatResult(result)}\n`);
   return result.status === 'applied' || result.status === 'nothing-to-do' ? ExitCode.ok : result.status === 'refused' ? FixExit.refused : FixExit.failed;
 }
 

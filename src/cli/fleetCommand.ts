@@ -28,7 +28,7 @@ export interface FleetContext {
 /** Direct fan-out over `hosts`. */
 export async function runFleet(hosts: readonly string[], ctx: FleetContext): Promise<number> {
   const { io, options } = ctx;
-  const progress = new FleetProgress(hosts.length, io.stderr, ctx.stderrIsTty);
+  const progress = new FleetProgress(hosts.length, io, ctx.stderrIsTty);
   const hostDeadlineMs = secondsOption(options, '--timeout');
   const results = await whileInterruptible((signal) =>
     fanOut({
@@ -79,8 +79,12 @@ export async function runRelay(login: string, nodes: readonly string[], ctx: Fle
     checkRelay(relay(tool));
     // Without a node list Slurm picks the nodes: the count asked for is the total, else none is shown.
     const total = nodes.length > 0 ? nodes.length : countOption(options, '--nodes');
-    const progress = total === undefined ? undefined : new FleetProgress(total, io.stderr, ctx.stderrIsTty);
-    const results = await whileInterruptible((signal) => diagnoseViaLoginNode(conn.client, { ...relay(tool, signal), onNodeEnded: (n) => progress?.setDone(n) }));
+    const progress = total === undefined ? undefined : new FleetProgress(total, io, ctx.stderrIsTty);
+    const results = await whileInterruptible((signal) => diagnoseViaLoginNode(conn.client, {
+      ...relay(tool, signal),
+      onNodeEnded: (n) => progress?.setDone(n),
+      onRefusedNode: (line) => (progress ? progress.say(`gdr-doctor: ${line}\n`) : io.stderr(`gdr-doctor: ${line}\n`)),
+    }));
     progress?.end();
     for (const r of results) io.stderr(hostProblemLine(r) ?? '');
     return printFleet(results, io, ctx.print);

@@ -7,6 +7,7 @@ import { withFleetFindings } from '../core/fleet/topologyDiff';
 import type { FleetHostResult } from '../core/fleet/types';
 import { formatProbeReport } from './diagnoseReport';
 import { CliIo, ExitCode } from './io';
+import { jsonText } from './visible';
 
 /** A host that could not be diagnosed to the end: unreachable, or stopped by a deadline. */
 export const FLEET_INCOMPLETE = 3;
@@ -24,7 +25,7 @@ export function printFleet(raw: readonly FleetHostResult[], io: CliIo, options: 
   const results = withFleetFindings([...raw]);
   const groups = groupFleet(results);
   if (options.json) {
-    io.stdout(`${JSON.stringify(fleetJson(results, groups), null, 2)}\n`);
+    io.stdout(jsonText(fleetJson(results, groups)));
   } else {
     io.stdout(ensureNewline(formatFleetSummary(results, groups, { each: options.each })));
     if (options.each) for (const r of results) if (r.report) io.stdout(`\n${formatProbeReport(r.report, r.diagnosis)}\n`);
@@ -57,9 +58,10 @@ export class FleetProgress {
   private done = 0;
   private shown = false;
 
+  /** `io.stderrControl` draws the line; `io.stderr` writes what goes above it. */
   constructor(
     private readonly total: number,
-    private readonly stderr: (text: string) => void,
+    private readonly io: Pick<CliIo, 'stderr' | 'stderrControl'>,
     private readonly onTerminal: boolean,
   ) {}
 
@@ -76,7 +78,7 @@ export class FleetProgress {
   /** Writes `text` to stderr above the progress line. */
   say(text: string): void {
     this.clear();
-    this.stderr(text);
+    this.io.stderr(text);
     this.draw();
   }
 
@@ -87,13 +89,17 @@ export class FleetProgress {
 
   private draw(): void {
     if (!this.onTerminal) return;
-    this.stderr(`\r${this.done}/${this.total} hosts done`);
+    this.control(`\r${this.done}/${this.total} hosts done`);
     this.shown = true;
   }
 
   private clear(): void {
     if (!this.shown) return;
-    this.stderr('\r\x1b[K');
+    this.control('\r\x1b[K');
     this.shown = false;
+  }
+
+  private control(sequence: string): void {
+    (this.io.stderrControl ?? this.io.stderr)(sequence);
   }
 }

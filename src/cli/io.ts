@@ -4,6 +4,11 @@ import * as fs from 'node:fs';
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /**
+   * gdr-doctor's own terminal control on stderr (the progress line's carriage return and erase),
+   * never text from a host: main() makes stdout and stderr visible (visible.ts), not this.
+   */
+  readonly stderrControl?: (text: string) => void;
   /** Reads a named file, or standard input for "-". */
   readonly readInput: (file: string) => string;
 }
@@ -11,6 +16,7 @@ export interface CliIo {
 export const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  stderrControl: (text) => process.stderr.write(text),
   readInput: (file) => fs.readFileSync(file === '-' ? 0 : file, 'utf8'),
 };
 

@@ -2,6 +2,7 @@
 import { parseArgs, UsageError } from './args';
 import { CliIo, ExitCode } from './io';
 import { findParseKind, PARSE_KINDS } from './parseKinds';
+import { jsonText } from './visible';
 
 export const PARSE_HELP = `Usage: gdr-doctor parse <kind> [FILE|-] [--json]
 
@@ -44,6 +45,6 @@ export function runParse(argv: readonly string[], io: CliIo): number {
     io.stderr(`${name}:${result.error.line}: ${result.error.message}\n`);
     return ExitCode.parseError;
   }
-  io.stdout(args.flags.has('--json') ? `${JSON.stringify(result.value, null, 2)}\n` : `${kind.summarize(result.value)}\n`);
+  io.stdout(args.flags.has('--json') ? jsonText(result.value) : `${kind.summarize(result.value)}\n`);
   return ExitCode.ok;
 }

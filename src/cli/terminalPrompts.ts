@@ -8,6 +8,7 @@ import * as tty from 'node:tty';
 import { openSshKeyTypeName } from '../core/ssh/fingerprint';
 import { HostKeyQuestion, noPrompts, SshPrompts } from '../core/ssh/prompts';
 import { RawInput, rawTtyTerminal } from './ttyLine';
+import { visible } from './visible';
 
 export { openSshKeyTypeName };
 
@@ -53,15 +54,6 @@ export function acceptsHostKey(answer: string | null, fingerprint: string): bool
 export const passphrasePrompt = (keyFile: string): string => `Enter passphrase for key '${keyFile}': `;
 export const passwordPrompt = (user: string, host: string): string => `${user}@${host}'s password: `;
 export const PASSWORD_RETRY_TEXT = 'Permission denied, please try again.\n';
-
-/**
- * Server-sent text made safe to print: control characters (escape sequences could rewrite the
- * screen or fake a prompt) are shown as \ooo, as OpenSSH's logit does; tab and newline stay.
- * Ordinary text is shown exactly as sent.
- */
-export function visible(text: string): string {
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
-}
 
 /** Name and instructions of a keyboard-interactive request, each on its own line when present. */
 export function keyboardInteractiveHeader(name: string, instructions: string): string {

@@ -7,6 +7,7 @@ import { Diagnoser } from './hosts/diagnoser';
 import { HostEntry, HostModel } from './hosts/hostModel';
 import { HostsNode } from './tree/hostNodes';
 import { WorkIndicator } from './workIndicator';
+import { notifyError, notifyInfo } from './notify';
 
 export interface Ctx {
   readonly extension: vscode.ExtensionContext;
@@ -21,7 +22,7 @@ export interface Ctx {
 /** Shows an error with a "Show Log" action; the log already has the details. */
 export async function showError(ctx: Ctx, message: string): Promise<void> {
   ctx.log.error(message);
-  const choice = await vscode.window.showErrorMessage(message, 'Show Log');
+  const choice = await notifyError(message, 'Show Log');
   if (choice === 'Show Log') await vscode.commands.executeCommand(Commands.showLog);
 }
 
@@ -35,7 +36,7 @@ export async function targetHosts(ctx: Ctx, clicked: HostsNode | undefined, sele
   if (ids.length > 0) return ids.map((id) => ctx.model.get(id)).filter((h): h is HostEntry => h !== undefined);
   const hosts = ctx.model.hosts().filter(pick.filter ?? (() => true));
   if (hosts.length === 0) {
-    void vscode.window.showInformationMessage('No host to choose from: add one, or open the demo host.');
+    void notifyInfo('No host to choose from: add one, or open the demo host.');
     return [];
   }
   const items = hosts.map((h) => ({ label: h.label, description: h.origin, host: h }));

@@ -35,14 +35,14 @@ describe('nvidia-topo editor in a real VS Code (code-server + chromium)', functi
 
   it('detects topo output in a plain .txt file and switches it to nvidia-topo', async function () {
     // Opened first, in a fresh window: the extension must activate for plain text by itself.
-    await openFile(PLAIN_FILE);
+    await workbench.openFile(PLAIN_FILE);
     await languageStatus().filter({ hasText: LANGUAGE }).waitFor();
     await editorLine(/^NIC3\s/).waitFor();
     await workbench.screenshot('editor-01-plain-txt-detected');
   });
 
   it('opens a *.topo.txt file in the nvidia-topo language, link tokens coloured by class', async function () {
-    await openFile(TOPO_FILE);
+    await workbench.openFile(TOPO_FILE);
     await editorLine(/^GPU3\s/).waitFor();
     assert.strictEqual((await languageStatus().innerText()).trim(), LANGUAGE);
     const row = editorLine(/^GPU3\s/);
@@ -71,19 +71,6 @@ describe('nvidia-topo editor in a real VS Code (code-server + chromium)', functi
     assert.match(text, /GPU↔NIC PXB path: used by default/);
     await workbench.screenshot('editor-04-hover-legend-line');
   });
-
-  /** Opens a workspace file through Quick Open, as a user would. */
-  async function openFile(name: string): Promise<void> {
-    await workbench.tab.keyboard.press('Control+P');
-    const input = workbench.tab.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor();
-    await input.fill(name);
-    const row = workbench.tab.locator('.quick-input-list .monaco-list-row', {
-      has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${name.replace(/\./g, '\\.')}$`) }),
-    });
-    await row.first().click();
-    await workbench.tab.locator('.part.editor .tab.active', { hasText: name }).waitFor();
-  }
 
   function languageStatus(): Locator {
     return workbench.tab.locator('.part.statusbar [id="status.editor.mode"]');

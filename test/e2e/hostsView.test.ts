@@ -2,6 +2,7 @@
 // bar, its "Hosts" view with the welcome text, a log channel that says the extension started,
 // the extension listed as installed, and no error notification.
 import * as assert from 'assert';
+import { until } from '../support/until';
 import { Workbench, screenshotFailures } from './workbench';
 
 const CONTAINER_TITLE = 'GPUDirect RDMA';
@@ -44,6 +45,9 @@ describe('Hosts view in a real VS Code (code-server + chromium)', function () {
   });
 
   it('activates: its log channel "GPUDirect RDMA" says "gdr-doctor activated"', async function () {
+    // The Output picker lists the channels that exist when it opens: on a loaded machine activate()
+    // (which creates the channel) can still be running when the view's welcome text shows.
+    await until('the extension has activated (its log on disk says so)', () => /gdr-doctor activated/.test(workbench.extensionLog()), 60_000);
     await workbench.runCommand('Output: Show Output Channels...');
     await workbench.pick(OUTPUT_CHANNEL);
     const output = workbench.tab.locator('.part.panel .monaco-editor .view-lines');

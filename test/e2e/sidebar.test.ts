@@ -168,6 +168,7 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
 
   it('Export Report writes the report as Markdown and as JSON', async function () {
     const workspace = path.join(RUN_DIR, 'workspace');
+    const exported = (file: string) => workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: `Report of gpu-nopeermem exported to ${file}` }).first().waitFor();
     const md = path.join(workspace, 'gdr-doctor-gpu-nopeermem.md');
     const json = path.join(workspace, 'gdr-doctor-gpu-nopeermem.json');
     // code-server's save dialog is VS Code's own: a quick input holding the proposed path.
@@ -177,7 +178,8 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     await workbench.tab.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, md);
     await workbench.screenshot('sidebar-10-export-dialog');
     await savePath.press('Enter');
-    await until('the Markdown report is written', () => fs.existsSync(md));
+    // VS Code creates the file, then writes it: read it once the extension says it was written.
+    await exported(md);
     assert.match(fs.readFileSync(md, 'utf8'), /^# GPUDirect RDMA report: `gpu-nopeermem`\n[\s\S]*\(`topo\.nic-far`\)/);
     await contextMenu('gpu-nopeermem', 'Export Report…');
     await workbench.tab.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, md);
@@ -188,11 +190,11 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     }
     assert.strictEqual(await savePath.inputValue(), json);
     await savePath.press('Enter');
-    await until('the JSON report is written', () => fs.existsSync(json));
-    const exported = JSON.parse(fs.readFileSync(json, 'utf8')) as { host: string; target: { port: number } | null; findings: { id: string }[] };
-    assert.strictEqual(exported.host, 'gpu-nopeermem');
-    assert.strictEqual(exported.target?.port, lab?.host('gpu-nopeermem').port);
-    assert.ok(exported.findings.some((f) => f.id === 'topo.nic-far'), JSON.stringify(exported.findings.map((f) => f.id)));
+    await exported(json);
+    const report = JSON.parse(fs.readFileSync(json, 'utf8')) as { host: string; target: { port: number } | null; findings: { id: string }[] };
+    assert.strictEqual(report.host, 'gpu-nopeermem');
+    assert.strictEqual(report.target?.port, lab?.host('gpu-nopeermem').port);
+    assert.ok(report.findings.some((f) => f.id === 'topo.nic-far'), JSON.stringify(report.findings.map((f) => f.id)));
   });
 
   it('Disconnect closes the host\'s SSH connection: its session ends on the host', async function () {

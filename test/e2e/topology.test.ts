@@ -145,7 +145,7 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
   }
 
   it('Analyze Topology in Editor draws the matrix of the active editor, coloured by link class', async function () {
-    await openFile(H200);
+    await workbench.openFile(H200);
     await workbench.runCommand('GPUDirect RDMA: Analyze Topology in Editor');
     await cell('GPU3', 'NIC5').waitFor();
     assert.strictEqual((await cell('GPU3', 'NIC5').innerText()).trim(), 'PXB');
@@ -188,7 +188,7 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
   });
 
   it('shows a NIC name holding markup as characters, never as an element', async function () {
-    await openFile(HOSTILE);
+    await workbench.openFile(HOSTILE);
     await workbench.runCommand('GPUDirect RDMA: Analyze Topology in Editor');
     await view().locator('h1', { hasText: HOSTILE }).waitFor();
     await view().locator('#gpu-picker').selectOption('GPU0');
@@ -199,7 +199,7 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
   });
 
   it('an unreadable editor gives a ParseError with its line, and no panel change', async function () {
-    await openFile(NOT_TOPO);
+    await workbench.openFile(NOT_TOPO);
     await workbench.runCommand('GPUDirect RDMA: Analyze Topology in Editor');
     const toast = workbench.tab.locator('.notifications-toasts .notification-list-item-message', { hasText: 'Not readable as' });
     await toast.waitFor();
@@ -231,7 +231,7 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
 
   it('follows a light and a high-contrast theme: --vscode-* colours, cell text readable (contrast >= 4.5)', async function () {
     this.timeout(120_000);
-    await openFile(H200);
+    await workbench.openFile(H200);
     await workbench.runCommand('GPUDirect RDMA: Analyze Topology in Editor');
     await view().locator('h1', { hasText: H200 }).waitFor();
     const seen: Record<string, ThemeColours> = {};
@@ -278,16 +278,4 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
     assert.deepStrictEqual(layout.clipped, [], 'cell text is cut off');
     await workbench.screenshot('topology-10-h200-fits');
   });
-
-  async function openFile(name: string): Promise<void> {
-    await workbench.tab.keyboard.press('Control+P');
-    const input = workbench.tab.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor();
-    await input.fill(name);
-    const row = workbench.tab.locator('.quick-input-list .monaco-list-row', {
-      has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${name.replace(/\./g, '\\.')}$`) }),
-    });
-    await row.first().click();
-    await workbench.tab.locator('.part.editor .tab.active', { hasText: name }).waitFor();
-  }
 });

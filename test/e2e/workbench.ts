@@ -125,6 +125,31 @@ export class Workbench {
       throw new Error(`the quick pick offers no item labelled "${label}"\n${e.message}`);
     });
     await row.first().click();
+    // A click that lands while the list re-renders is lost and the picker stays open with the text
+    // typed (seen on a loaded machine: the next picker's label was then typed into this one). Then
+    // Enter accepts the row filtered to, the active one.
+    if (!(await this.pickerMovedOn(prefix + label))) await input.press('Enter');
+  }
+
+  /** Whether the open picker took its answer: it closed, or another picker (other text) replaced it. */
+  private pickerMovedOn(typed: string): Promise<boolean> {
+    return this.tab.waitForFunction((value) => {
+      const input = document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input');
+      return !input || input.offsetParent === null || input.value !== value;
+    }, typed, { timeout: 5_000 }).then(() => true, () => false);
+  }
+
+  /** Opens a file of the workspace by name through Quick Open (Ctrl+P), as a user does. */
+  async openFile(name: string): Promise<void> {
+    await this.tab.keyboard.press('Control+P');
+    const input = this.tab.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor();
+    await input.fill(name);
+    const row = this.tab.locator('.quick-input-list .monaco-list-row', {
+      has: this.tab.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }),
+    });
+    await row.first().click();
+    await this.tab.locator('.part.editor .tab.active', { hasText: name }).waitFor();
   }
 
   /**
@@ -132,10 +157,19 @@ export class Workbench {
    * escapes activate() lands here only: VS Code raises no notification for it.
    */
   extensionHostLog(): string {
+    return this.logFiles((file) => path.basename(file) === 'remoteexthost.log');
+  }
+
+  /** The extension's own log channel ("GPUDirect RDMA") as VS Code writes it to disk. */
+  extensionLog(): string {
+    return this.logFiles((file) => path.basename(path.dirname(file)) === 'gdr-doctor.gdr-doctor');
+  }
+
+  private logFiles(which: (file: string) => boolean): string {
     if (!this.dirs) throw new Error('the workbench is not open');
     const logs = path.join(this.dirs.userData, 'logs');
     return fs.readdirSync(logs, { recursive: true, encoding: 'utf8' })
-      .filter((file) => path.basename(file) === 'remoteexthost.log')
+      .filter(which)
       .map((file) => fs.readFileSync(path.join(logs, file), 'utf8'))
       .join('\n');
   }

@@ -41,7 +41,7 @@ function upperDir(upper: string, rel: string): void {
   fs.chmodSync(path.join(upper, rel), st ? st.mode & 0o7777 : 0o755);
 }
 
-function addUsers(upper: string, users: readonly LabUser[]): void {
+function addUsers(upper: string, users: readonly LabUser[], sudoLog: string): void {
   const passwd = fs.readFileSync('/etc/passwd', 'utf8');
   const today = Math.floor(Date.now() / 86400000);
   const added = users.filter((u) => u.name !== 'root');
@@ -57,13 +57,15 @@ function addUsers(upper: string, users: readonly LabUser[]): void {
   upperFile(upper, 'shadow', (text) => lines((u) => `${u.name}:${hash(u)}:${today}:0:99999:7:::`)(
     root ? text.replace(/^root:[^:]*:/m, `root:${hash(root)}:`) : text));
   const sudo = users.flatMap((u) => (u.sudo === 'nopasswd' ? [`${u.name} ALL=(ALL:ALL) NOPASSWD: ALL\n`] : u.sudo === 'password' ? [`${u.name} ALL=(ALL:ALL) ALL\n`] : []));
-  upperFile(upper, 'sudoers.d/gdrlab', () => sudo.join(''), 0o440);
+  // Every sudo run and every refused password, one unwrapped line each, into the host's folder (tests count them).
+  const log = `Defaults logfile="${sudoLog}", loglinelen=0\n`;
+  upperFile(upper, 'sudoers.d/gdrlab', () => log + sudo.join(''), 0o440);
 }
 
 /** Everything the host's /etc differs in; `hostsLines` are appended to /etc/hosts. */
 export function writeEtcUpper(h: string, users: readonly LabUser[], authorized: Record<string, string>, hostsLines: string, environment?: string): void {
   const upper = path.join(h, 'etc-upper');
-  addUsers(upper, users);
+  addUsers(upper, users, path.join(h, 'sudo.log'));
   // Inside the overlay, root-owned: sshd's StrictModes can stay on.
   for (const [user, keys] of Object.entries(authorized)) upperFile(upper, `ssh/authorized_keys/${user}`, () => keys);
   // Without nodelay every wrong password costs ~2 s. pam_loginuid cannot write

@@ -17,7 +17,7 @@ import { LabSlurm, PreparedSlurm, prepareSlurm, waitSlurmIdle } from './slurm';
 import { cleanupStale } from './records';
 
 export { cleanupStale, defaultRecordsPath } from './records';
-export { recordingName } from './profile';
+export { derivedProfile, recordingName } from './profile';
 export { defaultUsers } from './hostdir';
 export { defaultNetwork } from './net';
 export type { LabProcess } from './procs';
@@ -74,6 +74,8 @@ export interface LabHost {
   /** Live processes inside the host (listener, session sshds, commands), outside PIDs. */
   processes(): LabProcess[];
   calls(): LabCall[];
+  /** sudo's own log of this host, one line per run or refusal (`… : 1 incorrect password attempt ; …`). */
+  sudoLog(): string[];
   /** hang: sleep n s first; drop: print n lines, then kill the session's sshd; flood: print n more bytes. */
   setFault(cmd: string, kind: 'hang' | 'drop' | 'flood', n: number): void;
   clearFaults(): void;
@@ -300,6 +302,7 @@ function startHost(p: PlannedHost, records: Records, timeoutMs: number): { host:
     listenerPid: () => childOf(pid),
     processes: () => processesInNamespaceOf(childOf(pid)),
     calls: () => readCalls(path.join(h, 'calls.log')),
+    sudoLog: () => (fs.existsSync(path.join(h, 'sudo.log')) ? fs.readFileSync(path.join(h, 'sudo.log'), 'utf8').split('\n').filter(Boolean) : []),
     setFault: (cmd, kind, n) => fs.writeFileSync(path.join(h, 'ctl', `${cmd}.${kind}`), `${n}\n`),
     clearFaults: () => fs.readdirSync(path.join(h, 'ctl')).forEach((f) => fs.rmSync(path.join(h, 'ctl', f))),
     async rotateHostKey() {

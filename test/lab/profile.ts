@@ -37,6 +37,16 @@ export interface Profile {
   delays?: Record<string, number>;
 }
 
+/**
+ * A profile for one test, made in a new temp folder: `base` with `changes` over it (no recordings of
+ * its own). For faults no real host would be recorded with, such as a hostile modprobe message.
+ */
+export function derivedProfile(description: string, base: string, changes: Partial<Omit<Profile, 'description' | 'base'>>): string {
+  const dir = fs.mkdtempSync('/tmp/gdrlab-profile-');
+  fs.writeFileSync(path.join(dir, 'profile.json'), JSON.stringify({ description: `Test only: ${description}`, base, ...changes }, null, 2));
+  return dir;
+}
+
 interface LoadedProfile {
   profile: Profile;
   /** Folders whose out/ and files/ are copied, base first (later ones win). */

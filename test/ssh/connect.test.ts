@@ -12,6 +12,7 @@ import { localResolveEnv } from '../../src/core/ssh/nodeConfigFs';
 import { noPrompts, SshPrompts } from '../../src/core/ssh/prompts';
 import { resolveSshConfig, SshTarget } from '../../src/core/ssh/sshConfig';
 import { Lab, LabHost, startTestLab } from '../lab/lab';
+import { until } from '../support/until';
 
 // Our own lab records and network: other suites and helpers run labs of their own.
 const RECORDS = '/tmp/gdrlab-records-connect.json';
@@ -230,6 +231,9 @@ describe('SSH connections to simulated GPU hosts', function () {
     const file = path.join(lab.dir, 'jump-loop.conf');
     fs.writeFileSync(file, [...withKey(jump1, ['ProxyJump jump-2']), ...withKey(jump2, ['ProxyJump jump-1']), ...withKey(inner, ['ProxyJump jump-1'])].join('\n'));
     const logins = () => fs.readFileSync(jump1.sshdLogPath, 'utf8').length + fs.readFileSync(jump2.sshdLogPath, 'utf8').length;
+    // The earlier tests' sessions on the hops log their end after the client has gone: wait for them.
+    const sessions = (h: LabHost) => h.processes().filter((p) => p.pid !== h.listenerPid() && p.args.startsWith('sshd'));
+    await until("the earlier tests' sessions on the hops have ended", () => sessions(jump1).length + sessions(jump2).length === 0);
     const before = logins();
     const t = resolveSshConfig(parseDestination('gpu-inner'), localResolveEnv(file));
     const e = await refusal(run(t, noPrompts, file));

@@ -1,10 +1,11 @@
 // Diagnose / Refresh: one cancellable progress notification for the whole batch, hosts probed a
 // few at a time (setting), each outcome in the tree; failures also as one notification.
-import * as vscode from 'vscode';
 import { Ctx, showError, targetHosts } from '../context';
 import { readSettings } from '../config';
 import { HostEntry } from '../hosts/hostModel';
 import { HostsNode } from '../tree/hostNodes';
+import { runLimited } from '../runLimited';
+import { withNotificationProgress } from '../notify';
 
 export async function diagnoseCommand(ctx: Ctx, clicked?: HostsNode, selected?: readonly HostsNode[]): Promise<void> {
   const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: 'Diagnose which hosts?' });
@@ -14,7 +15,7 @@ export async function diagnoseCommand(ctx: Ctx, clicked?: HostsNode, selected?: 
 export async function diagnoseHosts(ctx: Ctx, hosts: readonly HostEntry[]): Promise<void> {
   if (hosts.length === 0) return;
   const title = hosts.length === 1 ? `Diagnosing ${hosts[0].label}` : `Diagnosing ${hosts.length} hosts`;
-  const failures = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+  const failures = await withNotificationProgress(title, true, async (progress, token) => {
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     try {
@@ -34,18 +35,4 @@ export async function diagnoseHosts(ctx: Ctx, hosts: readonly HostEntry[]): Prom
   });
   const failed = failures.filter((f): f is string => f !== undefined);
   if (failed.length > 0) await showError(ctx, failed.length === 1 ? `Diagnose failed: ${failed[0]}` : `Diagnose failed for ${failed.length} hosts: ${failed.join(' · ')}`);
-}
-
-/** At most `limit` hosts at a time; results in input order. */
-export async function runLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
 }

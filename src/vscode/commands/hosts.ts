@@ -8,6 +8,7 @@ import { Ctx, targetHosts } from '../context';
 import { DEMO_HOST, LOCAL_HOST } from '../hosts/hostModel';
 import { HostsNode } from '../tree/hostNodes';
 import { diagnoseHosts } from './diagnose';
+import { notifyInfo } from '../notify';
 
 export async function addHostCommand(ctx: Ctx): Promise<void> {
   const destination = await vscode.window.showInputBox({
@@ -39,7 +40,7 @@ export async function removeHostCommand(ctx: Ctx, clicked?: HostsNode, selected?
   const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: 'Remove which hosts?', filter: (h) => h.origin !== 'ssh-config' });
   const fromConfig = hosts.filter((h) => h.origin === 'ssh-config');
   if (fromConfig.length > 0) {
-    void vscode.window.showInformationMessage(`${fromConfig.map((h) => h.label).join(', ')} come(s) from your SSH config: remove the Host entry there, or point gdrDoctor.sshConfigFile at another file.`);
+    void notifyInfo(`${fromConfig.map((h) => h.label).join(', ')} come(s) from your SSH config: remove the Host entry there, or point gdrDoctor.sshConfigFile at another file.`);
   }
   const removable = hosts.filter((h) => h.origin !== 'ssh-config');
   if (removable.length === 0) return;

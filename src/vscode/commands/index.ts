@@ -10,6 +10,7 @@ import { analyzeTopologyInEditorCommand, showTopologyCommand } from '../topology
 import { applyQuickFixCommand, fixFromFinding } from '../fixes/fixCommands';
 import { addFleetCommand, diagnoseFleetCommand, removeFleetCommand } from '../fleet/fleetCommands';
 import { orGroupFix } from '../fleet/groupFix';
+import { notifyError } from '../notify';
 
 type Handler = (ctx: Ctx, node?: HostsNode, selected?: readonly HostsNode[]) => Promise<void>;
 
@@ -48,7 +49,7 @@ export function registerCommands(ctx: Ctx): vscode.Disposable[] {
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
         ctx.log.error(`${id}: ${message}`);
-        const choice = await vscode.window.showErrorMessage(`GPUDirect RDMA: ${message}`, 'Show Log');
+        const choice = await notifyError(`GPUDirect RDMA: ${message}`, 'Show Log');
         if (choice === 'Show Log') ctx.log.show(true);
       }
     }),

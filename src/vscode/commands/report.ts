@@ -6,13 +6,14 @@ import { Ctx, targetHosts } from '../context';
 import { DiagnosedOutcome, HostEntry } from '../hosts/hostModel';
 import { HostsNode } from '../tree/hostNodes';
 import { rawOutputUri } from '../rawOutput';
+import { notifyInfo } from '../notify';
 
 async function diagnosedHost(ctx: Ctx, clicked: HostsNode | undefined, title: string): Promise<{ host: HostEntry; last: DiagnosedOutcome } | undefined> {
   const [host] = await targetHosts(ctx, clicked, undefined, { many: false, title, filter: (h) => ctx.model.status(h.id).lastDiagnosed !== undefined });
   if (!host) return undefined;
   const last = ctx.model.status(host.id).lastDiagnosed;
   if (!last) {
-    void vscode.window.showInformationMessage(`${host.label} has not been diagnosed yet: run Diagnose first.`);
+    void notifyInfo(`${host.label} has not been diagnosed yet: run Diagnose first.`);
     return undefined;
   }
   return { host, last };
@@ -22,7 +23,7 @@ export async function copyReportCommand(ctx: Ctx, clicked?: HostsNode): Promise<
   const found = await diagnosedHost(ctx, clicked, 'Copy the report of which host?');
   if (!found) return;
   await vscode.env.clipboard.writeText(formatMarkdownReport(found.last.report, found.last.diagnosis));
-  void vscode.window.showInformationMessage(`Report of ${found.host.label} copied as Markdown.`);
+  void notifyInfo(`Report of ${found.host.label} copied as Markdown.`);
 }
 
 export async function exportReportCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
@@ -42,6 +43,7 @@ export async function exportReportCommand(ctx: Ctx, clicked?: HostsNode): Promis
     : formatMarkdownReport(last.report, last.diagnosis);
   await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
   ctx.log.info(`${host.label}: report exported to ${uri.toString()}`);
+  void notifyInfo(`Report of ${host.label} exported to ${uri.fsPath}`);
 }
 
 export async function openRawOutputCommand(ctx: Ctx, node?: HostsNode): Promise<void> {

@@ -12,13 +12,14 @@ import { HostEntry } from '../hosts/hostModel';
 import { LONG_PLAN_LINES, openPlanDocument } from './planDocument';
 import { askSudoPassword } from './sudoPrompt';
 import { runWithSudo, SudoDeps } from './sudoPassword';
+import { notifyInfo, withNotificationProgress } from '../notify';
 
 const APPLY = 'Apply';
 
 export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Promise<void> {
   const destination = host.destination;
   if (destination === undefined) {
-    void vscode.window.showInformationMessage(`Quick fixes run over SSH; ${host.label} is not an SSH host. On this machine, run: gdr-doctor fix <host> ${fixId}`);
+    void notifyInfo(`Quick fixes run over SSH; ${host.label} is not an SSH host. On this machine, run: gdr-doctor fix <host> ${fixId}`);
     return;
   }
   let result: FixResult | undefined;
@@ -26,10 +27,10 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
     result = await ctx.diagnoser.withConnection(host, async (conn) => {
       const session = sshFixSession(conn, destination);
       const sudoMarker = newSudoMarker();
-      const plan = await progress(`Preparing ${fixId} on ${host.label}`, () => prepareFix(session, fixId, sudoMarker));
+      const plan = await withNotificationProgress(`Preparing ${fixId} on ${host.label}`, false, () => prepareFix(session, fixId, sudoMarker));
       ctx.log.info(`plan:\n${formatPlan(plan)}`);
       if (!(await confirm(ctx, plan))) return undefined;
-      return progress(`Applying ${fixId} on ${host.label}`, () => runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session)));
+      return withNotificationProgress(`Applying ${fixId} on ${host.label}`, false, () => runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session), conn.target.proxyJump));
     });
   } catch (e) {
     await showError(ctx, `Quick fix ${fixId} on ${host.label}: ${classifyConnectError(host.label, e).message}`);
@@ -40,15 +41,11 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
   if (result.steps.length > 0) await diagnoseHosts(ctx, [host]);
 }
 
-function progress<T>(title: string, work: () => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, work);
-}
-
 /** Shows the plan; true only when it is ready and the user chose Apply in the modal. */
 async function confirm(ctx: Ctx, plan: FixPlan): Promise<boolean> {
   const text = formatPlan(plan);
   if (plan.status === 'nothing-to-do') {
-    void vscode.window.showInformationMessage(`${plan.host}: ${plan.fixId}: nothing to do. ${plan.summary}`);
+    void notifyInfo(`${plan.host}: ${plan.fixId}: nothing to do. ${plan.summary}`);
     return false;
   }
   if (plan.status === 'refused') {
@@ -84,7 +81,7 @@ export function logFixResult(ctx: Ctx, result: FixResult): void {
 function report(ctx: Ctx, result: FixResult): void {
   logFixResult(ctx, result);
   const head = `${result.host}: ${result.fixId}`;
-  if (result.status === 'applied') void vscode.window.showInformationMessage(`${head} applied: ${result.message}`);
-  else if (result.status === 'nothing-to-do') void vscode.window.showInformationMessage(`${head}: nothing to do. ${result.message}`);
+  if (result.status === 'applied') void notifyInfo(`${head} applied: ${result.message}`);
+  else if (result.status === 'nothing-to-do') void notifyInfo(`${head}: nothing to do. ${result.message}`);
   else void showError(ctx, `${head} ${result.status === 'failed' ? 'failed' : 'refused'}: ${result.message}`);
 }

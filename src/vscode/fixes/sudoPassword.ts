@@ -1,9 +1,11 @@
-// sudo's password for a fix: a remembered one first (VS Code's SecretStorage, keyed by user and
-// host), else asked; a remembered one that sudo rejects is forgotten and asked for once. A typed one
-// is remembered only when the user asked for it and sudo took it. The password goes to the core's
-// runPlan and to the store, never to a log or a setting. No VS Code import: the store and the
+// sudo's password for a fix: a remembered one first (VS Code's SecretStorage, keyed by the whole
+// route: user, host and jump hosts), else asked; a remembered one that sudo rejects is forgotten
+// and asked for once. A typed one is remembered only when the user asked for it and sudo took it.
+// In a group fix every password passes the group's gate first (sudoGate.ts). The password goes to
+// the core's runPlan and to the store, never to a log or a setting. No VS Code import: the store and the
 // question are passed in, so this is unit-tested with the real core and a fake host.
 import { FixPlan, FixResult, FixSession, runPlan } from '../../core/fixes';
+import { SudoPasswordGate, SudoVerdict } from './sudoGate';
 
 export interface SecretStore {
   get(key: string): PromiseLike<string | undefined>;
@@ -22,11 +24,17 @@ export interface SudoDeps {
   readonly ask: (retry: boolean) => Promise<AskedPassword | null>;
   /** A line for the log; never given the password. */
   readonly note: (message: string) => void;
+  /** A group fix's gate (sudoGate.ts): a password is tried on one host before the others get it. */
+  readonly gate?: SudoPasswordGate;
 }
 
-/** The key under which a host's sudo password is kept: `gdrDoctor.sudo:<user>@<destination>`. */
-export function sudoSecretKey(user: string, destination: string): string {
-  return `gdrDoctor.sudo:${user}@${destination}`;
+/**
+ * The key under which a host's sudo password is kept: `gdrDoctor.sudo:<user>@<destination>`, and
+ * behind jump hosts ` via <ProxyJump chain>` as well: the same name behind two login nodes is two
+ * hosts, with two passwords.
+ */
+export function sudoSecretKey(user: string, destination: string, proxyJump: string | null = null): string {
+  return `gdrDoctor.sudo:${user}@${destination}${proxyJump === null ? '' : ` via ${proxyJump}`}`;
 }
 
 /** sudo said the password was wrong (the core's own classification, so no second regex here). */
@@ -34,32 +42,71 @@ export function sudoRejectedPassword(result: FixResult): boolean {
   return result.plan.privilege === 'sudo-password' && result.status === 'failed' && result.message.startsWith('sudo did not accept the password');
 }
 
-/** Runs a shown and agreed plan, answering sudo's password as described above. */
-export async function runWithSudo(plan: FixPlan, session: FixSession, sudoMarker: string, deps: SudoDeps): Promise<FixResult> {
+/** What a run says about the password it sent: refused; accepted (a step ran under it); unknown (nothing ran). */
+export function sudoVerdict(result: FixResult): SudoVerdict {
+  if (sudoRejectedPassword(result)) return 'refused';
+  return result.steps.length > 0 ? 'accepted' : 'unknown';
+}
+
+/**
+ * Runs a shown and agreed plan, answering sudo's password as described above. `proxyJump`: the
+ * route's jump hosts (the connection's ProxyJump), part of the remembered password's key.
+ */
+export async function runWithSudo(plan: FixPlan, session: FixSession, sudoMarker: string, deps: SudoDeps, proxyJump: string | null = null): Promise<FixResult> {
   if (plan.privilege !== 'sudo-password') return runPlan(plan, session, { sudoMarker, sudoPassword: async () => null });
-  const key = sudoSecretKey(session.user, session.host);
+  const key = sudoSecretKey(session.user, session.host, proxyJump);
   const remembered = await deps.secrets.get(key);
   let retry = false;
   if (remembered !== undefined && remembered !== '') {
-    const result = await runPlan(plan, session, { sudoMarker, sudoPassword: async () => remembered });
-    if (!sudoRejectedPassword(result)) return result;
-    // sudo ran nothing: the plan can run again unchanged with a password typed now.
-    await deps.secrets.delete(key);
-    deps.note(`${session.host}: sudo rejected the remembered password of ${session.user}; it was forgotten`);
+    const { result, heldBack } = await runThroughGate(plan, session, sudoMarker, deps, async () => remembered);
+    if (!heldBack && !sudoRejectedPassword(result)) return result;
+    if (heldBack) {
+      deps.note(`${session.host}: the remembered sudo password of ${session.user} was not sent: sudo refused it on ${deps.gate?.refusedOn() ?? 'another host'}`);
+    } else {
+      // sudo ran nothing: the plan can run again unchanged with a password typed now.
+      await deps.secrets.delete(key);
+      deps.note(`${session.host}: sudo rejected the remembered password of ${session.user}; it was forgotten`);
+    }
     retry = true;
   }
   let asked: AskedPassword | null = null;
-  const result = await runPlan(plan, session, {
-    sudoMarker,
-    sudoPassword: async () => {
-      asked = await deps.ask(retry);
-      return asked?.password ?? null;
-    },
+  const { result } = await runThroughGate(plan, session, sudoMarker, deps, async () => {
+    asked = await deps.ask(retry);
+    return asked?.password ?? null;
   });
   const given = asked as AskedPassword | null;
-  if (given?.remember && result.steps.length > 0 && !sudoRejectedPassword(result)) {
+  if (given?.remember && sudoVerdict(result) === 'accepted') {
     await deps.secrets.store(key, given.password);
     deps.note(`${session.host}: the sudo password of ${session.user} is remembered in VS Code's secret storage`);
   }
   return result;
+}
+
+/**
+ * runPlan with the password `password()` gives, let through the group's gate (if any), which then
+ * hears what sudo made of it, also when the run throws. `heldBack`: the gate did not let it through.
+ */
+async function runThroughGate(
+  plan: FixPlan, session: FixSession, sudoMarker: string, deps: SudoDeps, password: () => Promise<string | null>,
+): Promise<{ result: FixResult; heldBack: boolean }> {
+  const sent: { password?: string; heldBack: boolean } = { heldBack: false };
+  let result: FixResult | undefined;
+  try {
+    result = await runPlan(plan, session, {
+      sudoMarker,
+      sudoPassword: async () => {
+        const p = await password();
+        if (p === null || p === '') return null;
+        if (deps.gate && !(await deps.gate.mayTry(p))) {
+          sent.heldBack = true;
+          return null;
+        }
+        sent.password = p;
+        return p;
+      },
+    });
+    return { result, heldBack: sent.heldBack };
+  } finally {
+    if (sent.password !== undefined) deps.gate?.settle(sent.password, result ? sudoVerdict(result) : 'unknown', session.host);
+  }
 }

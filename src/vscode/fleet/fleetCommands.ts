@@ -9,6 +9,7 @@ import { Ctx } from '../context';
 import { HostsNode } from '../tree/hostNodes';
 import { diagnoseFleet } from './fleetDiagnose';
 import { FleetConfig, FleetRelayTool, withFleetAdded, withFleetRemoved } from './fleetSettings';
+import { notifyInfo } from '../notify';
 
 const DETECT = 'detect';
 const TOOLS: { label: FleetRelayTool | typeof DETECT; description: string }[] = [
@@ -95,7 +96,7 @@ async function targetFleet(ctx: Ctx, node: HostsNode | undefined, title: string)
   if (clicked) return clicked;
   const fleets = ctx.fleets.fleets();
   if (fleets.length === 0) {
-    void vscode.window.showInformationMessage('No fleet yet: add one with "GPUDirect RDMA: Add Fleet…".');
+    void notifyInfo('No fleet yet: add one with "GPUDirect RDMA: Add Fleet…".');
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(fleets.map((f) => ({ label: f.name, description: f.hosts, fleet: f })), { title });

@@ -5,7 +5,6 @@
 // status-bar item while it runs; cancel aborts the fan-out, which stops the remote commands. Results
 // go to the fleet model (grouping) and, per host, to the host model, so a host under its group
 // expands like any host.
-import * as vscode from 'vscode';
 import { fanOut } from '../../core/fleet/fanout';
 import { fleetSummaryLine } from '../../core/fleet/grouping';
 import { expandHostList } from '../../core/fleet/hostlist';
@@ -20,6 +19,7 @@ import { inputBoxPrompts } from '../ssh/inputBoxPrompts';
 import { memberHostId, outcomeOf } from './fleetMembers';
 import { FleetConfig } from './fleetSettings';
 import { vscodeProbeHost } from './probeHost';
+import { notifyInfo, withNotificationProgress } from '../notify';
 
 /**
  * Diagnoses the fleet, or only `only` of its hosts (after a quick fix); those results replace the
@@ -27,7 +27,7 @@ import { vscodeProbeHost } from './probeHost';
  */
 export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonly string[]): Promise<FleetHostResult[] | undefined> {
   if (ctx.fleets.state(fleet.name).running) {
-    void vscode.window.showInformationMessage(`Fleet ${fleet.name} is being diagnosed already.`);
+    void notifyInfo(`Fleet ${fleet.name} is being diagnosed already.`);
     return undefined;
   }
   const hosts = only ? [...only] : expandHostList(fleet.hosts);
@@ -35,7 +35,7 @@ export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonl
   const title = only ? `Diagnosing ${hosts.length} host(s) of fleet ${fleet.name}` : `Diagnosing fleet ${fleet.name}`;
   let probed: FleetHostResult[] | undefined;
   ctx.log.info(`${label}: diagnosing ${hosts.length} host(s) ${fleet.via === undefined ? 'over direct SSH' : `through ${fleet.via} with ${fleet.with ?? 'the tool it offers'}`}`);
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+  await withNotificationProgress(title, true, async (progress, token) => {
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     let done = 0;
@@ -85,6 +85,7 @@ async function viaLoginNode(ctx: Ctx, fleet: FleetConfig, only: readonly string[
         nccl: readSettings().nccl,
         signal,
         onNodeEnded,
+        onRefusedNode: (line) => ctx.log.error(`fleet ${fleet.name}: ${line}`),
       });
     });
     for (const r of results) logResult(ctx, `fleet ${fleet.name}`, r);

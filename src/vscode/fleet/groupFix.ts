@@ -3,28 +3,32 @@
 // and "on N hosts: <folded list>" (hosts whose plan differs get their own block) — with ONE
 // confirmation: Apply (all hosts, a few at a time) or Apply, stop on first failure (one by one).
 // sudo's password is asked at most once for the group (a host's remembered one is tried first, as for
-// a single fix). Each host's result goes to the log and the audit log, the summary to a notification,
+// a single fix), checked on one host before the others get it, and sent nowhere once sudo refused it
+// (groupApply.ts). Each host's result goes to the log and the audit log, the summary to a notification,
 // and the hosts that changed are diagnosed again so the group updates. A fleet behind a login node
 // reaches each host through that node as a jump host (`ssh -J`), and the plan says so.
 import * as vscode from 'vscode';
-import { FixId, FixPlan, FixResult, newSudoMarker, prepareFix, sshFixSession } from '../../core/fixes';
+import { FixId, FixPlan, newSudoMarker, prepareFix, sshFixSession } from '../../core/fixes';
 import { foldHostList } from '../../core/fleet/hostlist';
 import { classifyConnectError } from '../../core/ssh/errors';
-import { runLimited } from '../commands/diagnose';
+import { runLimited } from '../runLimited';
 import { readSettings } from '../config';
 import { Ctx, showError } from '../context';
 import { logFixResult } from '../fixes/applyFix';
 import { LONG_PLAN_LINES, openPlanDocument } from '../fixes/planDocument';
 import { askSudoPassword } from '../fixes/sudoPrompt';
 import { AskedPassword, runWithSudo, SudoDeps } from '../fixes/sudoPassword';
+import { Applied as AppliedOn, applyToGroup } from './groupApply';
 import { HostEntry, sshHostId } from '../hosts/hostModel';
 import { HostsNode } from '../tree/hostNodes';
 import { diagnoseFleet } from './fleetDiagnose';
 import { memberHostId } from './fleetMembers';
 import { FleetConfig } from './fleetSettings';
 import { groupPlanText, Prepared as PreparedOn } from './groupPlan';
+import { notifyError, notifyInfo, withNotificationProgress } from '../notify';
 
 type Prepared = PreparedOn<HostEntry>;
+type Applied = AppliedOn<HostEntry>;
 
 export const APPLY = 'Apply';
 export const APPLY_STOP = 'Apply, stop on first failure';
@@ -42,7 +46,7 @@ export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGr
   const hosts = node.group.hosts.map((h) => groupHost(ctx, fleet, h));
   const marker = newSudoMarker();
   const limit = readSettings().maxConcurrentHosts;
-  const prepared = await progress(`Preparing ${fixId} on ${hosts.length} hosts of ${fleet.name}`, () => runLimited(hosts, limit, (h) => prepareOne(ctx, h, fixId, marker)));
+  const prepared = await withNotificationProgress(`Preparing ${fixId} on ${hosts.length} hosts of ${fleet.name}`, false, () => runLimited(hosts, limit, (h) => prepareOne(ctx, h, fixId, marker)));
   const ready = prepared.filter((p): p is Prepared & { plan: FixPlan } => p.plan?.status === 'ready');
   const text = `${fleet.via !== undefined ? `Each host over SSH through ${fleet.via} (as ssh -J ${fleet.via} <host>).\n\n` : ''}${groupPlanText(fixId, prepared)}`;
   ctx.log.info(`plan for ${foldHostList(hosts.map((h) => h.label))}:\n${text}`);
@@ -56,7 +60,16 @@ export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGr
     ctx.log.info(`${fleet.name}: ${fixId} not applied: nothing was changed`);
     return;
   }
-  const results = await progress(`Applying ${fixId} on ${ready.length} hosts of ${fleet.name}`, () => applyAll(ctx, ready, marker, answer === APPLY_STOP ? 1 : limit));
+  const results = await withNotificationProgress(`Applying ${fixId} on ${ready.length} hosts of ${fleet.name}`, false, () => applyToGroup(ready, {
+    limit: answer === APPLY_STOP ? 1 : limit,
+    sudo: sharedSudo(ctx, ready),
+    apply: (host, plan, sudo) => ctx.diagnoser.withConnection(host, (conn) =>
+      runWithSudo(plan, sshFixSession(conn, host.destination as string), marker, sudo, conn.target.proxyJump)),
+  }));
+  for (const a of results) {
+    if (a.result) logFixResult(ctx, a.result);
+    else ctx.log.error(`${a.host.label}: ${fixId}: ${a.error}`);
+  }
   await summarize(ctx, fleet.name, fixId, results);
   const changed = results.filter((r) => r.result && r.result.steps.length > 0).map((r) => r.host.label);
   if (changed.length > 0) await diagnoseFleet(ctx, fleet, changed);
@@ -77,37 +90,6 @@ async function prepareOne(ctx: Ctx, host: HostEntry, fixId: FixId, marker: strin
     return { host, plan };
   } catch (e) {
     return { host, error: classifyConnectError(host.label, e).message };
-  }
-}
-
-interface Applied {
-  readonly host: HostEntry;
-  readonly result?: FixResult;
-  /** Could not run (connection) or was not run (an earlier host failed, stop on first failure). */
-  readonly error?: string;
-}
-
-/** limit 1: one host after another, and nothing more once one fails. */
-async function applyAll(ctx: Ctx, ready: readonly (Prepared & { plan: FixPlan })[], marker: string, limit: number): Promise<Applied[]> {
-  const deps = sharedSudo(ctx, ready);
-  let stopped = false;
-  return runLimited(ready, limit, async ({ host, plan }): Promise<Applied> => {
-    if (stopped) return { host, error: 'not run: an earlier host failed (stop on first failure)' };
-    const applied = await applyOne(ctx, host, plan, marker, deps);
-    if (limit === 1 && applied.result?.status !== 'applied' && applied.result?.status !== 'nothing-to-do') stopped = true;
-    return applied;
-  });
-}
-
-async function applyOne(ctx: Ctx, host: HostEntry, plan: FixPlan, marker: string, deps: SudoDeps): Promise<Applied> {
-  try {
-    const result = await ctx.diagnoser.withConnection(host, (conn) => runWithSudo(plan, sshFixSession(conn, host.destination as string), marker, deps));
-    logFixResult(ctx, result);
-    return { host, result };
-  } catch (e) {
-    const error = classifyConnectError(host.label, e).message;
-    ctx.log.error(`${host.label}: ${plan.fixId}: ${error}`);
-    return { host, error };
   }
 }
 
@@ -133,11 +115,7 @@ async function summarize(ctx: Ctx, fleet: string, fixId: FixId, results: readonl
   const bad = results.filter((a) => word(a) !== 'applied' && word(a) !== 'nothing-to-do');
   ctx.log.info(message);
   const show = bad.length === 0
-    ? vscode.window.showInformationMessage(message, 'Show Log')
-    : vscode.window.showErrorMessage(`${message}. ${bad[0].host.label}: ${(bad[0].result?.message ?? bad[0].error ?? '').split('\n')[0]}`, 'Show Log');
+    ? notifyInfo(message, 'Show Log')
+    : notifyError(`${message}. ${bad[0].host.label}: ${(bad[0].result?.message ?? bad[0].error ?? '').split('\n')[0]}`, 'Show Log');
   void Promise.resolve(show).then((choice) => (choice === 'Show Log' ? ctx.log.show(true) : undefined));
-}
-
-function progress<T>(title: string, work: () => Promise<T>): Thenable<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: false }, work);
 }

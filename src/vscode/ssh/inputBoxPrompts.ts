@@ -1,7 +1,10 @@
 // SshPrompts answered in VS Code: the host key as a modal (default No) showing the SHA256
 // fingerprint, secrets in password input boxes. Answers go to the core only, never to the log.
+// A keyboard-interactive question's name, instructions and prompt are the server's own text: the
+// input box shows them through plainText (its prompt would render links).
 import * as vscode from 'vscode';
 import { HostKeyQuestion, SshPrompts } from '../../core/ssh/prompts';
+import { plainText } from '../plainText';
 
 const ACCEPT = 'Trust and Connect';
 
@@ -36,6 +39,8 @@ export function inputBoxPrompts(): SshPrompts {
 }
 
 async function ask(prompt: string, secret: boolean, title?: string, placeHolder?: string): Promise<string | null> {
-  const value = await vscode.window.showInputBox({ prompt, title, placeHolder: placeHolder || undefined, password: secret, ignoreFocusOut: true });
+  const value = await vscode.window.showInputBox({
+    prompt: plainText(prompt), title: title === undefined ? undefined : plainText(title), placeHolder: placeHolder || undefined, password: secret, ignoreFocusOut: true,
+  });
   return value ?? null;
 }

@@ -9,6 +9,7 @@ import { Ctx, targetHosts } from '../context';
 import { HostsNode } from '../tree/hostNodes';
 import { topologyData } from './topologyData';
 import { TopologyPanel } from './topologyPanel';
+import { notifyError, notifyInfo, notifyWarning } from '../notify';
 
 export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
   const [host] = await targetHosts(ctx, clicked, undefined, {
@@ -17,12 +18,12 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
   if (!host) return;
   const last = ctx.model.status(host.id).lastDiagnosed;
   if (!last) {
-    void vscode.window.showInformationMessage(`${host.label} has not been diagnosed yet: run Diagnose first.`);
+    void notifyInfo(`${host.label} has not been diagnosed yet: run Diagnose first.`);
     return;
   }
   const topology = factOf(last.report, 'topo');
   if (!topology) {
-    void vscode.window.showWarningMessage(`${host.label}: no readable \`nvidia-smi topo -m\` output in the last diagnosis.`);
+    void notifyWarning(`${host.label}: no readable \`nvidia-smi topo -m\` output in the last diagnosis.`);
     return;
   }
   TopologyPanel.show(ctx.extension, ctx.log, topologyData({
@@ -34,7 +35,7 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
 export async function analyzeTopologyInEditorCommand(ctx: Ctx): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void vscode.window.showInformationMessage('Open an editor holding `nvidia-smi topo -m` output first.');
+    void notifyInfo('Open an editor holding `nvidia-smi topo -m` output first.');
     return;
   }
   const selection = editor.selection;
@@ -46,7 +47,7 @@ export async function analyzeTopologyInEditorCommand(ctx: Ctx): Promise<void> {
     // Lines are counted from the selection's first line when only the selection was read.
     const line = parsed.error.line + (useSelection ? selection.start.line : 0);
     ctx.log.warn(`Analyze Topology: ${name}:${line}: ${parsed.error.message}`);
-    void vscode.window.showErrorMessage(`Not readable as \`nvidia-smi topo -m\` output: ${name}, line ${line}: ${parsed.error.message}`);
+    void notifyError(`Not readable as \`nvidia-smi topo -m\` output: ${name}, line ${line}: ${parsed.error.message}`);
     return;
   }
   TopologyPanel.show(ctx.extension, ctx.log, topologyData({

@@ -13,6 +13,8 @@ const NODE_EXEC = [
   'if [ -e "$GDR_TEST_LOG/down-$1" ]; then echo "ssh: connect to host $1 port 22: Connection refused" >&2; exit 255; fi',
   // Login-shell noise on both streams, as a chatty .bashrc prints it.
   'if [ -e "$GDR_TEST_LOG/noisy-$1" ]; then echo "Welcome to $1"; echo "$1: motd: be nice" >&2; fi',
+  // A hostile node: its login shell runs what the test put there, with the node command in $C.
+  'C=${2:-$GDR_NODE_CMD}; if [ -e "$GDR_TEST_LOG/hostile-$1" ]; then . "$GDR_TEST_LOG/hostile-$1"; fi',
   'exec /bin/sh -c "${2:-$GDR_NODE_CMD}"',
 ].join('\n');
 

@@ -6,7 +6,15 @@
 // kept as a note. stderr lines are the nodes' own (same prefixes) or the tool's (`pdsh@login: host:
 // …`, `clush: gpu[02,05] (2): …`, `srun: error: …`), and a tool's line naming a node belongs to it.
 // Nothing here throws on any input.
-import { expandHostList } from '../hostlist';
+//
+// Node names come back from the nodes themselves (a `B` line, Slurm's step node list) and later
+// become SSH destinations (a fleet's quick fix), so a name is taken only when it is one of the nodes
+// the run was for: the host list given, or, for a Slurm allocation given by job id alone, the node
+// list the login node's squeue printed (`<T> L <list>`). Any other name is refused with an error line
+// (`refused`) and what was printed under it is dropped. Only srun choosing nodes itself (a node count,
+// no list) leaves no list to check against: there each name is taken once, from the task srun
+// labelled, and a second task claiming the same name is refused.
+import { expandHostList, foldHostList } from '../hostlist';
 import type { RelayTool } from './loginScript';
 
 export interface NodeStream {
@@ -30,6 +38,10 @@ export interface Demuxed {
   toolExit?: string;
   /** stderr lines about no node in particular (srun: invalid partition, pdsh: command not found). */
   readonly toolMessages: string[];
+  /** The nodes a name must be one of; undefined: not known (srun picked the nodes). */
+  expected?: ReadonlySet<string>;
+  /** One line per name that is not among the expected nodes (see the top of this file). */
+  readonly refused: string[];
 }
 
 const NODE_PREFIX = /^(\S+?): (.*)$/s;
@@ -46,16 +58,19 @@ const TOOL_LINE: Record<RelayTool, RegExp> = {
  * get stderr lines, so a tool's own message (`sh: 1: pdsh: not found`) is never taken for a node.
  */
 export function demux(tool: RelayTool, tag: string, out: { stdout: Buffer; stderr: Buffer }, expected: readonly string[] = []): Demuxed {
-  const d: Demuxed = { nodes: new Map(), skipped: new Map(), toolMessages: [] };
+  const d: Demuxed = { nodes: new Map(), skipped: new Map(), toolMessages: [], refused: [], expected: expected.length > 0 ? new Set(expected) : undefined };
   for (const name of expected) nodeOf(d, name);
-  const byTask = new Map<string, NodeStream>();
+  const byTask = new Map<string, NodeStream | null>();
   for (const line of lines(out.stdout, 'latin1')) {
     if (line.startsWith(`${tag} `)) loginLine(d, line.slice(tag.length + 1));
     else if (tool === 'slurm') taskLine(d, byTask, tag, line);
     else hostLine(d, tag, line);
   }
-  for (const list of new Set([...d.nodes.values()].map((n) => n.stepNodeList))) {
-    if (list !== undefined) for (const name of namesIn(list)) nodeOf(d, name);
+  // srun picked the nodes: its step's node list (as the nodes report it) names those that printed nothing.
+  if (d.expected === undefined) {
+    for (const list of new Set([...d.nodes.values()].map((n) => n.stepNodeList))) {
+      if (list !== undefined) for (const name of namesIn(list)) nodeOf(d, name);
+    }
   }
   // The nodes' heartbeats (loginScript.ts) say only that the stream is alive.
   for (const line of lines(out.stderr, 'utf8')) if (!line.replace(/\r$/, '').endsWith(`: ${tag} H`)) stderrLine(d, tool, byTask, line);
@@ -77,10 +92,26 @@ function lines(buf: Buffer, encoding: BufferEncoding): string[] {
   return all;
 }
 
+/** The login node's own lines: S (Slurm left a node out), L (the allocation's nodes, from squeue), X (the tool's exit). */
 function loginLine(d: Demuxed, rest: string): void {
   const [verb, name, ...state] = rest.split(' ');
   if (verb === 'S' && name) d.skipped.set(name, state.join(' '));
   else if (verb === 'X') d.toolExit = name ?? '';
+  else if (verb === 'L' && name && d.expected === undefined) d.expected = new Set(namesIn(name));
+}
+
+/**
+ * The stream of a node named in the output, or undefined (and one error line) when the name is not
+ * among the expected nodes; `claimed`: a name srun's tasks already took, when there is no list.
+ */
+function acceptedNode(d: Demuxed, name: string, claimed?: ReadonlySet<string>): NodeStream | undefined {
+  const why = d.expected !== undefined
+    ? (d.expected.has(name) ? undefined : `which is not among the nodes asked for (${foldHostList([...d.expected])})`)
+    : (claimed?.has(name) ? 'which another task already reported' : undefined);
+  if (why === undefined) return nodeOf(d, name);
+  const line = `output for node ${JSON.stringify(name)}, ${why}: refused, not used`;
+  if (!d.refused.includes(line)) d.refused.push(line);
+  return undefined;
 }
 
 function hostLine(d: Demuxed, tag: string, line: string): void {
@@ -90,7 +121,8 @@ function hostLine(d: Demuxed, tag: string, line: string): void {
     return;
   }
   const glued = gluedLine(d, tag, m[2]);
-  streamLine(nodeOf(d, m[1]), tag, glued?.partial ?? m[2]);
+  const node = acceptedNode(d, m[1]);
+  if (node) streamLine(node, tag, glued?.partial ?? m[2]);
   if (glued) hostLine(d, tag, glued.rest);
 }
 
@@ -111,17 +143,21 @@ function gluedLine(d: Demuxed, tag: string, text: string): { partial: string; re
   return { partial, rest: text.slice(colon - name.length) };
 }
 
-function taskLine(d: Demuxed, byTask: Map<string, NodeStream>, tag: string, line: string): void {
+function taskLine(d: Demuxed, byTask: Map<string, NodeStream | null>, tag: string, line: string): void {
   const m = TASK_PREFIX.exec(line);
   if (!m) {
     d.toolMessages.push(line);
     return;
   }
   const begin = new RegExp(`^${tag} B (\\S+) ?(\\S*)`).exec(m[2]);
-  if (begin) byTask.set(m[1], nodeOf(d, begin[1]));
+  if (begin && !byTask.has(m[1])) {
+    const claimed = new Set([...byTask.values()].flatMap((n) => (n ? [n.name] : [])));
+    byTask.set(m[1], acceptedNode(d, begin[1], claimed) ?? null);
+  }
   const node = byTask.get(m[1]);
   if (node) streamLine(node, tag, m[2]);
-  else d.toolMessages.push(`task ${m[1]}: ${m[2]}`);
+  else if (node === undefined) d.toolMessages.push(`task ${m[1]}: ${m[2]}`);
+  // null: the task named a node it may not speak for; what it prints is dropped.
 }
 
 /** One line of a node's stdout: its B/E frame, a base64 line inside, or noise around. */
@@ -142,7 +178,7 @@ function streamLine(node: NodeStream, tag: string, text: string): void {
   }
 }
 
-function stderrLine(d: Demuxed, tool: RelayTool, byTask: Map<string, NodeStream>, line: string): void {
+function stderrLine(d: Demuxed, tool: RelayTool, byTask: Map<string, NodeStream | null>, line: string): void {
   const toolMatch = TOOL_LINE[tool].exec(line);
   if (toolMatch) {
     const named = tool === 'slurm' || !toolMatch[1] ? [] : namesIn(toolMatch[1]).filter((n) => d.nodes.has(n));
@@ -153,6 +189,7 @@ function stderrLine(d: Demuxed, tool: RelayTool, byTask: Map<string, NodeStream>
   }
   const m = (tool === 'slurm' ? TASK_PREFIX : NODE_PREFIX).exec(line);
   const node = m ? (tool === 'slurm' ? byTask.get(m[1]) : d.nodes.get(m[1])) : undefined;
+  if (node === null) return; // a task whose node name was refused
   if (node && m) node.messages.push(m[2]);
   else d.toolMessages.push(line);
 }

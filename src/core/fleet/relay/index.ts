@@ -76,7 +76,9 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
   const onStdout = opts.onNodeEnded ? nodeEndCounter(tag, opts.onNodeEnded) : undefined;
   const run = await runLogin(script, { timeoutMs: checked.deadlineMs, maxBytes: count * MAX_BYTES_PER_NODE, signal: opts.signal, onStdout });
   const ctx: RunContext = { opts, boundary, run, durationMs: Date.now() - t0, cancelled: opts.signal?.aborted === true, demuxed: demux(opts.tool, tag, run, checked.expected) };
-  if (ctx.demuxed.nodes.size === 0 && ctx.demuxed.skipped.size === 0) throw new Error(`${opts.loginHost}: ${namingTool(TOOL_COMMAND[opts.tool], runFailure(ctx))}`);
+  const refused = ctx.demuxed.refused.map((line) => `${opts.loginHost}: ${TOOL_COMMAND[opts.tool]} printed ${line}`);
+  for (const line of refused) opts.onRefusedNode?.(line);
+  if (ctx.demuxed.nodes.size === 0 && ctx.demuxed.skipped.size === 0) throw new Error([`${opts.loginHost}: ${namingTool(TOOL_COMMAND[opts.tool], runFailure(ctx))}`, ...refused].join('\n'));
   const skipped = [...ctx.demuxed.skipped].map(([name, state]) => failed(ctx, name, 'unreachable', 'relay', `Slurm reports node ${name} as ${state}; not run there`));
   const probed = await Promise.all([...ctx.demuxed.nodes.values()].filter((n) => !ctx.demuxed.skipped.has(n.name)).map((n) => nodeResult(ctx, n)));
   return [...probed, ...skipped].sort((a, b) => a.host.localeCompare(b.host, 'en', { numeric: true }));

@@ -11,7 +11,8 @@
 //   …                                     relaying can split or change a length-prefixed frame
 //   <T> E <exit code of the probe>        last: the node's stream is complete
 // and, on stderr, `<T> H` every 2 s while the probe runs (a heartbeat: see HEARTBEAT),
-// and the login script itself prints `<T> S <node> <state>` for nodes Slurm says are unusable and
+// and the login script itself prints `<T> S <node> <state>` for nodes Slurm says are unusable,
+// `<T> L <node list>` for an allocation given by job id alone (its nodes, from squeue) and
 // `<T> X <tool exit code>` at the end. <T> is random per run, so no other output can fake a line.
 //
 // Sizes: the probe (≈6 KB) in base64 inside the wrapper, the wrapper in base64 again: the per-node
@@ -142,6 +143,8 @@ function slurmLines(req: LoginScriptRequest): string[] {
   if (req.jobId !== undefined) {
     const count = req.nodeCount ?? '$(squeue -h -j "$JOB" -o %D 2>/dev/null)';
     lines.push(`JOB=${shQuote(req.jobId)}`, `NN=${count}`);
+    // The allocation's nodes as the login node's Slurm lists them: the names the nodes may report.
+    if (req.nodes === undefined) lines.push(`printf '%s L %s\\n' "$T" "$(squeue -h -j "$JOB" -o %N 2>/dev/null)"`);
     const list = req.nodes !== undefined ? ` --nodelist=${shQuote(req.nodes)}` : '';
     lines.push(`R srun --jobid="$JOB"${list} \${NN:+--nodes=$NN --ntasks=$NN} ${common} /bin/sh -c "$C"; rc=$?`);
   } else if (req.nodes !== undefined) {

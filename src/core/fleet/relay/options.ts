@@ -21,6 +21,8 @@ export interface RelayOptions {
   /** The whole run. Default: one probe per wave of `concurrency` nodes, plus time to connect. */
   readonly deadlineMs?: number;
   readonly signal?: AbortSignal;
+  /** Told each error line that belongs to no node: a node name the run did not ask for, refused. */
+  readonly onRefusedNode?: (message: string) => void;
   /** Called while the run goes on with the number of nodes whose probe has ended so far. */
   readonly onNodeEnded?: (count: number) => void;
   /** Defaults to PROBE_COMMANDS; tests pass their own. */

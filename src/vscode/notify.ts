@@ -1,0 +1,28 @@
+// Every notification gdr-doctor shows goes through here, so that no text from a host, a file or
+// the network is ever rendered as a link or an icon: see plainText.ts for why and how. Modal
+// questions (vscode.window.show*Message with `modal: true`) show their `detail` as plain text and
+// are asked where they are needed.
+import * as vscode from 'vscode';
+import { plainText } from './plainText';
+
+export function notifyInfo<T extends string>(message: string, ...actions: T[]): Thenable<T | undefined> {
+  return vscode.window.showInformationMessage(plainText(message), ...actions);
+}
+
+export function notifyWarning<T extends string>(message: string, ...actions: T[]): Thenable<T | undefined> {
+  return vscode.window.showWarningMessage(plainText(message), ...actions);
+}
+
+export function notifyError<T extends string>(message: string, ...actions: T[]): Thenable<T | undefined> {
+  return vscode.window.showErrorMessage(plainText(message), ...actions);
+}
+
+/** A progress notification; its title and every reported message are shown as plain text too. */
+export function withNotificationProgress<R>(
+  title: string,
+  cancellable: boolean,
+  work: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>,
+): Thenable<R> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: plainText(title), cancellable }, (progress, token) =>
+    work({ report: (step) => progress.report(step.message === undefined ? step : { ...step, message: plainText(step.message) }) }, token));
+}

@@ -1,0 +1,123 @@
+// A group fix's sudo password: typed once, checked on one host before the others get it, sent
+// nowhere once sudo refused it; remembered passwords keyed by the whole route. Runs the real core
+// (runPlan) and the real group loop (applyToGroup) against fake hosts whose sudo takes one password;
+// test/ssh/groupFix.test.ts does the same against real sudo in the lab.
+import * as assert from 'node:assert/strict';
+import { FixPlan, FixSession, RemoteShell } from '../../../src/core/fixes';
+import { SudoPasswordGate } from '../../../src/vscode/fixes/sudoGate';
+import { AskedPassword, runWithSudo, SecretStore, SudoDeps, sudoSecretKey } from '../../../src/vscode/fixes/sudoPassword';
+import { applyToGroup } from '../../../src/vscode/fleet/groupApply';
+
+const RIGHT = 'right-pw';
+const MARKER = 'gdr-doctor-sudo-test';
+
+function plan(host: string): FixPlan {
+  return {
+    fixId: 'load-peermem', host, user: 'pwuser', status: 'ready', summary: 'load it', module: 'nvidia_peermem', privilege: 'sudo-password',
+    steps: [{ kind: 'load', title: 'Load nvidia_peermem', command: `sudo -S -p '${MARKER}' modprobe nvidia_peermem`, timeoutMs: 1000 }],
+    fileChange: null, notes: [], findings: [], dmabufAvailable: false,
+  };
+}
+
+/** Hosts whose sudo accepts only RIGHT; every password sent is recorded with its host, in order, and when sudo ends. */
+function fleet(names: string[]) {
+  const sent: [string, string | undefined][] = [];
+  const events: string[] = [];
+  const session = (host: string): FixSession => {
+    const shell: RemoteShell = {
+      run: async (_command, { stdin }) => {
+        sent.push([host, stdin?.trimEnd()]);
+        events.push(`sent ${host}`);
+        await new Promise((r) => setTimeout(r, 5)); // sudo takes a moment: the other hosts are asking meanwhile
+        events.push(`answered ${host}`);
+        const ok = stdin === `${RIGHT}\n`;
+        return { exitCode: ok ? 0 : 1, stdout: Buffer.from(''), stderr: Buffer.from(ok ? '' : `${MARKER}Sorry, try again.\n${MARKER}sudo: 1 incorrect password attempt\n`), connectionLost: false, timedOut: false };
+      },
+    };
+    return { host, user: 'pwuser', shell, probe: () => Promise.reject(new Error('no probe here')) };
+  };
+  const ready = names.map((label) => ({ host: { label }, plan: plan(label) }));
+  return { sent, events, ready, session };
+}
+
+function store(initial: Record<string, string> = {}): SecretStore & { data: Map<string, string> } {
+  const data = new Map(Object.entries(initial));
+  return { data, get: async (k) => data.get(k), store: async (k, v) => void data.set(k, v), delete: async (k) => void data.delete(k) };
+}
+
+/** One password box for the group, as groupFix.ts shares it. */
+function sharedBox(answer: AskedPassword | null) {
+  const box = { asked: 0, ask: undefined as unknown as SudoDeps['ask'] };
+  let once: Promise<AskedPassword | null> | undefined;
+  box.ask = () => (once ??= (box.asked++, Promise.resolve(answer)));
+  return box;
+}
+
+async function applyGroup(names: string[], answer: AskedPassword | null, secrets = store(), limit = 32) {
+  const f = fleet(names);
+  const box = sharedBox(answer);
+  const results = await applyToGroup(f.ready, {
+    limit,
+    sudo: { secrets, ask: box.ask, note: () => undefined },
+    apply: (host, p, sudo) => runWithSudo(p, f.session(host.label), MARKER, sudo),
+  });
+  return { ...f, box, results };
+}
+
+describe('group fix: one sudo password for many hosts', () => {
+  it('a wrong password is sent to one host only, and the others run nothing', async () => {
+    const g = await applyGroup(['n1', 'n2', 'n3', 'n4', 'n5'], { password: 'typo', remember: false });
+    assert.equal(g.box.asked, 1);
+    assert.equal(g.sent.length, 1, JSON.stringify(g.sent));
+    assert.match(g.results[0].result?.message ?? '', /^sudo did not accept the password/);
+    for (const r of g.results.slice(1)) assert.equal(r.error, `not run: sudo refused the password on ${g.sent[0][0]}, so it was not sent here`);
+  });
+
+  it('a right password is tried on one host first, then reaches every host', async () => {
+    const g = await applyGroup(['n1', 'n2', 'n3', 'n4'], { password: RIGHT, remember: false });
+    assert.equal(g.box.asked, 1);
+    assert.deepEqual(g.events.slice(0, 2), [`sent ${g.sent[0][0]}`, `answered ${g.sent[0][0]}`], 'one host alone first');
+    assert.equal(g.sent.length, 4);
+    assert.ok(g.sent.every(([, pw]) => pw === RIGHT));
+    assert.ok(g.results.every((r) => r.result?.steps[0]?.ok), 'sudo ran the step on every host');
+  });
+
+  it('the same stale remembered password on every host is tried once, then the typed one', async () => {
+    const names = ['n1', 'n2', 'n3'];
+    const secrets = store(Object.fromEntries(names.map((n) => [sudoSecretKey('pwuser', n), 'stale'])));
+    const g = await applyGroup(names, { password: RIGHT, remember: false }, secrets);
+    assert.equal(g.sent.filter(([, pw]) => pw === 'stale').length, 1, JSON.stringify(g.sent));
+    assert.equal(g.sent.filter(([, pw]) => pw === RIGHT).length, 3);
+    assert.equal(g.box.asked, 1);
+  });
+
+  it('the gate: a verdict-less try (nothing ran) lets the next host try the same password', async () => {
+    const gate = new SudoPasswordGate();
+    assert.equal(await gate.mayTry('pw'), true);
+    const waiting = gate.mayTry('pw');
+    gate.settle('pw', 'unknown', 'n1');
+    assert.equal(await waiting, true, 'the next host tries it');
+    gate.settle('pw', 'refused', 'n2');
+    assert.equal(await gate.mayTry('pw'), false);
+    assert.equal(gate.refusedOn(), 'n2');
+  });
+});
+
+describe('remembered sudo passwords: keyed by the whole route', () => {
+  it('the same host behind two login nodes has two keys; a direct host keeps its key', () => {
+    assert.equal(sudoSecretKey('pwuser', 'gpu01'), 'gdrDoctor.sudo:pwuser@gpu01');
+    assert.equal(sudoSecretKey('pwuser', 'gpu01', 'login1'), 'gdrDoctor.sudo:pwuser@gpu01 via login1');
+    assert.notEqual(sudoSecretKey('pwuser', 'gpu01', 'login1'), sudoSecretKey('pwuser', 'gpu01', 'login2'));
+    assert.notEqual(sudoSecretKey('pwuser', 'gpu01', 'bastion,login1'), sudoSecretKey('pwuser', 'gpu01', 'login1'));
+  });
+
+  it('a password remembered for gpu01 behind login1 is not sent to gpu01 behind login2', async () => {
+    const f = fleet(['gpu01']);
+    const secrets = store({ [sudoSecretKey('pwuser', 'gpu01', 'login1')]: RIGHT });
+    const box = sharedBox(null);
+    const r = await runWithSudo(plan('gpu01'), f.session('gpu01'), MARKER, { secrets, ask: box.ask, note: () => undefined }, 'login2');
+    assert.deepEqual(f.sent, [], 'nothing sent: asked instead (and cancelled)');
+    assert.equal(box.asked, 1);
+    assert.equal(r.status, 'refused');
+  });
+});
