@@ -5,7 +5,7 @@
 import { ProbeCommandId } from '../probe/commands';
 import { CommandResult } from '../probe/frames';
 import { ProbeReport } from '../probe/runProbe';
-import { labelOf, note } from './evidence';
+import { factOf, labelOf, note } from './evidence';
 import { Finding, SOURCES } from './finding';
 
 /** Without these the diagnosis loses a verdict (pairs, module state, ports), not just a detail. */
@@ -45,16 +45,22 @@ function commandFailed(report: ProbeReport, c: CommandResult, why: string): Find
   const stderr = c.stderr.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => l !== '').slice(0, 2);
   return {
     id: 'probe.command-failed',
-    severity: WEIGHTY.has(c.id) ? 'warning' : 'info',
+    severity: weighty(report, c.id) ? 'warning' : 'info',
     title: `Could not read \`${labelOf(report, id)}\`: ${why.split(':')[0]}`,
     detail:
       `The diagnostic \`${labelOf(report, id)}\` ${why}. ` +
-      (WEIGHTY.has(c.id) ? 'The diagnosis loses what it shows (GPU↔NIC links, module state or ports): findings that depend on it are missing. ' : 'Findings that depend on it are skipped. ') +
+      (weighty(report, c.id) ? 'The diagnosis loses what it shows (GPU↔NIC links, module state or ports): findings that depend on it are missing. ' : 'Findings that depend on it are skipped. ') +
       (c.missing ? 'Install the tool (or put it on the PATH of non-interactive SSH sessions) and diagnose again.' : 'Run it by hand on the host to see why.'),
     evidence: [note(report, id, why), ...stderr.map((l) => `${labelOf(report, id)}: ${l}`)],
     fixes: [],
     source: SOURCES.probe,
   };
+}
+
+/** ibv_devinfo loses no verdict when sysfs showed every port (the probe's pci-sysfs read). */
+function weighty(report: ProbeReport, id: string): boolean {
+  if (id === 'ibv' && (factOf(report, 'pci-sysfs')?.rdma.length ?? 0) > 0) return false;
+  return WEIGHTY.has(id);
 }
 
 function notCollected(report: ProbeReport, notRun: readonly CommandResult[]): Finding {

@@ -2,6 +2,7 @@
 // commands, and the lab profiles' real recordings.
 import * as assert from 'node:assert/strict';
 import { diagnose } from '../../../src/core/diagnosis';
+import { constructedSysfs, pciSysfsText } from '../topology/nccl/constructedSysfs';
 import { cmdline, commandNotFound, iommuGroups } from './constructedInputs';
 import { fixture, hostReport, labFile } from './hostReport';
 import { HEALTHY, NO_PEERMEM, ids, only, problems, without } from './hosts';
@@ -60,6 +61,14 @@ describe('diagnose()', () => {
     assert.equal(failed[0].evidence[1], 'lsmod: sh: 1: lsmod: not found');
     // /sys/module still shows nvidia_peermem loaded, so the module rules stay quiet.
     assert.ok(!ids(d.findings).some((id) => id.startsWith('peermem.')));
+  });
+
+  it('without ibv_devinfo but with the ports read from sysfs, its failure is only info: no verdict is lost', async () => {
+    const sysfs = pciSysfsText(constructedSysfs([], [{ name: 'mlx5_0', path: '/sys/devices/pci0000:20/0000:20:01.0/0000:21:00.0', ports: [{}] }]));
+    const missing = diagnose(await hostReport({ ...HEALTHY, ibv: commandNotFound('ibv_devinfo') }));
+    const withSysfs = diagnose(await hostReport({ ...HEALTHY, ibv: commandNotFound('ibv_devinfo'), 'pci-sysfs': sysfs }));
+    const severity = (d: typeof missing) => d.findings.find((f) => f.id === 'probe.command-failed' && f.title.includes('ibv_devinfo'))?.severity;
+    assert.deepEqual([severity(missing), severity(withSysfs)], ['warning', 'info']);
   });
 
   it('an unreadable output (a cut ibv_devinfo) is reported with the parser\'s line', async () => {
