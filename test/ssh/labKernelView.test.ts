@@ -1,8 +1,8 @@
-// The lab's simulated PCI tree in sysfs, read the way gdr-doctor's probe and NCCL read it: the probe's
-// exact PCI_SYSFS_COMMAND run as the login user over real ssh, checked against the profile's
-// sysfs.json and against the real `readlink -f` inside the host (NCCL resolves
-// /sys/class/infiniband/<dev>/device with realpath). A host whose profile has no tree must show none
-// of the test machine's own devices.
+// What a simulated host's kernel shows, as gdr-doctor's probe and NCCL read it. The PCI tree in sysfs:
+// the probe's exact PCI_SYSFS_COMMAND run as the login user over real ssh, checked against the
+// profile's sysfs.json and against the real `readlink -f` inside the host (NCCL resolves
+// /sys/class/infiniband/<dev>/device with realpath). /proc/kallsyms: the symbols of the profile's
+// loaded modules. A host must show none of the test machine's own devices or symbols.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -30,7 +30,7 @@ function probeRead(host: string): PciSysfs {
 
 const bdfPath = (spec: SysfsSpec, bdf: string) => `/sys/devices/${Object.keys(spec.pci).find((p) => p.endsWith(`/${bdf}`))}`;
 
-describe('simulated PCI tree in sysfs, as the probe reads it', function () {
+describe('a simulated host\'s kernel view: PCI tree in sysfs, /proc/kallsyms', function () {
   this.timeout(90_000);
 
   before(async () => {
@@ -43,6 +43,7 @@ describe('simulated PCI tree in sysfs, as the probe reads it', function () {
         { name: 'tree-grace', profile: 'grace-c2c' },
         { name: 'tree-hgx', profile: 'pxn-port-down', netns: true },
         { name: 'no-tree', profile: 'healthy' },
+        { name: 'inbox', profile: 'no-nic' },
       ],
     });
   });
@@ -89,5 +90,15 @@ describe('simulated PCI tree in sysfs, as the probe reads it', function () {
     assert.match(ssh('no-tree', 'ls /sys/class/net'), /^lo$/m);
     assert.match(ssh('no-tree', 'cat /sys/devices/system/cpu/online'), /^\d/);
     assert.match(ssh('tree-hgx', 'ls /sys/class/net'), /^eth0$/m);
+  });
+
+  it('/proc/kallsyms lists OFED\'s ib_register_peer_memory_client while its module is loaded, and only then', () => {
+    const grep = 'grep -c ib_register_peer_memory_client /proc/kallsyms || true';
+    assert.equal(ssh('no-tree', grep), '7\n');
+    assert.equal(ssh('inbox', grep), '0\n', 'the inbox ib_core exports no peer-memory API');
+    ssh('no-tree', 'sudo modprobe -r nvidia_peermem rdma_ucm mlx5_ib ib_uverbs');
+    assert.equal(ssh('no-tree', grep), '0\n');
+    ssh('no-tree', 'sudo modprobe ib_uverbs');
+    assert.match(ssh('no-tree', 'grep ib_register_peer_memory_client /proc/kallsyms'), /^0{16} T ib_register_peer_memory_client\t\[ib_uverbs\]$/m);
   });
 });
