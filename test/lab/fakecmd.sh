@@ -87,6 +87,8 @@ load() {
       mkdir -p "$(dirname "${f#.}")"; cp "$P/on-load/$m/$f" "${f#.}"
     done
   fi
+  # prof/kallsyms/<m>: its /proc/kallsyms lines (OFED's ib_register_peer_memory_client).
+  [ -e "$P/kallsyms/$m" ] && cat "$P/kallsyms/$m" >> /run/gdrlab-kallsyms
   echo "$m" >> /run/gdrlab-modules.order   # lsmod lists the newest first, like /proc/modules
 }
 
@@ -100,6 +102,11 @@ unload() {
     (cd "$P/on-load/$m" && find . -type f) | while read -r f; do rm -f "${f#.}"; done
   fi
   rm -rf "/sys/module/$m"
+  # In place: /proc/kallsyms is a bind mount of this very file.
+  if [ -e "$P/kallsyms/$m" ]; then
+    f=$(grep -vxF -f "$P/kallsyms/$m" /run/gdrlab-kallsyms)
+    if [ -n "$f" ]; then printf '%s\n' "$f" > /run/gdrlab-kallsyms; else : > /run/gdrlab-kallsyms; fi
+  fi
   if [ "$deps" != - ]; then for d in ${deps//,/ }; do
     bumpref "$d" -1
     rmdir "/sys/module/$d/holders/$m"

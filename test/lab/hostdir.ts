@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { writeEtcUpper, writeHomes } from './etc';
 import { writeEd25519Key } from './keys';
 import { materialiseProfile } from './profile';
+import { buildSysfs, SysfsSpec } from './sysfs';
 
 export interface LabUser {
   name: string;
@@ -92,7 +93,8 @@ export function prepareHostDir(dir: string, spec: HostDirSpec, pub: LabPubKeys, 
   fs.chmodSync(h, 0o755);
   const profile = materialiseProfile(spec.profileDir, h, spec.delays);
   for (const f of ['fakecmd.sh', 'hostinit.sh']) fs.copyFileSync(path.join(labSrc, f), path.join(h, f));
-  fs.cpSync(boots.get(spec.profileDir)!, path.join(h, 'prof', 'boot'), { recursive: true });
+  // Verbatim: the PCI tree's links are relative, as in the kernel's sysfs.
+  fs.cpSync(boots.get(spec.profileDir)!, path.join(h, 'prof', 'boot'), { recursive: true, verbatimSymlinks: true });
   fs.writeFileSync(path.join(h, 'hostname'), spec.name + '\n');
   if (spec.address) fs.writeFileSync(path.join(h, 'address'), spec.address + '/24\n');
   const authorized: Record<string, string> = {};
@@ -130,8 +132,11 @@ export async function makeBootStates(dir: string, profileDirs: readonly string[]
     fs.copyFileSync(path.join(labSrc, 'fakecmd.sh'), path.join(scratch, 'fakecmd.sh'));
     const state = path.join(dir, 'boot', String(i), 'state');
     execFile('unshare', ['--mount', '--propagation', 'private', '/bin/sh', path.join(labSrc, 'bootstate.sh'), scratch, state], (err, _out, stderr) => {
-      if (err) reject(new Error(`boot state of ${profileDir}: ${err.message}\n${stderr}`));
-      else resolve(state);
+      if (err) return reject(new Error(`boot state of ${profileDir}: ${err.message}\n${stderr}`));
+      // Every host gets a PCI tree, empty where the profile has none: the test machine's own never shows.
+      const sysfs = path.join(scratch, 'prof', 'sysfs.json');
+      buildSysfs(fs.existsSync(sysfs) ? (JSON.parse(fs.readFileSync(sysfs, 'utf8')) as SysfsSpec) : { pci: {} }, state);
+      resolve(state);
     });
   })));
   return new Map(unique.map((p, i) => [p, states[i]]));

@@ -22,13 +22,51 @@ mount -t tmpfs -o mode=700 tmpfs /root
 mkdir -p /run/sshd
 cp -a "$H/home/." /home/
 
+# The PCI tree (what NCCL and the probe read: /sys/class/infiniband, /sys/bus/pci/devices,
+# /sys/devices/pci*) is the profile's, never the test machine's. sysfs refuses mkdir, so tmpfs
+# covers those places and every other real entry is bound back from a bind of the real /sys,
+# all by one mount process reading a generated fstab (dozens of hosts start at once).
+mkdir /run/realsys
+mount --bind /sys /run/realsys
+: > /run/gdrlab-sysfs.fstab
+bindback() { # <dir under /sys> <entry names not to bind back>...
+  local dir=$1 e n
+  shift
+  for e in "/run/realsys/$dir"/*; do
+    n=${e##*/}
+    case " $* " in *" $n "*) continue ;; esac
+    case $dir/$n in devices/pci*) continue ;; esac
+    set_mount "$e" "/sys/$dir/$n"
+  done
+}
+set_mount() { printf '%s %s none bind 0 0\n' "$1" "$2" >> /run/gdrlab-sysfs.fstab; MOUNTPOINTS="$MOUNTPOINTS $2"; }
+MOUNTPOINTS=
+mount -t tmpfs -o mode=755 sim /sys/devices
+bindback devices
+mount -t tmpfs -o mode=755 sim /sys/class
+bindback class infiniband
+if [ -d /sys/bus/pci/devices ]; then
+  mount -t tmpfs -o mode=755 sim /sys/bus/pci/devices
+else
+  mount -t tmpfs -o mode=755 sim /sys/bus
+  bindback bus
+  MOUNTPOINTS="$MOUNTPOINTS /sys/bus/pci/devices"
+fi
+# shellcheck disable=SC2086 # names from /sys: no blanks
+mkdir -p $MOUNTPOINTS
+mount -a -T /run/gdrlab-sysfs.fstab
+
 # Kernel state the probe reads as files; fake modprobe edits it. Its boot state (profile
-# files plus the modules loaded at boot, lsmod order in /run) was made once per profile by
-# bootstate.sh: one cp here.
+# files plus the modules loaded at boot, lsmod order in /run, /proc/kallsyms lines, the PCI
+# tree above) was made once per profile by bootstate.sh and lab.ts: one cp here.
 mount -t tmpfs -o mode=755 tmpfs /sys/module
 mount -t tmpfs -o mode=755 tmpfs /sys/kernel/mm
 mount -t tmpfs -o mode=755 tmpfs /proc/driver
 cp -r "$H/prof/boot/." /
+# /proc/kallsyms: the symbols of the profile's loaded modules (the probe greps it for OFED's
+# ib_register_peer_memory_client), kept by fakecmd.sh as modules load and unload.
+: >> /run/gdrlab-kallsyms
+mount --bind /run/gdrlab-kallsyms /proc/kallsyms
 
 hostname "$NAME"
 # Own-address host: `ip netns exec` put us in its namespace; eth0 is the veth into the bridge.

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readSysfsSpec } from './sysfs';
 
 export interface ModuleSpec {
   /** Size column of lsmod (from a real lsmod of that module). */
@@ -16,6 +17,8 @@ export interface ModuleSpec {
   modinfo?: string;
   /** Files that appear while the module is loaded, e.g. the nv_mem registration. */
   onLoad?: Record<string, string>;
+  /** Profile-relative file holding the /proc/kallsyms lines the module adds while loaded (a real recording). */
+  kallsyms?: string;
 }
 
 export interface Profile {
@@ -23,13 +26,15 @@ export interface Profile {
   /** Another profile (name under test/lab/profiles, or absolute path) whose recordings, files and
    *  settings this one starts from; its own recordings and top-level keys replace the base's. */
   base?: string;
-  /** Modules that exist for the running kernel. */
+  /** Modules that exist for the running kernel. With `base`, merged by name: a module given here replaces the base's. */
   modules: Record<string, ModuleSpec>;
   loadedAtBoot: string[];
   /** modprobe's stderr (rc 1) when loading the module, e.g. the ib_core symbol mismatch. */
   modprobeErrors?: Record<string, string>;
-  /** Commands that are not installed: a whiteout makes them rc 127 at every path. */
+  /** Commands that are not installed: a whiteout makes them rc 127 at every path (and the base's recordings of them are dropped). */
   missingCommands?: string[];
+  /** Command lines (argv) whose recordings this profile does not take from its base: they fail loudly (rc 99). */
+  withoutRecordings?: string[][];
   /** Content of /etc/environment (Ubuntu's puts /usr/sbin on PATH). */
   environment?: string;
   /** Milliseconds each fake command waits before replying, by command name (`nvidia-smi`,
@@ -55,14 +60,31 @@ interface LoadedProfile {
 
 const profilesDir = path.join(__dirname, 'profiles');
 
-/** Reads profile.json, following `base`; module `modinfo` paths become absolute. */
+/** Reads profile.json, following `base`; module `modinfo` and `kallsyms` paths become absolute. */
 function loadProfile(profileDir: string, seen: string[] = []): LoadedProfile {
   if (seen.includes(profileDir)) throw new Error(`profile base loop: ${[...seen, profileDir].join(' -> ')}`);
   const own = JSON.parse(fs.readFileSync(path.join(profileDir, 'profile.json'), 'utf8')) as Profile;
-  for (const spec of Object.values(own.modules ?? {})) if (spec.modinfo) spec.modinfo = path.resolve(profileDir, spec.modinfo);
+  for (const spec of Object.values(own.modules ?? {})) {
+    if (spec.modinfo) spec.modinfo = path.resolve(profileDir, spec.modinfo);
+    if (spec.kallsyms) spec.kallsyms = path.resolve(profileDir, spec.kallsyms);
+  }
   if (own.base === undefined) return { profile: own, dirs: [profileDir] };
   const base = loadProfile(path.isAbsolute(own.base) ? own.base : path.join(profilesDir, own.base), [...seen, profileDir]);
-  return { profile: { ...base.profile, ...own }, dirs: [...base.dirs, profileDir] };
+  const modules = { ...base.profile.modules, ...own.modules };
+  return { profile: { ...base.profile, ...own, modules }, dirs: [...base.dirs, profileDir] };
+}
+
+/** Deletes the recordings copied from a base that this profile says it lacks (missing commands, `withoutRecordings`). */
+function dropBaseRecordings(p: Profile, outDir: string, ownDir: string): void {
+  if (!fs.existsSync(outDir)) return;
+  const own = new Set(fs.existsSync(path.join(ownDir, 'out')) ? fs.readdirSync(path.join(ownDir, 'out')) : []);
+  const names = new Set((p.withoutRecordings ?? []).map(([cmd, ...args]) => recordingName(cmd, args)));
+  const missing = new Set((p.missingCommands ?? []).map((c) => recordingName(c)));
+  for (const f of fs.readdirSync(outDir)) {
+    const name = f.replace(/\.(stdout|stderr|rc)$/, '');
+    if (own.has(f) || !(names.has(name) || missing.has(name.split('_')[0]))) continue;
+    fs.rmSync(path.join(outDir, f));
+  }
 }
 
 const stateful = ['lsmod', 'modprobe', 'modinfo', 'rmmod'];
@@ -119,10 +141,15 @@ export function materialiseProfile(profileDir: string, hostDir: string, delays: 
       if (fs.existsSync(src)) fs.cpSync(src, path.join(prof, sub), { recursive: true });
     }
   }
+  dropBaseRecordings(p, path.join(prof, 'out'), dirs[dirs.length - 1]);
+  // The PCI tree: the nearest sysfs.json (own, else a base's), checked now; the boot state builds it.
+  const sysfs = [...dirs].reverse().map((d) => path.join(d, 'sysfs.json')).find((f) => fs.existsSync(f));
+  if (sysfs) write(path.join(prof, 'sysfs.json'), JSON.stringify(readSysfsSpec(sysfs)));
   write(path.join(prof, 'modules.tsv'), mods.map(([m, s]) => `${m}\t${s.size}\t${(s.deps ?? []).join(',') || '-'}\t${s.version ?? '-'}\n`).join(''));
   write(path.join(prof, 'modules.boot'), p.loadedAtBoot.map((m) => m + '\n').join(''));
   for (const [m, s] of mods) {
     if (s.modinfo) write(path.join(prof, 'modinfo', m), fs.readFileSync(s.modinfo, 'utf8'));
+    if (s.kallsyms) write(path.join(prof, 'kallsyms', m), fs.readFileSync(s.kallsyms, 'utf8'));
     for (const [file, text] of Object.entries(s.onLoad ?? {})) write(path.join(prof, 'on-load', m, file), text);
   }
   for (const [m, text] of Object.entries(p.modprobeErrors ?? {})) write(path.join(prof, 'modprobe-error', m), text.endsWith('\n') ? text : text + '\n');
