@@ -53,11 +53,11 @@ describe('nvidia-topo editor in a real VS Code (code-server + chromium)', functi
 
   it('hovering the GPU3 × NIC5 PXB cell names both devices and says GPUDirect RDMA is used', async function () {
     await token(editorLine(/^GPU3\s/), 'PXB').hover();
-    const hover = hoverWidget('GPUDirect RDMA: used');
+    const hover = hoverWidget('GDR yes');
     await hover.waitFor();
     const text = await hover.innerText();
     assert.match(text, /PXB: GPU3 ↔ NIC5 \(mlx5_5\)/);
-    assert.match(text, /NCCL_NET_GDR_LEVEL=PXB/);
+    assert.match(text, /NCCL 2\.30\.7 counts a PXB path .*so it uses GPUDirect RDMA when both sides support it .*ncclTopoCheckGdr/);
     await workbench.screenshot('editor-03-hover-pxb-cell');
   });
 
@@ -68,7 +68,7 @@ describe('nvidia-topo editor in a real VS Code (code-server + chromium)', functi
     await hover.waitFor();
     const text = await hover.innerText();
     assert.match(text, /This line is the wording of current drivers/);
-    assert.match(text, /GPU↔NIC PXB path: used by default/);
+    assert.match(text, /GDR yes: Between a GPU and a NIC, NCCL 2\.30\.7 counts a PXB path/);
     await workbench.screenshot('editor-04-hover-legend-line');
   });
 

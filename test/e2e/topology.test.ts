@@ -162,8 +162,8 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
     await cell('GPU3', 'NIC5').hover();
     const explanation = view().locator('#explanation');
     await explanation.filter({ hasText: 'GPU3 ↔ NIC5: PXB' }).waitFor();
-    assert.match(await explanation.innerText(), /GPUDirect RDMA: used by default/);
-    assert.match(await cell('GPU3', 'NIC0').getAttribute('title') ?? '', /GPUDirect RDMA: not used by default/);
+    assert.match(await explanation.innerText(), /NCCL 2\.30\.7 counts a PXB path .*so it uses GPUDirect RDMA when both sides support it/);
+    assert.match(await cell('GPU3', 'NIC0').getAttribute('title') ?? '', /NCCL 2\.30\.7 counts NODE as PHB .*so no GPUDirect RDMA over it/);
     await view().locator('.legend .swatch', { hasText: /^NODE$/ }).hover();
     await explanation.filter({ hasText: /^NODE: / }).waitFor();
     await cell('GPU3', 'NIC5').click();

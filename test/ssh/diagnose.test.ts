@@ -46,13 +46,19 @@ describe('gdr-doctor diagnose over SSH', function () {
     const report = JSON.parse((await cli(['diagnose', '-F', lab.sshConfigPath, 'gpu-healthy', '--json'])).stdout);
     const ids = report.findings.map((f: { id: string }) => f.id);
     assert.ok(!ids.includes('peermem.not-loaded'), ids.join(', '));
-    // The seed topology: GPU3 is PIX to NIC2 (mlx5_2); GPU4-7 reach every NIC only over SYS.
+    // The seed topology: GPU3 is PIX to NIC2 (mlx5_2), NODE to NIC0/NIC1; GPU4-7 reach every NIC only over SYS.
+    // The profile's ibv_devinfo (a real 3-HCA node) has mlx5_0 at 200 Gb/s and mlx5_1/2 at 100 Gb/s: NCCL's
+    // ncclTopoGetLocal ranks bandwidth before path class, so GPU3 uses mlx5_0 over NODE (PHB), without GDR.
     assert.equal(report.pairs.length, 8);
     const gpu3 = report.pairs.find((p: { gpu: string }) => p.gpu === 'GPU3');
-    assert.deepEqual([gpu3.link, gpu3.gdr, gpu3.nics[0].device], ['PIX', true, 'mlx5_2']);
+    assert.deepEqual([gpu3.link, gpu3.ncclPath, gpu3.gdr, gpu3.nics[0].device], ['NODE', 'PHB', false, 'mlx5_0']);
     const gpu4 = report.pairs.find((p: { gpu: string }) => p.gpu === 'GPU4');
     assert.deepEqual([gpu4.link, gpu4.gdr], ['SYS', false]);
     assert.ok(ids.includes('topo.nic-far'));
+    // Kept to its PIX NIC by NCCL_IB_HCA, GPU3 gets GDR.
+    const only2 = JSON.parse((await cli(['diagnose', '-F', lab.sshConfigPath, 'gpu-healthy', '--json', '--nccl-env', 'NCCL_IB_HCA==mlx5_2'])).stdout);
+    const kept = only2.pairs.find((p: { gpu: string }) => p.gpu === 'GPU3');
+    assert.deepEqual([kept.link, kept.ncclPath, kept.gdr, kept.nics[0].device], ['PIX', 'PIX', true, 'mlx5_2']);
   });
 
   it('reports a workstation without an RDMA NIC, and a CPU node without a GPU', async () => {

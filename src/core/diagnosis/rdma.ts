@@ -39,22 +39,31 @@ export function rdmaNoneFindings(report: ProbeReport): Finding[] {
 /** Devices with no PORT_ACTIVE port: error when every device is down, else a warning. */
 export function portDownFindings(report: ProbeReport): Finding[] {
   const ibv = factOf(report, 'ibv');
-  if (!ibv) return [];
-  const down = ibv.devices.filter((d) => d.ports.length > 0 && !d.ports.some((p) => portState(p) === 'ACTIVE'));
+  const sysfs = factOf(report, 'pci-sysfs')?.rdma ?? [];
+  // ibv_devinfo when it ran; else the port states the sysfs read shows (the same kernel attribute).
+  const devices = ibv
+    ? ibv.devices.map((d) => ({ name: d.hca_id, active: d.ports.map((p) => portState(p) === 'ACTIVE'), evidence: () => deviceStateLines(report, d) }))
+    : sysfs.map((d) => ({ name: d.name, active: d.ports.map((p) => p.state === 'ACTIVE'), evidence: () => sysfsStateLines(report, d.name) }));
+  const down = devices.filter((d) => d.active.length > 0 && !d.active.includes(true));
   if (down.length === 0) return [];
-  const all = down.length === ibv.devices.length;
+  const all = down.length === devices.length;
   return [{
     id: 'rdma.port-down',
     severity: all ? 'error' : 'warning',
-    title: `No active port on ${down.map((d) => d.hca_id).join(', ')}`,
+    title: `No active port on ${down.map((d) => d.name).join(', ')}`,
     detail:
       `${all ? 'No RDMA device has' : 'These RDMA devices have no'} port in state PORT_ACTIVE, so no traffic can use ${all ? 'any of them' : 'them'}. ` +
       'Check the cable and switch port, the subnet manager (InfiniBand: ports stay INIT without one) or the link settings (RoCE), ' +
       'and keep inactive devices out of NCCL_IB_HCA.',
-    evidence: down.flatMap((d) => deviceStateLines(report, d)),
+    evidence: down.flatMap((d) => d.evidence()),
     fixes: [],
     source: SOURCES.rdmaCore,
   }];
+}
+
+/** The sysfs read's `port` lines of one device (`port  mlx5_1  1  1: DOWN  InfiniBand  …`). */
+function sysfsStateLines(report: ProbeReport, device: string): string[] {
+  return quote(report, 'pci-sysfs', (l) => l.split('\t')[0] === 'port' && l.split('\t')[1] === device);
 }
 
 /** The `hca_id:` line and each port's `state:` line of one device block, as printed. */

@@ -34,6 +34,10 @@ describe('PXN and inactive ports on an 8× H100 HGX (each GPU PIX to its own NIC
     assert.match(p.confirm, /\[send\] via NET\/IB\/<n>\(<rank of GPU0>\)\/GDRDMA/);
     assert.deepEqual([pair(d, 'GPU0').ncclPath, pair(d, 'GPU0').nics.map((n) => n.device)], ['PIX', ['mlx5_0']]);
     assert.ok(!d.findings.some((f) => f.id === 'topo.nic-far'));
+    // Without ibv_devinfo the down port is read from sysfs for rdma.port-down too.
+    const down = d.findings.find((f) => f.id === 'rdma.port-down');
+    assert.equal(down?.title, 'No active port on mlx5_1');
+    assert.match(down?.evidence[0] ?? '', /port\tmlx5_1\t1\t1: DOWN/);
   });
 
   const off: [string | undefined, string[], string][] = [
