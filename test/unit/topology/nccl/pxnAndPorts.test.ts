@@ -1,16 +1,10 @@
 // PXN, inactive ports, NCCL_IB_HCA and the GDR-read rule on real matrices (test/fixtures/topo). Port
 // states are CONSTRUCTED (constructedSysfs.ts): which port is down is the scenario.
 import * as assert from 'node:assert/strict';
-import { Diagnosis, GpuNicPair, diagnose, readNcclAssumptions } from '../../../../src/core/diagnosis';
-import { fixture, hostReport } from '../../diagnosis/hostReport';
+import { fixture } from '../../diagnosis/hostReport';
+import { diagnoseWith as run, pairOf as pair } from './diagnoseWith';
 import { constructedSysfs, pciSysfsText } from './constructedSysfs';
 
-async function run(files: Parameters<typeof hostReport>[0], version?: string, env: string[] = []): Promise<Diagnosis> {
-  const nccl = readNcclAssumptions(version, env);
-  if (typeof nccl === 'string') throw new Error(nccl);
-  return diagnose(await hostReport(files), nccl);
-}
-const pair = (d: Diagnosis, gpu: string): GpuNicPair => d.pairs.find((p) => p.gpu === gpu) as GpuNicPair;
 
 /** Only the RDMA ports of a sysfs read (no GPUs: the verdicts come from the matrix). */
 function ports(states: Record<string, string>): string {

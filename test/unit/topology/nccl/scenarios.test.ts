@@ -2,21 +2,11 @@
 // and lscpu outputs (test/fixtures, SOURCES.md), with CONSTRUCTED sysfs trees (constructedSysfs.ts) and,
 // where said, constructed port states. Each expectation names the NCCL code it follows.
 import * as assert from 'node:assert/strict';
-import { Diagnosis, GpuNicPair, diagnose, readNcclAssumptions } from '../../../../src/core/diagnosis';
-import { fixture, hostReport } from '../../diagnosis/hostReport';
+import { fixture } from '../../diagnosis/hostReport';
+import { diagnoseWith as run, pairOf as pair } from './diagnoseWith';
 import { RdmaSpec, constructedSysfs, pciSysfsText } from './constructedSysfs';
 
-async function run(files: Parameters<typeof hostReport>[0], version?: string, env: string[] = []): Promise<Diagnosis> {
-  const nccl = readNcclAssumptions(version, env);
-  if (typeof nccl === 'string') throw new Error(nccl);
-  return diagnose(await hostReport(files), nccl);
-}
 
-const pair = (d: Diagnosis, gpu: string): GpuNicPair => {
-  const p = d.pairs.find((x) => x.gpu === gpu);
-  if (!p) throw new Error(`no pair for ${gpu}`);
-  return p;
-};
 
 // GB200 tray: 4 GPUs, two per Grace (PCI domains as on GH200/GB300: 0008/0009 on node 0, 0018/0019 on node 1);
 // eight mlx5 functions, four per Grace, NIC2/NIC3 and NIC6/NIC7 two functions of one card (PIX in the matrix).
