@@ -5,7 +5,6 @@ import { fixture } from '../../diagnosis/hostReport';
 import { diagnoseWith as run, pairOf as pair } from './diagnoseWith';
 import { constructedSysfs, pciSysfsText } from './constructedSysfs';
 
-
 /** Only the RDMA ports of a sysfs read (no GPUs: the verdicts come from the matrix). */
 function ports(states: Record<string, string>): string {
   const rdma = Object.entries(states).map(([name, state], i) => ({

@@ -6,8 +6,6 @@ import { fixture } from '../../diagnosis/hostReport';
 import { diagnoseWith as run, pairOf as pair } from './diagnoseWith';
 import { RdmaSpec, constructedSysfs, pciSysfsText } from './constructedSysfs';
 
-
-
 // GB200 tray: 4 GPUs, two per Grace (PCI domains as on GH200/GB300: 0008/0009 on node 0, 0018/0019 on node 1);
 // eight mlx5 functions, four per Grace, NIC2/NIC3 and NIC6/NIC7 two functions of one card (PIX in the matrix).
 const root = (domain: string, bdf = '01:00.0') => `/sys/devices/pci${domain}:00/${domain}:00:00.0/${domain}:${bdf}`;
