@@ -41,8 +41,16 @@ describe('NCCL verdicts in a real VS Code (code-server + chromium + SSH lab with
     await lab?.stop();
   });
 
+  /** Opens the container unless it is already showing: its activity-bar button toggles the sidebar. */
+  async function showHosts(): Promise<void> {
+    const item = workbench.activityBarItem(CONTAINER_TITLE);
+    const classes = await item.locator('xpath=..').getAttribute('class') ?? '';
+    if (!/\bchecked\b/.test(classes) || !(await sidebar().isVisible())) await item.click();
+    await row(PXN).waitFor();
+  }
+
   async function diagnose(host: string): Promise<void> {
-    await workbench.activityBarItem(CONTAINER_TITLE).click();
+    await showHosts();
     await inline(row(host), 'Diagnose');
     await setExpanded(row(host), true);
     await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor({ timeout: 60_000 });
@@ -71,7 +79,8 @@ describe('NCCL verdicts in a real VS Code (code-server + chromium + SSH lab with
     await workbench.screenshot('nccl-02-pxn-details');
     await view().locator('#tab-graph').click();
     const route = view().locator('svg.graph .chosen-edge.pxn');
-    await route.first().waitFor();
+    // SVG lines count as hidden to Playwright: wait for them to be in the graph, not 'visible'.
+    await route.first().waitFor({ state: 'attached' });
     assert.ok(await route.count() >= 2, 'GPU1 → GPU0 and GPU0 → the NIC');
     await workbench.screenshot('nccl-03-pxn-graph');
   });
@@ -79,6 +88,7 @@ describe('NCCL verdicts in a real VS Code (code-server + chromium + SSH lab with
   it('a GB200 tray: nvidia-smi says SYS, NCCL reaches its own Grace\'s NICs over P2C with GPUDirect RDMA', async function () {
     this.timeout(120_000);
     await workbench.runCommand('View: Close All Editors');
+    await showHosts();
     await setExpanded(row(PXN), false);
     await diagnose(GRACE);
     await gpuRow('GPU0').filter({ hasText: /\(SYS → NCCL P2C\) · GDR yes \(C2C\)/ }).waitFor();

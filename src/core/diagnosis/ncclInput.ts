@@ -1,17 +1,16 @@
 // Reads what NCCL's GPU↔NIC decision needs out of a probe report: the GPUs (bus address, compute
 // capability, GPUDirect RDMA support, C2C), their NVLinks, the RDMA ports in NCCL's device order, the
 // CPU, the sysfs PCI tree, and the NIC-side support as a given NCCL release judges it.
-import { linkLayer, portRateGbps, portState } from '../parsers/ibvDevinfoFields';
 import type { Lscpu } from '../parsers/lscpu';
 import type { Topology } from '../parsers/topo';
-import type { PciSysfs } from '../probe/pciSysfs';
 import { CpuInfo, NvLink } from '../topology/nccl/bandwidth';
-import { HostPort, NcclModelInput } from '../topology/nccl/model';
+import { NcclModelInput } from '../topology/nccl/model';
 import { TableGpu } from '../topology/nccl/pathTable';
 import { NcclRules, SYS_MODULE_NVIDIA_PEERMEM } from '../topology/nccl/rules';
 import { RuleContext } from './context';
 import { factOf } from './evidence';
 import { gpuFacts } from './gpuFacts';
+import { rdmaPorts } from './rdmaPorts';
 
 export function ncclModelInput(ctx: RuleContext, dmabufEnabledByEnv: boolean): NcclModelInput {
   const { report } = ctx;
@@ -21,7 +20,7 @@ export function ncclModelInput(ctx: RuleContext, dmabufEnabledByEnv: boolean): N
   return {
     topology, sysfs, gpus,
     nvlinks: nvlinksOf(topology, gpus),
-    ports: portsOf(ctx, sysfs),
+    ports: rdmaPorts(report),
     cpu: cpuOf(factOf(report, 'lscpu')),
     nicSupport: (rules) => nicSupport(ctx, rules, dmabufEnabledByEnv),
   };
@@ -47,39 +46,6 @@ function nvlinksOf(topology: Topology | null, gpus: readonly TableGpu[]): NvLink
     if (m) links.push({ a: i, b: j, count: Number(m[1]) });
   }));
   return links;
-}
-
-/** ibv_devinfo's order is libibverbs' device list, which NCCL walks; sysfs fills in what it lacks. */
-function portsOf({ report }: RuleContext, sysfs: PciSysfs | null): HostPort[] | null {
-  const ibv = factOf(report, 'ibv');
-  if (ibv) {
-    return ibv.devices.flatMap((d) => d.ports.map((p): HostPort => {
-      const state = portState(p);
-      const layer = linkLayer(p);
-      const rate = portRateGbps(p) ?? sysfsRate(sysfs, d.hca_id, p.port);
-      return {
-        device: d.hca_id, port: p.port, active: state === null ? null : state === 'ACTIVE',
-        linkLayer: layer === 'InfiniBand' ? 'IB' : layer === 'Ethernet' ? 'RoCE' : layer === null ? null : 'other',
-        speedMbps: rate === null ? null : rate * 1000,
-      };
-    }));
-  }
-  if (!sysfs || sysfs.rdma.length === 0) return null;
-  return sysfs.rdma.flatMap((d) => d.ports.map((p): HostPort => ({
-    device: d.name, port: p.port, active: p.state === '' ? null : p.state === 'ACTIVE',
-    linkLayer: p.linkLayer === 'InfiniBand' ? 'IB' : p.linkLayer === 'Ethernet' ? 'RoCE' : p.linkLayer === '' ? null : 'other',
-    speedMbps: rateGbps(p.rate) === null ? null : (rateGbps(p.rate) as number) * 1000,
-  })));
-}
-
-function sysfsRate(sysfs: PciSysfs | null, device: string, port: number): number | null {
-  return rateGbps(sysfs?.rdma.find((d) => d.name === device)?.ports.find((p) => p.port === port)?.rate ?? '');
-}
-
-/** `400 Gb/sec (4X NDR)` → 400. */
-function rateGbps(rate: string): number | null {
-  const m = /^(\d+(?:\.\d+)?) Gb\/sec/.exec(rate.trim());
-  return m ? Number(m[1]) : null;
 }
 
 function cpuOf(lscpu: Lscpu | undefined): CpuInfo {

@@ -1,10 +1,10 @@
 // RDMA side: is there an RDMA device, does it have a working port, is the OFED stack installed.
-import { IbvDevice, portState } from '../parsers/ibvDevinfo';
 import { ProbeReport } from '../probe/runProbe';
 import { commandOf, factOf, labelOf, note, outputLines, quote } from './evidence';
 import { RuleContext } from './context';
 import { Finding, SOURCES } from './finding';
 import { inboxStackBlocksPeermem } from './hostState';
+import { rdmaPorts } from './rdmaPorts';
 
 /** Whether any RDMA device is known: from ibv_devinfo, else from topo's NIC columns; null if neither says. */
 export function rdmaDevicesKnown(report: ProbeReport): boolean | null {
@@ -38,12 +38,13 @@ export function rdmaNoneFindings(report: ProbeReport): Finding[] {
 
 /** Devices with no PORT_ACTIVE port: error when every device is down, else a warning. */
 export function portDownFindings(report: ProbeReport): Finding[] {
-  const ibv = factOf(report, 'ibv');
-  const sysfs = factOf(report, 'pci-sysfs')?.rdma ?? [];
-  // ibv_devinfo when it ran; else the port states the sysfs read shows (the same kernel attribute).
-  const devices = ibv
-    ? ibv.devices.map((d) => ({ name: d.hca_id, active: d.ports.map((p) => portState(p) === 'ACTIVE'), evidence: () => deviceStateLines(report, d) }))
-    : sysfs.map((d) => ({ name: d.name, active: d.ports.map((p) => p.state === 'ACTIVE'), evidence: () => sysfsStateLines(report, d.name) }));
+  const ports = rdmaPorts(report) ?? [];
+  const names = [...new Set(ports.map((p) => p.device))];
+  const devices = names.map((name) => {
+    const own = ports.filter((p) => p.device === name);
+    const evidence = own[0].source === 'ibv' ? () => deviceStateLines(report, name) : () => sysfsStateLines(report, name);
+    return { name, active: own.filter((p) => p.active !== null).map((p) => p.active as boolean), evidence };
+  });
   const down = devices.filter((d) => d.active.length > 0 && !d.active.includes(true));
   if (down.length === 0) return [];
   const all = down.length === devices.length;
@@ -67,9 +68,9 @@ function sysfsStateLines(report: ProbeReport, device: string): string[] {
 }
 
 /** The `hca_id:` line and each port's `state:` line of one device block, as printed. */
-function deviceStateLines(report: ProbeReport, device: IbvDevice): string[] {
+function deviceStateLines(report: ProbeReport, device: string): string[] {
   const lines = outputLines(report, 'ibv');
-  const start = lines.findIndex((l) => /^hca_id:/.test(l.trim()) && l.trim().split(/\s+/)[1] === device.hca_id);
+  const start = lines.findIndex((l) => /^hca_id:/.test(l.trim()) && l.trim().split(/\s+/)[1] === device);
   if (start < 0) return [];
   const next = lines.findIndex((l, i) => i > start && /^hca_id:/.test(l.trim()));
   const block = lines.slice(start, next < 0 ? lines.length : next);

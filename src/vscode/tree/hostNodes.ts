@@ -3,8 +3,8 @@
 import { Finding, GpuNicPair, pathLabel, shortVerdict } from '../../core/diagnosis';
 import { factOf } from '../../core/diagnosis/evidence';
 import { readHostState } from '../../core/diagnosis/hostState';
+import { rdmaPorts } from '../../core/diagnosis/rdmaPorts';
 import { formatCpuList } from '../../core/parsers/cpuList';
-import { linkLayer, portRateGbps, portState } from '../../core/parsers/ibvDevinfo';
 import { CommandResult } from '../../core/probe/frames';
 import { ProbeReport } from '../../core/probe/runProbe';
 import type { FleetNode } from '../fleet/fleetNodes';
@@ -66,13 +66,13 @@ export function statusNode(hostId: string, model: HostModel, scope = hostId): Ho
 function groupNodes(scope: string, hostId: string, d: DiagnosedOutcome): HostsNode[] {
   const f = d.diagnosis.findings;
   const errors = f.filter((x) => x.severity === 'error').length;
-  const ibv = factOf(d.report, 'ibv');
+  const ports = rdmaPorts(d.report);
   const numa = factOf(d.report, 'numactl');
   const group = (g: GroupId, label: string, description: string): HostsNode => ({ kind: 'group', id: `${scope}/${g}`, hostId, group: g, label, description });
   return [
     group('findings', 'Findings', f.length === 0 ? 'none' : `${f.length}${errors > 0 ? `, ${errors} error${errors > 1 ? 's' : ''}` : ''}`),
     group('gpus', 'GPUs', d.diagnosis.pairs.length > 0 ? `${d.diagnosis.pairs.length}` : 'topology not read'),
-    group('nics', 'NICs', ibv ? `${ibv.devices.length}` : 'not read'),
+    group('nics', 'NICs', ports ? `${new Set(ports.map((p) => p.device)).size}` : 'not read'),
     group('numa', 'NUMA', numa ? `${numa.nodes.length} node(s)` : 'not read'),
     group('modules', 'Modules', ''),
     group('raw', 'Raw outputs', `${d.report.commands.length}`),
@@ -107,19 +107,20 @@ function gpuNode(base: string, hostId: string, pair: GpuNicPair, report: ProbeRe
   return { kind: 'gpu', id: `${base}/${pair.gpu}`, hostId, pair, label: pair.gpu, description: parts.filter((p) => p !== undefined).join(' · ') };
 }
 
+/** One row per RDMA device with its ports: ibv_devinfo's, or sysfs's when ibv_devinfo is missing. */
 function nicNodes(base: string, hostId: string, report: ProbeReport): HostsNode[] {
-  const ibv = factOf(report, 'ibv');
-  return (ibv?.devices ?? []).map((dev) => {
-    const id = `${base}/${dev.hca_id}`;
-    const ports: HostsNode[] = dev.ports.map((p) => {
-      const state = portState(p);
-      const rate = portRateGbps(p);
-      const description = [state ?? 'state ?', rate !== null ? `${rate} Gb/s` : undefined, linkLayer(p) ?? undefined].filter((x) => x !== undefined).join(' · ');
-      const tone: Tone = state === 'ACTIVE' ? 'ok' : state === null ? 'unknown' : 'warning';
+  const ports = rdmaPorts(report) ?? [];
+  return [...new Set(ports.map((p) => p.device))].map((device) => {
+    const id = `${base}/${device}`;
+    const own = ports.filter((p) => p.device === device);
+    const rows: HostsNode[] = own.map((p) => {
+      const layer = p.linkLayer === 'IB' ? 'InfiniBand' : p.linkLayer === 'RoCE' ? 'Ethernet' : undefined;
+      const description = [p.state ?? 'state ?', p.speedMbps !== null ? `${p.speedMbps / 1000} Gb/s` : undefined, layer].filter((x) => x !== undefined).join(' · ');
+      const tone: Tone = p.active === true ? 'ok' : p.active === null ? 'unknown' : 'warning';
       return { kind: 'row', id: `${id}/port${p.port}`, hostId, label: `port ${p.port}`, description, tone };
     });
-    const active = dev.ports.filter((p) => portState(p) === 'ACTIVE').length;
-    return { kind: 'nic', id, hostId, label: dev.hca_id, description: `${dev.ports.length} port(s), ${active} active`, ports };
+    const active = own.filter((p) => p.active === true).length;
+    return { kind: 'nic', id, hostId, label: device, description: `${own.length} port(s), ${active} active`, ports: rows };
   });
 }
 

@@ -5,6 +5,8 @@ import { DEMO_HOST_NAME, demoRunner } from '../../../src/core/probe/demoHost';
 import { runProbe } from '../../../src/core/probe/runProbe';
 import { DEMO_HOST, HostModel } from '../../../src/vscode/hosts/hostModel';
 import { childNodes, HostsNode, rootNodes } from '../../../src/vscode/tree/hostNodes';
+import { hostReport } from '../diagnosis/hostReport';
+import { constructedSysfs, pciSysfsText } from '../topology/nccl/constructedSysfs';
 
 const FIXTURES = path.join(__dirname, '../../fixtures');
 
@@ -54,5 +56,23 @@ describe('Hosts tree nodes', () => {
     assert.equal(group(model, 'numa').length, 8);
     const raw = group(model, 'raw').find((n) => n.kind === 'raw' && n.commandId === 'topo');
     assert.equal(raw?.kind === 'raw' ? raw.description : '', 'ok');
+  });
+
+  it('lists the NICs and port states sysfs shows when ibv_devinfo is missing', async () => {
+    const root = '/sys/devices/pci0000:00/0000:00:01.0';
+    const sysfs = constructedSysfs([{ path: `${root}/0000:01:00.0` }], [
+      { name: 'mlx5_0', path: `${root}/0000:02:00.0`, ports: [{}] },
+      { name: 'mlx5_1', path: `${root}/0000:03:00.0`, ports: [{ state: 'DOWN', linkLayer: 'Ethernet', rate: '100 Gb/sec (2X HDR)' }] },
+    ]);
+    const report = await hostReport({ 'pci-sysfs': pciSysfsText(sysfs), ibv: { stderr: 'sh: 1: ibv_devinfo: not found\n', rc: 127 } });
+    const model = new HostModel({ configHosts: () => ['gpu-a'], addedHosts: () => [] });
+    const [host] = rootNodes(model);
+    model.setOutcome(host.hostId, { kind: 'diagnosed', report, diagnosis: diagnose(report), finishedAt: new Date() });
+    const groupNode = childNodes(host, model).find((n) => n.kind === 'group' && n.group === 'nics');
+    assert.equal(groupNode?.kind === 'group' ? groupNode.description : '', '2');
+    const nics = childNodes(groupNode as HostsNode, model);
+    assert.deepEqual(nics.map((n) => (n.kind === 'nic' ? [n.label, n.description] : [])), [['mlx5_0', '1 port(s), 1 active'], ['mlx5_1', '1 port(s), 0 active']]);
+    const ports = childNodes(nics[1], model).map((p) => (p.kind === 'row' ? [p.description, p.tone] : []));
+    assert.deepEqual(ports, [['DOWN · 100 Gb/s · Ethernet', 'warning']]);
   });
 });
