@@ -15,7 +15,7 @@ export function buildSummary(s: SummaryState): NcclLogSummary {
   const withoutFindings = {
     ncclVersion,
     cudaVersion,
-    network: s.network ?? s.netFromConnections,
+    network: s.network ?? s.netFromConnections ?? (hosts.some((h) => h.network === 'Socket') ? 'Socket' : null),
     hcas: jobHcas(hosts),
     netConnections,
     verdict: verdict(netConnections, s.connectionLines),
@@ -47,7 +47,7 @@ function hostSummary(h: HostState, ncclVersion: string | null): NcclLogHost {
   return {
     name: h.name,
     ranks: [...h.ranks].sort((a, b) => a - b),
-    network: h.network,
+    network: h.effectiveNetwork(),
     netConnections: { total: h.total, gdrdma: h.gdrdma },
     gpus,
     hcas: [...h.hcas.values()].sort((a, b) => naturalCompare(a.name, b.name)).map((x) => ({ ...x })),

@@ -46,7 +46,7 @@ function verdictFindings(s: SummaryWithoutFindings): Finding[] {
         `Some network connections name /GDRDMA and ${total - gdrdma} do not (on ${without.map((h) => h.name).join(', ')}). ${reasonsHint(without.length)}`, evidence, CONNECTION_SOURCE)];
     case 'no-net':
       return [finding('nccl-log.no-network', 'info', 'No connection through the network',
-        'Every connection in this log stays inside a host (P2P, SHM): a single-node job, so GPU Direct RDMA does not come into play.', [], CONNECTION_SOURCE)];
+        'Every connection line in this log stays inside a host (P2P, SHM): a single-node job, where GPU Direct RDMA does not come into play, or a log cut before the network connections.', [], CONNECTION_SOURCE)];
     default:
       return [finding('nccl-log.no-connections', 'info', 'No connection lines in this log',
         'The log has no "Channel … via …" lines: it was cut before NCCL connected its rings, or NCCL_DEBUG_SUBSYS left out INIT/NET. Run with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET.', [], CONNECTION_SOURCE)];
@@ -60,7 +60,7 @@ function reasonsHint(hosts: number): string {
 function socketFindings(s: SummaryWithoutFindings): Finding[] {
   const hosts = s.hosts.filter((h) => h.network === 'Socket');
   if (hosts.length === 0 && s.network !== 'Socket') return [];
-  const evidence = hosts.flatMap((h) => h.gdrOffReasons.filter((r) => r.reason.startsWith('Using network Socket')).map((r) => r.evidence));
+  const evidence = hosts.flatMap((h) => h.gdrOffReasons.filter((r) => /^(Using network Socket|NET\/\S+ : No device|NET\/Socket)/.test(r.reason)).slice(0, 1).map((r) => r.evidence));
   const names = hosts.map((h) => h.name).join(', ');
   return [finding('nccl-log.socket', 'warning', 'NCCL used TCP sockets, not RDMA',
     `"Using network Socket"${names ? ` on ${names}` : ''}: no InfiniBand/RoCE transport was usable (no device, NCCL_IB_DISABLE, a missing verbs library), so there is no GPU Direct RDMA either.`,

@@ -30,6 +30,9 @@ export interface PairState {
 export class HostState {
   readonly ranks = new Set<number>();
   network: string | null = null;
+  /** NET/IB found no device and NET/Socket listed interfaces: NCCL ≤ 2.5 fell back to sockets without saying "Using network". */
+  noRdmaDevice = false;
+  socketListed = false;
   total = 0;
   gdrdma = 0;
   readonly gpus = new Map<number, GpuState>();
@@ -67,6 +70,8 @@ export class HostState {
   }
 
   listNics(line: NcclLogLine, net: string, devices: readonly NcclNetDevice[]): void {
+    if (net === 'Socket') this.socketListed ||= devices.length > 0;
+    else this.noRdmaDevice ||= devices.length === 0;
     for (const d of devices) {
       this.nameNic(line.pid, net, d.index, d.name, true);
       if (net !== 'Socket') this.hca(d.name).link = d.link;
@@ -78,6 +83,11 @@ export class HostState {
     for (const key of [`${pid ?? '-'}:${netClass(net)}:${index}`, `*:${netClass(net)}:${index}`]) {
       if (authoritative || !this.nicNames.has(key)) this.nicNames.set(key, name);
     }
+  }
+
+  /** What "Using network" said, or Socket where NCCL fell back to it without saying so. */
+  effectiveNetwork(): string | null {
+    return this.network ?? (this.noRdmaDevice && this.socketListed ? 'Socket' : null);
   }
 
   nicName(pid: number | null, net: string, index: number): string | null {

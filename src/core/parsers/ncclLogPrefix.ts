@@ -42,16 +42,21 @@ const NO_PROCESS = { host: null, pid: null, tid: null, origin: null, cut: false 
 export function findHeaders(text: string): NcclHeader[] {
   if (!text.includes('NCCL ')) return [];
   const full = fullHeaders(text);
+  // A bare header can also start a line that other processes' full headers follow (lines run together).
+  const bare = bareHeader(text, full.length > 0 ? full[0].column : text.length);
+  if (bare) return [bare, ...full];
   if (full.length > 0) return full;
-  const bare = BARE_HEADER.exec(text);
-  if (bare) {
-    const messageColumn = bare.index + bare[0].length;
-    const level = bare[2] as NcclLevel;
-    return [{ ...NO_PROCESS, column: bare.index, messageColumn, message: text.slice(messageColumn), dev: num(bare[1]), level }];
-  }
   const version = VERSION_LINE.exec(text);
   if (!version) return [];
   return [{ ...NO_PROCESS, column: version.index, messageColumn: version.index, message: text.slice(version.index), dev: null, level: 'VERSION' }];
+}
+
+function bareHeader(text: string, end: number): NcclHeader | null {
+  const m = BARE_HEADER.exec(end < text.length ? text.slice(0, end) : text);
+  if (!m) return null;
+  const messageColumn = m.index + m[0].length;
+  const level = m[2] as NcclLevel;
+  return { ...NO_PROCESS, column: m.index, messageColumn, message: text.slice(messageColumn, end), dev: num(m[1]), level, cut: end < text.length };
 }
 
 function fullHeaders(text: string): NcclHeader[] {
