@@ -16,7 +16,7 @@ export function ncclLogFindings(s: SummaryWithoutFindings, state: SummaryState):
     ...verdictFindings(s),
     ...socketFindings(s),
     ...hcaFindings(s),
-    ...warnFindings(s),
+    ...warnFindings(s, state.warnLines),
     ...versionFindings(state),
     ...cutFindings(state),
   ]);
@@ -77,11 +77,11 @@ function hcaFindings(s: SummaryWithoutFindings): Finding[] {
     evidence, HCA_SOURCE)];
 }
 
-function warnFindings(s: SummaryWithoutFindings): Finding[] {
+function warnFindings(s: SummaryWithoutFindings, count: number): Finding[] {
   if (s.warnings.length === 0) return [];
-  const count = s.warnings.reduce((a, w) => a + w.count, 0);
+  const distinct = count > s.warnings.reduce((a, w) => a + w.count, 0) ? `${s.warnings.length}+` : String(s.warnings.length);
   return [finding('nccl-log.warn', 'warning', `NCCL printed ${count} WARN ${count === 1 ? 'line' : 'lines'}`,
-    `${s.warnings.length} distinct: ${s.warnings.slice(0, 3).map((w) => `"${w.text}"`).join('; ')}${s.warnings.length > 3 ? '; …' : ''}`,
+    `${distinct} distinct: ${s.warnings.slice(0, 3).map((w) => `"${w.text}"`).join('; ')}${s.warnings.length > 3 ? '; …' : ''}`,
     s.warnings.map((w) => w.first), 'NVIDIA/nccl src/debug.cc (WARN)')];
 }
 

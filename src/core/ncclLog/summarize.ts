@@ -28,6 +28,8 @@ export interface SummaryState {
   readonly warnings: Map<string, { count: number; first: NcclLogRef }>;
   readonly files: NcclLogFileStats[];
   connectionLines: number;
+  /** Every WARN line, also those beyond the MAX_WARNINGS distinct texts kept. */
+  warnLines: number;
   cutLines: number;
   firstCut: NcclLogRef | null;
 }
@@ -41,6 +43,7 @@ export class NcclLogSummarizer {
     warnings: new Map(),
     files: [],
     connectionLines: 0,
+    warnLines: 0,
     cutLines: 0,
     firstCut: null,
   };
@@ -148,6 +151,7 @@ export class NcclLogSummarizer {
   }
 
   private addWarning(text: string, ref: NcclLogRef): void {
+    this.s.warnLines++;
     const seen = this.s.warnings.get(text);
     if (seen) seen.count++;
     else if (this.s.warnings.size < MAX_WARNINGS) this.s.warnings.set(text, { count: 1, first: ref });

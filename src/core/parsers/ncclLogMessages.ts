@@ -43,7 +43,7 @@ const ENV = /^(NCCL_\w+) set (?:by environment )?to (.*?)\.?\s*$/;
 const GDR_OFF = /\bdisabling GDR\b/;
 const PLUGIN = /^(?:NET\/(?:Plugin|OFI)\b|Plugin Path|P2P plugin|Loaded (?:net|coll) plugin|Successfully loaded external plugin|Initialized NET plugin|Using non-device net plugin|NET\/Plugin:)/;
 // The topology NCCL found and what it built: the system dump, search patterns, trees, ring orders.
-const TOPOLOGY = /^(?:\s*\d+ : (?:NET|GPU)\/|=== System|={10}|CPU\/|GPU\/|NIC\/|NET\/\d|\s*\+ |Pattern \d|Trees? |Ring \d+ : \d+ ->|Channel \d+\/\d+ :\s+\d|Setting affinity|threadThresholds|\d+ coll channels|Connected all trees|NVLS )/;
+const TOPOLOGY = /^(?:\s*\d+ : (?:NET|GPU)\/|=== System|={10}|CPU\/|GPU\/|NIC\/|NET\/\d|\s*\+ |Pattern \d|Trees? |Ring \d+ : -?\d+ -> \d+ -> -?\d+\s*$|Channel \d+(?:\/\d+)? :(?:\s+\d+)+\s*$|Setting affinity|threadThresholds|\d+ coll channels|Connected all trees|NVLS )/;
 
 type Classifier = (text: string) => NcclMessage | null;
 
