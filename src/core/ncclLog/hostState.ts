@@ -3,6 +3,9 @@
 import type { NcclConnection, NcclLogLine, NcclNetDevice } from '../parsers/ncclLogTypes';
 import type { NcclLogHostHca, NcclLogRef } from './types';
 
+/** A line's reference, made only when something keeps it (most lines are only counted). */
+export type LazyRef = () => NcclLogRef;
+
 /** A host's distinct reasons are kept up to this many (a reason repeats per rank and channel). */
 export const MAX_REASONS_PER_HOST = 100;
 
@@ -65,8 +68,8 @@ export class HostState {
     return hca;
   }
 
-  addReason(reason: string, ref: NcclLogRef): void {
-    if (!this.reasons.has(reason) && this.reasons.size < MAX_REASONS_PER_HOST) this.reasons.set(reason, ref);
+  addReason(reason: string, ref: LazyRef): void {
+    if (!this.reasons.has(reason) && this.reasons.size < MAX_REASONS_PER_HOST) this.reasons.set(reason, ref());
   }
 
   listNics(line: NcclLogLine, net: string, devices: readonly NcclNetDevice[]): void {
@@ -115,10 +118,10 @@ export class HostState {
     this.gdrdma += gdr;
   }
 
-  noteConnectionRef(c: NcclConnection, ref: NcclLogRef): void {
+  noteConnectionRef(c: NcclConnection, ref: LazyRef): void {
     if (c.transport !== 'NET' || c.net === null) return;
-    if (c.net.gdr) this.firstGdrdma ??= ref;
-    else this.firstWithoutGdrdma ??= ref;
+    if (c.net.gdr) this.firstGdrdma ??= ref();
+    else this.firstWithoutGdrdma ??= ref();
   }
 }
 

@@ -3,7 +3,7 @@
 // messages, not with the log's length.
 import type { NcclLogLine, NcclMessage } from '../parsers/ncclLogTypes';
 import { buildSummary } from './buildSummary';
-import { HostState, MAX_REASONS_PER_HOST } from './hostState';
+import { HostState, LazyRef, MAX_REASONS_PER_HOST } from './hostState';
 import {
   envReason,
   hcaDisabledReason,
@@ -50,10 +50,10 @@ export class NcclLogSummarizer {
 
   /** One NCCL message; `text` is its whole line as read, `file` names the file for evidence. */
   add(line: NcclLogLine, text: string, file: string): void {
-    const ref: NcclLogRef = { file, line: line.line, text: quote(text.slice(line.column)) };
+    const ref: LazyRef = () => ({ file, line: line.line, text: quote(text.slice(line.column)) });
     if (line.cut) {
       this.s.cutLines++;
-      this.s.firstCut ??= ref;
+      this.s.firstCut ??= ref();
     }
     this.addMessage(line, line.message, ref);
   }
@@ -77,10 +77,10 @@ export class NcclLogSummarizer {
     return host;
   }
 
-  private addMessage(line: NcclLogLine, m: NcclMessage, ref: NcclLogRef): void {
+  private addMessage(line: NcclLogLine, m: NcclMessage, ref: LazyRef): void {
     switch (m.kind) {
       case 'version':
-        if (!this.s.versions.has(m.nccl)) this.s.versions.set(m.nccl, { cuda: m.cuda, ref });
+        if (!this.s.versions.has(m.nccl)) this.s.versions.set(m.nccl, { cuda: m.cuda, ref: ref() });
         return;
       case 'network':
         this.s.network ??= m.name;
@@ -110,7 +110,7 @@ export class NcclLogSummarizer {
     }
   }
 
-  private addNote(line: NcclLogLine, m: NcclMessage, ref: NcclLogRef): void {
+  private addNote(line: NcclLogLine, m: NcclMessage, ref: LazyRef): void {
     if (m.kind === 'rings-connected' && m.gdr === false) this.host(line).addReason(ringsGdrOffReason(), ref);
     if (m.kind === 'gdr-off') this.host(line).addReason(pluginGdrOffReason(m.text), ref);
     if (m.kind === 'env') {
@@ -120,7 +120,7 @@ export class NcclLogSummarizer {
     if (m.kind === 'warn') this.addWarning(m.text, ref);
   }
 
-  private addHcaGdr(line: NcclLogLine, m: Extract<NcclMessage, { kind: 'hca-gdr' }>, ref: NcclLogRef): void {
+  private addHcaGdr(line: NcclLogLine, m: Extract<NcclMessage, { kind: 'hca-gdr' }>, ref: LazyRef): void {
     const host = this.host(line);
     host.nameNic(line.pid, m.net, m.hca, m.name);
     if (!m.enabled) host.addReason(hcaDisabledReason(m.net, m.name, m.reason), ref);
@@ -131,14 +131,14 @@ export class NcclLogSummarizer {
     if (m.mechanism !== null && /dma-?buf/i.test(m.mechanism) && m.enabled) hca.dmabuf = true;
   }
 
-  private addPairGdr(line: NcclLogLine, m: Extract<NcclMessage, { kind: 'pair-gdr' }>, ref: NcclLogRef): void {
+  private addPairGdr(line: NcclLogLine, m: Extract<NcclMessage, { kind: 'pair-gdr' }>, ref: LazyRef): void {
     if (m.enabled || m.distance === null || m.threshold === null) return;
     const host = this.host(line);
     const index = /^\d+$/.test(m.hca) ? Number(m.hca) : parseInt(m.hca, 16);
     const hca = host.nicName(line.pid, 'IB', index) ?? m.hca;
     const key = `${m.gpu}|${hca}|${m.distance}|${m.threshold}`;
     if (!host.disabledPairs.has(key) && host.disabledPairs.size < MAX_REASONS_PER_HOST) {
-      host.disabledPairs.set(key, { gpu: m.gpu, hca, distance: m.distance, threshold: m.threshold, ref });
+      host.disabledPairs.set(key, { gpu: m.gpu, hca, distance: m.distance, threshold: m.threshold, ref: ref() });
     }
   }
 
@@ -150,11 +150,11 @@ export class NcclLogSummarizer {
     if (m.busId !== null) gpu.busId = m.busId;
   }
 
-  private addWarning(text: string, ref: NcclLogRef): void {
+  private addWarning(text: string, ref: LazyRef): void {
     this.s.warnLines++;
     const seen = this.s.warnings.get(text);
     if (seen) seen.count++;
-    else if (this.s.warnings.size < MAX_WARNINGS) this.s.warnings.set(text, { count: 1, first: ref });
+    else if (this.s.warnings.size < MAX_WARNINGS) this.s.warnings.set(text, { count: 1, first: ref() });
   }
 }
 

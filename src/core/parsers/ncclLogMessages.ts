@@ -73,7 +73,8 @@ const CLASSIFIERS: readonly Classifier[] = [
 
 /** What an NCCL message of the given level says; `info`/`warn` with its text when no pattern knows it. */
 export function classifyMessage(text: string, level: NcclLevel): NcclMessage {
-  const trimmed = text.trimEnd();
+  // Most messages end in a visible character: copy only those that do not.
+  const trimmed = text.length > 0 && text.charCodeAt(text.length - 1) > 32 ? text : text.trimEnd();
   if (level === 'WARN') return { kind: 'warn', text: trimmed };
   for (const classify of CLASSIFIERS) {
     const message = classify(trimmed);
