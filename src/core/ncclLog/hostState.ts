@@ -45,8 +45,8 @@ export class HostState {
   /** The first network connection line with and without /GDRDMA, for evidence. */
   firstGdrdma: NcclLogRef | null = null;
   firstWithoutGdrdma: NcclLogRef | null = null;
-  /** NIC names by `<pid>:<net class>:<index>` and `*:<net class>:<index>` (a process lists its NICs once). */
-  private readonly nicNames = new Map<string, string>();
+  /** NIC names by net class, then process (a process lists its NICs once; ANY_PROCESS: any), then index. */
+  private readonly nicNames = { rdma: new Map<number, Map<number, string>>(), socket: new Map<number, Map<number, string>>() };
 
   constructor(readonly name: string) {}
 
@@ -83,8 +83,11 @@ export class HostState {
 
   /** A NIC index named by a GDR line; the process's own NIC list wins over it. */
   nameNic(pid: number | null, net: string, index: number, name: string, authoritative = false): void {
-    for (const key of [`${pid ?? '-'}:${netClass(net)}:${index}`, `*:${netClass(net)}:${index}`]) {
-      if (authoritative || !this.nicNames.has(key)) this.nicNames.set(key, name);
+    const byProcess = this.nicNames[netClass(net)];
+    for (const key of [pid ?? NO_PID, ANY_PROCESS]) {
+      let names = byProcess.get(key);
+      if (!names) byProcess.set(key, (names = new Map()));
+      if (authoritative || !names.has(index)) names.set(index, name);
     }
   }
 
@@ -94,8 +97,8 @@ export class HostState {
   }
 
   nicName(pid: number | null, net: string, index: number): string | null {
-    const cls = netClass(net);
-    return this.nicNames.get(`${pid ?? '-'}:${cls}:${index}`) ?? this.nicNames.get(`*:${cls}:${index}`) ?? null;
+    const byProcess = this.nicNames[netClass(net)];
+    return byProcess.get(pid ?? NO_PID)?.get(index) ?? byProcess.get(ANY_PROCESS)?.get(index) ?? null;
   }
 
   /** Counts one connection line for the GPU of the process that printed it. */
@@ -125,8 +128,11 @@ export class HostState {
   }
 }
 
+const NO_PID = -1;
+const ANY_PROCESS = -2;
+
 /** `mlx5_0` and `eth0` live in different lists: the socket net numbers its interfaces on its own. */
-function netClass(net: string): string {
+function netClass(net: string): 'rdma' | 'socket' {
   return net === 'Socket' ? 'socket' : 'rdma';
 }
 

@@ -35,6 +35,7 @@ export interface SummaryState {
 }
 
 export class NcclLogSummarizer {
+  private last: HostState | null = null;
   private readonly s: SummaryState = {
     versions: new Map(),
     network: null,
@@ -69,11 +70,14 @@ export class NcclLogSummarizer {
 
   private host(line: NcclLogLine): HostState {
     const name = line.host ?? NO_HOST;
+    // Consecutive lines mostly come from one host: skip the map then.
+    if (this.last?.name === name) return this.last;
     let host = this.s.hosts.get(name);
     if (!host) {
       host = new HostState(name);
       this.s.hosts.set(name, host);
     }
+    this.last = host;
     return host;
   }
 
