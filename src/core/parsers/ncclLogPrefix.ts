@@ -8,23 +8,13 @@
 // before it: Slurm `srun -l` (`0: `), Open MPI `--tag-output` (`[1,0]<stdout>:`), torchrun
 // (`[rank0]:`, `[default0]:`), log collectors' timestamps. Two processes writing at once can put a
 // second header in the middle of a line: each header starts a message of its own.
-import type { NcclLevel } from './ncclLogTypes';
+import type { NcclLevel, NcclLineHead } from './ncclLogTypes';
 
-export interface NcclHeader {
-  /** 0-based column where the header starts. */
-  readonly column: number;
-  readonly messageColumn: number;
+/** A header found on a line: NCCL's part of the record (its line number comes from the reader) and the message. */
+export type NcclHeader = Omit<NcclLineHead, 'line'> & {
   /** The message, up to the next header on the same line or the end of the line. */
   readonly message: string;
-  readonly host: string | null;
-  readonly pid: number | null;
-  readonly tid: number | null;
-  readonly dev: number | null;
-  readonly level: NcclLevel;
-  readonly origin: string | null;
-  /** Another header follows on the same line: this message was cut by another writer. */
-  readonly cut: boolean;
-}
+};
 
 // Each header is found from its `NCCL <LEVEL>` word, then read backwards: a log line is searched once
 // with indexOf, and the header regex runs on the few characters before that word only.
