@@ -1,4 +1,4 @@
-// Preloaded into the gdr-doctor CLI by the fleet bench (`node --import <this file> dist/cli.js …`):
+// Preloaded into the gdr-doctor CLI by the fleet and nccl-log benches (`node --import <this file> dist/cli.js …`):
 // as the process exits, writes its own peak resident set size (getrusage ru_maxrss, KiB on Linux) to
 // the file named in GDR_BENCH_RSS_FILE. Read inside the process itself, so the number is the CLI's
 // own peak, not a sample that could miss it; child processes (ssh -G) are not counted.

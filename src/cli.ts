@@ -3,6 +3,7 @@ import { UsageError } from './cli/args';
 import { CliIo, ExitCode, processIo } from './cli/io';
 import { runDiagnose } from './cli/diagnoseCommand';
 import { runFix } from './cli/fixCommand';
+import { runNcclLog } from './cli/ncclLogCommand';
 import { runParse } from './cli/parseCommand';
 import { visibleIo } from './cli/visible';
 
@@ -16,6 +17,8 @@ Commands:
                                    collect every diagnostic of a host in one round trip
   fix <host> <fix-id> [--yes] [--dry-run]
                                    load-peermem or persist-peermem: show the plan, then apply it
+  nccl-log FILE... [--json]        read NCCL's own log (NCCL_DEBUG=INFO): was GPU Direct RDMA used,
+                                   on which NICs, and why not
 
 Run "gdr-doctor <command> --help" for a command's options.
 `;
@@ -24,6 +27,7 @@ const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => number | 
   parse: runParse,
   diagnose: runDiagnose,
   fix: runFix,
+  'nccl-log': runNcclLog,
 };
 
 /** Runs one command; what it prints reaches the terminal through visible() (cli/visible.ts). */

@@ -47,7 +47,7 @@ function formatPairs({ pairs, nccl }: Diagnosis): string[] {
 
 const MARK = { error: 'ERROR', warning: 'WARN ', info: 'info ' } as const;
 
-function formatFindings(findings: readonly Finding[]): string[] {
+export function formatFindings(findings: readonly Finding[]): string[] {
   if (findings.length === 0) return ['  findings: none'];
   const lines = ['  findings:'];
   for (const f of findings) {

@@ -11,6 +11,8 @@ export interface CliIo {
   readonly stderrControl?: (text: string) => void;
   /** Reads a named file, or standard input for "-". */
   readonly readInput: (file: string) => string;
+  /** The same as a stream of chunks, for inputs too big to hold at once (NCCL logs); absent: readInput. */
+  readonly openInput?: (file: string) => NodeJS.ReadableStream;
 }
 
 export const processIo: CliIo = {
@@ -18,6 +20,7 @@ export const processIo: CliIo = {
   stderr: (text) => process.stderr.write(text),
   stderrControl: (text) => process.stderr.write(text),
   readInput: (file) => fs.readFileSync(file === '-' ? 0 : file, 'utf8'),
+  openInput: (file) => (file === '-' ? process.stdin : fs.createReadStream(file, { highWaterMark: 1024 * 1024 })),
 };
 
 /** Exit statuses, following sysexits(3) where the issue does not fix a number. */

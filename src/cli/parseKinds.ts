@@ -4,6 +4,7 @@ import { parseIbvDevinfo } from '../core/parsers/ibvDevinfo';
 import { parseLscpu } from '../core/parsers/lscpu';
 import { parseLsmod } from '../core/parsers/lsmod';
 import { parseModinfo } from '../core/parsers/modinfo';
+import { summarizeNcclLog } from '../core/ncclLog';
 import { parseNumactl } from '../core/parsers/numactl';
 import { parseNvidiaVersion } from '../core/parsers/nvidiaVersion';
 import { parseOfedInfo } from '../core/parsers/ofedInfo';
@@ -16,6 +17,7 @@ import { summarizeIbvDevinfo } from './summary/ibvDevinfo';
 import { summarizeLscpu } from './summary/lscpu';
 import { summarizeLsmod } from './summary/lsmod';
 import { summarizeModinfo } from './summary/modinfo';
+import { summarizeNcclLogText } from './summary/ncclLog';
 import { summarizeNumactl } from './summary/numactl';
 import { summarizeNvidiaVersion } from './summary/nvidiaVersion';
 import { summarizeOfedInfo } from './summary/ofedInfo';
@@ -48,6 +50,8 @@ export const PARSE_KINDS: readonly ParseKind[] = [
   kind('os-release', 'cat /etc/os-release', parseOsRelease, summarizeOsRelease),
   kind('gpus', 'nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version --format=csv[,noheader]', (t) => parseGpuQuery(t), summarizeGpuQuery),
   kind('smi-q', 'nvidia-smi -q', parseSmiQuery, summarizeSmiQuery),
+  // The same reader as `gdr-doctor nccl-log`, for one saved log held in memory.
+  kind('nccl-log', "NCCL's log of a job run with NCCL_DEBUG=INFO (gdr-doctor nccl-log reads several, streaming)", (t) => summarizeNcclLog(t), summarizeNcclLogText),
 ];
 
 export function findParseKind(name: string): ParseKind | undefined {

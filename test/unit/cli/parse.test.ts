@@ -25,7 +25,7 @@ describe('gdr-doctor CLI', () => {
   it('has --help on parse listing every kind', () => {
     const r = cli(['parse', '--help']);
     assert.equal(r.status, 0);
-    for (const kind of ['topo', 'ibv', 'lscpu', 'numactl', 'lsmod', 'modinfo', 'ofed', 'nvidia-version', 'os-release', 'gpus', 'smi-q']) {
+    for (const kind of ['topo', 'ibv', 'lscpu', 'numactl', 'lsmod', 'modinfo', 'ofed', 'nvidia-version', 'os-release', 'gpus', 'smi-q', 'nccl-log']) {
       assert.match(r.stdout, new RegExp(`^  ${kind} `, 'm'), kind);
     }
   });
@@ -84,6 +84,7 @@ describe('gdr-doctor CLI', () => {
 const KIND_OF_DIR: Record<string, string> = {
   topo: 'topo', ibv: 'ibv', lscpu: 'lscpu', numactl: 'numactl', lsmod: 'lsmod', modinfo: 'modinfo',
   ofed: 'ofed', 'nvidia-version': 'nvidia-version', 'os-release': 'os-release', gpus: 'gpus', 'smi-q': 'smi-q',
+  'nccl-log': 'nccl-log',
 };
 
 describe('gdr-doctor parse reads every real fixture', () => {

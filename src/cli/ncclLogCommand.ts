@@ -1,0 +1,72 @@
+// `gdr-doctor nccl-log FILE... [--json]`: what NCCL's own logs say it did. Each file streams
+// through the reader a chunk at a time, so a log of any size is read in bounded memory; several
+// files (one per rank or host) make one summary.
+import { NO_NCCL_LINES, NcclLogSummarizer } from '../core/ncclLog';
+import { NcclLogReader } from '../core/parsers/ncclLog';
+import { parseArgs, UsageError } from './args';
+import { CliIo, ExitCode } from './io';
+import { summarizeNcclLogText } from './summary/ncclLog';
+import { jsonText } from './visible';
+
+export const NCCL_LOG_HELP = `Usage: gdr-doctor nccl-log FILE... [--json]
+
+Reads NCCL's own log (a job run with NCCL_DEBUG=INFO; NCCL_DEBUG_SUBSYS=INIT,NET shows the most)
+and says whether GPU Direct RDMA was used: per host, how many network connections went through
+/GDRDMA, which NIC each GPU used, and every reason NCCL gave for GDR being off. FILE "-" is
+standard input. Several files (one per rank or host) are read as one job. Launcher prefixes
+(srun -l, mpirun --tag-output, torchrun) and other program output between NCCL's lines are fine.
+
+  --json   the summary as JSON: ncclVersion, network, hcas, netConnections {total, gdrdma},
+           verdict (gdr | no-gdr | mixed | no-net | unknown), hosts, findings
+
+Exit status: 0 read; 2 a file has no NCCL line at all (FILE:1: why, on stderr; the summary of
+the other files is still printed); 64 bad usage; 66 a file cannot be read.
+
+Example:
+  NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET torchrun ... 2>&1 | tee job.log
+  gdr-doctor nccl-log job.log
+`;
+
+type FileOutcome = 'read' | 'no-nccl-lines' | 'unreadable';
+
+export async function runNcclLog(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, { flags: ['--json'] });
+  if (args.flags.has('--help')) {
+    io.stdout(NCCL_LOG_HELP);
+    return ExitCode.ok;
+  }
+  const files = args.positional;
+  if (files.length === 0) throw new UsageError('nccl-log needs a FILE (or - for standard input); see gdr-doctor nccl-log --help');
+  if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input ("-") can be read only once');
+  const summarizer = new NcclLogSummarizer();
+  const outcomes: FileOutcome[] = [];
+  for (const file of files) outcomes.push(await readFile(file, summarizer, io));
+  if (outcomes.includes('read')) {
+    const summary = summarizer.summary();
+    io.stdout(args.flags.has('--json') ? jsonText(summary) : `${summarizeNcclLogText(summary)}\n`);
+  }
+  if (outcomes.includes('unreadable')) return ExitCode.noInput;
+  return outcomes.includes('no-nccl-lines') ? ExitCode.parseError : ExitCode.ok;
+}
+
+async function readFile(file: string, summarizer: NcclLogSummarizer, io: CliIo): Promise<FileOutcome> {
+  const name = file === '-' ? '<stdin>' : file;
+  const reader = new NcclLogReader((line, text) => summarizer.add(line, text, name));
+  try {
+    if (io.openInput) {
+      const stream = io.openInput(file);
+      stream.setEncoding('utf8');
+      for await (const chunk of stream as AsyncIterable<string>) reader.push(chunk);
+    } else {
+      reader.push(io.readInput(file));
+    }
+  } catch (e) {
+    io.stderr(`gdr-doctor: cannot read ${file === '-' ? 'standard input' : file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+    return 'unreadable';
+  }
+  reader.end();
+  summarizer.addFile({ name, lines: reader.lines, ncclLines: reader.ncclLines });
+  if (reader.ncclLines > 0) return 'read';
+  io.stderr(`${name}:1: ${NO_NCCL_LINES}\n`);
+  return 'no-nccl-lines';
+}

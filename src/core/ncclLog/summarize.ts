@@ -1,0 +1,168 @@
+// Gathers NCCL log lines into the summary of the job, one line at a time: feed it every line of
+// every file (`add`), then ask for the summary. Memory grows with hosts, GPUs, NICs and distinct
+// messages, not with the log's length.
+import type { NcclLogLine, NcclMessage } from '../parsers/ncclLogTypes';
+import { buildSummary } from './buildSummary';
+import { HostState, LazyRef, MAX_REASONS_PER_HOST } from './hostState';
+import {
+  envReason,
+  hcaDisabledReason,
+  noRdmaDeviceReason,
+  pluginGdrOffReason,
+  ringsGdrOffReason,
+  socketNetworkReason,
+} from './reasons';
+import type { NcclLogFileStats, NcclLogRef, NcclLogSummary } from './types';
+
+/** Distinct NCCL WARN texts kept (each with its count and first line). */
+export const MAX_WARNINGS = 50;
+/** Evidence quotes a line up to this many characters. */
+const MAX_QUOTE = 300;
+export const NO_HOST = '(no host)';
+
+export interface SummaryState {
+  readonly versions: Map<string, { cuda: string | null; ref: NcclLogRef }>;
+  network: string | null;
+  netFromConnections: string | null;
+  readonly hosts: Map<string, HostState>;
+  readonly warnings: Map<string, { count: number; first: NcclLogRef }>;
+  readonly files: NcclLogFileStats[];
+  connectionLines: number;
+  /** Every WARN line, also those beyond the MAX_WARNINGS distinct texts kept. */
+  warnLines: number;
+  cutLines: number;
+  firstCut: NcclLogRef | null;
+}
+
+export class NcclLogSummarizer {
+  private last: HostState | null = null;
+  private readonly s: SummaryState = {
+    versions: new Map(),
+    network: null,
+    netFromConnections: null,
+    hosts: new Map(),
+    warnings: new Map(),
+    files: [],
+    connectionLines: 0,
+    warnLines: 0,
+    cutLines: 0,
+    firstCut: null,
+  };
+
+  /** One NCCL message; `text` is its whole line as read, `file` names the file for evidence. */
+  add(line: NcclLogLine, text: string, file: string): void {
+    const ref: LazyRef = () => ({ file, line: line.line, text: quote(text.slice(line.column)) });
+    if (line.cut) {
+      this.s.cutLines++;
+      this.s.firstCut ??= ref();
+    }
+    this.addMessage(line, line.message, ref);
+  }
+
+  /** A file was read to its end. */
+  addFile(stats: NcclLogFileStats): void {
+    this.s.files.push(stats);
+  }
+
+  summary(): NcclLogSummary {
+    return buildSummary(this.s);
+  }
+
+  private host(line: NcclLogLine): HostState {
+    const name = line.host ?? NO_HOST;
+    // Consecutive lines mostly come from one host: skip the map then.
+    if (this.last?.name === name) return this.last;
+    let host = this.s.hosts.get(name);
+    if (!host) {
+      host = new HostState(name);
+      this.s.hosts.set(name, host);
+    }
+    this.last = host;
+    return host;
+  }
+
+  private addMessage(line: NcclLogLine, m: NcclMessage, ref: LazyRef): void {
+    switch (m.kind) {
+      case 'version':
+        if (!this.s.versions.has(m.nccl)) this.s.versions.set(m.nccl, { cuda: m.cuda, ref: ref() });
+        return;
+      case 'network':
+        this.s.network ??= m.name;
+        this.host(line).network ??= m.name;
+        if (m.name === 'Socket') this.host(line).addReason(socketNetworkReason(), ref);
+        return;
+      case 'net-devices':
+        this.host(line).listNics(line, m.net, m.devices);
+        if (m.devices.length === 0 && m.net !== 'Socket') this.host(line).addReason(noRdmaDeviceReason(m.net), ref);
+        return;
+      case 'hca-gdr':
+        return this.addHcaGdr(line, m, ref);
+      case 'gpu-dmabuf':
+        this.host(line).gpu(m.dev).dmabuf = true;
+        return;
+      case 'pair-gdr':
+        return this.addPairGdr(line, m, ref);
+      case 'connection':
+        this.s.connectionLines++;
+        if (m.net && m.transport === 'NET') this.s.netFromConnections ??= m.net.name;
+        this.host(line).addConnection(line, m);
+        return this.host(line).noteConnectionRef(m, ref);
+      case 'comm':
+        return this.addComm(line, m);
+      default:
+        return this.addNote(line, m, ref);
+    }
+  }
+
+  private addNote(line: NcclLogLine, m: NcclMessage, ref: LazyRef): void {
+    if (m.kind === 'rings-connected' && m.gdr === false) this.host(line).addReason(ringsGdrOffReason(), ref);
+    if (m.kind === 'gdr-off') this.host(line).addReason(pluginGdrOffReason(m.text), ref);
+    if (m.kind === 'env') {
+      const reason = envReason(m.name, m.value);
+      if (reason !== null) this.host(line).addReason(reason, ref);
+    }
+    if (m.kind === 'warn') this.addWarning(m.text, ref);
+  }
+
+  private addHcaGdr(line: NcclLogLine, m: Extract<NcclMessage, { kind: 'hca-gdr' }>, ref: LazyRef): void {
+    const host = this.host(line);
+    host.nameNic(line.pid, m.net, m.hca, m.name);
+    if (!m.enabled) host.addReason(hcaDisabledReason(m.net, m.name, m.reason), ref);
+    if (m.net === 'Socket') return;
+    const hca = host.hca(m.name);
+    hca.gdr = m.enabled ? hca.gdr !== false : false;
+    if (!m.enabled) hca.reason ??= m.reason;
+    if (m.mechanism !== null && /dma-?buf/i.test(m.mechanism) && m.enabled) hca.dmabuf = true;
+  }
+
+  private addPairGdr(line: NcclLogLine, m: Extract<NcclMessage, { kind: 'pair-gdr' }>, ref: LazyRef): void {
+    if (m.enabled || m.distance === null || m.threshold === null) return;
+    const host = this.host(line);
+    const index = /^\d+$/.test(m.hca) ? Number(m.hca) : parseInt(m.hca, 16);
+    const hca = host.nicName(line.pid, 'IB', index) ?? m.hca;
+    const key = `${m.gpu}|${hca}|${m.distance}|${m.threshold}`;
+    if (!host.disabledPairs.has(key) && host.disabledPairs.size < MAX_REASONS_PER_HOST) {
+      host.disabledPairs.set(key, { gpu: m.gpu, hca, distance: m.distance, threshold: m.threshold, ref: ref() });
+    }
+  }
+
+  private addComm(line: NcclLogLine, m: Extract<NcclMessage, { kind: 'comm' }>): void {
+    const host = this.host(line);
+    const gpu = host.gpu(line.dev ?? m.cudaDev);
+    gpu.ranks.add(m.rank);
+    host.ranks.add(m.rank);
+    if (m.busId !== null) gpu.busId = m.busId;
+  }
+
+  private addWarning(text: string, ref: LazyRef): void {
+    this.s.warnLines++;
+    const seen = this.s.warnings.get(text);
+    if (seen) seen.count++;
+    else if (this.s.warnings.size < MAX_WARNINGS) this.s.warnings.set(text, { count: 1, first: ref() });
+  }
+}
+
+function quote(text: string): string {
+  const t = text.trimEnd();
+  return t.length > MAX_QUOTE ? `${t.slice(0, MAX_QUOTE)}…` : t;
+}

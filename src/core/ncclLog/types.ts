@@ -1,0 +1,98 @@
+// What gdr-doctor says about one NCCL job from its logs: whether GPUDirect RDMA was used on the
+// network connections, per host and GPU, which NICs, and every reason it was off. Plain JSON:
+// `gdr-doctor nccl-log --json` prints it as it is.
+import type { Finding } from '../diagnosis/finding';
+
+/** gdr: every network connection used GDRDMA; no-gdr: none did; mixed: some did; no-net: connections,
+ * none through the network; unknown: no connection line at all (a cut log, or one without INIT/NET lines). */
+export type NcclLogVerdict = 'gdr' | 'no-gdr' | 'mixed' | 'no-net' | 'unknown';
+
+/** A line of a log: which file, which line, and its text as printed (for evidence). */
+export interface NcclLogRef {
+  readonly file: string;
+  readonly line: number;
+  readonly text: string;
+}
+
+export interface NcclConnectionCount {
+  /** Connection lines through the network (`Channel … via NET/…`; `Ring … via NET/…` up to 2.6). */
+  readonly total: number;
+  /** Those through `/GDRDMA`. */
+  readonly gdrdma: number;
+}
+
+export interface NcclLogHca {
+  readonly name: string;
+  /** true when a "GPU Direct RDMA Enabled for HCA" line names it, false when a Disabled line does, else null. */
+  readonly gdr: boolean | null;
+  /** true when a line says it uses DMA-BUF (the Mellanox/HPC-X plugin's "(DMABUF) enabled"), else null. */
+  readonly dmabuf: true | null;
+}
+
+export interface NcclLogHostHca extends NcclLogHca {
+  /** IB or RoCE, as NCCL listed it; null when only a GDR line named it. */
+  readonly link: string | null;
+  /** The reason printed after a Disabled line (`no module`). */
+  readonly reason: string | null;
+}
+
+export interface NcclLogNicUse {
+  /** The NIC's name, or `NET/<net>/<index>` when the log never listed that index. */
+  readonly name: string;
+  readonly connections: number;
+  readonly gdrdma: number;
+}
+
+export interface NcclLogGpu {
+  /** The CUDA device of the process (`[dev]` in NCCL's header). */
+  readonly dev: number;
+  readonly busId: string | null;
+  readonly ranks: number[];
+  /** "DMA-BUF is available on GPU device n" was printed for it. */
+  readonly dmabuf: boolean;
+  readonly netConnections: NcclConnectionCount;
+  readonly nics: NcclLogNicUse[];
+}
+
+export interface NcclLogReason {
+  readonly reason: string;
+  readonly evidence: NcclLogRef;
+}
+
+export interface NcclLogHost {
+  /** As NCCL printed it (the name up to its first dot); `(no host)` for lines whose header was cut off. */
+  readonly name: string;
+  readonly ranks: number[];
+  /** `Using network …` on this host. */
+  readonly network: string | null;
+  readonly netConnections: NcclConnectionCount;
+  readonly gpus: NcclLogGpu[];
+  readonly hcas: NcclLogHostHca[];
+  readonly gdrOffReasons: NcclLogReason[];
+}
+
+export interface NcclLogWarning {
+  readonly text: string;
+  readonly count: number;
+  readonly first: NcclLogRef;
+}
+
+export interface NcclLogFileStats {
+  readonly name: string;
+  readonly lines: number;
+  readonly ncclLines: number;
+}
+
+export interface NcclLogSummary {
+  readonly ncclVersion: string | null;
+  readonly cudaVersion: string | null;
+  readonly network: string | null;
+  readonly hcas: NcclLogHca[];
+  readonly netConnections: NcclConnectionCount;
+  readonly verdict: NcclLogVerdict;
+  readonly hosts: NcclLogHost[];
+  readonly findings: Finding[];
+  /** Distinct NCCL WARN messages (the first 50), with how often each came. */
+  readonly warnings: NcclLogWarning[];
+  readonly files: NcclLogFileStats[];
+}
