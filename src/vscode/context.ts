@@ -5,7 +5,7 @@ import { Commands } from '../constants';
 import { FleetModel } from './fleet/fleetModel';
 import { Diagnoser } from './hosts/diagnoser';
 import { HostEntry, HostModel } from './hosts/hostModel';
-import { HostsNode } from './tree/hostNodes';
+import type { HostsNode } from './tree/nodes';
 import { WorkIndicator } from './workIndicator';
 import { notifyError, notifyInfo } from './notify';
 

@@ -6,7 +6,7 @@ import { ViewContainers } from '../../constants';
 import { readSettings, writeAddedHosts } from '../config';
 import { Ctx, targetHosts } from '../context';
 import { DEMO_HOST, LOCAL_HOST } from '../hosts/hostModel';
-import { HostsNode } from '../tree/hostNodes';
+import type { HostsNode } from '../tree/nodes';
 import { diagnoseHosts } from './diagnose';
 import { notifyInfo } from '../notify';
 

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { CommandId, Commands } from '../../constants';
 import { Ctx } from '../context';
-import { HostsNode } from '../tree/hostNodes';
+import type { HostsNode } from '../tree/nodes';
 import { diagnoseCommand } from './diagnose';
 import { addHostCommand, diagnoseThisMachineCommand, disconnectCommand, openDemoHostCommand, removeHostCommand } from './hosts';
 import { copyReportCommand, exportReportCommand, openRawOutputCommand } from './report';

@@ -6,7 +6,7 @@ import { expandHostList, foldHostList, HostListError } from '../../core/fleet/ho
 import { parseDestination } from '../../core/ssh/destination';
 import { readSettings, updateFleets } from '../config';
 import { Ctx } from '../context';
-import { HostsNode } from '../tree/hostNodes';
+import type { HostsNode } from '../tree/nodes';
 import { diagnoseFleet } from './fleetDiagnose';
 import { FleetConfig, FleetRelayTool, withFleetAdded, withFleetRemoved } from './fleetSettings';
 import { notifyInfo } from '../notify';

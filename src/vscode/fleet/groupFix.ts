@@ -20,7 +20,7 @@ import { askSudoPassword } from '../fixes/sudoPrompt';
 import { AskedPassword, runWithSudo, SudoDeps } from '../fixes/sudoPassword';
 import { Applied as AppliedOn, applyToGroup } from './groupApply';
 import { HostEntry, sshHostId } from '../hosts/hostModel';
-import { HostsNode } from '../tree/hostNodes';
+import type { HostsNode } from '../tree/nodes';
 import { diagnoseFleet } from './fleetDiagnose';
 import { memberHostId } from './fleetMembers';
 import { FleetConfig } from './fleetSettings';

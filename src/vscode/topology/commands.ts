@@ -6,7 +6,7 @@ import { factOf } from '../../core/diagnosis/evidence';
 import { parseTopo } from '../../core/parsers/topo';
 import { readSettings } from '../config';
 import { Ctx, targetHosts } from '../context';
-import { HostsNode } from '../tree/hostNodes';
+import type { HostsNode } from '../tree/nodes';
 import { topologyData } from './topologyData';
 import { TopologyPanel } from './topologyPanel';
 import { notifyError, notifyInfo, notifyWarning } from '../notify';

@@ -4,7 +4,8 @@ import { diagnose } from '../../../src/core/diagnosis';
 import { DEMO_HOST_NAME, demoRunner } from '../../../src/core/probe/demoHost';
 import { runProbe } from '../../../src/core/probe/runProbe';
 import { DEMO_HOST, HostModel } from '../../../src/vscode/hosts/hostModel';
-import { childNodes, HostsNode, rootNodes } from '../../../src/vscode/tree/hostNodes';
+import { childNodes, rootNodes } from '../../../src/vscode/tree/hostNodes';
+import type { HostsNode } from '../../../src/vscode/tree/nodes';
 import { hostReport } from '../diagnosis/hostReport';
 import { constructedSysfs, pciSysfsText } from '../topology/nccl/constructedSysfs';
 
