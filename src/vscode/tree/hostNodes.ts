@@ -5,7 +5,7 @@ import { factOf } from '../../core/diagnosis/evidence';
 import { readHostState } from '../../core/diagnosis/hostState';
 import { rdmaPorts } from '../../core/diagnosis/rdmaPorts';
 import { formatCpuList } from '../../core/parsers/cpuList';
-import { CommandResult } from '../../core/probe/frames';
+import { commandStatus } from '../../core/probe/commandStatus';
 import { ProbeReport } from '../../core/probe/runProbe';
 import { DiagnosedOutcome, HostModel } from '../hosts/hostModel';
 import { moduleRows } from './moduleRows';
@@ -73,7 +73,7 @@ function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOut
     case 'modules':
       return moduleRows(readHostState(d.report)).map((m, i) => row(`${i}`, m.label, m.value, m.tone));
     case 'raw':
-      return d.report.commands.map((c) => ({ kind: 'raw', id: `${base}/${c.id}`, hostId, commandId: c.id, label: c.id, description: rawStatus(c) }));
+      return d.report.commands.map((c) => ({ kind: 'raw', id: `${base}/${c.id}`, hostId, commandId: c.id, label: c.id, description: commandStatus(c) }));
   }
 }
 
@@ -101,14 +101,6 @@ function nicNodes(base: string, hostId: string, report: ProbeReport): HostsNode[
     const active = own.filter((p) => p.active === true).length;
     return { kind: 'nic', id, hostId, label: device, description: `${own.length} port(s), ${active} active`, ports: rows };
   });
-}
-
-export function rawStatus(c: CommandResult): string {
-  if (c.state === 'not-run') return 'not run';
-  if (c.missing) return 'missing';
-  if (c.timedOut) return 'timed out';
-  if (c.state === 'cut-off') return 'cut off';
-  return c.exitCode === 0 ? 'ok' : `exit ${c.exitCode ?? '?'}`;
 }
 
 function formatMs(ms: number): string {
