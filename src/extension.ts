@@ -19,6 +19,7 @@ import { inputBoxPrompts } from './vscode/ssh/inputBoxPrompts';
 import { HostsTreeProvider } from './vscode/tree/hostsTree';
 import { WorkIndicator } from './vscode/workIndicator';
 import { notifyError } from './vscode/notify';
+import { errorText } from './core/errorText';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();
@@ -28,7 +29,7 @@ export function activate(context: vscode.ExtensionContext): void {
     log.info('gdr-doctor activated');
   } catch (e) {
     // A failed start is shown, never swallowed: the user sees why the sidebar is empty.
-    const message = e instanceof Error ? e.message : String(e);
+    const message = errorText(e);
     log.error(`activation failed: ${message}`);
     void notifyError(`GPUDirect RDMA Doctor failed to start: ${message}`);
   }

@@ -10,7 +10,8 @@ import { analyzeTopologyInEditorCommand, showTopologyCommand } from '../topology
 import { applyQuickFixCommand, fixFromFinding } from '../fixes/fixCommands';
 import { addFleetCommand, diagnoseFleetCommand, removeFleetCommand } from '../fleet/fleetCommands';
 import { orGroupFix } from '../fleet/groupFix';
-import { notifyError } from '../notify';
+import { notifyWithLog } from '../notify';
+import { errorText } from '../../core/errorText';
 
 type Handler = (ctx: Ctx, node?: HostsNode, selected?: readonly HostsNode[]) => Promise<void>;
 
@@ -47,10 +48,9 @@ export function registerCommands(ctx: Ctx): vscode.Disposable[] {
       try {
         await handler(ctx, isNode(node) ? node : undefined, Array.isArray(selected) ? selected.filter(isNode) : undefined);
       } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
+        const message = errorText(e);
         ctx.log.error(`${id}: ${message}`);
-        const choice = await notifyError(`GPUDirect RDMA: ${message}`, 'Show Log');
-        if (choice === 'Show Log') ctx.log.show(true);
+        await notifyWithLog('error', `GPUDirect RDMA: ${message}`, ctx.log);
       }
     }),
   );

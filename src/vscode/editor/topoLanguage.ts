@@ -4,6 +4,7 @@
 // back to Plain Text keeps that choice.
 import * as vscode from 'vscode';
 import { looksLikeTopoOutput } from '../../core/topology/topoTokens';
+import { errorText } from '../../core/errorText';
 
 export const TOPO_LANGUAGE_ID = 'nvidia-topo';
 const PLAIN_TEXT = 'plaintext';
@@ -17,7 +18,7 @@ export function registerTopoLanguageDetection(log: vscode.LogOutputChannel): vsc
     decided.add(key);
     vscode.languages.setTextDocumentLanguage(doc, TOPO_LANGUAGE_ID).then(
       () => log.info(`detected nvidia-smi topo -m output in ${doc.uri.scheme === 'file' ? doc.uri.fsPath : key}`),
-      (e: unknown) => log.warn(`could not set the ${TOPO_LANGUAGE_ID} language: ${e instanceof Error ? e.message : String(e)}`),
+      (e: unknown) => log.warn(`could not set the ${TOPO_LANGUAGE_ID} language: ${errorText(e)}`),
     );
   };
   vscode.workspace.textDocuments.forEach(check);

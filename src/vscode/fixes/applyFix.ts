@@ -13,6 +13,7 @@ import { LONG_PLAN_LINES, openPlanDocument } from './planDocument';
 import { askSudoPassword } from './sudoPrompt';
 import { runWithSudo, SudoDeps } from './sudoPassword';
 import { notifyInfo, withNotificationProgress } from '../notify';
+import { errorText } from '../../core/errorText';
 
 const APPLY = 'Apply';
 
@@ -73,7 +74,7 @@ export function logFixResult(ctx: Ctx, result: FixResult): void {
     const logged = appendAudit(result, auditLogPath());
     if (logged) ctx.log.info(`recorded in ${logged}`);
   } catch (e) {
-    ctx.log.warn(`could not append to the audit log: ${e instanceof Error ? e.message : String(e)}`);
+    ctx.log.warn(`could not append to the audit log: ${errorText(e)}`);
   }
 }
 

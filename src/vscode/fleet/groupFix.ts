@@ -25,7 +25,7 @@ import { diagnoseFleet } from './fleetDiagnose';
 import { memberHostId } from './fleetMembers';
 import { FleetConfig } from './fleetSettings';
 import { groupPlanText, Prepared as PreparedOn } from './groupPlan';
-import { notifyError, notifyInfo, withNotificationProgress } from '../notify';
+import { notifyWithLog, withNotificationProgress } from '../notify';
 
 type Prepared = PreparedOn<HostEntry>;
 type Applied = AppliedOn<HostEntry>;
@@ -114,8 +114,6 @@ async function summarize(ctx: Ctx, fleet: string, fixId: FixId, results: readonl
   const message = `${fixId} on fleet ${fleet}: ${parts.join(' · ')}`;
   const bad = results.filter((a) => word(a) !== 'applied' && word(a) !== 'nothing-to-do');
   ctx.log.info(message);
-  const show = bad.length === 0
-    ? notifyInfo(message, 'Show Log')
-    : notifyError(`${message}. ${bad[0].host.label}: ${(bad[0].result?.message ?? bad[0].error ?? '').split('\n')[0]}`, 'Show Log');
-  void Promise.resolve(show).then((choice) => (choice === 'Show Log' ? ctx.log.show(true) : undefined));
+  if (bad.length === 0) void notifyWithLog('info', message, ctx.log);
+  else void notifyWithLog('error', `${message}. ${bad[0].host.label}: ${(bad[0].result?.message ?? bad[0].error ?? '').split('\n')[0]}`, ctx.log);
 }
