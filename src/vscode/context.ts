@@ -1,9 +1,11 @@
-// One object every command receives: the host model, the diagnoser, the view, the log. Built once
-// in activate(); everything it owns is disposed with the extension.
+// One object every command receives: the host model, the diagnoser, the view, the log, the topology
+// panel and plan documents. Built once in activate(); everything it owns is disposed with the extension.
 import * as vscode from 'vscode';
+import { PlanDocuments } from './fixes/planDocument';
 import { FleetModel } from './fleet/fleetModel';
 import { Diagnoser } from './hosts/diagnoser';
 import { HostEntry, HostModel } from './hosts/hostModel';
+import { TopologyPanels } from './topology/topologyPanel';
 import type { HostsNode } from './tree/nodes';
 import { WorkIndicator } from './workIndicator';
 import { notifyInfo, notifyWithLog } from './notify';
@@ -16,6 +18,10 @@ export interface Ctx {
   readonly log: vscode.LogOutputChannel;
   readonly view: vscode.TreeView<HostsNode>;
   readonly work: WorkIndicator;
+  /** The topology panel, closed with the extension. */
+  readonly topology: TopologyPanels;
+  /** Long fix plans opened as read-only documents. */
+  readonly plans: PlanDocuments;
 }
 
 /** Logs an error and shows it with a "Show Log" action. */

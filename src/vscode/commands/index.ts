@@ -42,9 +42,10 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.diagnoseFleet]: diagnoseFleetCommand,
 };
 
-export function registerCommands(ctx: Ctx): vscode.Disposable[] {
-  return Object.entries(TABLE).map(([id, handler]) =>
-    vscode.commands.registerCommand(id, async (node?: HostsNode, selected?: readonly HostsNode[]) => {
+/** Registers every command of the table, handing each registration to `own` as it is made. */
+export function registerCommands(ctx: Ctx, own: (registration: vscode.Disposable) => void): void {
+  for (const [id, handler] of Object.entries(TABLE)) {
+    own(vscode.commands.registerCommand(id, async (node?: HostsNode, selected?: readonly HostsNode[]) => {
       try {
         await handler(ctx, isNode(node) ? node : undefined, Array.isArray(selected) ? selected.filter(isNode) : undefined);
       } catch (e) {
@@ -52,8 +53,8 @@ export function registerCommands(ctx: Ctx): vscode.Disposable[] {
         ctx.log.error(`${id}: ${message}`);
         await notifyWithLog('error', `GPUDirect RDMA: ${message}`, ctx.log);
       }
-    }),
-  );
+    }));
+  }
 }
 
 /** Commands run from keybindings or other extensions may receive anything. */

@@ -15,7 +15,7 @@ import { runLimited } from '../runLimited';
 import { readSettings } from '../config';
 import { Ctx, showError } from '../context';
 import { logFixResult } from '../fixes/applyFix';
-import { LONG_PLAN_LINES, openPlanDocument } from '../fixes/planDocument';
+import { LONG_PLAN_LINES } from '../fixes/planDocument';
 import { askSudoPassword } from '../fixes/sudoPrompt';
 import { AskedPassword, runWithSudo, SudoDeps } from '../fixes/sudoPassword';
 import { Applied as AppliedOn, applyToGroup } from './groupApply';
@@ -54,7 +54,7 @@ export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGr
     await showError(ctx, `${fixId} on ${fleet.name} (${node.group.label}): nothing to apply. ${prepared.map((p) => (p.plan ? `${p.host.label}: ${p.plan.summary}` : `${p.host.label}: ${p.error}`))[0]}`);
     return;
   }
-  if (text.split('\n').length > LONG_PLAN_LINES) await openPlanDocument(ctx.extension, fleet.name, fixId, text);
+  if (text.split('\n').length > LONG_PLAN_LINES) await ctx.plans.open(fleet.name, fixId, text);
   const answer = await vscode.window.showWarningMessage(`Apply ${fixId} on ${ready.length} host${ready.length === 1 ? '' : 's'} of ${fleet.name}?`, { modal: true, detail: text }, APPLY, APPLY_STOP);
   if (answer === undefined) {
     ctx.log.info(`${fleet.name}: ${fixId} not applied: nothing was changed`);
