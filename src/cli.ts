@@ -6,6 +6,7 @@ import { runFix } from './cli/fixCommand';
 import { runNcclLog } from './cli/ncclLogCommand';
 import { runParse } from './cli/parseCommand';
 import { visibleIo } from './cli/visible';
+import { errorText } from './core/errorText';
 
 const MAIN_HELP = `Usage: gdr-doctor <command> [options]
 
@@ -51,7 +52,7 @@ export async function main(argv: readonly string[], rawIo: CliIo = processIo): P
       return ExitCode.usage;
     }
     // A bug, not bad input: say so in one line; the stack only with GDR_DOCTOR_DEBUG set.
-    io.stderr(`gdr-doctor: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr(`gdr-doctor: internal error: ${errorText(e)}\n`);
     if (process.env.GDR_DOCTOR_DEBUG) io.stderr(`${(e as Error).stack}\n`);
     return ExitCode.internal;
   }

@@ -6,54 +6,60 @@ import { listConfigHosts } from './core/ssh/configHosts';
 import { localResolveEnv } from './core/ssh/nodeConfigFs';
 import { registerCommands } from './vscode/commands';
 import { readSettings } from './vscode/config';
-import { Ctx } from './vscode/context';
 import { directMembers } from './vscode/fleet/fleetMembers';
 import { FleetModel } from './vscode/fleet/fleetModel';
 import { Diagnoser } from './vscode/hosts/diagnoser';
 import { HostModel } from './vscode/hosts/hostModel';
 import { registerTopoEditor } from './vscode/editor';
+import { PlanDocuments } from './vscode/fixes/planDocument';
 import { createLog } from './vscode/logging';
 import { RawOutputProvider } from './vscode/rawOutput';
 import { watchSettings } from './vscode/settingsWatcher';
 import { inputBoxPrompts } from './vscode/ssh/inputBoxPrompts';
+import { TopologyPanels } from './vscode/topology/topologyPanel';
 import { HostsTreeProvider } from './vscode/tree/hostsTree';
 import { WorkIndicator } from './vscode/workIndicator';
 import { notifyError } from './vscode/notify';
+import { errorText } from './core/errorText';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();
   context.subscriptions.push(log);
   try {
-    context.subscriptions.push(...createContext(context, log));
+    createContext(context, log);
     log.info('gdr-doctor activated');
   } catch (e) {
-    // A failed start is shown, never swallowed: the user sees why the sidebar is empty.
-    const message = e instanceof Error ? e.message : String(e);
+    // A failed start is shown, never swallowed: the user sees why the sidebar is empty. What was
+    // created before the failure is already in context.subscriptions, so it is disposed all the same.
+    const message = errorText(e);
     log.error(`activation failed: ${message}`);
     void notifyError(`GPUDirect RDMA Doctor failed to start: ${message}`);
   }
 }
 
-function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable[] {
+/** Builds the command context; each disposable joins the extension's subscriptions as soon as it exists. */
+function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  const own = <T extends vscode.Disposable>(d: T): T => {
+    extension.subscriptions.push(d);
+    return d;
+  };
   const model = new HostModel({
     configHosts: () => listConfigHosts(localResolveEnv(readSettings().sshConfigFile)),
     addedHosts: () => readSettings().hosts,
     fleetHosts: () => directMembers(readSettings().fleets),
   });
   const fleets = new FleetModel(() => readSettings().fleets);
-  const diagnoser = new Diagnoser({ model, settings: readSettings, prompts: inputBoxPrompts(), demoDir: extension.asAbsolutePath('media/demo'), log });
-  const tree = new HostsTreeProvider(model, fleets);
-  const view = vscode.window.createTreeView(Views.hosts, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true });
-  const work = new WorkIndicator();
-  const raw = new RawOutputProvider(model);
-  const ctx: Ctx = { extension, model, fleets, diagnoser, log, view, work };
-  return [
-    tree, view, work, raw, diagnoser,
-    vscode.workspace.registerTextDocumentContentProvider(RAW_OUTPUT_SCHEME, raw),
-    watchSettings(model, fleets, log),
-    ...registerCommands(ctx),
-    ...registerTopoEditor(log),
-  ];
+  const diagnoser = own(new Diagnoser({ model, settings: readSettings, prompts: inputBoxPrompts(), demoDir: extension.asAbsolutePath('media/demo'), log }));
+  const tree = own(new HostsTreeProvider(model, fleets));
+  const view = own(vscode.window.createTreeView(Views.hosts, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true }));
+  const work = own(new WorkIndicator());
+  const raw = own(new RawOutputProvider(model));
+  own(vscode.workspace.registerTextDocumentContentProvider(RAW_OUTPUT_SCHEME, raw));
+  const topology = own(new TopologyPanels(extension, log));
+  const plans = own(new PlanDocuments());
+  own(watchSettings(model, fleets, log));
+  registerCommands({ extension, model, fleets, diagnoser, log, view, work, topology, plans }, own);
+  registerTopoEditor(log, own);
 }
 
 export function deactivate(): void {

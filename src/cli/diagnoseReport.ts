@@ -3,26 +3,17 @@
 import { Diagnosis, Finding, diagnose, pathLabel, shortVerdict } from '../core/diagnosis';
 import { shellAssignment } from '../core/diagnosis/suggestedEnv';
 import { ProbeReport } from '../core/probe/runProbe';
-import { CommandResult } from '../core/probe/frames';
-
-function status(c: CommandResult): string {
-  if (c.state === 'not-run') return 'not run';
-  if (c.missing) return 'missing';
-  if (c.timedOut) return 'timed out';
-  if (c.state === 'cut-off') return 'cut off';
-  if (c.truncated) return 'truncated';
-  return c.exitCode === 0 ? 'ok' : `exit ${c.exitCode ?? '?'}`;
-}
+import { commandStatus, unreadableOutput } from '../core/probe/commandStatus';
 
 export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = diagnose(report)): string {
   const lines = [`${report.host} — collected ${report.collectedAt} in ${report.durationMs} ms`];
   if (report.connectionLost) lines.push('  connection lost: the sections below are what arrived');
   if (report.timedOut) lines.push('  the probe hit its deadline: commands still running were stopped');
   for (const c of report.commands) {
-    const fact = (report.facts as Record<string, { parsed: { ok: boolean; error?: { line: number; message: string } } } | undefined>)[c.id];
-    const parse = fact && !fact.parsed.ok && fact.parsed.error ? `  (unreadable output, line ${fact.parsed.error.line}: ${fact.parsed.error.message})` : '';
+    const unreadable = unreadableOutput(report, c);
+    const parse = unreadable ? `  (${unreadable})` : '';
     const command = c.command.length > 60 ? `${c.command.slice(0, 57)}...` : c.command;
-    lines.push(`  ${status(c).padEnd(10)} ${c.id.padEnd(22)} ${command}${parse}`);
+    lines.push(`  ${commandStatus(c).padEnd(10)} ${c.id.padEnd(22)} ${command}${parse}`);
   }
   lines.push(...formatPairs(diagnosis), ...formatFindings(diagnosis.findings), ...formatEnv(diagnosis));
   for (const note of report.notes) lines.push(`  note: ${note}`);

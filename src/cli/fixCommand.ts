@@ -12,6 +12,7 @@ import { CliIo, ExitCode } from './io';
 import { cliPrompts, terminalWriter } from './terminalPrompts';
 import { rawTtyTerminal } from './ttyLine';
 import { jsonText } from './visible';
+import { errorText } from '../core/errorText';
 
 export const FIX_HELP = `Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--dry-run] [-F FILE] [--json] [--batch]
 
@@ -115,7 +116,7 @@ function record(result: FixResult, io: CliIo): void {
     const logged = appendAudit(result, auditLogPath());
     if (logged) io.stderr(`gdr-doctor: recorded in ${logged}\n`);
   } catch (e) {
-    io.stderr(`gdr-doctor: could not append to the audit log: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr(`gdr-doctor: could not append to the audit log: ${errorText(e)}\n`);
   }
 }
 

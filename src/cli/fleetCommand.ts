@@ -14,6 +14,7 @@ import { UsageError } from './args';
 import { countOption, RELAY_TOOLS, relayToolOption, secondsOption } from './fleetArgs';
 import { FLEET_INCOMPLETE, FleetPrintOptions, FleetProgress, hostProblemLine, printFleet } from './fleetOutput';
 import { CliIo } from './io';
+import { errorText } from '../core/errorText';
 
 export interface FleetContext {
   readonly io: CliIo;
@@ -91,7 +92,7 @@ export async function runRelay(login: string, nodes: readonly string[], ctx: Fle
   } catch (e) {
     if (e instanceof UsageError) throw e;
     // The login node could not run the tool at all (no output from any node): nothing to summarise.
-    io.stderr(`gdr-doctor: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr(`gdr-doctor: ${errorText(e)}\n`);
     return FLEET_INCOMPLETE;
   } finally {
     conn.close();
@@ -101,7 +102,7 @@ export async function runRelay(login: string, nodes: readonly string[], ctx: Fle
 /** slurm > pdsh > clush, said on stderr; undefined (after saying why) when the login node has none. */
 async function pickTool(login: string, client: Parameters<typeof detectRelayTools>[0], io: CliIo): Promise<RelayTool | undefined> {
   const found = await detectRelayTools(client).catch((e: unknown) => {
-    io.stderr(`gdr-doctor: ${login}: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr(`gdr-doctor: ${login}: ${errorText(e)}\n`);
     return undefined;
   });
   if (found === undefined) return undefined;
@@ -116,7 +117,7 @@ function checkRelay(opts: RelayOptions): void {
   try {
     checkRelayOptions(opts, probeDeadlineMs(PROBE_COMMANDS));
   } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
+    throw new UsageError(errorText(e));
   }
 }
 

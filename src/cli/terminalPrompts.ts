@@ -7,19 +7,11 @@ import * as fs from 'node:fs';
 import * as tty from 'node:tty';
 import { openSshKeyTypeName } from '../core/ssh/fingerprint';
 import { HostKeyQuestion, noPrompts, SshPrompts } from '../core/ssh/prompts';
-import { RawInput, rawTtyTerminal } from './ttyLine';
+import { PromptTerminal, RawInput, rawTtyTerminal } from './ttyLine';
 import { visible } from './visible';
 
 export { openSshKeyTypeName };
-
-/** Where questions are asked: `write` shows text to the user, `readLine` reads one answer. */
-export interface PromptTerminal {
-  write(text: string): void;
-  /** One line without its terminator; null when the user cancelled (Ctrl-C, Ctrl-D) or input ended. */
-  readLine(echo: boolean): Promise<string | null>;
-  /** Ends the question being asked, if any, as if the user cancelled it. */
-  cancel?(): void;
-}
+export type { PromptTerminal };
 
 /** SshPrompts the CLI closes once every host is done, so no question outlives its connection. */
 export interface CliPrompts extends SshPrompts {

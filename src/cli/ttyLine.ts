@@ -1,7 +1,15 @@
 // Reading one answer from a terminal in raw mode, where the terminal itself neither echoes nor
 // interprets keys: we echo (or not, for secrets), edit the line and catch Ctrl-C ourselves.
 // The mode the terminal was in is restored on every way out: Enter, Ctrl-C, Ctrl-D, end of input.
-import type { PromptTerminal } from './terminalPrompts';
+
+/** Where questions are asked: `write` shows text to the user, `readLine` reads one answer. */
+export interface PromptTerminal {
+  write(text: string): void;
+  /** One line without its terminator; null when the user cancelled (Ctrl-C, Ctrl-D) or input ended. */
+  readLine(echo: boolean): Promise<string | null>;
+  /** Ends the question being asked, if any, as if the user cancelled it. */
+  cancel?(): void;
+}
 
 const CTRL_C = '\x03';
 const CTRL_D = '\x04';

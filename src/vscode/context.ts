@@ -1,13 +1,14 @@
-// One object every command receives: the host model, the diagnoser, the view, the log. Built once
-// in activate(); everything it owns is disposed with the extension.
+// One object every command receives: the host model, the diagnoser, the view, the log, the topology
+// panel and plan documents. Built once in activate(); everything it owns is disposed with the extension.
 import * as vscode from 'vscode';
-import { Commands } from '../constants';
+import { PlanDocuments } from './fixes/planDocument';
 import { FleetModel } from './fleet/fleetModel';
 import { Diagnoser } from './hosts/diagnoser';
 import { HostEntry, HostModel } from './hosts/hostModel';
-import { HostsNode } from './tree/hostNodes';
+import { TopologyPanels } from './topology/topologyPanel';
+import type { HostsNode } from './tree/nodes';
 import { WorkIndicator } from './workIndicator';
-import { notifyError, notifyInfo } from './notify';
+import { notifyInfo, notifyWithLog } from './notify';
 
 export interface Ctx {
   readonly extension: vscode.ExtensionContext;
@@ -17,13 +18,16 @@ export interface Ctx {
   readonly log: vscode.LogOutputChannel;
   readonly view: vscode.TreeView<HostsNode>;
   readonly work: WorkIndicator;
+  /** The topology panel, closed with the extension. */
+  readonly topology: TopologyPanels;
+  /** Long fix plans opened as read-only documents. */
+  readonly plans: PlanDocuments;
 }
 
-/** Shows an error with a "Show Log" action; the log already has the details. */
+/** Logs an error and shows it with a "Show Log" action. */
 export async function showError(ctx: Ctx, message: string): Promise<void> {
   ctx.log.error(message);
-  const choice = await notifyError(message, 'Show Log');
-  if (choice === 'Show Log') await vscode.commands.executeCommand(Commands.showLog);
+  await notifyWithLog('error', message, ctx.log);
 }
 
 /**

@@ -1,4 +1,4 @@
-// dma-buf: GPUDirect RDMA without a peer-memory module (DOMAIN.md §4). Needs the open kernel
+// dma-buf: GPUDirect RDMA without a peer-memory module (docs/dma-buf.md). Needs the open kernel
 // modules of a driver branch ≥ 535, a kernel ≥ 5.12 and a Turing-or-newer GPU; NCCL then uses it
 // by itself. What the probe cannot see (CUDA ≥ 11.7, rdma-core ≥ 36) is named, not assumed away.
 import { nvidiaModuleFlavor } from '../parsers/modinfo';

@@ -4,7 +4,7 @@
 
 export type Severity = 'error' | 'warning' | 'info';
 
-/** Quick fixes src/core/fixes/ can perform (issue #4 §3). */
+/** Quick fixes src/core/fixes/ can perform (docs/peer-memory.md §5). */
 export type FixId = 'load-peermem' | 'persist-peermem';
 
 export interface Finding {
@@ -29,7 +29,7 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
   return findings.map((f, i) => ({ f, i })).sort((a, b) => RANK[a.f.severity] - RANK[b.f.severity] || a.i - b.i).map((x) => x.f);
 }
 
-/** Documents the rules cite (DOMAIN.md names them). */
+/** The primary sources the rules cite; docs/ summarises what each says and where. */
 export const SOURCES = {
   driverReadme: 'NVIDIA driver README, "GPUDirect RDMA Peer Memory Client"; GPUDirect RDMA User Manual',
   ncclGdr: 'NVIDIA/nccl src/graph/paths.cc ncclTopoCheckGdr and src/transport/net_ib/gdr.cc',

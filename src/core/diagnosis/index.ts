@@ -80,7 +80,7 @@ export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NC
   };
 }
 
-/** Under the GPU Operator the host must not load or persist modules itself (DOMAIN.md §3). */
+/** Under the GPU Operator the host must not load or persist modules itself (docs/peer-memory.md §4). */
 function withoutHostFixes(f: Finding): Finding {
   return f.fixes.length === 0 ? f : { ...f, fixes: [], detail: `${f.detail} (Quick fix withheld: the GPU Operator owns the driver.)` };
 }

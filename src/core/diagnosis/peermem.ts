@@ -1,5 +1,6 @@
-// Peer-memory rules (DOMAIN.md §3): which of nvidia_peermem / nv_peer_mem is in use, whether both
-// are, and whether the loaded one registered with ib_core (NCCL's test: a memory_peers version file).
+// Peer-memory rules (docs/peer-memory.md §1, §3): which of nvidia_peermem / nv_peer_mem is in use,
+// whether both are, and whether the loaded one registered with ib_core (NCCL's test: a memory_peers
+// version file).
 import { quote } from './evidence';
 import { RuleContext } from './context';
 import { Finding, SOURCES } from './finding';

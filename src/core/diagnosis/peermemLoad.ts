@@ -1,6 +1,6 @@
-// Peer-memory rules about getting the module in at all (DOMAIN.md §3, §5): it is missing for this
-// kernel, present but not loaded, loaded but not persisted, or it cannot load because the running
-// ib_core lacks the peer-memory API (inbox kernel stack instead of MLNX_OFED/DOCA-OFED).
+// Peer-memory rules about getting the module in at all (docs/peer-memory.md §2, §5): it is missing
+// for this kernel, present but not loaded, loaded but not persisted, or it cannot load because the
+// running ib_core lacks the peer-memory API (inbox kernel stack instead of MLNX_OFED/DOCA-OFED).
 import { commandOf, factOf, note, quote, startsWithWord } from './evidence';
 import { RuleContext } from './context';
 import { Finding, FixId, SOURCES } from './finding';

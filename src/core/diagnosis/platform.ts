@@ -1,5 +1,5 @@
-// Platform rules (DOMAIN.md §3, §6): the IOMMU and the ACS redirection it brings, BAR1 size, and a
-// driver owned by the GPU Operator.
+// Platform rules (docs/platform.md): the IOMMU and the ACS redirection it brings, BAR1 size, and a
+// driver owned by the GPU Operator (docs/peer-memory.md §4).
 import { mib } from '../parsers/smiQuery';
 import { KernelParam } from '../probe/hostChecks';
 import { ProbeReport } from '../probe/runProbe';

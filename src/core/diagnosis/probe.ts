@@ -3,6 +3,8 @@
 // ofed_info, no ibv_devinfo on a host without NICs) are left to those rules; so are answers the
 // probe expects as a non-zero exit (modinfo "not found", grep finding nothing).
 import { ProbeCommandId } from '../probe/commands';
+import { unreadableOutput } from '../probe/commandStatus';
+import { factOfCommand } from '../probe/facts';
 import { CommandResult } from '../probe/frames';
 import { ProbeReport } from '../probe/runProbe';
 import { factOf, labelOf, note } from './evidence';
@@ -34,10 +36,8 @@ function failure(report: ProbeReport, c: CommandResult): string | null {
   if (c.timedOut) return 'timed out';
   if (c.state === 'cut-off') return 'output cut off (connection lost or deadline)';
   if (c.truncated) return 'output over the size cap, cut';
-  const fact = (report.facts as Record<string, { parsed: { ok: boolean; error?: { line: number; message: string } } } | undefined>)[c.id];
-  if (fact?.parsed.ok) return null;
-  if (fact?.parsed.error) return `unreadable output, line ${fact.parsed.error.line}: ${fact.parsed.error.message}`;
-  return c.exitCode === 0 ? null : `exit ${c.exitCode ?? '?'}`;
+  if (factOfCommand(report.facts, c.id)?.parsed.ok) return null;
+  return unreadableOutput(report, c) ?? (c.exitCode === 0 ? null : `exit ${c.exitCode ?? '?'}`);
 }
 
 function commandFailed(report: ProbeReport, c: CommandResult, why: string): Finding {

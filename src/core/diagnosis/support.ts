@@ -1,6 +1,6 @@
-// NCCL's first GPUDirect RDMA condition: both sides must support it (DOMAIN.md §2). The NIC side
-// counts as supported when a peer-memory client is registered or dma-buf works; the GPU side fails
-// for parts without GPUDirect RDMA.
+// NCCL's first GPUDirect RDMA condition: both sides must support it (docs/nccl-gdr.md §3). The NIC
+// side counts as supported when a peer-memory client is registered or dma-buf works; the GPU side
+// fails for parts without GPUDirect RDMA.
 import { factOf } from './evidence';
 import { RuleContext } from './context';
 import { anyPeermemLoaded } from './hostState';

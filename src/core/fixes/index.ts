@@ -1,5 +1,5 @@
-// Quick fixes (issue #4 §3): load-peermem and persist-peermem, each a plan first (exact commands and
-// file diff), then applied with the least privilege that works and verified from the host.
+// Quick fixes (docs/peer-memory.md §5): load-peermem and persist-peermem, each a plan first (exact
+// commands and file diff), then applied with the least privilege that works and verified from the host.
 export type { FileChange, FixId, FixPlan, FixResult, FixStatus, FixStep, PeermemModule, PlanStatus, Privilege, StepOutcome } from './types';
 export { FIX_IDS, isFixId } from './types';
 export { planFix } from './plan';

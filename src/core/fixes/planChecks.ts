@@ -28,7 +28,7 @@ export function loadedModule(p: PeermemState): PeermemModule | null | undefined 
   return null;
 }
 
-/** What modprobe should load: the driver's own module, unless only the legacy one exists (DOMAIN.md §3). */
+/** What modprobe should load: the driver's own module, unless only the legacy one exists (docs/peer-memory.md §1). */
 export function moduleToLoad(p: PeermemState): PeermemModule {
   return p.newExists === false && p.legacyExists === true ? LEGACY_MODULE : NEW_MODULE;
 }

@@ -12,7 +12,7 @@ export const ETC_MODULES = '/etc/modules';
 interface ModuleConstants {
   /** modules-load.d(5) file gdr-doctor writes. */
   readonly confFile: string;
-  /** The line that names the module (DOMAIN.md §5: `nvidia-peermem`). */
+  /** The line that names the module (`nvidia-peermem`: docs/peer-memory.md §5). */
   readonly line: string;
   /** ERE for a line whose first word is the module (dash or underscore), for `grep -Ex`. */
   readonly lineRegex: string;

@@ -12,7 +12,7 @@ export function isFixId(id: string): id is FixId {
   return (FIX_IDS as readonly string[]).includes(id);
 }
 
-/** The peer-memory modules a fix may load or persist (DOMAIN.md §3): the driver's own, or the legacy one. */
+/** The peer-memory modules a fix may load or persist (docs/peer-memory.md §1): the driver's own, or the legacy one. */
 export type PeermemModule = 'nvidia_peermem' | 'nv_peer_mem';
 
 /** How a step becomes root: logged in as root, `sudo -n`, or `sudo -S` with the password on stdin. */

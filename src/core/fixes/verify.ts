@@ -7,6 +7,7 @@ import { ProbeReport } from '../probe/runProbe';
 import { PersistState, linesNaming } from './persistState';
 import { MODULE_CONSTANTS } from './scripts';
 import { FixPlan } from './types';
+import { errorText } from '../errorText';
 
 export interface Verification {
   readonly ok: boolean;
@@ -22,7 +23,7 @@ export async function verifyLoad(plan: FixPlan, reprobe: () => Promise<ProbeRepo
   try {
     report = await reprobe();
   } catch (e) {
-    return { ok: false, message: `modprobe ${module} succeeded but the host could not be probed again to verify it: ${e instanceof Error ? e.message : String(e)}`, lines: [] };
+    return { ok: false, message: `modprobe ${module} succeeded but the host could not be probed again to verify it: ${errorText(e)}`, lines: [] };
   }
   const p = readHostState(report).peermem;
   const listed = module === 'nvidia_peermem' ? p.newLoaded : p.legacyLoaded;
@@ -42,7 +43,7 @@ export async function verifyPersist(plan: FixPlan, reread: () => Promise<Parsed<
   const module = plan.module ?? 'nvidia_peermem';
   const path = plan.fileChange?.path ?? MODULE_CONSTANTS[module].confFile;
   const line = MODULE_CONSTANTS[module].line;
-  const state = await reread().catch((e: unknown) => ({ ok: false as const, error: { line: 0, message: e instanceof Error ? e.message : String(e) } }));
+  const state = await reread().catch((e: unknown) => ({ ok: false as const, error: { line: 0, message: errorText(e) } }));
   if (!state.ok) return { ok: false, message: `${path} was written but could not be read back to verify it: ${state.error.message}`, lines: [] };
   const file = state.value.files[path];
   if (file?.kind !== 'regular') return { ok: false, message: `${path} was written but reading it back finds ${file ? `a ${file.kind}` : 'nothing'}.`, lines: [] };

@@ -3,7 +3,7 @@
 import { ncclLogFindings } from './findings';
 import type { HostState } from './hostState';
 import { pairDisabledReason, unexplainedReason } from './reasons';
-import type { SummaryState } from './summarize';
+import type { SummaryState } from './summaryState';
 import type { NcclConnectionCount, NcclLogHca, NcclLogHost, NcclLogReason, NcclLogSummary, NcclLogVerdict } from './types';
 
 export function buildSummary(s: SummaryState): NcclLogSummary {

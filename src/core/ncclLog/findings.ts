@@ -2,7 +2,7 @@
 // CLI and the editor show both the same way): the verdict, the Socket fallback, HCAs without GPU
 // Direct RDMA, NCCL's WARN lines, mixed versions, cut lines.
 import { Finding, sortFindings } from '../diagnosis/finding';
-import type { SummaryState } from './summarize';
+import type { SummaryState } from './summaryState';
 import type { NcclLogRef, NcclLogSummary } from './types';
 
 const CONNECTION_SOURCE = 'NVIDIA/nccl src/transport/net.cc (connection lines "via NET/<net>/<dev>[/GDRDMA]"), src/graph/paths.cc ncclTopoCheckGdr';

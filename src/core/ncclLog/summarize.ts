@@ -12,27 +12,14 @@ import {
   ringsGdrOffReason,
   socketNetworkReason,
 } from './reasons';
-import type { NcclLogFileStats, NcclLogRef, NcclLogSummary } from './types';
+import type { SummaryState } from './summaryState';
+import type { NcclLogFileStats, NcclLogSummary } from './types';
 
 /** Distinct NCCL WARN texts kept (each with its count and first line). */
 export const MAX_WARNINGS = 50;
 /** Evidence quotes a line up to this many characters. */
 const MAX_QUOTE = 300;
 export const NO_HOST = '(no host)';
-
-export interface SummaryState {
-  readonly versions: Map<string, { cuda: string | null; ref: NcclLogRef }>;
-  network: string | null;
-  netFromConnections: string | null;
-  readonly hosts: Map<string, HostState>;
-  readonly warnings: Map<string, { count: number; first: NcclLogRef }>;
-  readonly files: NcclLogFileStats[];
-  connectionLines: number;
-  /** Every WARN line, also those beyond the MAX_WARNINGS distinct texts kept. */
-  warnLines: number;
-  cutLines: number;
-  firstCut: NcclLogRef | null;
-}
 
 export class NcclLogSummarizer {
   private last: HostState | null = null;

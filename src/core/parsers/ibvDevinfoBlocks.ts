@@ -1,7 +1,7 @@
 // The pieces of the ibv_devinfo parser that work on one device block: splitting a printed line into key and
 // value, and closing a block (checking it is whole, then building the JSON shape documented in ibvDevinfo.ts).
 import { fail, ok, Parsed } from './result';
-import type { IbvDevice, IbvGid, IbvPort, IbvValue } from './ibvDevinfo';
+import type { IbvDevice, IbvGid, IbvPort, IbvValue } from './ibvDevinfoTypes';
 
 export const WHAT = 'ibv_devinfo';
 

@@ -1,6 +1,6 @@
 // Typed readings of the printed ibv_devinfo fields, for the diagnosis and the summary. The parsed value keeps
 // the text as printed; these turn the few fields a GPUDirect diagnosis needs into enums and numbers.
-import type { IbvDevice, IbvPort } from './ibvDevinfo';
+import type { IbvDevice, IbvPort } from './ibvDevinfoTypes';
 
 /** `enum ibv_port_state`; `UNKNOWN` for anything else printed ("invalid state (7)"). */
 export type IbvPortState = 'NOP' | 'DOWN' | 'INIT' | 'ARMED' | 'ACTIVE' | 'ACTIVE_DEFER' | 'UNKNOWN';

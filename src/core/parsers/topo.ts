@@ -1,5 +1,5 @@
 // Parser for `nvidia-smi topo -m` (also `-mp`): the device matrix, the affinity columns and the
-// legends, for every driver generation in DOMAIN.md §1.
+// legends, for every driver generation described in docs/topo-matrix.md.
 //
 // Decisions:
 // - The header decides the columns. Rows are read against it: after the row name, one link cell

@@ -39,7 +39,7 @@ export const PROBE_COMMANDS = [
   { id: 'lsmod', command: 'lsmod', timeoutS: DEFAULT_S },
   { id: 'modinfo-nvidia-peermem', command: 'modinfo nvidia_peermem', timeoutS: DEFAULT_S },
   { id: 'modinfo-nv-peer-mem', command: 'modinfo nv_peer_mem', timeoutS: DEFAULT_S },
-  // license "Dual MIT/GPL" = open kernel modules, the ones dma-buf needs (DOMAIN.md §4).
+  // license "Dual MIT/GPL" = open kernel modules, the ones dma-buf needs (docs/dma-buf.md §3).
   { id: 'modinfo-nvidia', command: 'modinfo nvidia', timeoutS: DEFAULT_S },
   { id: 'ibv', command: 'ibv_devinfo -v', timeoutS: 20 },
   { id: 'ofed', command: 'ofed_info -s', timeoutS: DEFAULT_S },
@@ -47,7 +47,7 @@ export const PROBE_COMMANDS = [
   { id: 'os-release', command: 'cat /etc/os-release', timeoutS: DEFAULT_S },
   { id: 'nvidia-version', command: 'cat /proc/driver/nvidia/version', timeoutS: DEFAULT_S },
   { id: 'cmdline', command: 'cat /proc/cmdline', timeoutS: DEFAULT_S },
-  // NCCL's test for peer memory (DOMAIN.md §2): any of these version files.
+  // NCCL's test for peer memory (docs/nccl-gdr.md §3): any of these version files.
   { id: 'memory-peers', command: headedFiles(['/sys/kernel/mm/memory_peers/*/version']), timeoutS: DEFAULT_S },
   {
     id: 'sys-module-peermem',
@@ -64,10 +64,11 @@ export const PROBE_COMMANDS = [
   // The GPU Operator's driver container mounts its root here; then the operator owns the module.
   { id: 'run-nvidia-driver', command: 'if [ -d /run/nvidia/driver ]; then echo present; ls -A /run/nvidia/driver | head -n 50; else echo absent; fi', timeoutS: DEFAULT_S },
   { id: 'sudo-n', command: 'id -u; sudo -n true', timeoutS: DEFAULT_S },
-  // Exported only by MLNX_OFED/DOCA-OFED ib_core (DOMAIN.md §3); names are readable without root.
+  // Exported only by MLNX_OFED/DOCA-OFED ib_core (docs/peer-memory.md §2); names are readable without root.
   { id: 'kallsyms-peer', command: 'grep ib_register_peer_memory_client /proc/kallsyms', timeoutS: DEFAULT_S },
-  // The legacy service must be off when nvidia-peermem is used (§3). stderr is dropped: for a SysV
-  // script systemctl says it redirects to systemd-sysv-install; an empty is-enabled = no such unit.
+  // The legacy service must be off when nvidia-peermem is used (docs/peer-memory.md §1). stderr is
+  // dropped: for a SysV script systemctl says it redirects to systemd-sysv-install; an empty
+  // is-enabled = no such unit.
   {
     id: 'nv-peer-mem-service',
     command:
@@ -76,7 +77,8 @@ export const PROBE_COMMANDS = [
   },
   // Where NCCL learns locality: every RDMA device and NVIDIA GPU with its PCI path, port states (pciSysfs.ts).
   { id: 'pci-sysfs', command: PCI_SYSFS_COMMAND, timeoutS: DEFAULT_S },
-  // IOMMU groups exist only when an IOMMU is active (DMA remapping can route P2P through the CPU, §6).
+  // IOMMU groups exist only when an IOMMU is active (DMA remapping can route P2P through the CPU):
+  // docs/platform.md §2.
   { id: 'iommu-groups', command: 'ls /sys/kernel/iommu_groups | wc -l', timeoutS: DEFAULT_S },
 ] as const satisfies readonly ProbeCommandSpec[];
 

@@ -70,6 +70,14 @@ export interface ProbeFact<T> {
 /** A fact for every command that ran far enough to read; absent when missing, not run, or not readable. */
 export type ProbeFacts = { [K in ProbeCommandId]?: ProbeFact<FactTypes[K]> };
 
+/**
+ * The fact read from a command's output, looked up by the id the command came back with: a report's
+ * commands carry plain strings (a saved or relayed report may hold ids this build does not read).
+ */
+export function factOfCommand(facts: ProbeFacts, commandId: string): ProbeFact<unknown> | undefined {
+  return Object.hasOwn(READERS, commandId) ? facts[commandId as ProbeCommandId] : undefined;
+}
+
 interface FactReader<T> {
   readonly parse: (out: CommandOutput) => Parsed<T>;
   /** Read the output even after a non-zero exit (nvidia-smi and modinfo explain failures in it). */

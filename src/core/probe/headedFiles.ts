@@ -34,7 +34,7 @@ export interface MemoryPeer {
   readonly path: string;
 }
 
-/** `/sys/kernel/mm/memory_peers/<name>/version`: a registered peer-memory client (DOMAIN.md §2–3). */
+/** `/sys/kernel/mm/memory_peers/<name>/version`: a registered peer-memory client (docs/peer-memory.md §3). */
 export function parseMemoryPeers(text: string): Parsed<{ peers: MemoryPeer[] }> {
   const what = 'memory_peers version files';
   const files = parseHeadedFiles(text, what);

@@ -77,7 +77,7 @@ export interface KernelRelease {
   readonly minor: number;
 }
 
-/** `uname -r`: dma-buf needs a kernel ≥ 5.12 (DOMAIN.md §4). */
+/** `uname -r`: dma-buf needs a kernel ≥ 5.12 (docs/dma-buf.md). */
 export function parseUname(text: string): Parsed<KernelRelease> {
   const what = 'uname -r';
   const line = singleLine(text, what);

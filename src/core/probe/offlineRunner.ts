@@ -13,6 +13,7 @@ import { PROBE_COMMANDS, ProbeCommandSpec } from './commands';
 import { SectionData, encodeDone, encodeHeader, encodeSection } from './frames';
 import { ProbeRequest, ProbeRunner } from './runProbe';
 import { shQuote } from './script';
+import { errorText } from '../errorText';
 
 export function offlineRunner(dir: string): ProbeRunner {
   return async (_script, request) => {
@@ -20,7 +21,7 @@ export function offlineRunner(dir: string): ProbeRunner {
     const notes: string[] = [];
     for (const spec of request.commands) {
       const section = await readSaved(dir, spec, request).catch((e: unknown) => {
-        notes.push(`${spec.id}: ${e instanceof Error ? e.message : String(e)}`);
+        notes.push(`${spec.id}: ${errorText(e)}`);
         return undefined;
       });
       if (section) parts.push(encodeSection(request.boundary, section));

@@ -5,6 +5,7 @@ import { AuthenticationType, AuthHandlerMiddleware, NextAuthHandler } from 'ssh2
 import { loadIdentityFile } from './identityFile';
 import { SshPrompts } from './prompts';
 import { SshTarget } from './sshConfig';
+import { errorText } from '../errorText';
 
 /** ssh_config's NumberOfPasswordPrompts default. */
 const PASSWORD_TRIES = 3;
@@ -45,7 +46,7 @@ async function nextAllowed(queue: QueuedAttempt[], methodsLeft: AuthenticationTy
     // An attempt that throws (a prompt that failed, say) is one method less, never a login that
     // hangs or a crash: ssh2 waits for next() forever.
     const auth = await item.run().catch((e: unknown) => {
-      warn(ctx, [`${item.method} authentication skipped: ${e instanceof Error ? e.message : String(e)}`]);
+      warn(ctx, [`${item.method} authentication skipped: ${errorText(e)}`]);
       return null;
     });
     if (auth) return auth;

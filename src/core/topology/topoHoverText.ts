@@ -129,7 +129,7 @@ function eraOfWording(info: LinkTypeInfo, printed: string): string {
   return 'a driver whose wording this tool does not know';
 }
 
-/** The oldest legend (Kepler era) says "Path traverses …" (DOMAIN.md §1). */
+/** The oldest legend (Kepler era) says "Path traverses …" (docs/topo-matrix.md §2). */
 function olderEra(wording: string): string {
   return wording.startsWith('Path traverses') ? 'the oldest drivers (Kepler era)' : 'older drivers (before ≈ R450)';
 }

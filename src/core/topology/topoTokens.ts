@@ -30,7 +30,7 @@ export type TopoTokenAt = Span & (
 
 /** Detection reads no further: a pasted matrix header sits near the top. */
 const DETECT_MAX_CHARS = 512 * 1024;
-const DETECT_HEADER_WITHIN_LINES = 100;
+export const DETECT_HEADER_WITHIN_LINES = 100;
 const LEGEND_HEADINGS = new Set(['Legend:', 'NIC Legend:']);
 
 /**
@@ -39,10 +39,14 @@ const LEGEND_HEADINGS = new Set(['Legend:', 'NIC Legend:']);
  */
 export function looksLikeTopoOutput(text: string): boolean {
   if (text.length > DETECT_MAX_CHARS) return false;
-  const head = text.slice(0, 64 * 1024).split(/\r\n|\r|\n/, DETECT_HEADER_WITHIN_LINES);
-  if (!head.some((line) => classifyHeaderCandidate(withoutSgr(line)) === 'header')) return false;
+  if (!topoHeaderNearTop(text.slice(0, 64 * 1024).split(/\r\n|\r|\n/, DETECT_HEADER_WITHIN_LINES))) return false;
   const parsed = parseTopo(text);
   return parsed.ok && parsed.value.gpus.length > 0;
+}
+
+/** The cheap half of looksLikeTopoOutput: one of a text's first lines is a matrix header. */
+export function topoHeaderNearTop(firstLines: readonly string[]): boolean {
+  return firstLines.slice(0, DETECT_HEADER_WITHIN_LINES).some((line) => classifyHeaderCandidate(withoutSgr(line)) === 'header');
 }
 
 /** Parses a document and locates its header and matrix; null when it is not readable topo output. */

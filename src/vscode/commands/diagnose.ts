@@ -3,7 +3,7 @@
 import { Ctx, showError, targetHosts } from '../context';
 import { readSettings } from '../config';
 import { HostEntry } from '../hosts/hostModel';
-import { HostsNode } from '../tree/hostNodes';
+import type { HostsNode } from '../tree/nodes';
 import { runLimited } from '../runLimited';
 import { withNotificationProgress } from '../notify';
 

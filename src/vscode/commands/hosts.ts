@@ -1,12 +1,12 @@
 // Host list commands: Add Host (stored in settings), Remove Host, Open Demo Host, Diagnose This
 // Machine, Disconnect. Adding a host does not connect; the user diagnoses it when ready.
 import * as vscode from 'vscode';
-import { parseDestination } from '../../core/ssh/destination';
 import { ViewContainers } from '../../constants';
 import { readSettings, writeAddedHosts } from '../config';
 import { Ctx, targetHosts } from '../context';
 import { DEMO_HOST, LOCAL_HOST } from '../hosts/hostModel';
-import { HostsNode } from '../tree/hostNodes';
+import type { HostsNode } from '../tree/nodes';
+import { destinationProblem } from '../ssh/destinationInput';
 import { diagnoseHosts } from './diagnose';
 import { notifyInfo } from '../notify';
 
@@ -16,7 +16,7 @@ export async function addHostCommand(ctx: Ctx): Promise<void> {
     prompt: 'An SSH destination, written as for ssh: host, user@host, user@host:port or ssh://user@host:port. It is resolved through your SSH config.',
     placeHolder: 'gpu-node-01',
     ignoreFocusOut: true,
-    validateInput: (v) => validateDestination(v),
+    validateInput: (v) => destinationProblem(v),
   });
   if (destination === undefined) return;
   const value = destination.trim();
@@ -24,16 +24,6 @@ export async function addHostCommand(ctx: Ctx): Promise<void> {
   if (!hosts.includes(value)) await writeAddedHosts([...hosts, value]);
   ctx.model.invalidate();
   ctx.log.info(`added host ${value}`);
-}
-
-function validateDestination(v: string): string | undefined {
-  if (v.trim() === '') return 'Type a host name or user@host.';
-  try {
-    parseDestination(v.trim());
-    return undefined;
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
-  }
 }
 
 export async function removeHostCommand(ctx: Ctx, clicked?: HostsNode, selected?: readonly HostsNode[]): Promise<void> {

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { CommandId, Commands } from '../../constants';
 import { Ctx } from '../context';
-import { HostsNode } from '../tree/hostNodes';
+import type { HostsNode } from '../tree/nodes';
 import { diagnoseCommand } from './diagnose';
 import { addHostCommand, diagnoseThisMachineCommand, disconnectCommand, openDemoHostCommand, removeHostCommand } from './hosts';
 import { copyReportCommand, exportReportCommand, openRawOutputCommand } from './report';
@@ -10,7 +10,8 @@ import { analyzeTopologyInEditorCommand, showTopologyCommand } from '../topology
 import { applyQuickFixCommand, fixFromFinding } from '../fixes/fixCommands';
 import { addFleetCommand, diagnoseFleetCommand, removeFleetCommand } from '../fleet/fleetCommands';
 import { orGroupFix } from '../fleet/groupFix';
-import { notifyError } from '../notify';
+import { notifyWithLog } from '../notify';
+import { errorText } from '../../core/errorText';
 
 type Handler = (ctx: Ctx, node?: HostsNode, selected?: readonly HostsNode[]) => Promise<void>;
 
@@ -41,19 +42,19 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.diagnoseFleet]: diagnoseFleetCommand,
 };
 
-export function registerCommands(ctx: Ctx): vscode.Disposable[] {
-  return Object.entries(TABLE).map(([id, handler]) =>
-    vscode.commands.registerCommand(id, async (node?: HostsNode, selected?: readonly HostsNode[]) => {
+/** Registers every command of the table, handing each registration to `own` as it is made. */
+export function registerCommands(ctx: Ctx, own: (registration: vscode.Disposable) => void): void {
+  for (const [id, handler] of Object.entries(TABLE)) {
+    own(vscode.commands.registerCommand(id, async (node?: HostsNode, selected?: readonly HostsNode[]) => {
       try {
         await handler(ctx, isNode(node) ? node : undefined, Array.isArray(selected) ? selected.filter(isNode) : undefined);
       } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
+        const message = errorText(e);
         ctx.log.error(`${id}: ${message}`);
-        const choice = await notifyError(`GPUDirect RDMA: ${message}`, 'Show Log');
-        if (choice === 'Show Log') ctx.log.show(true);
+        await notifyWithLog('error', `GPUDirect RDMA: ${message}`, ctx.log);
       }
-    }),
-  );
+    }));
+  }
 }
 
 /** Commands run from keybindings or other extensions may receive anything. */

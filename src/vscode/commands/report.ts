@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { diagnosisJson, formatMarkdownReport } from '../../core/report/diagnosisReport';
 import { Ctx, targetHosts } from '../context';
 import { DiagnosedOutcome, HostEntry } from '../hosts/hostModel';
-import { HostsNode } from '../tree/hostNodes';
+import type { HostsNode } from '../tree/nodes';
 import { rawOutputUri } from '../rawOutput';
 import { notifyInfo } from '../notify';
 

@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import { registerTopoHover } from './topoHover';
 import { registerTopoLanguageDetection } from './topoLanguage';
 
-export function registerTopoEditor(log: vscode.LogOutputChannel): vscode.Disposable[] {
-  return [registerTopoHover(), ...registerTopoLanguageDetection(log)];
+/** Registers the hovers and the language detection, handing each registration to `own` as it is made. */
+export function registerTopoEditor(log: vscode.LogOutputChannel, own: (registration: vscode.Disposable) => void): void {
+  own(registerTopoHover());
+  registerTopoLanguageDetection(log, own);
 }

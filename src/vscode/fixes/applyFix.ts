@@ -9,10 +9,11 @@ import { classifyConnectError } from '../../core/ssh/errors';
 import { diagnoseHosts } from '../commands/diagnose';
 import { Ctx, showError } from '../context';
 import { HostEntry } from '../hosts/hostModel';
-import { LONG_PLAN_LINES, openPlanDocument } from './planDocument';
+import { LONG_PLAN_LINES } from './planDocument';
 import { askSudoPassword } from './sudoPrompt';
 import { runWithSudo, SudoDeps } from './sudoPassword';
 import { notifyInfo, withNotificationProgress } from '../notify';
+import { errorText } from '../../core/errorText';
 
 const APPLY = 'Apply';
 
@@ -52,7 +53,7 @@ async function confirm(ctx: Ctx, plan: FixPlan): Promise<boolean> {
     void showError(ctx, `${plan.host}: ${plan.fixId} refused: ${plan.summary}`);
     return false;
   }
-  if (text.split('\n').length > LONG_PLAN_LINES) await openPlanDocument(ctx.extension, plan.host, plan.fixId, text);
+  if (text.split('\n').length > LONG_PLAN_LINES) await ctx.plans.open(plan.host, plan.fixId, text);
   const answer = await vscode.window.showWarningMessage(`Apply ${plan.fixId} on ${plan.host}?`, { modal: true, detail: text }, APPLY);
   if (answer !== APPLY) ctx.log.info(`${plan.host}: ${plan.fixId} not applied: nothing was changed`);
   return answer === APPLY;
@@ -73,7 +74,7 @@ export function logFixResult(ctx: Ctx, result: FixResult): void {
     const logged = appendAudit(result, auditLogPath());
     if (logged) ctx.log.info(`recorded in ${logged}`);
   } catch (e) {
-    ctx.log.warn(`could not append to the audit log: ${e instanceof Error ? e.message : String(e)}`);
+    ctx.log.warn(`could not append to the audit log: ${errorText(e)}`);
   }
 }
 

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { FIX_IDS, FixId } from '../../core/fixes';
 import { Ctx, targetHosts } from '../context';
 import { HostEntry } from '../hosts/hostModel';
-import { HostsNode } from '../tree/hostNodes';
+import type { HostsNode } from '../tree/nodes';
 import { applyQuickFix } from './applyFix';
 
 const FIX_DESCRIPTIONS: Record<FixId, string> = {

@@ -3,13 +3,14 @@
 // nowhere: the user diagnoses it when ready.
 import * as vscode from 'vscode';
 import { expandHostList, foldHostList, HostListError } from '../../core/fleet/hostlist';
-import { parseDestination } from '../../core/ssh/destination';
 import { readSettings, updateFleets } from '../config';
 import { Ctx } from '../context';
-import { HostsNode } from '../tree/hostNodes';
+import type { HostsNode } from '../tree/nodes';
 import { diagnoseFleet } from './fleetDiagnose';
 import { FleetConfig, FleetRelayTool, withFleetAdded, withFleetRemoved } from './fleetSettings';
 import { notifyInfo } from '../notify';
+import { destinationProblem } from '../ssh/destinationInput';
+import { errorText } from '../../core/errorText';
 
 const DETECT = 'detect';
 const TOOLS: { label: FleetRelayTool | typeof DETECT; description: string }[] = [
@@ -27,7 +28,7 @@ export async function addFleetCommand(ctx: Ctx): Promise<void> {
   if (name === undefined) return;
   const hosts = await ask('hosts', { prompt: 'Hosts as pdsh and ClusterShell write them: gpu[01-64], node-[1-4,7],login1. Each is an SSH destination resolved through your SSH config.', placeHolder: 'gpu[01-64]', validateInput: validateHostList });
   if (hosts === undefined) return;
-  const via = await ask('login node (optional)', { prompt: 'Leave empty to reach each host over SSH directly. Or an SSH destination of a login node that reaches them with Slurm, pdsh or clush.', placeHolder: 'login-node (empty: direct SSH)', validateInput: validateOptionalDestination });
+  const via = await ask('login node (optional)', { prompt: 'Leave empty to reach each host over SSH directly. Or an SSH destination of a login node that reaches them with Slurm, pdsh or clush.', placeHolder: 'login-node (empty: direct SSH)', validateInput: (v) => destinationProblem(v, true) });
   if (via === undefined) return;
   const fleet = await relayPart({ name: name.trim(), hosts: hosts.trim() }, via.trim());
   if (!fleet) return;
@@ -62,17 +63,7 @@ export function validateHostList(v: string): vscode.InputBoxValidationMessage | 
     return { message: `${hosts.length} host${hosts.length === 1 ? '' : 's'}: ${foldHostList(hosts)}`, severity: vscode.InputBoxValidationSeverity.Info };
   } catch (e) {
     if (e instanceof HostListError) return `Column ${e.column}: ${e.reason}`;
-    return e instanceof Error ? e.message : String(e);
-  }
-}
-
-function validateOptionalDestination(v: string): string | undefined {
-  if (v.trim() === '') return undefined;
-  try {
-    parseDestination(v.trim());
-    return undefined;
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return errorText(e);
   }
 }
 

@@ -20,6 +20,7 @@ import { memberHostId, outcomeOf } from './fleetMembers';
 import { FleetConfig } from './fleetSettings';
 import { vscodeProbeHost } from './probeHost';
 import { notifyInfo, withNotificationProgress } from '../notify';
+import { errorText } from '../../core/errorText';
 
 /**
  * Diagnoses the fleet, or only `only` of its hosts (after a quick fix); those results replace the
@@ -53,7 +54,7 @@ export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonl
             report();
           });
     } catch (e) {
-      await showError(ctx, `${label}: ${fleet.via !== undefined ? classifyConnectError(fleet.via, e).message : e instanceof Error ? e.message : String(e)}`);
+      await showError(ctx, `${label}: ${fleet.via !== undefined ? classifyConnectError(fleet.via, e).message : errorText(e)}`);
     } finally {
       cancel.dispose();
       ctx.work.end(label);

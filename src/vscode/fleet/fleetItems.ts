@@ -7,7 +7,8 @@ import { ContextValues } from '../../constants';
 import { fixContextValue } from '../fixes/contextValue';
 import { item, markdown, TONE_ICON } from '../tree/treeItems';
 import { FleetModel } from './fleetModel';
-import { fleetDescription, FleetNode, groupLabel, groupTone } from './fleetNodes';
+import type { FleetNode } from '../tree/nodes';
+import { fleetDescription, groupLabel, groupTone } from './fleetNodes';
 import { plain } from '../../core/report/diagnosisReport';
 
 const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;

@@ -7,6 +7,7 @@ import { statusOfProbe } from '../../core/fleet/status';
 import type { ProbeReport } from '../../core/probe/runProbe';
 import { withFleetFindings } from '../../core/fleet/topologyDiff';
 import type { FleetHostResult } from '../../core/fleet/types';
+import { ChangeListeners, safeList } from '../modelSupport';
 import { FleetConfig } from './fleetSettings';
 
 export interface FleetRun {
@@ -27,7 +28,7 @@ export interface FleetState {
 
 export class FleetModel {
   private readonly states = new Map<string, FleetState>();
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new ChangeListeners();
 
   constructor(private readonly configured: () => readonly FleetConfig[]) {}
 
@@ -93,20 +94,10 @@ export class FleetModel {
   }
 
   onDidChange(listener: () => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.listeners.add(listener);
   }
 
   private changed(): void {
-    for (const l of [...this.listeners]) l();
-  }
-}
-
-/** Unreadable settings must not empty the view. */
-function safeList(source: () => readonly FleetConfig[]): readonly FleetConfig[] {
-  try {
-    return source();
-  } catch {
-    return [];
+    this.listeners.fire();
   }
 }

@@ -4,14 +4,9 @@
 // No VS Code import: fleetItems.ts renders these.
 import { FleetGroup, fleetSummaryLine } from '../../core/fleet/grouping';
 import { FixId, isFixId } from '../../core/fixes';
-import type { HostsNode, Tone } from '../tree/hostNodes';
+import type { HostsNode, Tone } from '../tree/nodes';
 import { memberHostId } from './fleetMembers';
 import { FleetModel, FleetState } from './fleetModel';
-
-export type FleetNode =
-  | { readonly kind: 'fleet'; readonly id: string; readonly hostId: ''; readonly fleet: string }
-  /** `fixes`: quick fixes every host of the group is offered. */
-  | { readonly kind: 'fleetGroup'; readonly id: string; readonly hostId: ''; readonly fleet: string; readonly group: FleetGroup; readonly fixes: readonly FixId[] };
 
 export function fleetNodeId(fleet: string): string {
   return `fleet:${fleet}`;

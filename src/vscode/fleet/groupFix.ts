@@ -15,17 +15,17 @@ import { runLimited } from '../runLimited';
 import { readSettings } from '../config';
 import { Ctx, showError } from '../context';
 import { logFixResult } from '../fixes/applyFix';
-import { LONG_PLAN_LINES, openPlanDocument } from '../fixes/planDocument';
+import { LONG_PLAN_LINES } from '../fixes/planDocument';
 import { askSudoPassword } from '../fixes/sudoPrompt';
 import { AskedPassword, runWithSudo, SudoDeps } from '../fixes/sudoPassword';
 import { Applied as AppliedOn, applyToGroup } from './groupApply';
 import { HostEntry, sshHostId } from '../hosts/hostModel';
-import { HostsNode } from '../tree/hostNodes';
+import type { HostsNode } from '../tree/nodes';
 import { diagnoseFleet } from './fleetDiagnose';
 import { memberHostId } from './fleetMembers';
 import { FleetConfig } from './fleetSettings';
 import { groupPlanText, Prepared as PreparedOn } from './groupPlan';
-import { notifyError, notifyInfo, withNotificationProgress } from '../notify';
+import { notifyWithLog, withNotificationProgress } from '../notify';
 
 type Prepared = PreparedOn<HostEntry>;
 type Applied = AppliedOn<HostEntry>;
@@ -54,7 +54,7 @@ export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGr
     await showError(ctx, `${fixId} on ${fleet.name} (${node.group.label}): nothing to apply. ${prepared.map((p) => (p.plan ? `${p.host.label}: ${p.plan.summary}` : `${p.host.label}: ${p.error}`))[0]}`);
     return;
   }
-  if (text.split('\n').length > LONG_PLAN_LINES) await openPlanDocument(ctx.extension, fleet.name, fixId, text);
+  if (text.split('\n').length > LONG_PLAN_LINES) await ctx.plans.open(fleet.name, fixId, text);
   const answer = await vscode.window.showWarningMessage(`Apply ${fixId} on ${ready.length} host${ready.length === 1 ? '' : 's'} of ${fleet.name}?`, { modal: true, detail: text }, APPLY, APPLY_STOP);
   if (answer === undefined) {
     ctx.log.info(`${fleet.name}: ${fixId} not applied: nothing was changed`);
@@ -114,8 +114,6 @@ async function summarize(ctx: Ctx, fleet: string, fixId: FixId, results: readonl
   const message = `${fixId} on fleet ${fleet}: ${parts.join(' · ')}`;
   const bad = results.filter((a) => word(a) !== 'applied' && word(a) !== 'nothing-to-do');
   ctx.log.info(message);
-  const show = bad.length === 0
-    ? notifyInfo(message, 'Show Log')
-    : notifyError(`${message}. ${bad[0].host.label}: ${(bad[0].result?.message ?? bad[0].error ?? '').split('\n')[0]}`, 'Show Log');
-  void Promise.resolve(show).then((choice) => (choice === 'Show Log' ? ctx.log.show(true) : undefined));
+  if (bad.length === 0) void notifyWithLog('info', message, ctx.log);
+  else void notifyWithLog('error', `${message}. ${bad[0].host.label}: ${(bad[0].result?.message ?? bad[0].error ?? '').split('\n')[0]}`, ctx.log);
 }

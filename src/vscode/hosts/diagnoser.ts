@@ -27,7 +27,10 @@ export interface DiagnoserDeps {
 
 export class Diagnoser {
   private readonly pool: ConnectionPool;
-  /** Pool keys of hosts reached through a jump host (`gpu03 via login`): their destination and jump. */
+  /**
+   * Pool keys of hosts reached through a jump host (`gpu03 via login`): their destination and jump,
+   * kept only while the pool has that connection open or opening.
+   */
   private readonly jumps = new Map<string, { destination: string; jump: string }>();
 
   constructor(private readonly deps: DiagnoserDeps) {
@@ -78,6 +81,7 @@ export class Diagnoser {
   withConnection<T>(host: HostEntry, work: (conn: SshConnection) => Promise<T>): Promise<T> {
     const key = this.poolKey(host);
     if (key === undefined) return Promise.reject(new Error(`${host.label} is not an SSH host`));
+    if (host.destination !== undefined && host.jump !== undefined) this.rememberJump(key, host.destination, host.jump);
     return this.pool.use(key, work);
   }
 
@@ -100,7 +104,7 @@ export class Diagnoser {
         return { kind: 'diagnosed', report, diagnosis: diagnose(report, nccl), finishedAt: new Date() };
       }
       const destination = host.destination;
-      return await this.pool.use(this.poolKey(host) as string, async (conn) => {
+      return await this.withConnection(host, async (conn) => {
         progress.connected = true;
         const report = await runProbe(sshRunner(conn.client, signal), { host: destination, deadlineMs });
         return { kind: 'diagnosed', report, diagnosis: diagnose(report, nccl), target: conn.target, finishedAt: new Date() };
@@ -114,9 +118,14 @@ export class Diagnoser {
   /** The host's connection in the pool: its destination, or `<destination> via <jump>` (no spaces in either). */
   private poolKey(host: HostEntry): string | undefined {
     if (host.destination === undefined || host.jump === undefined) return host.destination;
-    const key = `${host.destination} via ${host.jump}`;
-    this.jumps.set(key, { destination: host.destination, jump: host.jump });
-    return key;
+    return `${host.destination} via ${host.jump}`;
+  }
+
+  /** Records how to open `key`, forgetting the routes of connections the pool no longer has (closed, or failed to open). */
+  private rememberJump(key: string, destination: string, jump: string): void {
+    const pooled = new Set(this.pool.hosts());
+    for (const old of this.jumps.keys()) if (!pooled.has(old)) this.jumps.delete(old);
+    this.jumps.set(key, { destination, jump });
   }
 
   private async open(key: string): Promise<SshConnection> {
@@ -125,8 +134,9 @@ export class Diagnoser {
     return jumped ? openSsh(jumped.destination, throughJump(reach, jumped.destination, jumped.jump)) : openSsh(key, reach);
   }
 
-  private closed(destination: string, why: PoolCloseReason): void {
-    this.deps.log.info(`${destination}: connection closed (${why})`);
+  private closed(key: string, why: PoolCloseReason): void {
+    this.jumps.delete(key);
+    this.deps.log.info(`${key}: connection closed (${why})`);
   }
 }
 

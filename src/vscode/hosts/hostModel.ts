@@ -5,6 +5,7 @@ import { Diagnosis } from '../../core/diagnosis';
 import { DEMO_HOST_NAME } from '../../core/probe/demoHost';
 import { ProbeReport } from '../../core/probe/runProbe';
 import { SshTarget } from '../../core/ssh/sshConfig';
+import { ChangeListeners, safeList } from '../modelSupport';
 
 export type HostKind = 'ssh' | 'local' | 'demo';
 export type HostOrigin = 'ssh-config' | 'added' | 'local' | 'demo' | 'fleet';
@@ -64,7 +65,7 @@ export function sshHostId(destination: string): string {
 
 export class HostModel {
   private readonly statuses = new Map<string, HostStatus>();
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new ChangeListeners();
   private cached?: HostEntry[];
   private demoOpen = false;
   private localAsked = false;
@@ -135,13 +136,12 @@ export class HostModel {
   }
 
   onDidChange(listener: () => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.listeners.add(listener);
   }
 
   private changed(listChanged: boolean): void {
     if (listChanged) this.cached = undefined;
-    for (const l of [...this.listeners]) l();
+    this.listeners.fire();
   }
 
   private fleetHost(id: string): HostEntry | undefined {
@@ -161,14 +161,5 @@ export class HostModel {
     for (const h of safeList(this.sources.addedHosts)) add(h, 'added');
     const local = remote.length > 0 || this.localAsked ? [LOCAL_HOST] : [];
     return [...remote, ...local, ...(this.demoOpen ? [DEMO_HOST] : [])];
-  }
-}
-
-/** An unreadable ssh_config must not empty the whole view: that source shows nothing. */
-function safeList(source: () => readonly string[]): readonly string[] {
-  try {
-    return source();
-  } catch {
-    return [];
   }
 }

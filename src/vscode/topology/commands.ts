@@ -6,9 +6,8 @@ import { factOf } from '../../core/diagnosis/evidence';
 import { parseTopo } from '../../core/parsers/topo';
 import { readSettings } from '../config';
 import { Ctx, targetHosts } from '../context';
-import { HostsNode } from '../tree/hostNodes';
+import type { HostsNode } from '../tree/nodes';
 import { topologyData } from './topologyData';
-import { TopologyPanel } from './topologyPanel';
 import { notifyError, notifyInfo, notifyWarning } from '../notify';
 
 export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
@@ -26,7 +25,7 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
     void notifyWarning(`${host.label}: no readable \`nvidia-smi topo -m\` output in the last diagnosis.`);
     return;
   }
-  TopologyPanel.show(ctx.extension, ctx.log, topologyData({
+  ctx.topology.show(topologyData({
     title: host.label, source: `diagnosed ${last.finishedAt.toLocaleString()}`, topology,
     pairs: last.diagnosis.pairs, suggestedEnv: last.diagnosis.suggestedEnv, nccl: readSettings().nccl,
   }));
@@ -50,7 +49,7 @@ export async function analyzeTopologyInEditorCommand(ctx: Ctx): Promise<void> {
     void notifyError(`Not readable as \`nvidia-smi topo -m\` output: ${name}, line ${line}: ${parsed.error.message}`);
     return;
   }
-  TopologyPanel.show(ctx.extension, ctx.log, topologyData({
+  ctx.topology.show(topologyData({
     title: name, source: useSelection ? `selection of ${name}, read offline` : `${name}, read offline`, topology: parsed.value,
     nccl: readSettings().nccl,
   }));

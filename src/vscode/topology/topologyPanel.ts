@@ -1,38 +1,60 @@
 // The topology webview panel: strict CSP (nonce'd bundle only), local resources limited to dist/
 // and media/, data sent only after the page says `ready`, every message checked by the protocol's
-// guards. One panel is reused; showing another topology replaces its data.
+// guards. One panel is reused; showing another topology replaces its data. The extension owns it
+// through TopologyPanels (in the command context), so it closes with the extension.
 import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import { ExtensionToWebview, TopologyData, isWebviewToExtension } from '../../protocol/topology';
 
 const VIEW_TYPE = 'gdrDoctor.topology';
 
-export class TopologyPanel {
-  private static current?: TopologyPanel;
-  private ready = false;
-  private readonly disposables: vscode.Disposable[] = [];
+/** The topology panel of this extension: at most one, reused, and closed when the extension is disposed. */
+export class TopologyPanels implements vscode.Disposable {
+  private current?: TopologyPanel;
+
+  constructor(private readonly extension: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {}
 
   /** Shows `data` in the open panel, or opens one. */
-  static show(extension: vscode.ExtensionContext, log: vscode.LogOutputChannel, data: TopologyData): void {
-    if (TopologyPanel.current) {
-      TopologyPanel.current.panel.reveal();
-      TopologyPanel.current.setData(data);
+  show(data: TopologyData): void {
+    if (this.current) {
+      this.current.reveal(data);
       return;
     }
-    TopologyPanel.current = new TopologyPanel(extension, log, data);
+    this.current = new TopologyPanel(this.extension, this.log, data, () => (this.current = undefined));
   }
 
+  dispose(): void {
+    this.current?.close();
+  }
+}
+
+class TopologyPanel {
+  private ready = false;
+  private readonly disposables: vscode.Disposable[] = [];
   private readonly panel: vscode.WebviewPanel;
 
-  private constructor(extension: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel, private data: TopologyData) {
+  constructor(extension: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel, private data: TopologyData, onClosed: () => void) {
     const roots = [vscode.Uri.joinPath(extension.extensionUri, 'dist'), vscode.Uri.joinPath(extension.extensionUri, 'media')];
     this.panel = vscode.window.createWebviewPanel(VIEW_TYPE, panelTitle(data), vscode.ViewColumn.Active, {
       enableScripts: true,
       localResourceRoots: roots,
     });
     this.panel.webview.html = pageHtml(this.panel.webview, extension.extensionUri);
-    this.panel.onDidDispose(() => this.dispose(), null, this.disposables);
+    this.panel.onDidDispose(() => {
+      onClosed();
+      for (const d of this.disposables.splice(0)) d.dispose();
+    }, null, this.disposables);
     this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m), null, this.disposables);
+  }
+
+  reveal(data: TopologyData): void {
+    this.panel.reveal();
+    this.setData(data);
+  }
+
+  /** Closes the panel; its onDidDispose then releases the rest. */
+  close(): void {
+    this.panel.dispose();
   }
 
   private setData(data: TopologyData): void {
@@ -58,11 +80,6 @@ export class TopologyPanel {
 
   private post(message: ExtensionToWebview): void {
     void this.panel.webview.postMessage(message);
-  }
-
-  private dispose(): void {
-    TopologyPanel.current = undefined;
-    for (const d of this.disposables.splice(0)) d.dispose();
   }
 }
 

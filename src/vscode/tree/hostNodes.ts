@@ -1,36 +1,15 @@
-// The Hosts tree as data: every element has an explicit `kind`, a stable id and the text it shows.
-// Built from the host model on demand; no VS Code import (treeItems.ts renders these).
-import { Finding, GpuNicPair, pathLabel, shortVerdict } from '../../core/diagnosis';
+// The Hosts tree's host part, built from the host model on demand (the element types are in nodes.ts);
+// no VS Code import (treeItems.ts renders these).
+import { GpuNicPair, pathLabel, shortVerdict } from '../../core/diagnosis';
 import { factOf } from '../../core/diagnosis/evidence';
 import { readHostState } from '../../core/diagnosis/hostState';
 import { rdmaPorts } from '../../core/diagnosis/rdmaPorts';
 import { formatCpuList } from '../../core/parsers/cpuList';
-import { CommandResult } from '../../core/probe/frames';
+import { commandStatus } from '../../core/probe/commandStatus';
 import { ProbeReport } from '../../core/probe/runProbe';
-import type { FleetNode } from '../fleet/fleetNodes';
 import { DiagnosedOutcome, HostModel } from '../hosts/hostModel';
 import { moduleRows } from './moduleRows';
-
-export type GroupId = 'findings' | 'gpus' | 'nics' | 'numa' | 'modules' | 'raw';
-export type Tone = 'ok' | 'warning' | 'error' | 'idle' | 'working' | 'unknown';
-
-interface Base {
-  /** Tree id: a host's own id at the root; under a fleet, scoped by the fleet and group (one host may show twice). */
-  readonly id: string;
-  readonly hostId: string;
-}
-
-export type HostsNode =
-  /** `label`: a fleet's host that the host model does not list (reached through a login node). */
-  | (Base & { kind: 'host'; label?: string })
-  | (Base & { kind: 'status'; label: string; tone: Tone; tooltip: string })
-  | (Base & { kind: 'group'; group: GroupId; label: string; description: string })
-  | (Base & { kind: 'finding'; finding: Finding })
-  | (Base & { kind: 'gpu'; pair: GpuNicPair; label: string; description: string })
-  | (Base & { kind: 'nic'; label: string; description: string; ports: HostsNode[] })
-  | (Base & { kind: 'row'; label: string; description: string; tone: Tone; tooltip?: string })
-  | (Base & { kind: 'raw'; commandId: string; label: string; description: string })
-  | FleetNode;
+import type { GroupId, HostsNode, Tone } from './nodes';
 
 export function rootNodes(model: HostModel): HostsNode[] {
   return model.hosts().map((h) => ({ kind: 'host', id: h.id, hostId: h.id }));
@@ -94,7 +73,7 @@ function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOut
     case 'modules':
       return moduleRows(readHostState(d.report)).map((m, i) => row(`${i}`, m.label, m.value, m.tone));
     case 'raw':
-      return d.report.commands.map((c) => ({ kind: 'raw', id: `${base}/${c.id}`, hostId, commandId: c.id, label: c.id, description: rawStatus(c) }));
+      return d.report.commands.map((c) => ({ kind: 'raw', id: `${base}/${c.id}`, hostId, commandId: c.id, label: c.id, description: commandStatus(c) }));
   }
 }
 
@@ -122,14 +101,6 @@ function nicNodes(base: string, hostId: string, report: ProbeReport): HostsNode[
     const active = own.filter((p) => p.active === true).length;
     return { kind: 'nic', id, hostId, label: device, description: `${own.length} port(s), ${active} active`, ports: rows };
   });
-}
-
-export function rawStatus(c: CommandResult): string {
-  if (c.state === 'not-run') return 'not run';
-  if (c.missing) return 'missing';
-  if (c.timedOut) return 'timed out';
-  if (c.state === 'cut-off') return 'cut off';
-  return c.exitCode === 0 ? 'ok' : `exit ${c.exitCode ?? '?'}`;
 }
 
 function formatMs(ms: number): string {

@@ -5,7 +5,8 @@ import { fleetTreeItem } from '../fleet/fleetItems';
 import { fleetChildren, fleetRoots } from '../fleet/fleetNodes';
 import { FleetModel } from '../fleet/fleetModel';
 import { HostModel } from '../hosts/hostModel';
-import { childNodes, HostsNode, rootNodes } from './hostNodes';
+import { childNodes, rootNodes } from './hostNodes';
+import type { HostsNode } from './nodes';
 import { toTreeItem } from './treeItems';
 
 export class HostsTreeProvider implements vscode.TreeDataProvider<HostsNode>, vscode.Disposable {

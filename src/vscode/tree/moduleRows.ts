@@ -1,7 +1,7 @@
 // The "Modules" group: the peer-memory state the rules read (core hostState), one row per fact,
 // each three-valued (yes / no / not read) so "unknown" is never shown as "no".
 import { HostState } from '../../core/diagnosis/hostState';
-import type { Tone } from './hostNodes';
+import type { Tone } from './nodes';
 
 export interface ModuleRow {
   readonly label: string;

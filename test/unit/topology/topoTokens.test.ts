@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import {
-  TopoDocument, TopoTokenAt, looksLikeTopoOutput, readTopoDocument, topoTokenAt,
+  DETECT_HEADER_WITHIN_LINES, TopoDocument, TopoTokenAt, looksLikeTopoOutput, topoHeaderNearTop, readTopoDocument, topoTokenAt,
 } from '../../../src/core/topology/topoTokens';
 
 function fixture(dir: string, name: string): string {
@@ -52,6 +52,13 @@ describe('looksLikeTopoOutput', () => {
     assert.strictEqual(looksLikeTopoOutput('GPU0 is hot today\nnothing else\n'), false);
     const cut = fixture('topo', 'h200-hgx-8gpu-12nic-tabs.txt').split('\n').slice(0, 4).join('\n');
     assert.strictEqual(looksLikeTopoOutput(cut), false);
+  });
+
+  it('finds the header among the first lines alone (what an editor reads before the whole text)', () => {
+    for (const file of topoFiles) assert.ok(topoHeaderNearTop(fixture('topo', file).split('\n').slice(0, 5)), file);
+    for (const [dir, file] of others) assert.ok(!topoHeaderNearTop(fixture(dir, file).split('\n')), file);
+    const header = fixture('topo', 'h200-hgx-8gpu-12nic-tabs.txt').split('\n')[0];
+    assert.ok(!topoHeaderNearTop([...Array(DETECT_HEADER_WITHIN_LINES).fill('a log line'), header]), 'not past the lines detection reads');
   });
 
   it('stays cheap on a large file with no header near the top', () => {

@@ -10,7 +10,8 @@ import { directMembers, memberHostId, outcomeOf } from '../../../src/vscode/flee
 import { FleetModel } from '../../../src/vscode/fleet/fleetModel';
 import { fleetChildren, fleetDescription, fleetRoots } from '../../../src/vscode/fleet/fleetNodes';
 import { FleetConfig } from '../../../src/vscode/fleet/fleetSettings';
-import { childNodes, HostsNode } from '../../../src/vscode/tree/hostNodes';
+import { childNodes } from '../../../src/vscode/tree/hostNodes';
+import type { HostsNode } from '../../../src/vscode/tree/nodes';
 import { LOADED_AND_PERSISTED, NEEDS_PEERMEM, report } from '../fixes/hosts';
 
 const DIRECT: FleetConfig = { name: 'lab', hosts: 'gpu[01-04]' };

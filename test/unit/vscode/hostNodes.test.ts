@@ -3,8 +3,10 @@ import * as path from 'node:path';
 import { diagnose } from '../../../src/core/diagnosis';
 import { DEMO_HOST_NAME, demoRunner } from '../../../src/core/probe/demoHost';
 import { runProbe } from '../../../src/core/probe/runProbe';
+import { formatProbeReport } from '../../../src/cli/diagnoseReport';
 import { DEMO_HOST, HostModel } from '../../../src/vscode/hosts/hostModel';
-import { childNodes, HostsNode, rootNodes } from '../../../src/vscode/tree/hostNodes';
+import { childNodes, rootNodes } from '../../../src/vscode/tree/hostNodes';
+import type { HostsNode } from '../../../src/vscode/tree/nodes';
 import { hostReport } from '../diagnosis/hostReport';
 import { constructedSysfs, pciSysfsText } from '../topology/nccl/constructedSysfs';
 
@@ -74,5 +76,16 @@ describe('Hosts tree nodes', () => {
     assert.deepEqual(nics.map((n) => (n.kind === 'nic' ? [n.label, n.description] : [])), [['mlx5_0', '1 port(s), 1 active'], ['mlx5_1', '1 port(s), 0 active']]);
     const ports = childNodes(nics[1], model).map((p) => (p.kind === 'row' ? [p.description, p.tone] : []));
     assert.deepEqual(ports, [['DOWN · 100 Gb/s · Ethernet', 'warning']]);
+  });
+
+  it('says a command whose output went over the cap was truncated, as the CLI report does', async () => {
+    const model = await demoModel();
+    const last = model.status(DEMO_HOST.id).lastDiagnosed;
+    assert.ok(last);
+    const report = { ...last.report, commands: last.report.commands.map((c) => (c.id === 'lscpu' ? { ...c, truncated: true } : c)) };
+    model.setOutcome(DEMO_HOST.id, { ...last, report });
+    const raw = group(model, 'raw').find((n) => n.kind === 'raw' && n.commandId === 'lscpu');
+    assert.equal(raw?.kind === 'raw' ? raw.description : '', 'truncated');
+    assert.match(formatProbeReport(report, last.diagnosis), /^ {2}truncated +lscpu /m);
   });
 });
