@@ -12,6 +12,7 @@ import { defaultUsers, ExtraHostKeyType, HostKeyLines, keygen, LabPubKeys, LabUs
 import { LabProcess, processesInNamespaceOf } from './procs';
 import { checkNetwork, defaultNetwork, LabNetwork, netnsFor, NetnsSpec, setUpBridge, setUpNetns } from './net';
 import { defaultRecordsPath, procStart, Records, undo } from './records';
+import { shiftNetwork, shiftRecordsPath } from './sideBySide';
 import { LabSlurm, PreparedSlurm, prepareSlurm, waitSlurmIdle } from './slurm';
 
 import { cleanupStale } from './records';
@@ -224,10 +225,10 @@ export async function startTestLab(opts: LabOptions): Promise<Lab> {
 /** Starts the hosts (in parallel); refuses while a previous run's records exist. */
 export async function startLab(opts: LabOptions): Promise<Lab> {
   assertLabCanRun();
-  const network = opts.network ?? defaultNetwork;
+  const network = shiftNetwork(opts.network ?? defaultNetwork);
   checkNetwork(network);
   checkSpecs(opts.hosts);
-  const recordsPath = opts.recordsPath ?? defaultRecordsPath;
+  const recordsPath = shiftRecordsPath(opts.recordsPath ?? defaultRecordsPath);
   if (fs.existsSync(recordsPath)) {
     throw new Error(`a previous lab run left records in ${recordsPath}; call cleanupStale() (or delete the file once its processes and links are gone)`);
   }

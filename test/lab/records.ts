@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { shiftRecordsPath } from './sideBySide';
 
 export type LabRecord =
   | { kind: 'proc'; pid: number; start: string; host: string }
@@ -106,7 +107,8 @@ function isZombie(pid: number): boolean {
  * Removes what a previous (crashed) lab run recorded, and its records file.
  * Only what the records name is touched. Returns a line per action taken.
  */
-export async function cleanupStale(recordsPath = defaultRecordsPath): Promise<string[]> {
+export async function cleanupStale(asWritten = defaultRecordsPath): Promise<string[]> {
+  const recordsPath = shiftRecordsPath(asWritten);
   if (!fs.existsSync(recordsPath)) return [];
   const { items, ownerPid } = JSON.parse(fs.readFileSync(recordsPath, 'utf8')) as { items: LabRecord[]; ownerPid: number };
   if (ownerPid !== process.pid && procStart(ownerPid) !== undefined) {

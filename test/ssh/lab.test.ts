@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { assertLabCanRun, cleanupStale, defaultRecordsPath, Lab, LabHost, startLab } from '../lab/lab';
 import { materialiseProfile } from '../lab/profile';
+import { shiftRecordsPath } from '../lab/sideBySide';
 
 interface Result { rc: number | null; stdout: string; stderr: string; ms: number }
 
@@ -88,7 +89,7 @@ describe('simulated-host lab (real sshd, real ssh client)', function () {
   });
 
   it('reproduces the recorded modprobe error on a host without OFED (own netns address, root by key)', function () {
-    assert.equal(noNic.address, '10.250.0.11');
+    assert.equal(noNic.address, `10.250.${lab.network.subnet}.11`);
     assert.equal(noNic.port, 22);
     const r = ssh(lab, noNic, 'hostname; modprobe nvidia_peermem', 'root');
     assert.equal(r.stdout, 'gpu-nonic\n');
@@ -178,11 +179,12 @@ describe('simulated-host lab (real sshd, real ssh client)', function () {
     hung.kill();
     for (const pid of [...lab.pids, ...inside]) assert.equal(alive(pid), false, `pid ${pid} still alive`);
     const links = spawnSync('ip', ['-o', 'link', 'show'], { encoding: 'utf8' }).stdout;
-    // This lab's own names only (network gdrbr0, subnet 0): other labs may run on other subnets meanwhile.
-    assert.doesNotMatch(links, /gdrbr0|gdr0v\d/);
-    assert.doesNotMatch(spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout, /gdrlab0-/);
-    assert.doesNotMatch(spawnSync('ip', ['route', 'show', 'table', 'all'], { encoding: 'utf8' }).stdout, /10\.250\.0\./);
-    assert.equal(fs.existsSync(defaultRecordsPath), false);
+    // This lab's own names only (gdrbr0, subnet 0, unless GDR_LAB_SHIFT moved them): other labs may run meanwhile.
+    const { bridge, subnet } = lab.network;
+    assert.doesNotMatch(links, new RegExp(`\\b${bridge}\\b|\\bgdr${subnet}v\\d`));
+    assert.doesNotMatch(spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout, new RegExp(`gdrlab${subnet}-`));
+    assert.doesNotMatch(spawnSync('ip', ['route', 'show', 'table', 'all'], { encoding: 'utf8' }).stdout, new RegExp(`10\\.250\\.${subnet}\\.`));
+    assert.equal(fs.existsSync(shiftRecordsPath(defaultRecordsPath)), false);
     fs.rmSync(lab.dir, { recursive: true }); // kept (with the sshd logs) when a test above failed
   });
 });
