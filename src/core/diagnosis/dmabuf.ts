@@ -1,6 +1,6 @@
 // dma-buf: GPUDirect RDMA without a peer-memory module (docs/dma-buf.md). Needs the open kernel
 // modules of a driver branch ≥ 535, a kernel ≥ 5.12 and a Turing-or-newer GPU; NCCL then uses it
-// by itself. What the probe cannot see (CUDA ≥ 11.7, rdma-core ≥ 36) is named, not assumed away.
+// by itself. What the probe cannot see (CUDA ≥ 11.7, rdma-core ≥ 34) is named, not assumed away.
 import { nvidiaModuleFlavor } from '../parsers/modinfo';
 import { ProbeReport } from '../probe/runProbe';
 import { factOf, quote } from './evidence';
@@ -41,7 +41,7 @@ export function dmabufStatus(report: ProbeReport, host: HostState): DmabufStatus
   if (open !== true && (archs.length === 0 || archs.some((a) => !PRE_TURING.has(a) && !TURING_OR_NEWER.has(a)))) {
     unchecked.push('the GPU architecture (Turing or newer needed)');
   }
-  unchecked.push('CUDA ≥ 11.7 in the job', 'rdma-core ≥ 36 (ibv_reg_dmabuf_mr) on the NIC side');
+  unchecked.push('CUDA ≥ 11.7 in the job', 'rdma-core ≥ 34 (ibv_reg_dmabuf_mr) on the NIC side');
   const keyUnknown = open === null || host.driverBranch === null || !kernel;
   return { available: missing.length > 0 ? false : keyUnknown ? null : true, missing, unchecked, evidence: dmabufEvidence(report) };
 }

@@ -92,7 +92,7 @@ export function ofedMissingFindings({ report, host, dmabuf }: RuleContext): Find
       'ofed_info is not there, so the RDMA stack is the inbox one. nvidia-peermem needs the OFED ib_core (ib_register_peer_memory_client); ' +
       (dmabuf.available === true
         ? 'dma-buf is available here and works with inbox rdma-core, so OFED is optional.'
-        : 'install MLNX_OFED/DOCA-OFED before the NVIDIA driver, or use dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12, rdma-core ≥ 36).'),
+        : 'install MLNX_OFED/DOCA-OFED before the NVIDIA driver, or use dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12, rdma-core ≥ 34).'),
     evidence: [ofed?.missing ? note(report, 'ofed', 'command not found (exit 127)') : note(report, 'ofed', `exit ${ofed?.exitCode ?? '?'}`)],
     fixes: [],
     source: SOURCES.dmabuf,
