@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
 
 const recordsPath = path.join(os.tmpdir(), 'gdrlab-records-cluster-test.json');
-const network = { bridge: 'gdrclu61', subnet: 61 };
+const network = { bridge: 'gdrclu15', subnet: 15 };
 const nodes = Array.from({ length: 16 }, (_, i) => `gpu${String(i + 1).padStart(2, '0')}`);
 const nodeList = 'gpu[01-16]';
 // Mostly healthy, a few broken: the fleet's odd nodes out.
