@@ -27,6 +27,13 @@ export function headedFiles(paths: readonly string[]): string {
   return `for f in ${paths.join(' ')}; do [ -f "$f" ] || continue; printf '==> %s <==\\n' "$f"; cat "$f"; printf '\\n'; done`;
 }
 
+/** Printed instead of the grep when a peer-memory module is live; parseKallsymsPeer reads it. */
+export const KALLSYMS_NOT_READ = '# not read: loaded peer-memory module';
+
+const KALLSYMS_PEER_COMMAND =
+  'for m in nvidia_peermem nv_peer_mem; do s=; [ -r /sys/module/$m/initstate ] && read -r s < /sys/module/$m/initstate; ' +
+  `if [ "$s" = live ]; then echo "${KALLSYMS_NOT_READ} $m"; exit 0; fi; done; exec grep ib_register_peer_memory_client /proc/kallsyms`;
+
 const NVIDIA_SMI_S = 30;
 const DEFAULT_S = 10;
 
@@ -64,8 +71,10 @@ export const PROBE_COMMANDS = [
   // The GPU Operator's driver container mounts its root here; then the operator owns the module.
   { id: 'run-nvidia-driver', command: 'if [ -d /run/nvidia/driver ]; then echo present; ls -A /run/nvidia/driver | head -n 50; else echo absent; fi', timeoutS: DEFAULT_S },
   { id: 'sudo-n', command: 'id -u; sudo -n true', timeoutS: DEFAULT_S },
-  // Exported only by MLNX_OFED/DOCA-OFED ib_core (DOMAIN.md §3); names are readable without root.
-  { id: 'kallsyms-peer', command: 'grep ib_register_peer_memory_client /proc/kallsyms', timeoutS: DEFAULT_S },
+  // Exported only by MLNX_OFED/DOCA-OFED ib_core; names are readable without root. Reading
+  // /proc/kallsyms makes the kernel format every symbol (tens of ms of CPU), and the answer only
+  // matters when no peer-memory module is loaded: a live one has resolved the symbol (hostChecks.ts).
+  { id: 'kallsyms-peer', command: KALLSYMS_PEER_COMMAND, timeoutS: DEFAULT_S },
   // The legacy service must be off when nvidia-peermem is used (§3). stderr is dropped: for a SysV
   // script systemctl says it redirects to systemd-sysv-install; an empty is-enabled = no such unit.
   {

@@ -19,6 +19,7 @@ import { PciSysfs, parsePciSysfs } from './pciSysfs';
 import { MemoryPeer, ModulesLoadFile, SysModule, parseMemoryPeers, parseModulesLoad, parseSysModules } from './headedFiles';
 import {
   CommandOutput,
+  KallsymsPeer,
   KernelParam,
   KernelRelease,
   SudoCheck,
@@ -53,7 +54,7 @@ export interface FactTypes {
   'etc-modules': { files: ModulesLoadFile[] };
   'run-nvidia-driver': { present: boolean; entries: string[] };
   'sudo-n': SudoCheck;
-  'kallsyms-peer': { exported: boolean; lines: string[] };
+  'kallsyms-peer': KallsymsPeer;
   'nv-peer-mem-service': { enabled: string; active: string };
   'iommu-groups': { groups: number };
   'pci-sysfs': PciSysfs;
