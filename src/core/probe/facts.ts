@@ -125,6 +125,8 @@ function shouldRead(r: CommandResult, readFailures: boolean): boolean {
   // sudo's exit code 127 is an answer (no sudo), not a missing probe command.
   if (r.missing) return r.id === 'sudo-n';
   if (r.exitCode === 0) return true;
+  // Stopped by the output cap (SIGXFSZ, or a shell it ran dying of it): read as far as it went, marked partial.
+  if (r.truncated) return true;
   // Cut before its exit code arrived: read what came, marked partial.
   if (r.exitCode === null) return r.stdout !== '' || r.stderr !== '';
   return readFailures;

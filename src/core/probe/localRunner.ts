@@ -3,11 +3,12 @@
 // script and every command it started.
 import { spawn } from 'child_process';
 import { ProbeRequest, ProbeRunner, RunnerOutput } from './runProbe';
+import { ByteSink, HeadKeeper, ProbeStdout, STDERR_KEEP_BYTES } from './streamCaps';
 
 export interface LocalRunnerOptions {
   /** Environment for the script (tests put fake commands first on PATH). Default: process.env. */
   readonly env?: NodeJS.ProcessEnv;
-  /** Stream cap for the whole output; default: every command's two streams at the cap, plus framing. */
+  /** Cap for the framed output; default: every command's two streams at the cap, plus framing. */
   readonly maxStreamBytes?: number;
   readonly shell?: string;
   /** Aborting stops the script's whole process group (TERM, then KILL), as exec() does over SSH. */
@@ -28,9 +29,9 @@ function runLocally(script: string, request: ProbeRequest, options: LocalRunnerO
   }
   return new Promise((resolve) => {
     const child = spawn(options.shell ?? '/bin/sh', ['-s'], { env: options.env ?? process.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let bytes = 0;
+    const out = new ProbeStdout(request.boundary, cap);
+    const err = new HeadKeeper(STDERR_KEEP_BYTES);
+    const notes: Buffer[] = [];
     let timedOut = false;
     let settled = false;
     const killGroup = (signal: NodeJS.Signals) => {
@@ -44,11 +45,11 @@ function runLocally(script: string, request: ProbeRequest, options: LocalRunnerO
       killGroup('SIGTERM');
       setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
     };
-    const take = (into: Buffer[]) => (chunk: Buffer) => {
-      if (bytes >= cap) return;
-      into.push(chunk.subarray(0, cap - bytes));
-      bytes += chunk.length;
-      if (bytes >= cap) stop();
+    let full = false;
+    const take = (sink: ByteSink) => (chunk: Buffer) => {
+      if (full || sink.write(chunk)) return;
+      full = true;
+      stop();
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -61,8 +62,9 @@ function runLocally(script: string, request: ProbeRequest, options: LocalRunnerO
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', stop);
-      if (note) err.push(Buffer.from(note));
-      resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err), exitCode, connectionLost: lost, timedOut });
+      if (note) notes.push(Buffer.from(note));
+      const { stdout, preambleCutBytes } = out.result();
+      resolve({ stdout, stderr: Buffer.concat([err.contents(), ...notes]), exitCode, connectionLost: lost, timedOut, preambleCutBytes, stderrCutBytes: err.cutBytes });
     };
     child.stdout.on('data', take(out));
     child.stderr.on('data', take(err));

@@ -130,4 +130,5 @@ _gd_loop() {
   done
   _gd_signal TERM "$TW" all; wait
 }
-printf '%s PROBE @VERSION@ clock=%s timeout=%s\\n' "$B" "$CLK" "$TOK"`;
+# The newline first: the header starts a line even after login-shell output that ended without one.
+printf '\\n%s PROBE @VERSION@ clock=%s timeout=%s\\n' "$B" "$CLK" "$TOK"`;
