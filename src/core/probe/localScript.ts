@@ -2,7 +2,7 @@
 // group so a deadline or the caller's abort signal (a user cancelling) stops the script and every
 // command it started. Output goes to sinks as it arrives (streamCaps.ts), which bound what is kept.
 import { spawn } from 'child_process';
-import type { ByteSink } from './streamCaps';
+import { ByteSink, pauseOnBacklog } from './streamCaps';
 
 export interface LocalScriptOptions {
   /** Environment for the script (tests put fake commands first on PATH). Default: process.env. */
@@ -47,10 +47,12 @@ export function runLocalScript(script: string, options: LocalScriptOptions): Pro
       killGroup('SIGTERM');
       setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
     };
-    const take = (sink: ByteSink) => (chunk: Buffer) => {
-      if (truncated || sink.write(chunk)) return;
-      truncated = true;
-      stop();
+    const take = (sink: ByteSink, stream: NodeJS.ReadableStream) => (chunk: Buffer) => {
+      if (!truncated && !sink.write(chunk)) {
+        truncated = true;
+        stop();
+      }
+      pauseOnBacklog(sink, stream);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -65,8 +67,8 @@ export function runLocalScript(script: string, options: LocalScriptOptions): Pro
       signal?.removeEventListener('abort', stop);
       resolve({ exitCode, connectionLost: lost, timedOut, truncated, ...(note ? { note } : {}) });
     };
-    child.stdout.on('data', take(options.stdout));
-    child.stderr.on('data', take(options.stderr));
+    child.stdout.on('data', take(options.stdout, child.stdout));
+    child.stderr.on('data', take(options.stderr, child.stderr));
     child.on('error', (e) => finish(null, true, `cannot start ${shell}: ${e.message}`));
     child.on('close', (code) => finish(code, false));
     child.stdin.on('error', () => undefined); // the shell may exit before reading all of the script

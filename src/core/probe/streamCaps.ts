@@ -26,6 +26,19 @@ export interface StreamCut {
 /** A consumer of an output stream as it arrives; false: it is full and the command should stop. */
 export interface ByteSink {
   write(chunk: Buffer): boolean;
+  /**
+   * Asked after each write: a promise means "read no more until it settles" (the stream is paused,
+   * so the writer on the far side blocks instead of this process buffering).
+   */
+  backlog?(): Promise<void> | undefined;
+}
+
+/** Pauses `stream` while the sink has a backlog. */
+export function pauseOnBacklog(sink: ByteSink, stream: { pause(): unknown; resume(): unknown }): void {
+  const wait = sink.backlog?.();
+  if (!wait) return;
+  stream.pause();
+  void wait.finally(() => stream.resume());
 }
 
 /** Keeps the first `keep` bytes of a stream and counts the rest; never asks to stop. */

@@ -1,7 +1,7 @@
 // Runs one command on an open connection with a client-side deadline and an output cap, and
 // tells "the command failed" apart from "the connection was lost" (no exit status arrived).
 import { Client, ClientChannel } from 'ssh2';
-import type { ByteSink } from '../probe/streamCaps';
+import { ByteSink, pauseOnBacklog } from '../probe/streamCaps';
 
 export interface ExecResult {
   readonly exitCode: number | null;
@@ -49,6 +49,7 @@ function collect(channel: ClientChannel, options: ExecOptions, started: number, 
   channel.on('data', (chunk: Buffer) => {
     run.take(run.out, chunk, options.stdoutSink);
     options.onStdout?.(chunk);
+    if (options.stdoutSink) pauseOnBacklog(options.stdoutSink, channel);
   });
   channel.stderr.on('data', (chunk: Buffer) => run.take(run.err, chunk, options.stderrSink));
   channel.on('exit', (code: number | null, sig?: string) => run.exited(code, sig ?? null));

@@ -14,6 +14,7 @@ import { statusOfProbe } from '../status';
 import type { FleetHostResult } from '../types';
 import type { ByteSink } from '../../probe/streamCaps';
 import { NodeStream, RelayDemux } from './demux';
+import { ParseQueue } from './parseQueue';
 import { RelayTool, loginScript } from './loginScript';
 import { RelayOptions, checkRelayOptions } from './options';
 
@@ -24,6 +25,8 @@ export { checkRelayOptions } from './options';
 // One name per `command -v`: dash prints only the first of several.
 const DETECT_SCRIPT = 'LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH\nfor t in sinfo srun pdsh clush; do command -v "$t"; done\n';
 const TOOL_COMMAND: Record<RelayTool, string> = { slurm: 'srun', pdsh: 'pdsh', clush: 'clush' };
+/** Ended nodes that may wait for their parse before reading pauses (each holds its raw stream, ~100 KB). */
+const PARSE_BACKLOG = 64;
 
 /** The relay tools the login node has, from `command -v` (Slurm: srun). */
 export async function detectRelayTools(client: Client, signal?: AbortSignal): Promise<RelayTool[]> {
@@ -97,11 +100,12 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
   // Each node is parsed as soon as its stream ends, while the others still run: only the nodes in
   // flight hold their raw streams.
   const parsed = new Map<string, Promise<ParsedNode>>();
+  const queue = new ParseQueue(PARSE_BACKLOG);
   const demuxed = new RelayDemux(opts.tool, tag, checked.expected, (node) => {
-    parsed.set(node.name, parseNode(opts, boundary, node, { connectionLost: false, timedOut: node.exitCode === 124 }));
+    parsed.set(node.name, queue.add(() => parseNode(opts, boundary, node, { connectionLost: false, timedOut: node.exitCode === 124 })));
     opts.onNodeEnded?.(parsed.size);
   });
-  const sink = (push: (chunk: Buffer) => void): ByteSink => ({ write: (chunk) => (push(chunk), true) });
+  const sink = (push: (chunk: Buffer) => void): ByteSink => ({ write: (chunk) => (push(chunk), true), backlog: () => queue.backlog() });
   const run = await runLogin(script, {
     timeoutMs: checked.deadlineMs, maxBytes: 65_536, signal: opts.signal,
     stdoutSink: sink((c) => demuxed.pushStdout(c)), stderrSink: sink((c) => demuxed.pushStderr(c)),
