@@ -18,8 +18,10 @@ export interface ProbeCommandSpec {
   readonly id: string;
   /** POSIX sh command line, run by `sh -c`, stdin from /dev/null. */
   readonly command: string;
-  /** Seconds before `timeout` stops it on the host (when the host has `timeout`). */
+  /** Seconds after which the probe's watchdog stops it on the host (TERM, then KILL 2 s later). */
   readonly timeoutS: number;
+  /** What reports and evidence show as the command, when `command` wraps it (see kallsyms-peer). */
+  readonly display?: string;
 }
 
 /** Prints each existing file of `paths` (sh globs allowed) with a `==> path <==` header. */
@@ -74,7 +76,7 @@ export const PROBE_COMMANDS = [
   // Exported only by MLNX_OFED/DOCA-OFED ib_core; names are readable without root. Reading
   // /proc/kallsyms makes the kernel format every symbol (tens of ms of CPU), and the answer only
   // matters when no peer-memory module is loaded: a live one has resolved the symbol (hostChecks.ts).
-  { id: 'kallsyms-peer', command: KALLSYMS_PEER_COMMAND, timeoutS: DEFAULT_S },
+  { id: 'kallsyms-peer', command: KALLSYMS_PEER_COMMAND, display: 'grep ib_register_peer_memory_client /proc/kallsyms', timeoutS: DEFAULT_S },
   // The legacy service must be off when nvidia-peermem is used (§3). stderr is dropped: for a SysV
   // script systemctl says it redirects to systemd-sysv-install; an empty is-enabled = no such unit.
   {

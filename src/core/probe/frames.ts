@@ -11,6 +11,7 @@ export type SectionState = 'complete' | 'cut-off' | 'not-run';
 
 export interface CommandResult {
   readonly id: string;
+  /** The command as reports show it (ProbeCommandSpec.display, else the command itself). */
   readonly command: string;
   /** null when no exit code arrived (cut off, not run, or killed before it could be written). */
   readonly exitCode: number | null;
@@ -164,7 +165,7 @@ function toResult(spec: ProbeCommandSpec, s: Section | undefined): CommandResult
   const exitCode = intOrNull(meta.rc);
   return {
     id: spec.id,
-    command: spec.command,
+    command: spec.display ?? spec.command,
     exitCode,
     durationMs: intOrNull(meta.ms),
     timedOut: meta.timedout === '1',
