@@ -158,6 +158,8 @@ function printResults(s: Samples, cpu: CpuSamples): void {
   console.log(`(c) CPU (user + sys) on the host for one probe, host ${BENCH_CPU_HOST} (no delays), \`times\` of the script's shell (10 ms ticks)`);
   console.log(summaryLine('gdr-doctor probe script', probeCpu));
   console.log(summaryLine('the same commands in a row (sh -s)', plainCpu));
+  console.log(summaryLine('the same commands all at once (sh -s)', summarize(cpu.parallel)));
+  console.log(`  for reading: the probe / the hand-written parallel script ${(sum(cpu.probe) / sum(cpu.parallel)).toFixed(2)}; that script / the commands in a row ${(sum(cpu.parallel) / sum(cpu.plain)).toFixed(2)} (running at once costs CPU by itself on a busy machine)`);
   console.log('\ntargets (medians, gdr-doctor / OpenSSH; CPU: totals over all rounds, finer than one 10 ms tick):');
   console.log(targetLine({ label: 'fresh diagnose no slower than OpenSSH in a row', ratio: fresh.median / sshA.median, limit: 1, strict: false, limitText: '<= 1.00' }));
   console.log(targetLine({ label: 'fresh diagnose vs OpenSSH running them all at once', ratio: fresh.median / sshPar.median, limit: 1.1, strict: false, limitText: '<= 1.10' }));

@@ -1,5 +1,6 @@
 // The probe's own cost on the host: the CPU time (user + sys) the host spends on one probe, against
-// the same commands run one after another (sequentialCommand.ts), on a lab host whose fake commands
+// the same commands run one after another and all at once by a hand-written script
+// (sequentialCommand.ts), on a lab host whose fake commands
 // answer at once (profile `healthy`, no delays: the commands' CPU, not their waiting, is measured).
 // Each run is `/bin/sh -c '/bin/sh -s; times >&2'` over an open connection, the script on stdin:
 // `times` prints the CPU of the inner shell and everything it waited for, i.e. the whole probe
@@ -9,7 +10,7 @@ import { PROBE_COMMANDS } from '../src/core/probe/commands';
 import { parseFrames } from '../src/core/probe/frames';
 import { buildProbeScript } from '../src/core/probe/script';
 import { exec } from '../src/core/ssh/exec';
-import { sequentialCommand } from './sequentialCommand';
+import { parallelCommand, sequentialCommand } from './sequentialCommand';
 import { inRotation } from './stats';
 
 const MEASURED = "/bin/sh -c '/bin/sh -s; times >&2'";
@@ -30,24 +31,29 @@ async function probeCpu(client: Client): Promise<number> {
   return cpuMs(r.stderr.toString());
 }
 
-async function plainCpu(client: Client): Promise<number> {
-  const r = await exec(client, MEASURED, { stdin: `${sequentialCommand(PROBE_COMMANDS)}\n`, timeoutMs: 120_000, maxBytes: 1 << 28 });
+async function scriptCpu(client: Client, script: string): Promise<number> {
+  const r = await exec(client, MEASURED, { stdin: `${script}\n`, timeoutMs: 120_000, maxBytes: 1 << 28 });
   if (r.exitCode === null) throw new Error(`the plain commands did not complete on the CPU host: ${r.stderr.toString().slice(-500)}`);
   return cpuMs(r.stderr.toString());
 }
 
 export interface CpuSamples {
   readonly probe: number[];
+  /** The commands in a row: the target's baseline. */
   readonly plain: number[];
+  /** The commands all at once, hand-written: what running them in parallel costs by itself (contention). */
+  readonly parallel: number[];
 }
 
-/** `rounds` runs of each side, alternating (the order flips every round), after one unmeasured pair. */
+/** `rounds` runs of each side, in rotation, after one unmeasured run of each. */
 export async function measureHostCpu(client: Client, rounds: number): Promise<CpuSamples> {
-  await probeCpu(client);
-  await plainCpu(client);
-  const s: CpuSamples = { probe: [], plain: [] };
-  for (let i = 0; i < rounds; i++) {
-    await inRotation(i, [async () => void s.probe.push(await probeCpu(client)), async () => void s.plain.push(await plainCpu(client))]);
-  }
+  const s: CpuSamples = { probe: [], plain: [], parallel: [] };
+  const sides: [number[], () => Promise<number>][] = [
+    [s.probe, () => probeCpu(client)],
+    [s.plain, () => scriptCpu(client, sequentialCommand(PROBE_COMMANDS))],
+    [s.parallel, () => scriptCpu(client, parallelCommand(PROBE_COMMANDS))],
+  ];
+  for (const [, run] of sides) await run();
+  for (let i = 0; i < rounds; i++) await inRotation(i, sides.map(([into, run]) => async () => void into.push(await run())));
   return s;
 }
