@@ -10,7 +10,10 @@ export const MAX_NODE_STREAM_BYTES = 24 * 1024 * 1024;
 /** Most text kept of one node's messages, and of the tool's own. */
 export const MAX_MESSAGE_BYTES = 4096;
 
-/** Splits a byte stream into lines (without "\n") as chunks arrive; a final line without "\n" comes at end(). */
+/**
+ * Splits a byte stream into lines (without "\n") as chunks arrive; a final line without "\n" comes
+ * at end(). A line handed on may be a view of the chunk: `onLine` must not keep it.
+ */
 export class LineSplitter {
   private partial: Buffer[] = [];
   private partialBytes = 0;
@@ -20,8 +23,12 @@ export class LineSplitter {
   push(chunk: Buffer): void {
     let from = 0;
     for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, from)) {
-      this.keep(chunk.subarray(from, nl));
-      this.emit();
+      // Most lines lie whole in one chunk: handed on as they are, no copy.
+      if (this.partial.length === 0) this.onLine(chunk.subarray(from, Math.min(nl, from + MAX_LINE_BYTES)));
+      else {
+        this.keep(chunk.subarray(from, nl));
+        this.emit();
+      }
       from = nl + 1;
     }
     if (from < chunk.length) this.keep(chunk.subarray(from));
