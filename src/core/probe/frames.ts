@@ -5,7 +5,7 @@
 // started is `not-run`. Payloads are length-prefixed, so output bytes are never scanned for the
 // boundary. Bytes that are not UTF-8 become U+FFFD. Nothing here throws on any input.
 import { ProbeCommandSpec } from './commands';
-import { PREAMBLE_KEEP_BYTES } from './streamCaps';
+import { PREAMBLE_KEEP_BYTES } from './outputLimits';
 
 export type SectionState = 'complete' | 'cut-off' | 'not-run';
 
