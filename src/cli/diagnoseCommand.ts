@@ -10,7 +10,7 @@ import { DEFAULT_FLEET_CONCURRENCY, ProbedHost } from '../core/fleet/fanout';
 import { probeOverSsh, SshReachOptions } from '../core/fleet/sshProbeHost';
 import { DEMO_HOST_NAME, demoRunner } from '../core/probe/demoHost';
 import { localRunner } from '../core/probe/localRunner';
-import { collectScript, offlineRunner } from '../core/probe/offlineRunner';
+import { collectScript, offlineRunner, savedOutputNames, savedOutputsIn } from '../core/probe/offlineRunner';
 import { ProbeRunner, runProbe } from '../core/probe/runProbe';
 import { diagnosisJson } from '../core/report/diagnosisReport';
 import { DestinationError, parseDestination } from '../core/ssh/destination';
@@ -71,7 +71,8 @@ Through a login node (one SSH connection to LOGIN; the nodes need no SSH from he
   -f N and --deadline S (else --timeout S) apply to the whole run
 
 Exit status: 0 collected (findings or not); 3 a host was unreachable, refused, or stopped by a
-deadline; 64 bad usage (a bad host list names its column); 130 interrupted (Ctrl-C: hosts still
+deadline; 64 bad usage (a bad host list names its column); 66 --from DIR holds none of the files
+it reads (<command id>.txt); 130 interrupted (Ctrl-C: hosts still
 running are stopped and what was collected is printed).
 `;
 
@@ -122,6 +123,11 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
       return await runRelay(via, hosts, fleet);
     }
     if (modeCount(args.flags, args.options, hosts.length) !== 1) throw new UsageError('give destinations, or exactly one of --demo, --local, --from DIR');
+    const empty = emptyFromFolder(args.options.get('--from'));
+    if (empty !== undefined) {
+      io.stderr(empty);
+      return ExitCode.noInput;
+    }
     if (hosts.length > 1) return await runFleet(hosts, fleet);
     return await runSingle(planJob(hosts[0], args.flags, args.options, { prompts, configFile: args.options.get('-F') }, deadlineMs), args.flags.has('--json'), io, nccl);
   } finally {
@@ -141,6 +147,30 @@ function checkDestination(destination: string): void {
   } catch (e) {
     if (e instanceof DestinationError) throw new UsageError(e.message);
     throw e;
+  }
+}
+
+/**
+ * `--from DIR` on a folder with none of the files it reads: a wrong folder, not a host with nothing to
+ * report. Says which files it looks for and how to make them; undefined when the folder holds any.
+ */
+function emptyFromFolder(dir: string | undefined): string | undefined {
+  if (dir === undefined || !fs.existsSync(dir) || savedOutputsIn(dir).length > 0) return undefined;
+  const inside = subfolders(dir).filter((d) => savedOutputsIn(d).length > 0);
+  return (
+    `gdr-doctor: --from ${dir}: no saved output here: it holds none of the files --from reads, one per diagnostic ` +
+    `(${savedOutputNames().join(', ')}; each with optional .err and .rc).\n` +
+    (inside.length > 0 ? `  These folders inside it do: ${inside.join(', ')}.\n` : '') +
+    '  To save them on a host: gdr-doctor diagnose --print-collect-script > collect.sh; run `sh collect.sh out` there, ' +
+    'copy out/ back, then: gdr-doctor diagnose --from out\n'
+  );
+}
+
+function subfolders(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name));
+  } catch {
+    return [];
   }
 }
 

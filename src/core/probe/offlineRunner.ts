@@ -7,7 +7,7 @@
 //              the usual case of an output a user saved by hand)
 // `collectScript()` writes exactly these files on a host. The folder's files go through the same
 // framing and parsing as a live probe, so every report looks alike.
-import { promises as fs } from 'fs';
+import { promises as fs, statSync } from 'fs';
 import * as path from 'path';
 import { PROBE_COMMANDS, ProbeCommandSpec } from './commands';
 import { SectionData, encodeDone, encodeHeader, encodeSection } from './frames';
@@ -29,6 +29,24 @@ export function offlineRunner(dir: string): ProbeRunner {
     parts.push(encodeDone(request.boundary));
     return { stdout: Buffer.concat(parts), stderr: Buffer.from(notes.join('\n')), exitCode: 0, connectionLost: false, timedOut: false };
   };
+}
+
+/** The `<id>.txt` files `--from DIR` reads, in probe order. */
+export function savedOutputNames(commands: readonly ProbeCommandSpec[] = PROBE_COMMANDS): string[] {
+  return commands.map((c) => `${c.id}.txt`);
+}
+
+/** Which of those files the folder holds (none: the folder is not a saved probe, or the wrong one). */
+export function savedOutputsIn(dir: string, commands: readonly ProbeCommandSpec[] = PROBE_COMMANDS): string[] {
+  return savedOutputNames(commands).filter((name) => isFile(path.join(dir, name)));
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 async function readSaved(dir: string, spec: ProbeCommandSpec, request: ProbeRequest): Promise<SectionData | undefined> {

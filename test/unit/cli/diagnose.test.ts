@@ -48,6 +48,28 @@ describe('gdr-doctor diagnose (offline paths)', () => {
     fs.rmSync(dir, { recursive: true });
   });
 
+  it('--from DIR holding none of the files it reads: exit 66, naming them and the collect script', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-from-empty-'));
+    try {
+      // A folder of something else, and the saved outputs one level down (the user named the parent).
+      fs.writeFileSync(path.join(dir, 'notes.md'), 'saved on gpu01\n');
+      fs.mkdirSync(path.join(dir, 'gpu01'));
+      fs.copyFileSync(path.join(FIXTURES, 'topo/seed-xeon-gold-5318y-8gpu-3nic.txt'), path.join(dir, 'gpu01', 'topo.txt'));
+      const r = cli(['diagnose', '--from', dir]);
+      assert.equal(r.status, 66, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /holds none of the files --from reads/);
+      for (const name of ['topo.txt', 'lsmod.txt', 'modules-load.txt', 'pci-sysfs.txt', 'iommu-groups.txt']) assert.ok(r.stderr.includes(name), name);
+      assert.match(r.stderr, /--print-collect-script/);
+      assert.ok(r.stderr.includes(`These folders inside it do: ${path.join(dir, 'gpu01')}.`), r.stderr);
+      // The same folder with one saved output is a (partial) probe: read, exit 0.
+      fs.copyFileSync(path.join(dir, 'gpu01', 'topo.txt'), path.join(dir, 'topo.txt'));
+      assert.equal(cli(['diagnose', '--from', dir]).status, 0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses ambiguous or missing input with exit 64', () => {
     assert.equal(cli(['diagnose']).status, 64);
     assert.equal(cli(['diagnose', '--demo', '--local']).status, 64);
