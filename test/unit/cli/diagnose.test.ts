@@ -70,6 +70,21 @@ describe('gdr-doctor diagnose (offline paths)', () => {
     }
   });
 
+  it('lists knock-on findings under their cause, in the text and in --json (a real machine without GPUs)', () => {
+    const dir = path.join(FIXTURES, '../probes/debian12-vm-no-gpu');
+    const text = cli(['diagnose', '--from', dir]);
+    assert.equal(text.status, 0, text.stderr);
+    const findings = text.stdout.slice(text.stdout.indexOf('  findings:'));
+    assert.match(findings, /^ {2}findings:\n {4}ERROR gpu\.none: nvidia-smi is not installed: no NVIDIA driver\n/);
+    assert.match(findings, /^ {10}8 more findings following from this one \(nothing they show can change the answer until it is solved\):\n {12}info {2}probe\.command-failed: Could not read `numactl -H`: command not found \(exit 127\)\n {18}> numactl -H: /m);
+    // Nothing else at the top level: every other line of the findings is indented under gpu.none.
+    assert.deepEqual(findings.split('\n').filter((l) => /^ {4}\S/.test(l)).map((l) => l.trim().split(':')[0]), ['ERROR gpu.none']);
+    const json = JSON.parse(cli(['diagnose', '--from', dir, '--json']).stdout);
+    assert.deepEqual(json.findings.map((f: { id: string }) => f.id), ['gpu.none']);
+    assert.equal(json.findings[0].children.length, 8);
+    assert.ok(json.findings[0].children.every((c: { causedBy: string; severity: string }) => c.causedBy === 'gpu.none' && c.severity === 'info'));
+  });
+
   it('refuses ambiguous or missing input with exit 64', () => {
     assert.equal(cli(['diagnose']).status, 64);
     assert.equal(cli(['diagnose', '--demo', '--local']).status, 64);

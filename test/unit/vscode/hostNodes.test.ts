@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { diagnose } from '../../../src/core/diagnosis';
 import { DEMO_HOST_NAME, demoRunner } from '../../../src/core/probe/demoHost';
+import { offlineRunner } from '../../../src/core/probe/offlineRunner';
 import { runProbe } from '../../../src/core/probe/runProbe';
 import { formatProbeReport } from '../../../src/cli/diagnoseReport';
 import { DEMO_HOST, HostModel } from '../../../src/vscode/hosts/hostModel';
@@ -76,6 +77,19 @@ describe('Hosts tree nodes', () => {
     assert.deepEqual(nics.map((n) => (n.kind === 'nic' ? [n.label, n.description] : [])), [['mlx5_0', '1 port(s), 1 active'], ['mlx5_1', '1 port(s), 0 active']]);
     const ports = childNodes(nics[1], model).map((p) => (p.kind === 'row' ? [p.description, p.tone] : []));
     assert.deepEqual(ports, [['DOWN · 100 Gb/s · Ethernet', 'warning']]);
+  });
+
+  it('shows knock-on findings under their cause: a real machine without GPUs has one finding at the top', async () => {
+    const report = await runProbe(offlineRunner(path.join(__dirname, '../../probes/debian12-vm-no-gpu')), { host: 'debian12-vm' });
+    const model = new HostModel({ configHosts: () => ['debian12-vm'], addedHosts: () => [] });
+    const [host] = rootNodes(model);
+    model.setOutcome(host.hostId, { kind: 'diagnosed', report, diagnosis: diagnose(report), finishedAt: new Date() });
+    const findings = group(model, 'findings');
+    assert.deepEqual(findings.map((n) => (n.kind === 'finding' ? n.finding.id : n.kind)), ['gpu.none']);
+    const under = childNodes(findings[0], model);
+    assert.equal(under.length, 8);
+    for (const n of under) assert.ok(n.kind === 'finding' && n.finding.causedBy === 'gpu.none' && n.id.startsWith(`${findings[0].id}/`), n.id);
+    assert.deepEqual(childNodes(under[0], model), []);
   });
 
   it('says a command whose output went over the cap was truncated, as the CLI report does', async () => {
