@@ -2,6 +2,7 @@
 // (ssh_config) is read when the view first asks for it, and nothing connects until Diagnose.
 import * as vscode from 'vscode';
 import { RAW_OUTPUT_SCHEME, Views } from './constants';
+import { DemoHost } from './core/demo/demoHost';
 import { listConfigHosts } from './core/ssh/configHosts';
 import { localResolveEnv } from './core/ssh/nodeConfigFs';
 import { registerCommands } from './vscode/commands';
@@ -49,7 +50,7 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
     fleetHosts: () => directMembers(readSettings().fleets),
   });
   const fleets = new FleetModel(() => readSettings().fleets);
-  const diagnoser = own(new Diagnoser({ model, settings: readSettings, prompts: inputBoxPrompts(), demoDir: extension.asAbsolutePath('media/demo'), log }));
+  const diagnoser = own(new Diagnoser({ model, settings: readSettings, prompts: inputBoxPrompts(), demo: new DemoHost(extension.asAbsolutePath('media/demo')), log }));
   const tree = own(new HostsTreeProvider(model, fleets));
   const view = own(vscode.window.createTreeView(Views.hosts, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true }));
   const work = own(new WorkIndicator());

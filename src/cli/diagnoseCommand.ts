@@ -8,7 +8,7 @@ import { NCCL_ENV_NAMES } from '../core/topology/nccl/env';
 import { NEWEST_NCCL, formatNcclVersion } from '../core/topology/nccl/version';
 import { DEFAULT_FLEET_CONCURRENCY, ProbedHost } from '../core/fleet/fanout';
 import { probeOverSsh, SshReachOptions } from '../core/fleet/sshProbeHost';
-import { DEMO_HOST_NAME, demoRunner } from '../core/probe/demoHost';
+import { DEMO_HOST_NAME, DemoHost } from '../core/demo/demoHost';
 import { localRunner } from '../core/probe/localRunner';
 import { collectScript, offlineRunner, savedOutputNames, savedOutputsIn } from '../core/probe/offlineRunner';
 import { ProbeRunner, runProbe } from '../core/probe/runProbe';
@@ -21,6 +21,7 @@ import { countOption, expandDestinations, secondsOption } from './fleetArgs';
 import { runFleet, runRelay } from './fleetCommand';
 import { FLEET_INCOMPLETE } from './fleetOutput';
 import { CliIo, ExitCode } from './io';
+import { demoDir } from './demoDir';
 import { cliPrompts } from './terminalPrompts';
 import { jsonText } from './visible';
 
@@ -37,7 +38,8 @@ terminal, gdr-doctor asks as ssh does (unknown host key, passphrase, password, 2
 without one (CI, pipes) or with --batch it never asks: use keys or an agent, and hosts already
 in known_hosts (or StrictHostKeyChecking accept-new).
 
-  --demo       a built-in GPU node replayed from real recorded outputs (no network)
+  --demo       a built-in 8-GPU node replayed from recorded outputs (no network): nvidia_peermem
+               not loaded; try gdr-doctor fix --demo load-peermem
   --local      this machine
   --from DIR   a folder of saved outputs (<command id>.txt), as the collect script saves them
   --print-collect-script
@@ -75,12 +77,6 @@ deadline; 64 bad usage (a bad host list names its column); 66 --from DIR holds n
 it reads (<command id>.txt); 130 interrupted (Ctrl-C: hosts still
 running are stopped and what was collected is printed).
 `;
-
-/** Where the demo host's recorded outputs live: the fixtures of this checkout. */
-function demoDir(): string {
-  const candidates = [path.join(__dirname, '../test/fixtures'), path.join(__dirname, '../../test/fixtures')];
-  return candidates.find((d) => fs.existsSync(d)) ?? candidates[0];
-}
 
 interface Job {
   readonly host: string;
@@ -196,7 +192,7 @@ async function runSingle(job: Job, json: boolean, io: CliIo, nccl: NcclAssumptio
 function planJob(destination: string | undefined, flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, reach: SshReachOptions, deadlineMs: number | undefined): Job {
   const from = options.get('--from');
   const probe = (host: string, runner: ProbeRunner) => async () => ({ report: await runProbe(runner, { host, deadlineMs }) });
-  if (flags.has('--demo')) return { host: DEMO_HOST_NAME, run: probe(DEMO_HOST_NAME, demoRunner(demoDir())) };
+  if (flags.has('--demo')) return { host: DEMO_HOST_NAME, run: probe(DEMO_HOST_NAME, new DemoHost(demoDir()).runner()) };
   if (flags.has('--local')) return { host: 'localhost', run: probe('localhost', localRunner()) };
   if (from !== undefined) {
     if (!fs.existsSync(from)) throw new UsageError(`--from: no folder ${JSON.stringify(from)}`);

@@ -13,14 +13,21 @@ function cli(args: string[]) {
 }
 
 describe('gdr-doctor diagnose (offline paths)', () => {
-  it('--demo reports the replayed node: sections, facts and nearest NICs', () => {
+  it('--demo reports the replayed node: every diagnostic collected, the peer-memory failure and its fixes', () => {
     const r = cli(['diagnose', '--demo']);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /^demo-dgx-a100 \(replayed\)/);
+    assert.match(r.stdout, /^demo-hgx-h100 \(replayed\)/);
     assert.match(r.stdout, /ok\s+topo\s+nvidia-smi topo -m/);
-    assert.match(r.stdout, /not run\s+gpus/);
-    // dgx-a100-epyc-nic-legend: GPU0 and GPU1 are PXB to NIC0 (mlx5_0) and NIC1 (mlx5_1).
-    assert.match(r.stdout, /GPU0: mlx5_0:1 \(PXB\) — NUMA 3, CPUs 48-63,176-191 — GDR yes/);
+    // modinfo finds no legacy nv_peer_mem: exit 1 is its answer, not a failure; nothing else is short of "ok".
+    const statuses = r.stdout.split('\n').filter((l) => /^ {2}\S/.test(l) && !/findings:|GPU↔NIC|suggested/.test(l));
+    assert.equal(statuses.length, 25);
+    assert.deepEqual(statuses.filter((l) => !l.startsWith('  ok ')).map((l) => l.trim().split(/\s+/).slice(0, 3).join(' ')), ['exit 1 modinfo-nv-peer-mem']);
+    assert.match(r.stdout, /^ {4}ERROR peermem\.not-loaded: nvidia_peermem is not loaded\n/m);
+    assert.match(r.stdout, /^ {10}fix: gdr-doctor fix <host> load-peermem$/m);
+    assert.match(r.stdout, /^ {4}WARN {2}peermem\.not-persistent: nvidia_peermem is not loaded at boot$/m);
+    assert.match(r.stdout, /^ {4}WARN {2}rdma\.port-down: No active port on mlx5_1$/m);
+    // Without peer memory (and no dma-buf with the proprietary driver) no GPU gets GPUDirect RDMA.
+    assert.match(r.stdout, /GPU0: mlx5_0:1, mlx5_2:1, mlx5_3:1 \(PIX → NCCL PHB\) — NUMA 0, CPUs 0-47,96-143 — GDR no/);
   });
 
   it('--demo --json has the report shape with parsed facts', () => {
