@@ -89,6 +89,11 @@ export class HostModel {
     return this.statuses.get(id) ?? { working: false };
   }
 
+  /** The demo host is listed (Open Demo Host, until it is removed). */
+  get demoListed(): boolean {
+    return this.demoOpen;
+  }
+
   openDemo(): HostEntry {
     this.demoOpen = true;
     this.changed(true);

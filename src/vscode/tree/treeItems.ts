@@ -73,7 +73,7 @@ function hostItem(node: HostsNode & { kind: 'host' }, model: HostModel): vscode.
   const origin = host ? ORIGIN_TEXT[host.origin] : 'through the login node';
   const t = item(node.id, label, Collapsed, { description: origin, icon, tooltip: `${label} (${origin})` });
   if (isRelayedHostId(hostId)) t.contextValue = ContextValues.relayedHost;
-  else t.contextValue = host?.origin === 'added' || host?.origin === 'demo' ? ContextValues.removableHost : ContextValues.host;
+  else t.contextValue = host?.origin === 'demo' ? ContextValues.demoHost : host?.origin === 'added' ? ContextValues.removableHost : ContextValues.host;
   return t;
 }
 
