@@ -17,6 +17,7 @@ export const COMMAND_CATEGORY = 'GPUDirect RDMA';
 export const Commands = {
   addHost: 'gdrDoctor.addHost',
   openDemoHost: 'gdrDoctor.openDemoHost',
+  resetDemoHost: 'gdrDoctor.resetDemoHost',
   diagnoseThisMachine: 'gdrDoctor.diagnoseThisMachine',
   diagnose: 'gdrDoctor.diagnose',
   refresh: 'gdrDoctor.refresh',
@@ -56,6 +57,8 @@ export const Settings = {
 export const ContextValues = {
   host: 'gdrDoctor.host',
   removableHost: 'gdrDoctor.host.removable',
+  /** The demo host: removable, and Reset Demo Host applies. */
+  demoHost: 'gdrDoctor.host.demo',
   rawOutput: 'gdrDoctor.rawOutput',
   /** Followed by `;fix=<id>` per quick fix the finding offers (src/vscode/fixes/contextValue.ts). */
   finding: 'gdrDoctor.finding',
@@ -64,6 +67,12 @@ export const ContextValues = {
   fleetGroup: 'gdrDoctor.fleetGroup',
   /** A host of a fleet reached through a login node: no direct SSH, so no host actions. */
   relayedHost: 'gdrDoctor.relayedHost',
+} as const;
+
+/** Context keys the extension sets for `when` clauses. */
+export const ContextKeys = {
+  /** The demo host is listed in the Hosts view. */
+  demoOpen: 'gdrDoctor.demoOpen',
 } as const;
 
 /** Read-only documents with a command's raw output: `gdr-doctor-raw:/<host>/<command>.txt`. */

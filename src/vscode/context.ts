@@ -1,6 +1,7 @@
 // One object every command receives: the host model, the diagnoser, the view, the log, the topology
 // panel and plan documents. Built once in activate(); everything it owns is disposed with the extension.
 import * as vscode from 'vscode';
+import { DemoHost } from '../core/demo/demoHost';
 import { PlanDocuments } from './fixes/planDocument';
 import { FleetModel } from './fleet/fleetModel';
 import { Diagnoser } from './hosts/diagnoser';
@@ -15,6 +16,8 @@ export interface Ctx {
   readonly model: HostModel;
   readonly fleets: FleetModel;
   readonly diagnoser: Diagnoser;
+  /** The demo host's recordings and the state its simulated quick fixes changed. */
+  readonly demo: DemoHost;
   readonly log: vscode.LogOutputChannel;
   readonly view: vscode.TreeView<HostsNode>;
   readonly work: WorkIndicator;

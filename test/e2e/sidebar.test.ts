@@ -13,7 +13,7 @@ import { Workbench, screenshotFailures } from './workbench';
 import { until } from '../support/until';
 
 const CONTAINER_TITLE = 'GPUDirect RDMA';
-const DEMO = 'demo-dgx-a100 (replayed)';
+const DEMO = 'demo-hgx-h100 (replayed)';
 // Our own lab records, one per e2e cache ($GDR_E2E_CACHE): the SSH suite, other e2e files and an
 // e2e run with another cache keep theirs.
 const RECORDS_PATH = path.join(CACHE_DIR, 'lab-sidebar.records.json');
@@ -89,27 +89,26 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     await workbench.screenshot('sidebar-01-welcome');
   });
 
-  it('opens the demo host from the welcome button without diagnosing it', async function () {
+  it('opens the demo host from the welcome button and diagnoses it at once (it needs no network)', async function () {
     await sidebar().locator('.welcome-view-content .monaco-button', { hasText: 'Open Demo Host' }).first().click();
     await expand(DEMO);
-    await row('Not diagnosed yet').waitFor();
+    await rowUnder('Diagnosed', /Diagnosed .* in /).waitFor();
     await workbench.screenshot('sidebar-02-demo-listed');
   });
 
-  it('diagnoses the demo host: findings (errors first, known ids) and GPUs with GDR verdicts', async function () {
-    await diagnoseInline(DEMO);
-    await rowUnder('Diagnosed', /Diagnosed .* in /).waitFor();
+  it('shows the demo host\'s findings (errors first, known ids) and GPUs with GDR verdicts', async function () {
     await expand('Findings');
+    await rowUnder('nvidia_peermem is not loaded', 'peermem.not-loaded').waitFor();
     await rowUnder('No active port on mlx5_1', 'rdma.port-down').waitFor();
-    await rowUnder('diagnostics were not collected', 'probe.command-failed').waitFor();
+    await rowUnder('nvidia_peermem is not loaded at boot', 'peermem.not-persistent').waitFor();
     await workbench.screenshot('sidebar-03-demo-findings');
     // The tooltip carries the detail and the evidence, as text.
     await tooltip(row('No active port on mlx5_1'), 'ibv_devinfo');
     await workbench.screenshot('sidebar-04-finding-tooltip');
     await collapse('Findings');
     await expand('GPUs');
-    // mlx5_1 has no active port in the demo's ibv_devinfo: NCCL skips it (net_ib init), so GPU0 uses mlx5_0.
-    await rowUnder('GPU0', /NUMA 3 · → mlx5_0 \(PXB\) · GDR yes/).waitFor();
+    // Without peer memory (the proprietary driver: no dma-buf either) NCCL stages GPU0's traffic through the CPU.
+    await rowUnder('GPU0', /NVIDIA H100 80GB HBM3 · 00000000:18:00\.0 · NUMA 0 · → mlx5_0, mlx5_2 \+1 \(PIX → NCCL PHB\) · GDR no/).waitFor();
     await workbench.screenshot('sidebar-05-demo-gpus');
     await collapse('GPUs');
   });

@@ -35,14 +35,27 @@ export async function removeHostCommand(ctx: Ctx, clicked?: HostsNode, selected?
   const removable = hosts.filter((h) => h.origin !== 'ssh-config');
   if (removable.length === 0) return;
   for (const h of removable) ctx.diagnoser.disconnect(h);
+  // A demo opened again starts from its recordings.
+  if (removable.some((h) => h.id === DEMO_HOST.id)) ctx.demo.reset();
   const added = removable.filter((h) => h.origin === 'added').map((h) => h.destination);
   if (added.length > 0) await writeAddedHosts(readSettings().hosts.filter((d) => !added.includes(d)));
   for (const h of removable) ctx.model.forget(h.id);
 }
 
+/** The demo needs no network: it is diagnosed as soon as it opens (real hosts connect only on Diagnose). */
 export async function openDemoHostCommand(ctx: Ctx): Promise<void> {
   ctx.model.openDemo();
   await reveal(ctx, DEMO_HOST.id);
+  await diagnoseHosts(ctx, [DEMO_HOST]);
+}
+
+/** Undoes the demo's simulated quick fixes: its recordings are replayed as they are, and diagnosed again. */
+export async function resetDemoHostCommand(ctx: Ctx): Promise<void> {
+  ctx.demo.reset();
+  ctx.log.info(`${DEMO_HOST.label}: reset to its recordings`);
+  if (!ctx.model.demoListed) return;
+  await diagnoseHosts(ctx, [DEMO_HOST]);
+  void notifyInfo(`${DEMO_HOST.label} is reset: its recordings are replayed as they are, nvidia_peermem not loaded again.`);
 }
 
 export async function diagnoseThisMachineCommand(ctx: Ctx): Promise<void> {

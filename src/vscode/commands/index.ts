@@ -4,7 +4,7 @@ import { CommandId, Commands } from '../../constants';
 import { Ctx } from '../context';
 import type { HostsNode } from '../tree/nodes';
 import { diagnoseCommand } from './diagnose';
-import { addHostCommand, diagnoseThisMachineCommand, disconnectCommand, openDemoHostCommand, removeHostCommand } from './hosts';
+import { addHostCommand, diagnoseThisMachineCommand, disconnectCommand, openDemoHostCommand, removeHostCommand, resetDemoHostCommand } from './hosts';
 import { copyReportCommand, exportReportCommand, openRawOutputCommand } from './report';
 import { analyzeTopologyInEditorCommand, showTopologyCommand } from '../topology/commands';
 import { applyQuickFixCommand, fixFromFinding } from '../fixes/fixCommands';
@@ -18,6 +18,7 @@ type Handler = (ctx: Ctx, node?: HostsNode, selected?: readonly HostsNode[]) => 
 const TABLE: Record<CommandId, Handler> = {
   [Commands.addHost]: addHostCommand,
   [Commands.openDemoHost]: openDemoHostCommand,
+  [Commands.resetDemoHost]: resetDemoHostCommand,
   [Commands.diagnoseThisMachine]: diagnoseThisMachineCommand,
   [Commands.diagnose]: diagnoseCommand,
   // Refresh re-reads the SSH config and settings, then re-diagnoses what the user points at (if anything).

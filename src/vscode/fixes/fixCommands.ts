@@ -1,5 +1,6 @@
 // The quick-fix commands: one inline action per fix id on a finding that offers it, and the palette
 // command "Apply Quick Fix…" (pick a host, then a fix; fixes the host's findings offer come first).
+// SSH hosts and the demo host (simulated there); this machine is diagnosed, not fixed, from here.
 import * as vscode from 'vscode';
 import { FIX_IDS, FixId } from '../../core/fixes';
 import { Ctx, targetHosts } from '../context';
@@ -22,7 +23,7 @@ export function fixFromFinding(fixId: FixId): (ctx: Ctx, node?: HostsNode) => Pr
 }
 
 export async function applyQuickFixCommand(ctx: Ctx, node?: HostsNode): Promise<void> {
-  const [host] = await targetHosts(ctx, node, undefined, { many: false, title: 'Apply a quick fix on which host?', filter: (h) => h.kind === 'ssh' });
+  const [host] = await targetHosts(ctx, node, undefined, { many: false, title: 'Apply a quick fix on which host?', filter: (h) => h.kind !== 'local' });
   if (!host) return;
   const fixId = await pickFix(ctx, host);
   if (fixId) await applyQuickFix(ctx, host, fixId);

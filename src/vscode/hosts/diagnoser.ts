@@ -3,7 +3,7 @@
 // outcome in the model. Cancelling closes the host's SSH connection, which stops the remote
 // commands, or stops this machine's probe script; nothing here interprets what the host printed.
 import { diagnose } from '../../core/diagnosis';
-import { demoRunner } from '../../core/probe/demoHost';
+import { DemoHost } from '../../core/demo/demoHost';
 import { localRunner } from '../../core/probe/localRunner';
 import { ProbeRunner, runProbe } from '../../core/probe/runProbe';
 import { sshRunner } from '../../core/probe/sshRunner';
@@ -20,8 +20,8 @@ export interface DiagnoserDeps {
   readonly model: HostModel;
   readonly settings: () => GdrSettings;
   readonly prompts: SshPrompts;
-  /** Folder holding the demo's recorded outputs (media/demo in the .vsix). */
-  readonly demoDir: string;
+  /** The demo host (recordings in media/demo of the .vsix) and the state its quick fixes changed. */
+  readonly demo: DemoHost;
   readonly log: { info(m: string): void; warn(m: string): void };
 }
 
@@ -99,7 +99,7 @@ export class Diagnoser {
     try {
       if (host.destination === undefined) {
         // This machine: the signal stops the script's process group; the demo only needs to give up.
-        const runner = host.kind === 'demo' ? abortable(demoRunner(this.deps.demoDir), signal) : localRunner({ signal });
+        const runner = host.kind === 'demo' ? abortable(this.deps.demo.runner(), signal) : localRunner({ signal });
         const report = await runProbe(runner, { host: host.label, deadlineMs });
         return { kind: 'diagnosed', report, diagnosis: diagnose(report, nccl), finishedAt: new Date() };
       }

@@ -1,6 +1,6 @@
 // The Hosts tree's host part, built from the host model on demand (the element types are in nodes.ts);
 // no VS Code import (treeItems.ts renders these).
-import { GpuNicPair, pathLabel, shortVerdict } from '../../core/diagnosis';
+import { Finding, GpuNicPair, pathLabel, shortVerdict } from '../../core/diagnosis';
 import { factOf } from '../../core/diagnosis/evidence';
 import { readHostState } from '../../core/diagnosis/hostState';
 import { rdmaPorts } from '../../core/diagnosis/rdmaPorts';
@@ -17,6 +17,7 @@ export function rootNodes(model: HostModel): HostsNode[] {
 
 export function childNodes(node: HostsNode, model: HostModel): HostsNode[] {
   if (node.kind === 'nic') return node.ports;
+  if (node.kind === 'finding') return findingNodes(node.id, node.hostId, node.finding.children ?? []);
   const last = model.status(node.hostId).lastDiagnosed;
   // Children's ids extend the parent's, so a host shown at the root and under a fleet stays unique.
   if (node.kind === 'host') return [statusNode(node.hostId, model, node.id), ...(last ? groupNodes(node.id, node.hostId, last) : [])];
@@ -63,7 +64,7 @@ function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOut
     ({ kind: 'row', id: `${base}/${key}`, hostId, label, description, tone, tooltip });
   switch (g) {
     case 'findings':
-      return d.diagnosis.findings.map((finding, i) => ({ kind: 'finding', id: `${base}/${i}:${finding.id}`, hostId, finding }));
+      return findingNodes(base, hostId, d.diagnosis.findings);
     case 'gpus':
       return d.diagnosis.pairs.map((pair) => gpuNode(base, hostId, pair, d.report));
     case 'nics':
@@ -75,6 +76,11 @@ function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOut
     case 'raw':
       return d.report.commands.map((c) => ({ kind: 'raw', id: `${base}/${c.id}`, hostId, commandId: c.id, label: c.id, description: commandStatus(c) }));
   }
+}
+
+/** A finding's knock-ons (knockOn.ts) are its children in the tree, as in the CLI report. */
+function findingNodes(base: string, hostId: string, findings: readonly Finding[]): HostsNode[] {
+  return findings.map((finding, i) => ({ kind: 'finding', id: `${base}/${i}:${finding.id}`, hostId, finding }));
 }
 
 function gpuNode(base: string, hostId: string, pair: GpuNicPair, report: ProbeReport): HostsNode {

@@ -73,7 +73,7 @@ function hostItem(node: HostsNode & { kind: 'host' }, model: HostModel): vscode.
   const origin = host ? ORIGIN_TEXT[host.origin] : 'through the login node';
   const t = item(node.id, label, Collapsed, { description: origin, icon, tooltip: `${label} (${origin})` });
   if (isRelayedHostId(hostId)) t.contextValue = ContextValues.relayedHost;
-  else t.contextValue = host?.origin === 'added' || host?.origin === 'demo' ? ContextValues.removableHost : ContextValues.host;
+  else t.contextValue = host?.origin === 'demo' ? ContextValues.demoHost : host?.origin === 'added' ? ContextValues.removableHost : ContextValues.host;
   return t;
 }
 
@@ -83,7 +83,10 @@ function findingItem(id: string, f: Finding, fixable: boolean): vscode.TreeItem 
   if (f.evidence.length > 0) parts.push('', 'Evidence:', '', ...codeBlock(f.evidence.join('\n')));
   if (f.fixes.length > 0) parts.push('', `Quick fix: ${f.fixes.map(plain).join(', ')}`);
   parts.push('', `_${plain(f.source)}_`);
-  const t = item(id, f.title, None, { description: f.id, icon: SEVERITY_ICON[f.severity], tooltip: markdown(parts) });
+  const following = f.children?.length ?? 0;
+  if (following > 0) parts.push('', `${following} more finding${following === 1 ? '' : 's'} follow from this one (listed under it): nothing they show can change the answer until it is solved.`);
+  const description = following > 0 ? `${f.id} · ${following} following` : f.id;
+  const t = item(id, f.title, following > 0 ? Collapsed : None, { description, icon: SEVERITY_ICON[f.severity], tooltip: markdown(parts) });
   t.contextValue = findingContextValue(fixable ? f.fixes : []);
   return t;
 }
