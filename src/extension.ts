@@ -21,6 +21,9 @@ import { HostsTreeProvider } from './vscode/tree/hostsTree';
 import { WorkIndicator } from './vscode/workIndicator';
 import { notifyError } from './vscode/notify';
 import { errorText } from './core/errorText';
+import { ContextKeySetter } from './vscode/contextKeys';
+import { watchViewBadge } from './vscode/glance/viewBadge';
+import { SelectedHostStatus } from './vscode/glance/selectedHostStatus';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();
@@ -50,15 +53,18 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   });
   const fleets = new FleetModel(() => readSettings().fleets);
   const diagnoser = own(new Diagnoser({ model, settings: readSettings, prompts: inputBoxPrompts(), demoDir: extension.asAbsolutePath('media/demo'), log }));
-  const tree = own(new HostsTreeProvider(model, fleets));
+  const tree = own(new HostsTreeProvider(model, fleets, diagnoser));
   const view = own(vscode.window.createTreeView(Views.hosts, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true }));
+  const keys = own(new ContextKeySetter(model, fleets, diagnoser, view));
+  own(watchViewBadge(view, model, fleets));
+  own(new SelectedHostStatus(view, model));
   const work = own(new WorkIndicator());
   const raw = own(new RawOutputProvider(model));
   own(vscode.workspace.registerTextDocumentContentProvider(RAW_OUTPUT_SCHEME, raw));
   const topology = own(new TopologyPanels(extension, log));
   const plans = own(new PlanDocuments());
   own(watchSettings(model, fleets, log));
-  registerCommands({ extension, model, fleets, diagnoser, log, view, work, topology, plans }, own);
+  registerCommands({ extension, model, fleets, diagnoser, log, view, work, topology, plans, keys }, own);
   registerTopoEditor(log, own);
 }
 
