@@ -14,8 +14,9 @@ export const TERMINAL_TAB_SIZE = 8;
 const DIVISION_SLASH = '\u2215';
 
 export function rawOutputUri(hostId: string, commandId: string, tabTitle: string): vscode.Uri {
-  const segments = [hostId, commandId, tabTitle.replace(/\//g, DIVISION_SLASH)];
-  return vscode.Uri.from({ scheme: RAW_OUTPUT_SCHEME, path: `/${segments.map(encodeURIComponent).join('/')}` });
+  // The ids are encoded (a relayed host's id holds a slash); the title is shown as the tab's label, as written.
+  const path = `/${encodeURIComponent(hostId)}/${encodeURIComponent(commandId)}/${tabTitle.replace(/\//g, DIVISION_SLASH)}`;
+  return vscode.Uri.from({ scheme: RAW_OUTPUT_SCHEME, path });
 }
 
 /** "nvidia-smi topo -m — gpu01": the command as a person names it, and the host it ran on. */
@@ -29,7 +30,7 @@ export async function showRawOutput(uri: vscode.Uri, language: string): Promise<
   // The title ends with the host name, whose dots would read as a file extension: say the language.
   if (doc.languageId !== language) doc = await vscode.languages.setTextDocumentLanguage(doc, language);
   const editor = await vscode.window.showTextDocument(doc, { preview: true });
-  editor.options = { tabSize: TERMINAL_TAB_SIZE };
+  editor.options = { tabSize: TERMINAL_TAB_SIZE, insertSpaces: false };
 }
 
 export class RawOutputProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {

@@ -7,7 +7,7 @@ import type { Diagnosis } from './index';
 export type VerdictTone = 'ok' | 'warning' | 'error';
 
 export interface HostVerdictWords {
-  /** "GDR 8/8 GPUs", "peermem not loaded", "no RDMA NIC +1". */
+  /** "GDR 8/8 GPUs", "GDR 8/8 GPUs · 1 warning", "peermem not loaded", "no RDMA NIC +1". */
   readonly text: string;
   readonly tone: VerdictTone;
   readonly errors: number;
@@ -49,7 +49,9 @@ export function hostVerdict(d: Diagnosis): HostVerdictWords {
   if (d.pairs.length === 0) return { text: 'GPUs not read', tone: 'warning', errors: 0, warnings };
   const gdr = d.pairs.filter((p) => p.gdr).length;
   const tone = gdr === d.pairs.length && warnings === 0 ? 'ok' : 'warning';
-  return { text: `GDR ${gdr}/${d.pairs.length} GPU${d.pairs.length === 1 ? '' : 's'}`, tone, errors: 0, warnings };
+  // Warnings are counted where they turn the icon yellow, so "GDR 8/8" beside a warning icon reads right.
+  const warned = warnings > 0 ? ` · ${warnings} warning${warnings === 1 ? '' : 's'}` : '';
+  return { text: `GDR ${gdr}/${d.pairs.length} GPU${d.pairs.length === 1 ? '' : 's'}${warned}`, tone, errors: 0, warnings };
 }
 
 /** A finding in a few words: its short name, else its title cut to fit. */

@@ -26,7 +26,7 @@ describe('hostVerdict: a host in a few words', () => {
     assert.deepEqual(hostVerdict({ ...healthy, pairs }), { text: 'GDR 6/8 GPUs', tone: 'warning', errors: 0, warnings: 0 });
     const warned = { ...healthy, findings: [...healthy.findings, { ...healthy.findings[0], id: 'iommu.enabled', severity: 'warning' as const }] };
     assert.equal(hostVerdict(warned).tone, 'warning');
-    assert.equal(hostVerdict(warned).text, 'GDR 8/8 GPUs');
+    assert.equal(hostVerdict(warned).text, 'GDR 8/8 GPUs · 1 warning');
   });
 
   it('several errors: the first one, and how many more', () => {
