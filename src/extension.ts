@@ -23,6 +23,9 @@ import { HostsTreeProvider } from './vscode/tree/hostsTree';
 import { WorkIndicator } from './vscode/workIndicator';
 import { notifyError } from './vscode/notify';
 import { errorText } from './core/errorText';
+import { ContextKeySetter } from './vscode/contextKeys';
+import { watchViewBadge } from './vscode/glance/viewBadge';
+import { SelectedHostStatus } from './vscode/glance/selectedHostStatus';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();
@@ -53,8 +56,11 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   const fleets = new FleetModel(() => readSettings().fleets);
   const demo = new DemoHost(extension.asAbsolutePath('media/demo'));
   const diagnoser = own(new Diagnoser({ model, settings: readSettings, prompts: inputBoxPrompts(), demo, log }));
-  const tree = own(new HostsTreeProvider(model, fleets));
+  const tree = own(new HostsTreeProvider(model, fleets, diagnoser));
   const view = own(vscode.window.createTreeView(Views.hosts, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true }));
+  const keys = own(new ContextKeySetter(model, fleets, diagnoser, view));
+  own(watchViewBadge(view, model, fleets));
+  own(new SelectedHostStatus(view, model));
   const work = own(new WorkIndicator());
   const raw = own(new RawOutputProvider(model));
   own(vscode.workspace.registerTextDocumentContentProvider(RAW_OUTPUT_SCHEME, raw));
@@ -62,7 +68,7 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   const plans = own(new PlanDocuments());
   own(watchSettings(model, fleets, log));
   own(trackDemoOpen(model));
-  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans }, own);
+  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys }, own);
   registerTopoEditor(log, own);
 }
 

@@ -10,6 +10,7 @@ import { TopologyPanels } from './topology/topologyPanel';
 import type { HostsNode } from './tree/nodes';
 import { WorkIndicator } from './workIndicator';
 import { notifyInfo, notifyWithLog } from './notify';
+import type { ContextKeySetter } from './contextKeys';
 
 export interface Ctx {
   readonly extension: vscode.ExtensionContext;
@@ -25,6 +26,8 @@ export interface Ctx {
   readonly topology: TopologyPanels;
   /** Long fix plans opened as read-only documents. */
   readonly plans: PlanDocuments;
+  /** Context keys: the palette's, and the walkthrough's steps. */
+  readonly keys: ContextKeySetter;
 }
 
 /** Logs an error and shows it with a "Show Log" action. */

@@ -83,9 +83,8 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     await workbench.activityBarItem(CONTAINER_TITLE).click();
     const welcome = sidebar().locator('.welcome-view-content');
     await welcome.filter({ hasText: 'No hosts yet.' }).waitFor();
-    for (const button of ['Add Host…', 'Open Demo Host', 'Diagnose This Machine']) {
-      await welcome.locator('.monaco-button', { hasText: button }).first().waitFor();
-    }
+    await welcome.locator('.monaco-button', { hasText: 'Open Demo Host' }).first().waitFor();
+    for (const link of ['Add Host…', 'Diagnose This Machine']) await welcome.locator('a', { hasText: link }).first().waitFor();
     await workbench.screenshot('sidebar-01-welcome');
   });
 
@@ -107,18 +106,19 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     await workbench.screenshot('sidebar-04-finding-tooltip');
     await collapse('Findings');
     await expand('GPUs');
-    // Without peer memory (the proprietary driver: no dma-buf either) NCCL stages GPU0's traffic through the CPU.
-    await rowUnder('GPU0', /NVIDIA H100 80GB HBM3 · 00000000:18:00\.0 · NUMA 0 · → mlx5_0, mlx5_2 \+1 \(PIX → NCCL PHB\) · GDR no/).waitFor();
+    // Without peer memory (the proprietary driver: no dma-buf either) NCCL stages GPU0's traffic through
+    // the CPU. The verdict comes first, so the sidebar's default width shows it.
+    await rowUnder('GPU0', /GDR no · mlx5_0, mlx5_2 \+1 \(PIX → NCCL PHB\) · NUMA 0/).waitFor();
     await workbench.screenshot('sidebar-05-demo-gpus');
     await collapse('GPUs');
   });
 
   it('opens a raw output as a read-only document', async function () {
     await expand('Raw outputs');
-    await row('topo').click();
+    await row('nvidia-smi topo -m').click();
     const editor = workbench.tab.locator('.editor-group-container .monaco-editor .view-lines');
     await editor.filter({ hasText: 'NIC Legend' }).first().waitFor();
-    const tab = workbench.tab.locator('.tabs-container .tab', { hasText: 'topo.txt' });
+    const tab = workbench.tab.locator('.tabs-container .tab', { hasText: `nvidia-smi topo -m — ${DEMO}` });
     await tab.first().waitFor();
     await workbench.screenshot('sidebar-06-raw-output');
     await collapse('Raw outputs');

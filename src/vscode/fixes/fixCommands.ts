@@ -7,6 +7,7 @@ import { Ctx, targetHosts } from '../context';
 import { HostEntry } from '../hosts/hostModel';
 import type { HostsNode } from '../tree/nodes';
 import { applyQuickFix } from './applyFix';
+import { takesQuickFixes } from '../tree/hostContext';
 
 const FIX_DESCRIPTIONS: Record<FixId, string> = {
   'load-peermem': 'load the peer-memory module now (modprobe)',
@@ -23,7 +24,7 @@ export function fixFromFinding(fixId: FixId): (ctx: Ctx, node?: HostsNode) => Pr
 }
 
 export async function applyQuickFixCommand(ctx: Ctx, node?: HostsNode): Promise<void> {
-  const [host] = await targetHosts(ctx, node, undefined, { many: false, title: 'Apply a quick fix on which host?', filter: (h) => h.kind !== 'local' });
+  const [host] = await targetHosts(ctx, node, undefined, { many: false, title: 'Apply a quick fix on which host?', filter: takesQuickFixes });
   if (!host) return;
   const fixId = await pickFix(ctx, host);
   if (fixId) await applyQuickFix(ctx, host, fixId);

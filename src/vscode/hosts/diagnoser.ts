@@ -15,6 +15,7 @@ import { SshPrompts } from '../../core/ssh/prompts';
 import { SshTarget } from '../../core/ssh/sshConfig';
 import { GdrSettings } from '../config';
 import { HostEntry, HostModel, Outcome } from './hostModel';
+import { ChangeListeners } from '../modelSupport';
 
 export interface DiagnoserDeps {
   readonly model: HostModel;
@@ -32,6 +33,8 @@ export class Diagnoser {
    * kept only while the pool has that connection open or opening.
    */
   private readonly jumps = new Map<string, { destination: string; jump: string }>();
+  /** Told when a connection opens or closes (Disconnect is offered only where one is open). */
+  private readonly connections = new ChangeListeners();
 
   constructor(private readonly deps: DiagnoserDeps) {
     this.pool = new ConnectionPool({ open: (d) => this.open(d), onClose: (d, why) => this.closed(d, why) });
@@ -85,6 +88,10 @@ export class Diagnoser {
     return this.pool.use(key, work);
   }
 
+  onDidChangeConnections(listener: () => void): { dispose(): void } {
+    return this.connections.add(listener);
+  }
+
   connected(host: HostEntry): boolean {
     const key = this.poolKey(host);
     return key !== undefined && this.pool.hosts().includes(key);
@@ -131,12 +138,15 @@ export class Diagnoser {
   private async open(key: string): Promise<SshConnection> {
     const reach = sshReach(this.deps.settings(), this.deps.prompts, this.deps.log);
     const jumped = this.jumps.get(key);
-    return jumped ? openSsh(jumped.destination, throughJump(reach, jumped.destination, jumped.jump)) : openSsh(key, reach);
+    const conn = await (jumped ? openSsh(jumped.destination, throughJump(reach, jumped.destination, jumped.jump)) : openSsh(key, reach));
+    this.connections.fire();
+    return conn;
   }
 
   private closed(key: string, why: PoolCloseReason): void {
     this.jumps.delete(key);
     this.deps.log.info(`${key}: connection closed (${why})`);
+    this.connections.fire();
   }
 }
 

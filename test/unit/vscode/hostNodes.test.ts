@@ -51,7 +51,8 @@ describe('Hosts tree nodes', () => {
     const ranks = findings.map((f) => ({ error: 0, warning: 1, info: 2 })[f?.severity ?? 'info']);
     assert.deepEqual(ranks, [...ranks].sort());
     const gpu0 = group(model, 'gpus').find((n) => n.kind === 'gpu' && n.label === 'GPU0');
-    assert.equal(gpu0?.kind === 'gpu' ? gpu0.description : '', 'NVIDIA H100 80GB HBM3 · 00000000:18:00.0 · NUMA 0 · → mlx5_0, mlx5_2 +1 (PIX → NCCL PHB) · GDR no');
+    // The verdict first: a sidebar at its default width cuts the end of the row, not the verdict.
+    assert.equal(gpu0?.kind === 'gpu' ? gpu0.description : '', 'GDR no · mlx5_0, mlx5_2 +1 (PIX → NCCL PHB) · NUMA 0 · NVIDIA H100 80GB HBM3 · 00000000:18:00.0');
     const nics = group(model, 'nics');
     assert.deepEqual(nics.map((n) => (n.kind === 'nic' ? n.label : '')), ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3', 'mlx5_4', 'mlx5_5', 'mlx5_6', 'mlx5_7']);
     const ports = childNodes(nics[1], model).map((p) => (p.kind === 'row' ? p.description : ''));
@@ -59,6 +60,15 @@ describe('Hosts tree nodes', () => {
     assert.equal(group(model, 'numa').length, 2);
     const raw = group(model, 'raw').find((n) => n.kind === 'raw' && n.commandId === 'topo');
     assert.equal(raw?.kind === 'raw' ? raw.description : '', 'ok');
+    // Titled with the command, not the probe's id.
+    assert.equal(raw?.kind === 'raw' ? raw.label : '', 'nvidia-smi topo -m');
+  });
+
+  it('a finished diagnosis is a neutral status row: reaching a host says nothing about GDR', async () => {
+    const model = await demoModel();
+    const status = childNodes(rootNodes(model)[0], model)[0];
+    assert.equal(status.kind === 'status' ? status.tone : '', 'done');
+    assert.doesNotMatch(status.kind === 'status' ? status.tooltip : '', /Reachable/);
   });
 
   it('lists the NICs and port states sysfs shows when ibv_devinfo is missing', async () => {
