@@ -26,8 +26,11 @@ import { errorText } from './core/errorText';
 import { ContextKeySetter } from './vscode/contextKeys';
 import { watchViewBadge } from './vscode/glance/viewBadge';
 import { SelectedHostStatus } from './vscode/glance/selectedHostStatus';
+import { useBundle } from './core/l10n';
 
 export function activate(context: vscode.ExtensionContext): void {
+  // Core's words (findings, hovers) follow VS Code's display language: the same bundle as vscode.l10n.
+  useBundle(vscode.l10n.bundle);
   const log = createLog();
   context.subscriptions.push(log);
   try {
@@ -38,7 +41,7 @@ export function activate(context: vscode.ExtensionContext): void {
     // created before the failure is already in context.subscriptions, so it is disposed all the same.
     const message = errorText(e);
     log.error(`activation failed: ${message}`);
-    void notifyError(`GPUDirect RDMA Doctor failed to start: ${message}`);
+    void notifyError(vscode.l10n.t('GPUDirect RDMA Doctor failed to start: {0}', message));
   }
 }
 

@@ -8,6 +8,7 @@ import { topologyGraph } from '../../core/topology/graph';
 import { classifyLink, knownLinkTypes, linkMeaning } from '../../core/topology/linkTypes';
 import { linkRule } from '../../core/topology/nccl/linkRule';
 import type { GpuDetail, LinkClassName, LinkExplanation, TopologyData } from '../../protocol/topology';
+import { t } from '../../core/l10n';
 
 export interface TopologySource {
   readonly title: string;
@@ -65,16 +66,16 @@ function gpuDetail(topology: Topology, name: string, pair: GpuNicPair | undefine
   const cpus = pair ? pair.cpus : shown(gpu?.cpuAffinity);
   const nics = pair?.nics ?? [];
   const hcas = nics.map((n) => (n.device === null ? null : n.port === null ? n.device : `${n.device}:${n.port}`)).filter((h): h is string => h !== null);
-  const caveat = fromMatrix ? ' (From the matrix alone: NIC ports, peer memory and the GPU model were not read.)' : '';
+  const caveat = fromMatrix ? t(' (From the matrix alone: NIC ports, peer memory and the GPU model were not read.)') : '';
   return {
     name, numaNode, cpus, link: pair?.link ?? null,
     nearestNics: nics.map((n) => nicLabel(topology, n.nic)),
     nearestNicColumns: nics.map((n) => n.nic),
     gdr: pair ? pair.gdr : null,
-    verdict: pair ? shortVerdict(pair) : 'GDR unknown',
+    verdict: pair ? shortVerdict(pair) : t('GDR unknown'),
     ncclPath: pair?.ncclPath ?? null,
     proxyGpu: pair?.proxyGpu ?? null,
-    reason: `${pair?.reason ?? 'No verdict.'}${caveat}`,
+    reason: `${pair?.reason ?? t('No verdict.')}${caveat}`,
     confirm: pair?.confirm ?? '',
     ncclIbHca: hcas.length > 0 ? `NCCL_IB_HCA='=${hcas.join(',')}'` : null,
     pinning: numaNode !== null && /^[\d,-]+$/.test(numaNode) ? `numactl --cpunodebind=${numaNode} --membind=${numaNode}` : null,
