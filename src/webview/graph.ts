@@ -2,6 +2,7 @@
 // NVLink edges between GPUs, each GPU joined to the NIC(s) NCCL gives it (through its relaying GPU
 // for PXN), and GPUs for which NCCL uses no GPUDirect RDMA marked.
 import type { TopologyData } from '../protocol/topology';
+import { t } from '@vscode/l10n';
 import { svg } from './dom';
 
 const DEV_W = 84;
@@ -23,18 +24,18 @@ export function renderGraph(data: TopologyData, selectedGpu: string | null, sele
     for (const group of node.groups) {
       const gh = GROUP_HEAD + DEV_H + 2 * GAP;
       layers.groups.append(svg('rect', { class: 'pcie-group', x: x + GAP, y, width: width - 2 * GAP, height: gh, rx: 4 }),
-        svg('text', { class: 'group-label', x: x + 2 * GAP, y: y + 12 }, `PCIe group ${group.id.replace('pcie', '')}`));
+        svg('text', { class: 'group-label', x: x + 2 * GAP, y: y + 12 }, t('PCIe group {0}', group.id.replace('pcie', ''))));
       group.devices.forEach((d, i) => positions.set(d, { x: x + 2 * GAP + i * (DEV_W + GAP), y: y + GROUP_HEAD + GAP }));
       y += gh + GAP;
     }
     layers.groups.prepend(svg('rect', { class: 'numa-node', x, y: GAP, width, height: y, rx: 6 }),
-      svg('text', { class: 'node-label', x: x + GAP, y: GAP + 16 }, node.node === null ? 'NUMA node unknown' : `NUMA node ${node.node}`));
+      svg('text', { class: 'node-label', x: x + GAP, y: GAP + 16 }, node.node === null ? t('NUMA node unknown') : t('NUMA node {0}', node.node)));
     height = Math.max(height, y + 2 * GAP);
     x += width + GAP;
   }
   drawEdges(data, positions, selectedGpu, layers.edges);
   drawDevices(data, positions, selectedGpu, selectGpu, layers.devices);
-  return svg('svg', { class: 'graph', width: x, height, viewBox: `0 0 ${x} ${height}`, role: 'img', 'aria-label': 'Inferred topology graph' },
+  return svg('svg', { class: 'graph', width: x, height, viewBox: `0 0 ${x} ${height}`, role: 'img', 'aria-label': t('Inferred topology graph') },
     layers.groups, layers.edges, layers.devices);
 }
 
@@ -58,9 +59,9 @@ function drawEdges(data: TopologyData, positions: Map<string, Box>, selectedGpu:
     // PXN: the GPU's traffic goes over NVLink to the relaying GPU, then from there to the NIC.
     const hops = gpu.proxyGpu ? [gpu.name, gpu.proxyGpu] : [gpu.name];
     const cls = `chosen-edge${gpu.name === selectedGpu ? ' selected' : ''}${gpu.gdr === true ? '' : ' far'}${gpu.proxyGpu ? ' pxn' : ''}`;
-    if (gpu.proxyGpu) line(layer, positions, gpu.name, gpu.proxyGpu, cls, `${gpu.name} → ${gpu.proxyGpu}: NVLink, relaying to the NIC (PXN)`);
+    if (gpu.proxyGpu) line(layer, positions, gpu.name, gpu.proxyGpu, cls, t('{0} → {1}: NVLink, relaying to the NIC (PXN)', gpu.name, gpu.proxyGpu));
     for (const nic of gpu.nearestNicColumns) {
-      line(layer, positions, hops[hops.length - 1], nic, cls, `${gpu.name} → ${nic}: ${gpu.proxyGpu ? `through ${gpu.proxyGpu} (PXN)` : gpu.link ?? '?'}; ${gpu.verdict}`);
+      line(layer, positions, hops[hops.length - 1], nic, cls, `${gpu.name} → ${nic}: ${gpu.proxyGpu ? t('through {0} (PXN)', gpu.proxyGpu) : gpu.link ?? '?'}; ${gpu.verdict}`);
     }
   }
 }

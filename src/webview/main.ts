@@ -1,5 +1,7 @@
 // The topology webview: says `ready`, then draws whatever valid `topology` message arrives.
-// Messages that fail the protocol's guards are dropped. Builds DOM with textContent only.
+// Messages that fail the protocol's guards are dropped. Builds DOM with textContent only. Its own words
+// go through t() of @vscode/l10n, with the translations the extension sends first (`l10n`).
+import { config, t } from '@vscode/l10n';
 import { ExtensionToWebview, TopologyData, WebviewToExtension, isExtensionToWebview } from '../protocol/topology';
 import { renderDetails } from './details';
 import { el } from './dom';
@@ -23,8 +25,13 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 vscode.postMessage({ type: 'ready' });
 
 function receive(message: ExtensionToWebview): void {
+  if (message.type === 'l10n') {
+    config({ contents: { ...message.bundle } });
+    render();
+    return;
+  }
   if (message.type === 'copied') {
-    status.textContent = `Copied ${message.label} to the clipboard.`;
+    status.textContent = t('Copied {0} to the clipboard.', message.label);
     return;
   }
   state.data = message.data;
@@ -37,7 +44,7 @@ function render(): void {
   if (!data) return;
   const refocus = focusSelector(document.activeElement);
   const explainer = new Explainer(data);
-  const explanation = el('p', { class: 'explanation', id: 'explanation', 'aria-live': 'polite' }, 'Hover or focus a cell or a legend entry to see what it means for GPUDirect RDMA.');
+  const explanation = el('p', { class: 'explanation', id: 'explanation', 'aria-live': 'polite' }, t('Hover or focus a cell or a legend entry to see what it means for GPUDirect RDMA.'));
   const events = { explain: (text: string) => { explanation.textContent = text; }, selectGpu };
   const gpu = data.gpus.find((g) => g.name === state.gpu);
   const view = state.mode === 'matrix'
@@ -76,7 +83,7 @@ function tabs(): HTMLElement {
     button.addEventListener('click', () => { state.mode = mode; render(); });
     return button;
   };
-  return el('div', { class: 'tabs', role: 'tablist', 'aria-label': 'View' }, make('matrix', 'Matrix'), make('graph', 'Graph'));
+  return el('div', { class: 'tabs', role: 'tablist', 'aria-label': t('View') }, make('matrix', t('Matrix')), make('graph', t('Graph')));
 }
 
 function selectGpu(name: string): void {

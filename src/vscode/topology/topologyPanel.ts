@@ -75,6 +75,8 @@ class TopologyPanel {
     if (message.type === 'ready') {
       // A reload of the page (theme change, reveal after being hidden) says ready again: resend.
       this.ready = true;
+      // The page's own words in the display language, before anything is drawn (none: English).
+      this.post({ type: 'l10n', bundle: vscode.l10n.bundle ?? {} });
       this.post({ type: 'topology', data: this.data });
       return;
     }
