@@ -108,7 +108,7 @@ function sharedSudo(ctx: Ctx, ready: readonly (Prepared & { plan: FixPlan })[]):
 
 /** "load-peermem on fleet lab: 3 applied", or with what failed, and Show Log. */
 async function summarize(ctx: Ctx, fleet: string, fixId: FixId, results: readonly Applied[]): Promise<void> {
-  const word = (a: Applied) => a.result?.status ?? (a.error?.startsWith('not run') ? 'not run' : 'not reached');
+  const word = (a: Applied) => a.result?.status ?? (a.notRun ? 'not run' : 'not reached');
   const counts = new Map<string, string[]>();
   for (const a of results) counts.set(word(a), [...(counts.get(word(a)) ?? []), a.host.label]);
   const parts = [...counts].map(([w, hosts]) => `${hosts.length} ${outcomeWord(w)}${w === 'applied' ? '' : ` (${foldHostList(hosts)})`}`);
