@@ -66,4 +66,13 @@ describe('the extension in Chinese (code-server --locale zh-cn)', function () {
     assert.match(await label.textContent() ?? '', HAN);
     await workbench.screenshot('l10n-04-topology-graph-zh-cn');
   });
+
+  it('the Getting Started walkthrough in Chinese: its title and steps', async function () {
+    await workbench.runCommand('GPUDirect RDMA: 入门');
+    const page = workbench.tab.locator('.gettingStartedContainer', { hasText: 'GPUDirect RDMA Doctor 入门' });
+    await page.waitFor();
+    await page.locator('button.getting-started-step', { hasText: '打开演示主机' }).first().waitFor();
+    await page.locator('button.getting-started-step', { hasText: '诊断一个集群' }).first().waitFor();
+    await workbench.screenshot('l10n-05-walkthrough-zh-cn');
+  });
 });

@@ -58,6 +58,15 @@ describe('localization: every string has a Simplified Chinese translation', () =
     }
   });
 
+  it('package.nls.zh-cn.json: the walkthrough\'s media are Chinese files that exist', () => {
+    const media = Object.entries(chinese).filter(([key]) => key.endsWith('.media'));
+    assert.equal(media.length, 6);
+    for (const [key, file] of media) {
+      assert.notEqual(file, english[key], key);
+      assert.match(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'), /\p{Script=Han}/u, file);
+    }
+  });
+
   it('the sources write every t() key out, so it can be translated ahead of time', () => {
     assert.deepEqual(scanned.problems, []);
     assert.ok(scanned.uses.length > 200, `${scanned.uses.length} t() calls`);
