@@ -31,6 +31,8 @@ export interface AcsReading {
   /** Bridges on the paths NCCL uses below a common root: the ones whose ACS matters. */
   readonly bridges: PciDevice[];
   readonly redirecting: RedirectingBridge[];
+  /** Every bridge of the paths whose lspci lists an ACS capability, redirecting or not. */
+  readonly capable: RedirectingBridge[];
   /** ACS could not be read: why (no root and sudo asks a password, lspci missing); null when it was. */
   readonly unread: string | null;
 }
@@ -41,15 +43,14 @@ export function readAcs(report: ProbeReport, pairs: readonly GpuNicPair[]): AcsR
   const paths = pairPaths(report, pairs).filter((p) => p.sameRoot && p.bridges.length > 0);
   if (!acs || factOf(report, 'pci-sysfs') === undefined) return null;
   const bridges = pathBridges(paths);
-  if (acs.via === 'none') return { paths, bridges, redirecting: [], unread: `lspci needs root to read ACS, and sudo -n did not run it (${acs.why ?? 'no reason given'})` };
-  if (acs.via === 'missing') return { paths, bridges, redirecting: [], unread: 'lspci is not installed (package pciutils)' };
-  const redirecting = bridges.flatMap((bridge) => {
+  if (acs.via === 'none') return { paths, bridges, redirecting: [], capable: [], unread: `lspci needs root to read ACS, and sudo -n did not run it (${acs.why ?? 'no reason given'})` };
+  if (acs.via === 'missing') return { paths, bridges, redirecting: [], capable: [], unread: 'lspci is not installed (package pciutils)' };
+  const capable = bridges.flatMap((bridge) => {
     const lspci = acs.devices.get(bridge.bdf);
-    const ctl = lspci?.acs?.ctl;
-    if (!lspci || !ctl || !redirects(ctl)) return [];
+    if (!lspci?.acs?.ctl) return [];
     return [{ bridge, lspci, pairs: paths.filter((p) => p.bridges.some((b) => b.bdf === bridge.bdf)).map(pairLabel) }];
   });
-  return { paths, bridges, redirecting, unread: null };
+  return { paths, bridges, redirecting: capable.filter((c) => c.lspci.acs?.ctl && redirects(c.lspci.acs.ctl)), capable, unread: null };
 }
 
 export function acsFindings(report: ProbeReport, pairs: readonly GpuNicPair[], virt: VirtState): Finding[] {
@@ -57,14 +58,19 @@ export function acsFindings(report: ProbeReport, pairs: readonly GpuNicPair[], v
   const endpoints = reading ? reading.paths.flatMap((p) => [p.gpuBdf, p.nicBdf]) : [];
   const iommu = iommuState(report, endpoints);
   if (!reading) return inferredAcs(pairs, iommu);
-  if (reading.unread !== null) return reading.bridges.length > 0 ? [unreadFinding(reading)] : [];
+  // In a VM the bridges are the hypervisor's and ACS stays anyway: platform.virtual-machine says so.
+  if (reading.unread !== null) return reading.bridges.length > 0 && !isolationRequired(virt) ? [unreadFinding(reading)] : [];
   if (reading.redirecting.length === 0) return [];
   return [isolationRequired(virt) ? requiredFinding(report, reading, virt) : redirectFinding(report, reading, iommu)];
 }
 
-function bridgeText(r: RedirectingBridge): string {
-  const on = ACS_FLAGS.filter((f) => r.lspci.acs?.ctl?.[f]).join(' ');
-  return `${r.bridge.bdf} (${r.lspci.description.replace(/ \(prog-if.*$/, '')}: ${on}) on ${r.pairs.join(', ')}`;
+/** `GPU0↔mlx5_0 via 0000:17:01.0, 0000:17:02.0; …` and, once each, the kinds of bridge and the bits they have on. */
+export function redirectText(reading: AcsReading): string {
+  const byPair = new Map<string, string[]>();
+  for (const r of reading.redirecting) for (const p of r.pairs) byPair.set(p, [...(byPair.get(p) ?? []), r.bridge.bdf]);
+  const kinds = [...new Set(reading.redirecting.map((r) => r.lspci.description.replace(/ \(prog-if.*$/, '').replace(/^PCI bridge: /, '')))];
+  const bits = [...new Set(reading.redirecting.map((r) => ACS_FLAGS.filter((f) => r.lspci.acs?.ctl?.[f]).join(' ')))];
+  return `${[...byPair].map(([pair, bdfs]) => `${pair} via ${bdfs.join(', ')}`).join('; ')} (${kinds.join('; ')}; ACSCtl on: ${bits.join(' / ')})`;
 }
 
 function evidence(report: ProbeReport, reading: AcsReading): string[] {
@@ -80,7 +86,7 @@ function redirectFinding(report: ProbeReport, reading: AcsReading, iommu: IommuS
     severity: 'warning',
     title: `ACS redirects GPU↔NIC traffic to the root complex on ${n} bridge${n > 1 ? 's' : ''}`,
     detail:
-      `Access Control Services on ${reading.redirecting.map(bridgeText).join('; ')} send each peer-to-peer packet between the GPU and its NIC up to the CPU's root complex instead of across the switch, ` +
+      `Access Control Services on the bridges of ${redirectText(reading)} send each peer-to-peer packet between the GPU and its NIC up to the CPU's root complex instead of across the switch, ` +
       'which costs bandwidth or hangs (NCCL troubleshooting, "PCI Access Control Services"; Linux enables these bits when an IOMMU is active, drivers/pci/pci.c pci_std_enable_acs). ' +
       (translated
         ? `The IOMMU translates these devices' DMA: turning ACS off alone would let peer packets bypass translation with the wrong addresses. First boot with ${passthroughAdvice(report)}, then disable ACS.`
@@ -99,7 +105,7 @@ function requiredFinding(report: ProbeReport, reading: AcsReading, virt: VirtSta
     title: 'ACS redirects GPU↔NIC traffic, as device isolation requires here',
     detail:
       `${why} (${[...virt.guest, ...virt.hostsGuests].join('; ')}): ACS keeps the devices of different guests apart, so it stays on. ` +
-      `It redirects peer traffic on ${reading.redirecting.map(bridgeText).join('; ')}. ` +
+      `It redirects peer traffic on ${redirectText(reading)}. ` +
       'GPUDirect RDMA then relies on Address Translation Services (ATS) on the NIC, as rdma-core\'s rdma_topo configures virtualised systems; do not turn ACS off here.',
     evidence: [...evidence(report, reading), ...virt.guest.slice(0, 1), ...virt.hostsGuests.slice(0, 1)],
     fixes: [],
@@ -138,4 +144,17 @@ function inferredAcs(pairs: readonly GpuNicPair[], iommu: IommuState | null): Fi
     fixes: [],
     source: `${SOURCES.ncclTroubleshooting}; ${SOURCES.cudaGdr}`,
   }];
+}
+
+/** A mark per bridge that redirects peer traffic, for the topology graph (the panel's BridgeMark shape). */
+export function acsMarks(report: ProbeReport, pairs: readonly GpuNicPair[], virt: VirtState): { bridge: string; label: string; explanation: string }[] {
+  const reading = readAcs(report, pairs);
+  const required = isolationRequired(virt);
+  return (reading?.redirecting ?? []).map((r) => ({
+    bridge: r.bridge.bdf,
+    label: 'ACS',
+    explanation:
+      `${r.bridge.bdf}: Access Control Services redirect peer-to-peer traffic of ${r.pairs.join(', ')} to the root complex (${r.lspci.acs?.ctlLine ?? 'ACSCtl'}). ` +
+      (required ? 'Required here: this host is or serves virtual machines.' : 'See pcie.acs-enabled; the quick fix disable-acs turns it off on bare metal.'),
+  }));
 }
