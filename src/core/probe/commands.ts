@@ -21,8 +21,10 @@ export interface ProbeCommandSpec {
   readonly id: string;
   /** POSIX sh command line, run by `sh -c`, stdin from /dev/null. */
   readonly command: string;
-  /** Seconds before `timeout` stops it on the host (when the host has `timeout`). */
+  /** Seconds after which the probe's watchdog stops it on the host (TERM, then KILL 2 s later). */
   readonly timeoutS: number;
+  /** What reports and evidence show as the command, when `command` wraps it (see kallsyms-peer). */
+  readonly display?: string;
 }
 
 /** Prints each existing file of `paths` (sh globs allowed) with a `==> path <==` header. */
@@ -38,6 +40,13 @@ const IOMMU_GROUPS_COMMAND =
   `n=0; for g in /sys/kernel/iommu_groups/*; do [ -d "$g" ] || continue; n=$((n+1)); [ $n -le ${MAX_IOMMU_GROUPS} ] || break; ` +
   't=; [ -r "$g/type" ] && read -r t < "$g/type"; v=0; [ -e "/dev/vfio/${g##*/}" ] && v=1; printf \'group\\t%s\\t%s\\t%s\' "${g##*/}" "$t" "$v"; ' +
   'for d in "$g"/devices/*; do [ -e "$d" ] && printf \'\\t%s\' "${d##*/}"; done; printf \'\\n\'; done';
+
+/** Printed instead of the grep when a peer-memory module is live; parseKallsymsPeer reads it. */
+export const KALLSYMS_NOT_READ = '# not read: loaded peer-memory module';
+
+const KALLSYMS_PEER_COMMAND =
+  'for m in nvidia_peermem nv_peer_mem; do s=; [ -r /sys/module/$m/initstate ] && read -r s < /sys/module/$m/initstate; ' +
+  `if [ "$s" = live ]; then echo "${KALLSYMS_NOT_READ} $m"; exit 0; fi; done; exec grep ib_register_peer_memory_client /proc/kallsyms`;
 
 const NVIDIA_SMI_S = 30;
 const DEFAULT_S = 10;
@@ -76,8 +85,10 @@ export const PROBE_COMMANDS = [
   // The GPU Operator's driver container mounts its root here; then the operator owns the module.
   { id: 'run-nvidia-driver', command: 'if [ -d /run/nvidia/driver ]; then echo present; ls -A /run/nvidia/driver | head -n 50; else echo absent; fi', timeoutS: DEFAULT_S },
   { id: 'sudo-n', command: 'id -u; sudo -n true', timeoutS: DEFAULT_S },
-  // Exported only by MLNX_OFED/DOCA-OFED ib_core (docs/peer-memory.md §2); names are readable without root.
-  { id: 'kallsyms-peer', command: 'grep ib_register_peer_memory_client /proc/kallsyms', timeoutS: DEFAULT_S },
+  // Exported only by MLNX_OFED/DOCA-OFED ib_core (docs/peer-memory.md §2); names are readable without
+  // root. Reading /proc/kallsyms makes the kernel format every symbol (tens of ms of CPU), and the answer
+  // only matters when no peer-memory module is loaded: a live one has resolved the symbol (hostChecks.ts).
+  { id: 'kallsyms-peer', command: KALLSYMS_PEER_COMMAND, display: 'grep ib_register_peer_memory_client /proc/kallsyms', timeoutS: DEFAULT_S },
   // The legacy service must be off when nvidia-peermem is used (docs/peer-memory.md §1). stderr is
   // dropped: for a SysV script systemctl says it redirects to systemd-sysv-install; an empty
   // is-enabled = no such unit.
@@ -92,9 +103,9 @@ export const PROBE_COMMANDS = [
   // IOMMU groups exist only when an IOMMU is active; each group's default domain type says whether DMA
   // is translated (DMA, DMA-FQ) or passed through (identity), and /dev/vfio/<n> whether VFIO holds it
   // (a device passed to a VM): docs/platform.md §2 and Documentation/ABI/testing/sysfs-kernel-iommu_groups.
-  { id: 'iommu-groups', command: IOMMU_GROUPS_COMMAND, timeoutS: DEFAULT_S },
+  { id: 'iommu-groups', command: IOMMU_GROUPS_COMMAND, display: 'cat /sys/kernel/iommu_groups/*/type; ls /sys/kernel/iommu_groups/*/devices /dev/vfio', timeoutS: DEFAULT_S },
   // ACS and ATS of the devices between GPUs and NICs, read by lspci as root where that needs no password (pciAcs.ts).
-  { id: 'pci-acs', command: PCI_ACS_COMMAND, timeoutS: 20 },
+  { id: 'pci-acs', command: PCI_ACS_COMMAND, display: 'lspci -vvv -s <each GPU, NIC and bridge between them> (as root, or through sudo -n)', timeoutS: 20 },
   // Who made the machine: a hypervisor names itself here (QEMU, VMware, Amazon EC2…); Xen guests in /sys/hypervisor.
   { id: 'dmi', command: headedFiles(['/sys/class/dmi/id/sys_vendor', '/sys/class/dmi/id/product_name', '/sys/hypervisor/type']), timeoutS: DEFAULT_S },
 ] as const satisfies readonly ProbeCommandSpec[];
