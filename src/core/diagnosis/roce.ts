@@ -7,7 +7,7 @@
 //   ends' active_mtu (src/transport/net_ib/connect.cc ncclIbConnect/ncclIbAccept, `devInfo->mtu`).
 // - `ib.link-degraded`: an InfiniBand port trained on fewer than its 4 lanes (`1X`/`2X` in its rate).
 // - `rdma.mixed-link-layers`: the suggested NCCL_IB_HCA mixes InfiniBand and RoCE ports.
-import { activeMtu, activeWidthLanes, linkLayer } from '../parsers/ibvDevinfoFields';
+import { activeMtu, activeWidthLanes, linkLayer, portState } from '../parsers/ibvDevinfoFields';
 import type { GidEntry } from '../parsers/showGids';
 import type { RdmaPort } from '../probe/pciSysfs';
 import { GidChoice, bestGid, gidKind, ncclGidChoice, routable } from '../topology/nccl/gidIndex';
@@ -100,9 +100,12 @@ function gidIndexFinding(ctx: RuleContext, wrong: readonly { u: UsedPort; choice
 function ibPortFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Finding[] {
   const ibv = factOf(ctx.report, 'ibv');
   if (!ibv) return [];
+  // A down port's active_mtu and active_width are left over from its last link, not in use.
+  const active = ibv.devices.flatMap((d) => d.ports.map((p) => ({ name: `${d.hca_id}:${p.port}`, p })))
+    .filter(({ p }) => linkLayer(p) !== 'Ethernet' && (portState(p) ?? 'ACTIVE') === 'ACTIVE');
   const wanted = new Set(pairs.flatMap((p) => p.nics.map((n) => `${n.device}:${n.port ?? 1}`)));
-  const ports = ibv.devices.flatMap((d) => d.ports.map((p) => ({ name: `${d.hca_id}:${p.port}`, p })))
-    .filter(({ name, p }) => linkLayer(p) !== 'Ethernet' && (wanted.size === 0 || wanted.has(name)));
+  // Without a verdict on these devices (no pairs, or topo naming other devices than ibv_devinfo), every active port.
+  const ports = active.some(({ name }) => wanted.has(name)) ? active.filter(({ name }) => wanted.has(name)) : active;
   const lowMtu = ports.filter(({ p }) => (activeMtu(p) ?? 4096) < 4096);
   const narrow = ports.filter(({ p }) => (activeWidthLanes(p) ?? 4) < 4);
   const out: Finding[] = [];

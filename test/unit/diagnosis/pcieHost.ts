@@ -30,7 +30,7 @@ export const bdfOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 const pathOf = (bdf: string) => `/sys/devices/${Object.keys(spec.pci).find((p) => p.endsWith(`/${bdf}`))}`;
 
 /** What the probe's pci-sysfs script prints for the tree (RDMA devices with ports and GIDs, then GPUs). */
-function pciSysfs(patch: Record<string, Record<string, string>>, gids: Gids, fw: Record<string, string>): string {
+function pciSysfs(patch: Record<string, Record<string, string>>, gids: Gids, fw: Record<string, string>, layers: Record<string, string>): string {
   const seen = new Set<string>();
   const lines: string[] = [];
   const emit = (p: string) => {
@@ -43,7 +43,7 @@ function pciSysfs(patch: Record<string, Record<string, string>>, gids: Gids, fw:
   for (const [name, d] of Object.entries(spec.infiniband)) {
     lines.push(['ib', name, pathOf(d.pci), fw[name] ?? d.fw_ver ?? ''].join('\t'));
     for (const [n, port] of Object.entries(d.ports)) {
-      lines.push(['port', name, n, port.state, port.link_layer, port.rate].join('\t'));
+      lines.push(['port', name, n, port.state, layers[name] ?? port.link_layer, port.rate].join('\t'));
       for (const [i, gid, type, ndev] of gids[name]?.[n] ?? []) lines.push(['gid', name, n, String(i), gid, type, ndev].join('\t'));
     }
     emit(pathOf(d.pci));
@@ -83,6 +83,8 @@ export interface PcieOptions {
   readonly patch?: Record<string, Record<string, string>>;
   readonly gids?: Gids;
   readonly fw?: Record<string, string>;
+  /** link_layer per RDMA device, over the profile's (all Ethernet: its ConnectX-7s are RoCE ports). CONSTRUCTED variants. */
+  readonly linkLayers?: Record<string, string>;
 }
 
 export function pcieHost(o: PcieOptions = {}): HostFiles {
@@ -96,7 +98,7 @@ export function pcieHost(o: PcieOptions = {}): HostFiles {
     ibv: { stdout: '', stderr: 'sh: 1: exec: ibv_devinfo: not found\n', rc: 127 },
     cmdline: cmdline(o.iommuType ? 'intel_iommu=on iommu=pt' : 'quiet'),
     'iommu-groups': iommu,
-    'pci-sysfs': pciSysfs(o.patch ?? {}, o.gids ?? profileGids, o.fw ?? {}),
+    'pci-sysfs': pciSysfs(o.patch ?? {}, o.gids ?? profileGids, o.fw ?? {}, o.linkLayers ?? {}),
     'pci-acs': o.acsUnread ? 'setpci: /usr/bin/setpci\nlspci-via: none\tsudo: a password is required\n' : pciAcs(o.acsCtl ?? 0),
     'sudo-n': o.acsUnread ? { stdout: '1501\n', stderr: 'sudo: a password is required\n', rc: 1 } : { stdout: '1500\n', rc: 0 },
   };
