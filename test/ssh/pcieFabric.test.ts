@@ -6,13 +6,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { FixPlan, FixResult, newSudoMarker, prepareFix, runPlan, sshFixSession, sudoPasswordVia } from '../../src/core/fixes';
 import { ACS_UNIT, ACS_WANTS } from '../../src/core/fixes/acsScripts';
-import { connect } from '../../src/core/ssh/connect';
-import { parseDestination } from '../../src/core/ssh/destination';
-import { noPrompts, SshPrompts } from '../../src/core/ssh/prompts';
-import { resolveTarget } from '../../src/core/ssh/resolveTarget';
+import { noPrompts } from '../../src/core/ssh/prompts';
 import { runCli } from '../support/cli';
+import { fixOverSsh } from '../support/labFix';
 import { assertLabCanRun, cleanupStale, Lab, LabHost, LabUser, startLab } from '../lab/lab';
 
 const RECORDS = '/tmp/gdr-doctor-lab-pcie.records.json';
@@ -51,18 +48,6 @@ function acsCtl(h: LabHost, bdf: string): string {
 }
 
 const setpciWrites = (h: LabHost) => h.calls().filter((c) => c.cmd === 'setpci' && c.args.some((a) => a.includes('=')));
-
-async function fixAs(destination: string, fixId: FixPlan['fixId'], prompts: SshPrompts): Promise<FixResult> {
-  const conn = await connect(await resolveTarget(parseDestination(destination), lab.sshConfigPath), { prompts, resolveHop: async () => assert.fail('no hops') });
-  try {
-    const session = sshFixSession(conn, destination);
-    const sudoMarker = newSudoMarker();
-    const plan = await prepareFix(session, fixId, sudoMarker);
-    return await runPlan(plan, session, { sudoMarker, sudoPassword: sudoPasswordVia(prompts, session) });
-  } finally {
-    conn.close();
-  }
-}
 
 describe('the PCIe fabric on simulated hosts', function () {
   this.timeout(180_000);
@@ -130,7 +115,7 @@ describe('the PCIe fabric on simulated hosts', function () {
 
   it('with sudo\'s password: the plan names every bridge, the script writes the redirecting ones, verified', async () => {
     const prompts = { ...noPrompts, password: async () => 'pwuser-lab-pw' };
-    const result = await fixAs('pwuser@pf-pw', 'disable-acs', prompts);
+    const result = await fixOverSsh(lab.sshConfigPath, 'pwuser@pf-pw', 'disable-acs', prompts);
     assert.equal(result.status, 'applied', result.message);
     assert.equal(result.plan.privilege, 'sudo-password');
     assert.equal(result.plan.acs?.bridges.length, 16);
