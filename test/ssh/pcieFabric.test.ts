@@ -1,7 +1,7 @@
 // The PCIe fabric on simulated hosts over real SSH: ACS read through sudo -n (or said unreadable), the
 // disable-acs and persist-acs fixes applied and verified against the host's own simulated config
 // state (its lspci/setpci act on it; the call log shows what ran and as whom), refused in a VM; a GPU
-// at x8; RoCE ports without a routable v2 GID. Loopback hosts, its own records file.
+// at x8 (alone in a fleet of four); RoCE ports without a routable v2 GID. Loopback hosts, its own records file.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -139,5 +139,15 @@ describe('the PCIe fabric on simulated hosts', function () {
   it('RoCE ports without an IP address: roce.no-v2-gid; with them, NCCL 2.20 needs NCCL_IB_GID_INDEX=3', async () => {
     assert.match(one(await findings('pf-nov2'), 'roce.no-v2-gid').detail, /mlx5_0 port 1: only link-local GIDs \(0, 1\): no IP address on ens3np0/);
     assert.match(one(await findings('pf-x8', ['--nccl', '2.20']), 'roce.gid-index').title, /set NCCL_IB_GID_INDEX=3$/);
+  });
+
+  it('in a fleet of four, only the host with the GPU at x8 gets fleet.link-width-differs', async () => {
+    const r = await cli('fleet', ['diagnose', 'pf-acs,pf-pw,pf-nov2,pf-x8', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const hosts = JSON.parse(r.stdout).hosts as { host: string; report: { findings: JsonFinding[] } }[];
+    const differs = hosts.map((h) => [h.host, h.report.findings.filter((f) => f.id.startsWith('fleet.')).map((f) => f.id)]);
+    assert.deepEqual(differs, [['pf-acs', []], ['pf-pw', []], ['pf-nov2', []], ['pf-x8', ['fleet.link-width-differs']]]);
+    const f = one(hosts[3].report.findings, 'fleet.link-width-differs');
+    assert.ok(f.detail.startsWith('pf-x8 differs from what most of the 4 hosts compared show.'), f.detail);
   });
 });

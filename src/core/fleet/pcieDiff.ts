@@ -7,7 +7,6 @@ import { readAcs } from '../diagnosis/acs';
 import { factOf } from '../diagnosis/evidence';
 import { Finding, SOURCES } from '../diagnosis/finding';
 import { gpuFacts } from '../diagnosis/gpuFacts';
-import { pairLabel } from '../diagnosis/pciePaths';
 import { FleetAspect } from './differences';
 
 function finding(id: string, title: string, detail: string, source: string): (host: string, evidence: string[], total: number) => Finding {
@@ -57,15 +56,18 @@ const LINK_WIDTH: FleetAspect = {
   ),
 };
 
+// Keyed by bridge, not by GPU↔NIC pair: which pairs NCCL uses can differ for other reasons (a GPU at
+// x8 sends through an NVLink peer, PXN), and that is not an ACS difference.
+const redirectsText = (v: string | undefined) => (v ? 'redirects' : 'does not redirect');
+
 const ACS: FleetAspect = {
   id: 'fleet.acs-differs',
   signature: (report, diagnosis) => {
     const reading = diagnosis ? readAcs(report, diagnosis.pairs) : null;
     if (!reading || reading.unread !== null || reading.paths.length === 0) return undefined;
-    const redirected = new Set(reading.redirecting.flatMap((r) => r.pairs));
-    return new Map(reading.paths.map((p) => [`acs ${pairLabel(p)}`, redirected.has(pairLabel(p)) ? 'redirected' : 'direct']));
+    return new Map(reading.redirecting.map((r) => [`acs ${r.bridge.bdf}`, 'redirects']));
   },
-  line: (key, here, usual, on) => `ACS on the path of ${key.slice(4)}: ${here ?? '(pair not used)'} here, ${usual ?? '(pair not used)'} on ${on}`,
+  line: (key, here, usual, on) => `ACS of bridge ${key.slice(4)} (lspci ACSCtl): ${redirectsText(here)} here, ${redirectsText(usual)} on ${on}`,
   finding: finding(
     'fleet.acs-differs', 'ACS on the GPU↔NIC paths differs from the other hosts',
     'Where most nodes let GPU↔NIC traffic cross the PCIe switch directly, this one redirects it to the root complex (or the other way round): a BIOS setting, a kernel command line (IOMMU) or a boot-time unit differs. See pcie.acs-enabled on the hosts that redirect.',

@@ -20,11 +20,16 @@ describe('fleet differences of the PCIe fabric', () => {
     assert.deepEqual(byId.get('fleet.firmware-differs')?.evidence, ['/sys/class/infiniband/mlx5_3/fw_ver: 28.41.1000 here, 28.43.3608 on 3 of 4 hosts']);
     assert.deepEqual(byId.get('fleet.link-width-differs')?.evidence, ['current_link_width of GPU1: x8 here, x16 on 3 of 4 hosts']);
     const acs = byId.get('fleet.acs-differs')?.evidence ?? [];
-    assert.equal(acs[0], 'ACS on the path of GPU0↔mlx5_0: redirected here, direct on 3 of 4 hosts');
-    // At x8 GPU1 reaches the network through GPU0 (PXN): its own pair is not used here, GPU0's path is.
-    assert.ok(acs.includes('ACS on the path of GPU1↔mlx5_1: (pair not used) here, direct on 3 of 4 hosts'));
-    assert.ok(acs.includes('ACS on the path of GPU1 (via GPU0)↔mlx5_0: redirected here, (pair not used) on 3 of 4 hosts'));
+    // Per bridge: at x8 GPU1 reaches the network through GPU0 (PXN), so the pairs differ, but not the bridges' ACS.
+    assert.equal(acs[0], 'ACS of bridge 0000:17:01.0 (lspci ACSCtl): redirects here, does not redirect on 3 of 4 hosts');
+    assert.equal(acs.length, 14);
     assert.equal(out[3].status, 'findings');
+  });
+
+  it('a GPU at x8 (NCCL then pairs it through an NVLink peer) with the same ACS is no ACS difference', async () => {
+    const alike = await probedAs(['gpu01', 'gpu02', 'gpu03'], pcieHost({ acsCtl: 0, iommuType: 'identity' }));
+    const x8 = await probed('gpu04', pcieHost({ acsCtl: 0, iommuType: 'identity', patch: { '0000:3b:00.0': { current_link_width: '8' } } }));
+    assert.deepEqual(findingsOf(withFleetFindings([...alike, x8])[3]).map((f) => f.id), ['fleet.link-width-differs']);
   });
 
   it('says nothing with fewer than three hosts, or where ACS could not be read', async () => {
