@@ -1,7 +1,7 @@
 // The PCIe and NIC aspects a fleet is compared on (differences.ts): `fleet.firmware-differs` (an RDMA
 // device's fw_ver, /sys/class/infiniband/<dev>/fw_ver), `fleet.link-width-differs` (a GPU's or NIC's
-// trained PCIe width, current_link_width in sysfs) and `fleet.acs-differs` (whether ACS redirects a
-// GPU↔NIC pair's peer traffic, lspci ACSCtl). One node with older NIC firmware, a card at x8 or ACS left
+// trained PCIe width, current_link_width in sysfs) and `fleet.acs-differs` (which bridges of the
+// GPU↔NIC paths redirect peer traffic, lspci ACSCtl). One node with older NIC firmware, a card at x8 or ACS left
 // on is the odd one out of every job it joins, even where its own diagnosis looks fine.
 import { readAcs } from '../diagnosis/acs';
 import { factOf } from '../diagnosis/evidence';
