@@ -33,6 +33,8 @@ export const Commands = {
   applyQuickFix: 'gdrDoctor.applyQuickFix',
   fixLoadPeermem: 'gdrDoctor.fixLoadPeermem',
   fixPersistPeermem: 'gdrDoctor.fixPersistPeermem',
+  fixDisableAcs: 'gdrDoctor.fixDisableAcs',
+  fixPersistAcs: 'gdrDoctor.fixPersistAcs',
   addFleet: 'gdrDoctor.addFleet',
   removeFleet: 'gdrDoctor.removeFleet',
   diagnoseFleet: 'gdrDoctor.diagnoseFleet',

@@ -35,6 +35,8 @@ const TABLE: Record<CommandId, Handler> = {
   // On a fleet group the same inline fix applies to every host of the group.
   [Commands.fixLoadPeermem]: orGroupFix('load-peermem', fixFromFinding('load-peermem')),
   [Commands.fixPersistPeermem]: orGroupFix('persist-peermem', fixFromFinding('persist-peermem')),
+  [Commands.fixDisableAcs]: orGroupFix('disable-acs', fixFromFinding('disable-acs')),
+  [Commands.fixPersistAcs]: orGroupFix('persist-acs', fixFromFinding('persist-acs')),
   [Commands.addFleet]: addFleetCommand,
   [Commands.removeFleet]: removeFleetCommand,
   [Commands.diagnoseFleet]: diagnoseFleetCommand,
