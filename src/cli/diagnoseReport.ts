@@ -1,6 +1,7 @@
 // The human-readable report of one host: what ran, what failed, what was parsed; then the findings
 // (errors first, with evidence and fixes), the GPU↔NIC verdicts and the suggested job environment.
-import { Diagnosis, Finding, diagnose, pathLabel, shortVerdict } from '../core/diagnosis';
+import { Diagnosis, diagnose, pathLabel, shortVerdict } from '../core/diagnosis';
+import { formatFindings } from '../core/report/findingsText';
 import { shellAssignment } from '../core/diagnosis/suggestedEnv';
 import { ProbeReport } from '../core/probe/runProbe';
 import { commandStatus, unreadableOutput } from '../core/probe/commandStatus';
@@ -33,21 +34,6 @@ function formatPairs({ pairs, nccl }: Diagnosis): string[] {
   }
   for (const problem of nccl.envProblems) lines.push(`    note: ${problem}`);
   if (nccl.sysfsMissing) lines.push(`    note: the sysfs PCI tree was read but not used: ${nccl.sysfsMissing}`);
-  return lines;
-}
-
-const MARK = { error: 'ERROR', warning: 'WARN ', info: 'info ' } as const;
-
-export function formatFindings(findings: readonly Finding[]): string[] {
-  if (findings.length === 0) return ['  findings: none'];
-  const lines = ['  findings:'];
-  for (const f of findings) {
-    lines.push(`    ${MARK[f.severity]} ${f.id}: ${f.title}`);
-    lines.push(`          ${f.detail}`);
-    for (const e of f.evidence) lines.push(`          > ${e.replace(/\t+/g, ' ')}`);
-    if (f.fixes.length > 0) lines.push(`          fix: ${f.fixes.map((id) => `gdr-doctor fix <host> ${id}`).join(' ; ')}`);
-    lines.push(`          source: ${f.source}`);
-  }
   return lines;
 }
 
