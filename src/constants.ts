@@ -34,6 +34,8 @@ export const Commands = {
   addFleet: 'gdrDoctor.addFleet',
   removeFleet: 'gdrDoctor.removeFleet',
   diagnoseFleet: 'gdrDoctor.diagnoseFleet',
+  analyzeNcclLog: 'gdrDoctor.analyzeNcclLog',
+  compareNcclLog: 'gdrDoctor.compareNcclLog',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -65,6 +67,15 @@ export const ContextValues = {
   /** A host of a fleet reached through a login node: no direct SSH, so no host actions. */
   relayedHost: 'gdrDoctor.relayedHost',
 } as const;
+
+/** Languages the extension contributes, with a grammar each (package.json `languages`, `grammars`). */
+export const Languages = {
+  /** NCCL's own log (NCCL_DEBUG=INFO), recognised by content. */
+  ncclLog: 'nccl-log',
+} as const;
+
+/** Read-only documents with Analyze NCCL Log's summary of a log. */
+export const NCCL_LOG_SUMMARY_SCHEME = 'gdr-doctor-nccl-log';
 
 /** Read-only documents with a command's raw output: `gdr-doctor-raw:/<host>/<command>.txt`. */
 export const RAW_OUTPUT_SCHEME = 'gdr-doctor-raw';

@@ -11,6 +11,7 @@ import { FleetModel } from './vscode/fleet/fleetModel';
 import { Diagnoser } from './vscode/hosts/diagnoser';
 import { HostModel } from './vscode/hosts/hostModel';
 import { registerTopoEditor } from './vscode/editor';
+import { registerNcclLogEditor } from './vscode/ncclLog';
 import { PlanDocuments } from './vscode/fixes/planDocument';
 import { createLog } from './vscode/logging';
 import { RawOutputProvider } from './vscode/rawOutput';
@@ -58,7 +59,8 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   const topology = own(new TopologyPanels(extension, log));
   const plans = own(new PlanDocuments());
   own(watchSettings(model, fleets, log));
-  registerCommands({ extension, model, fleets, diagnoser, log, view, work, topology, plans }, own);
+  const ncclLogs = registerNcclLogEditor(model, log, own);
+  registerCommands({ extension, model, fleets, diagnoser, log, view, work, topology, plans, ncclLogs }, own);
   registerTopoEditor(log, own);
 }
 
