@@ -83,6 +83,9 @@ export function* textChunks(text: string, size = CHUNK_CHARS): Generator<string>
 
 export const CHUNK_CHARS = 256 * 1024;
 
+/** Characters of an open document the editor reads for its live marks and lens (Analyze NCCL Log reads all). */
+export const LIVE_LIMIT_CHARS = 32 * 1024 * 1024;
+
 /**
  * Reads chunks as they come, handing the event loop back after each; resolves to null when
  * `cancelled()` turns true (the document changed, the user cancelled).

@@ -32,8 +32,11 @@ export function compareNcclLogWithHost(input: CompareInput): NcclHostComparison 
   const everyNic = new Set(diagnosis.pairs.flatMap((p) => nicNames(p)));
   const gpus = matched.map((m) => compareGpu(m, diagnosis.pairs, everyNic));
   const unmatchedLogGpus = logHost.gpus.filter((g) => g.netConnections.total > 0 && !matched.some((m) => m.log === g)).map((g) => g.dev);
-  const base = { host: input.host, logHost: logHost.name, ncclAssumed: diagnosis.nccl.assumed, versionFrom, envFromLog, gpus, unmatchedLogGpus };
   const hostNics = (rdmaPorts(input.report) ?? []).filter((p) => p.active !== false && p.linkLayer !== 'other');
+  const base = {
+    host: input.host, logHost: logHost.name, ncclAssumed: diagnosis.nccl.assumed, versionFrom, envFromLog, gpus,
+    rdmaPorts: hostNics.map((p) => `${p.device}:${p.port}`), unmatchedLogGpus,
+  };
   return { ...base, findings: compareFindings(base, logHost, hostNics) };
 }
 

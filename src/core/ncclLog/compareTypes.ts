@@ -34,6 +34,8 @@ export interface NcclHostComparison {
   /** The NCCL_* settings of the log that the prediction took over. */
   readonly envFromLog: Readonly<Record<string, string>>;
   readonly gpus: ComparedGpu[];
+  /** The host's usable RDMA ports (`mlx5_0:1`), as the probe read them. */
+  readonly rdmaPorts: string[];
   /** Log GPUs with network connections that match no GPU of the host. */
   readonly unmatchedLogGpus: number[];
   readonly findings: Finding[];

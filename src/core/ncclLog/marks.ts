@@ -59,9 +59,7 @@ export class MarkCollector {
         this.pushRef({ kind: 'net-without-gdrdma', severity: 'warning', message }, gpu.firstWithoutGdrdma);
       }
     }
-    const rdma = summary.hcas.map((h) => h.name);
-    const marks = rdma.length === 0 ? this.marks : this.marks.map((m) => (m.kind === 'socket' ? { ...m, message: MARK_TEXT.socketWithRdma(rdma) } : m));
-    return marks.sort((a, b) => a.line - b.line || a.start - b.start);
+    return rewordSocketMarks(this.marks, summary.hcas.map((h) => h.name)).sort((a, b) => a.line - b.line || a.start - b.start);
   }
 
   private pushRef(found: MarkText, ref: NcclLogRef): void {
@@ -75,6 +73,12 @@ export class MarkCollector {
     }
     this.marks.push({ ...found, line, start, end: Math.max(end, start) });
   }
+}
+
+/** "Using network Socket" marks, said again where RDMA devices are known to exist (listed in the log, or on the host it ran on). */
+export function rewordSocketMarks(marks: readonly NcclLogMark[], rdmaDevices: readonly string[]): NcclLogMark[] {
+  if (rdmaDevices.length === 0) return [...marks];
+  return marks.map((m) => (m.kind === 'socket' ? { ...m, message: MARK_TEXT.socketWithRdma(rdmaDevices) } : m));
 }
 
 function lineMark(m: NcclMessage): MarkText | null {

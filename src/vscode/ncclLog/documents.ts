@@ -5,12 +5,10 @@
 // Documents VS Code does not hand to extensions at all (over 50 MB) are read by Analyze NCCL Log only.
 import * as vscode from 'vscode';
 import { Languages } from '../../constants';
-import { analyzeNcclLogChunks, NcclLogAnalysis, textChunks } from '../../core/ncclLog/analysis';
-import type { MarkSeverity, NcclLogMark } from '../../core/ncclLog/marks';
+import { analyzeNcclLogChunks, LIVE_LIMIT_CHARS, NcclLogAnalysis, textChunks } from '../../core/ncclLog/analysis';
+import { MarkSeverity, NcclLogMark, rewordSocketMarks } from '../../core/ncclLog/marks';
 import { errorText } from '../../core/errorText';
 
-/** Characters of a document read for its live marks and lens. */
-export const LIVE_LIMIT_CHARS = 32 * 1024 * 1024;
 const SETTLE_MS = 400;
 const DIAGNOSTIC_SOURCE = 'gdr-doctor';
 
@@ -35,7 +33,8 @@ export class NcclLogDocuments implements vscode.Disposable {
   readonly onDidAnalyze = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  /** `rdmaOf`: RDMA ports known to exist where the log ran (the hosts it is compared with), for its Socket marks. */
+  constructor(private readonly log: vscode.LogOutputChannel, private readonly rdmaOf: (uri: string) => string[]) {
     this.subscriptions = [
       vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => e.contentChanges.length > 0 && this.schedule(e.document, SETTLE_MS)),
@@ -78,9 +77,19 @@ export class NcclLogDocuments implements vscode.Disposable {
     if (!analysis || stale()) return;
     const entry = { uri: doc.uri, version, analysis };
     this.analyses.set(doc.uri.toString(), entry);
-    this.diagnostics.set(doc.uri, analysis.marks.map(toDiagnostic));
+    this.publish(entry);
     if (!analysis.complete) this.log.info(`NCCL log ${name}: live marks cover the first ${analysis.lines} lines`);
     this.changed.fire(entry);
+  }
+
+  /** Shows every document's marks again (what is known about the hosts it ran on changed). */
+  refreshMarks(): void {
+    for (const entry of this.analyses.values()) this.publish(entry);
+  }
+
+  private publish(entry: DocumentAnalysis): void {
+    const marks = rewordSocketMarks(entry.analysis.marks, this.rdmaOf(entry.uri.toString()));
+    this.diagnostics.set(entry.uri, marks.map(toDiagnostic));
   }
 
   private forget(uri: vscode.Uri): void {

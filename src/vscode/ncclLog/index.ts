@@ -9,8 +9,10 @@ import { HostModel } from '../hosts/hostModel';
 import { registerNcclLogLens } from './codeLens';
 import { NcclLogDocuments } from './documents';
 import { registerNcclLogHover } from './hover';
-import { linkMatchingHosts } from './links';
+import { comparisonsOfLog, linkMatchingHosts } from './links';
 import { NcclLogSummaryDocuments } from './summaryDocuments';
+
+const SOCKET_FALLBACK = 'nccl.socket-fallback';
 
 export interface NcclLogEditor {
   readonly documents: NcclLogDocuments;
@@ -18,7 +20,10 @@ export interface NcclLogEditor {
 }
 
 export function registerNcclLogEditor(model: HostModel, log: vscode.LogOutputChannel, own: <T extends vscode.Disposable>(registration: T) => T): NcclLogEditor {
-  const documents = own(new NcclLogDocuments(log));
+  const rdmaOf = (uri: string) => comparisonsOfLog(model, uri)
+    .filter((c) => c.comparison.findings.some((f) => f.id === SOCKET_FALLBACK))
+    .flatMap((c) => c.comparison.rdmaPorts.map((p) => `${p} on ${c.host.label}`));
+  const documents = own(new NcclLogDocuments(log, rdmaOf));
   const summaries = own(new NcclLogSummaryDocuments());
   own(vscode.workspace.registerTextDocumentContentProvider(NCCL_LOG_SUMMARY_SCHEME, summaries));
   own(registerNcclLogHover());
@@ -34,7 +39,10 @@ export function registerNcclLogEditor(model: HostModel, log: vscode.LogOutputCha
     }
   };
   own(documents.onDidAnalyze(link));
-  own(model.onDidChange(link));
+  own(model.onDidChange(() => {
+    link();
+    documents.refreshMarks();
+  }));
   registerContentLanguageDetection({
     id: Languages.ncclLog, what: 'an NCCL log', from: ['plaintext', 'log'], withinLines: DETECT_WITHIN_LINES, nearTop: ncclLogNearTop,
   }, log, own);
