@@ -4,7 +4,7 @@
 // back between chunks, so a big document never blocks the process reading it (VS Code's extension host).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { NcclLogReader } from '../parsers/ncclLog';
-import { MarkCollector, NcclLogMark } from './marks';
+import { MarkCollector, NcclLogMark, readLimitMark } from './marks';
 import { NcclLogSummarizer } from './summarize';
 import type { NcclLogSummary } from './types';
 
@@ -62,8 +62,11 @@ export class NcclLogAnalyzer {
     const ncclLines = this.reader.ncclLines;
     this.summarizer.addFile({ name: this.file, lines, ncclLines });
     const summary = ncclLines === 0 ? null : this.summarizer.summary();
+    const marks = summary ? this.marks.finish(summary) : [];
+    // The lens says so too, but VS Code shows no lens on a document too large to colour: Problems always shows this.
+    if (this.stopped) marks.unshift(readLimitMark(this.read, lines));
     return {
-      file: this.file, summary, marks: summary ? this.marks.finish(summary) : [], marksDropped: this.marks.dropped,
+      file: this.file, summary, marks, marksDropped: this.marks.dropped,
       lines, ncclLines, readChars: this.read, complete: !this.stopped,
     };
   }
@@ -83,8 +86,14 @@ export function* textChunks(text: string, size = CHUNK_CHARS): Generator<string>
 
 export const CHUNK_CHARS = 256 * 1024;
 
-/** Characters of an open document the editor reads for its live marks and lens (Analyze NCCL Log reads all). */
-export const LIVE_LIMIT_CHARS = 32 * 1024 * 1024;
+/**
+ * Characters of an open document the editor reads for its live marks and lens (Analyze NCCL Log reads all).
+ * Under VS Code's own large-file limit (20 MB or 300,000 lines: TextModel.LARGE_FILE_SIZE_THRESHOLD in
+ * microsoft/vscode src/vs/editor/common/model/textModel.ts), past which it neither colours a document nor
+ * asks for its CodeLens (CodeLensContribution._onModelChange, src/vs/editor/contrib/codelens/browser/
+ * codelensController.ts), so that the lens can still say where the reading stopped in a log a little larger.
+ */
+export const LIVE_LIMIT_CHARS = 16 * 1024 * 1024;
 
 /**
  * Reads chunks as they come, handing the event loop back after each; resolves to null when

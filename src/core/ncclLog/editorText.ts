@@ -25,6 +25,8 @@ export const MARK_TEXT = {
   netWithoutGdrdma: (host: string, dev: number, count: NcclConnectionCount, socket: boolean): string =>
     `Network connections without GDRDMA: ${count.total - count.gdrdma} of ${count.total} of GPU ${dev < 0 ? '?' : dev} on ${host} ` +
     `${socket ? 'go over TCP sockets' : 'are staged through host memory'} (this is the first)`,
+  stoppedEarly: (readChars: number, lines: number): string =>
+    `Read the first ${megabytes(readChars)} only (${lines} lines): nothing past line ${lines} is marked; Analyze NCCL Log reads the whole file`,
 } as const;
 
 const VERDICT_SHORT: Record<NcclLogVerdict, string> = {

@@ -18,7 +18,8 @@ export type MarkKind =
   | 'plugin-gdr-off'
   | 'rings-gdr-off'
   | 'warn'
-  | 'net-without-gdrdma';
+  | 'net-without-gdrdma'
+  | 'read-limit';
 
 interface MarkText {
   readonly kind: MarkKind;
@@ -73,6 +74,11 @@ export class MarkCollector {
     }
     this.marks.push({ ...found, line, start, end: Math.max(end, start) });
   }
+}
+
+/** On line 1: the reading stopped after `readChars` (`lines` lines), so no line past that is marked. */
+export function readLimitMark(readChars: number, lines: number): NcclLogMark {
+  return { kind: 'read-limit', severity: 'info', message: MARK_TEXT.stoppedEarly(readChars, lines), line: 1, start: 0, end: 0 };
 }
 
 /** "Using network Socket" marks, said again where RDMA devices are known to exist (listed in the log, or on the host it ran on). */

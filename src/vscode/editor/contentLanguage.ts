@@ -13,6 +13,8 @@ export interface ContentLanguage {
   readonly what: string;
   /** The languages a document may be switched from (a `.log` file opens as `log`). */
   readonly from: readonly string[];
+  /** URI schemes never switched (the extension's own documents, which quote what they explain). */
+  readonly ignoreSchemes?: readonly string[];
   readonly withinLines: number;
   readonly nearTop: (lines: readonly string[]) => boolean;
   /** A second, costlier look once the first lines matched; absent: they decide. */
@@ -25,8 +27,9 @@ export function registerContentLanguageDetection(language: ContentLanguage, log:
   // again, so closed documents drop out of these sets by themselves.
   const decided = new WeakSet<vscode.TextDocument>();
   const editedOnce = new WeakSet<vscode.TextDocument>();
+  const mayBe = (doc: vscode.TextDocument): boolean => language.from.includes(doc.languageId) && !language.ignoreSchemes?.includes(doc.uri.scheme);
   const check = (doc: vscode.TextDocument): void => {
-    if (!language.from.includes(doc.languageId) || decided.has(doc) || !nearTop(doc, language) || !(language.confirm?.(doc) ?? true)) return;
+    if (!mayBe(doc) || decided.has(doc) || !nearTop(doc, language) || !(language.confirm?.(doc) ?? true)) return;
     decided.add(doc);
     vscode.languages.setTextDocumentLanguage(doc, language.id).then(
       () => log.info(`detected ${language.what} in ${doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString()}`),

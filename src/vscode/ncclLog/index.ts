@@ -44,7 +44,8 @@ export function registerNcclLogEditor(model: HostModel, log: vscode.LogOutputCha
     documents.refreshMarks();
   }));
   registerContentLanguageDetection({
-    id: Languages.ncclLog, what: 'an NCCL log', from: ['plaintext', 'log'], withinLines: DETECT_WITHIN_LINES, nearTop: ncclLogNearTop,
+    // Analyze NCCL Log's summary quotes NCCL's lines: it stays plain text, not a log of its own.
+    id: Languages.ncclLog, what: 'an NCCL log', from: ['plaintext', 'log'], ignoreSchemes: [NCCL_LOG_SUMMARY_SCHEME], withinLines: DETECT_WITHIN_LINES, nearTop: ncclLogNearTop,
   }, log, own);
   return { documents, summaries };
 }

@@ -75,8 +75,11 @@ describe('NCCL log marks for the Problems panel', () => {
     // The limit falls 3 characters before a line's end: that line is left out whole.
     assert.equal(a.readChars, text.lastIndexOf('\n', limit - 1) + 1);
     assert.equal(a.lines, text.slice(0, a.readChars).split('\n').length - 1);
+    // Said in Problems on line 1 (VS Code shows no lens on a log too large to colour).
+    assert.deepEqual(a.marks[0], { kind: 'read-limit', severity: 'info', line: 1, start: 0, end: 0, message: `Read the first 0.0 MB only (${a.lines} lines): nothing past line ${a.lines} is marked; Analyze NCCL Log reads the whole file` });
     const whole = analyzeNcclLogText(text, name);
     assert.equal(whole.complete, true);
+    assert.ok(!whole.marks.some((m) => m.kind === 'read-limit'));
     assert.ok(whole.summary && a.summary && a.summary.netConnections.total < whole.summary.netConnections.total);
   });
 
