@@ -13,7 +13,9 @@ export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = di
   for (const c of report.commands) {
     const unreadable = unreadableOutput(report, c);
     const parse = unreadable ? `  (${unreadable})` : '';
-    const command = c.command.length > 60 ? `${c.command.slice(0, 57)}...` : c.command;
+    // Multi-line commands (the sysfs read) on one line, as the column shows only their start.
+    const oneLine = c.command.replace(/\s*\n\s*/g, '; ');
+    const command = oneLine.length > 60 ? `${oneLine.slice(0, 57)}...` : oneLine;
     lines.push(`  ${commandStatus(c).padEnd(10)} ${c.id.padEnd(22)} ${command}${parse}`);
   }
   lines.push(...formatPairs(diagnosis), ...formatFindings(diagnosis.findings), ...formatEnv(diagnosis));

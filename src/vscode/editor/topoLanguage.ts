@@ -6,12 +6,13 @@ import { DETECT_HEADER_WITHIN_LINES, looksLikeTopoOutput, topoHeaderNearTop } fr
 import { registerContentLanguageDetection } from './contentLanguage';
 
 export const TOPO_LANGUAGE_ID = 'nvidia-topo';
+export const PLAIN_TEXT = 'plaintext';
 
 export function registerTopoLanguageDetection(log: vscode.LogOutputChannel, own: (registration: vscode.Disposable) => void): void {
   registerContentLanguageDetection({
     id: TOPO_LANGUAGE_ID,
     what: 'nvidia-smi topo -m output',
-    from: ['plaintext'],
+    from: [PLAIN_TEXT],
     withinLines: DETECT_HEADER_WITHIN_LINES,
     nearTop: topoHeaderNearTop,
     confirm: (doc) => looksLikeTopoOutput(doc.getText()),

@@ -13,17 +13,19 @@ function cli(args: string[]) {
 
 const log = (name: string) => path.join(FIXTURES, 'nccl-log', name);
 const NO_GDRDMA = log('ibext-plugin-no-gdrdma-8-gpus-cut.txt');
+const GDRDMA = log('roce-8gpu-nccl2.27.5-gdrdma-p2p-ipc-channel-setup-cut.txt');
 const TWO_HOSTS = log('ib-no-module-2-containers-part2-channels-cut.txt');
 
 describe('gdr-doctor nccl-log with a host to compare with', () => {
-  it('--demo: the summary, then per GPU predicted against the log, then nccl.gdr-not-used', () => {
-    const r = cli(['nccl-log', NO_GDRDMA, '--demo']);
+  // The demo host as --demo replays it: nvidia_peermem not loaded, so no GDR predicted; the log used GDRDMA throughout.
+  it('--demo: the summary, then per GPU predicted against the log, then nccl.gdr-not-predicted', () => {
+    const r = cli(['nccl-log', GDRDMA, '--demo']);
     assert.equal(r.status, 0, r.stderr);
     const [summary, comparison] = r.stdout.split('\nCompared with ');
-    assert.match(summary, /^NCCL \(version not in the log\), network IBext_v8/);
-    assert.match(comparison, /^demo-dgx-a100 \(replayed\) \(log host hostname-test; predicted for NCCL 2\.30\.7 \(the log does not name its release\)\):/);
-    assert.match(comparison, /^ {2}GPU0 \(log: GPU 0\): predicted GDR via mlx5_0; log: GDRDMA on 0 of 1 network connections via NET\/IBext_v8\/7 — differs$/m);
-    assert.match(comparison, /^ {4}ERROR nccl\.gdr-not-used: NCCL did not use GPU Direct RDMA on GPU0, GPU2/m);
+    assert.match(summary, /^NCCL \(version not in the log\), network IB/);
+    assert.match(comparison, /^demo-hgx-h100 \(replayed\) \(log host tpgds-aihub0008; predicted for NCCL 2\.30\.7 \(the log does not name its release\)\):/);
+    assert.match(comparison, /^ {2}GPU0 \(log: GPU 0\): predicted no GDR via mlx5_0, mlx5_2, mlx5_3; log: GDRDMA on 4 of 4 network connections via NET\/IB\/0 — differs$/m);
+    assert.match(comparison, /^ {4}info {2}nccl\.gdr-not-predicted: NCCL used GPU Direct RDMA on GPU0, GPU1/m);
   });
 
   it('--json: one document, the summary with its comparison', () => {
@@ -32,8 +34,8 @@ describe('gdr-doctor nccl-log with a host to compare with', () => {
     const j = JSON.parse(r.stdout);
     assert.equal(j.verdict, 'no-gdr');
     assert.equal(j.comparison.logHost, 'hostname-test');
-    assert.deepEqual(j.comparison.findings.map((f: { id: string }) => f.id), ['nccl.gdr-not-used']);
-    assert.deepEqual(j.comparison.gpus.map((g: { gpu: string; gdrAgrees: boolean }) => [g.gpu, g.gdrAgrees]).slice(0, 2), [['GPU0', false], ['GPU2', false]]);
+    assert.deepEqual(j.comparison.findings.map((f: { id: string }) => f.id), ['nccl.agrees']);
+    assert.deepEqual(j.comparison.gpus.map((g: { gpu: string; gdrAgrees: boolean }) => [g.gpu, g.gdrAgrees]).slice(0, 2), [['GPU0', true], ['GPU2', true]]);
   });
 
   it('a log of two hosts needs --log-host, which must name one of them', () => {

@@ -1,15 +1,16 @@
 // An NCCL log side by side with a host: real logs (test/fixtures/nccl-log) against the demo host
-// (replayed real outputs) and the healthy lab profile's recordings (test/lab/profiles/healthy).
+// (replayed recordings, media/demo: as first opened, nvidia_peermem not loaded; and once its quick fix
+// loaded it) and the healthy lab profile's recordings (test/lab/profiles/healthy).
 import * as assert from 'node:assert/strict';
 import { DEFAULT_NCCL } from '../../../src/core/diagnosis';
 import { addNcclLogText, NcclLogSummarizer } from '../../../src/core/ncclLog';
 import { busIdNumber, compareNcclLogWithHost, logHostsMatching } from '../../../src/core/ncclLog/compare';
 import type { NcclHostComparison } from '../../../src/core/ncclLog/compareTypes';
 import type { NcclLogSummary } from '../../../src/core/ncclLog/types';
-import { demoRunner } from '../../../src/core/probe/demoHost';
+import { DemoHost, INITIAL_DEMO_STATE } from '../../../src/core/demo/demoHost';
 import { ProbeReport, runProbe } from '../../../src/core/probe/runProbe';
 import { readFixture } from '../../support/parsing';
-import { FIXTURES } from '../../support/paths';
+import { DEMO_DIR } from '../../support/paths';
 import { hostReport, labFile } from '../diagnosis/hostReport';
 
 function summaryOf(...files: string[]): NcclLogSummary {
@@ -23,15 +24,22 @@ function compare(report: ProbeReport, host: string, ...files: string[]): NcclHos
   return compareNcclLogWithHost({ summary, logHost: summary.hosts[0].name, host, report, nccl: DEFAULT_NCCL });
 }
 
+function demoReport(peermemLoaded: boolean): Promise<ProbeReport> {
+  const demo = new DemoHost(DEMO_DIR);
+  demo.update({ ...INITIAL_DEMO_STATE, peermemLoaded });
+  return runProbe(demo.runner(), { host: 'demo' });
+}
+
 const ids = (c: NcclHostComparison) => c.findings.map((f) => `${f.severity} ${f.id}`);
 const INIT = 'roce-8gpu-nccl2.27.5-aws-ofi-plugin-fallback-init-cut.txt';
 const CHANNELS = 'roce-8gpu-nccl2.27.5-gdrdma-p2p-ipc-channel-setup-cut.txt';
 
 describe('an NCCL log compared with the host it ran on', () => {
+  /** The demo host with nvidia_peermem loaded (its quick fix applied): GDR predicted on every GPU. */
   let demo: ProbeReport;
   let healthy: ProbeReport;
   before(async () => {
-    demo = await runProbe(demoRunner(FIXTURES), { host: 'demo' });
+    demo = await demoReport(true);
     // The healthy lab host's recordings: the seed 8-GPU box, an H100 `nvidia-smi -q` (bus ids 18:00.0, 2A:00.0 …), mlx5_0..2.
     const out = (f: string) => labFile('healthy', `out/${f}`);
     healthy = await hostReport({
@@ -48,7 +56,7 @@ describe('an NCCL log compared with the host it ran on', () => {
     assert.match(f.detail, /matched by CUDA device number .*CUDA_VISIBLE_DEVICES/);
     assert.ok(c.gpus.every((g) => g.matchedBy === 'device' && g.way === 'both' && g.gdrAgrees === false));
     // Each GPU quoted from both sides: the model's verdict, then the log line without /GDRDMA.
-    assert.match(f.evidence[0], /^demo \(gdr-doctor's model of NCCL 2\.30\.7\): GPU0: GDR via mlx5_0\. GPU0 → mlx5_0:1 over PXB/);
+    assert.match(f.evidence[0], /^demo \(gdr-doctor's model of NCCL 2\.30\.7\): GPU0: GDR via mlx5_0\. GPU0 → mlx5_0:1 over PIX/);
     assert.equal(f.evidence[1], 'ibext-plugin-no-gdrdma-8-gpus-cut.txt:8: hostname-test:980:1265 [0] NCCL INFO Channel 01/0 : 32[0] -> 40[0] [send] via NET/IBext_v8/7');
   });
 
@@ -58,11 +66,17 @@ describe('an NCCL log compared with the host it ran on', () => {
     assert.equal(c.gpus.filter((g) => g.gdrAgrees === true).length, 8);
   });
 
+  it('GDRDMA in the log where the demo host as first opened (nvidia_peermem not loaded) predicts none: nccl.gdr-not-predicted', async () => {
+    const c = compare(await demoReport(false), 'demo', CHANNELS);
+    assert.deepEqual(ids(c), ['info nccl.gdr-not-predicted']);
+    assert.match(c.findings[0].title, /^NCCL used GPU Direct RDMA on GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7 of demo, where gdr-doctor predicts it would not$/);
+  });
+
   it('NCCL on sockets where the host has an active InfiniBand port: nccl.socket-fallback, quoting the log and ibv_devinfo', () => {
     const c = compare(demo, 'demo', 'socket-fallback-no-libibverbs-1-host-cut.txt');
     assert.deepEqual(ids(c), ['error nccl.socket-fallback']);
     const f = c.findings[0];
-    assert.match(f.title, /^NCCL fell back to TCP sockets on demo, which has RDMA ports \(mlx5_0:1 IB active\)$/);
+    assert.match(f.title, /^NCCL fell back to TCP sockets on demo, which has RDMA ports \(mlx5_0:1 IB active, mlx5_2:1 IB active, mlx5_3:1 IB active, mlx5_4:1 IB active, …\)$/);
     assert.ok(f.evidence.some((e) => e.startsWith('socket-fallback-no-libibverbs-1-host-cut.txt:1: axon:5022:5089 [3] NCCL INFO Using network Socket')), f.evidence.join('\n'));
     assert.ok(f.evidence.some((e) => /^demo \(ibv_devinfo -v\): mlx5_0 port 1: ACTIVE, IB$/.test(e)), f.evidence.join('\n'));
   });

@@ -7,19 +7,26 @@ import * as path from 'node:path';
 import { Commands, Languages, NCCL_LOG_SUMMARY_SCHEME } from '../../../src/constants';
 import { diagnose } from '../../../src/core/diagnosis';
 import { summarizeNcclLog } from '../../../src/core/ncclLog';
-import { DEMO_HOST_NAME, demoRunner } from '../../../src/core/probe/demoHost';
+import { DEMO_HOST_NAME, DemoHost, INITIAL_DEMO_STATE } from '../../../src/core/demo/demoHost';
 import { runProbe } from '../../../src/core/probe/runProbe';
 import { DEMO_HOST, HostModel } from '../../../src/vscode/hosts/hostModel';
 import { comparisonsOfLog, linkMatchingHosts } from '../../../src/vscode/ncclLog/links';
 import { childNodes, rootNodes } from '../../../src/vscode/tree/hostNodes';
 import { expectOk, readFixture } from '../../support/parsing';
-import { FIXTURES, REPO_ROOT } from '../../support/paths';
+import { DEMO_DIR, REPO_ROOT } from '../../support/paths';
 
 const LOG = 'ibext-plugin-no-gdrdma-8-gpus-cut.txt';
 const summary = () => expectOk(summarizeNcclLog(readFixture('nccl-log', LOG), LOG));
 
+/** The demo's recordings once its quick fix loaded nvidia_peermem: GDR predicted, which the log did not use. */
+function loadedDemo(): DemoHost {
+  const demo = new DemoHost(DEMO_DIR);
+  demo.update({ ...INITIAL_DEMO_STATE, peermemLoaded: true });
+  return demo;
+}
+
 async function diagnosedDemo(model: HostModel): Promise<void> {
-  const report = await runProbe(demoRunner(FIXTURES), { host: DEMO_HOST_NAME });
+  const report = await runProbe(loadedDemo().runner(), { host: DEMO_HOST_NAME });
   model.setOutcome(DEMO_HOST.id, { kind: 'diagnosed', report, diagnosis: diagnose(report), finishedAt: new Date() });
 }
 
@@ -67,7 +74,7 @@ describe('NCCL logs linked to hosts of the Hosts view', () => {
     const s = expectOk(summarizeNcclLog(readFixture('nccl-log', 'ib-no-module-2-containers-part1-start-cut.txt'), 'p1'));
     const model = new HostModel({ configHosts: () => ['6a5a91752e39.lab', 'other'], addedHosts: () => [] });
     assert.deepEqual(linkMatchingHosts(model, { file: 'p1', uri: 'u1', summary: s }), [], 'not diagnosed yet');
-    const report = await runProbe(demoRunner(FIXTURES), { host: '6a5a91752e39.lab' });
+    const report = await runProbe(loadedDemo().runner(), { host: '6a5a91752e39.lab' });
     for (const id of ['ssh:6a5a91752e39.lab', 'ssh:other']) model.setOutcome(id, { kind: 'diagnosed', report, diagnosis: diagnose(report), finishedAt: new Date() });
     assert.deepEqual(linkMatchingHosts(model, { file: 'p1', uri: 'u1', summary: s }).map((h) => h.label), ['6a5a91752e39.lab']);
     assert.equal(model.status('ssh:6a5a91752e39.lab').ncclLog?.logHost, '6a5a91752e39');
