@@ -125,12 +125,15 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     // The summary quotes NCCL's lines but is not a log: it stays plain text, with no marks of its own.
     await languageStatus().filter({ hasText: 'Plain Text' }).waitFor();
     await workbench.screenshot('nccl-log-06-analyze-summary');
+    await workbench.runCommand('View: Close Editor');
   });
 
   // The demo host as first opened has nvidia_peermem unloaded: gdr-doctor predicts no GDR, the log used GDRDMA throughout.
   it('Compare NCCL Log with Host: the demo host, diagnosed on the way, gets an "NCCL log" group with nccl.gdr-not-predicted', async function () {
     this.timeout(120_000);
     await workbench.runCommand('GPUDirect RDMA: Open Demo Host');
+    // It is diagnosed and revealed at once: Quick Open waits for that, which would close it.
+    await sidebar().locator('.monaco-list-row', { hasText: /^Diagnosed / }).first().waitFor();
     await workbench.openFile('roce-channels.log');
     await languageStatus().filter({ hasText: LANGUAGE }).waitFor();
     await workbench.runCommand('GPUDirect RDMA: Compare NCCL Log with Host…');

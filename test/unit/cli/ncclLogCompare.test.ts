@@ -2,14 +2,11 @@
 // its comparison with the host, as the built CLI prints it; and the usage errors around it. Over SSH
 // against the lab: test/ssh/ncclLogCompare.test.ts.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { CLI, FIXTURES } from '../../support/paths';
+import { runCliSync } from '../../support/cli';
+import { FIXTURES } from '../../support/paths';
 
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = runCliSync;
 
 const log = (name: string) => path.join(FIXTURES, 'nccl-log', name);
 const NO_GDRDMA = log('ibext-plugin-no-gdrdma-8-gpus-cut.txt');
