@@ -20,7 +20,7 @@ import { summarizeLscpu } from './summary/lscpu';
 import { summarizeLsmod } from './summary/lsmod';
 import { summarizeLspci } from './summary/lspci';
 import { summarizeModinfo } from './summary/modinfo';
-import { summarizeNcclLogText } from './summary/ncclLog';
+import { summarizeNcclLogText } from '../core/ncclLog/summaryText';
 import { summarizeNumactl } from './summary/numactl';
 import { summarizeNvidiaVersion } from './summary/nvidiaVersion';
 import { summarizeOfedInfo } from './summary/ofedInfo';

@@ -10,6 +10,8 @@ import { analyzeTopologyInEditorCommand, showTopologyCommand } from '../topology
 import { applyQuickFixCommand, fixFromFinding } from '../fixes/fixCommands';
 import { addFleetCommand, diagnoseFleetCommand, removeFleetCommand } from '../fleet/fleetCommands';
 import { orGroupFix } from '../fleet/groupFix';
+import { analyzeNcclLogCommand } from '../ncclLog/analyzeCommand';
+import { compareNcclLogCommand } from '../ncclLog/compareCommand';
 import { notifyWithLog } from '../notify';
 import { errorText } from '../../core/errorText';
 
@@ -40,6 +42,8 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.addFleet]: addFleetCommand,
   [Commands.removeFleet]: removeFleetCommand,
   [Commands.diagnoseFleet]: diagnoseFleetCommand,
+  [Commands.analyzeNcclLog]: analyzeNcclLogCommand,
+  [Commands.compareNcclLog]: compareNcclLogCommand,
 };
 
 /** Registers every command of the table, handing each registration to `own` as it is made. */
