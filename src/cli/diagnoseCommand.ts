@@ -78,7 +78,7 @@ it reads (<command id>.txt); 130 interrupted (Ctrl-C: hosts still
 running are stopped and what was collected is printed).
 `;
 
-interface Job {
+export interface Job {
   readonly host: string;
   readonly run: () => Promise<ProbedHost>;
 }
@@ -137,7 +137,7 @@ function optionList(options: ReadonlyMap<string, string>, name: string): string[
 }
 
 /** A destination ssh could not parse is bad usage, before anything connects. */
-function checkDestination(destination: string): void {
+export function checkDestination(destination: string): void {
   try {
     parseDestination(destination);
   } catch (e) {
@@ -189,7 +189,7 @@ async function runSingle(job: Job, json: boolean, io: CliIo, nccl: NcclAssumptio
   }
 }
 
-function planJob(destination: string | undefined, flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, reach: SshReachOptions, deadlineMs: number | undefined): Job {
+export function planJob(destination: string | undefined, flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, reach: SshReachOptions, deadlineMs: number | undefined): Job {
   const from = options.get('--from');
   const probe = (host: string, runner: ProbeRunner) => async () => ({ report: await runProbe(runner, { host, deadlineMs }) });
   if (flags.has('--demo')) return { host: DEMO_HOST_NAME, run: probe(DEMO_HOST_NAME, new DemoHost(demoDir()).runner()) };

@@ -16,6 +16,8 @@ export interface AuditEntry {
   readonly message: string;
   readonly commands: { readonly command: string; readonly exitCode: number | null; readonly stdout: string; readonly stderr: string }[];
   readonly fileChange: { readonly path: string; readonly diff: string } | null;
+  /** disable-acs / persist-acs: the bridges and their ACSCtl before (for undo). */
+  readonly bridges?: { readonly bdf: string; readonly before: string | null }[];
   readonly findings: string[];
   readonly verification: string[];
 }
@@ -39,6 +41,7 @@ export function auditEntry(result: FixResult, now: Date = new Date()): AuditEntr
     message: result.message,
     commands: result.steps.map((s) => ({ command: s.command, exitCode: s.exitCode, stdout: s.stdout, stderr: s.stderr })),
     fileChange: result.plan.fileChange ? { path: result.plan.fileChange.path, diff: result.plan.fileChange.diff } : null,
+    ...(result.plan.acs ? { bridges: result.plan.acs.bridges.map((b) => ({ bdf: b.bdf, before: b.before })) } : {}),
     findings: result.findings.map((f) => f.id),
     verification: result.verification,
   };

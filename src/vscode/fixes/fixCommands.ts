@@ -11,7 +11,13 @@ import { takesQuickFixes } from '../tree/hostContext';
 
 /** What each fix does, in words (called when shown: the words follow the display language). */
 function fixDescription(id: FixId): string {
-  return id === 'load-peermem' ? vscode.l10n.t('load the peer-memory module now (modprobe)') : vscode.l10n.t('load the peer-memory module at every boot (modules-load.d)');
+  const words: Record<FixId, () => string> = {
+    'load-peermem': () => vscode.l10n.t('load the peer-memory module now (modprobe)'),
+    'persist-peermem': () => vscode.l10n.t('load the peer-memory module at every boot (modules-load.d)'),
+    'disable-acs': () => vscode.l10n.t('turn off ACS on the bridges between GPUs and NICs now (setpci; bare metal only)'),
+    'persist-acs': () => vscode.l10n.t('turn off ACS on those bridges at every boot (a oneshot systemd unit)'),
+  };
+  return words[id]();
 }
 
 /** The inline action of one fix id on a finding. */

@@ -67,7 +67,7 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
   }
 }
 
-const GROUP_ICON = { findings: 'checklist', gpus: 'circuit-board', nics: 'plug', numa: 'server', modules: 'extensions', raw: 'output' } as const;
+const GROUP_ICON = { findings: 'checklist', gpus: 'circuit-board', nics: 'plug', numa: 'server', modules: 'extensions', raw: 'output', ncclLog: 'pulse' } as const;
 
 function hostItem(node: HostsNode & { kind: 'host' }, model: HostModel, connected: IsConnected): vscode.TreeItem {
   const { hostId } = node;
