@@ -200,6 +200,9 @@ run() {
     modprobe) do_modprobe "$@" ;;
     rmmod) do_modprobe -r "$@" ;;
     modinfo) do_modinfo "$@" ;;
+    # perftest and numactl's binding form: fakeperftest.sh.
+    ib_write_bw) . "$H/fakeperftest.sh"; do_ib_write_bw "$@" ;;
+    numactl) case ${1:-} in --cpunodebind=*|--membind=*) . "$H/fakeperftest.sh"; do_numactl_exec "$@" ;; *) replay "$@" ;; esac ;;
     *) replay "$@" ;;
   esac
 }
