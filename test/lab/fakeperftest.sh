@@ -10,7 +10,8 @@
 # says it would: peermem without a registered peer-memory client (nvidia_peermem or nv_peer_mem
 # loaded, or a /sys/kernel/mm/memory_peers/*/version), dmabuf without the open kernel modules.
 # Messages that no recording shows (the port taken, nobody listening) are perftest's own format
-# strings (src/perftest_communication.c). Faults: ctl/ib_write_bw.hang sleeps before anything.
+# strings (src/perftest_communication.c). Faults: ctl/ib_write_bw.hang sleeps before a measurement
+# (before it listens or connects), not before --help, which the probe reads.
 
 peer_memory_ready() {
   local f
@@ -44,6 +45,8 @@ perftest_print() {
 
 do_ib_write_bw() {
   case ${1:-} in -h|--help) replay "$@"; return ;; esac
+  # A hung perftest is one process, as the real one is: `timeout` and signals reach it directly.
+  [ -e "$H/ctl/ib_write_bw.hang" ] && exec sleep "$(cat "$H/ctl/ib_write_bw.hang")"
   local dev='' port=18515 cuda='' dmabuf=0 server='' mode outcome=ok set
   while [ $# -gt 0 ]; do
     case $1 in

@@ -25,9 +25,11 @@ export function modeOutcome(m: Measurement, runs: SideRuns, explain: (failed: bo
   const firstError = client?.errors[0]?.text ?? server?.errors[0]?.text ?? null;
   const clean = runs.client?.exitCode === 0 && gbps !== null && firstError === null && (runs.server === null || runs.server.exitCode === 0);
   if (clean) return { ...base, status: 'ok', gbps, ratio: lineRate === null ? null : Math.round((gbps / lineRate) * 100) / 100, reason: null, explainedBy: [] };
-  if (runs.stopped) {
-    const why = runs.stopped === 'cancelled' ? 'cancelled while it ran' : `stopped at its deadline (${m.limitS} s per side)`;
-    return { ...base, status: runs.stopped, gbps: null, ratio: null, reason: firstError ? `${why}; perftest said: ${firstError}` : why, explainedBy: [] };
+  // 124: `timeout` stopped the side at its deadline; 137: it had to KILL it (`-k 2`).
+  const stopped = runs.stopped ?? ([runs.client, runs.server].some((r) => r?.exitCode === 124 || r?.exitCode === 137) ? 'timed-out' : undefined);
+  if (stopped) {
+    const why = stopped === 'cancelled' ? 'cancelled while it ran' : `stopped at its deadline (${m.limitS} s per side)`;
+    return { ...base, status: stopped, gbps: null, ratio: null, reason: firstError ? `${why}; perftest said: ${firstError}` : why, explainedBy: [] };
   }
   return { ...base, status: 'failed', gbps: null, ratio: null, reason: failure(runs, firstError), explainedBy: explain(true) };
 }

@@ -3,6 +3,7 @@
 // offered there applies.
 import { Finding } from '../diagnosis';
 import { ruleContext } from '../diagnosis/context';
+import { readHostState } from '../diagnosis/hostState';
 import { DEFAULT_NCCL } from '../diagnosis/ncclAssumptions';
 import { DiagnosedHost } from './endpoints';
 import { ModeOutcome, ProveMode, Tone } from './types';
@@ -10,7 +11,7 @@ import { ModeOutcome, ProveMode, Tone } from './types';
 /** Finding ids that explain each mode failing (peer-memory.md, dma-buf.md, platform.md). */
 const EXPLAINS: Readonly<Record<ProveMode, readonly string[]>> = {
   host: ['rdma.none', 'rdma.port-down'],
-  peermem: ['peermem.missing', 'peermem.not-loaded', 'peermem.not-registered', 'peermem.ofed-mismatch', 'peermem.conflict', 'ofed.missing', 'gpu.no-gdr-support', 'driver.operator-managed', 'pcie.acs-enabled', 'iommu.enabled'],
+  peermem: ['peermem.missing', 'peermem.not-loaded', 'peermem.not-registered', 'peermem.ofed-mismatch', 'peermem.conflict', 'ofed.missing', 'gpu.no-gdr-support', 'driver.operator-managed', 'pcie.acs-enabled', 'iommu.enabled', 'dmabuf.available'],
   dmabuf: ['gpu.no-gdr-support', 'pcie.acs-enabled', 'iommu.enabled'],
 };
 /** Findings that explain GPU memory slower than host memory: the path between GPU and NIC. */
@@ -23,6 +24,15 @@ function findingText(f: Finding, host: string, many: boolean): string {
 export function explanations(mode: ProveMode, hosts: readonly DiagnosedHost[], ids: readonly string[] = EXPLAINS[mode]): string[] {
   const many = hosts.length > 1;
   const found = hosts.flatMap((h) => h.diagnosis.findings.filter((f) => ids.includes(f.id)).map((f) => findingText(f, h.host, many)));
+  if (mode === 'peermem') {
+    // Where dma-buf makes the module optional the diagnosis does not report it missing: say so here.
+    for (const h of hosts) {
+      const p = readHostState(h.report).peermem;
+      if (p.newLoaded === false && p.legacyLoaded === false && !found.some((f) => f.startsWith('peermem.'))) {
+        found.unshift(`no peer-memory module is loaded${many ? ` on ${h.host}` : ''} (neither nvidia_peermem nor nv_peer_mem): modprobe nvidia_peermem, or use the dmabuf mode where dma-buf works (docs/peer-memory.md)`);
+      }
+    }
+  }
   if (mode === 'dmabuf') {
     for (const h of hosts) {
       const missing = ruleContext(h.report, DEFAULT_NCCL).dmabuf.missing;
