@@ -9,6 +9,7 @@ import { parseNumactl } from '../core/parsers/numactl';
 import { parseNvidiaVersion } from '../core/parsers/nvidiaVersion';
 import { parseOfedInfo } from '../core/parsers/ofedInfo';
 import { parseOsRelease } from '../core/parsers/osRelease';
+import { parsePerftest } from '../core/parsers/perftest';
 import { Parsed } from '../core/parsers/result';
 import { parseSmiQuery } from '../core/parsers/smiQuery';
 import { parseTopo } from '../core/parsers/topo';
@@ -22,6 +23,7 @@ import { summarizeNumactl } from './summary/numactl';
 import { summarizeNvidiaVersion } from './summary/nvidiaVersion';
 import { summarizeOfedInfo } from './summary/ofedInfo';
 import { summarizeOsRelease } from './summary/osRelease';
+import { summarizePerftest } from './summary/perftest';
 import { summarizeSmiQuery } from './summary/smiQuery';
 import { summarizeTopo } from './summary/topo';
 
@@ -50,6 +52,7 @@ export const PARSE_KINDS: readonly ParseKind[] = [
   kind('os-release', 'cat /etc/os-release', parseOsRelease, summarizeOsRelease),
   kind('gpus', 'nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version --format=csv[,noheader]', (t) => parseGpuQuery(t), summarizeGpuQuery),
   kind('smi-q', 'nvidia-smi -q', parseSmiQuery, summarizeSmiQuery),
+  kind('perftest', "perftest's ib_write_bw (server or client side)", parsePerftest, summarizePerftest),
   // The same reader as `gdr-doctor nccl-log`, for one saved log held in memory.
   kind('nccl-log', "NCCL's log of a job run with NCCL_DEBUG=INFO (gdr-doctor nccl-log reads several, streaming)", (t) => summarizeNcclLog(t), summarizeNcclLogText),
 ];

@@ -1,8 +1,8 @@
 // `gdr-doctor prove <host> [<peer>]`: measure GPUDirect RDMA per GPU↔NIC with perftest's ib_write_bw
 // (docs/perftest.md), over the same SSH trust as diagnose, or through a login node with Slurm.
 import * as tty from 'node:tty';
-import { NcclAssumptions, readNcclAssumptions } from '../core/diagnosis';
-import { openSsh, SshReachOptions } from '../core/fleet/sshProbeHost';
+import { readNcclAssumptions } from '../core/diagnosis';
+import { openSsh } from '../core/fleet/sshProbeHost';
 import { BusyGpu, busyText, DEFAULT_PROVE_OPTIONS, ProofReport, PROVE_MODES, ProveMode, ProveOptions, runProof } from '../core/prove';
 import { appendProofAudit } from '../core/prove/audit';
 import { directExecutor, newRunTag, sshProveShell } from '../core/prove/direct';
@@ -15,6 +15,7 @@ import { parseArgs, ParsedArgs, UsageError } from './args';
 import { confirmOnTerminal } from './confirm';
 import { whileInterruptible } from './interrupt';
 import { CliIo, ExitCode } from './io';
+import { ProveCliContext, ProveExit, Proven } from './proveContext';
 import { formatProof } from './proveOutput';
 import { proveViaSlurm } from './proveSlurm';
 import { cliPrompts } from './terminalPrompts';
@@ -57,19 +58,9 @@ a measurement reached its deadline; 3 a host was unreachable; 4 refused (a preco
 busy GPUs not confirmed): nothing ran; 64 bad usage; 130 interrupted (Ctrl-C).
 `;
 
-export const ProveExit = { failed: 1, unreachable: 3, refused: 4, interrupted: 130 } as const;
-
 const FLAGS = ['--json', '--batch', '--yes'];
 const OPTIONS = ['--gpu', '--mode', '--size', '--duration', '--timeout', '-F', '--via', '--partition', '--nccl', '--nccl-env'];
 
-export interface ProveCliContext {
-  readonly io: CliIo;
-  readonly reach: SshReachOptions;
-  readonly options: ProveOptions;
-  readonly nccl: NcclAssumptions;
-  readonly json: boolean;
-  readonly confirmBusy: (busy: readonly BusyGpu[]) => Promise<boolean>;
-}
 
 export async function runProve(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { flags: FLAGS, options: OPTIONS });
@@ -145,11 +136,6 @@ function busyConfirmation(args: ParsedArgs, io: CliIo): (busy: readonly BusyGpu[
   };
 }
 
-interface Proven {
-  readonly report: ProofReport;
-  /** The login user on the measured host, for the audit log. */
-  readonly user: string | null;
-}
 
 /** Over direct SSH: connect, probe both hosts in one round trip each, prove. */
 async function proveDirect(host: string, peer: string | null, ctx: ProveCliContext, signal: AbortSignal): Promise<Proven | number> {
