@@ -34,6 +34,7 @@ export const Commands = {
   addFleet: 'gdrDoctor.addFleet',
   removeFleet: 'gdrDoctor.removeFleet',
   diagnoseFleet: 'gdrDoctor.diagnoseFleet',
+  prove: 'gdrDoctor.prove',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -64,6 +65,8 @@ export const ContextValues = {
   fleetGroup: 'gdrDoctor.fleetGroup',
   /** A host of a fleet reached through a login node: no direct SSH, so no host actions. */
   relayedHost: 'gdrDoctor.relayedHost',
+  /** A GPU row of a host's GPUs: Prove GPUDirect RDMA measures that GPU. */
+  gpu: 'gdrDoctor.gpu',
 } as const;
 
 /** Read-only documents with a command's raw output: `gdr-doctor-raw:/<host>/<command>.txt`. */

@@ -16,7 +16,7 @@ import { confirmOnTerminal } from './confirm';
 import { whileInterruptible } from './interrupt';
 import { CliIo, ExitCode } from './io';
 import { ProveCliContext, ProveExit, Proven } from './proveContext';
-import { formatProof } from './proveOutput';
+import { formatProof } from '../core/prove/text';
 import { proveViaSlurm } from './proveSlurm';
 import { cliPrompts } from './terminalPrompts';
 import { jsonText } from './visible';

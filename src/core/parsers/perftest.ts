@@ -95,6 +95,10 @@ export function parsePerftest(text: string): Parsed<PerftestRun> {
     }
     banner(raw, run);
   }
+  // Nothing perftest prints (a shell's "command not found", another tool's output): not a run to read.
+  if (run.test === null && run.device === null && run.unit === null && cuda === null && errors.length === 0) {
+    return fail(1, `${WHAT}: no perftest banner, result table, CUDA line or perftest error line; expected what ib_write_bw prints`);
+  }
   const last = rows[rows.length - 1];
   const averageGbps = last && run.unit ? round(last.average * UNITS[run.unit]) : null;
   return ok({ ...run, rows, averageGbps, cuda, errors });

@@ -10,6 +10,7 @@ import { analyzeTopologyInEditorCommand, showTopologyCommand } from '../topology
 import { applyQuickFixCommand, fixFromFinding } from '../fixes/fixCommands';
 import { addFleetCommand, diagnoseFleetCommand, removeFleetCommand } from '../fleet/fleetCommands';
 import { orGroupFix } from '../fleet/groupFix';
+import { proveCommand } from '../prove/proveCommand';
 import { notifyWithLog } from '../notify';
 import { errorText } from '../../core/errorText';
 
@@ -40,6 +41,7 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.addFleet]: addFleetCommand,
   [Commands.removeFleet]: removeFleetCommand,
   [Commands.diagnoseFleet]: diagnoseFleetCommand,
+  [Commands.prove]: proveCommand,
 };
 
 /** Registers every command of the table, handing each registration to `own` as it is made. */

@@ -2,6 +2,7 @@
 // the demo) and each host's last diagnosis or why it failed. No VS Code import: the tree reads
 // it and redraws on change; commands write to it. Nothing here connects anywhere.
 import { Diagnosis } from '../../core/diagnosis';
+import type { ProofReport } from '../../core/prove';
 import { DEMO_HOST_NAME } from '../../core/probe/demoHost';
 import { ProbeReport } from '../../core/probe/runProbe';
 import { SshTarget } from '../../core/ssh/sshConfig';
@@ -45,6 +46,8 @@ export interface HostStatus {
   readonly last?: Outcome;
   /** The last diagnosis that succeeded, kept while a later attempt failed (raw outputs stay readable). */
   readonly lastDiagnosed?: DiagnosedOutcome;
+  /** The last GPUDirect RDMA proof of this host (Prove GPUDirect RDMA), kept across diagnoses. */
+  readonly proof?: ProofReport;
 }
 
 export interface HostSources {
@@ -115,8 +118,14 @@ export class HostModel {
   }
 
   setOutcome(id: string, outcome: Outcome): void {
-    const lastDiagnosed = outcome.kind === 'diagnosed' ? outcome : this.status(id).lastDiagnosed;
-    this.statuses.set(id, { working: false, last: outcome, lastDiagnosed });
+    const { lastDiagnosed: kept, proof } = this.status(id);
+    const lastDiagnosed = outcome.kind === 'diagnosed' ? outcome : kept;
+    this.statuses.set(id, { working: false, last: outcome, lastDiagnosed, ...(proof ? { proof } : {}) });
+    this.changed(false);
+  }
+
+  setProof(id: string, proof: ProofReport): void {
+    this.statuses.set(id, { ...this.status(id), proof });
     this.changed(false);
   }
 

@@ -2,7 +2,7 @@
 // and the table a proof prints (from a proof of the healthy lab host's recordings).
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { formatProof } from '../../../src/cli/proveOutput';
+import { formatProof } from '../../../src/core/prove/text';
 import { DEFAULT_PROVE_OPTIONS, runProof } from '../../../src/core/prove';
 import { CLI } from '../../support/paths';
 import { fixture } from '../diagnosis/hostReport';

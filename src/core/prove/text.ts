@@ -1,6 +1,7 @@
-// `gdr-doctor prove` on a terminal: per GPU its NIC and the other end, one line per mode (Gb/s, the
-// line rate, the ratio, or why not), the verdict, the findings that explain a failure, and notes.
-import type { GpuProof, ModeOutcome, ProofReport } from '../core/prove';
+// A proof as text (`gdr-doctor prove` on a terminal, the extension's log): per GPU its NIC and the
+// other end, one line per mode (Gb/s, the line rate, the ratio, or why not), the verdict, the
+// findings that explain a failure, and notes.
+import type { GpuProof, ModeOutcome, ProofReport } from './types';
 
 export function formatProof(report: ProofReport): string {
   const lines = [heading(report), ''];
