@@ -3,7 +3,7 @@
 // it and redraws on change; commands write to it. Nothing here connects anywhere.
 import { Diagnosis } from '../../core/diagnosis';
 import type { ProofReport } from '../../core/prove';
-import { DEMO_HOST_NAME } from '../../core/probe/demoHost';
+import { DEMO_HOST_NAME } from '../../core/demo/demoHost';
 import { ProbeReport } from '../../core/probe/runProbe';
 import { SshTarget } from '../../core/ssh/sshConfig';
 import { ChangeListeners, safeList } from '../modelSupport';
@@ -90,6 +90,11 @@ export class HostModel {
 
   status(id: string): HostStatus {
     return this.statuses.get(id) ?? { working: false };
+  }
+
+  /** The demo host is listed (Open Demo Host, until it is removed). */
+  get demoListed(): boolean {
+    return this.demoOpen;
   }
 
   openDemo(): HostEntry {

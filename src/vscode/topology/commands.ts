@@ -1,5 +1,6 @@
 // Show Topology (a diagnosed host's `nvidia-smi topo -m`, with its verdicts) and Analyze Topology in
-// Editor (the active editor or its selection, parsed offline). Both open the same panel.
+// Editor (the active editor or its selection, parsed offline, the panel beside the editor). Both open
+// the same panel.
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { factOf } from '../../core/diagnosis/evidence';
@@ -9,6 +10,7 @@ import { Ctx, targetHosts } from '../context';
 import type { HostsNode } from '../tree/nodes';
 import { topologyData } from './topologyData';
 import { notifyError, notifyInfo, notifyWarning } from '../notify';
+import { ContextKeys } from '../../constants';
 
 export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
   const [host] = await targetHosts(ctx, clicked, undefined, {
@@ -29,6 +31,7 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
     title: host.label, source: `diagnosed ${last.finishedAt.toLocaleString()}`, topology,
     pairs: last.diagnosis.pairs, suggestedEnv: last.diagnosis.suggestedEnv, nccl: readSettings().nccl, proof: ctx.model.status(host.id).proof,
   }));
+  ctx.keys.set(ContextKeys.topologyShown, true);
 }
 
 export async function analyzeTopologyInEditorCommand(ctx: Ctx): Promise<void> {
@@ -49,8 +52,9 @@ export async function analyzeTopologyInEditorCommand(ctx: Ctx): Promise<void> {
     void notifyError(`Not readable as \`nvidia-smi topo -m\` output: ${name}, line ${line}: ${parsed.error.message}`);
     return;
   }
+  // Beside the source, which stays open: the panel explains what the editor shows.
   ctx.topology.show(topologyData({
     title: name, source: useSelection ? `selection of ${name}, read offline` : `${name}, read offline`, topology: parsed.value,
     nccl: readSettings().nccl,
-  }));
+  }), { beside: true });
 }
