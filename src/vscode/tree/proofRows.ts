@@ -32,7 +32,7 @@ function gpuDescription(g: GpuProof): string {
 }
 
 function firstProblem(modes: readonly ModeOutcome[]): string | undefined {
-  const m = modes.find((x) => x.mode !== 'host' && x.status !== 'ok');
+  const m = modes.find((x) => x.mode !== 'host' && x.status !== 'ok') ?? modes.find((x) => x.status !== 'ok');
   return m ? `${m.mode} ${m.status}` : undefined;
 }
 

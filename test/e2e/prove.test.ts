@@ -1,0 +1,104 @@
+// Prove GPUDirect RDMA as a user runs it, in a real VS Code (code-server + chromium) with the
+// packaged .vsix, against the SSH lab and its ib_write_bw stand-in (real recordings of perftest):
+// from a host's context menu (progress, then a Proof group with one row per GPU, against line rate
+// and host memory), and from a GPU row, cancelled while perftest hangs: nothing is left running on
+// the host (read from its process table, not from the UI).
+import * as assert from 'assert';
+import * as path from 'path';
+import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { until } from '../support/until';
+import { CACHE_DIR } from './environment';
+import { hostsTree } from './treeRows';
+import { Workbench, screenshotFailures } from './workbench';
+
+const RECORDS_PATH = path.join(CACHE_DIR, 'lab-prove.records.json');
+const PROVE = 'Prove GPUDirect RDMA';
+
+const leftovers = (h: LabHost) => h.processes().filter((p) => /ib_write_bw|numactl|perl -MIO|fakeperftest|sleep/.test(p.args));
+
+describe('Prove GPUDirect RDMA in a real VS Code (code-server + chromium + SSH lab)', function () {
+  this.timeout(120_000);
+  const workbench = new Workbench();
+  let lab: Lab | undefined;
+  const { sidebar, row, setExpanded, inline, tooltip } = hostsTree(workbench);
+  const toast = (text: string | RegExp) => workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
+  /** The rows under a host's expanded Proof group: each GPU row's label and description. */
+  const proofRow = (gpu: string) => sidebar().locator('.monaco-list-row', { has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${gpu}$`) }) })
+    .filter({ hasText: / Gb\/s|cancelled|failed/ }).first();
+
+  async function contextMenu(label: string, action: string): Promise<void> {
+    await row(label).click({ button: 'right' });
+    const item = workbench.tab.locator('.context-view .action-item', { hasText: action }).first();
+    await item.hover();
+    // A menu ignores a click that comes right after it opened (the right-button release).
+    await workbench.tab.waitForTimeout(500);
+    await item.click();
+  }
+
+  before(async function () {
+    this.timeout(300_000);
+    assertLabCanRun();
+    await cleanupStale(RECORDS_PATH);
+    lab = await startLab({ hosts: [{ name: 'pe-ok', profile: 'healthy' }, { name: 'pe-hang', profile: 'healthy' }], recordsPath: RECORDS_PATH });
+    await workbench.start();
+    await workbench.activityBarItem('GPUDirect RDMA').click();
+    workbench.updateSettings({ 'gdrDoctor.sshConfigFile': lab.sshConfigPath, 'gdrDoctor.connectTimeoutSeconds': 8 }, 'machine');
+    await row('pe-ok').waitFor();
+  });
+
+  afterEach(screenshotFailures(workbench, 'prove-'));
+
+  after(async function () {
+    this.timeout(60_000);
+    await workbench.dispose();
+    await lab?.stop();
+  });
+
+  it('measures every GPU of a host from its context menu: progress, then a Proof group against line rate and host memory', async function () {
+    const host = lab!.host('pe-ok');
+    await contextMenu('pe-ok', PROVE);
+    await toast(/Proving GPUDirect RDMA on pe-ok/).waitFor({ timeout: 30_000 });
+    await workbench.screenshot('prove-01-progress');
+    await toast(/pe-ok: GPUDirect RDMA works on \d+ of \d+ GPUs/).waitFor({ timeout: 90_000 });
+    await setExpanded(row('pe-ok'), true);
+    await setExpanded(row('Proof'), true);
+    const gpu0 = proofRow('GPU0');
+    await gpu0.waitFor();
+    const text = await gpu0.innerText();
+    assert.match(text, /peermem [\d.]+ Gb\/s \(\d+ %\)/, 'the GPU mode against line rate');
+    assert.match(text, /host [\d.]+ Gb\/s \(\d+ %\)/, 'host memory beside it');
+    await tooltip(gpu0, 'GPUDirect RDMA works at');
+    await workbench.screenshot('prove-02-proof-in-tree');
+    const calls = host.calls().filter((c) => c.cmd === 'ib_write_bw' && c.args.includes('-p'));
+    assert.ok(calls.some((c) => c.args.some((a) => a.startsWith('--use_cuda'))), 'perftest ran with --use_cuda');
+    assert.deepStrictEqual(leftovers(host), [], 'nothing left running');
+    await setExpanded(row('pe-ok'), false);
+  });
+
+  it('proves one GPU from its row and, cancelled while perftest hangs, leaves nothing running on the host', async function () {
+    const host = lab!.host('pe-hang');
+    await inline(row('pe-hang'), 'Diagnose');
+    await setExpanded(row('pe-hang'), true);
+    await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor({ timeout: 60_000 });
+    await setExpanded(row('GPUs'), true);
+    host.setFault('ib_write_bw', 'hang', 600);
+    try {
+      await inline(row('GPU5'), PROVE);
+      const progress = toast(/Proving GPUDirect RDMA on pe-hang/);
+      await progress.waitFor({ timeout: 30_000 });
+      await until('perftest hangs on pe-hang', () => leftovers(host).some((p) => /sleep 600/.test(p.args)), 60_000);
+      await workbench.screenshot('prove-03-running');
+      await progress.hover();
+      await progress.locator('.monaco-button', { hasText: 'Cancel' }).click();
+      await until('nothing left running on pe-hang', () => leftovers(host).length === 0, 15_000);
+      await toast(/cancelled: perftest was stopped on every host/).waitFor({ timeout: 30_000 });
+      await setExpanded(row('GPUs'), false);
+      await setExpanded(row('Proof'), true);
+      const gpu5 = proofRow('GPU5');
+      assert.match(await gpu5.innerText(), /cancelled/);
+      await workbench.screenshot('prove-04-cancelled');
+    } finally {
+      host.clearFaults();
+    }
+  });
+});
