@@ -20,20 +20,11 @@ describe('Prove GPUDirect RDMA in a real VS Code (code-server + chromium + SSH l
   this.timeout(120_000);
   const workbench = new Workbench();
   let lab: Lab | undefined;
-  const { sidebar, row, setExpanded, inline, tooltip } = hostsTree(workbench);
+  const { sidebar, row, setExpanded, inline, tooltip, contextMenu } = hostsTree(workbench);
   const toast = (text: string | RegExp) => workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
   /** The rows under a host's expanded Proof group: each GPU row's label and description. */
   const proofRow = (gpu: string) => sidebar().locator('.monaco-list-row', { has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${gpu}$`) }) })
     .filter({ hasText: / Gb\/s|cancelled|failed/ }).first();
-
-  async function contextMenu(label: string, action: string): Promise<void> {
-    await row(label).click({ button: 'right' });
-    const item = workbench.tab.locator('.context-view .action-item', { hasText: action }).first();
-    await item.hover();
-    // A menu ignores a click that comes right after it opened (the right-button release).
-    await workbench.tab.waitForTimeout(500);
-    await item.click();
-  }
 
   before(async function () {
     this.timeout(300_000);

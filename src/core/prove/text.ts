@@ -2,6 +2,7 @@
 // other end, one line per mode (Gb/s, the line rate, the ratio, or why not), the verdict, the
 // findings that explain a failure, and notes.
 import type { GpuProof, ModeOutcome, ProofReport } from './types';
+import { pct } from './verdict';
 
 export function formatProof(report: ProofReport): string {
   const lines = [heading(report), ''];
@@ -37,7 +38,7 @@ function gpuLines(g: GpuProof, width: number): string[] {
 
 function modeRow(m: ModeOutcome): string {
   const num = (n: number | null, digits = 2) => (n === null ? '-' : n.toFixed(digits));
-  const ratio = m.ratio === null ? '-' : `${Math.round(m.ratio * 100)} %`;
+  const ratio = m.ratio === null ? '-' : pct(m.ratio);
   const result = m.status === 'ok' ? `ok${m.sharedFrom ? ` (measured with ${m.sharedFrom}: same ports)` : ''}` : `${m.status}: ${m.reason ?? ''}`;
   return `${m.mode.padEnd(9)}${num(m.gbps).padStart(8)}${num(m.lineRateGbps, 0).padStart(7)}${ratio.padStart(7)}  ${result}`;
 }

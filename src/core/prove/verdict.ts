@@ -42,7 +42,8 @@ export function explanations(mode: ProveMode, hosts: readonly DiagnosedHost[], i
   return [...new Set(found)];
 }
 
-const pct = (r: number) => `${Math.round(r * 100)} %`;
+/** A ratio as the proof words it: `91 %`. */
+export const pct = (r: number): string => `${Math.round(r * 100)} %`;
 
 /** `host memory: 97 %`, or what became of it. */
 function hostPart(host: ModeOutcome | undefined): string {

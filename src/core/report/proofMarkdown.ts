@@ -2,6 +2,7 @@
 // GPU and mode (Gb/s, line rate, ratio, or why not) and each GPU's verdict. perftest's error lines
 // are the host's words: they only land inside code spans or escaped cells, never as Markdown.
 import type { GpuProof, ModeOutcome, ProofReport } from '../prove/types';
+import { pct } from '../prove/verdict';
 import { cell, inlineCode, plain } from './diagnosisReport';
 
 /** The diagnosis report with the host's last proof after it (unchanged without one). */
@@ -29,6 +30,6 @@ export function proofMarkdown(proof: ProofReport): string[] {
 function modeRow(g: GpuProof, m: ModeOutcome): string {
   const ok = m.status === 'ok';
   const why = ok ? '' : [m.status, m.reason, ...m.explainedBy].filter((x): x is string => !!x).join('; ');
-  const ratio = m.ratio === null ? '' : `${Math.round(m.ratio * 100)} %`;
+  const ratio = m.ratio === null ? '' : pct(m.ratio);
   return `| ${cell(g.gpu)} | ${cell(`${g.client.device}:${g.client.port}`)} | ${m.mode} | ${m.gbps ?? ''} | ${m.lineRateGbps ?? ''} | ${ratio} | ${why ? inlineCode(why).replace(/\|/g, '\\|') : ''} |`;
 }

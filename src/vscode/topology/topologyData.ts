@@ -8,6 +8,7 @@ import { topologyGraph } from '../../core/topology/graph';
 import { classifyLink, knownLinkTypes, linkMeaning } from '../../core/topology/linkTypes';
 import { linkRule } from '../../core/topology/nccl/linkRule';
 import type { ProofReport } from '../../core/prove';
+import { pct } from '../../core/prove/verdict';
 import type { GpuDetail, LinkClassName, LinkExplanation, ProofDetail, TopologyData } from '../../protocol/topology';
 
 export interface TopologySource {
@@ -93,9 +94,8 @@ function nicLabel(topology: Topology, column: string): string {
 function proofDetail(proof: ProofReport | undefined, gpu: string): ProofDetail | null {
   const g = proof?.gpus.find((x) => x.gpu === gpu);
   if (!proof || !g) return null;
-  const pct = (r: number | null) => (r === null ? '' : ` (${Math.round(r * 100)} %)`);
   return {
     verdict: g.verdict, tone: g.tone, measured: `measured ${new Date(proof.startedAt).toLocaleString()}${proof.peer ? ` against ${proof.peer}` : ''}`,
-    modes: g.modes.map((m) => (m.status === 'ok' ? `${m.mode} ${m.gbps} Gb/s of ${m.lineRateGbps ?? '?'}${pct(m.ratio)}` : `${m.mode} ${m.status}`)),
+    modes: g.modes.map((m) => (m.status === 'ok' ? `${m.mode} ${m.gbps} Gb/s of ${m.lineRateGbps ?? '?'}${m.ratio === null ? '' : ` (${pct(m.ratio)})`}` : `${m.mode} ${m.status}`)),
   };
 }

@@ -2,9 +2,10 @@
 // the measured bandwidth against line rate and host memory, the verdict and every mode in the
 // tooltip (plain text: perftest's own error lines are the host's words). No VS Code import.
 import type { GpuProof, ModeOutcome, ProofReport } from '../../core/prove';
+import { pct } from '../../core/prove/verdict';
 import type { HostsNode, Tone } from './nodes';
 
-const pct = (r: number | null) => (r === null ? '' : ` (${Math.round(r * 100)} %)`);
+const inParens = (r: number | null) => (r === null ? '' : ` (${pct(r)})`);
 
 export function proofGroup(scope: string, hostId: string, proof: ProofReport): HostsNode {
   const worked = proof.gpus.filter((g) => g.tone === 'ok' || g.tone === 'warning').length;
@@ -27,7 +28,7 @@ function gpuDescription(g: GpuProof): string {
   const shown = g.modes.filter((m) => m.status !== 'skipped');
   const best = shown.find((m) => m.mode !== 'host' && m.status === 'ok');
   const host = shown.find((m) => m.mode === 'host');
-  const parts = [g.client.device, best ? `${best.mode} ${best.gbps} Gb/s${pct(best.ratio)}` : firstProblem(shown), host?.status === 'ok' ? `host ${host.gbps} Gb/s${pct(host.ratio)}` : undefined];
+  const parts = [g.client.device, best ? `${best.mode} ${best.gbps} Gb/s${inParens(best.ratio)}` : firstProblem(shown), host?.status === 'ok' ? `host ${host.gbps} Gb/s${inParens(host.ratio)}` : undefined];
   return parts.filter((p) => p !== undefined).join(' · ');
 }
 
@@ -42,7 +43,7 @@ function gpuTooltip(g: GpuProof, proof: ProofReport): string {
     g.verdict,
     '',
     `${g.client.host} ${g.gpu} ${g.client.device}:${g.client.port} → ${other}`,
-    ...g.modes.map((m) => `${m.mode}: ${m.status === 'ok' ? `${m.gbps} Gb/s of ${m.lineRateGbps ?? '?'} Gb/s${pct(m.ratio)}` : `${m.status}${m.reason ? ` — ${m.reason}` : ''}`}`),
+    ...g.modes.map((m) => `${m.mode}: ${m.status === 'ok' ? `${m.gbps} Gb/s of ${m.lineRateGbps ?? '?'} Gb/s${inParens(m.ratio)}` : `${m.status}${m.reason ? ` — ${m.reason}` : ''}`}`),
     ...g.modes.flatMap((m) => m.explainedBy.map((e) => `explained by ${e}`)),
     ...g.notes.map((n) => `note: ${n}`),
     '',
