@@ -1,8 +1,8 @@
 // Prove GPUDirect RDMA as a user runs it, in a real VS Code (code-server + chromium) with the
 // packaged .vsix, against the SSH lab and its ib_write_bw stand-in (real recordings of perftest):
-// from a host's context menu (progress, then a Proof group with one row per GPU, against line rate
-// and host memory), and from a GPU row, cancelled while perftest hangs: nothing is left running on
-// the host (read from its process table, not from the UI).
+// from a host's context menu (progress, then a Proof group with one row per GPU against line rate
+// and host memory, and the proof in the host's report), and from a GPU row, cancelled while
+// perftest hangs: nothing is left running on the host (read from its process table, not the UI).
 import * as assert from 'assert';
 import * as path from 'path';
 import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
@@ -66,9 +66,21 @@ describe('Prove GPUDirect RDMA in a real VS Code (code-server + chromium + SSH l
     await setExpanded(row('pe-ok'), false);
   });
 
+  it('puts the proof in the host\'s report: Copy Report has a table of every GPU and mode', async function () {
+    await contextMenu('pe-ok', 'Copy Report (Markdown)');
+    await toast('Report of pe-ok copied as Markdown.').waitFor();
+    const copied = await workbench.clipboardText();
+    assert.match(copied, /^# GPUDirect RDMA report: `pe-ok`\n/);
+    assert.match(copied, /^## GPUDirect RDMA proof \(ib_write_bw\)$/m);
+    assert.match(copied, /^\| GPU0 \| mlx5\\_0:1 \| peermem \| [\d.]+ \| 200 \| \d+ % \|/m);
+    assert.match(copied, /^- `GPU7`: `GPUDirect RDMA works at/m);
+  });
+
   it('proves one GPU from its row and, cancelled while perftest hangs, leaves nothing running on the host', async function () {
     const host = lab!.host('pe-hang');
     await inline(row('pe-hang'), 'Diagnose');
+    // The host row's hover (shown after the inline click) would cover the rows below it.
+    await workbench.tab.mouse.move(0, 0);
     await setExpanded(row('pe-hang'), true);
     await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor({ timeout: 60_000 });
     await setExpanded(row('GPUs'), true);
