@@ -1,7 +1,8 @@
 // Prove GPUDirect RDMA as a user runs it, in a real VS Code (code-server + chromium) with the
 // packaged .vsix, against the SSH lab and its ib_write_bw stand-in (real recordings of perftest):
 // from a host's context menu (progress, then a Proof group with one row per GPU against line rate
-// and host memory, and the proof in the host's report), and from a GPU row, cancelled while
+// and host memory, and the proof in the host's report), between two selected hosts (namespaced
+// as two machines), and from a GPU row, cancelled while
 // perftest hangs: nothing is left running on the host (read from its process table, not the UI).
 import * as assert from 'assert';
 import * as path from 'path';
@@ -12,6 +13,8 @@ import { hostsTree } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';
 
 const RECORDS_PATH = path.join(CACHE_DIR, 'lab-prove.records.json');
+// Our own network for the pair (each in its own namespace, as two machines): other labs keep theirs.
+const NETWORK = { bridge: 'gdrbr18', subnet: 18 };
 const PROVE = 'Prove GPUDirect RDMA';
 
 const leftovers = (h: LabHost) => h.processes().filter((p) => /ib_write_bw|numactl|perl -MIO|fakeperftest|sleep/.test(p.args));
@@ -30,7 +33,10 @@ describe('Prove GPUDirect RDMA in a real VS Code (code-server + chromium + SSH l
     this.timeout(300_000);
     assertLabCanRun();
     await cleanupStale(RECORDS_PATH);
-    lab = await startLab({ hosts: [{ name: 'pe-ok', profile: 'healthy' }, { name: 'pe-hang', profile: 'healthy' }], recordsPath: RECORDS_PATH });
+    lab = await startLab({
+      hosts: [{ name: 'pe-ok', profile: 'healthy' }, { name: 'pe-hang', profile: 'healthy' }, { name: 'pe-a', profile: 'healthy', netns: true }, { name: 'pe-b', profile: 'healthy', netns: true }],
+      recordsPath: RECORDS_PATH, network: NETWORK, readyTimeoutMs: 90_000,
+    });
     await workbench.start();
     await workbench.activityBarItem('GPUDirect RDMA').click();
     workbench.updateSettings({ 'gdrDoctor.sshConfigFile': lab.sshConfigPath, 'gdrDoctor.connectTimeoutSeconds': 8 }, 'machine');
@@ -76,6 +82,26 @@ describe('Prove GPUDirect RDMA in a real VS Code (code-server + chromium + SSH l
     assert.match(copied, /^- `GPU7`: `GPUDirect RDMA works at/m);
   });
 
+  it('measures between two selected hosts: the server on the second, the client on the first, the proof on the first', async function () {
+    const [a, b] = [lab!.host('pe-a'), lab!.host('pe-b')];
+    await row('pe-a').click();
+    await row('pe-b').click({ modifiers: ['Control'] });
+    await contextMenu('pe-b', PROVE);
+    await toast(/Proving GPUDirect RDMA between pe-a and pe-b/).waitFor({ timeout: 30_000 });
+    await toast(/pe-a ↔ pe-b: GPUDirect RDMA works on 8 of 8 GPUs/).waitFor({ timeout: 90_000 });
+    await workbench.tab.mouse.move(0, 0);
+    await setExpanded(row('pe-a'), true);
+    await setExpanded(row('Proof'), true);
+    const gpu5 = proofRow('GPU5');
+    await tooltip(gpu5, 'pe-a GPU5 mlx5_1:1 → pe-b mlx5_1:1');
+    await workbench.screenshot('prove-03-pair');
+    const perftest = (h: LabHost) => h.calls().filter((c) => c.cmd === 'ib_write_bw' && c.args.includes('-p'));
+    assert.ok(perftest(a).length > 0 && perftest(a).every((c) => c.args[c.args.length - 1] === b.address), 'clients on pe-a, to pe-b');
+    assert.ok(perftest(b).length > 0 && perftest(b).every((c) => c.args[c.args.length - 2] === '-p'), 'servers on pe-b');
+    assert.deepStrictEqual([...leftovers(a), ...leftovers(b)], [], 'nothing left running');
+    await setExpanded(row('pe-a'), false);
+  });
+
   it('proves one GPU from its row and, cancelled while perftest hangs, leaves nothing running on the host', async function () {
     const host = lab!.host('pe-hang');
     await inline(row('pe-hang'), 'Diagnose');
@@ -90,7 +116,7 @@ describe('Prove GPUDirect RDMA in a real VS Code (code-server + chromium + SSH l
       const progress = toast(/Proving GPUDirect RDMA on pe-hang/);
       await progress.waitFor({ timeout: 30_000 });
       await until('perftest hangs on pe-hang', () => leftovers(host).some((p) => /sleep 600/.test(p.args)), 60_000);
-      await workbench.screenshot('prove-03-running');
+      await workbench.screenshot('prove-04-running');
       await progress.hover();
       await progress.locator('.monaco-button', { hasText: 'Cancel' }).click();
       await until('nothing left running on pe-hang', () => leftovers(host).length === 0, 15_000);
@@ -99,7 +125,7 @@ describe('Prove GPUDirect RDMA in a real VS Code (code-server + chromium + SSH l
       await setExpanded(row('Proof'), true);
       const gpu5 = proofRow('GPU5');
       assert.match(await gpu5.innerText(), /cancelled/);
-      await workbench.screenshot('prove-04-cancelled');
+      await workbench.screenshot('prove-05-cancelled');
     } finally {
       host.clearFaults();
     }
