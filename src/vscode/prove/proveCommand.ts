@@ -18,8 +18,8 @@ import { readSettings } from '../config';
 import { Ctx, showError, targetHosts } from '../context';
 import { HostEntry } from '../hosts/hostModel';
 import type { HostsNode } from '../tree/nodes';
-import { notifyInfo, notifyWithLog, withNotificationProgress } from '../notify';
-import { proveRelayed, relayedPair } from './proveRelayed';
+import { notifyInfo, notifyWithLog, withAbortableProgress } from '../notify';
+import { measuredProgress, Progress, proveRelayed, relayedPair } from './proveRelayed';
 
 const MEASURE = 'Measure';
 
@@ -42,7 +42,7 @@ export async function proveCommand(ctx: Ctx, clicked?: HostsNode, selected?: rea
   }
   const [host, peer] = hosts;
   const title = peer ? `Proving GPUDirect RDMA between ${host.label} and ${peer.label}` : `Proving GPUDirect RDMA on ${host.label}`;
-  const report = await withNotificationProgress(title, true, (progress, token) => proveOverSsh(ctx, host, peer ?? null, options, progress, token))
+  const report = await withAbortableProgress(title, (progress, signal) => proveOverSsh(ctx, host, peer ?? null, options, progress, signal))
     .then((r) => r, (e: unknown) => {
       void showError(ctx, `Prove GPUDirect RDMA on ${host.label}: ${classifyConnectError(host.label, e).message}`);
       return undefined;
@@ -50,25 +50,14 @@ export async function proveCommand(ctx: Ctx, clicked?: HostsNode, selected?: rea
   if (report) await finish(ctx, host.id, report);
 }
 
-type Progress = vscode.Progress<{ message?: string; increment?: number }>;
-
-async function proveOverSsh(ctx: Ctx, host: HostEntry, peer: HostEntry | null, options: ProveOptions, progress: Progress, token: vscode.CancellationToken): Promise<ProofReport> {
-  const abort = new AbortController();
-  const cancel = token.onCancellationRequested(() => abort.abort());
-  try {
-    return await withConnections(ctx, peer ? [host, peer] : [host], async (conns) => {
-      progress.report({ message: 'checking the hosts (one probe each)…' });
-      const diagnosed = await Promise.all(conns.map((c, i) => probe(ctx, [host, peer as HostEntry][i], c, abort.signal)));
-      const shells = conns.map((c, i) => sshProveShell(c.client, diagnosed[i].host, c.target.hostname));
-      const execute: Executor = directExecutor(shells[0], shells[1] ?? null, { tag: newRunTag(), sizeBytes: options.sizeBytes, durationS: options.durationS });
-      return runProof({
-        host: diagnosed[0], peer: diagnosed[1] ?? null, options, execute, signal: abort.signal, confirmBusy,
-        onProgress: (done, total, what) => progress.report({ increment: 100 / total, message: `${what} measured (${done} of ${total})` }),
-      });
-    });
-  } finally {
-    cancel.dispose();
-  }
+function proveOverSsh(ctx: Ctx, host: HostEntry, peer: HostEntry | null, options: ProveOptions, progress: Progress, signal: AbortSignal): Promise<ProofReport> {
+  return withConnections(ctx, peer ? [host, peer] : [host], async (conns) => {
+    progress.report({ message: 'checking the hosts (one probe each)…' });
+    const diagnosed = await Promise.all(conns.map((c, i) => probe(ctx, [host, peer as HostEntry][i], c, signal)));
+    const shells = conns.map((c, i) => sshProveShell(c.client, diagnosed[i].host, c.target.hostname));
+    const execute: Executor = directExecutor(shells[0], shells[1] ?? null, { tag: newRunTag(), sizeBytes: options.sizeBytes, durationS: options.durationS });
+    return runProof({ host: diagnosed[0], peer: diagnosed[1] ?? null, options, execute, signal, confirmBusy, onProgress: measuredProgress(progress) });
+  });
 }
 
 /** Runs `work` on the pooled connections of one or two hosts. */

@@ -1,6 +1,7 @@
 // Prove GPUDirect RDMA between two nodes of a fleet reached through a login node: one SSH connection
 // to the login node (pooled like any host's); Slurm probes both nodes and runs the measurements as
 // one srun step on the two (core/prove/slurm.ts). pdsh and clush have no steps: such fleets are told so.
+import type * as vscode from 'vscode';
 import { BusyGpu, ProofReport, ProveOptions, runProof } from '../../core/prove';
 import { newRunTag } from '../../core/prove/direct';
 import { probeViaSlurm, slurmExecutor, SlurmNodes } from '../../core/prove/slurm';
@@ -11,7 +12,14 @@ import { isRelayedHostId } from '../fleet/fleetMembers';
 import { FleetConfig } from '../fleet/fleetSettings';
 import { HostEntry, sshHostId } from '../hosts/hostModel';
 import type { HostsNode } from '../tree/nodes';
-import { notifyInfo, withNotificationProgress } from '../notify';
+import { notifyInfo, withAbortableProgress } from '../notify';
+
+export type Progress = vscode.Progress<{ message?: string; increment?: number }>;
+
+/** The notification counts measurements as they end. */
+export function measuredProgress(progress: Progress): (done: number, total: number, what: string) => void {
+  return (done, total, what) => progress.report({ increment: 100 / total, message: `${what} measured (${done} of ${total})` });
+}
 
 export interface RelayedPair {
   /** The measured node's host id (its proof shows there). */
@@ -42,19 +50,15 @@ export async function proveRelayed(ctx: Ctx, pair: RelayedPair, options: ProveOp
   }
   const login: HostEntry = { id: sshHostId(via), label: via, kind: 'ssh', origin: 'fleet', destination: via };
   const nodes: SlurmNodes = { login: via, host: pair.host, peer: pair.peer, partition: pair.fleet.partition };
-  return withNotificationProgress(`Proving GPUDirect RDMA between ${pair.host} and ${pair.peer} through ${via}`, true, (progress, token) => {
-    const abort = new AbortController();
-    const cancel = token.onCancellationRequested(() => abort.abort());
-    return ctx.diagnoser.withConnection(login, async (conn) => {
+  return withAbortableProgress(`Proving GPUDirect RDMA between ${pair.host} and ${pair.peer} through ${via}`, (progress, signal) =>
+    ctx.diagnoser.withConnection(login, async (conn) => {
       progress.report({ message: 'checking both nodes (one srun step)…' });
-      const [a, b] = await probeViaSlurm(conn.client, nodes, readSettings().nccl, abort.signal);
+      const [a, b] = await probeViaSlurm(conn.client, nodes, readSettings().nccl, signal);
       return runProof({
-        host: a, peer: b, via, options, signal: abort.signal, confirmBusy,
+        host: a, peer: b, via, options, signal, confirmBusy, onProgress: measuredProgress(progress),
         execute: slurmExecutor(conn.client, nodes, { tag: newRunTag(), sizeBytes: options.sizeBytes, durationS: options.durationS }),
-        onProgress: (done, total, what) => progress.report({ increment: 100 / total, message: `${what} measured (${done} of ${total})` }),
       });
-    }).finally(() => cancel.dispose());
-  }).then((r) => r, async (e: unknown) => {
+    })).then((r) => r, async (e: unknown) => {
     await showError(ctx, `Prove GPUDirect RDMA through ${via}: ${classifyConnectError(via, e).message}`);
     return undefined;
   });
