@@ -32,9 +32,9 @@ export function hostsTree(workbench: Workbench) {
     await r.locator(`.actions .action-label[aria-label="${action}"]`).click();
   }
 
-  /** Runs the item `action` of the row's context menu. */
-  async function contextMenu(label: string, action: string): Promise<void> {
-    await row(label).click({ button: 'right' });
+  /** Runs the item `action` of the context menu of a row (by label, or found by the caller). */
+  async function contextMenu(target: string | Locator, action: string): Promise<void> {
+    await (typeof target === 'string' ? row(target) : target).click({ button: 'right' });
     const item = workbench.tab.locator('.context-view .action-item', { hasText: action }).first();
     await item.hover();
     // A menu ignores a click that comes right after it opened (the right-button release).
