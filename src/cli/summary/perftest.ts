@@ -1,6 +1,6 @@
 import { PerftestRun } from '../../core/parsers/perftest';
 
-/** The test, the device, the bandwidth of the last row in Gb/s, the CUDA device, and perftest's error lines. */
+/** The test, the device, the bandwidth of the last row in Gb/s, the CUDA device, perftest's error lines, and whether it printed its usage. */
 export function summarizePerftest(run: PerftestRun): string {
   const last = run.rows[run.rows.length - 1];
   const lines = [
@@ -11,5 +11,6 @@ export function summarizePerftest(run: PerftestRun): string {
   ];
   if (run.cuda) lines.push(`  CUDA device ${run.cuda.device ?? '?'}${run.cuda.name ? ` (${run.cuda.name})` : ''}${run.cuda.dmabuf ? ', dma-buf' : ''}`);
   for (const e of run.errors) lines.push(`  error (line ${e.line}): ${e.text}`);
+  if (run.usage) lines.push('  printed its usage (--help, or a flag it refused)');
   return lines.join('\n');
 }

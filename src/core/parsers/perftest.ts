@@ -45,6 +45,8 @@ export interface PerftestRun {
   readonly cuda: { readonly device: number | null; readonly name: string | null; readonly dmabuf: boolean } | null;
   /** perftest's own error lines, first (the cause) first. */
   readonly errors: { readonly line: number; readonly text: string }[];
+  /** It printed its usage (`Usage:`, option lines): asked with --help, or given a flag it refuses. */
+  readonly usage: boolean;
 }
 
 export interface PerftestHelp {
@@ -55,6 +57,8 @@ export interface PerftestHelp {
 }
 
 const WHAT = 'ib_write_bw output';
+// perftest_parameters.c usage(): `Usage:` then option lines such as `  -d, --ib-dev=<dev> …`, `      --use_cuda=<cuda device id> …`.
+const USAGE = /^(Usage:$|(-\w, )?--[a-z][\w-]*(=<[^>]+>)?\s)/;
 const RESULT_HEADER = /^\s*#bytes\s+#iterations\s+BW peak\[([^\]]+)\]\s+BW average\[([^\]]+)\]/;
 const ROW = /^\s*(\d+)\s+(\d+)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)(?:\s+(\d+(?:\.\d+)?))?(?:\s+[\d.]+)*\s*$/;
 const UNITS: Readonly<Record<PerftestUnit, number>> = { 'Gb/sec': 1, 'MiB/sec': (1 << 20) * 8 / 1e9, 'MB/sec': (1 << 20) * 8 / 1e9 };
@@ -71,10 +75,15 @@ export function parsePerftest(text: string): Parsed<PerftestRun> {
   const errors: { line: number; text: string }[] = [];
   let cuda: { device: number | null; name: string | null; dmabuf: boolean } | null = null;
   let inTable = false;
+  let usage = false;
   for (const [i, raw] of read.value.entries()) {
     const line = raw.trim();
     if (ERROR.test(line)) {
       errors.push({ line: i + 1, text: line });
+      continue;
+    }
+    if (USAGE.test(line)) {
+      usage = true;
       continue;
     }
     cuda = cudaLine(line, cuda);
@@ -96,12 +105,12 @@ export function parsePerftest(text: string): Parsed<PerftestRun> {
     banner(raw, run);
   }
   // Nothing perftest prints (a shell's "command not found", another tool's output): not a run to read.
-  if (run.test === null && run.device === null && run.unit === null && cuda === null && errors.length === 0) {
-    return fail(1, `${WHAT}: no perftest banner, result table, CUDA line or perftest error line; expected what ib_write_bw prints`);
+  if (run.test === null && run.device === null && run.unit === null && cuda === null && errors.length === 0 && !usage) {
+    return fail(1, `${WHAT}: no perftest banner, result table, CUDA line, usage or perftest error line; expected what ib_write_bw prints`);
   }
   const last = rows[rows.length - 1];
   const averageGbps = last && run.unit ? round(last.average * UNITS[run.unit]) : null;
-  return ok({ ...run, rows, averageGbps, cuda, errors });
+  return ok({ ...run, rows, averageGbps, cuda, errors, usage });
 }
 
 /** Reads the lines of `ib_write_bw --help` (all, or only those naming CUDA). */

@@ -86,6 +86,16 @@ describe('parsePerftest (ib_write_bw output)', () => {
   });
 });
 
+describe('parsePerftest on its usage', () => {
+  it('reads `ib_write_bw --help` as perftest\'s usage, with no run in it', () => {
+    for (const name of ['help-debian12-perftest-4.5-0.17-no-cuda.txt', 'help-grep-cuda-mlnx-ofed-5.5-cuda-11.6.txt']) {
+      const run = parse(name);
+      assert.deepEqual([run.usage, run.rows, run.averageGbps, run.cuda], [true, [], null, null], name);
+    }
+    assert.equal(parse('write-bw-host-ib-t9k-client-all-sizes.txt').usage, false);
+  });
+});
+
 describe('parsePerftestHelp', () => {
   it('finds --use_cuda in a CUDA build, and no --use_cuda_dmabuf where the build lacks it', () => {
     assert.deepEqual(parsePerftestHelp(readFixture('perftest', 'help-grep-cuda-mlnx-ofed-5.5-cuda-11.6.txt')), { cuda: true, cudaDmabuf: false });
