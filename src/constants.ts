@@ -40,6 +40,7 @@ export const Commands = {
   diagnoseFleet: 'gdrDoctor.diagnoseFleet',
   analyzeNcclLog: 'gdrDoctor.analyzeNcclLog',
   compareNcclLog: 'gdrDoctor.compareNcclLog',
+  prove: 'gdrDoctor.prove',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -70,6 +71,8 @@ export const ContextValues = {
   fleetGroup: 'gdrDoctor.fleetGroup',
   /** A host of a fleet reached through a login node: no direct SSH, so no host actions. */
   relayedHost: 'gdrDoctor.relayedHost',
+  /** A GPU row of a host's GPUs: Prove GPUDirect RDMA measures that GPU. */
+  gpu: 'gdrDoctor.gpu',
 } as const;
 
 /** Languages the extension contributes, with a grammar each (package.json `languages`, `grammars`). */

@@ -9,8 +9,8 @@ import { SshPrompts } from '../core/ssh/prompts';
 import { resolveTarget } from '../core/ssh/resolveTarget';
 import { parseArgs, UsageError } from './args';
 import { CliIo, ExitCode } from './io';
-import { cliPrompts, terminalWriter } from './terminalPrompts';
-import { rawTtyTerminal } from './ttyLine';
+import { confirmOnTerminal } from './confirm';
+import { cliPrompts } from './terminalPrompts';
 import { jsonText } from './visible';
 import { runDemoFix } from './demoFixCommand';
 import { errorText } from '../core/errorText';
@@ -128,15 +128,4 @@ function record(result: FixResult, io: CliIo): void {
   } catch (e) {
     io.stderr(`gdr-doctor: could not append to the audit log: ${errorText(e)}\n`);
   }
-}
-
-/**
- * Asks on the terminal itself (/dev/tty), like ssh and sudo, so the question is seen even when
- * stdout carries JSON and stderr goes to a file; only "y" or "yes" applies.
- */
-async function confirmOnTerminal(question: string): Promise<boolean> {
-  const term = rawTtyTerminal(process.stdin, terminalWriter());
-  term.write(question);
-  const answer = await term.readLine(true);
-  return answer !== null && /^y(es)?$/i.test(answer.trim());
 }

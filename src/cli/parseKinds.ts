@@ -10,6 +10,7 @@ import { parseNumactl } from '../core/parsers/numactl';
 import { parseNvidiaVersion } from '../core/parsers/nvidiaVersion';
 import { parseOfedInfo } from '../core/parsers/ofedInfo';
 import { parseOsRelease } from '../core/parsers/osRelease';
+import { parsePerftest } from '../core/parsers/perftest';
 import { Parsed } from '../core/parsers/result';
 import { parseShowGids } from '../core/parsers/showGids';
 import { parseSmiQuery } from '../core/parsers/smiQuery';
@@ -26,6 +27,7 @@ import { summarizeNvidiaVersion } from './summary/nvidiaVersion';
 import { summarizeOfedInfo } from './summary/ofedInfo';
 import { summarizeOsRelease } from './summary/osRelease';
 import { summarizeShowGids } from './summary/showGids';
+import { summarizePerftest } from './summary/perftest';
 import { summarizeSmiQuery } from './summary/smiQuery';
 import { summarizeTopo } from './summary/topo';
 
@@ -56,6 +58,7 @@ export const PARSE_KINDS: readonly ParseKind[] = [
   kind('smi-q', 'nvidia-smi -q', parseSmiQuery, summarizeSmiQuery),
   kind('lspci', 'lspci -vvv [-s <slot>] (as root: ACS needs it)', parseLspci, summarizeLspci),
   kind('show-gids', 'show_gids (the RDMA ports\' GID tables, as sysfs holds them)', parseShowGids, summarizeShowGids),
+  kind('perftest', "perftest's ib_write_bw (server or client side)", parsePerftest, summarizePerftest),
   // The same reader as `gdr-doctor nccl-log`, for one saved log held in memory.
   kind('nccl-log', "NCCL's log of a job run with NCCL_DEBUG=INFO (gdr-doctor nccl-log reads several, streaming)", (t) => summarizeNcclLog(t), summarizeNcclLogText),
 ];

@@ -25,6 +25,7 @@ export function renderDetails(data: TopologyData, gpu: GpuDetail | undefined, se
     ...row(t('CPU list'), gpu.cpus ?? t('unknown'), '', copyButton(t('CPU list'), gpu.cpus, copy)),
     ...row('NCCL_IB_HCA', gpu.ncclIbHca ?? t('no named NIC'), 'code', copyButton('NCCL_IB_HCA', gpu.ncclIbHca, copy)),
     ...row(t('Pinning'), gpu.pinning ?? t('unknown'), 'code', copyButton(t('pinning'), gpu.pinning, copy)),
+    ...(gpu.proof ? row(t('Measured'), `${gpu.proof.verdict} — ${gpu.proof.modes.join('; ')} (${gpu.proof.measured})`, `proof-${gpu.proof.tone}`) : []),
   ), el('p', { class: 'reason' }, gpu.reason), el('p', { class: 'confirm' }, gpu.confirm));
   if (data.env.length > 0) {
     section.append(el('h3', {}, t('Suggested job environment (whole host)')),

@@ -271,6 +271,9 @@ run() {
     modinfo) do_modinfo "$@" ;;
     lspci) do_lspci "$@" ;;
     setpci) do_setpci "$@" ;;
+    # perftest and numactl's binding form: fakeperftest.sh.
+    ib_write_bw) . "$H/fakeperftest.sh"; do_ib_write_bw "$@" ;;
+    numactl) case ${1:-} in --cpunodebind=*|--membind=*) . "$H/fakeperftest.sh"; do_numactl_exec "$@" ;; *) replay "$@" ;; esac ;;
     *) replay "$@" ;;
   esac
 }
@@ -290,7 +293,8 @@ if [ "$CMD" = --boot-load ]; then for m; do load "$m" "$m" || exit; done; exit 0
 ARGS=("$@")
 logcall "$@"
 [ -e "$P/delay/$CMD" ] && sleep "$(cat "$P/delay/$CMD")"
-[ -e "$H/ctl/$CMD.hang" ] && sleep "$(cat "$H/ctl/$CMD.hang")"
+# ib_write_bw hangs in fakeperftest.sh, after --help (the probe reads that).
+[ -e "$H/ctl/$CMD.hang" ] && [ "$CMD" != ib_write_bw ] && sleep "$(cat "$H/ctl/$CMD.hang")"
 if [ -e "$H/ctl/$CMD.flood" ] || [ -e "$H/ctl/$CMD.flood-stderr" ]; then
   run "$@"; rc=$?
   [ -e "$H/ctl/$CMD.flood" ] && yes 'gdrlab flood' | head -c "$(cat "$H/ctl/$CMD.flood")"

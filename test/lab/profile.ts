@@ -43,6 +43,9 @@ export interface Profile extends PciProfile {
   /** Milliseconds each fake command waits before replying, by command name (`nvidia-smi`,
    *  `ibv_devinfo`, ...): real latencies for the bench. Functional profiles leave it out. */
   delays?: Record<string, number>;
+  /** ib_write_bw's recordings by device, mode and outcome (fakeperftest.sh): `[device or "*", "host"|"peermem"|"dmabuf", "ok"|"fail"|"order", set]`,
+   *  the set naming `perftest/<set>.server` and `.client` of the profile or a base. */
+  perftest?: [string, string, string, string][];
 }
 
 /**
@@ -102,6 +105,19 @@ function writeDelays(profileDir: string, dir: string, delays: Record<string, num
     if (ms > 0) write(path.join(dir, cmd), `${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, '0')}\n`);
   }
 }
+/** prof/perftest.tsv for fakeperftest.sh; every set it names must have its two recordings. */
+function writePerftestTable(profileDir: string, prof: string, rows: readonly (readonly string[])[]): void {
+  for (const row of rows) {
+    const [device, mode, outcome, set] = row;
+    const ok = row.length === 4 && /^[A-Za-z0-9_.*-]+$/.test(device) && ['host', 'peermem', 'dmabuf'].includes(mode) && ['ok', 'fail', 'order'].includes(outcome) && /^[a-z0-9-]+$/.test(set ?? '');
+    if (!ok) throw new Error(`${profileDir}: perftest: expected [device, host|peermem|dmabuf, ok|fail|order, set], got ${JSON.stringify(row)}`);
+    for (const role of ['server', 'client']) {
+      if (!fs.existsSync(path.join(prof, 'perftest', `${set}.${role}`))) throw new Error(`${profileDir}: perftest: no recording perftest/${set}.${role}`);
+    }
+  }
+  if (rows.length > 0) write(path.join(prof, 'perftest.tsv'), rows.map((r) => `${r.join('\t')}\n`).join(''));
+}
+
 const keep = /[A-Za-z0-9.,=+:@-]/;
 
 /** File name (without .stdout/.stderr/.rc) of a recording; same rule as fakecmd.sh enc(). */
@@ -140,7 +156,7 @@ export function materialiseProfile(profileDir: string, hostDir: string, delays: 
 
   fs.mkdirSync(prof, { recursive: true });
   for (const dir of dirs) {
-    for (const sub of ['out', 'files']) {
+    for (const sub of ['out', 'files', 'perftest']) {
       const src = path.join(dir, sub);
       if (fs.existsSync(src)) fs.cpSync(src, path.join(prof, sub), { recursive: true });
     }
@@ -159,6 +175,7 @@ export function materialiseProfile(profileDir: string, hostDir: string, delays: 
   }
   for (const [m, text] of Object.entries(p.modprobeErrors ?? {})) write(path.join(prof, 'modprobe-error', m), text.endsWith('\n') ? text : text + '\n');
   if (p.environment !== undefined) write(path.join(prof, 'environment'), p.environment);
+  writePerftestTable(profileDir, prof, p.perftest ?? []);
 
   // Fakes: two-line wrappers with the host dir baked in, because sudo strips the environment.
   const bin = path.join(hostDir, 'bin');

@@ -12,6 +12,7 @@ import { addFleetCommand, diagnoseFleetCommand, removeFleetCommand } from '../fl
 import { orGroupFix } from '../fleet/groupFix';
 import { analyzeNcclLogCommand } from '../ncclLog/analyzeCommand';
 import { compareNcclLogCommand } from '../ncclLog/compareCommand';
+import { proveCommand } from '../prove/proveCommand';
 import { notifyWithLog } from '../notify';
 import { errorText } from '../../core/errorText';
 
@@ -44,6 +45,7 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.diagnoseFleet]: diagnoseFleetCommand,
   [Commands.analyzeNcclLog]: analyzeNcclLogCommand,
   [Commands.compareNcclLog]: compareNcclLogCommand,
+  [Commands.prove]: proveCommand,
 };
 
 /** Registers every command of the table, handing each registration to `own` as it is made. */

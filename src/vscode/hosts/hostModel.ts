@@ -3,6 +3,7 @@
 // it and redraws on change; commands write to it. Nothing here connects anywhere.
 import { Diagnosis } from '../../core/diagnosis';
 import type { NcclLogSummary } from '../../core/ncclLog/types';
+import type { ProofReport } from '../../core/prove';
 import { DEMO_HOST_NAME } from '../../core/demo/demoHost';
 import { ProbeReport } from '../../core/probe/runProbe';
 import { SshTarget } from '../../core/ssh/sshConfig';
@@ -49,6 +50,8 @@ export interface HostStatus {
   readonly lastDiagnosed?: DiagnosedOutcome;
   /** An NCCL log compared with this host (Compare NCCL Log with Host, or a log naming it): kept across diagnoses. */
   readonly ncclLog?: NcclLogLink;
+  /** The last GPUDirect RDMA proof of this host (Prove GPUDirect RDMA), kept across diagnoses. */
+  readonly proof?: ProofReport;
 }
 
 /** An NCCL log linked to a host: its summary and which of its hosts ran there; the comparison is made from these. */
@@ -143,6 +146,11 @@ export class HostModel {
   /** Links an NCCL log to the host (undefined: unlinks it). */
   setNcclLog(id: string, link: NcclLogLink | undefined): void {
     this.statuses.set(id, { ...this.status(id), ncclLog: link });
+    this.changed(false);
+  }
+
+  setProof(id: string, proof: ProofReport): void {
+    this.statuses.set(id, { ...this.status(id), proof });
     this.changed(false);
   }
 

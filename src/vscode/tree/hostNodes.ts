@@ -11,6 +11,7 @@ import { ProbeReport } from '../../core/probe/runProbe';
 import { DiagnosedOutcome, HostModel } from '../hosts/hostModel';
 import { moduleRows } from './moduleRows';
 import { ncclLogChildren, ncclLogGroupNodes } from './ncclLogNodes';
+import { proofGroup, proofRows } from './proofRows';
 import type { GroupId, HostsNode, Tone } from './nodes';
 import { t } from '../../core/l10n';
 
@@ -23,8 +24,10 @@ export function childNodes(node: HostsNode, model: HostModel): HostsNode[] {
   if (node.kind === 'finding') return findingNodes(node.id, node.hostId, node.finding.children ?? []);
   const last = model.status(node.hostId).lastDiagnosed;
   // Children's ids extend the parent's, so a host shown at the root and under a fleet stays unique.
-  if (node.kind === 'host') return [statusNode(node.hostId, model, node.id), ...(last ? groupNodes(node.id, node.hostId, last) : []), ...ncclLogGroupNodes(node.id, node.hostId, model)];
+  const proof = model.status(node.hostId).proof;
+  if (node.kind === 'host') return [statusNode(node.hostId, model, node.id), ...(last ? groupNodes(node.id, node.hostId, last) : []), ...(proof ? [proofGroup(node.id, node.hostId, proof)] : []), ...ncclLogGroupNodes(node.id, node.hostId, model)];
   if (node.kind === 'group' && node.group === 'ncclLog') return ncclLogChildren(node.id, node.hostId, model);
+  if (node.kind === 'group' && node.group === 'proof') return proof ? proofRows(node.id, node.hostId, proof) : [];
   if (node.kind !== 'group' || !last) return [];
   return groupChildren(node.id, node.hostId, node.group, last);
 }
@@ -82,6 +85,8 @@ function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOut
       return d.report.commands.map((c) => ({ kind: 'raw', id: `${base}/${c.id}`, hostId, commandId: c.id, label: commandTitle(c), description: commandStatus(c) }));
     case 'ncclLog':
       return []; // childNodes asks ncclLogNodes.ts
+    case 'proof':
+      return []; // childNodes asks proofRows.ts
   }
 }
 

@@ -82,8 +82,9 @@ describe('an NCCL log compared with the host it ran on', () => {
   });
 
   it('GPUs matched by busId on the healthy lab host; NCCL_NET_GDR_LEVEL=PIX from the log makes the model say no GDR, the log shows GDRDMA: nccl.gdr-not-predicted, and NICs the host does not have: nccl.unexpected-nic', () => {
+    // The job's own environment as the log prints it (`… set by environment to …`), GID index included.
     const c = compare(healthy, 'healthy', INIT, CHANNELS);
-    assert.deepEqual(c.envFromLog, { NCCL_IB_HCA: 'mlx5_0,mlx5_1,mlx5_2,mlx5_5,mlx5_6,mlx5_7,mlx5_8,mlx5_11', NCCL_NET_GDR_LEVEL: 'PIX' });
+    assert.deepEqual(c.envFromLog, { NCCL_IB_GID_INDEX: '3', NCCL_IB_HCA: 'mlx5_0,mlx5_1,mlx5_2,mlx5_5,mlx5_6,mlx5_7,mlx5_8,mlx5_11', NCCL_NET_GDR_LEVEL: 'PIX' });
     assert.ok(c.gpus.every((g) => g.matchedBy === 'busId'), 'the log\'s busIds (18000, 2a000 …) are the host\'s 00000000:18:00.0, 2A:00.0 …');
     assert.deepEqual(ids(c), ['warning nccl.unexpected-nic', 'info nccl.gdr-not-predicted']);
     const nic = c.findings[0];
