@@ -89,7 +89,8 @@ describe('topology view data from a real H200 topo -m', () => {
     assert.match(gpu1?.reason ?? '', /^GPU1 → mlx5_3 over PXB .*\(From the matrix alone: NIC ports, peer memory and the GPU model were not read\.\)$/);
     assert.equal(gpu1?.numaNode, '0');
     assert.equal(gpu1?.cpus, '0-55,112-167');
-    assert.equal(gpu1?.ncclIbHca, "NCCL_IB_HCA='=mlx5_3'");
+    assert.equal(gpu1?.ncclIbHca, '=mlx5_3');
+    assert.equal(gpu1?.ncclIbHcaShell, "NCCL_IB_HCA='=mlx5_3'");
     assert.equal(gpu1?.pinning, 'numactl --cpunodebind=0 --membind=0');
   });
 });

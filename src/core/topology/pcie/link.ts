@@ -38,7 +38,8 @@ export function linkText(link: PcieLink): string {
   return link.degraded ? `${now} (max ${speedWidth(link.maxSpeed, link.maxWidth)})` : now;
 }
 
-function speedWidth(speed: string, width: number | null): string {
+/** `Gen5 x16` for a speed and width as sysfs prints them. */
+export function speedWidth(speed: string, width: number | null): string {
   const gts = gtPerSecond(speed);
   const gen = gts === null ? undefined : GENERATION.find(([rate]) => rate === gts)?.[1];
   const s = gen !== undefined ? `Gen${gen}` : gts !== null ? `${gts} GT/s` : 'speed ?';
