@@ -48,10 +48,11 @@ function panels(data: TopologyData, model: GraphModel, layout: GraphLayout, even
     if (!cpu) continue;
     const head = headerOf(panel);
     const text = nodeText(data, cpu);
-    const header = svg('g', { class: 'node cpu', tabindex: '-1', 'data-node': cpu.id, role: 'img', 'aria-label': text },
+    const part = panel.parts > 1 ? ` (part ${panel.part + 1} of ${panel.parts})` : '';
+    const header = svg('g', { class: 'node cpu', tabindex: '-1', 'data-node': panel.id, role: 'img', 'aria-label': text },
       svg('title', {}, text),
       svg('rect', { x: panel.x, y: head.y, width: panel.w, height: head.h, rx: 4 }),
-      svg('text', { x: panel.x + 8, y: head.y + 14 }, cpu.sublabel ? `${cpu.label} · ${cpu.sublabel}` : cpu.label));
+      svg('text', { x: panel.x + 8, y: head.y + 14 }, `${cpu.sublabel ? `${cpu.label} · ${cpu.sublabel}` : cpu.label}${part}`));
     explainOn(header, text, events);
     layer.append(svg('rect', { class: 'numa-panel', x: panel.x, y: panel.y, width: panel.w, height: panel.h, rx: 6 }), header);
   }
@@ -119,7 +120,7 @@ function onKey(e: KeyboardEvent, root: SVGSVGElement, layout: GraphLayout): void
 function rectOf(node: SVGGElement, layout: GraphLayout): { x: number; y: number; w: number; h: number } {
   const placed = layout.nodes.get(node.dataset.node ?? '');
   if (placed) return placed;
-  const panel = layout.panels.find((p) => p.cpu === node.dataset.node);
+  const panel = layout.panels.find((p) => p.id === node.dataset.node);
   return panel ? { x: panel.x, y: headerOf(panel).y, w: panel.w, h: SIZE.head } : { x: 0, y: 0, w: 0, h: 0 };
 }
 

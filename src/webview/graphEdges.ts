@@ -16,6 +16,8 @@ export interface EdgeWords {
   nvlink(a: string, b: string, token: string): string;
   c2c(gpu: string): string;
   sys(a: string, b: string): string;
+  /** The route passes through one CPU drawn in two panel parts. */
+  samecpu(cpu: string): string;
   pxn(gpu: string, proxy: string): string;
 }
 
@@ -45,12 +47,11 @@ function hoverable<T extends SVGElement>(node: T, text: string, events: EdgeEven
 export function treeEdges(model: GraphModel, layout: GraphLayout, route: Route | null, events: EdgeEvents): SVGGElement {
   const layer = svg('g', { class: 'tree-edges' });
   const labels = svg('g', { class: 'link-labels' });
-  const panelOf = new Map(layout.panels.map((p) => [p.cpu, p]));
   for (const node of model.nodes) {
     const at = layout.nodes.get(node.id);
     if (!at || node.parent === null) continue;
     const parent = layout.nodes.get(node.parent);
-    const panel = panelOf.get(node.parent);
+    const panel = layout.panelOf.get(node.id);
     const [cx, cy] = parentSide(at);
     let d: string;
     if (parent) {
@@ -117,16 +118,10 @@ function bandContains(layout: GraphLayout, p: PlacedNode, bar: { y: number }): b
 /** C2C links (GPU to the CPU strip, bowed out to the left of the PCIe line) and the selected GPU's SYS and PXN hops. */
 export function specialLinks(model: GraphModel, layout: GraphLayout, route: Route | null, words: EdgeWords, events: EdgeEvents): SVGGElement {
   const layer = svg('g', { class: 'special-links' });
-  const panelOf = (id: string) => {
-    let at: string | null | undefined = id;
-    const parent = new Map(model.nodes.map((n) => [n.id, n.parent]));
-    while (at && parent.get(at)) at = parent.get(at);
-    return layout.panels.find((p) => p.cpu === at);
-  };
   for (const column of model.c2c) {
     const node = model.nodes.find((n) => n.column === column);
     const at = node ? layout.nodes.get(node.id) : undefined;
-    const panel = node ? panelOf(node.id) : undefined;
+    const panel = node ? layout.panelOf.get(node.id) : undefined;
     if (!node || !at || !panel) continue;
     const [x, y] = [at.x + 6, at.mirrored ? at.y + at.h : at.y];
     const edge = headerOf(panel).edge;
@@ -134,12 +129,13 @@ export function specialLinks(model: GraphModel, layout: GraphLayout, route: Rout
     const cls = route?.c2c === node.id ? 'c2c-edge route' : 'c2c-edge';
     layer.append(hoverable(svg('path', { class: cls, d }), words.c2c(column), events));
   }
-  for (const [a, b] of route?.sys ?? []) {
-    const [pa, pb] = [layout.panels.find((p) => p.cpu === a), layout.panels.find((p) => p.cpu === b)];
-    if (!pa || !pb) continue;
+  for (const hop of route?.cpuHops ?? []) {
+    const [pa, pb] = [layout.panelOf.get(hop.a), layout.panelOf.get(hop.b)];
+    if (!pa || !pb || pa === pb) continue;
     const [ya, yb] = [headerOf(pa).y + SIZE.head / 2, headerOf(pb).y + SIZE.head / 2];
     const d = `M ${pa.x} ${ya} H ${layout.gutter} V ${yb} H ${pb.x}`;
-    layer.append(hoverable(svg('path', { class: 'sys-edge route', d }), words.sys(a, b), events));
+    const text = hop.sys ? words.sys(pa.cpu, pb.cpu) : words.samecpu(pa.cpu);
+    layer.append(hoverable(svg('path', { class: hop.sys ? 'sys-edge route' : 'route-edge route', d }), text, events));
   }
   return layer;
 }

@@ -16,7 +16,11 @@ export interface PlacedNode extends Rect {
 }
 
 export interface NumaPanel extends Rect {
+  /** The CPU's id for its first part, `<cpu>#2`… for further parts of a NUMA node drawn in several. */
+  readonly id: string;
   readonly cpu: string;
+  readonly part: number;
+  readonly parts: number;
   readonly mirrored: boolean;
 }
 
@@ -36,6 +40,8 @@ export interface GraphLayout {
   readonly columns: number;
   readonly nodes: ReadonlyMap<string, PlacedNode>;
   readonly panels: readonly NumaPanel[];
+  /** The panel each placed node is drawn in. */
+  readonly panelOf: ReadonlyMap<string, NumaPanel>;
   readonly bands: readonly Rect[];
   readonly hubs: readonly HubPlacement[];
   /** x of the lane left of the panels where links between CPUs run. */
@@ -47,6 +53,8 @@ export const SIZE = {
 } as const;
 /** Text below about 7 px is not readable: scroll rather than shrink further. */
 export const MIN_SCALE = 0.62;
+/** Below this scale a NUMA node too wide for the panel is drawn in parts. */
+const SPLIT_BELOW = 0.78;
 
 const LEAF_KINDS = new Set(['gpu', 'nic', 'nvswitch', 'device']);
 
@@ -62,22 +70,77 @@ interface Tree {
 export function layoutGraph(model: GraphModel, box: Box): GraphLayout {
   const tree = treeOf(model.nodes);
   const widths = subtreeWidths(tree);
-  const sizes = tree.cpus.map((cpu) => ({
-    w: Math.max(widths.get(cpu.id) ?? 0, textWidth(cpu.label) + 80) + 2 * SIZE.pad,
-    h: SIZE.head + tree.rows * (SIZE.nodeH + SIZE.rowGap) - SIZE.rowGap + 2 * SIZE.pad,
-  }));
   const bandH = model.hubs.length + model.nvlinks.length === 0 ? SIZE.gridGap : SIZE.band + model.hubs.length * (SIZE.barH + SIZE.barGap) + (model.nvlinks.length > 0 ? 16 : 0);
-  const grids = Array.from({ length: Math.max(1, sizes.length) }, (_, i) => grid(sizes, i + 1, bandH, box));
-  const best = grids.reduce((a, b) => (b.rank > a.rank + 1e-9 || (Math.abs(b.rank - a.rank) < 1e-9 && b.shape < a.shape) ? b : a));
+  // A NUMA node too wide for the panel may be drawn in parts (its host bridges split between them).
+  let best: { parts: PanelPart[]; grid: Grid } | null = null;
+  for (const split of [1, 2, 3]) {
+    const parts = panelParts(tree, widths, split);
+    if (best && parts.length === best.parts.length) continue;
+    const grids = Array.from({ length: parts.length }, (_, i) => grid(parts, i + 1, bandH, box));
+    const grid0 = grids.reduce((a, b) => (b.rank > a.rank + 1e-9 || (Math.abs(b.rank - a.rank) < 1e-9 && b.shape < a.shape) ? b : a));
+    // A NUMA node is drawn whole unless that makes its text too small and splitting clearly helps.
+    if (!best || (best.grid.scale < SPLIT_BELOW && grid0.rank > best.grid.rank + 0.1)) best = { parts, grid: grid0 };
+  }
+  if (!best) throw new Error('no layout');
+  const { parts, grid: chosen } = best;
   const nodes = new Map<string, PlacedNode>();
-  const panels = tree.cpus.map((cpu, i) => {
-    const at = best.at[i];
-    const mirrored = at.row % 2 === 1;
-    placeSubtree(tree, widths, cpu, { x: at.x + SIZE.pad, panel: { ...at, w: at.w, h: at.h }, mirrored }, nodes);
-    return { cpu: cpu.id, x: at.x, y: at.y, w: at.w, h: at.h, mirrored };
+  const panelOf = new Map<string, NumaPanel>();
+  const panels = parts.map((part, i) => {
+    const at = chosen.at[i];
+    const panel: NumaPanel = { id: part.id, cpu: part.cpu.id, part: part.part, parts: part.parts, x: at.x, y: at.y, w: at.w, h: at.h, mirrored: at.row % 2 === 1 };
+    const used = part.children.reduce((total, k) => total + (widths.get(k.id) ?? 0), 0);
+    let x = at.x + (at.w - used) / 2;
+    for (const child of part.children) {
+      placeSubtree(tree, widths, child, { x, panel, mirrored: panel.mirrored }, nodes, panelOf);
+      x += widths.get(child.id) ?? 0;
+    }
+    return panel;
   });
-  const hubs = model.hubs.map((hub, i) => hubPlacement(hub.id, hub.members, i, model, nodes, best.bands, best.width));
-  return { width: best.width, height: best.height, scale: best.scale, columns: best.columns, nodes, panels, bands: best.bands, hubs, gutter: SIZE.gutter / 2 };
+  const hubs = model.hubs.map((hub, i) => hubPlacement(hub.id, hub.members, i, model, nodes, chosen.bands, chosen.width));
+  return {
+    width: chosen.width, height: chosen.height, scale: chosen.scale, columns: chosen.columns, nodes, panels, panelOf, bands: chosen.bands, hubs, gutter: SIZE.gutter / 2,
+  };
+}
+
+interface PanelPart {
+  readonly id: string;
+  readonly cpu: GraphNode;
+  readonly part: number;
+  readonly parts: number;
+  readonly children: readonly GraphNode[];
+  readonly w: number;
+  readonly h: number;
+}
+
+/** Each CPU's subtrees in up to `split` panels of about equal width, in order. */
+function panelParts(tree: Tree, widths: ReadonlyMap<string, number>, split: number): PanelPart[] {
+  const h = SIZE.head + tree.rows * (SIZE.nodeH + SIZE.rowGap) - SIZE.rowGap + 2 * SIZE.pad;
+  return tree.cpus.flatMap((cpu) => {
+    const kids = tree.children.get(cpu.id) ?? [];
+    const chunks = balancedChunks(kids.map((k) => widths.get(k.id) ?? 0), Math.max(1, Math.min(split, kids.length)));
+    return chunks.map((range, part) => {
+      const children = kids.slice(range[0], range[1]);
+      const w = Math.max(children.reduce((t, k) => t + (widths.get(k.id) ?? 0), 0), textWidth(`${cpu.label} · ${cpu.sublabel}`) + 40) + 2 * SIZE.pad;
+      return { id: part === 0 ? cpu.id : `${cpu.id}#${part + 1}`, cpu, part, parts: chunks.length, children, w, h };
+    });
+  });
+}
+
+/** [start, end) ranges cutting `sizes` into `n` runs of about equal total, each at least one long (n <= sizes.length, or 1). */
+export function balancedChunks(sizes: readonly number[], n: number): [number, number][] {
+  const ranges: [number, number][] = [];
+  let start = 0;
+  for (let k = 0; k < n - 1; k++) {
+    const chunksLeft = n - k;
+    const target = sizes.slice(start).reduce((a, b) => a + b, 0) / chunksLeft;
+    let end = start + 1;
+    let sum = sizes[start];
+    while (end < sizes.length - (chunksLeft - 1) && Math.abs(sum + sizes[end] - target) <= Math.abs(sum - target)) sum += sizes[end++];
+    ranges.push([start, end]);
+    start = end;
+  }
+  ranges.push([start, sizes.length]);
+  return ranges;
 }
 
 function treeOf(nodes: readonly GraphNode[]): Tree {
@@ -128,7 +191,7 @@ interface Grid {
   readonly bands: readonly Rect[];
 }
 
-function grid(sizes: readonly { w: number; h: number }[], columns: number, bandH: number, box: Box): Grid {
+function grid(sizes: readonly { readonly w: number; readonly h: number }[], columns: number, bandH: number, box: Box): Grid {
   const rows = Math.max(1, Math.ceil(sizes.length / columns));
   const colW = Array.from({ length: columns }, (_, c) => Math.max(0, ...sizes.filter((_, i) => i % columns === c).map((s) => s.w)));
   const rowH = Array.from({ length: rows }, (_, r) => Math.max(0, ...sizes.filter((_, i) => Math.floor(i / columns) === r).map((s) => s.h)));
@@ -162,24 +225,25 @@ function grid(sizes: readonly { w: number; h: number }[], columns: number, bandH
 
 interface Placement {
   readonly x: number;
-  readonly panel: Rect;
+  readonly panel: NumaPanel;
   readonly mirrored: boolean;
 }
 
-function placeSubtree(tree: Tree, widths: ReadonlyMap<string, number>, n: GraphNode, at: Placement, out: Map<string, PlacedNode>): void {
+function placeSubtree(
+  tree: Tree, widths: ReadonlyMap<string, number>, n: GraphNode, at: Placement, out: Map<string, PlacedNode>, panelOf: Map<string, NumaPanel>,
+): void {
   const width = widths.get(n.id) ?? 0;
-  if (n.kind !== 'cpu') {
-    const w = nodeWidth(n);
-    const row = tree.rowOf.get(n.id) ?? 0;
-    const top = at.panel.y + SIZE.head + SIZE.pad + row * (SIZE.nodeH + SIZE.rowGap);
-    const y = at.mirrored ? at.panel.y + at.panel.h - (top - at.panel.y) - SIZE.nodeH : top;
-    out.set(n.id, { id: n.id, x: at.x + (width - w) / 2, y, w, h: SIZE.nodeH, mirrored: at.mirrored });
-  }
+  const w = nodeWidth(n);
+  const row = tree.rowOf.get(n.id) ?? 0;
+  const top = at.panel.y + SIZE.head + SIZE.pad + row * (SIZE.nodeH + SIZE.rowGap);
+  const y = at.mirrored ? at.panel.y + at.panel.h - (top - at.panel.y) - SIZE.nodeH : top;
+  out.set(n.id, { id: n.id, x: at.x + (width - w) / 2, y, w, h: SIZE.nodeH, mirrored: at.mirrored });
+  panelOf.set(n.id, at.panel);
   const kids = tree.children.get(n.id) ?? [];
   const used = kids.reduce((total, k) => total + (widths.get(k.id) ?? 0), 0);
   let x = at.x + (width - used) / 2;
   for (const k of kids) {
-    placeSubtree(tree, widths, k, { ...at, x }, out);
+    placeSubtree(tree, widths, k, { ...at, x }, out, panelOf);
     x += widths.get(k.id) ?? 0;
   }
 }

@@ -12,10 +12,19 @@ export interface Route {
   readonly nodes: ReadonlySet<string>;
   /** PXN: the NVLink hop, GPU column → relaying GPU column. */
   readonly nvlink: readonly [string, string] | null;
-  /** CPU node ids joined by the route across NUMA nodes. */
-  readonly sys: readonly (readonly [string, string])[];
+  /**
+   * Where the route passes a CPU: the nodes just below it on either side (a host bridge, or the GPU itself
+   * over C2C), and whether it crosses from one CPU to another (SYS). The drawing joins their panels.
+   */
+  readonly cpuHops: readonly CpuHop[];
   /** P2C: the GPU (node id) whose C2C link to its CPU the route takes. */
   readonly c2c: string | null;
+}
+
+export interface CpuHop {
+  readonly a: string;
+  readonly b: string;
+  readonly sys: boolean;
 }
 
 export function routeOf(model: GraphModel, gpu: GpuDetail): Route {
@@ -29,9 +38,9 @@ export function routeOf(model: GraphModel, gpu: GpuDetail): Route {
   const start = byColumn.get(gpu.proxyGpu ?? gpu.name);
   const uplinks = new Set<string>();
   const nodes = new Set<string>();
-  const sys: [string, string][] = [];
+  const cpuHops: CpuHop[] = [];
   const viaC2c = gpu.ncclPath === 'P2C' && model.c2c.includes(gpu.proxyGpu ?? gpu.name);
-  if (start === undefined) return { uplinks, nodes, nvlink: null, sys, c2c: null };
+  if (start === undefined) return { uplinks, nodes, nvlink: null, cpuHops, c2c: null };
   const from = viaC2c ? [start, chain(start)[chain(start).length - 1]] : chain(start);
   // The NIC channel 0 uses (listed first); ties NCCL also gives the GPU are marked on the NICs, not routed.
   for (const nic of gpu.nearestNicColumns.slice(0, 1)) {
@@ -44,13 +53,14 @@ export function routeOf(model: GraphModel, gpu: GpuDetail): Route {
     // A node's uplink is on the route when the route also passes its parent (the meeting node's is not).
     for (const id of [...up.slice(0, -1), ...down.slice(0, -1)]) uplinks.add(id);
     for (const id of [...up, ...down]) nodes.add(id);
-    if (meet < 0) sys.push([from[from.length - 1], to[to.length - 1]]);
+    if (meet < 0) cpuHops.push({ a: from[from.length - 2] ?? from[0], b: to[to.length - 2] ?? to[0], sys: true });
+    else if (parent.get(from[meet]) === null && up.length > 1 && down.length > 1) cpuHops.push({ a: up[up.length - 2], b: down[down.length - 2], sys: false });
   }
   if (viaC2c) uplinks.delete(start);
   const own = byColumn.get(gpu.name);
   if (own !== undefined) nodes.add(own);
   return {
-    uplinks, nodes, sys,
+    uplinks, nodes, cpuHops,
     nvlink: gpu.proxyGpu ? [gpu.name, gpu.proxyGpu] : null,
     c2c: viaC2c ? start : null,
   };

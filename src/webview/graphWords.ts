@@ -18,6 +18,7 @@ export function edgeWords(data: TopologyData): EdgeWords {
       '(src/graph/paths.cc ncclTopoComputePaths, ncclTopoCheckGdr).',
     sys: (a, b) =>
       `${cpuName(a)} ↔ ${cpuName(b)}: the interconnect between NUMA nodes (QPI/UPI, Infinity Fabric, Grace-to-Grace) — SYS. ${rule('SYS')}`.trim(),
+    samecpu: (cpu) => `Through ${cpuName(cpu)}: both ends hang off this CPU's host bridges (drawn in two parts), so the path crosses the CPU (NODE or PHB). ${rule('NODE')}`.trim(),
     pxn: (gpu, proxy) =>
       `${gpu} → ${proxy} over NVLink: PXN. NCCL relays ${gpu}'s network sends through ${proxy}, which is nearer the NIC, and judges GPUDirect ` +
       `RDMA by ${proxy}'s path (src/graph/paths.cc ncclTopoComputePaths).`,

@@ -9,7 +9,8 @@
 //   SYS  (SYSTEM)     different NUMA nodes.
 // A switch is its upstream port and its downstream ports (tree.ts). What sysfs cannot show: NVLink
 // (the matrix's NV# cells), and nvidia-smi's own choices on some Grace machines (a GB200 tray prints SYS
-// between every GPU and NIC, counting the GPU's memory node): the result is marked derived wherever shown.
+// between every GPU and NIC, counting the GPU's memory node): the result is marked derived wherever shown
+// (docs/topo-matrix.md §6).
 import { splitPciPath } from './tree';
 
 export type PcieDistance = 'PIX' | 'PXB' | 'PHB' | 'NODE' | 'SYS';
