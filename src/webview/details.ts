@@ -44,14 +44,16 @@ function row(term: string, value: string, cls = '', action?: HTMLElement | null)
 }
 
 /**
- * A value that wraps only between words and after commas: each word is kept whole (a browser would
- * otherwise break `--membind=3` after its first hyphen), a comma list may wrap after a comma.
+ * A value that wraps only between words and after commas: each word, and each comma-separated part of
+ * one, is kept whole (a browser would otherwise break `--membind=3` after its first hyphen).
  */
 function breakable(value: string): Node[] {
   return value.split(' ').flatMap((word, i) => {
-    const parts = word.split(',').flatMap((part, j, all) => (j < all.length - 1 ? [`${part},`, el('wbr')] : [part]));
-    const token = el('span', { class: 'token' }, ...parts);
-    return i === 0 ? [token] : [document.createTextNode(' '), token];
+    const parts = word.split(',').flatMap((part, j, all) => {
+      const token = el('span', { class: 'token' }, j < all.length - 1 ? `${part},` : part);
+      return j < all.length - 1 ? [token, el('wbr')] : [token];
+    });
+    return i === 0 ? parts : [document.createTextNode(' '), ...parts];
   });
 }
 

@@ -5,7 +5,8 @@
 import type { TopologyData } from '../protocol/topology';
 import { el, svg } from './dom';
 import { headerOf, nvlinkLines, pxnHop, specialLinks, treeEdges } from './graphEdges';
-import { Box, GraphLayout, SIZE, layoutGraph } from './graphLayout';
+import { GraphLayout, layoutGraph } from './graphLayout';
+import { Box, SIZE } from './graphSizes';
 import { GraphModel, graphModel } from './graphModel';
 import { Route, routeOf } from './graphRoutes';
 import { GRAPH_LEGEND, edgeWords, nodeText } from './graphWords';
@@ -131,26 +132,26 @@ export function setTabStop(root: SVGSVGElement, selectedGpu: string | null): voi
   stop?.setAttribute('tabindex', '0');
 }
 
-/** The legend entries this graph needs: a kind of line or mark that appears in it. */
-function legendFor(data: TopologyData): typeof GRAPH_LEGEND {
+/** The legend entries for what this graph draws, the selected GPU's route included. */
+function legendFor(data: TopologyData, selectedGpu: string | null): typeof GRAPH_LEGEND {
   const model = graphModel(data);
-  const tree = data.graph.tree;
+  const gpu = data.gpus.find((g) => g.name === selectedGpu);
+  const route = gpu ? routeOf(model, gpu) : null;
   const shown: Record<string, boolean> = {
-    'pcie-edge': model.real,
     'pcie-edge degraded': model.nodes.some((n) => n.link?.degraded === true),
     'hub-bar': model.hubs.length > 0,
     'nvlink-edge': model.nvlinks.length > 0,
     'c2c-edge': model.c2c.length > 0,
-    'route-edge': model.real && data.gpus.some((g) => g.nearestNicColumns.length > 0),
-    'pxn-edge': data.gpus.some((g) => g.proxyGpu !== null),
-    'sys-edge': model.real && data.graph.numaNodes.length > 1,
-    mark: (tree?.marks.length ?? 0) > 0,
+    'route-edge': (route?.nodes.size ?? 0) > 1,
+    'pxn-edge': route?.nvlink !== null && route?.nvlink !== undefined,
+    'sys-edge': route?.cpuHops.some((h) => h.sys) === true,
+    mark: model.nodes.some((n) => n.marks.length > 0),
   };
   return GRAPH_LEGEND.filter((entry) => shown[entry.swatch] ?? true);
 }
 
-export function renderGraphLegend(data: TopologyData, events: GraphEvents): HTMLElement {
-  const items = legendFor(data).map((entry) => {
+export function renderGraphLegend(data: TopologyData, selectedGpu: string | null, events: GraphEvents): HTMLElement {
+  const items = legendFor(data, selectedGpu).map((entry) => {
     const text = `${entry.label}: ${entry.explanation}`;
     const sample = entry.swatch === 'hub-bar' || entry.swatch === 'mark'
       ? svg('rect', { class: entry.swatch, x: 2, y: 5, width: 26, height: 8, rx: 3 })

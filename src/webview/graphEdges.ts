@@ -3,7 +3,8 @@
 // for the selected GPU drawn over them. Each line explains itself on hover.
 import { svg } from './dom';
 import type { GraphLayout, NumaPanel, PlacedNode } from './graphLayout';
-import { SIZE, bandOf } from './graphLayout';
+import { bandOf } from './graphLayout';
+import { SIZE } from './graphSizes';
 import type { GraphModel, GraphNode } from './graphModel';
 import type { Route } from './graphRoutes';
 
@@ -123,9 +124,11 @@ export function specialLinks(model: GraphModel, layout: GraphLayout, route: Rout
     const at = node ? layout.nodes.get(node.id) : undefined;
     const panel = node ? layout.panelOf.get(node.id) : undefined;
     if (!node || !at || !panel) continue;
-    const [x, y] = [at.x + 6, at.mirrored ? at.y + at.h : at.y];
+    // Out of the GPU's side, along the lane its subtree keeps free on the left, to the CPU strip.
+    const laneX = layout.laneOf.get(node.id) ?? at.x - SIZE.lane / 2;
     const edge = headerOf(panel).edge;
-    const d = `M ${x} ${y} C ${x - 22} ${y + (at.mirrored ? 20 : -20)} ${x - 22} ${edge + (at.mirrored ? -20 : 20)} ${x} ${edge}`;
+    const midY = at.y + at.h / 2;
+    const d = `M ${at.x} ${midY} H ${laneX + 6} Q ${laneX} ${midY} ${laneX} ${midY + (at.mirrored ? 6 : -6)} V ${edge}`;
     const cls = route?.c2c === node.id ? 'c2c-edge route' : 'c2c-edge';
     layer.append(hoverable(svg('path', { class: cls, d }), words.c2c(column), events));
   }

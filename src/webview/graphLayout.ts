@@ -4,10 +4,9 @@
 // at its bottom, the lower row is mirrored so its leaves face the band too, and each NVLink hub is a bar
 // in the band that every member GPU drops a short line to. Pure: positions in natural units plus the
 // scale that fits them into the box (never below MIN_SCALE: then the panel scrolls instead).
+import { Grid, balancedChunks, grid } from './graphGrid';
 import type { GraphModel, GraphNode } from './graphModel';
-
-export interface Box { readonly width: number; readonly height: number }
-export interface Rect { readonly x: number; readonly y: number; readonly w: number; readonly h: number }
+import { Box, Rect, SIZE, SPLIT_BELOW } from './graphSizes';
 
 export interface PlacedNode extends Rect {
   readonly id: string;
@@ -42,19 +41,13 @@ export interface GraphLayout {
   readonly panels: readonly NumaPanel[];
   /** The panel each placed node is drawn in. */
   readonly panelOf: ReadonlyMap<string, NumaPanel>;
+  /** x of the C2C lane beside each node of a subtree that keeps one. */
+  readonly laneOf: ReadonlyMap<string, number>;
   readonly bands: readonly Rect[];
   readonly hubs: readonly HubPlacement[];
   /** x of the lane left of the panels where links between CPUs run. */
   readonly gutter: number;
 }
-
-export const SIZE = {
-  leafW: 64, nodeH: 30, gapX: 6, rowGap: 24, head: 20, pad: 8, gutter: 16, gridGap: 10, band: 18, barH: 8, barGap: 10, charW: 6.4,
-} as const;
-/** Text below about 7 px is not readable: scroll rather than shrink further. */
-export const MIN_SCALE = 0.62;
-/** Below this scale a NUMA node too wide for the panel is drawn in parts. */
-const SPLIT_BELOW = 0.78;
 
 const LEAF_KINDS = new Set(['gpu', 'nic', 'nvswitch', 'device']);
 
@@ -65,40 +58,43 @@ interface Tree {
   /** Row of every node below its CPU (host bridges 0); leaves share the last row. */
   readonly rowOf: ReadonlyMap<string, number>;
   readonly rows: number;
+  /** Subtrees below a CPU holding a GPU with NVLink-C2C: each gets a lane on its left for that link. */
+  readonly lanes: ReadonlySet<string>;
 }
 
 export function layoutGraph(model: GraphModel, box: Box): GraphLayout {
-  const tree = treeOf(model.nodes);
+  const tree = treeOf(model.nodes, model.c2c);
   const widths = subtreeWidths(tree);
   const bandH = model.hubs.length + model.nvlinks.length === 0 ? SIZE.gridGap : SIZE.band + model.hubs.length * (SIZE.barH + SIZE.barGap) + (model.nvlinks.length > 0 ? 16 : 0);
-  // A NUMA node too wide for the panel may be drawn in parts (its host bridges split between them).
+  // A NUMA node is drawn whole unless that makes its text too small; then in as few parts as make it readable.
   let best: { parts: PanelPart[]; grid: Grid } | null = null;
   for (const split of [1, 2, 3]) {
+    if (best && best.grid.scale >= SPLIT_BELOW) break;
     const parts = panelParts(tree, widths, split);
     if (best && parts.length === best.parts.length) continue;
     const grids = Array.from({ length: parts.length }, (_, i) => grid(parts, i + 1, bandH, box));
-    const grid0 = grids.reduce((a, b) => (b.rank > a.rank + 1e-9 || (Math.abs(b.rank - a.rank) < 1e-9 && b.shape < a.shape) ? b : a));
-    // A NUMA node is drawn whole unless that makes its text too small and splitting clearly helps.
-    if (!best || (best.grid.scale < SPLIT_BELOW && grid0.rank > best.grid.rank + 0.1)) best = { parts, grid: grid0 };
+    const candidate = grids.reduce((a, b) => (b.rank > a.rank + 1e-9 || (Math.abs(b.rank - a.rank) < 1e-9 && b.shape < a.shape) ? b : a));
+    if (!best || candidate.rank > best.grid.rank + 0.1) best = { parts, grid: candidate };
   }
   if (!best) throw new Error('no layout');
   const { parts, grid: chosen } = best;
   const nodes = new Map<string, PlacedNode>();
   const panelOf = new Map<string, NumaPanel>();
+  const laneOf = new Map<string, number>();
   const panels = parts.map((part, i) => {
     const at = chosen.at[i];
     const panel: NumaPanel = { id: part.id, cpu: part.cpu.id, part: part.part, parts: part.parts, x: at.x, y: at.y, w: at.w, h: at.h, mirrored: at.row % 2 === 1 };
     const used = part.children.reduce((total, k) => total + (widths.get(k.id) ?? 0), 0);
     let x = at.x + (at.w - used) / 2;
     for (const child of part.children) {
-      placeSubtree(tree, widths, child, { x, panel, mirrored: panel.mirrored }, nodes, panelOf);
+      placeSubtree(tree, widths, child, { x, panel, mirrored: panel.mirrored }, nodes, panelOf, laneOf);
       x += widths.get(child.id) ?? 0;
     }
     return panel;
   });
   const hubs = model.hubs.map((hub, i) => hubPlacement(hub.id, hub.members, i, model, nodes, chosen.bands, chosen.width));
   return {
-    width: chosen.width, height: chosen.height, scale: chosen.scale, columns: chosen.columns, nodes, panels, panelOf, bands: chosen.bands, hubs, gutter: SIZE.gutter / 2,
+    width: chosen.width, height: chosen.height, scale: chosen.scale, columns: chosen.columns, nodes, panels, panelOf, laneOf, bands: chosen.bands, hubs, gutter: SIZE.gutter / 2,
   };
 }
 
@@ -126,24 +122,7 @@ function panelParts(tree: Tree, widths: ReadonlyMap<string, number>, split: numb
   });
 }
 
-/** [start, end) ranges cutting `sizes` into `n` runs of about equal total, each at least one long (n <= sizes.length, or 1). */
-export function balancedChunks(sizes: readonly number[], n: number): [number, number][] {
-  const ranges: [number, number][] = [];
-  let start = 0;
-  for (let k = 0; k < n - 1; k++) {
-    const chunksLeft = n - k;
-    const target = sizes.slice(start).reduce((a, b) => a + b, 0) / chunksLeft;
-    let end = start + 1;
-    let sum = sizes[start];
-    while (end < sizes.length - (chunksLeft - 1) && Math.abs(sum + sizes[end] - target) <= Math.abs(sum - target)) sum += sizes[end++];
-    ranges.push([start, end]);
-    start = end;
-  }
-  ranges.push([start, sizes.length]);
-  return ranges;
-}
-
-function treeOf(nodes: readonly GraphNode[]): Tree {
+function treeOf(nodes: readonly GraphNode[], c2c: readonly string[]): Tree {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const children = new Map<string, GraphNode[]>();
   for (const n of nodes) if (n.parent !== null && byId.has(n.parent)) children.set(n.parent, [...(children.get(n.parent) ?? []), n]);
@@ -153,7 +132,13 @@ function treeOf(nodes: readonly GraphNode[]): Tree {
   const leafRow = internal.length === 0 ? 0 : Math.max(...internal) + 1;
   const rowOf = new Map(nodes.map((n) => [n.id, LEAF_KINDS.has(n.kind) ? leafRow : depth.get(n.id) ?? 0]));
   const cpus = nodes.filter((n) => n.parent === null || !byId.has(n.parent));
-  return { byId, children, cpus, rowOf, rows: leafRow + 1 };
+  const lanes = new Set(nodes.filter((n) => n.column !== null && c2c.includes(n.column)).map((n) => {
+    // Up to the node just below the CPU.
+    let top = n;
+    for (let up = byId.get(top.parent ?? ''); up !== undefined && up.parent !== null; up = byId.get(up.parent)) top = up;
+    return top.id;
+  }));
+  return { byId, children, cpus, rowOf, rows: leafRow + 1, lanes };
 }
 
 export function nodeWidth(n: GraphNode): number {
@@ -171,68 +156,29 @@ function subtreeWidths(tree: Tree): Map<string, number> {
     const kids = tree.children.get(n.id) ?? [];
     const sum = kids.reduce((total, k) => total + measure(k), 0);
     const own = n.kind === 'cpu' ? 0 : nodeWidth(n) + SIZE.gapX;
-    widths.set(n.id, Math.max(own, sum));
+    widths.set(n.id, Math.max(own, sum) + (tree.lanes.has(n.id) ? SIZE.lane : 0));
     return widths.get(n.id) as number;
   };
   for (const cpu of tree.cpus) measure(cpu);
   return widths;
 }
 
-interface Grid {
-  readonly columns: number;
-  readonly width: number;
-  readonly height: number;
-  readonly scale: number;
-  /** Higher is better: fits the whole box (1 + scale) before fitting the width alone (scale). */
-  readonly rank: number;
-  /** How far the grid's aspect is from the box's (ties between equal scales). */
-  readonly shape: number;
-  readonly at: readonly (Rect & { row: number })[];
-  readonly bands: readonly Rect[];
-}
-
-function grid(sizes: readonly { readonly w: number; readonly h: number }[], columns: number, bandH: number, box: Box): Grid {
-  const rows = Math.max(1, Math.ceil(sizes.length / columns));
-  const colW = Array.from({ length: columns }, (_, c) => Math.max(0, ...sizes.filter((_, i) => i % columns === c).map((s) => s.w)));
-  const rowH = Array.from({ length: rows }, (_, r) => Math.max(0, ...sizes.filter((_, i) => Math.floor(i / columns) === r).map((s) => s.h)));
-  const rowY: number[] = [];
-  const bands: Rect[] = [];
-  let y = 0;
-  const width = SIZE.gutter + colW.reduce((a, b) => a + b, 0) + (columns - 1) * SIZE.gridGap + SIZE.gutter;
-  for (let r = 0; r < rows; r++) {
-    rowY.push(y);
-    y += rowH[r];
-    // A band below each upper row of a pair (and below a last unpaired row), a plain gap elsewhere.
-    if (r % 2 === 0) {
-      bands.push({ x: SIZE.gutter, y, w: width - 2 * SIZE.gutter, h: bandH });
-      y += bandH;
-    } else if (r < rows - 1) y += SIZE.gridGap;
-  }
-  const at = sizes.map((s, i) => {
-    const c = i % columns;
-    const r = Math.floor(i / columns);
-    const x = SIZE.gutter + colW.slice(0, c).reduce((a, b) => a + b, 0) + c * SIZE.gridGap;
-    // Mirrored rows hang from the band above: align their panels to the band.
-    return { x, y: rowY[r] + (r % 2 === 1 ? 0 : rowH[r] - s.h), w: colW[c], h: s.h, row: r };
-  });
-  const both = Math.min(1, box.width / width, box.height / y);
-  const across = Math.min(1, box.width / width);
-  // Seeing everything at a readable size comes first; else fill the width and scroll down.
-  const scale = both >= MIN_SCALE ? both : Math.max(MIN_SCALE, across);
-  const rank = both >= MIN_SCALE ? 1 + both : across;
-  return { columns, width, height: y, scale, rank, shape: Math.abs(Math.log(width / y / (box.width / box.height))), at, bands };
-}
-
 interface Placement {
   readonly x: number;
   readonly panel: NumaPanel;
   readonly mirrored: boolean;
+  /** x of the C2C lane of the subtree being placed, if it has one. */
+  readonly lane?: number;
 }
 
 function placeSubtree(
-  tree: Tree, widths: ReadonlyMap<string, number>, n: GraphNode, at: Placement, out: Map<string, PlacedNode>, panelOf: Map<string, NumaPanel>,
+  tree: Tree, widths: ReadonlyMap<string, number>, n: GraphNode, from: Placement, out: Map<string, PlacedNode>, panelOf: Map<string, NumaPanel>,
+  laneOf: Map<string, number>,
 ): void {
-  const width = widths.get(n.id) ?? 0;
+  const lane = tree.lanes.has(n.id) ? SIZE.lane : 0;
+  const at = { ...from, x: from.x + lane, lane: lane > 0 ? from.x + lane / 2 : from.lane };
+  const width = (widths.get(n.id) ?? 0) - lane;
+  if (at.lane !== undefined) laneOf.set(n.id, at.lane);
   const w = nodeWidth(n);
   const row = tree.rowOf.get(n.id) ?? 0;
   const top = at.panel.y + SIZE.head + SIZE.pad + row * (SIZE.nodeH + SIZE.rowGap);
@@ -243,7 +189,7 @@ function placeSubtree(
   const used = kids.reduce((total, k) => total + (widths.get(k.id) ?? 0), 0);
   let x = at.x + (width - used) / 2;
   for (const k of kids) {
-    placeSubtree(tree, widths, k, { ...at, x }, out, panelOf);
+    placeSubtree(tree, widths, k, { ...at, x }, out, panelOf, laneOf);
     x += widths.get(k.id) ?? 0;
   }
 }

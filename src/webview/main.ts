@@ -50,7 +50,7 @@ function render(): void {
   const view = graph
     ? el('div', { class: 'graph-scroll', id: 'graph-host' })
     : renderMatrix(data, explainer, new Set(gpu?.nearestNicColumns ?? []), state.gpu, events);
-  const legend = graph ? renderGraphLegend(data, events) : renderLegend(data, explainer, events);
+  const legend = graph ? renderGraphLegend(data, state.gpu, events) : renderLegend(data, explainer, events);
   root.replaceChildren(
     el('header', {}, el('h1', {}, data.title), el('p', { class: 'source' }, data.source)),
     tabs(),
@@ -60,6 +60,7 @@ function render(): void {
   );
   resizing?.disconnect();
   if (graph) drawGraph(data, view, events);
+  else stackIfTooWide(view);
   restoreFocus(refocus);
 }
 
@@ -77,6 +78,12 @@ function drawGraph(data: TopologyData, host: HTMLElement, events: { explain(text
   draw();
   resizing = new ResizeObserver(() => draw());
   resizing.observe(host);
+}
+
+/** A matrix wider than its column gets the whole width, the GPU panel moving below it. */
+function stackIfTooWide(frame: HTMLElement): void {
+  const scroller = frame.querySelector<HTMLElement>('.matrix-scroll');
+  if (scroller && scroller.scrollWidth > scroller.clientWidth) root.querySelector('.layout')?.classList.add('stacked');
 }
 
 /** What the view shows: the matrix as printed or derived; the real PCIe tree or the matrix's inferred layout. */

@@ -34,11 +34,9 @@ export function renderMatrix(data: TopologyData, explainer: Explainer, chosen: R
   table.addEventListener('keydown', (e) => onKey(e, table, gpus, events));
   const scroller = el('div', { class: 'matrix-scroll', tabindex: '-1' }, table);
   const frame = el('div', { class: 'matrix-frame' }, scroller);
-  // A shade on the side where columns or rows are out of view, so a clipped matrix never looks complete.
+  // A shade on the right while columns are out of view there, so a clipped matrix never looks complete.
   const mark = () => {
     frame.classList.toggle('more-right', scroller.scrollLeft + scroller.clientWidth < scroller.scrollWidth - 1);
-    frame.classList.toggle('more-left', scroller.scrollLeft > 1);
-    frame.classList.toggle('more-below', scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 1);
   };
   scroller.addEventListener('scroll', mark);
   new ResizeObserver(mark).observe(scroller);

@@ -27,14 +27,14 @@ export function nodeWords(node: PcieNode, version: NcclVersion, env: Readonly<Re
     case 'cpu':
       return {
         label: node.numaNode === null ? 'CPU' : `CPU ${node.numaNode}`, detail: numa,
-        explanation: `The CPU of ${numa} and its root complexes. A GPU and a NIC under two host bridges of this node are NODE apart; ` +
-          `${rule('NODE')} Between NUMA nodes the path is SYS: ${rule('SYS')}`,
+        explanation: `The CPU of ${numa} and its root complexes. A GPU and a NIC under two host bridges of this node are NODE apart. ` +
+          `${rule('NODE')} Across NUMA nodes they are SYS apart. ${rule('SYS')}`,
       };
     case 'host-bridge':
       return {
         label: 'host bridge', detail: `${node.id}, ${numa}${ports('root port', node.ports)}`,
         explanation: `PCIe host bridge ${node.id} (a root complex of the CPU)${ports('root port', node.ports)}, ${numa}. A GPU and a NIC below it ` +
-          `but not below one switch are PHB apart: ${rule('PHB')}`,
+          `but not below one switch are PHB apart. ${rule('PHB')}`,
       };
     case 'switch':
       return {
