@@ -78,10 +78,9 @@ describe('NCCL verdicts in a real VS Code (code-server + chromium + SSH lab with
     await view().locator('.details dd', { hasText: 'GDR yes via GPU0 (PXN)' }).waitFor();
     await workbench.screenshot('nccl-02-pxn-details');
     await view().locator('#tab-graph').click();
-    const route = view().locator('svg.graph .chosen-edge.pxn');
-    // SVG lines count as hidden to Playwright: wait for them to be in the graph, not 'visible'.
-    await route.first().waitFor({ state: 'attached' });
-    assert.ok(await route.count() >= 2, 'GPU1 → GPU0 and GPU0 → the NIC');
+    // SVG paths count as hidden to Playwright: wait for them to be in the graph, not 'visible'.
+    await view().locator('svg.graph .pxn-edge').waitFor({ state: 'attached' });
+    assert.ok(await view().locator('svg.graph .pcie-edge.route').count() >= 2, 'GPU1 → GPU0 over NVLink, then GPU0 → the NIC');
     await workbench.screenshot('nccl-03-pxn-graph');
   });
 

@@ -174,14 +174,18 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
     await workbench.screenshot('topology-02-cell-explained');
   });
 
-  it('switches to the graph: NUMA nodes, PCIe groups, GPUs with their chosen NIC', async function () {
+  it('switches to the graph: NUMA node panels, PCIe groups, the all-to-all NVLink mesh as one hub, GPUs with their chosen NIC', async function () {
     await view().locator('#tab-graph').click();
     const graph = view().locator('svg.graph');
     await graph.waitFor();
-    assert.strictEqual(await graph.locator('text', { hasText: /^NUMA node \d$/ }).count(), 2);
-    assert.strictEqual(await graph.locator('.device.gpu').count(), 8);
-    assert.strictEqual(await graph.locator('.nvlink-edge').count(), 28);
-    assert.ok((await graph.locator('.device.nic.chosen').count()) >= 8);
+    assert.deepStrictEqual(await graph.locator('.node.cpu').evaluateAll((nodes) => nodes.map((n) => n.querySelector('text')?.textContent)), ['CPU 0 · NUMA node 0', 'CPU 1 · NUMA node 1']);
+    assert.strictEqual(await graph.locator('.node.gpu').count(), 8);
+    assert.strictEqual(await graph.locator('.nvlink-hub').count(), 1);
+    assert.strictEqual(await graph.locator('.nvlink-edge').count(), 0);
+    assert.ok((await graph.locator('.node.nic.chosen').count()) >= 8);
+    await view().locator('.caption', { hasText: 'Inferred from the matrix' }).waitFor();
+    await view().locator('.graph-legend li', { hasText: 'NVLink hub' }).waitFor();
+    assert.strictEqual(await view().locator('.legend .swatch').count(), 0, 'the matrix legend is not under the graph');
     await workbench.screenshot('topology-03-graph');
     await view().locator('#tab-matrix').click();
     await cell('GPU0', 'NIC0').waitFor();
