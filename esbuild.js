@@ -63,24 +63,7 @@ const targets = [
   },
 ];
 
-/**
- * The demo host replays real outputs from test/fixtures, which the .vsix does not carry: copy the
- * files DEMO_FILES names into media/demo/ (same relative paths), where the extension reads them.
- */
-function copyDemoFiles() {
-  const fs = require('fs');
-  const path = require('path');
-  const { DEMO_FILES } = require('tsx/cjs/api').require('./src/core/probe/demoHost.ts', __filename);
-  const out = path.join(__dirname, 'media/demo');
-  fs.rmSync(out, { recursive: true, force: true });
-  for (const rel of Object.values(DEMO_FILES)) {
-    fs.mkdirSync(path.dirname(path.join(out, rel)), { recursive: true });
-    fs.copyFileSync(path.join(__dirname, 'test/fixtures', rel), path.join(out, rel));
-  }
-}
-
 async function main() {
-  copyDemoFiles();
   const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
   if (watch) {
     await Promise.all(contexts.map((c) => c.watch()));

@@ -15,6 +15,8 @@ import { cleanupStale, Lab, LabHostSpec, startLab } from '../test/lab/lab';
 
 export const BENCH_RECORDS_PATH = '/tmp/gdr-doctor-lab-bench.records.json';
 export const BENCH_HOST = 'bench-gpu';
+/** A second host, profile `healthy` without delays: the probe's CPU cost on the host (hostCpu.ts). */
+export const BENCH_CPU_HOST = 'bench-cpu';
 const PROFILES_DIR = path.join(__dirname, '../test/lab/profiles');
 
 /**
@@ -88,7 +90,8 @@ export async function startBenchLab(profile: string): Promise<BenchLab> {
   // The lab's host-spec override (merged over the profile's own delays); a lab too old for it
   // ignores the key, and checkDelays then reports the delays as not in effect.
   const spec: LabHostSpec & { delays?: Delays } = { name: BENCH_HOST, profile: profileDir, delays };
-  const lab = await startLab({ hosts: [spec], recordsPath: BENCH_RECORDS_PATH });
+  const cpu: LabHostSpec = { name: BENCH_CPU_HOST, profile: path.join(PROFILES_DIR, 'healthy') };
+  const lab = await startLab({ hosts: [spec, cpu], recordsPath: BENCH_RECORDS_PATH });
   return { lab, delays, delaysSource, stop: () => stopLab(lab) };
 }
 

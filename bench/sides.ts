@@ -13,7 +13,7 @@ import { parseDestination } from '../src/core/ssh/destination';
 import { noPrompts } from '../src/core/ssh/prompts';
 import { ConnectionPool } from '../src/core/ssh/pool';
 import { resolveTarget } from '../src/core/ssh/resolveTarget';
-import { sequentialCommand } from './sequentialCommand';
+import { parallelCommand, sequentialCommand } from './sequentialCommand';
 
 export interface Timed<T> {
   readonly ms: number;
@@ -72,10 +72,12 @@ export async function gdrDiagnose(pool: ConnectionPool, host: string, commands: 
 export const NOOP_COMMANDS: readonly ProbeCommandSpec[] = PROBE_COMMANDS.map((c) => ({ ...c, command: 'true' }));
 
 export const OPENSSH_COMMAND = sequentialCommand(PROBE_COMMANDS);
+/** The commands all at once, as a hand-written script would run them (sequentialCommand.ts). */
+export const OPENSSH_PARALLEL_COMMAND = parallelCommand(PROBE_COMMANDS);
 
 /** One `ssh -F config host '<commands>'` run; rc 255 (ssh's own failure) throws. */
-export async function openSsh(host: string, sshConfigPath: string): Promise<Timed<OpenSshResult>> {
-  const { ms, value } = await runProcess(['ssh', '-F', sshConfigPath, '-o', 'BatchMode=yes', host, OPENSSH_COMMAND], envWithoutAgent());
+export async function openSsh(host: string, sshConfigPath: string, command = OPENSSH_COMMAND): Promise<Timed<OpenSshResult>> {
+  const { ms, value } = await runProcess(['ssh', '-F', sshConfigPath, '-o', 'BatchMode=yes', host, command], envWithoutAgent());
   if (value.exitCode === 255 || value.exitCode === null) throw new Error(`ssh ${host} failed (rc ${value.exitCode}): ${value.stderr.trim()}`);
   return { ms, value: { exitCode: value.exitCode, stdoutBytes: value.stdoutBytes, stdout: value.stdout, stderr: value.stderr } };
 }

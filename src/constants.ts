@@ -17,6 +17,7 @@ export const COMMAND_CATEGORY = 'GPUDirect RDMA';
 export const Commands = {
   addHost: 'gdrDoctor.addHost',
   openDemoHost: 'gdrDoctor.openDemoHost',
+  resetDemoHost: 'gdrDoctor.resetDemoHost',
   diagnoseThisMachine: 'gdrDoctor.diagnoseThisMachine',
   diagnose: 'gdrDoctor.diagnose',
   refresh: 'gdrDoctor.refresh',
@@ -26,6 +27,7 @@ export const Commands = {
   disconnect: 'gdrDoctor.disconnect',
   removeHost: 'gdrDoctor.removeHost',
   showLog: 'gdrDoctor.showLog',
+  gettingStarted: 'gdrDoctor.gettingStarted',
   showTopology: 'gdrDoctor.showTopology',
   analyzeTopologyInEditor: 'gdrDoctor.analyzeTopologyInEditor',
   applyQuickFix: 'gdrDoctor.applyQuickFix',
@@ -65,6 +67,31 @@ export const ContextValues = {
   /** A host of a fleet reached through a login node: no direct SSH, so no host actions. */
   relayedHost: 'gdrDoctor.relayedHost',
 } as const;
+
+/**
+ * Context keys the extension sets (package.json's `when` clauses read them). The `has…` keys describe
+ * the hosts the palette's pickers offer; the walkthrough keys turn true once the user has done a step.
+ */
+export const ContextKeys = {
+  /** The host list has been read once (before that, Diagnose stays in the palette: it reads the list). */
+  hostsListed: 'gdrDoctor.hostsListed',
+  hasHosts: 'gdrDoctor.hasHosts',
+  hasDiagnosedHost: 'gdrDoctor.hasDiagnosedHost',
+  hasTopology: 'gdrDoctor.hasTopology',
+  hasConnection: 'gdrDoctor.hasConnection',
+  hasFixableHost: 'gdrDoctor.hasFixableHost',
+  hasRemovableHost: 'gdrDoctor.hasRemovableHost',
+  hasFleets: 'gdrDoctor.hasFleets',
+  /** The demo host is listed in the Hosts view. */
+  demoOpen: 'gdrDoctor.demoOpen',
+  findingSelected: 'gdrDoctor.walkthrough.findingSelected',
+  topologyShown: 'gdrDoctor.walkthrough.topologyShown',
+  hostAdded: 'gdrDoctor.walkthrough.hostAdded',
+  fleetDiagnosed: 'gdrDoctor.walkthrough.fleetDiagnosed',
+} as const;
+
+/** The Getting Started walkthrough (package.json `contributes.walkthroughs`). */
+export const WALKTHROUGH_ID = 'gdrDoctor.gettingStarted';
 
 /** Read-only documents with a command's raw output: `gdr-doctor-raw:/<host>/<command>.txt`. */
 export const RAW_OUTPUT_SCHEME = 'gdr-doctor-raw';

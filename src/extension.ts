@@ -2,6 +2,7 @@
 // (ssh_config) is read when the view first asks for it, and nothing connects until Diagnose.
 import * as vscode from 'vscode';
 import { RAW_OUTPUT_SCHEME, Views } from './constants';
+import { DemoHost } from './core/demo/demoHost';
 import { listConfigHosts } from './core/ssh/configHosts';
 import { localResolveEnv } from './core/ssh/nodeConfigFs';
 import { registerCommands } from './vscode/commands';
@@ -10,6 +11,7 @@ import { directMembers } from './vscode/fleet/fleetMembers';
 import { FleetModel } from './vscode/fleet/fleetModel';
 import { Diagnoser } from './vscode/hosts/diagnoser';
 import { HostModel } from './vscode/hosts/hostModel';
+import { trackDemoOpen } from './vscode/hosts/demoContext';
 import { registerTopoEditor } from './vscode/editor';
 import { PlanDocuments } from './vscode/fixes/planDocument';
 import { createLog } from './vscode/logging';
@@ -21,6 +23,9 @@ import { HostsTreeProvider } from './vscode/tree/hostsTree';
 import { WorkIndicator } from './vscode/workIndicator';
 import { notifyError } from './vscode/notify';
 import { errorText } from './core/errorText';
+import { ContextKeySetter } from './vscode/contextKeys';
+import { watchViewBadge } from './vscode/glance/viewBadge';
+import { SelectedHostStatus } from './vscode/glance/selectedHostStatus';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();
@@ -49,16 +54,21 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
     fleetHosts: () => directMembers(readSettings().fleets),
   });
   const fleets = new FleetModel(() => readSettings().fleets);
-  const diagnoser = own(new Diagnoser({ model, settings: readSettings, prompts: inputBoxPrompts(), demoDir: extension.asAbsolutePath('media/demo'), log }));
-  const tree = own(new HostsTreeProvider(model, fleets));
+  const demo = new DemoHost(extension.asAbsolutePath('media/demo'));
+  const diagnoser = own(new Diagnoser({ model, settings: readSettings, prompts: inputBoxPrompts(), demo, log }));
+  const tree = own(new HostsTreeProvider(model, fleets, diagnoser));
   const view = own(vscode.window.createTreeView(Views.hosts, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true }));
+  const keys = own(new ContextKeySetter(model, fleets, diagnoser, view));
+  own(watchViewBadge(view, model, fleets));
+  own(new SelectedHostStatus(view, model));
   const work = own(new WorkIndicator());
   const raw = own(new RawOutputProvider(model));
   own(vscode.workspace.registerTextDocumentContentProvider(RAW_OUTPUT_SCHEME, raw));
   const topology = own(new TopologyPanels(extension, log));
   const plans = own(new PlanDocuments());
   own(watchSettings(model, fleets, log));
-  registerCommands({ extension, model, fleets, diagnoser, log, view, work, topology, plans }, own);
+  own(trackDemoOpen(model));
+  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys }, own);
   registerTopoEditor(log, own);
 }
 

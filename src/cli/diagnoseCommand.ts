@@ -8,9 +8,9 @@ import { NCCL_ENV_NAMES } from '../core/topology/nccl/env';
 import { NEWEST_NCCL, formatNcclVersion } from '../core/topology/nccl/version';
 import { DEFAULT_FLEET_CONCURRENCY, ProbedHost } from '../core/fleet/fanout';
 import { probeOverSsh, SshReachOptions } from '../core/fleet/sshProbeHost';
-import { DEMO_HOST_NAME, demoRunner } from '../core/probe/demoHost';
+import { DEMO_HOST_NAME, DemoHost } from '../core/demo/demoHost';
 import { localRunner } from '../core/probe/localRunner';
-import { collectScript, offlineRunner } from '../core/probe/offlineRunner';
+import { collectScript, offlineRunner, savedOutputNames, savedOutputsIn } from '../core/probe/offlineRunner';
 import { ProbeRunner, runProbe } from '../core/probe/runProbe';
 import { diagnosisJson } from '../core/report/diagnosisReport';
 import { DestinationError, parseDestination } from '../core/ssh/destination';
@@ -21,6 +21,7 @@ import { countOption, expandDestinations, secondsOption } from './fleetArgs';
 import { runFleet, runRelay } from './fleetCommand';
 import { FLEET_INCOMPLETE } from './fleetOutput';
 import { CliIo, ExitCode } from './io';
+import { demoDir } from './demoDir';
 import { cliPrompts } from './terminalPrompts';
 import { jsonText } from './visible';
 
@@ -37,7 +38,8 @@ terminal, gdr-doctor asks as ssh does (unknown host key, passphrase, password, 2
 without one (CI, pipes) or with --batch it never asks: use keys or an agent, and hosts already
 in known_hosts (or StrictHostKeyChecking accept-new).
 
-  --demo       a built-in GPU node replayed from real recorded outputs (no network)
+  --demo       a built-in 8-GPU node replayed from recorded outputs (no network): nvidia_peermem
+               not loaded; try gdr-doctor fix --demo load-peermem
   --local      this machine
   --from DIR   a folder of saved outputs (<command id>.txt), as the collect script saves them
   --print-collect-script
@@ -71,15 +73,10 @@ Through a login node (one SSH connection to LOGIN; the nodes need no SSH from he
   -f N and --deadline S (else --timeout S) apply to the whole run
 
 Exit status: 0 collected (findings or not); 3 a host was unreachable, refused, or stopped by a
-deadline; 64 bad usage (a bad host list names its column); 130 interrupted (Ctrl-C: hosts still
+deadline; 64 bad usage (a bad host list names its column); 66 --from DIR holds none of the files
+it reads (<command id>.txt); 130 interrupted (Ctrl-C: hosts still
 running are stopped and what was collected is printed).
 `;
-
-/** Where the demo host's recorded outputs live: the fixtures of this checkout. */
-function demoDir(): string {
-  const candidates = [path.join(__dirname, '../test/fixtures'), path.join(__dirname, '../../test/fixtures')];
-  return candidates.find((d) => fs.existsSync(d)) ?? candidates[0];
-}
 
 interface Job {
   readonly host: string;
@@ -122,6 +119,11 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
       return await runRelay(via, hosts, fleet);
     }
     if (modeCount(args.flags, args.options, hosts.length) !== 1) throw new UsageError('give destinations, or exactly one of --demo, --local, --from DIR');
+    const empty = emptyFromFolder(args.options.get('--from'));
+    if (empty !== undefined) {
+      io.stderr(empty);
+      return ExitCode.noInput;
+    }
     if (hosts.length > 1) return await runFleet(hosts, fleet);
     return await runSingle(planJob(hosts[0], args.flags, args.options, { prompts, configFile: args.options.get('-F') }, deadlineMs), args.flags.has('--json'), io, nccl);
   } finally {
@@ -141,6 +143,30 @@ function checkDestination(destination: string): void {
   } catch (e) {
     if (e instanceof DestinationError) throw new UsageError(e.message);
     throw e;
+  }
+}
+
+/**
+ * `--from DIR` on a folder with none of the files it reads: a wrong folder, not a host with nothing to
+ * report. Says which files it looks for and how to make them; undefined when the folder holds any.
+ */
+function emptyFromFolder(dir: string | undefined): string | undefined {
+  if (dir === undefined || !fs.existsSync(dir) || savedOutputsIn(dir).length > 0) return undefined;
+  const inside = subfolders(dir).filter((d) => savedOutputsIn(d).length > 0);
+  return (
+    `gdr-doctor: --from ${dir}: no saved output here: it holds none of the files --from reads, one per diagnostic ` +
+    `(${savedOutputNames().join(', ')}; each with optional .err and .rc).\n` +
+    (inside.length > 0 ? `  These folders inside it do: ${inside.join(', ')}.\n` : '') +
+    '  To save them on a host: gdr-doctor diagnose --print-collect-script > collect.sh; run `sh collect.sh out` there, ' +
+    'copy out/ back, then: gdr-doctor diagnose --from out\n'
+  );
+}
+
+function subfolders(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name));
+  } catch {
+    return [];
   }
 }
 
@@ -166,7 +192,7 @@ async function runSingle(job: Job, json: boolean, io: CliIo, nccl: NcclAssumptio
 function planJob(destination: string | undefined, flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, reach: SshReachOptions, deadlineMs: number | undefined): Job {
   const from = options.get('--from');
   const probe = (host: string, runner: ProbeRunner) => async () => ({ report: await runProbe(runner, { host, deadlineMs }) });
-  if (flags.has('--demo')) return { host: DEMO_HOST_NAME, run: probe(DEMO_HOST_NAME, demoRunner(demoDir())) };
+  if (flags.has('--demo')) return { host: DEMO_HOST_NAME, run: probe(DEMO_HOST_NAME, new DemoHost(demoDir()).runner()) };
   if (flags.has('--local')) return { host: 'localhost', run: probe('localhost', localRunner()) };
   if (from !== undefined) {
     if (!fs.existsSync(from)) throw new UsageError(`--from: no folder ${JSON.stringify(from)}`);

@@ -12,7 +12,9 @@ export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = di
   for (const c of report.commands) {
     const unreadable = unreadableOutput(report, c);
     const parse = unreadable ? `  (${unreadable})` : '';
-    const command = c.command.length > 60 ? `${c.command.slice(0, 57)}...` : c.command;
+    // Multi-line commands (the sysfs read) on one line, as the column shows only their start.
+    const oneLine = c.command.replace(/\s*\n\s*/g, '; ');
+    const command = oneLine.length > 60 ? `${oneLine.slice(0, 57)}...` : oneLine;
     lines.push(`  ${commandStatus(c).padEnd(10)} ${c.id.padEnd(22)} ${command}${parse}`);
   }
   lines.push(...formatPairs(diagnosis), ...formatFindings(diagnosis.findings), ...formatEnv(diagnosis));
@@ -42,15 +44,24 @@ const MARK = { error: 'ERROR', warning: 'WARN ', info: 'info ' } as const;
 
 export function formatFindings(findings: readonly Finding[]): string[] {
   if (findings.length === 0) return ['  findings: none'];
-  const lines = ['  findings:'];
-  for (const f of findings) {
-    lines.push(`    ${MARK[f.severity]} ${f.id}: ${f.title}`);
-    lines.push(`          ${f.detail}`);
-    for (const e of f.evidence) lines.push(`          > ${e.replace(/\t+/g, ' ')}`);
-    if (f.fixes.length > 0) lines.push(`          fix: ${f.fixes.map((id) => `gdr-doctor fix <host> ${id}`).join(' ; ')}`);
-    lines.push(`          source: ${f.source}`);
-  }
+  return ['  findings:', ...findings.flatMap((f) => findingLines(f, '    '))];
+}
+
+/** One finding, then its knock-ons under it (they follow from it: knockOn.ts), each as its title and evidence. */
+function findingLines(f: Finding, indent: string): string[] {
+  const body = `${indent}      `;
+  const lines = [`${indent}${MARK[f.severity]} ${f.id}: ${f.title}`, `${body}${f.detail}`, ...evidenceLines(f, body)];
+  if (f.fixes.length > 0) lines.push(`${body}fix: ${f.fixes.map((id) => `gdr-doctor fix <host> ${id}`).join(' ; ')}`);
+  lines.push(`${body}source: ${f.source}`);
+  const children = f.children ?? [];
+  if (children.length === 0) return lines;
+  lines.push(`${body}${children.length} more finding${children.length === 1 ? '' : 's'} following from this one (nothing they show can change the answer until it is solved):`);
+  for (const c of children) lines.push(`${body}  ${MARK[c.severity]} ${c.id}: ${c.title}`, ...evidenceLines(c, `${body}        `));
   return lines;
+}
+
+function evidenceLines(f: Finding, indent: string): string[] {
+  return f.evidence.map((e) => `${indent}> ${e.replace(/\t+/g, ' ')}`);
 }
 
 function formatEnv({ suggestedEnv }: Diagnosis): string[] {

@@ -12,9 +12,11 @@ import { CliIo, ExitCode } from './io';
 import { cliPrompts, terminalWriter } from './terminalPrompts';
 import { rawTtyTerminal } from './ttyLine';
 import { jsonText } from './visible';
+import { runDemoFix } from './demoFixCommand';
 import { errorText } from '../core/errorText';
 
 export const FIX_HELP = `Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--dry-run] [-F FILE] [--json] [--batch]
+       gdr-doctor fix --demo <fix-id> [--dry-run] [--json]
 
 Applies one quick fix to a GPU host over SSH:
   load-peermem     load the peer-memory module now: modprobe nvidia_peermem (nv_peer_mem where only
@@ -29,6 +31,8 @@ A fix is never applied where the GPU Operator owns the driver, nor persisted whe
 Every fix that ran is appended to the audit log: $GDR_DOCTOR_AUDIT_LOG, else
 $XDG_STATE_HOME/gdr-doctor/audit.log, else ~/.local/state/gdr-doctor/audit.log.
 
+  --demo     on the built-in demo host (diagnose --demo), simulated: the plan, the result and the
+             host's findings after it; nothing runs on any machine, and every run starts afresh
   --dry-run  show the plan only; change nothing
   --yes      apply without asking (required without a terminal)
   -F FILE    ssh_config to use instead of ~/.ssh/config
@@ -48,11 +52,12 @@ export interface FixCliOptions {
 }
 
 export async function runFix(argv: readonly string[], io: CliIo, options: FixCliOptions = {}): Promise<number> {
-  const args = parseArgs(argv, { flags: ['--yes', '--dry-run', '--json', '--batch'], options: ['-F'] });
+  const args = parseArgs(argv, { flags: ['--yes', '--dry-run', '--json', '--batch', '--demo'], options: ['-F'] });
   if (args.flags.has('--help')) {
     io.stdout(FIX_HELP);
     return ExitCode.ok;
   }
+  if (args.flags.has('--demo')) return runDemoFix(args.positional, { dryRun: args.flags.has('--dry-run'), json: args.flags.has('--json') }, io);
   const [destination, fixId, ...extra] = args.positional;
   if (destination === undefined || fixId === undefined || extra.length > 0) throw new UsageError(`give one destination and one fix id (${FIX_IDS.join(' or ')})`);
   if (!isFixId(fixId)) throw new UsageError(`unknown fix ${JSON.stringify(fixId)}: the fixes are ${FIX_IDS.join(', ')}`);

@@ -1,7 +1,7 @@
 // What `gdr-doctor diagnose` prints for many hosts: the grouped summary (outliers first), each host's
 // report on request, or one JSON document; a one-line progress count while it runs, only on a
 // terminal; and the exit status the fleet earns.
-import { fleetJson, formatFleetSummary } from '../core/fleet/fleetReport';
+import { fleetHostJson, fleetJsonHead, formatFleetSummary } from '../core/fleet/fleetReport';
 import { groupFleet } from '../core/fleet/grouping';
 import { withFleetFindings } from '../core/fleet/topologyDiff';
 import type { FleetHostResult } from '../core/fleet/types';
@@ -25,12 +25,32 @@ export function printFleet(raw: readonly FleetHostResult[], io: CliIo, options: 
   const results = withFleetFindings([...raw]);
   const groups = groupFleet(results);
   if (options.json) {
-    io.stdout(jsonText(fleetJson(results, groups)));
+    writeFleetJson(results, groups, io);
   } else {
     io.stdout(ensureNewline(formatFleetSummary(results, groups, { each: options.each })));
     if (options.each) for (const r of results) if (r.report) io.stdout(`\n${formatProbeReport(r.report, r.diagnosis)}\n`);
   }
   return fleetExitCode(results);
+}
+
+/**
+ * The text of jsonText(fleetJson(results, groups)), written a host at a time: the whole of it, for
+ * thousands of hosts, would pass V8's longest string (each host's report is kept whole).
+ */
+function writeFleetJson(results: readonly FleetHostResult[], groups: ReturnType<typeof groupFleet>, io: CliIo): void {
+  const head = jsonText({ ...fleetJsonHead(groups), hosts: [] });
+  // `"hosts": []` closes the object: open the array there instead and put each host inside it.
+  const open = head.lastIndexOf('"hosts": []');
+  if (results.length === 0) {
+    io.stdout(head);
+    return;
+  }
+  io.stdout(`${head.slice(0, open)}"hosts": [\n`);
+  results.forEach((r, i) => {
+    const text = jsonText(fleetHostJson(r)).trimEnd().replace(/^/gm, '    ');
+    io.stdout(`${text}${i < results.length - 1 ? ',' : ''}\n`);
+  });
+  io.stdout('  ]\n}\n');
 }
 
 export function fleetExitCode(results: readonly FleetHostResult[]): number {

@@ -18,12 +18,25 @@ import type { CliIo } from './io';
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 export function visible(text: string): string {
-  return text.replace(CONTROL, (c) => [...Buffer.from(c, 'utf8')].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join(''));
+  return replaceInSlices(text, CONTROL, (c) => [...Buffer.from(c, 'utf8')].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join(''));
 }
 
 /** `value` as indented JSON and a newline, with DEL and the C1 controls escaped as JSON.stringify does C0. */
 export function jsonText(value: unknown): string {
-  return `${JSON.stringify(value, null, 2).replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+  return `${replaceInSlices(JSON.stringify(value, null, 2), /[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
+
+/**
+ * `text.replace(re, fn)` for a `re` that matches single characters, a slice at a time: V8 gathers
+ * every match of one replace() in a single array and aborts the process (not an exception) past
+ * about 30 million of them, which megabytes of control characters from a host reach.
+ */
+function replaceInSlices(text: string, re: RegExp, fn: (c: string) => string): string {
+  const SLICE = 1 << 20;
+  if (text.length <= SLICE) return text.replace(re, fn);
+  const parts: string[] = [];
+  for (let i = 0; i < text.length; i += SLICE) parts.push(text.slice(i, i + SLICE).replace(re, fn));
+  return parts.join('');
 }
 
 /** The CLI's output with visible() applied; `stderrControl` (our own progress line) passes as it is. */

@@ -1,6 +1,7 @@
 // One object every command receives: the host model, the diagnoser, the view, the log, the topology
 // panel and plan documents. Built once in activate(); everything it owns is disposed with the extension.
 import * as vscode from 'vscode';
+import { DemoHost } from '../core/demo/demoHost';
 import { PlanDocuments } from './fixes/planDocument';
 import { FleetModel } from './fleet/fleetModel';
 import { Diagnoser } from './hosts/diagnoser';
@@ -9,12 +10,15 @@ import { TopologyPanels } from './topology/topologyPanel';
 import type { HostsNode } from './tree/nodes';
 import { WorkIndicator } from './workIndicator';
 import { notifyInfo, notifyWithLog } from './notify';
+import type { ContextKeySetter } from './contextKeys';
 
 export interface Ctx {
   readonly extension: vscode.ExtensionContext;
   readonly model: HostModel;
   readonly fleets: FleetModel;
   readonly diagnoser: Diagnoser;
+  /** The demo host's recordings and the state its simulated quick fixes changed. */
+  readonly demo: DemoHost;
   readonly log: vscode.LogOutputChannel;
   readonly view: vscode.TreeView<HostsNode>;
   readonly work: WorkIndicator;
@@ -22,6 +26,8 @@ export interface Ctx {
   readonly topology: TopologyPanels;
   /** Long fix plans opened as read-only documents. */
   readonly plans: PlanDocuments;
+  /** Context keys: the palette's, and the walkthrough's steps. */
+  readonly keys: ContextKeySetter;
 }
 
 /** Logs an error and shows it with a "Show Log" action. */

@@ -61,7 +61,7 @@ describe('NCCL verdicts in a real VS Code (code-server + chromium + SSH lab with
     this.timeout(120_000);
     await diagnose(PXN);
     const gpu1 = gpuRow('GPU1');
-    await gpu1.filter({ hasText: /→ mlx5_0.*\(NODE → NCCL PXN\) · GDR yes via GPU0 \(PXN\)/ }).waitFor();
+    await gpu1.filter({ hasText: /GDR yes via GPU0 \(PXN\) · mlx5_0.*\(NODE → NCCL PXN\)/ }).waitFor();
     await tooltip(gpu1, 'NCCL 2.30.7');
     const text = await workbench.tab.locator('.monaco-hover, .workbench-hover', { hasText: 'NCCL 2.30.7' }).first().innerText();
     assert.match(text, /through GPU0 \(PXN: GPU1's own path is PHB/);
@@ -90,14 +90,14 @@ describe('NCCL verdicts in a real VS Code (code-server + chromium + SSH lab with
     await showHosts();
     await setExpanded(row(PXN), false);
     await diagnose(GRACE);
-    await gpuRow('GPU0').filter({ hasText: /\(SYS → NCCL P2C\) · GDR yes \(C2C\)/ }).waitFor();
+    await gpuRow('GPU0').filter({ hasText: /GDR yes \(C2C\) · .*\(SYS → NCCL P2C\)/ }).waitFor();
     await workbench.screenshot('nccl-04-grace-p2c');
   });
 
   it('follows gdrDoctor.ncclVersion: under NCCL 2.25 the same tray has no GPUDirect RDMA, without reconnecting', async function () {
     const sessionsBefore = lab?.host(GRACE).calls().length ?? 0;
     workbench.updateSettings({ 'gdrDoctor.ncclVersion': '2.25' }, 'machine');
-    await gpuRow('GPU0').filter({ hasText: /\(SYS → NCCL PHB\) · GDR no/ }).waitFor();
+    await gpuRow('GPU0').filter({ hasText: /GDR no · .*\(SYS → NCCL PHB\)/ }).waitFor();
     assert.strictEqual(lab?.host(GRACE).calls().length ?? 0, sessionsBefore, 'no command ran on the host again');
     await tooltip(gpuRow('GPU0'), 'NCCL 2.25');
     await workbench.screenshot('nccl-05-grace-nccl-2.25');

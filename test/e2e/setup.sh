@@ -3,7 +3,10 @@
 # Idempotent: each step is skipped when its result is already in the cache, so only the
 # first run on a machine pays the ~5 minutes code-server needs to compile its native modules.
 # Needs only the npm registry and the Debian archive. Cache: $GDR_E2E_CACHE or <repo>/.cache/e2e.
+# --quiet (npm test's first step): print nothing when everything is already there.
 set -euo pipefail
+QUIET=0
+[ "${1:-}" = --quiet ] && QUIET=1
 
 CODE_SERVER_VERSION=4.139.1
 NODE_MAJOR=24
@@ -13,21 +16,36 @@ mkdir -p "$CACHE"
 CACHE="$(cd "$CACHE" && pwd)"
 
 log() { printf '[e2e-setup] %s\n' "$*"; }
+# What is already there: said unless --quiet.
+note() { [ "$QUIET" = 1 ] || log "$@"; }
+stop() { log "stopped: $*" >&2; exit 1; }
+
+# paths.json is written last: when it names tools that exist, for this code-server version, setup is done
+# (also for a cache that only borrows another cache's install through its paths.json).
+already_set_up() {
+  [ -f "$CACHE/paths.json" ] || return 1
+  node -e '
+    const t = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const ok = t.codeServerVersion === process.argv[2] && ["node", "codeServer", "chromium"].every((k) => t[k] && require("fs").existsSync(t[k]));
+    process.exit(ok ? 0 : 1);' "$CACHE/paths.json" "$CODE_SERVER_VERSION" 2>/dev/null
+}
 
 install_debian_packages() {
   local missing=() pkg
-  for pkg in chromium libkrb5-dev; do
+  # g++, make and python3: node-gyp builds code-server's native modules with them.
+  for pkg in chromium libkrb5-dev g++ make python3; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
   if [ ${#missing[@]} -eq 0 ]; then
-    log "Debian packages present: chromium libkrb5-dev"
+    note "Debian packages present: chromium libkrb5-dev g++ make python3"
     return
   fi
+  command -v apt-get >/dev/null 2>&1 || stop "needs Debian or Ubuntu (apt-get) to install ${missing[*]}; install them yourself"
   local sudo=()
   [ "$(id -u)" -eq 0 ] || sudo=(sudo)
   log "installing Debian packages: ${missing[*]}"
-  "${sudo[@]}" apt-get update -q
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+  "${sudo[@]}" apt-get update -q || stop "apt-get update failed (no network or no package source?): could not install ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" || stop "apt-get install failed for ${missing[*]}"
 }
 
 # The npm package `node` carries the official Linux binary (with headers for node-gyp).
@@ -42,17 +60,17 @@ install_node24() {
   local dir
   dir="$(node24_dir || true)"
   if [ -n "$dir" ] && [[ "$("$dir/bin/node" --version)" == v$NODE_MAJOR.* ]]; then
-    log "Node $NODE_MAJOR present"
+    note "Node $NODE_MAJOR present"
     return
   fi
   log "installing Node $NODE_MAJOR from the npm package 'node'"
-  npm install --no-audit --no-fund --prefix "$CACHE/node24" "node@$NODE_MAJOR"
+  npm install --no-audit --no-fund --prefix "$CACHE/node24" "node@$NODE_MAJOR" || stop "npm install node@$NODE_MAJOR failed (no access to the npm registry?)"
 }
 
 install_code_server() {
   local stamp="$CACHE/code-server/.installed-$CODE_SERVER_VERSION"
   if [ -f "$stamp" ]; then
-    log "code-server $CODE_SERVER_VERSION present"
+    note "code-server $CODE_SERVER_VERSION present"
     return
   fi
   local n24
@@ -69,7 +87,8 @@ install_code_server() {
   done < <(env)
   env "${unset_npm[@]}" PATH="$n24/bin:$PATH" npm_config_nodedir="$n24" \
     "$n24/bin/node" "$(readlink -f "$(command -v npm)")" \
-    install --no-audit --no-fund --prefix "$CACHE/code-server" "code-server@$CODE_SERVER_VERSION"
+    install --no-audit --no-fund --prefix "$CACHE/code-server" "code-server@$CODE_SERVER_VERSION" ||
+    stop "npm install code-server@$CODE_SERVER_VERSION failed (no access to the npm registry, or a native module did not build)"
   # A code-server whose install scripts did not run (an npm that blocks them) starts, then fails
   # in the browser; catch it here instead.
   local native="$CACHE/code-server/node_modules/code-server/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node"
@@ -99,6 +118,10 @@ EOF
   log "paths:       $CACHE/paths.json"
 }
 
+if already_set_up; then
+  note "already set up: $CACHE/paths.json"
+  exit 0
+fi
 install_debian_packages
 install_node24
 install_code_server

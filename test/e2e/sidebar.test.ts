@@ -13,7 +13,7 @@ import { Workbench, screenshotFailures } from './workbench';
 import { until } from '../support/until';
 
 const CONTAINER_TITLE = 'GPUDirect RDMA';
-const DEMO = 'demo-dgx-a100 (replayed)';
+const DEMO = 'demo-hgx-h100 (replayed)';
 // Our own lab records, one per e2e cache ($GDR_E2E_CACHE): the SSH suite, other e2e files and an
 // e2e run with another cache keep theirs.
 const RECORDS_PATH = path.join(CACHE_DIR, 'lab-sidebar.records.json');
@@ -83,43 +83,42 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     await workbench.activityBarItem(CONTAINER_TITLE).click();
     const welcome = sidebar().locator('.welcome-view-content');
     await welcome.filter({ hasText: 'No hosts yet.' }).waitFor();
-    for (const button of ['Add Host…', 'Open Demo Host', 'Diagnose This Machine']) {
-      await welcome.locator('.monaco-button', { hasText: button }).first().waitFor();
-    }
+    await welcome.locator('.monaco-button', { hasText: 'Open Demo Host' }).first().waitFor();
+    for (const link of ['Add Host…', 'Diagnose This Machine']) await welcome.locator('a', { hasText: link }).first().waitFor();
     await workbench.screenshot('sidebar-01-welcome');
   });
 
-  it('opens the demo host from the welcome button without diagnosing it', async function () {
+  it('opens the demo host from the welcome button and diagnoses it at once (it needs no network)', async function () {
     await sidebar().locator('.welcome-view-content .monaco-button', { hasText: 'Open Demo Host' }).first().click();
     await expand(DEMO);
-    await row('Not diagnosed yet').waitFor();
+    await rowUnder('Diagnosed', /Diagnosed .* in /).waitFor();
     await workbench.screenshot('sidebar-02-demo-listed');
   });
 
-  it('diagnoses the demo host: findings (errors first, known ids) and GPUs with GDR verdicts', async function () {
-    await diagnoseInline(DEMO);
-    await rowUnder('Diagnosed', /Diagnosed .* in /).waitFor();
+  it('shows the demo host\'s findings (errors first, known ids) and GPUs with GDR verdicts', async function () {
     await expand('Findings');
+    await rowUnder('nvidia_peermem is not loaded', 'peermem.not-loaded').waitFor();
     await rowUnder('No active port on mlx5_1', 'rdma.port-down').waitFor();
-    await rowUnder('diagnostics were not collected', 'probe.command-failed').waitFor();
+    await rowUnder('nvidia_peermem is not loaded at boot', 'peermem.not-persistent').waitFor();
     await workbench.screenshot('sidebar-03-demo-findings');
     // The tooltip carries the detail and the evidence, as text.
     await tooltip(row('No active port on mlx5_1'), 'ibv_devinfo');
     await workbench.screenshot('sidebar-04-finding-tooltip');
     await collapse('Findings');
     await expand('GPUs');
-    // mlx5_1 has no active port in the demo's ibv_devinfo: NCCL skips it (net_ib init), so GPU0 uses mlx5_0.
-    await rowUnder('GPU0', /NUMA 3 · → mlx5_0 \(PXB\) · GDR yes/).waitFor();
+    // Without peer memory (the proprietary driver: no dma-buf either) NCCL stages GPU0's traffic through
+    // the CPU. The verdict comes first, so the sidebar's default width shows it.
+    await rowUnder('GPU0', /GDR no · mlx5_0, mlx5_2 \+1 \(PIX → NCCL PHB\) · NUMA 0/).waitFor();
     await workbench.screenshot('sidebar-05-demo-gpus');
     await collapse('GPUs');
   });
 
   it('opens a raw output as a read-only document', async function () {
     await expand('Raw outputs');
-    await row('topo').click();
+    await row('nvidia-smi topo -m').click();
     const editor = workbench.tab.locator('.editor-group-container .monaco-editor .view-lines');
     await editor.filter({ hasText: 'NIC Legend' }).first().waitFor();
-    const tab = workbench.tab.locator('.tabs-container .tab', { hasText: 'topo.txt' });
+    const tab = workbench.tab.locator('.tabs-container .tab', { hasText: `nvidia-smi topo -m — ${DEMO}` });
     await tab.first().waitFor();
     await workbench.screenshot('sidebar-06-raw-output');
     await collapse('Raw outputs');

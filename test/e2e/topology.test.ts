@@ -15,7 +15,7 @@ const HOSTILE = 'hostile-nic.txt';
 const NOT_TOPO = 'notes.txt';
 /** No spaces: the NIC Legend reads one word per device, and this is still markup a browser would run. */
 const MARKUP = '<img/src=x/onerror=alert(1)>';
-const DEMO = 'demo-dgx-a100 (replayed)';
+const DEMO = 'demo-hgx-h100 (replayed)';
 
 /**
  * Theme (as the Color Theme picker labels it; it stores the choice in workbench.colorTheme), the

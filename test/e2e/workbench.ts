@@ -94,9 +94,15 @@ export class Workbench {
     return file;
   }
 
-  /** An activity-bar container, found by its title as VS Code labels it. */
+  /** An activity-bar container, found by its title as VS Code labels it (a badge adds its tooltip after it). */
   activityBarItem(title: string): Locator {
-    return this.tab.locator(`.part.activitybar .action-item a.action-label[aria-label="${title}"]`);
+    return this.tab.locator(`.part.activitybar .action-item a.action-label[aria-label^="${title}"]`);
+  }
+
+  /** The number on an activity-bar container's badge. */
+  activityBarBadge(title: string): Locator {
+    const item = this.tab.locator(`a.action-label[aria-label^="${title}"]`);
+    return this.tab.locator('.part.activitybar .action-item', { has: item }).locator('.badge .badge-content');
   }
 
   /** Runs a command by its title through the command palette (F1), as a user would. */

@@ -77,11 +77,15 @@ export function writeEtcUpper(h: string, users: readonly LabUser[], authorized: 
   if (environment !== undefined) upperFile(upper, 'environment', () => environment);
 }
 
-/** <h>/home/<user>: /etc/skel as useradd -m copies it, owned by the user (uid = gid). */
-export function writeHomes(h: string, users: readonly LabUser[]): void {
+/** <h>/home/<user>: /etc/skel as useradd -m copies it, owned by the user (uid = gid); `bashrcFirst` before its ~/.bashrc. */
+export function writeHomes(h: string, users: readonly LabUser[], bashrcFirst?: string): void {
   for (const u of users.filter((x) => x.name !== 'root')) {
     const home = path.join(h, 'home', u.name);
     fs.cpSync('/etc/skel', home, { recursive: true });
+    if (bashrcFirst !== undefined) {
+      const rc = path.join(home, '.bashrc');
+      fs.writeFileSync(rc, `${bashrcFirst}\n${fs.existsSync(rc) ? fs.readFileSync(rc, 'utf8') : ''}`);
+    }
     chownTree(home, u.uid, u.uid);
   }
 }

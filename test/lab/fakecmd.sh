@@ -14,7 +14,8 @@
 # the same shape as the kernel's (initstate, refcnt, holders/), with messages copied
 # from kmod 30 (Debian 12). Fault controls in <h>/ctl: <cmd>.hang (sleep N first),
 # <cmd>.drop (print N lines of output, then kill the session's sshd), <cmd>.flood (print
-# N more bytes of "gdrlab flood" lines after the output). Profile delays: prof/delay/<cmd>
+# N more bytes of "gdrlab flood" lines after the output), <cmd>.flood-stderr (the same on
+# stderr). Profile delays: prof/delay/<cmd>
 # holds seconds to wait before replying (a real command's latency, for the bench).
 # Internal entry (hostinit, not logged): fakecmd.sh <h> --boot-load <module>...
 set -u
@@ -220,9 +221,10 @@ ARGS=("$@")
 logcall "$@"
 [ -e "$P/delay/$CMD" ] && sleep "$(cat "$P/delay/$CMD")"
 [ -e "$H/ctl/$CMD.hang" ] && sleep "$(cat "$H/ctl/$CMD.hang")"
-if [ -e "$H/ctl/$CMD.flood" ]; then
+if [ -e "$H/ctl/$CMD.flood" ] || [ -e "$H/ctl/$CMD.flood-stderr" ]; then
   run "$@"; rc=$?
-  yes 'gdrlab flood' | head -c "$(cat "$H/ctl/$CMD.flood")"
+  [ -e "$H/ctl/$CMD.flood" ] && yes 'gdrlab flood' | head -c "$(cat "$H/ctl/$CMD.flood")"
+  [ -e "$H/ctl/$CMD.flood-stderr" ] && yes 'gdrlab flood on stderr' | head -c "$(cat "$H/ctl/$CMD.flood-stderr")" >&2
   exit $rc
 fi
 if [ -e "$H/ctl/$CMD.drop" ]; then

@@ -41,6 +41,8 @@ export interface HostDirSpec {
   hostsLines: string;
   /** Host keys sshd serves besides its ed25519 one. */
   extraHostKeys?: ExtraHostKeyType[];
+  /** Lines put first in every user's ~/.bashrc (see LabHostSpec). */
+  bashrcFirst?: string;
 }
 
 /** Host key types a lab host can serve besides ed25519 (made by ssh-keygen). */
@@ -104,7 +106,7 @@ export function prepareHostDir(dir: string, spec: HostDirSpec, pub: LabPubKeys, 
     authorized[u.name] = lines.map((l) => l + '\n').join('');
   }
   writeEtcUpper(h, spec.users, authorized, spec.hostsLines, profile.environment);
-  writeHomes(h, spec.users);
+  writeHomes(h, spec.users, spec.bashrcFirst);
   const callLogPath = path.join(h, 'calls.log');
   fs.writeFileSync(callLogPath, '');
   fs.chmodSync(callLogPath, 0o666); // every user inside the host appends to it

@@ -45,6 +45,10 @@ export interface LabHostSpec {
   delays?: Record<string, number>;
   /** Host keys sshd serves besides ed25519 (known_hosts lines in `LabHost.extraHostKeyLines`). */
   extraHostKeys?: ExtraHostKeyType[];
+  /** Shell lines put first in every user's ~/.bashrc, before its "not interactive: return": what a
+   *  site's login script runs (and prints) in every SSH session, commands included (Debian's bash
+   *  reads ~/.bashrc when sshd starts it). */
+  bashrcFirst?: string;
 }
 
 /** One call of a fake command: `lcAll` is the LC_ALL it ran under (null: unset). */
@@ -67,7 +71,7 @@ export interface LabHost {
   /** Upper dir of the host's copy-on-write /etc: every write to /etc lands here. */
   etcUpperDir: string;
   callLogPath: string;
-  /** <cmd>.hang (seconds), <cmd>.drop (lines), <cmd>.flood (bytes) fault controls; see setFault. */
+  /** <cmd>.hang (seconds), <cmd>.drop (lines), <cmd>.flood and <cmd>.flood-stderr (bytes) fault controls; see setFault. */
   controlDir: string;
   unsharePid: number;
   /** PID (outside the namespace) of the listening sshd. */
@@ -77,8 +81,8 @@ export interface LabHost {
   calls(): LabCall[];
   /** sudo's own log of this host, one line per run or refusal (`… : 1 incorrect password attempt ; …`). */
   sudoLog(): string[];
-  /** hang: sleep n s first; drop: print n lines, then kill the session's sshd; flood: print n more bytes. */
-  setFault(cmd: string, kind: 'hang' | 'drop' | 'flood', n: number): void;
+  /** hang: sleep n s first; drop: print n lines, then kill the session's sshd; flood / flood-stderr: print n more bytes on stdout / stderr. */
+  setFault(cmd: string, kind: 'hang' | 'drop' | 'flood' | 'flood-stderr', n: number): void;
   clearFaults(): void;
   /** Swaps in the rotated host key and SIGHUPs the listener; resolves when it listens again. */
   rotateHostKey(): Promise<void>;
@@ -189,6 +193,7 @@ async function planHosts(dir: string, opts: LabOptions, network: LabNetwork, pub
     const { h, current, rotated, extra } = prepareHostDir(dir, {
       name: spec.name, profileDir, users: spec.users ?? defaultUsers, passwordAuth: spec.passwordAuth ?? true, delays: spec.delays,
       address: p.ns?.address, port: p.port, hostsLines: etcHostsLines(p, places), extraHostKeys: spec.extraHostKeys,
+      bashrcFirst: spec.bashrcFirst,
     }, pub, boots);
     return { ...p, h, login: !!spec.login, hostKey: current, rotated, extra };
   });

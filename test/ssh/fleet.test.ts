@@ -110,12 +110,14 @@ describe('gdr-doctor diagnose over a fleet (direct fan-out)', function () {
     await lab.host(ROTATED).rotateHostKey();
     stoppedPid = lab.host(SILENT).listenerPid();
     process.kill(stoppedPid, 'SIGSTOP');
-    // A GPU stuck in the driver leaves nvidia-smi unkillable: the host's own `timeout 30` cannot end
-    // it. Stopping the `timeout` wrappers is the lab's way to make that so: only the deadline ends it.
+    // A GPU stuck in the driver leaves nvidia-smi unkillable: the probe's own watchdog (TERM at 30 s,
+    // KILL 2 s later) cannot end it. Stopping the watchdog's timer (its `sleep 1`, the first step) is
+    // the lab's way to make that so: only the deadline ends it.
     const frozen = new Set<number>();
     const freezer = setInterval(() => {
-      for (const p of hang.processes()) if (/^timeout .* nvidia-smi/.test(p.args) && !frozen.has(p.pid) && signal(p.pid, 'SIGSTOP')) frozen.add(p.pid);
+      for (const p of hang.processes()) if (/^sleep [0-9]$/.test(p.args) && !frozen.has(p.pid) && signal(p.pid, 'SIGSTOP')) frozen.add(p.pid);
     }, 50);
+    const callsBefore = hang.calls().length;
     try {
       const r = await cli(['gpu[01-19]', '--json', '-f', '4', '--timeout', String(timeoutS)], slowConfig);
       clearInterval(freezer);
@@ -123,7 +125,8 @@ describe('gdr-doctor diagnose over a fleet (direct fan-out)', function () {
       const hosts: HostJson[] = JSON.parse(r.stdout).hosts;
       const byName = new Map(hosts.map((h) => [h.host, h]));
       assert.equal(hosts.length, 19);
-      assert.ok(frozen.size > 0, 'the hung nvidia-smi ran on its host');
+      assert.ok(frozen.size > 0, "the watchdog's timer was stopped on the hung host");
+      assert.ok(hang.calls().slice(callsBefore).some((c) => c.cmd === 'nvidia-smi'), 'the hung nvidia-smi ran on its host');
 
       const hung = byName.get(HANG)!;
       assert.deepEqual([hung.status, hung.error?.step, hung.report?.timedOut, hung.report?.finished], ['timed-out', 'deadline', true, false]);
@@ -150,7 +153,7 @@ describe('gdr-doctor diagnose over a fleet (direct fan-out)', function () {
       stoppedPid = 0;
       for (const n of [HANG, DROP]) lab.host(n).clearFaults();
     }
-    // Continued, the wrappers take the TERM the probe's stop sent them: nothing of the hang is left.
+    // The probe's stop (the deadline's TERM, then KILL) ended the hung commands: nothing of the hang is left.
     await until('the hung commands are gone from the host', () => !hang.processes().some((p) => /nvidia-smi|^sleep 600$/.test(p.args)));
   });
 

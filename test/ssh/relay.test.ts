@@ -7,7 +7,7 @@ import { diagnose } from '../../src/core/diagnosis';
 import { detectRelayTools, diagnoseViaLoginNode, RelayOptions } from '../../src/core/fleet/relay';
 import { openSsh } from '../../src/core/fleet/sshProbeHost';
 import { PROBE_COMMANDS } from '../../src/core/probe/commands';
-import { runProbe } from '../../src/core/probe/runProbe';
+import { ProbeReport, runProbe } from '../../src/core/probe/runProbe';
 import { sshRunner } from '../../src/core/probe/sshRunner';
 import type { FleetHostResult } from '../../src/core/fleet/types';
 import type { SshConnection } from '../../src/core/ssh/connect';
@@ -37,6 +37,9 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
   /** Findings of a direct probe, by profile, the host's name taken out (fake outputs may name it). */
   const direct = new Map<string, string>();
   const withoutName = (findings: unknown, host: string) => JSON.stringify(findings).split(host).join('<host>');
+  /** Every command's output and how it ended, by profile: a node's report must carry exactly this. */
+  const directOutputs = new Map<string, string>();
+  const outputsOf = (report: ProbeReport) => report.commands.map((c) => [c.id, c.state, c.exitCode, c.timedOut, c.truncated, c.stdout, c.stderr]);
   const reach = () => ({ prompts: noPrompts, configFile: lab.sshConfigPath });
 
   before(async () => {
@@ -47,6 +50,7 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
       const conn = await openSsh(host, reach());
       const report = await runProbe(sshRunner(conn.client), { host, commands: COMMANDS }).finally(() => conn.close());
       direct.set(profile, withoutName(diagnose(report).findings, host));
+      directOutputs.set(profile, withoutName(outputsOf(report), host));
     }
     login = await openSsh('login', reach());
   });
@@ -63,6 +67,7 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
       assert.equal(r.path, tool);
       assert.ok(r.report && r.diagnosis, `${r.host}: ${JSON.stringify(r.error)}`);
       assert.equal(r.report.finished, true, `${r.host}: ${r.report.notes.join('\n')}`);
+      assert.deepEqual(JSON.parse(withoutName(outputsOf(r.report), r.host)), JSON.parse(directOutputs.get(PROFILE[r.host]) ?? 'null'), r.host);
       assert.deepEqual(JSON.parse(withoutName(r.diagnosis.findings, r.host)), JSON.parse(direct.get(PROFILE[r.host]) ?? 'null'), r.host);
       assert.equal(r.status, 'findings'); // every lab profile has at least a warning (the seed topology's far NICs)
     }

@@ -16,3 +16,6 @@ export function fixtureFiles(dir: string): string[] {
     .sort()
     .map((f) => path.join(full, f));
 }
+
+/** The demo host's recordings (src/core/demo/demoHost.ts; sources: media/demo/SOURCES.md). */
+export const DEMO_DIR = path.join(REPO_ROOT, 'media/demo');

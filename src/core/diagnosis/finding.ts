@@ -20,6 +20,10 @@ export interface Finding {
   readonly fixes: FixId[];
   /** The document or code that states the rule. */
   readonly source: string;
+  /** The id of the finding this one follows from (a knock-on: knockOn.ts); it is then listed under it. */
+  readonly causedBy?: string;
+  /** Knock-on findings that follow from this one, in rule order. */
+  readonly children?: Finding[];
 }
 
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

@@ -6,6 +6,7 @@ import { factOf } from './evidence';
 import { ruleContext } from './context';
 import { dmabufFindings } from './dmabuf';
 import { Finding, sortFindings } from './finding';
+import { blockerOf, nestKnockOns } from './knockOn';
 import { gpuNoneFindings, gpuSupportFindings } from './gpu';
 import { DEFAULT_NCCL, NcclAssumptions } from './ncclAssumptions';
 import { GpuNicPair, gpuNicPairs } from './pairs';
@@ -26,7 +27,7 @@ export { DEFAULT_NCCL, readNcclAssumptions } from './ncclAssumptions';
 export { ofedMismatchFromModprobe } from './peermemLoad';
 
 export interface Diagnosis {
-  /** Errors, then warnings, then info. */
+  /** Errors, then warnings, then info; knock-on findings are not here but in their cause's `children`. */
   readonly findings: Finding[];
   /** One per GPU in `nvidia-smi topo -m`; [] when the topology was not read. */
   readonly pairs: GpuNicPair[];
@@ -55,6 +56,7 @@ export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NC
   const unsupported = gpuSupportFindings(report);
   // Without a GPU, a NIC or a GPU that can do it, peer memory and distances cannot matter.
   const gdrPossible = gpuNone.length === 0 && rdmaNone.length === 0 && unsupported.length === 0;
+  const blocker = blockerOf([...gpuNone, ...(gpuNone.length === 0 ? unsupported : []), ...rdmaNone]);
   const findings = [
     ...gpuNone,
     ...(gpuNone.length === 0 ? unsupported : []),
@@ -66,10 +68,11 @@ export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NC
     ...(gdrPossible ? bar1Findings(report) : []),
     ...iommuFindings(report),
     ...operatorFindings(report),
-    ...probeFindings(report, { gpuNone: gpuNone.length > 0, rdmaNone: rdmaNone.length > 0 }),
+    ...probeFindings(report, { gpuNone: gpuNone.length > 0, rdmaNone: rdmaNone.length > 0 }, blocker),
   ];
   return {
-    findings: sortFindings(ctx.host.operatorManaged ? findings.map(withoutHostFixes) : findings),
+    // Errors first; knock-ons (failures that change nothing once GPUDirect RDMA is ruled out) under their cause.
+    findings: nestKnockOns(sortFindings(ctx.host.operatorManaged ? findings.map(withoutHostFixes) : findings)),
     pairs,
     suggestedEnv: suggestEnv(pairs, verdict),
     nccl: {

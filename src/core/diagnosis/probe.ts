@@ -9,6 +9,7 @@ import { CommandResult } from '../probe/frames';
 import { ProbeReport } from '../probe/runProbe';
 import { factOf, labelOf, note } from './evidence';
 import { Finding, SOURCES } from './finding';
+import { Blocker, mootUnder } from './knockOn';
 
 /** Without these the diagnosis loses a verdict (pairs, module state, ports), not just a detail. */
 const WEIGHTY: ReadonlySet<string> = new Set(['topo', 'lsmod', 'ibv', 'memory-peers']);
@@ -16,12 +17,34 @@ const WEIGHTY: ReadonlySet<string> = new Set(['topo', 'lsmod', 'ibv', 'memory-pe
 const REPORTED_ELSEWHERE: ReadonlySet<string> = new Set(['ofed', 'sudo-n']);
 const SMI: readonly string[] = ['topo', 'gpus', 'smi-q'];
 
-export function probeFindings(report: ProbeReport, covered: { gpuNone: boolean; rdmaNone: boolean }): Finding[] {
+/**
+ * `blocker`: the finding that already rules GPUDirect RDMA out, if any; a failure whose diagnostic
+ * could change nothing under it is a knock-on, listed under it (knockOn.ts).
+ */
+export function probeFindings(report: ProbeReport, covered: { gpuNone: boolean; rdmaNone: boolean }, blocker?: Blocker): Finding[] {
   const failed = report.commands.filter((c) => c.state !== 'not-run' && failure(report, c) !== null && !coveredElsewhere(c, covered));
-  const findings = failed.map((c) => commandFailed(report, c, failure(report, c) ?? ''));
+  const findings = failed.map((c) => {
+    const finding = commandFailed(report, c, failure(report, c) ?? '');
+    return mootUnder(blocker, [c.id]) && blocker ? knockOn(finding, blocker) : finding;
+  });
   const notRun = report.commands.filter((c) => c.state === 'not-run');
-  if (notRun.length > 0) findings.push(notCollected(report, notRun));
+  if (notRun.length > 0) {
+    const finding = notCollected(report, notRun);
+    const cut = report.connectionLost || report.timedOut;
+    findings.push(!cut && blocker && mootUnder(blocker, notRun.map((c) => c.id)) ? knockOn(finding, blocker) : finding);
+  }
   return findings;
+}
+
+/** A failure that loses nothing more: said so, as info, under the finding that made it moot. */
+function knockOn(f: Finding, blocker: Blocker): Finding {
+  const what = f.detail.split('. ')[0];
+  return {
+    ...f,
+    severity: 'info',
+    detail: `${what}. It changes nothing here: ${blocker.because} (${blocker.id}). Once that is solved, diagnose again; if it still fails, ${f.evidence[0]?.includes('command not found') ? 'install the tool (or put it on the PATH of non-interactive SSH sessions)' : 'run it by hand on the host to see why'}.`,
+    causedBy: blocker.id,
+  };
 }
 
 function coveredElsewhere(c: CommandResult, covered: { gpuNone: boolean; rdmaNone: boolean }): boolean {

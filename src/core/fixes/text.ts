@@ -13,8 +13,11 @@ function findingLines(findings: readonly Finding[]): string[] {
   return findings.flatMap((f) => [`  ${f.severity} ${f.id}: ${f.title}`, indent(f.detail, '    '), ...f.evidence.map((e) => `    evidence: ${e}`)]);
 }
 
+/** After the status of a plan or result made on the demo host (src/core/demo). */
+export const SIMULATED_WORDS = 'SIMULATED on the demo host: nothing runs on any machine';
+
 export function formatPlan(plan: FixPlan): string {
-  const head = `${plan.host}: ${plan.fixId}${plan.module ? ` (${plan.module})` : ''}: ${STATUS_WORDS[plan.status]}`;
+  const head = `${plan.host}: ${plan.fixId}${plan.module ? ` (${plan.module})` : ''}: ${STATUS_WORDS[plan.status]}${plan.simulated ? ` (${SIMULATED_WORDS})` : ''}`;
   const lines = [head, indent(plan.summary, '  ')];
   if (plan.steps.length > 0) {
     lines.push('  Commands, in this order (each stops the fix if it fails):');
@@ -35,7 +38,8 @@ export function formatPlan(plan: FixPlan): string {
 const RESULT_WORDS: Record<FixResult['status'], string> = { applied: 'applied', 'nothing-to-do': 'nothing to do', refused: 'refused', failed: 'FAILED' };
 
 export function formatResult(result: FixResult): string {
-  const lines = [`${result.host}: ${result.fixId} ${RESULT_WORDS[result.status]}: ${result.message.split('\n')[0]}`];
+  const simulated = result.plan.simulated ? ` (${SIMULATED_WORDS})` : '';
+  const lines = [`${result.host}: ${result.fixId} ${RESULT_WORDS[result.status]}${simulated}: ${result.message.split('\n')[0]}`];
   const rest = result.message.split('\n').slice(1);
   if (rest.length > 0) lines.push(indent(rest.join('\n'), '    '));
   for (const s of result.steps) lines.push(`  ran: ${s.title}: ${s.exitCode === null ? 'no exit status' : `exit ${s.exitCode}`}`);

@@ -58,6 +58,8 @@ export interface FixPlan {
   readonly findings: Finding[];
   /** dma-buf prerequisites are met: a failed load is then less serious (ofed-mismatch severity). */
   readonly dmabufAvailable: boolean;
+  /** Made on the demo host (src/core/demo): applying it changes only the demo's replayed state. */
+  readonly simulated?: boolean;
 }
 
 export interface StepOutcome {

@@ -50,17 +50,26 @@ function findingLine(id: string, results: readonly FleetHostResult[], hosts: rea
 }
 
 export function fleetJson(results: readonly FleetHostResult[], groups: readonly FleetGroup[]) {
+  return { ...fleetJsonHead(groups), hosts: results.map(fleetHostJson) };
+}
+
+/** fleetJson() without its `hosts`: a writer can add them one at a time (a large fleet's JSON passes V8's longest string). */
+export function fleetJsonHead(groups: readonly FleetGroup[]) {
   return {
     summary: fleetSummaryLine(groups),
     groups: groups.map((g) => ({ label: g.label, status: g.status, findingIds: g.findingIds, hosts: g.hosts, folded: folded(g.hosts) })),
-    hosts: results.map((r) => ({
-      host: r.host,
-      status: r.status,
-      path: r.path,
-      durationMs: r.durationMs,
-      ...(r.error ? { error: r.error } : {}),
-      ...(r.report && r.diagnosis ? { report: diagnosisJson(r.report, r.diagnosis, r.target) } : {}),
-    })),
+  };
+}
+
+/** One element of fleetJson()'s `hosts`. */
+export function fleetHostJson(r: FleetHostResult) {
+  return {
+    host: r.host,
+    status: r.status,
+    path: r.path,
+    durationMs: r.durationMs,
+    ...(r.error ? { error: r.error } : {}),
+    ...(r.report && r.diagnosis ? { report: diagnosisJson(r.report, r.diagnosis, r.target) } : {}),
   };
 }
 

@@ -18,14 +18,23 @@ export interface ProbeCommandSpec {
   readonly id: string;
   /** POSIX sh command line, run by `sh -c`, stdin from /dev/null. */
   readonly command: string;
-  /** Seconds before `timeout` stops it on the host (when the host has `timeout`). */
+  /** Seconds after which the probe's watchdog stops it on the host (TERM, then KILL 2 s later). */
   readonly timeoutS: number;
+  /** What reports and evidence show as the command, when `command` wraps it (see kallsyms-peer). */
+  readonly display?: string;
 }
 
 /** Prints each existing file of `paths` (sh globs allowed) with a `==> path <==` header. */
 export function headedFiles(paths: readonly string[]): string {
   return `for f in ${paths.join(' ')}; do [ -f "$f" ] || continue; printf '==> %s <==\\n' "$f"; cat "$f"; printf '\\n'; done`;
 }
+
+/** Printed instead of the grep when a peer-memory module is live; parseKallsymsPeer reads it. */
+export const KALLSYMS_NOT_READ = '# not read: loaded peer-memory module';
+
+const KALLSYMS_PEER_COMMAND =
+  'for m in nvidia_peermem nv_peer_mem; do s=; [ -r /sys/module/$m/initstate ] && read -r s < /sys/module/$m/initstate; ' +
+  `if [ "$s" = live ]; then echo "${KALLSYMS_NOT_READ} $m"; exit 0; fi; done; exec grep ib_register_peer_memory_client /proc/kallsyms`;
 
 const NVIDIA_SMI_S = 30;
 const DEFAULT_S = 10;
@@ -64,8 +73,10 @@ export const PROBE_COMMANDS = [
   // The GPU Operator's driver container mounts its root here; then the operator owns the module.
   { id: 'run-nvidia-driver', command: 'if [ -d /run/nvidia/driver ]; then echo present; ls -A /run/nvidia/driver | head -n 50; else echo absent; fi', timeoutS: DEFAULT_S },
   { id: 'sudo-n', command: 'id -u; sudo -n true', timeoutS: DEFAULT_S },
-  // Exported only by MLNX_OFED/DOCA-OFED ib_core (docs/peer-memory.md §2); names are readable without root.
-  { id: 'kallsyms-peer', command: 'grep ib_register_peer_memory_client /proc/kallsyms', timeoutS: DEFAULT_S },
+  // Exported only by MLNX_OFED/DOCA-OFED ib_core (docs/peer-memory.md §2); names are readable without
+  // root. Reading /proc/kallsyms makes the kernel format every symbol (tens of ms of CPU), and the answer
+  // only matters when no peer-memory module is loaded: a live one has resolved the symbol (hostChecks.ts).
+  { id: 'kallsyms-peer', command: KALLSYMS_PEER_COMMAND, display: 'grep ib_register_peer_memory_client /proc/kallsyms', timeoutS: DEFAULT_S },
   // The legacy service must be off when nvidia-peermem is used (docs/peer-memory.md §1). stderr is
   // dropped: for a SysV script systemctl says it redirects to systemd-sysv-install; an empty
   // is-enabled = no such unit.

@@ -19,6 +19,7 @@ import { PciSysfs, parsePciSysfs } from './pciSysfs';
 import { MemoryPeer, ModulesLoadFile, SysModule, parseMemoryPeers, parseModulesLoad, parseSysModules } from './headedFiles';
 import {
   CommandOutput,
+  KallsymsPeer,
   KernelParam,
   KernelRelease,
   SudoCheck,
@@ -53,7 +54,7 @@ export interface FactTypes {
   'etc-modules': { files: ModulesLoadFile[] };
   'run-nvidia-driver': { present: boolean; entries: string[] };
   'sudo-n': SudoCheck;
-  'kallsyms-peer': { exported: boolean; lines: string[] };
+  'kallsyms-peer': KallsymsPeer;
   'nv-peer-mem-service': { enabled: string; active: string };
   'iommu-groups': { groups: number };
   'pci-sysfs': PciSysfs;
@@ -132,6 +133,8 @@ function shouldRead(r: CommandResult, readFailures: boolean): boolean {
   // sudo's exit code 127 is an answer (no sudo), not a missing probe command.
   if (r.missing) return r.id === 'sudo-n';
   if (r.exitCode === 0) return true;
+  // Stopped by the output cap (SIGXFSZ, or a shell it ran dying of it): read as far as it went, marked partial.
+  if (r.truncated) return true;
   // Cut before its exit code arrived: read what came, marked partial.
   if (r.exitCode === null) return r.stdout !== '' || r.stderr !== '';
   return readFailures;

@@ -5,11 +5,13 @@
 // started is `not-run`. Payloads are length-prefixed, so output bytes are never scanned for the
 // boundary. Bytes that are not UTF-8 become U+FFFD. Nothing here throws on any input.
 import { ProbeCommandSpec } from './commands';
+import { PREAMBLE_KEEP_BYTES } from './outputLimits';
 
 export type SectionState = 'complete' | 'cut-off' | 'not-run';
 
 export interface CommandResult {
   readonly id: string;
+  /** The command as reports show it (ProbeCommandSpec.display, else the command itself). */
   readonly command: string;
   /** null when no exit code arrived (cut off, not run, or killed before it could be written). */
   readonly exitCode: number | null;
@@ -34,8 +36,10 @@ export interface FramedStream {
   readonly done: boolean;
   /** Host facts from the header: `clock` (ns|s), `timeout` (yes|no). */
   readonly header: Record<string, string>;
-  /** Text before the header (login-shell noise) or a `FATAL` line from the script. */
+  /** Text before the header (login-shell noise) or a `FATAL` line from the script: its first PREAMBLE_KEEP_BYTES. */
   readonly preamble: string;
+  /** Bytes before the header in all (without the newline the script prints before it). */
+  readonly preambleBytes: number;
   /** Lines that broke the framing (should never happen; kept to debug). */
   readonly framingErrors: string[];
 }
@@ -52,7 +56,8 @@ export function parseFrames(stream: Buffer, boundary: string, commands: readonly
   const reader = new FrameReader(stream, boundary);
   const read = reader.readAll();
   const results = commands.map((c) => toResult(c, read.sections.get(c.id)));
-  return { results, started: read.started, done: read.done, header: read.header, preamble: read.preamble, framingErrors: read.errors };
+  const { started, done, header, preamble, preambleBytes } = read;
+  return { results, started, done, header, preamble, preambleBytes, framingErrors: read.errors };
 }
 
 class FrameReader {
@@ -69,10 +74,13 @@ class FrameReader {
     this.prefix = `${boundary} `;
   }
 
-  readAll(): { sections: Map<string, Section>; started: boolean; done: boolean; header: Record<string, string>; preamble: string; errors: string[] } {
+  readAll(): { sections: Map<string, Section>; started: boolean; done: boolean; header: Record<string, string>; preamble: string; preambleBytes: number; errors: string[] } {
     const start = this.findLineStarting(`${this.prefix}PROBE `, 0);
-    const result = { sections: this.sections, started: start >= 0, done: false, header: {} as Record<string, string>, preamble: '', errors: this.errors };
-    result.preamble = decode(this.buf.subarray(0, start >= 0 ? start : this.buf.length));
+    // The newline right before the header is the script's own (it starts the header on a line of its own).
+    const end = start < 0 ? this.buf.length : start > 0 && this.buf[start - 1] === 0x0a ? start - 1 : start;
+    const preamble = this.buf.subarray(0, end);
+    const result = { sections: this.sections, started: start >= 0, done: false, header: {} as Record<string, string>, preamble: '', preambleBytes: end, errors: this.errors };
+    result.preamble = decode(preamble.subarray(0, PREAMBLE_KEEP_BYTES));
     if (start < 0) return result;
     this.pos = start;
     for (let line = this.nextLine(); line !== null; line = this.nextLine()) {
@@ -157,7 +165,7 @@ function toResult(spec: ProbeCommandSpec, s: Section | undefined): CommandResult
   const exitCode = intOrNull(meta.rc);
   return {
     id: spec.id,
-    command: spec.command,
+    command: spec.display ?? spec.command,
     exitCode,
     durationMs: intOrNull(meta.ms),
     timedOut: meta.timedout === '1',

@@ -1,6 +1,7 @@
 // Parsers for the probe's small checks whose answer is partly the exit code, so they read a whole
 // command output, not only its text. Each follows the parser contract: a value or a located error.
 import { Parsed, fail, firstContentLine, ok, quote, readLines } from '../parsers/result';
+import { KALLSYMS_NOT_READ } from './commands';
 
 export interface CommandOutput {
   readonly stdout: string;
@@ -38,12 +39,25 @@ function sudoState(uid: number, exitCode: number | null, message: string): SudoS
   return 'unknown';
 }
 
-/** `grep ib_register_peer_memory_client /proc/kallsyms`: exported by MLNX_OFED/DOCA-OFED ib_core only. */
-export function parseKallsymsPeer(out: CommandOutput): Parsed<{ exported: boolean; lines: string[] }> {
+export interface KallsymsPeer {
+  readonly exported: boolean;
+  /** The kallsyms lines naming the symbol. */
+  readonly lines: string[];
+  /** Not read: this peer-memory module is loaded, and loading it resolved the symbol in the running kernel. */
+  readonly impliedBy?: string;
+}
+
+/**
+ * `grep ib_register_peer_memory_client /proc/kallsyms`: exported by MLNX_OFED/DOCA-OFED ib_core only.
+ * Skipped on the host when nvidia_peermem or nv_peer_mem is live: `KALLSYMS_NOT_READ <module>`.
+ */
+export function parseKallsymsPeer(out: CommandOutput): Parsed<KallsymsPeer> {
   const what = 'grep ib_register_peer_memory_client /proc/kallsyms';
   const read = readLines(out.stdout, what);
   if (!read.ok) return read;
   const lines = read.value.filter((l) => l.trim() !== '');
+  const skipped = lines.length === 1 && out.exitCode === 0 && lines[0].startsWith(`${KALLSYMS_NOT_READ} `) ? lines[0].slice(KALLSYMS_NOT_READ.length + 1).trim() : '';
+  if (/^(nvidia_peermem|nv_peer_mem)$/.test(skipped)) return ok({ exported: true, lines: [], impliedBy: skipped });
   if (out.exitCode === 1 && lines.length === 0) return ok({ exported: false, lines });
   if (out.exitCode !== 0) return fail(1, `${what}: grep could not read /proc/kallsyms (exit ${out.exitCode}): ${quote(out.stderr.trim())}`);
   const bad = lines.findIndex((l) => !l.includes('ib_register_peer_memory_client'));

@@ -1,74 +1,30 @@
 // Runs the probe script on this machine (`--local`): `/bin/sh -s` with the script on stdin, in its
 // own process group so the deadline, or the caller's abort signal (a user cancelling), can stop the
-// script and every command it started.
-import { spawn } from 'child_process';
+// script and every command it started (localScript.ts).
+import { runLocalScript } from './localScript';
 import { ProbeRequest, ProbeRunner, RunnerOutput } from './runProbe';
+import { HeadKeeper, ProbeStdout, STDERR_KEEP_BYTES } from './streamCaps';
 
 export interface LocalRunnerOptions {
   /** Environment for the script (tests put fake commands first on PATH). Default: process.env. */
   readonly env?: NodeJS.ProcessEnv;
-  /** Stream cap for the whole output; default: every command's two streams at the cap, plus framing. */
+  /** Cap for the framed output; default: every command's two streams at the cap, plus framing. */
   readonly maxStreamBytes?: number;
   readonly shell?: string;
   /** Aborting stops the script's whole process group (TERM, then KILL), as exec() does over SSH. */
   readonly signal?: AbortSignal;
 }
 
-/** After SIGTERM (the script's trap removes its temp folder), SIGKILL follows this much later. */
-const KILL_GRACE_MS = 2000;
-
 export function localRunner(options: LocalRunnerOptions = {}): ProbeRunner {
   return (script, request) => runLocally(script, request, options);
 }
 
-function runLocally(script: string, request: ProbeRequest, options: LocalRunnerOptions): Promise<RunnerOutput> {
+async function runLocally(script: string, request: ProbeRequest, options: LocalRunnerOptions): Promise<RunnerOutput> {
   const cap = options.maxStreamBytes ?? request.commands.length * 2 * (request.maxOutputBytes + 4096) + 65536;
-  if (options.signal?.aborted) {
-    return Promise.resolve({ stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: null, connectionLost: false, timedOut: false });
-  }
-  return new Promise((resolve) => {
-    const child = spawn(options.shell ?? '/bin/sh', ['-s'], { env: options.env ?? process.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let bytes = 0;
-    let timedOut = false;
-    let settled = false;
-    const killGroup = (signal: NodeJS.Signals) => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, signal);
-      } catch {
-        // Already gone.
-      }
-    };
-    const stop = () => {
-      killGroup('SIGTERM');
-      setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
-    };
-    const take = (into: Buffer[]) => (chunk: Buffer) => {
-      if (bytes >= cap) return;
-      into.push(chunk.subarray(0, cap - bytes));
-      bytes += chunk.length;
-      if (bytes >= cap) stop();
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, request.deadlineMs);
-    const { signal } = options;
-    signal?.addEventListener('abort', stop, { once: true });
-    const finish = (exitCode: number | null, lost: boolean, note?: string) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', stop);
-      if (note) err.push(Buffer.from(note));
-      resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err), exitCode, connectionLost: lost, timedOut });
-    };
-    child.stdout.on('data', take(out));
-    child.stderr.on('data', take(err));
-    child.on('error', (e) => finish(null, true, `cannot start ${options.shell ?? '/bin/sh'}: ${e.message}`));
-    child.on('close', (code) => finish(code, false));
-    child.stdin.on('error', () => undefined); // the shell may exit before reading all of the script
-    child.stdin.end(script);
-  });
+  const out = new ProbeStdout(request.boundary, cap);
+  const err = new HeadKeeper(STDERR_KEEP_BYTES);
+  const run = await runLocalScript(script, { env: options.env, shell: options.shell, timeoutMs: request.deadlineMs, signal: options.signal, stdout: out, stderr: err });
+  const { stdout, preambleCutBytes } = out.result();
+  const stderr = Buffer.concat([err.contents(), Buffer.from(run.note ?? '')]);
+  return { stdout, stderr, exitCode: run.exitCode, connectionLost: run.connectionLost, timedOut: run.timedOut, preambleCutBytes, stderrCutBytes: err.cutBytes };
 }

@@ -7,48 +7,89 @@
 //              the usual case of an output a user saved by hand)
 // `collectScript()` writes exactly these files on a host. The folder's files go through the same
 // framing and parsing as a live probe, so every report looks alike.
-import { promises as fs } from 'fs';
+import { promises as fs, statSync } from 'fs';
 import * as path from 'path';
 import { PROBE_COMMANDS, ProbeCommandSpec } from './commands';
 import { SectionData, encodeDone, encodeHeader, encodeSection } from './frames';
-import { ProbeRequest, ProbeRunner } from './runProbe';
+import { ProbeRunner } from './runProbe';
 import { shQuote } from './script';
 import { errorText } from '../errorText';
 
 export function offlineRunner(dir: string): ProbeRunner {
+  return savedOutputsRunner((id) => readSavedFolder(dir, id), 'offline');
+}
+
+/** One command's saved output, as `--from DIR` holds it. */
+export interface SavedOutput {
+  readonly stdout: Buffer;
+  readonly stderr: Buffer;
+  /** null: an exit status that could not be read. */
+  readonly exitCode: number | null;
+}
+
+/** The saved output of a command id; undefined: not collected. A rejection is reported, not thrown. */
+export type SavedOutputs = (id: string) => Promise<SavedOutput | undefined>;
+
+/**
+ * A runner that frames saved outputs as a live probe would (the offline folder, the demo host),
+ * so every report goes through the same framing and parsing. `source` names it in the stream's header.
+ */
+export function savedOutputsRunner(read: SavedOutputs, source: string): ProbeRunner {
   return async (_script, request) => {
-    const parts = [encodeHeader(request.boundary, { clock: 'none', timeout: 'no', source: 'offline' })];
+    const parts = [encodeHeader(request.boundary, { clock: 'none', timeout: 'no', source })];
     const notes: string[] = [];
     for (const spec of request.commands) {
-      const section = await readSaved(dir, spec, request).catch((e: unknown) => {
+      const saved = await read(spec.id).catch((e: unknown) => {
         notes.push(`${spec.id}: ${errorText(e)}`);
         return undefined;
       });
-      if (section) parts.push(encodeSection(request.boundary, section));
+      if (saved) parts.push(encodeSection(request.boundary, section(spec, saved, request.maxOutputBytes)));
     }
     parts.push(encodeDone(request.boundary));
     return { stdout: Buffer.concat(parts), stderr: Buffer.from(notes.join('\n')), exitCode: 0, connectionLost: false, timedOut: false };
   };
 }
 
-async function readSaved(dir: string, spec: ProbeCommandSpec, request: ProbeRequest): Promise<SectionData | undefined> {
-  const base = path.join(dir, spec.id);
+function section(spec: ProbeCommandSpec, saved: SavedOutput, cap: number): SectionData {
+  return {
+    id: spec.id,
+    exitCode: saved.exitCode,
+    durationMs: 0,
+    limitS: spec.timeoutS,
+    stdout: saved.stdout.subarray(0, cap),
+    stderr: saved.stderr.subarray(0, cap),
+    stdoutTruncated: saved.stdout.length > cap,
+    stderrTruncated: saved.stderr.length > cap,
+  };
+}
+
+/** `<id>.txt` (none: not collected), `<id>.err` and `<id>.rc` (absent: exit 0, an output saved by hand). */
+export async function readSavedFolder(dir: string, id: string): Promise<SavedOutput | undefined> {
+  const base = path.join(dir, id);
   const stdout = await readOptional(`${base}.txt`);
   if (stdout === undefined) return undefined;
   const stderr = (await readOptional(`${base}.err`)) ?? Buffer.alloc(0);
   const rcText = (await readOptional(`${base}.rc`))?.toString('latin1').trim();
   const exitCode = rcText === undefined ? 0 : /^\d{1,3}$/.test(rcText) ? Number(rcText) : null;
-  const cap = request.maxOutputBytes;
-  return {
-    id: spec.id,
-    exitCode,
-    durationMs: 0,
-    limitS: spec.timeoutS,
-    stdout: stdout.subarray(0, cap),
-    stderr: stderr.subarray(0, cap),
-    stdoutTruncated: stdout.length > cap,
-    stderrTruncated: stderr.length > cap,
-  };
+  return { stdout, stderr, exitCode };
+}
+
+/** The `<id>.txt` files `--from DIR` reads, in probe order. */
+export function savedOutputNames(commands: readonly ProbeCommandSpec[] = PROBE_COMMANDS): string[] {
+  return commands.map((c) => `${c.id}.txt`);
+}
+
+/** Which of those files the folder holds (none: the folder is not a saved probe, or the wrong one). */
+export function savedOutputsIn(dir: string, commands: readonly ProbeCommandSpec[] = PROBE_COMMANDS): string[] {
+  return savedOutputNames(commands).filter((name) => isFile(path.join(dir, name)));
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 async function readOptional(file: string): Promise<Buffer | undefined> {

@@ -3,8 +3,9 @@
 // the transport does; a runner that rejects is reported as a lost connection with nothing collected.
 import { DEFAULT_MAX_OUTPUT_BYTES, PROBE_COMMANDS, ProbeCommandSpec, probeDeadlineMs } from './commands';
 import { ProbeFacts, parseProbe } from './facts';
-import { CommandResult, parseFrames } from './frames';
+import { CommandResult, FramedStream, parseFrames } from './frames';
 import { buildProbeScript } from './script';
+import { PREAMBLE_KEEP_BYTES, REPORT_OUTPUT_BUDGET, STDERR_KEEP_BYTES, StreamCut, keptText, withinBudget } from './streamCaps';
 
 export interface RunnerOutput {
   readonly stdout: Buffer;
@@ -14,6 +15,9 @@ export interface RunnerOutput {
   readonly connectionLost: boolean;
   /** The client-side deadline stopped the script. */
   readonly timedOut: boolean;
+  /** Bytes the runner dropped (a ProbeStdout, a HeadKeeper) beyond what it kept of the text before the probe, and of stderr. */
+  readonly preambleCutBytes?: number;
+  readonly stderrCutBytes?: number;
 }
 
 /** What a runner may need besides the script (offline runners build a stream instead of running it). */
@@ -61,6 +65,16 @@ export interface ProbeReport {
   readonly finished: boolean;
   /** The runner's stderr, text before the first frame, and framing problems, when any: for a user to read. */
   readonly notes: string[];
+  /** Present when a stream was too long to keep whole (streamCaps.ts): what was kept and cut of each. */
+  readonly outputCut?: OutputCut;
+}
+
+export interface OutputCut {
+  /** What the login shell printed before the probe started. */
+  readonly beforeProbe?: StreamCut;
+  readonly stderr?: StreamCut;
+  /** Command outputs cut because all of them together passed REPORT_OUTPUT_BUDGET (their `truncated` is set). */
+  readonly commandOutputChars?: number;
 }
 
 export async function runProbe(runner: ProbeRunner, options: ProbeOptions): Promise<ProbeReport> {
@@ -72,18 +86,38 @@ export async function runProbe(runner: ProbeRunner, options: ProbeOptions): Prom
   const t0 = Date.now();
   const out = await runner(script, request).catch((err: unknown) => failedRun(err));
   const framed = parseFrames(out.stdout, boundary, commands);
-  const notes = [out.stderr.toString('utf8').trim(), framed.preamble.trim(), ...framed.framingErrors].filter((n) => n !== '');
+  const budget = withinBudget(framed.results, REPORT_OUTPUT_BUDGET);
+  const cut = streamCuts(out, framed);
   return {
     host: options.host,
     collectedAt: started.toISOString(),
     durationMs: Date.now() - t0,
-    commands: framed.results,
-    facts: parseProbe(framed.results),
+    commands: budget.results,
+    facts: parseProbe(budget.results),
     connectionLost: out.connectionLost,
     timedOut: out.timedOut,
     finished: framed.done,
-    notes,
+    notes: [...cut.notes, ...framed.framingErrors, ...(budget.cutChars > 0 ? [budgetNote(budget.cutChars)] : [])],
+    ...(cut.outputCut || budget.cutChars > 0 ? { outputCut: { ...cut.outputCut, ...(budget.cutChars > 0 ? { commandOutputChars: budget.cutChars } : {}) } } : {}),
   };
+}
+
+/** The notes for stderr and the text before the probe (their kept start, then what was cut), and the cut counts. */
+function streamCuts(out: RunnerOutput, framed: FramedStream): { notes: string[]; outputCut?: OutputCut } {
+  const err = keptText(out.stderr, STDERR_KEEP_BYTES);
+  const stderr = { keptBytes: out.stderr.length - err.cutBytes, cutBytes: err.cutBytes + (out.stderrCutBytes ?? 0) };
+  const keptBefore = Math.min(framed.preambleBytes, PREAMBLE_KEEP_BYTES);
+  const beforeProbe = { keptBytes: keptBefore, cutBytes: framed.preambleBytes - keptBefore + (out.preambleCutBytes ?? 0) };
+  const notes = [err.text.trim()];
+  if (stderr.cutBytes > 0) notes.push(`${stderr.cutBytes} more bytes on stderr were cut (the first ${stderr.keptBytes} are kept above)`);
+  notes.push(framed.preamble.trim());
+  if (beforeProbe.cutBytes > 0) notes.push(`${beforeProbe.cutBytes} more bytes printed before the probe started (the login shell's output) were cut (the first ${keptBefore} are kept above)`);
+  const outputCut = stderr.cutBytes > 0 || beforeProbe.cutBytes > 0 ? { ...(beforeProbe.cutBytes > 0 ? { beforeProbe } : {}), ...(stderr.cutBytes > 0 ? { stderr } : {}) } : undefined;
+  return { notes: notes.filter((n) => n !== ''), outputCut };
+}
+
+function budgetNote(cutChars: number): string {
+  return `the command outputs together passed ${REPORT_OUTPUT_BUDGET} characters: ${cutChars} more were cut (the commands cut are marked truncated)`;
 }
 
 function failedRun(err: unknown): RunnerOutput {

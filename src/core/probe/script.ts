@@ -1,21 +1,26 @@
-// Builds the one POSIX sh script a probe runs on a host (dash, bash, busybox ash).
+// Builds the one POSIX sh script a probe runs on a host (dash, bash as sh, busybox ash).
 //
-// Every command starts at once, in the background, each in its own subshell writing stdout, stderr,
-// exit code and start/end times to a private `mktemp -d` folder (removed by an EXIT trap). A command
-// runs under `timeout -k 2 <s>` when the host has a working `timeout` (busybox's older `-t` syntax is
-// not detected and then runs without one: the client-side deadline still ends the probe). Each stream
-// is read through `head -c <cap+1>`, so a command that prints more is stopped by SIGPIPE and flagged.
+// Every command starts at once, in the background, writing its stdout and stderr to files in a
+// private `mktemp -d` folder (removed by an EXIT trap); each section is printed as soon as its
+// command has finished, so when the client gives up on a hung command everything that finished has
+// already arrived. scriptShell.ts holds the shell code and says why it is shaped as it is (the
+// probe's own cost on the host: a fork per command beyond the command itself, one `cat` per batch
+// of finished sections, one watchdog for every time limit).
 //
-// GNU timeout puts itself and the command in a process group of their own, which a signal to the
-// script's group (the client deadline: sshd's killpg, or the local runner's) does not reach. So each
-// timeout's PID is written down, and the script's HUP/INT/TERM trap signals the groups of the
-// commands still running: a hung command is gone when the probe is stopped, not at its limit.
+// Time limits: one timer subshell sleeps to each distinct limit L; then the main loop sends TERM to
+// every command of limit L still running (and everything it started, found through /proc), and KILL
+// 2 s later if it is still there, as `timeout -k 2 L` would; such a command reports exit code 124
+// (137 when KILL was needed) and `timedout=1`. Commands stay in the script's process group, so a
+// signal to the group (the client deadline: sshd's killpg, or the local runner's) reaches them too;
+// the script's HUP/INT/TERM trap stops them when only the script itself is signalled.
 //
-// Sections are printed as commands finish (a poll loop), so when the client gives up on a hung command
-// everything that finished has already arrived. The stream (see frames.ts for the reader):
-//   <B> PROBE 1 clock=<ns|s> timeout=<yes|no>
+// Output: more than `cap` bytes on a stream is cut to `cap` and flagged (the kernel's file size
+// limit stops the writer just past it).
+//
+// The stream (see frames.ts for the reader):
+//   <B> PROBE 1 clock=<cs|none> timeout=<yes|no>
 //   <B> BEGIN <id>
-//   <B> META rc=<n|> ms=<n> limit=<s> timedout=<0|1> outtrunc=<0|1> errtrunc=<0|1>
+//   <B> META rc=<n|> ms=<n|> limit=<s> timedout=<0|1> outtrunc=<0|1> errtrunc=<0|1>
 //   <B> STDOUT <nbytes>          then exactly nbytes of raw output, then "\n"
 //   <B> STDERR <nbytes>          likewise
 //   <B> END <id>
@@ -25,11 +30,15 @@
 // line, binary, invalid UTF-8) can break the framing; the boundary only finds the first header.
 import { randomBytes } from 'crypto';
 import { DEFAULT_MAX_OUTPUT_BYTES, ProbeCommandSpec } from './commands';
+import { PROBE_PRELUDE } from './scriptShell';
 
 export const PROBE_PROTOCOL_VERSION = 1;
 
 /** How an SSH runner should start the script: read from stdin, whatever the login shell is. */
 export const PROBE_REMOTE_COMMAND = '/bin/sh -s';
+
+/** After TERM at its limit, a command still running gets KILL this much later (as `timeout -k 2`). */
+export const KILL_AFTER_S = 2;
 
 export interface ProbeScriptOptions {
   readonly boundary?: string;
@@ -43,8 +52,7 @@ export interface ProbeScript {
 
 const ID = /^[a-z0-9][a-z0-9-]*$/;
 const BOUNDARY = /^[A-Za-z0-9-]{8,}$/;
-// A command with no shell syntax is `exec`ed, so `timeout` stops the command itself and not only
-// its `sh -c` (dash does not exec the last command, and busybox timeout signals only its child).
+// A command with no shell syntax is `exec`ed, so the process the watchdog stops is the command itself.
 const SIMPLE_COMMAND = /^[A-Za-z0-9_./=,: -]+$/;
 
 export function newBoundary(): string {
@@ -57,15 +65,51 @@ export function buildProbeScript(commands: readonly ProbeCommandSpec[], options:
   if (!BOUNDARY.test(boundary)) throw new Error(`probe boundary must be 8+ letters, digits or dashes: ${JSON.stringify(boundary)}`);
   if (!Number.isInteger(cap) || cap < 1) throw new Error(`probe output cap must be a positive integer, got ${cap}`);
   for (const c of commands) checkSpec(c);
+  const events = timerEvents(commands);
   const lines = [
-    PRELUDE.replace('@BOUNDARY@', boundary).replace('@CAP@', String(cap)),
-    ...commands.map((c) => `_gd_run ${c.id} ${c.timeoutS} ${shQuote(execIfSimple(c.command))} &`),
-    `_gd_emit_all ${commands.map((c) => `${c.id}:${c.timeoutS}`).join(' ')}`,
-    'wait',
+    PROBE_PRELUDE.replace('@BOUNDARY@', boundary).replace('@CAP@', String(cap)).replace('@VERSION@', String(PROBE_PROTOCOL_VERSION)),
+    `EV='${events.map((e) => `${e.kind}:${e.limitS}`).join(' ')}'`,
+    `left='${commands.map((c, i) => `${i}:${c.id}:${c.timeoutS}`).join(' ')}'`,
+    ...commands.map((c, i) => `_gd_run ${c.id} ${c.timeoutS} ${shQuote(execIfSimple(c.command))} & P${i}=$!`),
+    timerLine(events),
+    '_gd_loop',
     `printf '%s DONE\\n' "$B"`,
     '',
   ];
   return { script: lines.join('\n'), boundary };
+}
+
+/** Sections finished are held back at most this long, to go out in fewer batches (see scriptShell.ts). */
+const FLUSH_TICK_S = 1;
+
+interface TimerEvent {
+  /** Seconds after the start. */
+  readonly atS: number;
+  /** T: TERM the commands of this limit; K: KILL those still running; F: only wake the loop. */
+  readonly kind: 'T' | 'K' | 'F';
+  readonly limitS: number;
+}
+
+/** The flush tick, TERM at each distinct limit and KILL KILL_AFTER_S later, in time order. */
+function timerEvents(commands: readonly ProbeCommandSpec[]): TimerEvent[] {
+  const limits = [...new Set(commands.map((c) => c.timeoutS))];
+  const events = limits.flatMap((l): TimerEvent[] => [{ atS: l, kind: 'T', limitS: l }, { atS: l + KILL_AFTER_S, kind: 'K', limitS: l }]);
+  if (limits.some((l) => l > FLUSH_TICK_S)) events.push({ atS: FLUSH_TICK_S, kind: 'F', limitS: 0 });
+  const order = { F: 0, K: 1, T: 2 };
+  return events.sort((a, b) => a.atS - b.atS || order[a.kind] - order[b.kind]);
+}
+
+/** The watchdog: one subshell, one `sleep` at a time, a file per event, and a wake-up for the loop. */
+function timerLine(events: readonly TimerEvent[]): string {
+  if (events.length === 0) return 'TW=';
+  let at = 0;
+  const steps = events.map((e, i) => {
+    const step = `sleep ${e.atS - at} && : >"$T/w${i + 1}" && _gd_wake`;
+    at = e.atS;
+    return step;
+  });
+  // stdio off: a sleep left over must not hold the session's output open.
+  return `(exec </dev/null >/dev/null 2>&1 7<&-; ${steps.join(" && ")}) & TW=$!`;
 }
 
 function checkSpec(c: ProbeCommandSpec): void {
@@ -81,73 +125,3 @@ function execIfSimple(command: string): string {
 export function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
-
-const PRELUDE = `# gdr-doctor probe (read-only): collects GPUDirect RDMA facts; nothing here changes the host.
-LC_ALL=C; export LC_ALL
-PATH=$PATH:/usr/sbin:/sbin; export PATH
-B='@BOUNDARY@'
-CAP=@CAP@
-T=$(mktemp -d 2>/dev/null) || { T=\${TMPDIR:-/tmp}/gdr-doctor.$$; mkdir -m 700 "$T"; } || { printf '%s FATAL cannot create a temporary directory\\n' "$B"; exit 70; }
-trap 'rm -rf "$T"' EXIT
-trap '_gd_stop; exit 129' HUP; trap '_gd_stop; exit 130' INT; trap '_gd_stop; exit 143' TERM
-# Finished commands announce themselves on a FIFO, so sections go out the moment they are ready
-# without polling; hosts without mkfifo fall back to polling.
-Q=; if mkfifo "$T/q" 2>/dev/null && exec 4<>"$T/q"; then Q=1; fi
-TO=
-if command -v timeout >/dev/null 2>&1; then
-  if timeout -k 2 10 true >/dev/null 2>&1; then TO='timeout -k 2'; elif timeout 10 true >/dev/null 2>&1; then TO=timeout; fi
-fi
-case $(date +%s%N 2>/dev/null) in ''|*[!0-9]*) CLK=s ;; *) CLK=ns ;; esac
-_gd_now() { if [ "$CLK" = ns ]; then date +%s%N; else date +%s; fi; }
-_gd_exec() { if [ -n "$TO" ]; then $TO "$1" sh -c "$2" & echo $! > "$T/$3/pid"; wait $!; else sh -c "$2"; fi; }
-_gd_stop() {
-  for p in "$T"/*/pid; do
-    [ -f "$p" ] && [ ! -e "\${p%/pid}/done" ] || continue
-    p=$(cat "$p"); kill -TERM -"$p" 2>/dev/null || kill -TERM "$p" 2>/dev/null
-  done
-}
-_gd_run() {
-  d="$T/$1"; mkdir "$d" || return 1
-  _gd_now > "$d/start"
-  { { _gd_exec "$2" "$3" "$1" </dev/null 2>&1 1>&3 3>&-; echo $? > "$d/rc"; } | head -c $((CAP + 1)) > "$d/err"; } 3>&1 | head -c $((CAP + 1)) > "$d/out"
-  _gd_now > "$d/end"
-  : > "$d/done"
-  if [ -n "$Q" ]; then echo "$1:$2" >&4; fi
-}
-# _gd_part NAME FILE SIZE: one length-prefixed section, at most CAP bytes of it.
-_gd_part() {
-  n=$3; if [ "$n" -gt "$CAP" ]; then n=$CAP; fi
-  printf '%s %s %s\\n' "$B" "$1" "$n"; head -c "$n" "$2"; printf '\\n'
-}
-_gd_emit() {
-  # \`read\` is a builtin: no process per value (the probe's cost is mostly forks).
-  d="$T/$1"; rc=; s=0; e=0
-  read -r rc < "$d/rc" 2>/dev/null; read -r s < "$d/start"; read -r e < "$d/end"
-  if [ "$CLK" = ns ]; then ms=$(( (e - s) / 1000000 )); else ms=$(( (e - s) * 1000 )); fi
-  to=0
-  if [ -n "$TO" ] && [ "$ms" -ge $(( ($2 - 1) * 1000 )) ]; then case $rc in 124|137|143) to=1 ;; esac; fi
-  no=$(wc -c < "$d/out"); no=$((no)); ne=$(wc -c < "$d/err"); ne=$((ne))
-  ot=0; [ "$no" -gt "$CAP" ] && ot=1
-  et=0; [ "$ne" -gt "$CAP" ] && et=1
-  printf '%s BEGIN %s\\n' "$B" "$1"
-  printf '%s META rc=%s ms=%s limit=%s timedout=%s outtrunc=%s errtrunc=%s\\n' "$B" "$rc" "$ms" "$2" "$to" "$ot" "$et"
-  _gd_part STDOUT "$d/out" "$no"; _gd_part STDERR "$d/err" "$ne"
-  printf '%s END %s\\n' "$B" "$1"
-}
-_gd_emit_all() {
-  if [ -n "$Q" ]; then
-    for _ in "$@"; do read -r x <&4 && _gd_emit "\${x%%:*}" "\${x#*:}"; done
-    return
-  fi
-  left="$*"
-  while [ -n "$left" ]; do
-    rest=
-    for x in $left; do
-      if [ -e "$T/\${x%%:*}/done" ]; then _gd_emit "\${x%%:*}" "\${x#*:}"; else rest="$rest $x"; fi
-    done
-    left=$rest
-    if [ -n "$left" ]; then sleep 0.1 2>/dev/null || sleep 1; fi
-  done
-}
-TOK=no; [ -n "$TO" ] && TOK=yes
-printf '%s PROBE ${PROBE_PROTOCOL_VERSION} clock=%s timeout=%s\\n' "$B" "$CLK" "$TOK"`;

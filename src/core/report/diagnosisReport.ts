@@ -22,13 +22,18 @@ export function formatMarkdownReport(report: ProbeReport, diagnosis: Diagnosis):
     '',
     `Collected ${report.collectedAt} in ${report.durationMs} ms${report.connectionLost ? ' (connection lost: partial)' : ''}${report.timedOut ? ' (deadline reached: partial)' : ''}.`,
     '',
-    `## Findings (${diagnosis.findings.length})`,
+    `## Findings (${countFindings(diagnosis.findings)})`,
     '',
     ...(diagnosis.findings.length === 0 ? ['None.', ''] : diagnosis.findings.flatMap(findingMarkdown)),
     ...pairsMarkdown(diagnosis.pairs),
     ...envMarkdown(diagnosis),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** Every finding, knock-ons under their cause included. */
+function countFindings(findings: readonly Finding[]): number {
+  return findings.reduce((n, f) => n + 1 + (f.children?.length ?? 0), 0);
 }
 
 const SEVERITY_LABEL = { error: 'Error', warning: 'Warning', info: 'Info' } as const;
@@ -38,6 +43,12 @@ function findingMarkdown(f: Finding): string[] {
   if (f.evidence.length > 0) out.push(...codeBlock(f.evidence.join('\n')), '');
   if (f.fixes.length > 0) out.push(`Quick fix: ${f.fixes.map(inlineCode).join(', ')}`, '');
   out.push(`Source: ${plain(f.source)}`, '');
+  const children = f.children ?? [];
+  if (children.length > 0) {
+    out.push(`${children.length} more finding${children.length === 1 ? '' : 's'} following from this one (nothing they show can change the answer until it is solved):`, '');
+    for (const c of children) out.push(`- ${SEVERITY_LABEL[c.severity]}: ${plain(c.title)} (${inlineCode(c.id)})${c.evidence.length > 0 ? `: ${c.evidence.map(inlineCode).join(', ')}` : ''}`);
+    out.push('');
+  }
   return out;
 }
 

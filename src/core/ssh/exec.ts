@@ -1,6 +1,7 @@
 // Runs one command on an open connection with a client-side deadline and an output cap, and
 // tells "the command failed" apart from "the connection was lost" (no exit status arrived).
 import { Client, ClientChannel } from 'ssh2';
+import { ByteSink, pauseOnBacklog } from '../probe/streamCaps';
 
 export interface ExecResult {
   readonly exitCode: number | null;
@@ -21,6 +22,13 @@ export interface ExecOptions {
   readonly signal?: AbortSignal;
   /** Sees each stdout chunk as it arrives (progress); the result still holds all of it. */
   readonly onStdout?: (chunk: Buffer) => void;
+  /**
+   * Take a stream as it arrives instead of the result (whose stdout/stderr is then empty) and
+   * outside `maxBytes`: the sink bounds what it keeps; a sink that answers false stops the command
+   * as the cap does (`truncated`).
+   */
+  readonly stdoutSink?: ByteSink;
+  readonly stderrSink?: ByteSink;
 }
 
 export function exec(client: Client, command: string, options: ExecOptions): Promise<ExecResult> {
@@ -39,10 +47,11 @@ export function exec(client: Client, command: string, options: ExecOptions): Pro
 function collect(channel: ClientChannel, options: ExecOptions, started: number, resolve: (r: ExecResult) => void): void {
   const run = new RunningCommand(channel, options, started, resolve);
   channel.on('data', (chunk: Buffer) => {
-    run.take(run.out, chunk);
+    run.take(run.out, chunk, options.stdoutSink);
     options.onStdout?.(chunk);
+    if (options.stdoutSink) pauseOnBacklog(options.stdoutSink, channel);
   });
-  channel.stderr.on('data', (chunk: Buffer) => run.take(run.err, chunk));
+  channel.stderr.on('data', (chunk: Buffer) => run.take(run.err, chunk, options.stderrSink));
   channel.on('exit', (code: number | null, sig?: string) => run.exited(code, sig ?? null));
   channel.on('close', () => run.finish());
   if (options.stdin !== undefined) channel.end(options.stdin);
@@ -76,7 +85,14 @@ class RunningCommand {
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
-  take(into: Buffer[], chunk: Buffer): void {
+  take(into: Buffer[], chunk: Buffer, sink?: ByteSink): void {
+    if (sink) {
+      if (!sink.write(chunk) && !this.truncated) {
+        this.truncated = true;
+        this.stop();
+      }
+      return;
+    }
     const room = this.options.maxBytes - this.bytes;
     if (chunk.length > room) {
       into.push(chunk.subarray(0, Math.max(0, room)));

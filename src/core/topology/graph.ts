@@ -31,7 +31,7 @@ export interface TopologyGraph {
 }
 
 const SAME_SWITCH = new Set(['PIX', 'PXB']);
-/** Paths that stay inside one NUMA node (SYS crosses sockets). */
+/** Paths that stay inside one NUMA node (SYS crosses NUMA nodes: sockets, or NPS2/NPS4 nodes of one socket). */
 const SAME_NODE = new Set(['PIX', 'PXB', 'PHB', 'NODE']);
 
 export function topologyGraph(topology: Topology): TopologyGraph {
@@ -70,7 +70,7 @@ function pcieGroups(topology: Topology): PcieGroup[] {
   return [...members.values()].map((list, i) => ({ id: `pcie${i}`, devices: list }));
 }
 
-/** GPUs say their node (NUMA Affinity); a NIC takes the node of a GPU it reaches without crossing sockets. */
+/** GPUs say their node (NUMA Affinity); a NIC takes the node of a GPU it reaches without crossing NUMA nodes. */
 function numaOfDevices(topology: Topology): Map<string, string> {
   const nodeOf = new Map<string, string>();
   for (const gpu of topology.gpus) {

@@ -54,12 +54,12 @@ const KNOWN_LINK_TYPES: readonly LinkTypeInfo[] = [
     nvmlLevel: NVML_LEVEL.HOSTBRIDGE, ncclPath: 'PHB',
   },
   {
-    legendToken: 'NODE', kind: 'pcie', meaning: 'PCIe between different PCIe host bridges of the same NUMA node (same CPU socket)',
+    legendToken: 'NODE', kind: 'pcie', meaning: 'PCIe between different PCIe host bridges of the same NUMA node',
     currentLegend: 'Connection traversing PCIe as well as the interconnect between PCIe Host Bridges within a NUMA node',
     olderLegends: [], nvmlLevel: NVML_LEVEL.NODE, ncclPath: 'PHB',
   },
   {
-    legendToken: 'SYS', kind: 'pcie', meaning: 'PCIe plus the link between CPU sockets / NUMA nodes (QPI/UPI, Infinity Fabric)',
+    legendToken: 'SYS', kind: 'pcie', meaning: 'PCIe plus the interconnect between NUMA nodes: QPI/UPI between sockets, or Infinity Fabric between the NUMA nodes of one EPYC socket (NPS2/NPS4)',
     currentLegend: 'Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)',
     olderLegends: [], nvmlLevel: NVML_LEVEL.SYSTEM, ncclPath: 'SYS',
   },

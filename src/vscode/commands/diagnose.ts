@@ -1,11 +1,14 @@
-// Diagnose / Refresh: one cancellable progress notification for the whole batch, hosts probed a
-// few at a time (setting), each outcome in the tree; failures also as one notification.
-import { Ctx, showError, targetHosts } from '../context';
+// Diagnose: one cancellable progress notification for the whole batch, hosts probed a few at a time
+// (setting), each outcome in the tree; hosts that could not be diagnosed also in one notification, with
+// Retry / Open SSH Config / Show Log (failureNotice: the same rule as a fleet's).
+import { Ctx, targetHosts } from '../context';
 import { readSettings } from '../config';
 import { HostEntry } from '../hosts/hostModel';
 import type { HostsNode } from '../tree/nodes';
 import { runLimited } from '../runLimited';
 import { withNotificationProgress } from '../notify';
+import { failureNotice, HostFailure } from '../hosts/failureNotice';
+import { showFailureNotice } from '../hosts/failureActions';
 
 export async function diagnoseCommand(ctx: Ctx, clicked?: HostsNode, selected?: readonly HostsNode[]): Promise<void> {
   const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: 'Diagnose which hosts?' });
@@ -19,12 +22,12 @@ export async function diagnoseHosts(ctx: Ctx, hosts: readonly HostEntry[]): Prom
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     try {
-      return await runLimited(hosts, readSettings().maxConcurrentHosts, async (host) => {
+      return await runLimited(hosts, readSettings().maxConcurrentHosts, async (host): Promise<HostFailure | undefined> => {
         ctx.work.begin(host.label);
         try {
           const outcome = await ctx.diagnoser.run(host, abort.signal);
           if (hosts.length > 1) progress.report({ increment: 100 / hosts.length, message: `${host.label} done` });
-          return outcome?.kind === 'failed' ? `${outcome.message}` : undefined;
+          return outcome?.kind === 'failed' ? { host: host.label, message: outcome.message } : undefined;
         } finally {
           ctx.work.end(host.label);
         }
@@ -33,6 +36,11 @@ export async function diagnoseHosts(ctx: Ctx, hosts: readonly HostEntry[]): Prom
       cancel.dispose();
     }
   });
-  const failed = failures.filter((f): f is string => f !== undefined);
-  if (failed.length > 0) await showError(ctx, failed.length === 1 ? `Diagnose failed: ${failed[0]}` : `Diagnose failed for ${failed.length} hosts: ${failed.join(' · ')}`);
+  const notice = failureNotice(hosts.length, failures.filter((f): f is HostFailure => f !== undefined));
+  if (!notice) return;
+  void showFailureNotice(notice, {
+    log: ctx.log,
+    ssh: hosts.some((h) => h.kind === 'ssh'),
+    retry: (labels) => diagnoseHosts(ctx, hosts.filter((h) => labels.includes(h.label))),
+  });
 }

@@ -1,10 +1,10 @@
 // Every command, registered from one table keyed by the ids in constants.ts.
 import * as vscode from 'vscode';
-import { CommandId, Commands } from '../../constants';
+import { CommandId, Commands, EXTENSION_ID, WALKTHROUGH_ID } from '../../constants';
 import { Ctx } from '../context';
 import type { HostsNode } from '../tree/nodes';
 import { diagnoseCommand } from './diagnose';
-import { addHostCommand, diagnoseThisMachineCommand, disconnectCommand, openDemoHostCommand, removeHostCommand } from './hosts';
+import { addHostCommand, diagnoseThisMachineCommand, disconnectCommand, openDemoHostCommand, reloadHostsCommand, removeHostCommand, resetDemoHostCommand } from './hosts';
 import { copyReportCommand, exportReportCommand, openRawOutputCommand } from './report';
 import { analyzeTopologyInEditorCommand, showTopologyCommand } from '../topology/commands';
 import { applyQuickFixCommand, fixFromFinding } from '../fixes/fixCommands';
@@ -18,19 +18,17 @@ type Handler = (ctx: Ctx, node?: HostsNode, selected?: readonly HostsNode[]) => 
 const TABLE: Record<CommandId, Handler> = {
   [Commands.addHost]: addHostCommand,
   [Commands.openDemoHost]: openDemoHostCommand,
+  [Commands.resetDemoHost]: resetDemoHostCommand,
   [Commands.diagnoseThisMachine]: diagnoseThisMachineCommand,
   [Commands.diagnose]: diagnoseCommand,
-  // Refresh re-reads the SSH config and settings, then re-diagnoses what the user points at (if anything).
-  [Commands.refresh]: async (ctx, node, selected) => {
-    ctx.model.invalidate();
-    if (node) await diagnoseCommand(ctx, node, selected);
-  },
+  [Commands.refresh]: reloadHostsCommand,
   [Commands.copyReport]: copyReportCommand,
   [Commands.exportReport]: exportReportCommand,
   [Commands.openRawOutput]: openRawOutputCommand,
   [Commands.disconnect]: disconnectCommand,
   [Commands.removeHost]: removeHostCommand,
   [Commands.showLog]: async (ctx) => ctx.log.show(true),
+  [Commands.gettingStarted]: async () => openWalkthrough(),
   [Commands.showTopology]: showTopologyCommand,
   [Commands.analyzeTopologyInEditor]: analyzeTopologyInEditorCommand,
   [Commands.applyQuickFix]: applyQuickFixCommand,
@@ -60,4 +58,9 @@ export function registerCommands(ctx: Ctx, own: (registration: vscode.Disposable
 /** Commands run from keybindings or other extensions may receive anything. */
 function isNode(x: unknown): x is HostsNode {
   return typeof x === 'object' && x !== null && typeof (x as HostsNode).kind === 'string' && typeof (x as HostsNode).hostId === 'string';
+}
+
+/** The Getting Started walkthrough, on its first step not yet done. */
+async function openWalkthrough(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#${WALKTHROUGH_ID}`, false);
 }

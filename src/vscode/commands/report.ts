@@ -5,7 +5,10 @@ import { diagnosisJson, formatMarkdownReport } from '../../core/report/diagnosis
 import { Ctx, targetHosts } from '../context';
 import { DiagnosedOutcome, HostEntry } from '../hosts/hostModel';
 import type { HostsNode } from '../tree/nodes';
-import { rawOutputUri } from '../rawOutput';
+import { rawOutputTitle, rawOutputUri, showRawOutput } from '../rawOutput';
+import { commandTitle } from '../../core/probe/commandTitle';
+import { commandStatus } from '../../core/probe/commandStatus';
+import { PLAIN_TEXT, TOPO_LANGUAGE_ID } from '../editor/topoLanguage';
 import { notifyInfo } from '../notify';
 
 async function diagnosedHost(ctx: Ctx, clicked: HostsNode | undefined, title: string): Promise<{ host: HostEntry; last: DiagnosedOutcome } | undefined> {
@@ -54,11 +57,12 @@ export async function openRawOutputCommand(ctx: Ctx, node?: HostsNode): Promise<
   } else {
     const found = await diagnosedHost(ctx, node, 'Raw outputs of which host?');
     if (!found) return;
-    const pick = await vscode.window.showQuickPick(found.last.report.commands.map((c) => ({ label: c.id, description: c.command })), { title: 'Open the output of which command?' });
+    const pick = await vscode.window.showQuickPick(found.last.report.commands.map((c) => ({ label: commandTitle(c), description: commandStatus(c), id: c.id })), { title: `Open the output of which command on ${found.host.label}?` });
     if (!pick) return;
     hostId = found.host.id;
-    commandId = pick.label;
+    commandId = pick.id;
   }
-  const doc = await vscode.workspace.openTextDocument(rawOutputUri(hostId, commandId));
-  await vscode.window.showTextDocument(doc, { preview: true });
+  const command = ctx.model.status(hostId).lastDiagnosed?.report.commands.find((c) => c.id === commandId) ?? { id: commandId, command: commandId };
+  const hostLabel = ctx.model.get(hostId)?.label ?? hostId;
+  await showRawOutput(rawOutputUri(hostId, commandId, rawOutputTitle(command, hostLabel)), commandId === 'topo' ? TOPO_LANGUAGE_ID : PLAIN_TEXT);
 }

@@ -9,7 +9,7 @@ import { DETECT_HEADER_WITHIN_LINES, looksLikeTopoOutput, topoHeaderNearTop } fr
 import { errorText } from '../../core/errorText';
 
 export const TOPO_LANGUAGE_ID = 'nvidia-topo';
-const PLAIN_TEXT = 'plaintext';
+export const PLAIN_TEXT = 'plaintext';
 
 export function registerTopoLanguageDetection(log: vscode.LogOutputChannel, own: (registration: vscode.Disposable) => void): void {
   // Keyed by the document object: VS Code keeps one object while a document is open (a change of

@@ -3,21 +3,20 @@
 // diff); on confirm it runs with progress, sudo's password through fixes/sudoPassword; the result
 // goes to the audit log and the output channel, and the host is diagnosed again so the tree shows
 // what changed. A failure shows what the host printed, with "Show Log".
-import * as vscode from 'vscode';
-import { appendAudit, auditLogPath, FixId, FixPlan, FixResult, FixSession, formatPlan, formatResult, newSudoMarker, prepareFix, sshFixSession } from '../../core/fixes';
+import { appendAudit, auditLogPath, FixId, FixResult, FixSession, formatPlan, formatResult, newSudoMarker, prepareFix, sshFixSession } from '../../core/fixes';
 import { classifyConnectError } from '../../core/ssh/errors';
 import { diagnoseHosts } from '../commands/diagnose';
 import { Ctx, showError } from '../context';
 import { HostEntry } from '../hosts/hostModel';
-import { LONG_PLAN_LINES } from './planDocument';
+import { applyDemoQuickFix } from './demoFix';
+import { confirmPlan, notifyResult } from './planPrompts';
 import { askSudoPassword } from './sudoPrompt';
 import { runWithSudo, SudoDeps } from './sudoPassword';
 import { notifyInfo, withNotificationProgress } from '../notify';
 import { errorText } from '../../core/errorText';
 
-const APPLY = 'Apply';
-
 export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Promise<void> {
+  if (host.kind === 'demo') return applyDemoQuickFix(ctx, host, fixId);
   const destination = host.destination;
   if (destination === undefined) {
     void notifyInfo(`Quick fixes run over SSH; ${host.label} is not an SSH host. On this machine, run: gdr-doctor fix <host> ${fixId}`);
@@ -30,7 +29,7 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
       const sudoMarker = newSudoMarker();
       const plan = await withNotificationProgress(`Preparing ${fixId} on ${host.label}`, false, () => prepareFix(session, fixId, sudoMarker));
       ctx.log.info(`plan:\n${formatPlan(plan)}`);
-      if (!(await confirm(ctx, plan))) return undefined;
+      if (!(await confirmPlan(ctx, plan))) return undefined;
       return withNotificationProgress(`Applying ${fixId} on ${host.label}`, false, () => runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session), conn.target.proxyJump));
     });
   } catch (e) {
@@ -40,23 +39,6 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
   if (!result) return;
   report(ctx, result);
   if (result.steps.length > 0) await diagnoseHosts(ctx, [host]);
-}
-
-/** Shows the plan; true only when it is ready and the user chose Apply in the modal. */
-async function confirm(ctx: Ctx, plan: FixPlan): Promise<boolean> {
-  const text = formatPlan(plan);
-  if (plan.status === 'nothing-to-do') {
-    void notifyInfo(`${plan.host}: ${plan.fixId}: nothing to do. ${plan.summary}`);
-    return false;
-  }
-  if (plan.status === 'refused') {
-    void showError(ctx, `${plan.host}: ${plan.fixId} refused: ${plan.summary}`);
-    return false;
-  }
-  if (text.split('\n').length > LONG_PLAN_LINES) await ctx.plans.open(plan.host, plan.fixId, text);
-  const answer = await vscode.window.showWarningMessage(`Apply ${plan.fixId} on ${plan.host}?`, { modal: true, detail: text }, APPLY);
-  if (answer !== APPLY) ctx.log.info(`${plan.host}: ${plan.fixId} not applied: nothing was changed`);
-  return answer === APPLY;
 }
 
 function sudoDeps(ctx: Ctx, session: FixSession): SudoDeps {
@@ -81,8 +63,6 @@ export function logFixResult(ctx: Ctx, result: FixResult): void {
 /** The log and the audit log get the whole result; the user a notification. */
 function report(ctx: Ctx, result: FixResult): void {
   logFixResult(ctx, result);
-  const head = `${result.host}: ${result.fixId}`;
-  if (result.status === 'applied') void notifyInfo(`${head} applied: ${result.message}`);
-  else if (result.status === 'nothing-to-do') void notifyInfo(`${head}: nothing to do. ${result.message}`);
-  else void showError(ctx, `${head} ${result.status === 'failed' ? 'failed' : 'refused'}: ${result.message}`);
+  notifyResult(ctx, result);
 }
+

@@ -1,11 +1,13 @@
 // The quick-fix commands: one inline action per fix id on a finding that offers it, and the palette
 // command "Apply Quick Fix…" (pick a host, then a fix; fixes the host's findings offer come first).
+// SSH hosts and the demo host (simulated there); this machine is diagnosed, not fixed, from here.
 import * as vscode from 'vscode';
 import { FIX_IDS, FixId } from '../../core/fixes';
 import { Ctx, targetHosts } from '../context';
 import { HostEntry } from '../hosts/hostModel';
 import type { HostsNode } from '../tree/nodes';
 import { applyQuickFix } from './applyFix';
+import { takesQuickFixes } from '../tree/hostContext';
 
 const FIX_DESCRIPTIONS: Record<FixId, string> = {
   'load-peermem': 'load the peer-memory module now (modprobe)',
@@ -22,7 +24,7 @@ export function fixFromFinding(fixId: FixId): (ctx: Ctx, node?: HostsNode) => Pr
 }
 
 export async function applyQuickFixCommand(ctx: Ctx, node?: HostsNode): Promise<void> {
-  const [host] = await targetHosts(ctx, node, undefined, { many: false, title: 'Apply a quick fix on which host?', filter: (h) => h.kind === 'ssh' });
+  const [host] = await targetHosts(ctx, node, undefined, { many: false, title: 'Apply a quick fix on which host?', filter: takesQuickFixes });
   if (!host) return;
   const fixId = await pickFix(ctx, host);
   if (fixId) await applyQuickFix(ctx, host, fixId);

@@ -21,6 +21,9 @@ import { FleetConfig } from './fleetSettings';
 import { vscodeProbeHost } from './probeHost';
 import { notifyInfo, withNotificationProgress } from '../notify';
 import { errorText } from '../../core/errorText';
+import { ContextKeys } from '../../constants';
+import { failureNotice } from '../hosts/failureNotice';
+import { showFailureNotice } from '../hosts/failureActions';
 
 /**
  * Diagnoses the fleet, or only `only` of its hosts (after a quick fix); those results replace the
@@ -63,7 +66,17 @@ export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonl
   });
   if (!probed) return undefined;
   record(ctx, fleet, probed, only !== undefined);
+  ctx.keys.set(ContextKeys.fleetDiagnosed, true);
+  notifyFailures(ctx, fleet, probed);
   return probed;
+}
+
+/** Hosts of the fleet that could not be diagnosed, told as a host's failure is (failureNotice). */
+function notifyFailures(ctx: Ctx, fleet: FleetConfig, probed: readonly FleetHostResult[]): void {
+  const failed = probed.filter((r) => r.status === 'unreachable' || (r.status === 'timed-out' && !r.report));
+  const notice = failureNotice(probed.length, failed.map((r) => ({ host: r.host, message: r.error?.message ?? `${r.host}: ${r.status}` })), fleet.name);
+  if (!notice) return;
+  void showFailureNotice(notice, { log: ctx.log, ssh: true, retry: (hosts) => diagnoseFleet(ctx, fleet, hosts) });
 }
 
 /** Through the login node: one pooled connection (connected, host key checked, like any host). */

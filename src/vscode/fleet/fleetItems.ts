@@ -8,7 +8,7 @@ import { fixContextValue } from '../fixes/contextValue';
 import { item, markdown, TONE_ICON } from '../tree/treeItems';
 import { FleetModel } from './fleetModel';
 import type { FleetNode } from '../tree/nodes';
-import { fleetDescription, groupLabel, groupTone } from './fleetNodes';
+import { fleetDescription, fleetTone, groupLabel, groupTone } from './fleetNodes';
 import { plain } from '../../core/report/diagnosisReport';
 
 const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
@@ -25,6 +25,13 @@ export function fleetTreeItem(node: FleetNode, fleets: FleetModel): vscode.TreeI
   return t;
 }
 
+/** Running: the spinner; diagnosed: its worst group's verdict; never diagnosed: the fleet icon. */
+function fleetIcon(fleets: FleetModel, name: string): vscode.ThemeIcon {
+  if (fleets.state(name).running) return TONE_ICON.working;
+  const tone = fleetTone(fleets, name);
+  return tone === undefined ? new vscode.ThemeIcon('server-environment') : TONE_ICON[tone];
+}
+
 function fleetItem(name: string, fleets: FleetModel, id: string): vscode.TreeItem {
   const config = fleets.get(name);
   const state = fleets.state(name);
@@ -33,7 +40,7 @@ function fleetItem(name: string, fleets: FleetModel, id: string): vscode.TreeIte
   const when = state.finishedAt ? [`Diagnosed ${state.finishedAt.toLocaleString()}`] : [];
   const t = item(id, name, Collapsed, {
     description,
-    icon: state.running ? TONE_ICON.working : new vscode.ThemeIcon('server-environment'),
+    icon: fleetIcon(fleets, name),
     tooltip: markdown([`**${plain(name)}**: ${plain(description)}`, '', `Hosts: ${plain(config?.hosts ?? '')}`, '', `Reached ${plain(reach)}`, ...(when.length > 0 ? ['', ...when] : [])]),
   });
   t.contextValue = ContextValues.fleet;

@@ -66,3 +66,11 @@ export function groupTone(fleets: FleetModel, fleet: string, group: FleetGroup):
   const findings = fleets.result(fleet, group.hosts[0])?.diagnosis?.findings ?? [];
   return findings.some((f) => f.severity === 'error') ? 'error' : 'warning';
 }
+
+/** The fleet's own icon: the worst of its groups (an unreachable host counts as an error), none before a diagnose. */
+export function fleetTone(fleets: FleetModel, fleet: string): Tone | undefined {
+  const groups = fleets.state(fleet).groups ?? [];
+  if (groups.length === 0) return undefined;
+  const tones = groups.map((g) => groupTone(fleets, fleet, g));
+  return (['error', 'warning', 'ok'] as const).find((t) => tones.includes(t)) ?? 'idle';
+}

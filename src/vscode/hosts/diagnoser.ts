@@ -3,7 +3,7 @@
 // outcome in the model. Cancelling closes the host's SSH connection, which stops the remote
 // commands, or stops this machine's probe script; nothing here interprets what the host printed.
 import { diagnose } from '../../core/diagnosis';
-import { demoRunner } from '../../core/probe/demoHost';
+import { DemoHost } from '../../core/demo/demoHost';
 import { localRunner } from '../../core/probe/localRunner';
 import { ProbeRunner, runProbe } from '../../core/probe/runProbe';
 import { sshRunner } from '../../core/probe/sshRunner';
@@ -15,13 +15,14 @@ import { SshPrompts } from '../../core/ssh/prompts';
 import { SshTarget } from '../../core/ssh/sshConfig';
 import { GdrSettings } from '../config';
 import { HostEntry, HostModel, Outcome } from './hostModel';
+import { ChangeListeners } from '../modelSupport';
 
 export interface DiagnoserDeps {
   readonly model: HostModel;
   readonly settings: () => GdrSettings;
   readonly prompts: SshPrompts;
-  /** Folder holding the demo's recorded outputs (media/demo in the .vsix). */
-  readonly demoDir: string;
+  /** The demo host (recordings in media/demo of the .vsix) and the state its quick fixes changed. */
+  readonly demo: DemoHost;
   readonly log: { info(m: string): void; warn(m: string): void };
 }
 
@@ -32,6 +33,8 @@ export class Diagnoser {
    * kept only while the pool has that connection open or opening.
    */
   private readonly jumps = new Map<string, { destination: string; jump: string }>();
+  /** Told when a connection opens or closes (Disconnect is offered only where one is open). */
+  private readonly connections = new ChangeListeners();
 
   constructor(private readonly deps: DiagnoserDeps) {
     this.pool = new ConnectionPool({ open: (d) => this.open(d), onClose: (d, why) => this.closed(d, why) });
@@ -85,6 +88,10 @@ export class Diagnoser {
     return this.pool.use(key, work);
   }
 
+  onDidChangeConnections(listener: () => void): { dispose(): void } {
+    return this.connections.add(listener);
+  }
+
   connected(host: HostEntry): boolean {
     const key = this.poolKey(host);
     return key !== undefined && this.pool.hosts().includes(key);
@@ -99,7 +106,7 @@ export class Diagnoser {
     try {
       if (host.destination === undefined) {
         // This machine: the signal stops the script's process group; the demo only needs to give up.
-        const runner = host.kind === 'demo' ? abortable(demoRunner(this.deps.demoDir), signal) : localRunner({ signal });
+        const runner = host.kind === 'demo' ? abortable(this.deps.demo.runner(), signal) : localRunner({ signal });
         const report = await runProbe(runner, { host: host.label, deadlineMs });
         return { kind: 'diagnosed', report, diagnosis: diagnose(report, nccl), finishedAt: new Date() };
       }
@@ -131,12 +138,15 @@ export class Diagnoser {
   private async open(key: string): Promise<SshConnection> {
     const reach = sshReach(this.deps.settings(), this.deps.prompts, this.deps.log);
     const jumped = this.jumps.get(key);
-    return jumped ? openSsh(jumped.destination, throughJump(reach, jumped.destination, jumped.jump)) : openSsh(key, reach);
+    const conn = await (jumped ? openSsh(jumped.destination, throughJump(reach, jumped.destination, jumped.jump)) : openSsh(key, reach));
+    this.connections.fire();
+    return conn;
   }
 
   private closed(key: string, why: PoolCloseReason): void {
     this.jumps.delete(key);
     this.deps.log.info(`${key}: connection closed (${why})`);
+    this.connections.fire();
   }
 }
 

@@ -2,7 +2,7 @@
 // the demo) and each host's last diagnosis or why it failed. No VS Code import: the tree reads
 // it and redraws on change; commands write to it. Nothing here connects anywhere.
 import { Diagnosis } from '../../core/diagnosis';
-import { DEMO_HOST_NAME } from '../../core/probe/demoHost';
+import { DEMO_HOST_NAME } from '../../core/demo/demoHost';
 import { ProbeReport } from '../../core/probe/runProbe';
 import { SshTarget } from '../../core/ssh/sshConfig';
 import { ChangeListeners, safeList } from '../modelSupport';
@@ -87,6 +87,11 @@ export class HostModel {
 
   status(id: string): HostStatus {
     return this.statuses.get(id) ?? { working: false };
+  }
+
+  /** The demo host is listed (Open Demo Host, until it is removed). */
+  get demoListed(): boolean {
+    return this.demoOpen;
   }
 
   openDemo(): HostEntry {

@@ -1,15 +1,31 @@
 // Checks an SSH destination while it is typed in an input box (Add Host, a fleet's login node), with
-// the parser every connection uses, so what the box accepts is what connects. No VS Code import.
+// the parser every connection uses, so what the box accepts is what connects, and says how it reads
+// what was typed (user, host, port) before it is added. No VS Code import.
 import { errorText } from '../../core/errorText';
-import { parseDestination } from '../../core/ssh/destination';
+import { Destination, parseDestination } from '../../core/ssh/destination';
 
 /** undefined when `typed` reads as a destination (or is empty and `optional`), else what is wrong. */
 export function destinationProblem(typed: string, optional = false): string | undefined {
-  if (typed.trim() === '') return optional ? undefined : 'Type a host name or user@host.';
+  const check = checkDestination(typed, optional);
+  return check.ok ? undefined : check.message;
+}
+
+export type DestinationCheck = { readonly ok: true; readonly message: string | undefined } | { readonly ok: false; readonly message: string };
+
+/** What the box shows as the user types: the problem, or how the destination is read. */
+export function checkDestination(typed: string, optional = false): DestinationCheck {
+  if (typed.trim() === '') return optional ? { ok: true, message: undefined } : { ok: false, message: 'Type a host name or user@host.' };
   try {
-    parseDestination(typed.trim());
-    return undefined;
+    return { ok: true, message: readAs(parseDestination(typed.trim())) };
   } catch (e) {
-    return errorText(e);
+    return { ok: false, message: errorText(e) };
   }
+}
+
+/** "host gpu01, port 2222, user root; resolved through your SSH config". */
+function readAs(d: Destination): string {
+  const parts = [`host ${d.host}`, d.port !== null ? `port ${d.port}` : undefined, d.user !== null ? `user ${d.user}` : undefined];
+  // A bare IPv6 address cannot carry a port: its last group would be read as part of the address.
+  const v6 = d.port === null && d.host.split(':').length > 2 ? ' (an IPv6 address: write [address]:port for a port)' : '';
+  return `Reads as ${parts.filter((p) => p !== undefined).join(', ')}${v6}; the rest comes from your SSH config.`;
 }

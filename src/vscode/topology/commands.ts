@@ -1,5 +1,6 @@
 // Show Topology (a diagnosed host's `nvidia-smi topo -m`, with its verdicts) and Analyze Topology in
-// Editor (the active editor or its selection, parsed offline). Both open the same panel.
+// Editor (the active editor or its selection, parsed offline, the panel beside the editor). Both open
+// the same panel.
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { hostDrawing } from '../../core/diagnosis/hostTopology';
@@ -9,6 +10,7 @@ import { Ctx, targetHosts } from '../context';
 import type { HostsNode } from '../tree/nodes';
 import { topologyData } from './topologyData';
 import { notifyError, notifyInfo, notifyWarning } from '../notify';
+import { ContextKeys } from '../../constants';
 
 export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
   const [host] = await targetHosts(ctx, clicked, undefined, {
@@ -31,6 +33,7 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
     pairs: last.diagnosis.pairs, suggestedEnv: last.diagnosis.suggestedEnv, nccl: readSettings().nccl,
     tree: drawing.tree, derived: drawing.derived, c2cGpus: drawing.c2cGpus,
   }));
+  ctx.keys.set(ContextKeys.topologyShown, true);
 }
 
 export async function analyzeTopologyInEditorCommand(ctx: Ctx): Promise<void> {
@@ -51,8 +54,9 @@ export async function analyzeTopologyInEditorCommand(ctx: Ctx): Promise<void> {
     void notifyError(`Not readable as \`nvidia-smi topo -m\` output: ${name}, line ${line}: ${parsed.error.message}`);
     return;
   }
+  // Beside the source, which stays open: the panel explains what the editor shows.
   ctx.topology.show(topologyData({
     title: name, source: useSelection ? `selection of ${name}, read offline` : `${name}, read offline`, topology: parsed.value,
     nccl: readSettings().nccl,
-  }));
+  }), { beside: true });
 }

@@ -14,13 +14,14 @@ export class TopologyPanels implements vscode.Disposable {
 
   constructor(private readonly extension: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {}
 
-  /** Shows `data` in the open panel, or opens one. */
-  show(data: TopologyData): void {
+  /** Shows `data` in the open panel, or opens one; `beside`: next to the active editor, never in its place. */
+  show(data: TopologyData, where: { beside?: boolean } = {}): void {
+    const column = where.beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
     if (this.current) {
-      this.current.reveal(data);
+      this.current.reveal(data, column);
       return;
     }
-    this.current = new TopologyPanel(this.extension, this.log, data, () => (this.current = undefined));
+    this.current = new TopologyPanel(this.extension, this.log, data, column, () => (this.current = undefined));
   }
 
   dispose(): void {
@@ -33,9 +34,9 @@ class TopologyPanel {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly panel: vscode.WebviewPanel;
 
-  constructor(extension: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel, private data: TopologyData, onClosed: () => void) {
+  constructor(extension: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel, private data: TopologyData, column: vscode.ViewColumn, onClosed: () => void) {
     const roots = [vscode.Uri.joinPath(extension.extensionUri, 'dist'), vscode.Uri.joinPath(extension.extensionUri, 'media')];
-    this.panel = vscode.window.createWebviewPanel(VIEW_TYPE, panelTitle(data), vscode.ViewColumn.Active, {
+    this.panel = vscode.window.createWebviewPanel(VIEW_TYPE, panelTitle(data), column, {
       enableScripts: true,
       localResourceRoots: roots,
     });
@@ -47,8 +48,11 @@ class TopologyPanel {
     this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m), null, this.disposables);
   }
 
-  reveal(data: TopologyData): void {
-    this.panel.reveal();
+  /** Beside: moved next to the active editor only when it shares that editor's group (it would hide it). */
+  reveal(data: TopologyData, column: vscode.ViewColumn): void {
+    const editorColumn = vscode.window.activeTextEditor?.viewColumn;
+    const hides = column === vscode.ViewColumn.Beside && editorColumn !== undefined && this.panel.viewColumn === editorColumn;
+    this.panel.reveal(hides ? vscode.ViewColumn.Beside : undefined);
     this.setData(data);
   }
 

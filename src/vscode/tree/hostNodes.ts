@@ -1,11 +1,12 @@
 // The Hosts tree's host part, built from the host model on demand (the element types are in nodes.ts);
 // no VS Code import (treeItems.ts renders these).
-import { GpuNicPair, pathLabel, shortVerdict } from '../../core/diagnosis';
+import { Finding, GpuNicPair, pathLabel, shortVerdict } from '../../core/diagnosis';
 import { factOf } from '../../core/diagnosis/evidence';
 import { readHostState } from '../../core/diagnosis/hostState';
 import { rdmaPorts } from '../../core/diagnosis/rdmaPorts';
 import { formatCpuList } from '../../core/parsers/cpuList';
 import { commandStatus } from '../../core/probe/commandStatus';
+import { commandTitle } from '../../core/probe/commandTitle';
 import { ProbeReport } from '../../core/probe/runProbe';
 import { DiagnosedOutcome, HostModel } from '../hosts/hostModel';
 import { moduleRows } from './moduleRows';
@@ -17,6 +18,7 @@ export function rootNodes(model: HostModel): HostsNode[] {
 
 export function childNodes(node: HostsNode, model: HostModel): HostsNode[] {
   if (node.kind === 'nic') return node.ports;
+  if (node.kind === 'finding') return findingNodes(node.id, node.hostId, node.finding.children ?? []);
   const last = model.status(node.hostId).lastDiagnosed;
   // Children's ids extend the parent's, so a host shown at the root and under a fleet stays unique.
   if (node.kind === 'host') return [statusNode(node.hostId, model, node.id), ...(last ? groupNodes(node.id, node.hostId, last) : [])];
@@ -39,7 +41,8 @@ export function statusNode(hostId: string, model: HostModel, scope = hostId): Ho
   }
   const r = last.report;
   const partial = r.connectionLost ? ' · connection lost, partial' : r.timedOut ? ' · deadline hit, partial' : '';
-  return { kind: 'status', id, hostId, label: `Diagnosed ${when} in ${formatMs(r.durationMs)}${partial}`, tone: partial ? 'warning' : 'ok', tooltip: `Reachable. Diagnosed ${date}: ${r.commands.length} commands collected from ${r.host} in ${formatMs(r.durationMs)}.` };
+  // Neutral when complete: reaching a host says nothing about GPUDirect RDMA (the host's icon does).
+  return { kind: 'status', id, hostId, label: `Diagnosed ${when} in ${formatMs(r.durationMs)}${partial}`, tone: partial ? 'warning' : 'done', tooltip: `Diagnosed ${date}: ${r.commands.length} commands collected from ${r.host} in ${formatMs(r.durationMs)}.` };
 }
 
 function groupNodes(scope: string, hostId: string, d: DiagnosedOutcome): HostsNode[] {
@@ -63,7 +66,7 @@ function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOut
     ({ kind: 'row', id: `${base}/${key}`, hostId, label, description, tone, tooltip });
   switch (g) {
     case 'findings':
-      return d.diagnosis.findings.map((finding, i) => ({ kind: 'finding', id: `${base}/${i}:${finding.id}`, hostId, finding }));
+      return findingNodes(base, hostId, d.diagnosis.findings);
     case 'gpus':
       return d.diagnosis.pairs.map((pair) => gpuNode(base, hostId, pair, d.report));
     case 'nics':
@@ -73,16 +76,22 @@ function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOut
     case 'modules':
       return moduleRows(readHostState(d.report)).map((m, i) => row(`${i}`, m.label, m.value, m.tone));
     case 'raw':
-      return d.report.commands.map((c) => ({ kind: 'raw', id: `${base}/${c.id}`, hostId, commandId: c.id, label: c.id, description: commandStatus(c) }));
+      return d.report.commands.map((c) => ({ kind: 'raw', id: `${base}/${c.id}`, hostId, commandId: c.id, label: commandTitle(c), description: commandStatus(c) }));
   }
 }
 
+/** A finding's knock-ons (knockOn.ts) are its children in the tree, as in the CLI report. */
+function findingNodes(base: string, hostId: string, findings: readonly Finding[]): HostsNode[] {
+  return findings.map((finding, i) => ({ kind: 'finding', id: `${base}/${i}:${finding.id}`, hostId, finding }));
+}
+
+/** The verdict first, then the NIC and path, the NUMA node and the GPU itself: a narrow sidebar still shows the verdict. */
 function gpuNode(base: string, hostId: string, pair: GpuNicPair, report: ProbeReport): HostsNode {
   const index = /^GPU(\d+)$/.exec(pair.gpu)?.[1];
   const row = factOf(report, 'gpus')?.gpus.find((g) => index !== undefined && g.index === Number(index));
   const nics = pair.nics.map((n) => n.device ?? n.nic);
   const nic = (nics.length > 2 ? `${nics.slice(0, 2).join(', ')} +${nics.length - 2}` : nics.join(', ')) || 'no RDMA NIC';
-  const parts = [row?.name, row?.pciBusId, pair.numaNode !== null ? `NUMA ${pair.numaNode}` : undefined, `→ ${nic}${pair.link ? ` (${pathLabel(pair)})` : ''}`, shortVerdict(pair)];
+  const parts = [shortVerdict(pair), `${nic}${pair.link ? ` (${pathLabel(pair)})` : ''}`, pair.numaNode !== null ? `NUMA ${pair.numaNode}` : undefined, row?.name, row?.pciBusId];
   return { kind: 'gpu', id: `${base}/${pair.gpu}`, hostId, pair, label: pair.gpu, description: parts.filter((p) => p !== undefined).join(' · ') };
 }
 

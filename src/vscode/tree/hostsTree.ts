@@ -7,19 +7,26 @@ import { FleetModel } from '../fleet/fleetModel';
 import { HostModel } from '../hosts/hostModel';
 import { childNodes, rootNodes } from './hostNodes';
 import type { HostsNode } from './nodes';
-import { toTreeItem } from './treeItems';
+import { IsConnected, toTreeItem } from './treeItems';
+
+/** The SSH connections the rows show (Disconnect only where one is open): the Diagnoser. */
+export interface Connections {
+  readonly connected: IsConnected;
+  onDidChangeConnections(listener: () => void): { dispose(): void };
+}
 
 export class HostsTreeProvider implements vscode.TreeDataProvider<HostsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<HostsNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: { dispose(): void }[];
 
-  constructor(private readonly model: HostModel, private readonly fleets: FleetModel) {
-    this.subscriptions = [model.onDidChange(() => this.changed.fire(undefined)), fleets.onDidChange(() => this.changed.fire(undefined))];
+  constructor(private readonly model: HostModel, private readonly fleets: FleetModel, private readonly connections: Connections) {
+    const redraw = () => this.changed.fire(undefined);
+    this.subscriptions = [model.onDidChange(redraw), fleets.onDidChange(redraw), connections.onDidChangeConnections(redraw)];
   }
 
   getTreeItem(node: HostsNode): vscode.TreeItem {
-    return node.kind === 'fleet' || node.kind === 'fleetGroup' ? fleetTreeItem(node, this.fleets) : toTreeItem(node, this.model);
+    return node.kind === 'fleet' || node.kind === 'fleetGroup' ? fleetTreeItem(node, this.fleets) : toTreeItem(node, this.model, (h) => this.connections.connected(h));
   }
 
   /** Needed by TreeView.reveal, which the commands use for root rows (hosts, fleets) only. */

@@ -5,7 +5,8 @@ import type { FixId } from '../../core/fixes';
 import type { FleetGroup } from '../../core/fleet/grouping';
 
 export type GroupId = 'findings' | 'gpus' | 'nics' | 'numa' | 'modules' | 'raw';
-export type Tone = 'ok' | 'warning' | 'error' | 'idle' | 'working' | 'unknown';
+/** `done`: finished, saying nothing about the result (a host's "Diagnosed at …" row: the host's icon carries the verdict). */
+export type Tone = 'ok' | 'warning' | 'error' | 'idle' | 'working' | 'unknown' | 'done';
 
 interface Base {
   /** Tree id: a host's own id at the root; under a fleet, scoped by the fleet and group (one host may show twice). */

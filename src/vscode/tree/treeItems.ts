@@ -9,6 +9,11 @@ import type { FleetNode, HostsNode, Tone } from './nodes';
 import { rawOutputUri } from '../rawOutput';
 import { findingContextValue } from '../fixes/contextValue';
 import { isRelayedHostId } from '../fleet/fleetMembers';
+import { hostContextValue } from './hostContext';
+import { HostRow, hostRow } from './hostRow';
+
+/** Whether an SSH connection to a host is open (the Diagnoser's pool). */
+export type IsConnected = (host: HostEntry) => boolean;
 
 const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
 const None = vscode.TreeItemCollapsibleState.None;
@@ -20,6 +25,7 @@ export const TONE_ICON: Record<Tone, vscode.ThemeIcon> = {
   idle: new vscode.ThemeIcon('circle-outline'),
   working: new vscode.ThemeIcon('sync~spin'),
   unknown: new vscode.ThemeIcon('question'),
+  done: new vscode.ThemeIcon('history'),
 };
 
 const SEVERITY_ICON: Record<Finding['severity'], vscode.ThemeIcon> = {
@@ -29,13 +35,13 @@ const SEVERITY_ICON: Record<Finding['severity'], vscode.ThemeIcon> = {
 };
 
 const HOST_ICON: Record<HostEntry['origin'], string> = { 'ssh-config': 'remote', added: 'remote', local: 'device-desktop', demo: 'beaker', fleet: 'remote' };
-const ORIGIN_TEXT: Record<HostEntry['origin'], string> = { 'ssh-config': 'ssh config', added: 'added', local: 'local probe', demo: 'demo, replayed', fleet: 'fleet' };
+const UNREACHABLE_ICON = new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('list.errorForeground'));
 
 /** Fleet and group rows are rendered by fleet/fleetItems.ts; their hosts are host rows like any other. */
-export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel): vscode.TreeItem {
+export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel, connected: IsConnected): vscode.TreeItem {
   switch (node.kind) {
     case 'host':
-      return hostItem(node, model);
+      return hostItem(node, model, connected);
     case 'status':
       return item(node.id, node.label, None, { icon: TONE_ICON[node.tone], tooltip: node.tooltip });
     case 'group':
@@ -55,7 +61,7 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
       const t = item(node.id, node.label, None, { description: node.description, icon: new vscode.ThemeIcon('output') });
       t.contextValue = ContextValues.rawOutput;
       t.command = { command: Commands.openRawOutput, title: 'Open Raw Output', arguments: [node] };
-      t.resourceUri = rawOutputUri(node.hostId, node.commandId);
+      t.resourceUri = rawOutputUri(node.hostId, node.commandId, node.label);
       return t;
     }
   }
@@ -63,18 +69,22 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
 
 const GROUP_ICON = { findings: 'checklist', gpus: 'circuit-board', nics: 'plug', numa: 'server', modules: 'extensions', raw: 'output' } as const;
 
-function hostItem(node: HostsNode & { kind: 'host' }, model: HostModel): vscode.TreeItem {
+function hostItem(node: HostsNode & { kind: 'host' }, model: HostModel, connected: IsConnected): vscode.TreeItem {
   const { hostId } = node;
   const host = model.get(hostId);
-  const status = model.status(hostId);
   const label = node.label ?? host?.label ?? hostId;
-  const errors = status.last?.kind === 'diagnosed' ? status.last.diagnosis.findings.filter((f) => f.severity === 'error').length : 0;
-  const icon = status.working ? TONE_ICON.working : status.last?.kind === 'failed' ? TONE_ICON.error : errors > 0 ? TONE_ICON.error : new vscode.ThemeIcon(HOST_ICON[host?.origin ?? 'added']);
-  const origin = host ? ORIGIN_TEXT[host.origin] : 'through the login node';
-  const t = item(node.id, label, Collapsed, { description: origin, icon, tooltip: `${label} (${origin})` });
-  if (isRelayedHostId(hostId)) t.contextValue = ContextValues.relayedHost;
-  else t.contextValue = host?.origin === 'added' || host?.origin === 'demo' ? ContextValues.removableHost : ContextValues.host;
+  const row = hostRow(host, model.status(hostId));
+  const t = item(node.id, label, Collapsed, { description: row.description, icon: hostIcon(row, host), tooltip: markdown([`**${plain(label)}**`, '', ...row.details.map(plain)]) });
+  if (isRelayedHostId(hostId) || !host) t.contextValue = ContextValues.relayedHost;
+  else t.contextValue = hostContextValue({ host, status: model.status(hostId), connected: connected(host) });
   return t;
+}
+
+/** The verdict's icon once diagnosed; before that, where the host comes from. */
+export function hostIcon(row: HostRow, host: HostEntry | undefined): vscode.ThemeIcon {
+  if (row.look === 'origin') return new vscode.ThemeIcon(HOST_ICON[host?.origin ?? 'added']);
+  if (row.look === 'unreachable') return UNREACHABLE_ICON;
+  return TONE_ICON[row.look];
 }
 
 /** `fixable`: false for a host reached through a login node (a fix needs SSH to the host itself). */
@@ -83,7 +93,10 @@ function findingItem(id: string, f: Finding, fixable: boolean): vscode.TreeItem 
   if (f.evidence.length > 0) parts.push('', 'Evidence:', '', ...codeBlock(f.evidence.join('\n')));
   if (f.fixes.length > 0) parts.push('', `Quick fix: ${f.fixes.map(plain).join(', ')}`);
   parts.push('', `_${plain(f.source)}_`);
-  const t = item(id, f.title, None, { description: f.id, icon: SEVERITY_ICON[f.severity], tooltip: markdown(parts) });
+  const following = f.children?.length ?? 0;
+  if (following > 0) parts.push('', `${following} more finding${following === 1 ? '' : 's'} follow from this one (listed under it): nothing they show can change the answer until it is solved.`);
+  const description = following > 0 ? `${f.id} · ${following} following` : f.id;
+  const t = item(id, f.title, following > 0 ? Collapsed : None, { description, icon: SEVERITY_ICON[f.severity], tooltip: markdown(parts) });
   t.contextValue = findingContextValue(fixable ? f.fixes : []);
   return t;
 }

@@ -36,8 +36,9 @@ describe('gdr-doctor in a desktop VS Code (@vscode/test-electron)', () => {
     await vscode.env.clipboard.writeText('');
     await vscode.commands.executeCommand('gdrDoctor.copyReport', DEMO_NODE);
     const report = await vscode.env.clipboard.readText();
-    assert.match(report, /^# GPUDirect RDMA report: `demo-dgx-a100 \(replayed\)`\n/);
-    // Markdown escapes the underscore of mlx5_1.
+    assert.match(report, /^# GPUDirect RDMA report: `demo-hgx-h100 \(replayed\)`\n/);
+    // Markdown escapes the underscores of nvidia_peermem and mlx5_1.
+    assert.match(report, /^### Error: nvidia\\_peermem is not loaded \(`peermem\.not-loaded`\)$/m);
     assert.match(report, /^### Warning: No active port on mlx5\\_1 \(`rdma\.port-down`\)$/m);
   });
 });

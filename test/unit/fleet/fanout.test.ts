@@ -8,11 +8,12 @@ import * as path from 'node:path';
 import { fanOut, ProbedHost, ProbeHost } from '../../../src/core/fleet/fanout';
 import { FleetHostResult } from '../../../src/core/fleet/types';
 import { PROBE_COMMANDS } from '../../../src/core/probe/commands';
-import { demoRunner } from '../../../src/core/probe/demoHost';
+import { DemoHost } from '../../../src/core/demo/demoHost';
 import { offlineRunner } from '../../../src/core/probe/offlineRunner';
 import { ProbeRunner, runProbe } from '../../../src/core/probe/runProbe';
 import { ConnectError } from '../../../src/core/ssh/errors';
 import { FIXTURES } from '../probe/fakeHost';
+import { DEMO_DIR } from '../../support/paths';
 
 /** How each lab-less host behaves; the name's prefix picks it (demo-3 → demo). */
 type Kind = 'demo' | 'clean' | 'hang' | 'refused' | 'bug' | 'deaf';
@@ -23,7 +24,7 @@ const aborted = (signal: AbortSignal) => new Promise<void>((r) => (signal.aborte
 /** The demo host's stream cut after its first sections, handed back once the host is stopped (as exec() does). */
 function hangingRunner(signal: AbortSignal, onHang: () => void): ProbeRunner {
   return async (script, request) => {
-    const full = await demoRunner(FIXTURES)(script, request);
+    const full = await new DemoHost(DEMO_DIR).runner()(script, request);
     const cut = full.stdout.indexOf(Buffer.from(`${request.boundary} BEGIN lsmod`));
     onHang();
     await aborted(signal);
@@ -61,7 +62,7 @@ class Hosts {
   private probe(kind: Kind, host: string, signal: AbortSignal): Promise<ProbedHost> {
     switch (kind) {
       case 'demo':
-        return runProbe(demoRunner(FIXTURES), { host }).then((report) => ({ report }));
+        return runProbe(new DemoHost(DEMO_DIR).runner(), { host }).then((report) => ({ report }));
       case 'clean': // a host whose only section is clean: no finding at all
         return runProbe(offlineRunner(this.cleanDir), { host, commands: PROBE_COMMANDS.filter((c) => c.id === 'os-release') }).then((report) => ({ report }));
       case 'hang':

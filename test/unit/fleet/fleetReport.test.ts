@@ -3,6 +3,9 @@ import { fleetJson, formatFleetSummary } from '../../../src/core/fleet/fleetRepo
 import { groupFleet } from '../../../src/core/fleet/grouping';
 import { FleetHostResult } from '../../../src/core/fleet/types';
 import { diagnosisJson } from '../../../src/core/report/diagnosisReport';
+import { withFleetFindings } from '../../../src/core/fleet/topologyDiff';
+import { printFleet } from '../../../src/cli/fleetOutput';
+import { jsonText } from '../../../src/cli/visible';
 import { labFleet } from './fleet';
 
 describe('fleet report (CLI text, JSON)', () => {
@@ -63,6 +66,20 @@ describe('fleet report (CLI text, JSON)', () => {
     assert.deepEqual(json.hosts[6].report?.findings.map((f) => f.id), gpu07.diagnosis?.findings.map((f) => f.id));
     assert.deepEqual(json.hosts[11], { host: 'gpu12', status: 'unreachable', path: 'direct', durationMs: 12, error: { step: 'tcp', message: 'gpu12: connection refused' } });
     assert.equal('error' in json.hosts[0], false);
+  });
+
+  it('the CLI writes that JSON a host at a time, the same text as in one piece', () => {
+    const writes: string[] = [];
+    const io = { stdout: (t: string) => void writes.push(t), stderr: () => undefined, readInput: () => '' };
+    printFleet(fleet, io, { json: true, each: false });
+    // The grouping (withFleetFindings) as printFleet does it, then the whole document at once.
+    const results = withFleetFindings([...fleet]);
+    assert.equal(writes.join(''), jsonText(fleetJson(results, groupFleet(results))));
+    // One write for the head, one per host, one for the end: no write holds the whole fleet.
+    assert.equal(writes.length, fleet.length + 2);
+    const empty: string[] = [];
+    printFleet([], { ...io, stdout: (t: string) => void empty.push(t) }, { json: true, each: false });
+    assert.equal(empty.join(''), jsonText(fleetJson([], groupFleet([]))));
   });
 
   it('lists names outside the host-list alphabet as they are instead of failing', () => {

@@ -9,7 +9,7 @@ import { checkRelayOptions } from '../../../src/core/fleet/relay';
 import { demux } from '../../../src/core/fleet/relay/demux';
 import { loginScript, nodeCommand, nodeWrapper } from '../../../src/core/fleet/relay/loginScript';
 import { FakeHost } from '../probe/fakeHost';
-import { localLogin, makeLoginNode } from './relayLocal';
+import { makeLoginNode, runLoginCollecting } from './relayLocal';
 
 const TAG = 'gdrr-0123456789abcdef';
 
@@ -30,12 +30,12 @@ describe('relay transport through real pdsh and clush', function () {
       // The "probe" here prints the payload, and exits 3 on n2.
       const probeScript = `cat "${path.join(host.log, 'payload')}"\n[ "$GDR_NODE" = n2 ] && exit 3\nexit 0\n`;
       const script = loginScript({ tool, tag: TAG, probeScript, nodeLimitS: 60, nodes: 'n[1-3]', expectedCount: 3, concurrency: 2, deadlineS: 90 });
-      const run = await localLogin(host)(script, { timeoutMs: 90_000, maxBytes: 64 * 1024 * 1024 });
+      const run = await runLoginCollecting(host, script, 90_000);
       const d = demux(tool, TAG, run, ['n1', 'n2', 'n3']);
       assert.deepEqual([...d.nodes.keys()], ['n1', 'n2', 'n3']);
       for (const node of d.nodes.values()) {
         assert.ok(node.began && node.ended, `${node.name}: ${node.messages.join('\n')}`);
-        assert.ok(Buffer.from(node.data.join(''), 'base64').equals(payload), node.name);
+        assert.ok(node.data.bytes().equals(payload), node.name);
         assert.equal(node.exitCode, node.name === 'n2' ? 3 : 0);
       }
       assert.equal(d.toolExit, '0'); // the node command itself ends well: the probe's code travels in its E line
@@ -45,15 +45,15 @@ describe('relay transport through real pdsh and clush', function () {
   it("pdsh: a node dying mid-line costs the others nothing (pdsh glues the next node's line to its cut one)", async () => {
     // n3 is killed after half a line; pdsh prints that half without a newline, then n1's and n2's lines.
     const cmd = `if [ "$GDR_NODE" = n3 ]; then printf "%s B n3\\nQUJD" ${TAG}; kill -KILL $$; fi; sleep 0.5; printf "%s B %s\\nQUJD\\n%s E 0\\n" ${TAG} "$GDR_NODE" ${TAG}`;
-    const run = await localLogin(host)(`pdsh -R ssh -f 3 -w 'n[1-3]' '${cmd}'`, { timeoutMs: 60_000, maxBytes: 1024 * 1024 });
+    const run = await runLoginCollecting(host, `pdsh -R ssh -f 3 -w 'n[1-3]' '${cmd}'`, 60_000);
     assert.match(run.stdout.toString(), new RegExp(`n3: QUJDn[12]: ${TAG} B`), 'pdsh glued the lines (what this test is about)');
     const d = demux('pdsh', TAG, run, ['n1', 'n2', 'n3']);
     for (const name of ['n1', 'n2']) {
       const node = d.nodes.get(name)!;
-      assert.deepEqual([node.began, node.ended, node.exitCode, node.data, node.messages], [true, true, 0, ['QUJD'], []], name);
+      assert.deepEqual([node.began, node.ended, node.exitCode, node.data.bytes().toString(), node.messages], [true, true, 0, 'ABC', []], name);
     }
     const cut = d.nodes.get('n3')!;
-    assert.deepEqual([cut.began, cut.ended, cut.data], [true, false, ['QUJD']]);
+    assert.deepEqual([cut.began, cut.ended, cut.data.bytes().toString()], [true, false, 'ABC']);
   });
 
   it("drops the nodes' heartbeats from stderr, and keeps what else the nodes and the tool said", () => {

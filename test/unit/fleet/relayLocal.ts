@@ -3,7 +3,7 @@
 // --worker=exec) in place of ssh, so their per-line prefixing, stderr and exit messages are real.
 // Each "node" is a local shell (node-exec) with GDR_NODE set, running the real node command; the
 // fake GPU commands of fakeHost.ts replay real outputs and may act per node.
-import { localRunner } from '../../../src/core/probe/localRunner';
+import { runLocalScript } from '../../../src/core/probe/localScript';
 import type { LoginRunner } from '../../../src/core/fleet/relay';
 import { FakeHost, makeFakeHost } from '../probe/fakeHost';
 
@@ -46,8 +46,16 @@ export function makeLoginNode(stubs: Record<string, string>): FakeHost {
 
 export function localLogin(host: FakeHost): LoginRunner {
   return async (script, limits) => {
-    const request = { boundary: 'unused-here', commands: [], deadlineMs: limits.timeoutMs, maxOutputBytes: 0 };
-    const r = await localRunner({ env: host.env, maxStreamBytes: limits.maxBytes })(script, request);
-    return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, timedOut: r.timedOut, connectionLost: r.connectionLost };
+    const run = await runLocalScript(script, { env: host.env, timeoutMs: limits.timeoutMs, signal: limits.signal, stdout: limits.stdoutSink, stderr: limits.stderrSink });
+    return { stdout: Buffer.alloc(0), stderr: Buffer.from(run.note ?? ''), exitCode: run.exitCode, timedOut: run.timedOut, connectionLost: run.connectionLost };
   };
+}
+
+/** Runs a login script on the local login node and keeps all it printed (for tests that split it themselves). */
+export async function runLoginCollecting(host: FakeHost, script: string, timeoutMs: number): Promise<{ stdout: Buffer; stderr: Buffer }> {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  const keep = (into: Buffer[]) => ({ write: (chunk: Buffer) => (into.push(chunk), true) });
+  const run = await localLogin(host)(script, { timeoutMs, maxBytes: 0, stdoutSink: keep(out), stderrSink: keep(err) });
+  return { stdout: Buffer.concat(out), stderr: Buffer.concat([...err, run.stderr]) };
 }

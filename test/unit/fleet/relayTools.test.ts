@@ -10,7 +10,7 @@ import { statusOfProbe } from '../../../src/core/fleet/status';
 import type { FleetHostResult } from '../../../src/core/fleet/types';
 import { PROBE_COMMANDS } from '../../../src/core/probe/commands';
 import { localRunner } from '../../../src/core/probe/localRunner';
-import { runProbe } from '../../../src/core/probe/runProbe';
+import { ProbeReport, runProbe } from '../../../src/core/probe/runProbe';
 import { FakeHost, H100_STUBS } from '../probe/fakeHost';
 import { localLogin, makeLoginNode } from './relayLocal';
 
@@ -29,14 +29,16 @@ const COMMANDS = PROBE_COMMANDS.map((c) => ({ ...c, timeoutS: 120 }));
 describe('relay through real pdsh and clush', function () {
   this.timeout(240_000); // real probes, several at once, on a machine other tests load too
   let host: FakeHost;
-  let direct: { status: string; findings: unknown };
+  let direct: { status: string; findings: unknown; outputs: unknown };
+  /** What each command printed and how it ended: the node's report must carry exactly this. */
+  const outputsOf = (report: ProbeReport) => report.commands.map((c) => [c.id, c.state, c.exitCode, c.timedOut, c.truncated, c.stdout, c.stderr]);
   before(async () => {
     host = makeLoginNode(STUBS);
     fs.writeFileSync(path.join(host.log, 'down-n4'), '');
     fs.writeFileSync(path.join(host.log, 'noisy-n2'), '');
     const report = await runProbe(localRunner({ env: host.env }), { host: 'direct', commands: COMMANDS });
     const diagnosis = diagnose(report);
-    direct = { status: statusOfProbe(report, diagnosis), findings: diagnosis.findings };
+    direct = { status: statusOfProbe(report, diagnosis), findings: diagnosis.findings, outputs: outputsOf(report) };
     assert.ok(diagnosis.findings.length > 0, 'the fake host has findings to compare');
   });
   after(() => host.cleanup());
@@ -49,6 +51,7 @@ describe('relay through real pdsh and clush', function () {
     assert.equal(r.path, tool);
     assert.equal(r.report.finished, true, r.report.notes.join('\n'));
     assert.deepEqual(r.report.commands.filter((c) => c.state !== 'complete').map((c) => c.id), []);
+    assert.deepEqual(outputsOf(r.report), direct.outputs);
     assert.deepEqual(r.diagnosis.findings, direct.findings);
     assert.equal(r.status, direct.status);
   }

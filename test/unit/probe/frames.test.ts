@@ -2,6 +2,7 @@
 import * as assert from 'assert';
 import { ProbeCommandSpec } from '../../../src/core/probe/commands';
 import { encodeDone, encodeHeader, encodeSection, parseFrames } from '../../../src/core/probe/frames';
+import { PREAMBLE_KEEP_BYTES } from '../../../src/core/probe/streamCaps';
 import { localRunner } from '../../../src/core/probe/localRunner';
 import { RunnerOutput, runProbe } from '../../../src/core/probe/runProbe';
 import { buildProbeScript } from '../../../src/core/probe/script';
@@ -54,9 +55,19 @@ describe('parseFrames', () => {
   });
 
   it('skips login-shell noise before the header and keeps it as the preamble', () => {
-    const framed = parseFrames(Buffer.concat([Buffer.from('Welcome to node7\nlast login …\n'), stream()]), B, COMMANDS);
+    // The script prints a newline before its header (the header starts a line even after noise without one).
+    const framed = parseFrames(Buffer.concat([Buffer.from('Welcome to node7\nlast login …\n\n'), stream()]), B, COMMANDS);
     assert.strictEqual(framed.preamble, 'Welcome to node7\nlast login …\n');
+    assert.strictEqual(framed.preambleBytes, Buffer.byteLength('Welcome to node7\nlast login …\n'));
     assert.strictEqual(framed.results[2].stdout, 'three\n');
+  });
+
+  it('keeps only the start of a long preamble, and counts all of it', () => {
+    const noise = Buffer.alloc(3 * PREAMBLE_KEEP_BYTES, 0x1b);
+    const framed = parseFrames(Buffer.concat([noise, Buffer.from('\n'), stream()]), B, COMMANDS);
+    assert.strictEqual(framed.preamble, '\x1b'.repeat(PREAMBLE_KEEP_BYTES));
+    assert.strictEqual(framed.preambleBytes, noise.length);
+    assert.strictEqual(framed.done, true);
   });
 
   it('reports every command as not run when no frame arrived', () => {

@@ -1,6 +1,6 @@
 // The probe's own small parsers: files printed with headers, and checks read with their exit code.
 import * as assert from 'assert';
-import { headedFiles } from '../../../src/core/probe/commands';
+import { KALLSYMS_NOT_READ, PROBE_COMMANDS, headedFiles } from '../../../src/core/probe/commands';
 import { parseHeadedFiles, parseMemoryPeers, parseModulesLoad, parseSysModules, sameModule } from '../../../src/core/probe/headedFiles';
 import {
   parseCmdline,
@@ -11,10 +11,14 @@ import {
   parseSudoCheck,
   parseUname,
 } from '../../../src/core/probe/hostChecks';
-import { execFileSync } from 'child_process';
+import { SpawnSyncReturns, execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+
+function outputOf(r: SpawnSyncReturns<string>): { stdout: string; stderr: string; exitCode: number | null } {
+  return { stdout: r.stdout, stderr: r.stderr, exitCode: r.status };
+}
 
 function value<T>(r: { ok: true; value: T } | { ok: false; error: { line: number; message: string } }): T {
   if (!r.ok) assert.fail(`line ${r.error.line}: ${r.error.message}`);
@@ -73,6 +77,31 @@ describe('host checks', () => {
     assert.strictEqual(value(parseKallsymsPeer({ stdout: '0000000000000000 T ib_register_peer_memory_client\t[ib_core]\n', stderr: '', exitCode: 0 })).exported, true);
     assert.strictEqual(value(parseKallsymsPeer({ stdout: '', stderr: '', exitCode: 1 })).exported, false);
     failsAt(parseKallsymsPeer({ stdout: '', stderr: 'grep: /proc/kallsyms: Permission denied', exitCode: 2 }), 1);
+    assert.deepStrictEqual(value(parseKallsymsPeer({ stdout: `${KALLSYMS_NOT_READ} nv_peer_mem\n`, stderr: '', exitCode: 0 })), { exported: true, lines: [], impliedBy: 'nv_peer_mem' });
+    failsAt(parseKallsymsPeer({ stdout: `${KALLSYMS_NOT_READ} something-else\n`, stderr: '', exitCode: 0 }), 1);
+  });
+
+  it('kallsyms: /proc/kallsyms is read only when no peer-memory module is live', () => {
+    // The probe's own command, with /sys/module and /proc/kallsyms moved into a temp folder.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-kallsyms-'));
+    try {
+      const command = PROBE_COMMANDS.find((c) => c.id === 'kallsyms-peer')?.command ?? '';
+      assert.match(command, /\/sys\/module\/.*\/proc\/kallsyms/);
+      const local = command.replace(/\/sys\/module\//g, `${root}/module/`).replace('/proc/kallsyms', `${root}/kallsyms`);
+      const run = () => spawnSync('/bin/sh', ['-c', local], { encoding: 'utf8' });
+      fs.writeFileSync(path.join(root, 'kallsyms'), '0000000000000000 T ib_register_peer_memory_client\t[ib_core]\n0000000000000000 T other\n');
+      assert.deepStrictEqual(value(parseKallsymsPeer(outputOf(run()))), { exported: true, lines: ['0000000000000000 T ib_register_peer_memory_client\t[ib_core]'] });
+      // Loaded but not live (its init failed, or it is going away): still read.
+      fs.mkdirSync(path.join(root, 'module/nvidia_peermem'), { recursive: true });
+      fs.writeFileSync(path.join(root, 'module/nvidia_peermem/initstate'), 'coming\n');
+      assert.strictEqual(value(parseKallsymsPeer(outputOf(run()))).impliedBy, undefined);
+      // Live: kallsyms is not opened at all (removed here, so a read would fail).
+      fs.writeFileSync(path.join(root, 'module/nvidia_peermem/initstate'), 'live\n');
+      fs.rmSync(path.join(root, 'kallsyms'));
+      assert.deepStrictEqual(value(parseKallsymsPeer(outputOf(run()))), { exported: true, lines: [], impliedBy: 'nvidia_peermem' });
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('nv_peer_mem service, uname, cmdline, /run/nvidia/driver, iommu groups', () => {

@@ -1,14 +1,14 @@
-// Offline folders (`--from DIR`), the collect script that makes them, and the built-in demo host.
+// Offline folders (`--from DIR`) and the collect script that makes them (the demo host, which replays
+// such a folder: test/unit/demo/).
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { PROBE_COMMANDS } from '../../../src/core/probe/commands';
-import { DEMO_FILES, DEMO_HOST_NAME, demoRunner } from '../../../src/core/probe/demoHost';
 import { collectScript, offlineRunner } from '../../../src/core/probe/offlineRunner';
 import { runProbe } from '../../../src/core/probe/runProbe';
-import { FIXTURES, H100_STUBS, fixture, makeFakeHost } from './fakeHost';
+import { H100_STUBS, fixture, makeFakeHost } from './fakeHost';
 
 describe('offlineRunner', () => {
   let dir: string;
@@ -58,26 +58,5 @@ describe('offlineRunner', () => {
     } finally {
       host.cleanup();
     }
-  });
-});
-
-describe('demoRunner', () => {
-  it('replays the DGX A100 class demo host from the fixture folder', async () => {
-    const report = await runProbe(demoRunner(FIXTURES), { host: DEMO_HOST_NAME });
-    const topo = report.facts.topo;
-    assert.ok(topo?.parsed.ok, JSON.stringify(topo));
-    assert.deepStrictEqual(topo.parsed.value.gpus.map((g) => [g.name, g.numaAffinity]), [
-      ['GPU0', '3'], ['GPU1', '3'], ['GPU2', '1'], ['GPU3', '1'], ['GPU4', '7'], ['GPU5', '7'], ['GPU6', '5'], ['GPU7', '5'],
-    ]);
-    assert.strictEqual(topo.parsed.value.nics.length, 10);
-    for (const id of Object.keys(DEMO_FILES)) {
-      const fact = (report.facts as Record<string, { parsed: { ok: boolean } } | undefined>)[id];
-      assert.strictEqual(fact?.parsed.ok, true, id);
-    }
-    assert.strictEqual(report.commands.find((c) => c.id === 'smi-q')?.state, 'not-run');
-  });
-
-  it('only names fixture files that exist', () => {
-    for (const rel of Object.values(DEMO_FILES)) assert.ok(fs.existsSync(path.join(FIXTURES, rel ?? '')), rel);
   });
 });

@@ -20,18 +20,17 @@ async function probe(host: FakeHost, commands: readonly ProbeCommandSpec[], extr
   return runProbe(localRunner({ env: host.env, shell: extra.shell }), { host: 'localhost', commands, maxOutputBytes: extra.maxOutputBytes, boundary: extra.boundary, deadlineMs: extra.deadlineMs });
 }
 
-const shells: [string, string][] = [['/bin/sh', '/bin/sh']];
+// label, and the command line localRunner's wrapper runs (undefined: /bin/sh itself).
+const shells: [string, string | undefined][] = [['/bin/sh', undefined], ['bash as sh (RHEL\'s /bin/sh)', '/bin/bash --posix']];
 const busybox = busyboxPath();
 // Small hosts (and many containers) have only busybox: the same checks run under its ash.
 // Missing busybox is a failure, not a skip: `bash test/lab/install.sh` installs it.
-if (busybox) shells.push(['busybox sh', busybox]);
+if (busybox) shells.push(['busybox sh', `${busybox} sh`]);
 else it('needs busybox to test the probe under busybox sh (bash test/lab/install.sh installs it)', () => assert.fail('busybox is not installed'));
 
-for (const [label, shell] of shells) {
+for (const [label, shellCmd] of shells) {
   describe(`probe script under ${label}`, function () {
     let host: FakeHost;
-    const sh = shell === '/bin/sh' ? undefined : shell;
-    const shellCmd = sh ? `${busybox} sh` : undefined;
     beforeEach(() => {
       host = makeFakeHost(H100_STUBS);
     });
@@ -39,8 +38,8 @@ for (const [label, shell] of shells) {
 
     async function run(commands: readonly ProbeCommandSpec[], extra: { maxOutputBytes?: number; boundary?: string; deadlineMs?: number } = {}) {
       if (!shellCmd) return probe(host, commands, extra);
-      // busybox runs as "busybox sh -s": give localRunner a wrapper that does exactly that.
-      const wrapper = path.join(host.bin, 'bbsh');
+      // e.g. busybox runs as "busybox sh -s": give localRunner a wrapper that does exactly that.
+      const wrapper = path.join(host.bin, 'probe-sh');
       fs.writeFileSync(wrapper, `#!/bin/sh\nexec ${shellCmd} "$@"\n`, { mode: 0o755 });
       return probe(host, commands, { ...extra, shell: wrapper });
     }
@@ -204,8 +203,9 @@ if (busybox) {
       for (const c of report.commands) assert.strictEqual(c.state, 'complete', c.id);
       assert.ok(report.facts.topo?.parsed.ok);
       assert.strictEqual(report.facts.topo.parsed.value.gpus.length, 8);
-      // Whole-second clock: durations are multiples of 1000 ms.
-      for (const c of report.commands) assert.strictEqual((c.durationMs ?? -1) % 1000, 0, `${c.id}: ${c.durationMs}`);
+      // busybox date has no %N; the probe's clock is /proc/uptime, in centiseconds, with any date.
+      for (const c of report.commands) assert.strictEqual((c.durationMs ?? -1) % 10, 0, `${c.id}: ${c.durationMs}`);
+      assert.ok(report.commands.every((c) => c.durationMs !== null));
     });
 
     it('falls back to polling for finished sections where there is no mkfifo', async () => {
@@ -227,11 +227,11 @@ if (busybox) {
   });
 }
 
-describe('probe on a host without timeout', () => {
+describe('probe on a host whose sleep does not work (no watchdog)', () => {
   let host: FakeHost;
   beforeEach(() => {
-    // A `timeout` that fails the script's check, as on a host without one.
-    host = makeFakeHost({ ...H100_STUBS, timeout: 'exit 1' });
+    // The watchdog's timer is `sleep`: a broken one leaves the client deadline as the only limit.
+    host = makeFakeHost({ ...H100_STUBS, sleep: 'exit 1' });
   });
   afterEach(() => host.cleanup());
 
@@ -240,17 +240,18 @@ describe('probe on a host without timeout', () => {
     fs.mkdirSync(tmp);
     const env = { ...host.env, TMPDIR: tmp };
     const commands = [
-      { id: 'hangs', command: 'echo $$ > "$GDR_TEST_LOG/hang.pid"; exec sleep 60', timeoutS: 1 },
+      { id: 'hangs', command: 'echo $$ > "$GDR_TEST_LOG/hang.pid"; exec tail -f /dev/null', timeoutS: 1 },
       { id: 'quick', command: 'echo quick', timeoutS: 5 },
     ];
-    const report = await runProbe(localRunner({ env }), { host: 'localhost', commands, deadlineMs: 1500 });
+    const report = await runProbe(localRunner({ env }), { host: 'localhost', commands, deadlineMs: 2500 });
     assert.strictEqual(report.timedOut, true);
     assert.strictEqual(report.finished, false);
     assert.strictEqual(result(report, 'quick').stdout, 'quick\n');
     assert.strictEqual(result(report, 'hangs').state, 'not-run');
     const pid = Number(fs.readFileSync(path.join(host.log, 'hang.pid'), 'utf8'));
     assert.ok(await gone(pid), `the hung command (pid ${pid}) is still running`);
-    // The script's TERM trap ran its EXIT trap: no temporary folder is left behind.
+    // The section held back for the next batch went out from the TERM trap, which then ran the EXIT
+    // trap: no temporary folder is left behind.
     assert.deepStrictEqual(fs.readdirSync(tmp), []);
   });
 });
@@ -277,12 +278,16 @@ describe('probe script text', () => {
     assert.ok(a.script.includes(`B='${a.boundary}'`));
   });
 
-  it('sets LC_ALL and the sbin PATH, and runs commands under timeout when there is one', () => {
+  it('sets LC_ALL and the sbin PATH, and has one watchdog instead of a timeout per command', () => {
     const { script } = buildProbeScript(PROBE_COMMANDS);
     assert.match(script, /^LC_ALL=C; export LC_ALL$/m);
     assert.match(script, /^PATH=\$PATH:\/usr\/sbin:\/sbin; export PATH$/m);
-    assert.match(script, /timeout -k 2/);
-    assert.match(script, /_gd_run topo 30 'exec nvidia-smi topo -m' &/);
+    assert.match(script, /^_gd_run topo 30 'exec nvidia-smi topo -m' & P0=\$!$/m);
+    assert.doesNotMatch(script, /\btimeout\b(?!=)/);
+    // One timer: the flush tick at 1 s, then TERM at each distinct limit (10, 20, 30 s) and KILL 2 s later.
+    assert.match(script, /^EV='F:0 T:10 K:10 T:20 K:20 T:30 K:30'$/m);
+    assert.strictEqual(script.match(/ & TW=\$!$/gm)?.length, 1);
+    assert.match(script, /sleep 1 && [^\n]*sleep 9 && [^\n]*sleep 2 && [^\n]*sleep 8 && /);
   });
 
   it('refuses an id or a limit that would not be safe to put in the script', () => {

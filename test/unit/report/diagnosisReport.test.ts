@@ -1,22 +1,24 @@
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import { diagnose } from '../../../src/core/diagnosis';
-import { DEMO_HOST_NAME, demoRunner } from '../../../src/core/probe/demoHost';
+import { DEMO_HOST_NAME, DemoHost } from '../../../src/core/demo/demoHost';
 import { runProbe } from '../../../src/core/probe/runProbe';
 import { codeBlock, diagnosisJson, formatMarkdownReport, inlineCode, plain } from '../../../src/core/report/diagnosisReport';
 
-const FIXTURES = path.join(__dirname, '../../fixtures');
+import { DEMO_DIR } from '../../support/paths';
 
 describe('diagnosis report (Markdown, JSON)', () => {
   it('reports the demo host: title, every finding id, GPU table, suggested env', async () => {
-    const report = await runProbe(demoRunner(FIXTURES), { host: DEMO_HOST_NAME });
+    const report = await runProbe(new DemoHost(DEMO_DIR).runner(), { host: DEMO_HOST_NAME });
     const diagnosis = diagnose(report);
     const md = formatMarkdownReport(report, diagnosis);
-    assert.match(md, /^# GPUDirect RDMA report: `demo-dgx-a100 \(replayed\)`\n/);
+    assert.match(md, /^# GPUDirect RDMA report: `demo-hgx-h100 \(replayed\)`\n/);
     for (const f of diagnosis.findings) assert.ok(md.includes(`(${inlineCode(f.id)})`), f.id);
     assert.match(md, /\| GPU \| NIC \| Link \| NUMA \| GDR \| Why \|/);
-    // mlx5_1 has no active port in the demo's ibv_devinfo: NCCL skips it, so GPU0 uses mlx5_0 alone.
-    assert.match(md, /\| GPU0 \| mlx5\\_0 \| PXB \| 3 \| yes \|/);
+    assert.match(md, /^### Error: nvidia\\_peermem is not loaded \(`peermem\.not-loaded`\)$/m);
+    // Without peer memory NCCL stages every transfer through host memory: no GPU has GPUDirect RDMA.
+    assert.match(md, /\| GPU0 \| mlx5\\_0, mlx5\\_2, mlx5\\_3 \| PIX \| 0 \| no \|/);
+    // mlx5_1 (GPU1's PIX NIC) has no active port: NCCL leaves it out.
+    assert.match(md, /\| GPU1 \| mlx5\\_2, mlx5\\_0, mlx5\\_3 \| NODE \| 0 \| no \|/);
     const json = diagnosisJson(report, diagnosis);
     assert.equal(json.host, DEMO_HOST_NAME);
     assert.equal(json.target, null);

@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { PROBE_COMMANDS } from '../../../src/core/probe/commands';
 import { COMMAND_CATEGORY, Commands, Settings, Views } from '../../../src/constants';
-import { DEMO_FILES } from '../../../src/core/probe/demoHost';
 import { REPO_ROOT } from '../../support/paths';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
@@ -29,13 +29,11 @@ describe('package.json: commands, menus, settings of the Hosts view', () => {
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
   });
 
-  it('declares each setting the extension reads, machine-scoped', () => {
+  it('declares each setting the extension reads', () => {
     const props = manifest.contributes.configuration.properties;
     for (const [key, name] of Object.entries(Settings)) {
       if (key === 'section') continue;
-      const p = props[`${Settings.section}.${name}`];
-      assert.ok(p, name);
-      assert.equal(p.scope, 'machine', name);
+      assert.ok(props[`${Settings.section}.${name}`], name);
     }
   });
 
@@ -46,10 +44,8 @@ describe('package.json: commands, menus, settings of the Hosts view', () => {
     assert.match(welcome.contents, /\[Open Demo Host\]\(command:gdrDoctor\.openDemoHost\)/);
   });
 
-  it('ships the demo host: every DEMO_FILES entry is copied under media/demo by the build', () => {
-    const esbuild = fs.readFileSync(path.join(REPO_ROOT, 'esbuild.js'), 'utf8');
-    assert.match(esbuild, /DEMO_FILES/);
+  it('ships the demo host: every diagnostic\'s recording under media/demo/host, which the .vsix carries', () => {
     assert.match(fs.readFileSync(path.join(REPO_ROOT, '.vscodeignore'), 'utf8'), /^!media\/demo\/\*\*$/m);
-    assert.ok(Object.keys(DEMO_FILES).length > 0);
+    for (const c of PROBE_COMMANDS) assert.ok(fs.existsSync(path.join(REPO_ROOT, 'media/demo/host', `${c.id}.txt`)), c.id);
   });
 });

@@ -1,17 +1,20 @@
 // Diagnosing many compute nodes through one SSH connection to a login node: the site's srun, pdsh or
 // clush runs the same probe script on every node (nothing installed there), the output is split per
-// node (demux.ts) and each node's stream goes through runProbe and diagnose() like a direct probe.
+// node as it arrives (demux.ts) and each node's stream goes through runProbe and diagnose() like a
+// direct probe, as soon as it has ended. Memory grows with the nodes' reports, not with the run's
+// output: no buffer or string ever holds all of it (thousands of nodes would pass V8's longest string).
 import { randomBytes } from 'crypto';
 import type { Client } from 'ssh2';
-import { diagnose } from '../../diagnosis';
+import { Diagnosis, diagnose } from '../../diagnosis';
 import { PROBE_COMMANDS, probeDeadlineMs } from '../../probe/commands';
-import { ProbeRunner, runProbe } from '../../probe/runProbe';
+import { ProbeReport, ProbeRunner, runProbe } from '../../probe/runProbe';
 import { PROBE_REMOTE_COMMAND, buildProbeScript, newBoundary } from '../../probe/script';
 import { exec, ExecResult } from '../../ssh/exec';
 import { statusOfProbe } from '../status';
 import type { FleetHostResult } from '../types';
-import { Demuxed, NodeStream, demux } from './demux';
-import { nodeEndCounter } from './endCounter';
+import type { ByteSink } from '../../probe/streamCaps';
+import { NodeStream, RelayDemux } from './demux';
+import { ParseQueue } from './parseQueue';
 import { RelayTool, loginScript } from './loginScript';
 import { RelayOptions, checkRelayOptions } from './options';
 
@@ -21,9 +24,9 @@ export { checkRelayOptions } from './options';
 
 // One name per `command -v`: dash prints only the first of several.
 const DETECT_SCRIPT = 'LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH\nfor t in sinfo srun pdsh clush; do command -v "$t"; done\n';
-/** Room per node for its probe stream in base64 (a real node's is well under 2 MiB). */
-const MAX_BYTES_PER_NODE = 32 * 1024 * 1024;
 const TOOL_COMMAND: Record<RelayTool, string> = { slurm: 'srun', pdsh: 'pdsh', clush: 'clush' };
+/** Ended nodes that may wait for their parse before reading pauses (each holds its raw stream, ~100 KB). */
+const PARSE_BACKLOG = 64;
 
 /** The relay tools the login node has, from `command -v` (Slurm: srun). */
 export async function detectRelayTools(client: Client, signal?: AbortSignal): Promise<RelayTool[]> {
@@ -33,11 +36,32 @@ export async function detectRelayTools(client: Client, signal?: AbortSignal): Pr
   return (['slurm', 'pdsh', 'clush'] as const).filter((t) => found.has(TOOL_COMMAND[t]));
 }
 
-/** What running the login script gave: exec()'s result over SSH; a local shell in tests. */
+/**
+ * What running the login script gave: exec()'s result over SSH, a local shell in tests. Its output
+ * went to the sinks; `stdout`/`stderr` hold only what a runner says itself (exec(): a channel that
+ * would not open).
+ */
 export type LoginRun = Pick<ExecResult, 'stdout' | 'stderr' | 'exitCode' | 'timedOut' | 'connectionLost'>;
 
-/** Runs a login script (POSIX sh, on stdin to `/bin/sh -s`) with a deadline, output cap and cancel signal. */
-export type LoginRunner = (script: string, limits: { readonly timeoutMs: number; readonly maxBytes: number; readonly signal?: AbortSignal; readonly onStdout?: (chunk: Buffer) => void }) => Promise<LoginRun>;
+export interface LoginLimits {
+  readonly timeoutMs: number;
+  /** For output not given to a sink. */
+  readonly maxBytes: number;
+  readonly signal?: AbortSignal;
+  readonly stdoutSink: ByteSink;
+  readonly stderrSink: ByteSink;
+}
+
+/** Runs a login script (POSIX sh, on stdin to `/bin/sh -s`) with a deadline and cancel signal, its output into the sinks. */
+export type LoginRunner = (script: string, limits: LoginLimits) => Promise<LoginRun>;
+
+/** A node's probe parsed: right when its stream ended, or when the run did. */
+interface ParsedNode {
+  readonly report: ProbeReport;
+  readonly diagnosis: Diagnosis;
+  /** How many of the node's message lines went into the report (later ones are added at the end). */
+  readonly messagesUsed: number;
+}
 
 interface RunContext {
   readonly opts: RelayOptions;
@@ -45,7 +69,8 @@ interface RunContext {
   readonly run: LoginRun;
   readonly durationMs: number;
   readonly cancelled: boolean;
-  readonly demuxed: Demuxed;
+  readonly demuxed: RelayDemux;
+  readonly parsed: ReadonlyMap<string, Promise<ParsedNode>>;
 }
 
 export function diagnoseViaLoginNode(client: Client, opts: RelayOptions): Promise<FleetHostResult[]> {
@@ -71,17 +96,40 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
     concurrency: checked.concurrency,
     deadlineS: Math.ceil(checked.deadlineMs / 1000),
   });
-  const count = Math.max(checked.expected.length, opts.nodeCount ?? 0, 1);
   const t0 = Date.now();
-  const onStdout = opts.onNodeEnded ? nodeEndCounter(tag, opts.onNodeEnded) : undefined;
-  const run = await runLogin(script, { timeoutMs: checked.deadlineMs, maxBytes: count * MAX_BYTES_PER_NODE, signal: opts.signal, onStdout });
-  const ctx: RunContext = { opts, boundary, run, durationMs: Date.now() - t0, cancelled: opts.signal?.aborted === true, demuxed: demux(opts.tool, tag, run, checked.expected) };
-  const refused = ctx.demuxed.refused.map((line) => `${opts.loginHost}: ${TOOL_COMMAND[opts.tool]} printed ${line}`);
+  // Each node is parsed as soon as its stream ends, while the others still run: only the nodes in
+  // flight hold their raw streams.
+  const parsed = new Map<string, Promise<ParsedNode>>();
+  const queue = new ParseQueue(PARSE_BACKLOG);
+  const demuxed = new RelayDemux(opts.tool, tag, checked.expected, (node) => {
+    parsed.set(node.name, queue.add(() => parseNode(opts, boundary, node, { connectionLost: false, timedOut: node.exitCode === 124 })));
+    opts.onNodeEnded?.(parsed.size);
+  });
+  const sink = (push: (chunk: Buffer) => void): ByteSink => ({ write: (chunk) => (push(chunk), true), backlog: () => queue.backlog() });
+  const run = await runLogin(script, {
+    timeoutMs: checked.deadlineMs, maxBytes: 65_536, signal: opts.signal,
+    stdoutSink: sink((c) => demuxed.pushStdout(c)), stderrSink: sink((c) => demuxed.pushStderr(c)),
+  });
+  demuxed.pushStdout(run.stdout);
+  demuxed.pushStderr(run.stderr);
+  demuxed.end();
+  const ctx: RunContext = { opts, boundary, run, durationMs: Date.now() - t0, cancelled: opts.signal?.aborted === true, demuxed, parsed };
+  const refused = demuxed.refused.map((line) => `${opts.loginHost}: ${TOOL_COMMAND[opts.tool]} printed ${line}`);
   for (const line of refused) opts.onRefusedNode?.(line);
-  if (ctx.demuxed.nodes.size === 0 && ctx.demuxed.skipped.size === 0) throw new Error([`${opts.loginHost}: ${namingTool(TOOL_COMMAND[opts.tool], runFailure(ctx))}`, ...refused].join('\n'));
-  const skipped = [...ctx.demuxed.skipped].map(([name, state]) => failed(ctx, name, 'unreachable', 'relay', `Slurm reports node ${name} as ${state}; not run there`));
-  const probed = await Promise.all([...ctx.demuxed.nodes.values()].filter((n) => !ctx.demuxed.skipped.has(n.name)).map((n) => nodeResult(ctx, n)));
+  if (demuxed.nodes.size === 0 && demuxed.skipped.size === 0) throw new Error([`${opts.loginHost}: ${namingTool(TOOL_COMMAND[opts.tool], runFailure(ctx))}`, ...refused].join('\n'));
+  const skipped = [...demuxed.skipped].map(([name, state]) => failed(ctx, name, 'unreachable', 'relay', `Slurm reports node ${name} as ${state}; not run there`));
+  const probed = await Promise.all([...demuxed.nodes.values()].filter((n) => !demuxed.skipped.has(n.name)).map((n) => nodeResult(ctx, n)));
   return [...probed, ...skipped].sort((a, b) => a.host.localeCompare(b.host, 'en', { numeric: true }));
+}
+
+/** runProbe and diagnose() on a node's stream; its decoded bytes are let go. */
+async function parseNode(opts: RelayOptions, boundary: string, node: NodeStream, flags: { connectionLost: boolean; timedOut: boolean }): Promise<ParsedNode> {
+  const stdout = node.data.take();
+  const messages = node.messages;
+  if (node.data.cutBytes > 0) messages.push(`${node.data.cutBytes} more bytes of the node's probe stream were cut`);
+  const runner: ProbeRunner = async () => ({ stdout, stderr: Buffer.from(messages.join('\n')), exitCode: node.exitCode, ...flags });
+  const report = await runProbe(runner, { host: node.name, commands: opts.commands ?? PROBE_COMMANDS, boundary });
+  return { report, diagnosis: diagnose(report, opts.nccl), messagesUsed: node.messages.length };
 }
 
 async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostResult> {
@@ -91,16 +139,13 @@ async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostR
     return failed(ctx, node.name, 'unreachable', 'relay', nodeFailure(ctx, node));
   }
   const cut = !node.ended;
-  const runner: ProbeRunner = async () => ({
-    stdout: Buffer.from(node.data.join(''), 'base64'),
-    stderr: Buffer.from(node.messages.join('\n')),
-    exitCode: node.exitCode,
-    connectionLost: cut && !ctx.run.timedOut && !ctx.cancelled,
-    // 124: the node's own `timeout` stopped the probe (its share of the deadline).
-    timedOut: (cut && ctx.run.timedOut) || node.exitCode === 124,
-  });
-  const report = await runProbe(runner, { host: node.name, commands: ctx.opts.commands ?? PROBE_COMMANDS, boundary: ctx.boundary });
-  const diagnosis = diagnose(report, ctx.opts.nccl);
+  const early = ctx.parsed.get(node.name);
+  // 124: the node's own `timeout` stopped the probe (its share of the deadline).
+  const flags = { connectionLost: cut && !ctx.run.timedOut && !ctx.cancelled, timedOut: (cut && ctx.run.timedOut) || node.exitCode === 124 };
+  const { report: parsedReport, diagnosis, messagesUsed } = await (early ?? parseNode(ctx.opts, ctx.boundary, node, flags));
+  // What the tool said about the node after its stream ended (pdsh's exit messages, late stderr).
+  const late = node.messages.slice(messagesUsed);
+  const report = late.length > 0 ? { ...parsedReport, notes: [...parsedReport.notes, late.join('\n')] } : parsedReport;
   // Stopped by the cancel: its stream cut, or ended early (srun TERMs the step, the probe's trap
   // stops its commands and the node still prints its E line; which one wins is timing).
   const status = ctx.cancelled && (cut || !report.finished) ? 'cancelled' : statusOfProbe(report, diagnosis);

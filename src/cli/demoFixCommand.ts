@@ -1,0 +1,40 @@
+// `gdr-doctor fix --demo <fix-id>`: a quick fix on the demo host, simulated. The same plan, apply and
+// verify code runs as on a real host (src/core/demo/demoFix.ts); the plan and the result say
+// "simulated", and the host's findings after the fix show what changed. Nothing is asked (nothing
+// runs anywhere), nothing goes to the audit log, and each run starts from the recordings.
+import { Diagnosis, diagnose, shortVerdict } from '../core/diagnosis';
+import { DEMO_HOST_NAME, DemoHost } from '../core/demo/demoHost';
+import { demoFixSession, prepareDemoFix } from '../core/demo/demoFix';
+import { FIX_IDS, formatPlan, formatResult, isFixId, newSudoMarker, runPlan } from '../core/fixes';
+import { UsageError } from './args';
+import { demoDir } from './demoDir';
+import { formatFindings } from './diagnoseReport';
+import { CliIo, ExitCode } from './io';
+import { jsonText } from './visible';
+
+/** One line per GPU: the NIC NCCL gives it and whether it uses GPUDirect RDMA. */
+function verdictLines(d: Diagnosis): string[] {
+  return ['  GPUs:', ...d.pairs.map((p) => `    ${p.gpu}: ${p.nics[0]?.device ?? 'no NIC'} — ${shortVerdict(p)}`)];
+}
+
+/** Exit statuses as for a real host (fixCommand.ts FixExit): 0 applied or nothing to do, 1 failed, 4 refused. */
+const EXIT = { failed: 1, refused: 4 } as const;
+
+export async function runDemoFix(positional: readonly string[], flags: { readonly dryRun: boolean; readonly json: boolean }, io: CliIo): Promise<number> {
+  const [fixId, ...extra] = positional;
+  if (fixId === undefined || extra.length > 0) throw new UsageError(`with --demo, give one fix id (${FIX_IDS.join(' or ')}) and no destination`);
+  if (!isFixId(fixId)) throw new UsageError(`unknown fix ${JSON.stringify(fixId)}: the fixes are ${FIX_IDS.join(', ')}`);
+  const session = demoFixSession(new DemoHost(demoDir()));
+  const sudoMarker = newSudoMarker();
+  const plan = await prepareDemoFix(session, fixId, sudoMarker);
+  if (flags.dryRun || plan.status !== 'ready') {
+    io.stdout(flags.json ? jsonText({ plan, result: null, after: null }) : `${formatPlan(plan)}\n`);
+    return plan.status === 'refused' ? EXIT.refused : ExitCode.ok;
+  }
+  if (!flags.json) io.stdout(`${formatPlan(plan)}\n\n`);
+  const result = await runPlan(plan, session, { sudoMarker, sudoPassword: async () => null });
+  const after = diagnose(await session.probe());
+  if (flags.json) io.stdout(jsonText({ plan, result, after: { findings: after.findings, pairs: after.pairs } }));
+  else io.stdout(`${formatResult(result)}\n\n${DEMO_HOST_NAME} after ${fixId} (simulated):\n${[...formatFindings(after.findings), ...verdictLines(after)].join('\n')}\n`);
+  return result.status === 'applied' || result.status === 'nothing-to-do' ? ExitCode.ok : result.status === 'refused' ? EXIT.refused : EXIT.failed;
+}

@@ -1,0 +1,47 @@
+// A host row's context value says which host actions work on it, so package.json's menus show only
+// those (no Disconnect without a connection, no Show Topology without a topology read):
+// `gdrDoctor.host;kind=ssh;diagnosed;topology;connected;fixable;removable`. No VS Code import:
+// unit-tested against package.json's when-clauses.
+import { ContextValues } from '../../constants';
+import { factOf } from '../../core/diagnosis/evidence';
+import type { HostEntry, HostStatus } from '../hosts/hostModel';
+
+/** What a host row can do, each a `;flag` of its context value. */
+export type HostFlag = 'diagnosed' | 'topology' | 'connected' | 'fixable' | 'removable' | 'demo';
+
+export interface HostFacts {
+  readonly host: HostEntry;
+  readonly status: HostStatus;
+  /** An SSH connection to the host is open (Disconnect has something to close). */
+  readonly connected: boolean;
+}
+
+/** Quick fixes run over SSH on the host itself, or on the demo's simulated state. */
+export function takesQuickFixes(host: HostEntry): boolean {
+  return host.kind === 'ssh' || host.kind === 'demo';
+}
+
+export function hostFlags({ host, status, connected }: HostFacts): HostFlag[] {
+  const last = status.lastDiagnosed;
+  const flags: [HostFlag, boolean][] = [
+    ['diagnosed', last !== undefined],
+    ['topology', last !== undefined && factOf(last.report, 'topo') !== undefined],
+    ['connected', connected],
+    ['fixable', takesQuickFixes(host)],
+    // Hosts from the SSH config are removed there; this machine is always listed once a host is.
+    ['removable', host.origin === 'added' || host.origin === 'demo'],
+    // Reset Demo Host applies.
+    ['demo', host.kind === 'demo'],
+  ];
+  return flags.filter(([, on]) => on).map(([flag]) => flag);
+}
+
+export function hostContextValue(facts: HostFacts): string {
+  return [`${ContextValues.host}`, `kind=${facts.host.kind}`, ...hostFlags(facts)].join(';');
+}
+
+/** The `when` clause of a host menu item: any host row, or only those with `flag`. */
+export function hostMenuWhen(view: string, flag?: HostFlag): string {
+  const pattern = flag === undefined ? `/^gdrDoctor\\.host;/` : `/^gdrDoctor\\.host;.*;${flag}(;|$)/`;
+  return `view == ${view} && viewItem =~ ${pattern}`;
+}

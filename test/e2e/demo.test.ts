@@ -1,0 +1,124 @@
+// The demo host as a new user meets it, in a real VS Code (code-server + chromium) with the packaged
+// .vsix: opened, it is diagnosed at once and shows the peer-memory error; its inline quick fix shows
+// the plan marked simulated, Apply changes the demo's state and the re-diagnosis shows it fixed;
+// persist-peermem from the palette; Reset Demo Host brings the failure back. Then this machine (no
+// GPU here) shows its one real error with the diagnostics it makes moot listed under it.
+import * as assert from 'assert';
+import { Locator } from 'playwright-core';
+import { hostsTree } from './treeRows';
+import { Workbench, screenshotFailures } from './workbench';
+
+const DEMO = 'demo-hgx-h100 (replayed)';
+const LOAD_FIX = 'Fix: Load Peer Memory Module (load-peermem)';
+
+describe('the demo host in a real VS Code: failure, simulated quick fix, fixed, reset', function () {
+  this.timeout(90_000);
+  const workbench = new Workbench();
+  const { sidebar, row, setExpanded, inline } = hostsTree(workbench);
+  const findingRow = (id: string): Locator => sidebar().locator('.monaco-list-row', { hasText: id }).first();
+  const dialog = () => workbench.tab.locator('.monaco-dialog-box');
+  const toast = (text: string) => workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
+
+  /** Clears the notifications, so the next toast looked for is a new one. */
+  async function clearToasts(): Promise<void> {
+    await workbench.runCommand('Notifications: Clear All Notifications');
+  }
+
+  before(async function () {
+    this.timeout(300_000);
+    await workbench.start();
+  });
+
+  afterEach(screenshotFailures(workbench, 'demo-'));
+
+  after(async function () {
+    this.timeout(60_000);
+    await workbench.dispose();
+  });
+
+  it('opens the demo and diagnoses it at once: the peer-memory error with its quick fix', async function () {
+    await workbench.activityBarItem('GPUDirect RDMA').click();
+    await sidebar().locator('.welcome-view-content .monaco-button', { hasText: 'Open Demo Host' }).first().click();
+    await setExpanded(row(DEMO), true);
+    await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor();
+    await setExpanded(row('Findings'), true);
+    for (const id of ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent']) await findingRow(id).waitFor();
+    const error = findingRow('peermem.not-loaded');
+    assert.match(await error.innerText(), /nvidia_peermem is not loaded/);
+    assert.ok(await error.locator('.codicon-error').count() > 0, 'the finding shows as an error');
+    await error.hover();
+    await error.locator(`.actions .action-label[aria-label="${LOAD_FIX}"]`).waitFor();
+    await workbench.screenshot('demo-01-peermem-error');
+  });
+
+  it('load-peermem: the plan is shown marked simulated; Apply fixes the demo and the finding goes', async function () {
+    await inline(findingRow('peermem.not-loaded'), LOAD_FIX);
+    await dialog().waitFor();
+    const plan = await dialog().innerText();
+    assert.match(plan, /Apply load-peermem on demo-hgx-h100 \(replayed\)\? Simulated: this changes only the demo host's replayed state; nothing runs on any machine\./);
+    assert.match(plan, /plan \(SIMULATED on the demo host: nothing runs on any machine\)/);
+    assert.match(plan, /sudo -n [\s\S]*modprobe nvidia_peermem/);
+    await workbench.screenshot('demo-02-simulated-plan');
+    await dialog().locator('.monaco-button', { hasText: /^Apply$/ }).click();
+    await toast('load-peermem applied (simulated)').waitFor();
+    await findingRow('peermem.not-loaded').waitFor({ state: 'detached' });
+    await findingRow('peermem.not-persistent').waitFor();
+    // Every GPU now uses GPUDirect RDMA; GPU1, whose own NIC is down, through GPU0 (PXN).
+    await setExpanded(row('Findings'), false);
+    await setExpanded(row('GPUs'), true);
+    await sidebar().locator('.monaco-list-row', { hasText: /GDR yes via GPU0 \(PXN\)/ }).first().waitFor();
+    assert.strictEqual(await sidebar().locator('.monaco-list-row', { hasText: /· GDR no$/ }).count(), 0);
+    await workbench.screenshot('demo-03-fixed');
+    await setExpanded(row('GPUs'), false);
+    await setExpanded(row('Findings'), true);
+  });
+
+  it('persist-peermem from the palette: the new modules-load.d file in the plan, then only the port finding left', async function () {
+    await clearToasts();
+    await workbench.runCommand('GPUDirect RDMA: Apply Quick Fix…');
+    await workbench.tab.locator('.quick-input-widget .quick-input-title', { hasText: 'Apply a quick fix on which host?' }).waitFor();
+    await workbench.pick(DEMO);
+    await workbench.tab.locator('.quick-input-widget .quick-input-title', { hasText: `Which quick fix on ${DEMO}?` }).waitFor();
+    await workbench.pick('persist-peermem');
+    await dialog().waitFor();
+    const plan = await dialog().innerText();
+    assert.match(plan, /\/etc\/modules-load\.d\/nvidia-peermem\.conf \(new\)/);
+    assert.match(plan, /\+nvidia-peermem/);
+    await workbench.screenshot('demo-04-persist-plan');
+    await dialog().locator('.monaco-button', { hasText: /^Apply$/ }).click();
+    await toast('persist-peermem applied (simulated)').waitFor();
+    await findingRow('peermem.not-persistent').waitFor({ state: 'detached' });
+    await findingRow('rdma.port-down').waitFor();
+    await workbench.screenshot('demo-05-persisted');
+  });
+
+  it('Reset Demo Host restores the recordings: the peer-memory error is back', async function () {
+    await clearToasts();
+    await row(DEMO).click({ button: 'right' });
+    const item = workbench.tab.locator('.context-view .action-item', { hasText: 'Reset Demo Host' }).first();
+    await item.hover();
+    // A menu ignores a click that comes right after it opened (the right-button release).
+    await workbench.tab.waitForTimeout(500);
+    await item.click();
+    await toast('is reset').waitFor();
+    await findingRow('peermem.not-loaded').waitFor();
+    await findingRow('peermem.not-persistent').waitFor();
+    await workbench.screenshot('demo-06-reset');
+    await setExpanded(row('Findings'), false);
+    await setExpanded(row(DEMO), false);
+  });
+
+  it('this machine (no GPU): one error at the top, the diagnostics it makes moot under it', async function () {
+    await workbench.runCommand('GPUDirect RDMA: Diagnose This Machine');
+    await setExpanded(row('This machine'), true);
+    await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor({ timeout: 60_000 });
+    const findings = sidebar().locator('.monaco-list-row', { has: workbench.tab.locator('.label-name', { hasText: /^Findings$/ }) }).first();
+    await setExpanded(findings, true);
+    const cause = findingRow('gpu.none');
+    assert.match(await cause.innerText(), /following/);
+    await setExpanded(cause, true);
+    // Without the NVIDIA driver /proc/driver/nvidia/version does not exist: a knock-on of gpu.none.
+    await sidebar().locator('.monaco-list-row', { hasText: 'Could not read `cat /proc/driver/nvidia/version`' }).first().waitFor();
+    await workbench.screenshot('demo-07-knock-on-findings');
+  });
+});
