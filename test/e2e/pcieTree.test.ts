@@ -35,7 +35,7 @@ describe('the real PCIe tree in the topology panel (code-server + chromium + SSH
   // Scrollbars drawn, as in a user's browser: the matrix's must be visible where it clips columns.
   const workbench = new Workbench({}, { scrollbars: true });
   let lab: Lab | undefined;
-  const { sidebar, row, setExpanded, inline } = hostsTree(workbench);
+  const { row, setExpanded, inline, showHosts, diagnose } = hostsTree(workbench);
   const view = (): FrameLocator => workbench.tab.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
   const graph = () => view().locator('svg.graph');
 
@@ -61,20 +61,10 @@ describe('the real PCIe tree in the topology panel (code-server + chromium + SSH
     await lab?.stop();
   });
 
-  async function showHosts(): Promise<void> {
-    const item = workbench.activityBarItem('GPUDirect RDMA');
-    const classes = await item.locator('xpath=..').getAttribute('class') ?? '';
-    if (!/\bchecked\b/.test(classes) || !(await sidebar().isVisible())) await item.click();
-    await row(PXN).waitFor();
-  }
-
   /** Diagnoses a host, opens its topology, then closes the sidebar so the panel has the window's width. */
   async function openTopology(host: string): Promise<void> {
     await workbench.runCommand('View: Close All Editors');
-    await showHosts();
-    await inline(row(host), 'Diagnose');
-    await setExpanded(row(host), true);
-    await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor({ timeout: 60_000 });
+    await diagnose(host);
     await inline(row(host), 'Show Topology');
     await view().locator('h1', { hasText: host }).waitFor();
     await setExpanded(row(host), false);
@@ -140,7 +130,7 @@ describe('the real PCIe tree in the topology panel (code-server + chromium + SSH
   });
 
   it('the matrix at 1000×700 beside the Hosts view: its last column scrolls into view next to the sticky row names; values wrap only between words', async function () {
-    await showHosts();
+    await showHosts(PXN);
     await view().locator('#tab-matrix').click();
     const scroller = view().locator('.matrix-scroll');
     await scroller.waitFor();
@@ -155,7 +145,7 @@ describe('the real PCIe tree in the topology panel (code-server + chromium + SSH
       return { last: last && last.right <= box.right + 1 && last.left >= box.left, rowName: rowName && Math.abs(rowName.left - box.left) < 2 };
     });
     assert.deepStrictEqual(seen, { last: true, rowName: true });
-    assert.ok(await scroller.evaluate((e) => e.offsetHeight - e.clientHeight) >= 10, 'no horizontal scrollbar drawn under the clipped matrix');
+    assert.ok(await scroller.evaluate((e) => (e as HTMLElement).offsetHeight - e.clientHeight) >= 10, 'no horizontal scrollbar drawn under the clipped matrix');
     const tokens = await view().locator('.details .token').evaluateAll((spans) => spans.map((s) => ({ text: s.textContent, lines: s.getClientRects().length })));
     assert.ok(tokens.some((t) => t.text === '--cpunodebind=0') && tokens.some((t) => t.text === 'mlx5_2:1,'), JSON.stringify(tokens));
     assert.deepStrictEqual(tokens.filter((t) => t.lines !== 1), [], 'a value broke inside a word or a comma-separated part');
@@ -176,10 +166,7 @@ describe('the real PCIe tree in the topology panel (code-server + chromium + SSH
 
   it('nvidia-smi topo -m failing: the matrix and each GPU\'s distance are derived from the tree, and say so', async function () {
     this.timeout(150_000);
-    await showHosts();
-    await inline(row(NO_TOPO), 'Diagnose');
-    await setExpanded(row(NO_TOPO), true);
-    await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor({ timeout: 60_000 });
+    await diagnose(NO_TOPO);
     await setExpanded(row('GPUs'), true);
     await row('GPU0').filter({ hasText: /\(PIX, derived\)/ }).waitFor();
     await workbench.screenshot('pcie-07-derived-gpu-rows');
