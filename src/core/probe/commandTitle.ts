@@ -19,8 +19,9 @@ const TITLES: Readonly<Partial<Record<ProbeCommandId, string>>> = {
 /** Longer command lines than this are not titles: the id says more. */
 const MAX_COMMAND = 60;
 
-export function commandTitle(c: { readonly id: string; readonly command: string }): string {
-  const title = (TITLES as Readonly<Record<string, string | undefined>>)[c.id];
+/** `display`: the command as reports show it where `command` wraps it (ProbeCommandSpec.display). */
+export function commandTitle(c: { readonly id: string; readonly command: string; readonly display?: string }): string {
+  const title = (TITLES as Readonly<Record<string, string | undefined>>)[c.id] ?? c.display;
   if (title !== undefined) return title;
   return c.command.length <= MAX_COMMAND && !c.command.includes('\n') ? c.command : c.id;
 }
