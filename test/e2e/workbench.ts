@@ -159,7 +159,8 @@ export class Workbench {
       has: this.tab.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }),
     });
     await row.first().click();
-    await this.tab.locator('.part.editor .tab.active', { hasText: name }).waitFor();
+    // The active tab of the active group: the file may also be the active tab of another group (an editor beside it).
+    await this.tab.locator('.part.editor .editor-group-container.active .tab.active', { hasText: name }).waitFor();
   }
 
   /**
