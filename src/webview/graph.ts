@@ -36,7 +36,8 @@ export function renderGraph(data: TopologyData, selectedGpu: string | null, box:
     nodes(data, model, layout, route, selectedGpu, events),
   );
   const hop = pxnHop(model, layout, route, words, events);
-  if (hop) root.append(hop);
+  // The hop dips into the NVLink band: hub labels move above it so the arc never crosses their text.
+  if (hop) root.append(hop, ...Array.from(root.querySelectorAll('.hub-label')));
   root.addEventListener('keydown', (e) => onKey(e, root, layout));
   return root;
 }

@@ -71,11 +71,15 @@ describe('the real PCIe tree in the topology panel (code-server + chromium + SSH
     await workbench.runCommand('View: Close Primary Side Bar');
   }
 
-  it('at 1000×700: both NUMA nodes, 8 host bridges, 8 switches, 8 GPUs and 8 NICs, NVLink as one hub, all in view', async function () {
-    this.timeout(150_000);
-    await openTopology(PXN);
+  async function openGraph(host: string): Promise<void> {
+    await openTopology(host);
     await view().locator('#tab-graph').click();
     await graph().waitFor();
+  }
+
+  it('at 1000×700: both NUMA nodes, 8 host bridges, 8 switches, 8 GPUs and 8 NICs, NVLink as one hub, all in view', async function () {
+    this.timeout(150_000);
+    await openGraph(PXN);
     const count = (selector: string) => graph().locator(selector).count();
     assert.deepStrictEqual(await graph().locator('.node.cpu').evaluateAll((nodes) => nodes.map((n) => n.querySelector('text')?.textContent)), ['CPU 0 · NUMA node 0', 'CPU 1 · NUMA node 1']);
     assert.deepStrictEqual(
@@ -154,9 +158,7 @@ describe('the real PCIe tree in the topology panel (code-server + chromium + SSH
 
   it('a GB200 tray: each GPU\'s C2C link to its Grace; GPU0\'s route goes over it to a NIC on its own Grace', async function () {
     this.timeout(150_000);
-    await openTopology(GRACE);
-    await view().locator('#tab-graph').click();
-    await graph().waitFor();
+    await openGraph(GRACE);
     assert.strictEqual(await graph().locator('.c2c-edge').count(), 4);
     assert.strictEqual(await graph().locator('.c2c-edge.route').count(), 1);
     assert.ok(await graph().locator('.pcie-edge.route').count() >= 2);
