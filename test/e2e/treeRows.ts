@@ -64,6 +64,8 @@ export function hostsTree(workbench: Workbench) {
     await inline(row(host), 'Diagnose');
     await setExpanded(row(host), true);
     await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor({ timeout: 60_000 });
+    // The mouse leaves the host row: its tooltip (the verdict) would cover the rows below it.
+    await workbench.tab.mouse.move(0, 0);
   }
 
   return { sidebar, row, setExpanded, inline, tooltip, showHosts, diagnose };
