@@ -19,9 +19,10 @@ const TITLES: Readonly<Partial<Record<ProbeCommandId, string>>> = {
 /** Longer command lines than this are not titles: the id says more. */
 const MAX_COMMAND = 60;
 
-/** `display`: the command as reports show it where `command` wraps it (ProbeCommandSpec.display). */
 export function commandTitle(c: { readonly id: string; readonly command: string; readonly display?: string }): string {
-  const title = (TITLES as Readonly<Record<string, string | undefined>>)[c.id] ?? c.display;
+  const title = (TITLES as Readonly<Record<string, string | undefined>>)[c.id];
   if (title !== undefined) return title;
-  return c.command.length <= MAX_COMMAND && !c.command.includes('\n') ? c.command : c.id;
+  // What reports show of a command that runs differently from how it reads (ProbeCommandSpec.display).
+  const shown = c.display ?? c.command;
+  return shown.length <= MAX_COMMAND && !shown.includes('\n') ? shown : c.id;
 }

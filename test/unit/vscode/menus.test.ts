@@ -51,15 +51,15 @@ describe('package.json when-clauses: commands only where they work', () => {
 
   it('host menus say what hostMenuWhen says (one place writes the pattern)', () => {
     const whens = new Set(menus['view/item/context'].map((m) => m.when));
-    for (const flag of [undefined, 'diagnosed', 'topology', 'connected', 'fixable', 'removable'] as const) assert.ok(whens.has(hostMenuWhen(Views.hosts, flag)), flag ?? 'any host');
+    for (const flag of [undefined, 'diagnosed', 'topology', 'connected', 'fixable', 'removable', 'demo'] as const) assert.ok(whens.has(hostMenuWhen(Views.hosts, flag)), flag ?? 'any host');
   });
 
-  it('the demo: no Disconnect; its quick fixes (on its simulated state); Remove closes it', () => {
+  it('the demo: no Disconnect; its simulated quick fixes, Reset Demo Host, and Remove closes it', () => {
     const facts = { host: DEMO_HOST, status: diagnosed(true), connected: false };
     const menu = rowCommands(facts, 'menu');
     assert.ok(!menu.includes(Commands.disconnect));
-    assert.ok(menu.includes(Commands.applyQuickFix));
-    assert.ok(menu.includes(Commands.removeHost) && menu.includes(Commands.showTopology));
+    for (const c of [Commands.applyQuickFix, Commands.resetDemoHost, Commands.removeHost, Commands.showTopology]) assert.ok(menu.includes(c), c);
+    assert.ok(!rowCommands({ host: ADDED, status: diagnosed(true), connected: true }, 'menu').includes(Commands.resetDemoHost));
   });
 
   it('an unreachable host: Diagnose inline, no Show Topology, no report', () => {
