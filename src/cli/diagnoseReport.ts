@@ -26,8 +26,10 @@ export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = di
 function formatPairs({ pairs, nccl }: Diagnosis): string[] {
   if (pairs.length === 0) return [];
   const source = nccl.topologySource === 'sysfs' ? 'topology from sysfs, as NCCL reads it' : 'topology from nvidia-smi topo -m';
+  // Where topo -m was not read, the distances beside each NIC come from the PCI tree: say so once, and `, derived` on each.
+  const derived = pairs.some((p) => p.linkDerived) ? '; distances derived from the sysfs PCI tree, nvidia-smi topo -m not read' : '';
   const env = Object.entries(nccl.env).map(([k, v]) => `${k}=${v}`).join(' ');
-  const lines = [`  GPU↔NIC verdicts for NCCL ${nccl.assumed}${env ? ` with ${env}` : ''} (${source}; --nccl VERSION for your release):`];
+  const lines = [`  GPU↔NIC verdicts for NCCL ${nccl.assumed}${env ? ` with ${env}` : ''} (${source}${derived}; --nccl VERSION for your release):`];
   for (const p of pairs) {
     const nics = p.nics.map((n) => (n.port === null ? n.device ?? n.nic : `${n.device ?? n.nic}:${n.port}`));
     const shown = nics.length > 3 ? `${nics.slice(0, 3).join(', ')} +${nics.length - 3}` : nics.join(', ') || 'none';
