@@ -97,7 +97,7 @@ export function nvlinkLines(model: GraphModel, layout: GraphLayout, words: EdgeW
     for (const bar of at.bars) group.append(svg('rect', { class: 'hub-bar', x: bar.x, y: bar.y, width: bar.w, height: bar.h, rx: 3 }));
     if (at.spine) group.append(svg('line', { class: 'nvlink-drop', x1: at.spine.x, y1: at.spine.y1, x2: at.spine.x, y2: at.spine.y2 }));
     const first = at.bars[0];
-    if (first) group.append(svg('text', { class: 'hub-label', x: first.x + 4, y: first.y - 3 }, `NVLink ${hub.token} · all ${hub.members.length} GPUs`));
+    if (first) group.append(svg('text', { class: 'hub-label', x: first.x + 4, y: first.y - 3 }, t('NVLink {0} · all {1} GPUs', hub.token, hub.members.length)));
     layer.append(group);
   }
   for (const link of model.nvlinks) {

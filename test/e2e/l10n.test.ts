@@ -61,9 +61,11 @@ describe('the extension in Chinese (code-server --locale zh-cn)', function () {
     await workbench.tab.locator('.tab.active', { hasText: '拓扑：' }).waitFor();
     await workbench.screenshot('l10n-03-topology-matrix-zh-cn');
     await view().locator('button[role="tab"]', { hasText: '图' }).click();
-    const label = view().locator('svg.graph text.node-label').first();
-    await label.waitFor();
-    assert.match(await label.textContent() ?? '', HAN);
+    await view().locator('svg.graph').waitFor();
+    await view().locator('.caption', { hasText: '从 sysfs 读取的 PCIe 树' }).waitFor();
+    const legend = await view().locator('ul.graph-legend').innerText();
+    assert.match(legend, /PCIe 链路（速率、宽度）/);
+    assert.match(legend, HAN);
     await workbench.screenshot('l10n-04-topology-graph-zh-cn');
   });
 
