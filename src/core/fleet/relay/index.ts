@@ -5,9 +5,10 @@
 // output: no buffer or string ever holds all of it (thousands of nodes would pass V8's longest string).
 import { randomBytes } from 'crypto';
 import type { Client } from 'ssh2';
-import { Diagnosis, diagnose } from '../../diagnosis';
+import type { Diagnosis } from '../../diagnosis';
+import { diagnoseHost } from '../../host/diagnoseHost';
 import { PROBE_COMMANDS, probeDeadlineMs } from '../../probe/commands';
-import { ProbeReport, ProbeRunner, runProbe } from '../../probe/runProbe';
+import type { ProbeReport, ProbeRunner } from '../../probe/runProbe';
 import { PROBE_REMOTE_COMMAND, buildProbeScript, newBoundary } from '../../probe/script';
 import { exec, ExecResult } from '../../ssh/exec';
 import { statusOfProbe } from '../status';
@@ -122,14 +123,14 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
   return [...probed, ...skipped].sort((a, b) => a.host.localeCompare(b.host, 'en', { numeric: true }));
 }
 
-/** runProbe and diagnose() on a node's stream; its decoded bytes are let go. */
+/** The node's stream diagnosed as any host is (diagnoseHost); its decoded bytes are let go. */
 async function parseNode(opts: RelayOptions, boundary: string, node: NodeStream, flags: { connectionLost: boolean; timedOut: boolean }): Promise<ParsedNode> {
   const stdout = node.data.take();
   const messages = node.messages;
   if (node.data.cutBytes > 0) messages.push(`${node.data.cutBytes} more bytes of the node's probe stream were cut`);
   const runner: ProbeRunner = async () => ({ stdout, stderr: Buffer.from(messages.join('\n')), exitCode: node.exitCode, ...flags });
-  const report = await runProbe(runner, { host: node.name, commands: opts.commands ?? PROBE_COMMANDS, boundary });
-  return { report, diagnosis: diagnose(report, opts.nccl), messagesUsed: node.messages.length };
+  const { report, diagnosis } = await diagnoseHost({ kind: 'runner', host: node.name, runner }, { commands: opts.commands ?? PROBE_COMMANDS, boundary, nccl: opts.nccl });
+  return { report, diagnosis, messagesUsed: node.messages.length };
 }
 
 async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostResult> {
