@@ -7,6 +7,7 @@ import { NcclAssumptions, readNcclAssumptions } from '../core/diagnosis';
 import { NCCL_ENV_NAMES } from '../core/topology/nccl/env';
 import { NEWEST_NCCL, formatNcclVersion } from '../core/topology/nccl/version';
 import { DEFAULT_FLEET_CONCURRENCY } from '../core/fleet/fanout';
+import { RELAY_TOOLS } from '../core/fleet/relay/tools';
 import { DemoHost } from '../core/demo/demoHost';
 import { diagnoseHost, HostSource, hostName } from '../core/host/diagnoseHost';
 import { collectScript, savedOutputNames, savedOutputsIn } from '../core/probe/offlineRunner';
@@ -26,7 +27,7 @@ import { jsonText } from './visible';
 
 export const DIAGNOSE_HELP = `Usage: gdr-doctor diagnose <destination...> [-F FILE] [--json] [--timeout S] [--batch]
        gdr-doctor diagnose <hosts...> [--hosts-file FILE] [-f N] [--timeout S] [--deadline S] [--each] [--json]
-       gdr-doctor diagnose [<nodes...>] --via LOGIN [--with slurm|pdsh|clush] [--partition P]
+       gdr-doctor diagnose [<nodes...>] --via LOGIN [--with ${RELAY_TOOLS.join('|')}] [--partition P]
                            [--nodes N | -w LIST] [--jobid J] [--json]
        gdr-doctor diagnose --demo | --local | --from DIR [--json]
 

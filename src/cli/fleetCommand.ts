@@ -5,12 +5,12 @@
 import type { NcclAssumptions } from '../core/diagnosis';
 import { DEFAULT_FLEET_CONCURRENCY, fanOut, sshProbeHost } from '../core/fleet/fanout';
 import { foldHostList } from '../core/fleet/hostlist';
-import { checkRelayOptions, detectRelayTools, diagnoseViaLoginNode, RelayOptions, RelayTool } from '../core/fleet/relay';
+import { checkRelayOptions, detectRelayTools, diagnoseViaLoginNode, preferredRelayTool, RELAY_COMMANDS, RelayOptions, RelayTool } from '../core/fleet/relay';
 import { openSsh, SshReachOptions } from '../core/ssh/openSsh';
 import type { FleetHostResult } from '../core/fleet/types';
 import { PROBE_COMMANDS, probeDeadlineMs } from '../core/probe/commands';
 import { UsageError } from './args';
-import { countOption, RELAY_TOOLS, relayToolOption, secondsOption } from './fleetArgs';
+import { countOption, relayToolOption, secondsOption } from './fleetArgs';
 import { FLEET_INCOMPLETE, FleetPrintOptions, FleetProgress, hostProblemLine, printFleet } from './fleetOutput';
 import { CliIo } from './io';
 import { cannotReachLine } from './unreachable';
@@ -99,15 +99,15 @@ export async function runRelay(login: string, nodes: readonly string[], ctx: Fle
   }
 }
 
-/** slurm > pdsh > clush, said on stderr; undefined (after saying why) when the login node has none. */
+/** The preferred tool the login node has (preferredRelayTool), said on stderr; undefined (after saying why) when it has none. */
 async function pickTool(login: string, client: Parameters<typeof detectRelayTools>[0], io: CliIo): Promise<RelayTool | undefined> {
   const found = await detectRelayTools(client).catch((e: unknown) => {
     io.stderr(`gdr-doctor: ${login}: ${errorText(e)}\n`);
     return undefined;
   });
   if (found === undefined) return undefined;
-  const tool = RELAY_TOOLS.find((t) => found.includes(t));
-  if (tool === undefined) io.stderr(`gdr-doctor: ${login} has none of srun, pdsh, clush on its PATH; diagnose the nodes directly, or name a tool with --with\n`);
+  const tool = preferredRelayTool(found);
+  if (tool === undefined) io.stderr(`gdr-doctor: ${login} has none of ${RELAY_COMMANDS} on its PATH; diagnose the nodes directly, or name a tool with --with\n`);
   else io.stderr(`gdr-doctor: through ${login} with ${tool} (found: ${found.join(', ')})\n`);
   return tool;
 }

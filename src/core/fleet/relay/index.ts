@@ -16,25 +16,26 @@ import type { FleetHostResult } from '../types';
 import type { ByteSink } from '../../probe/streamCaps';
 import { NodeStream, RelayDemux } from './demux';
 import { ParseQueue } from './parseQueue';
-import { RelayTool, loginScript } from './loginScript';
+import { loginScript } from './loginScript';
+import { RELAY_TOOLS, relayCommand, RelayTool } from './tools';
 import { RelayOptions, checkRelayOptions } from './options';
 
-export type { RelayTool } from './loginScript';
+export type { RelayTool } from './tools';
+export { isRelayTool, preferredRelayTool, RELAY_COMMANDS, RELAY_PREFERENCE, RELAY_TOOL_CHOICES, RELAY_TOOLS } from './tools';
 export type { RelayOptions } from './options';
 export { checkRelayOptions } from './options';
 
 // One name per `command -v`: dash prints only the first of several.
-const DETECT_SCRIPT = 'LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH\nfor t in sinfo srun pdsh clush; do command -v "$t"; done\n';
-const TOOL_COMMAND: Record<RelayTool, string> = { slurm: 'srun', pdsh: 'pdsh', clush: 'clush' };
+const DETECT_SCRIPT = `LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH\nfor t in ${RELAY_TOOLS.map(relayCommand).join(' ')}; do command -v "$t"; done\n`;
 /** Ended nodes that may wait for their parse before reading pauses (each holds its raw stream, ~100 KB). */
 const PARSE_BACKLOG = 64;
 
-/** The relay tools the login node has, from `command -v` (Slurm: srun). */
+/** The relay tools the login node has, from `command -v` (Slurm: srun), in the order of preference. */
 export async function detectRelayTools(client: Client, signal?: AbortSignal): Promise<RelayTool[]> {
   const r = await exec(client, PROBE_REMOTE_COMMAND, { stdin: DETECT_SCRIPT, timeoutMs: 15_000, maxBytes: 65_536, signal });
   if (r.connectionLost || r.timedOut) throw new Error(`cannot list the login node's tools: ${r.stderr.toString('utf8').trim() || (r.timedOut ? 'timed out' : 'connection lost')}`);
   const found = new Set(r.stdout.toString('utf8').split('\n').map((l) => l.trim().split('/').pop()));
-  return (['slurm', 'pdsh', 'clush'] as const).filter((t) => found.has(TOOL_COMMAND[t]));
+  return RELAY_TOOLS.filter((t) => found.has(relayCommand(t)));
 }
 
 /**
@@ -115,9 +116,9 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
   demuxed.pushStderr(run.stderr);
   demuxed.end();
   const ctx: RunContext = { opts, boundary, run, durationMs: Date.now() - t0, cancelled: opts.signal?.aborted === true, demuxed, parsed };
-  const refused = demuxed.refused.map((line) => `${opts.loginHost}: ${TOOL_COMMAND[opts.tool]} printed ${line}`);
+  const refused = demuxed.refused.map((line) => `${opts.loginHost}: ${relayCommand(opts.tool)} printed ${line}`);
   for (const line of refused) opts.onRefusedNode?.(line);
-  if (demuxed.nodes.size === 0 && demuxed.skipped.size === 0) throw new Error([`${opts.loginHost}: ${namingTool(TOOL_COMMAND[opts.tool], runFailure(ctx))}`, ...refused].join('\n'));
+  if (demuxed.nodes.size === 0 && demuxed.skipped.size === 0) throw new Error([`${opts.loginHost}: ${namingTool(relayCommand(opts.tool), runFailure(ctx))}`, ...refused].join('\n'));
   const skipped = [...demuxed.skipped].map(([name, state]) => failed(ctx, name, 'unreachable', 'relay', `Slurm reports node ${name} as ${state}; not run there`));
   const probed = await Promise.all([...demuxed.nodes.values()].filter((n) => !demuxed.skipped.has(n.name)).map((n) => nodeResult(ctx, n)));
   return [...probed, ...skipped].sort((a, b) => a.host.localeCompare(b.host, 'en', { numeric: true }));
@@ -168,7 +169,7 @@ function failed(ctx: RunContext, host: string, status: FleetHostResult['status']
 function nodeFailure(ctx: RunContext, node: NodeStream): string {
   const own = node.messages.filter((m) => m.trim() !== '');
   if (own.length > 0) return clip(own.join('\n'));
-  return `no output from ${node.name} through ${TOOL_COMMAND[ctx.opts.tool]} on ${ctx.opts.loginHost}: ${runFailure(ctx)}`;
+  return `no output from ${node.name} through ${relayCommand(ctx.opts.tool)} on ${ctx.opts.loginHost}: ${runFailure(ctx)}`;
 }
 
 function runFailure(ctx: RunContext): string {
