@@ -29,7 +29,8 @@ export async function openSsh(destination: string, options: SshReachOptions, sig
     const resolve = (d: string) => resolveTarget(parseDestination(d), options.configFile).then(adjust);
     const target = await resolve(destination);
     if (signal?.aborted) throw new ConnectError(destination, 'timeout', 'stopped before connecting');
-    return await connect(target, { prompts: options.prompts, resolveHop: resolve, defaultConnectTimeoutMs: options.defaultConnectTimeoutMs, signal });
+    const { prompts, defaultConnectTimeoutMs } = options;
+    return await connect(target, { prompts, resolveHop: resolve, defaultConnectTimeoutMs, signal });
   } catch (e) {
     throw classifyConnectError(destination, e);
   }

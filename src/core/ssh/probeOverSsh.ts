@@ -20,7 +20,12 @@ export interface SshProbeOptions extends SshReachOptions {
 }
 
 /** Probes `destination` over `conn`, which stays open. */
-export async function probeConnection(conn: SshConnection, destination: string, deadlineMs?: number, signal?: AbortSignal): Promise<ProbedHost> {
+export async function probeConnection(
+  conn: SshConnection,
+  destination: string,
+  deadlineMs?: number,
+  signal?: AbortSignal,
+): Promise<ProbedHost> {
   const report = await runProbe(sshRunner(conn.client, signal), { host: destination, deadlineMs });
   return { report, target: conn.target };
 }

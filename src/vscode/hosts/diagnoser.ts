@@ -1,7 +1,7 @@
-// Diagnoses hosts for the view: picks the core runner for a host (SSH through one pooled
-// connection per host, this machine, the demo), runs the probe and the rules, and records the
-// outcome in the model. Cancelling closes the host's SSH connection, which stops the remote
-// commands, or stops this machine's probe script; nothing here interprets what the host printed.
+// Diagnoses hosts for the view: the core's diagnoseHost on the host (SSH through one pooled
+// connection per host, this machine, the demo), and the outcome recorded in the model. Cancelling
+// closes the host's SSH connection, which stops the remote commands, or stops this machine's probe
+// script; nothing here interprets what the host printed.
 import { DemoHost } from '../../core/demo/demoHost';
 import { diagnoseHost, DiagnosedHost } from '../../core/host/diagnoseHost';
 import { openSsh, SshReachOptions, throughJump } from '../../core/ssh/openSsh';
