@@ -8,13 +8,14 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Locator } from 'playwright-core';
+import { DEMO_HOST_NAME } from '../../src/core/demo/demoHost';
 import { REPO_ROOT, RUN_DIR } from './environment';
 import { hostsTree } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';
 import { openWalkthrough, walkthroughStep } from './walkthrough';
 
 const CONTAINER_TITLE = 'GPUDirect RDMA';
-const DEMO = 'demo-dgx-a100 (replayed)';
+const DEMO = DEMO_HOST_NAME;
 const TOPO_FILE = 'h200.topo.txt';
 const ADDED = 'root@gpu-new.invalid:2222';
 const FLEET = 'nowhere';
@@ -132,6 +133,8 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     assert.ok(!items.includes('Disconnect'), items.join(', '));
     assert.ok(!items.includes('Reload Host List') && !items.includes('Refresh'), items.join(', '));
     assert.ok(items.includes('Show Topology') && items.includes('Copy Report (Markdown)'), items.join(', '));
+    // Its quick fixes are simulated on its own state, and it can be put back as recorded.
+    assert.ok(items.includes('Reset Demo Host'), items.join(', '));
     await workbench.tab.keyboard.press('Escape');
     assert.deepStrictEqual(await paletteOffers('GPUDirect RDMA: Disconnect'), false);
     assert.deepStrictEqual(await paletteOffers('GPUDirect RDMA: Show Topology'), true);
