@@ -133,7 +133,7 @@ function optionList(options: ReadonlyMap<string, string>, name: string): string[
 }
 
 /** A destination ssh could not parse is bad usage, before anything connects. */
-function checkDestination(destination: string): void {
+export function checkDestination(destination: string): void {
   try {
     parseDestination(destination);
   } catch (e) {
@@ -182,8 +182,8 @@ async function runSingle(source: HostSource, options: { deadlineMs?: number; ncc
   }
 }
 
-/** The one host: --demo, --local, --from DIR, or the destination. */
-function hostSource(destination: string | undefined, flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, reach: SshReachOptions): HostSource {
+/** The one host: --demo, --local, --from DIR, or the destination (also `nccl-log --host`). */
+export function hostSource(destination: string | undefined, flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, reach: SshReachOptions): HostSource {
   const from = options.get('--from');
   if (flags.has('--demo')) return { kind: 'demo', demo: new DemoHost(demoDir()) };
   if (flags.has('--local')) return { kind: 'local' };

@@ -1,6 +1,7 @@
 // The human-readable report of one host: what ran, what failed, what was parsed; then the findings
 // (errors first, with evidence and fixes), the GPU↔NIC verdicts and the suggested job environment.
-import { Diagnosis, Finding, diagnose, pathLabel, shortVerdict } from '../core/diagnosis';
+import { Diagnosis, diagnose, pathLabel, shortVerdict } from '../core/diagnosis';
+import { formatFindings } from '../core/report/findingsText';
 import { shellAssignment } from '../core/diagnosis/suggestedEnv';
 import { ProbeReport } from '../core/probe/runProbe';
 import { commandStatus, unreadableOutput } from '../core/probe/commandStatus';
@@ -25,8 +26,10 @@ export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = di
 function formatPairs({ pairs, nccl }: Diagnosis): string[] {
   if (pairs.length === 0) return [];
   const source = nccl.topologySource === 'sysfs' ? 'topology from sysfs, as NCCL reads it' : 'topology from nvidia-smi topo -m';
+  // Where topo -m was not read, the distances beside each NIC come from the PCI tree: say so once, and `, derived` on each.
+  const derived = pairs.some((p) => p.linkDerived) ? '; distances derived from the sysfs PCI tree, nvidia-smi topo -m not read' : '';
   const env = Object.entries(nccl.env).map(([k, v]) => `${k}=${v}`).join(' ');
-  const lines = [`  GPU↔NIC verdicts for NCCL ${nccl.assumed}${env ? ` with ${env}` : ''} (${source}; --nccl VERSION for your release):`];
+  const lines = [`  GPU↔NIC verdicts for NCCL ${nccl.assumed}${env ? ` with ${env}` : ''} (${source}${derived}; --nccl VERSION for your release):`];
   for (const p of pairs) {
     const nics = p.nics.map((n) => (n.port === null ? n.device ?? n.nic : `${n.device ?? n.nic}:${n.port}`));
     const shown = nics.length > 3 ? `${nics.slice(0, 3).join(', ')} +${nics.length - 3}` : nics.join(', ') || 'none';
@@ -36,30 +39,6 @@ function formatPairs({ pairs, nccl }: Diagnosis): string[] {
   for (const problem of nccl.envProblems) lines.push(`    note: ${problem}`);
   if (nccl.sysfsMissing) lines.push(`    note: the sysfs PCI tree was read but not used: ${nccl.sysfsMissing}`);
   return lines;
-}
-
-const MARK = { error: 'ERROR', warning: 'WARN ', info: 'info ' } as const;
-
-export function formatFindings(findings: readonly Finding[]): string[] {
-  if (findings.length === 0) return ['  findings: none'];
-  return ['  findings:', ...findings.flatMap((f) => findingLines(f, '    '))];
-}
-
-/** One finding, then its knock-ons under it (they follow from it: knockOn.ts), each as its title and evidence. */
-function findingLines(f: Finding, indent: string): string[] {
-  const body = `${indent}      `;
-  const lines = [`${indent}${MARK[f.severity]} ${f.id}: ${f.title}`, `${body}${f.detail}`, ...evidenceLines(f, body)];
-  if (f.fixes.length > 0) lines.push(`${body}fix: ${f.fixes.map((id) => `gdr-doctor fix <host> ${id}`).join(' ; ')}`);
-  lines.push(`${body}source: ${f.source}`);
-  const children = f.children ?? [];
-  if (children.length === 0) return lines;
-  lines.push(`${body}${children.length} more finding${children.length === 1 ? '' : 's'} following from this one (nothing they show can change the answer until it is solved):`);
-  for (const c of children) lines.push(`${body}  ${MARK[c.severity]} ${c.id}: ${c.title}`, ...evidenceLines(c, `${body}        `));
-  return lines;
-}
-
-function evidenceLines(f: Finding, indent: string): string[] {
-  return f.evidence.map((e) => `${indent}> ${e.replace(/\t+/g, ' ')}`);
 }
 
 function formatEnv({ suggestedEnv }: Diagnosis): string[] {

@@ -7,11 +7,11 @@ import { DEFAULT_FLEET_CONCURRENCY, fanOut, sshProbeHost } from '../core/fleet/f
 import { foldHostList } from '../core/fleet/hostlist';
 import { checkRelayOptions, detectRelayTools, diagnoseViaLoginNode, preferredRelayTool, RELAY_COMMANDS, RelayOptions, RelayTool } from '../core/fleet/relay';
 import { openSsh, SshReachOptions } from '../core/ssh/openSsh';
-import type { FleetHostResult } from '../core/fleet/types';
 import { PROBE_COMMANDS, probeDeadlineMs } from '../core/probe/commands';
 import { UsageError } from './args';
 import { countOption, relayToolOption, secondsOption } from './fleetArgs';
 import { FLEET_INCOMPLETE, FleetPrintOptions, FleetProgress, hostProblemLine, printFleet } from './fleetOutput';
+import { whileInterruptible } from './interrupt';
 import { CliIo } from './io';
 import { cannotReachLine } from './unreachable';
 import { errorText } from '../core/errorText';
@@ -118,17 +118,5 @@ function checkRelay(opts: RelayOptions): void {
     checkRelayOptions(opts, probeDeadlineMs(PROBE_COMMANDS));
   } catch (e) {
     throw new UsageError(errorText(e));
-  }
-}
-
-/** Runs `work` with a signal that the first Ctrl-C aborts; a second Ctrl-C ends the process as usual. */
-async function whileInterruptible(work: (signal: AbortSignal) => Promise<FleetHostResult[]>): Promise<FleetHostResult[]> {
-  const controller = new AbortController();
-  const onInt = () => controller.abort();
-  process.once('SIGINT', onInt);
-  try {
-    return await work(controller.signal);
-  } finally {
-    process.removeListener('SIGINT', onInt);
   }
 }

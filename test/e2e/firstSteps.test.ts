@@ -259,12 +259,21 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     await workbench.runCommand('View: Close All Editors');
   });
 
-  it('the walkthrough shows every step done but the quick fix', async function () {
+  it("the walkthrough completes: every step done once the demo's quick fix is applied", async function () {
     await workbench.tab.keyboard.press('Escape');
     await openWalkthrough(workbench);
     for (const step of ['openDemo', 'readFinding', 'showTopology', 'addHost', 'diagnoseFleet']) {
       await walkthroughStep(workbench, step).and(workbench.tab.locator('[aria-checked="true"]')).waitFor();
     }
+    assert.strictEqual(await walkthroughStep(workbench, 'applyFix').getAttribute('aria-checked'), 'false');
+    await setExpanded(row(DEMO), true);
+    await setExpanded(row('Findings'), true);
+    const finding = sidebar().locator('.monaco-list-row', { hasText: 'peermem.not-loaded' }).first();
+    await inline(finding, 'Fix: Load Peer Memory Module (load-peermem)');
+    const dialog = workbench.tab.locator('.monaco-dialog-box');
+    await dialog.locator('.monaco-button', { hasText: /^Apply$/ }).click();
+    await finding.waitFor({ state: 'detached' });
+    await walkthroughStep(workbench, 'applyFix').and(workbench.tab.locator('[aria-checked="true"]')).waitFor();
     await workbench.screenshot('first-steps-16-walkthrough-done');
   });
 

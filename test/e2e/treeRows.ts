@@ -1,5 +1,6 @@
 // The Hosts view's rows as a user reaches them: a row by its label, expanding or collapsing it
-// (clicking again while VS Code is still busy with the previous click), and its inline actions.
+// (clicking again while VS Code is still busy with the previous click), its inline actions and
+// context menu.
 import * as assert from 'assert';
 import { Locator } from 'playwright-core';
 import { Workbench } from './workbench';
@@ -31,6 +32,16 @@ export function hostsTree(workbench: Workbench) {
     await r.locator(`.actions .action-label[aria-label="${action}"]`).click();
   }
 
+  /** Runs the item `action` of the context menu of a row (by label, or found by the caller). */
+  async function contextMenu(target: string | Locator, action: string): Promise<void> {
+    await (typeof target === 'string' ? row(target) : target).click({ button: 'right' });
+    const item = workbench.tab.locator('.context-view .action-item', { hasText: action }).first();
+    await item.hover();
+    // A menu ignores a click that comes right after it opened (the right-button release).
+    await workbench.tab.waitForTimeout(500);
+    await item.click();
+  }
+
   /**
    * Hovers the row until its tooltip holding `text` shows. A tooltip opens on the mouse entering the
    * row: when the row appeared under a mouse already there (after a quick pick closed), hovering it
@@ -50,5 +61,23 @@ export function hostsTree(workbench: Workbench) {
     }
   }
 
-  return { sidebar, row, setExpanded, inline, tooltip };
+  /** Opens the GPUDirect RDMA container unless it is showing (its activity-bar button toggles the sidebar), until `host`'s row is there. */
+  async function showHosts(host: string): Promise<void> {
+    const item = workbench.activityBarItem('GPUDirect RDMA');
+    const classes = await item.locator('xpath=..').getAttribute('class') ?? '';
+    if (!/\bchecked\b/.test(classes) || !(await sidebar().isVisible())) await item.click();
+    await row(host).waitFor();
+  }
+
+  /** Diagnoses `host` from its inline action and waits, its row expanded, for the diagnosis to end. */
+  async function diagnose(host: string): Promise<void> {
+    await showHosts(host);
+    await inline(row(host), 'Diagnose');
+    await setExpanded(row(host), true);
+    await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor({ timeout: 60_000 });
+    // The mouse leaves the host row: its tooltip (the verdict) would cover the rows below it.
+    await workbench.tab.mouse.move(0, 0);
+  }
+
+  return { sidebar, row, setExpanded, inline, tooltip, contextMenu, showHosts, diagnose };
 }

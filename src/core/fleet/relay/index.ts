@@ -1,6 +1,6 @@
 // Diagnosing many compute nodes through one SSH connection to a login node: the site's srun, pdsh or
 // clush runs the same probe script on every node (nothing installed there), the output is split per
-// node as it arrives (demux.ts) and each node's stream goes through runProbe and diagnose() like a
+// node as it arrives (demux.ts) and each node's stream goes through diagnoseHost (core/host) like a
 // direct probe, as soon as it has ended. Memory grows with the nodes' reports, not with the run's
 // output: no buffer or string ever holds all of it (thousands of nodes would pass V8's longest string).
 import { randomBytes } from 'crypto';
