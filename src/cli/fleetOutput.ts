@@ -7,6 +7,7 @@ import { withFleetFindings } from '../core/fleet/topologyDiff';
 import type { FleetHostResult } from '../core/fleet/types';
 import { formatProbeReport } from './diagnoseReport';
 import { CliIo, ExitCode } from './io';
+import { unreachableLine } from './unreachable';
 import { jsonText } from './visible';
 
 /** A host that could not be diagnosed to the end: unreachable, or stopped by a deadline. */
@@ -60,7 +61,7 @@ export function fleetExitCode(results: readonly FleetHostResult[]): number {
 
 /** One stderr line for a host that was not diagnosed to the end (the summary has them too; scripts read stderr). */
 export function hostProblemLine(r: FleetHostResult): string | undefined {
-  if (r.status === 'unreachable') return `gdr-doctor: ${r.host}: cannot reach (${r.error?.step ?? '?'}): ${r.error?.message ?? ''}\n`;
+  if (r.status === 'unreachable') return unreachableLine(r.host, r.error?.step ?? '?', r.error?.message ?? '');
   // Without an error the probe's own deadline (not the fleet's) cut it: what arrived is in the report.
   if (r.status === 'timed-out') return `gdr-doctor: ${r.host}: timed out: ${r.error?.message ?? `${r.host}: the probe hit its deadline; the sections that arrived are reported`}\n`;
   return undefined;

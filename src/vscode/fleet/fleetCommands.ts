@@ -7,19 +7,23 @@ import { readSettings, updateFleets } from '../config';
 import { Ctx } from '../context';
 import type { HostsNode } from '../tree/nodes';
 import { diagnoseFleet } from './fleetDiagnose';
-import { FleetConfig, FleetRelayTool, withFleetAdded, withFleetRemoved } from './fleetSettings';
+import { FleetConfig, withFleetAdded, withFleetRemoved } from './fleetSettings';
+import { RELAY_PREFERENCE, RELAY_TOOLS, RelayTool } from '../../core/fleet/relay/tools';
 import { notifyInfo } from '../notify';
 import { destinationProblem } from '../ssh/destinationInput';
 import { errorText } from '../../core/errorText';
 
 const DETECT = 'detect';
 /** The tools a login node may run the probe with (built when asked: the words follow the display language). */
-function relayTools(): { label: FleetRelayTool | typeof DETECT; description: string }[] {
+function relayTools(): { label: RelayTool | typeof DETECT; description: string }[] {
+  const described: Record<RelayTool, string> = {
+    slurm: vscode.l10n.t('srun runs the probe on each node (one task per node)'),
+    pdsh: vscode.l10n.t('pdsh -R ssh runs it on each node'),
+    clush: vscode.l10n.t('ClusterShell runs it on each node'),
+  };
   return [
-    { label: DETECT, description: vscode.l10n.t('whatever the login node offers: Slurm, else pdsh, else clush (looked up when diagnosing)') },
-    { label: 'slurm', description: vscode.l10n.t('srun runs the probe on each node (one task per node)') },
-    { label: 'pdsh', description: vscode.l10n.t('pdsh -R ssh runs it on each node') },
-    { label: 'clush', description: vscode.l10n.t('ClusterShell runs it on each node') },
+    { label: DETECT, description: vscode.l10n.t('whatever the login node offers: {0} (looked up when diagnosing)', RELAY_PREFERENCE) },
+    ...RELAY_TOOLS.map((tool) => ({ label: tool, description: described[tool] })),
   ];
 }
 const PARTITION = /^[A-Za-z0-9._-]{1,128}$/;
