@@ -28,10 +28,12 @@ import { ContextKeySetter } from './vscode/contextKeys';
 import { watchViewBadge } from './vscode/glance/viewBadge';
 import { SelectedHostStatus } from './vscode/glance/selectedHostStatus';
 import { useBundle } from './core/l10n';
+import { useDisplayLocale } from './vscode/displayLocale';
 
 export function activate(context: vscode.ExtensionContext): void {
   // Core's words (findings, hovers) follow VS Code's display language: the same bundle as vscode.l10n.
   useBundle(vscode.l10n.bundle);
+  useDisplayLocale(vscode.env.language);
   const log = createLog();
   context.subscriptions.push(log);
   try {

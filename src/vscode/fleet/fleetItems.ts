@@ -11,6 +11,7 @@ import type { FleetNode } from '../tree/nodes';
 import { fleetDescription, fleetTone, groupLabel, groupTone } from './fleetNodes';
 import { plain } from '../../core/report/diagnosisReport';
 import { RELAY_PREFERENCE } from '../../core/fleet/relay/tools';
+import { dateTime } from '../displayLocale';
 
 const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
 
@@ -40,7 +41,7 @@ function fleetItem(name: string, fleets: FleetModel, id: string): vscode.TreeIte
   const tool = config?.with ?? vscode.l10n.t('the tool it offers ({0})', RELAY_PREFERENCE);
   const partition = config?.partition ? vscode.l10n.t(' (partition {0})', config.partition) : '';
   const reach = config?.via === undefined ? vscode.l10n.t('direct SSH to each host') : vscode.l10n.t('through {0} with {1}{2}', config.via, tool, partition);
-  const when = state.finishedAt ? [vscode.l10n.t('Diagnosed {0}', state.finishedAt.toLocaleString())] : [];
+  const when = state.finishedAt ? [vscode.l10n.t('Diagnosed {0}', dateTime(state.finishedAt))] : [];
   const t = item(id, name, Collapsed, {
     description,
     icon: fleetIcon(fleets, name),

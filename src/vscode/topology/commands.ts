@@ -13,6 +13,7 @@ import type { HostsNode } from '../tree/nodes';
 import { topologyData } from './topologyData';
 import { notifyError, notifyInfo, notifyWarning } from '../notify';
 import { ContextKeys } from '../../constants';
+import { dateTime } from '../displayLocale';
 
 export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
   const [host] = await targetHosts(ctx, clicked, undefined, {
@@ -31,7 +32,7 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
   }
   const derived = drawing.derived ? vscode.l10n.t(', distances derived from the PCI tree (nvidia-smi topo -m not read)') : '';
   ctx.topology.show(topologyData({
-    title: host.label, source: `${vscode.l10n.t('diagnosed {0}', last.finishedAt.toLocaleString())}${derived}`, topology: drawing.topology,
+    title: host.label, source: `${vscode.l10n.t('diagnosed {0}', dateTime(last.finishedAt))}${derived}`, topology: drawing.topology,
     pairs: last.diagnosis.pairs, suggestedEnv: last.diagnosis.suggestedEnv, nccl: readSettings().nccl, proof: ctx.model.status(host.id).proof,
     tree: drawing.tree, derived: drawing.derived, c2cGpus: drawing.c2cGpus,
     // Bridges that redirect peer traffic (pcie.acs-enabled) carry an ACS mark in the graph.

@@ -15,6 +15,7 @@ import type { PcieTree } from '../../core/topology/pcie/tree';
 import { linkWords, nodeWords } from '../../core/topology/pcie/words';
 import type { BridgeMark, GpuDetail, LinkClassName, LinkExplanation, PcieTreeData, ProofDetail, TopologyData } from '../../protocol/topology';
 import { t } from '../../core/l10n';
+import { dateTime } from '../displayLocale';
 
 export interface TopologySource {
   readonly title: string;
@@ -132,7 +133,7 @@ function proofDetail(proof: ProofReport | undefined, gpu: string): ProofDetail |
   if (!proof || !g) return null;
   return {
     verdict: g.verdict, tone: g.tone,
-    measured: proof.peer ? t('measured {0} against {1}', new Date(proof.startedAt).toLocaleString(), proof.peer) : t('measured {0}', new Date(proof.startedAt).toLocaleString()),
+    measured: proof.peer ? t('measured {0} against {1}', dateTime(new Date(proof.startedAt)), proof.peer) : t('measured {0}', dateTime(new Date(proof.startedAt))),
     modes: g.modes.map((m) => (m.status === 'ok' ? `${m.mode} ${t('{0} Gb/s of {1}', String(m.gbps), m.lineRateGbps ?? '?')}${m.ratio === null ? '' : ` (${pct(m.ratio)})`}` : `${m.mode} ${m.status}`)),
   };
 }

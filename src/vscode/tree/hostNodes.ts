@@ -14,6 +14,7 @@ import { ncclLogChildren, ncclLogGroupNodes } from './ncclLogNodes';
 import { proofGroup, proofRows } from './proofRows';
 import type { GroupId, HostsNode, Tone } from './nodes';
 import { t } from '../../core/l10n';
+import { dateTime, timeOfDay } from '../displayLocale';
 
 export function rootNodes(model: HostModel): HostsNode[] {
   return model.hosts().map((h) => ({ kind: 'host', id: h.id, hostId: h.id }));
@@ -39,8 +40,8 @@ export function statusNode(hostId: string, model: HostModel, scope = hostId): Ho
   const last = s.last;
   if (!last) return { kind: 'status', id, hostId, label: t('Not diagnosed yet'), tone: 'idle', tooltip: t('Nothing connects until you run Diagnose.') };
   // The time fits the sidebar; the full date is in the tooltip.
-  const when = last.finishedAt.toLocaleTimeString();
-  const date = last.finishedAt.toLocaleString();
+  const when = timeOfDay(last.finishedAt);
+  const date = dateTime(last.finishedAt);
   if (last.kind === 'failed') {
     const label = last.step === 'host-key' ? t('Refused: host key not trusted — {0}', when) : t('Unreachable ({0}) — {1}', last.step, when);
     return { kind: 'status', id, hostId, label, tone: 'error', tooltip: `${date}: ${last.message}` };

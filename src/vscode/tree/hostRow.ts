@@ -6,6 +6,7 @@ import { hostVerdict } from '../../core/diagnosis/hostVerdict';
 import type { HostEntry, HostOrigin, HostStatus } from '../hosts/hostModel';
 import type { Tone } from './nodes';
 import { t } from '../../core/l10n';
+import { dateTime } from '../displayLocale';
 
 export interface HostRow {
   readonly description: string;
@@ -29,7 +30,7 @@ export function hostRow(host: HostEntry | undefined, status: HostStatus): HostRo
   const from = t('From {0}.', origin);
   if (status.working) return { description: t('diagnosing…'), look: 'working', details: [from, t('Being diagnosed.')], errors: 0 };
   if (!last) return { description: origin, look: 'origin', details: [from, t('Not diagnosed yet: nothing connects until you run Diagnose.')], errors: 0 };
-  const when = `${last.finishedAt.toLocaleString()}`;
+  const when = dateTime(last.finishedAt);
   if (last.kind === 'failed') {
     const what = last.step === 'host-key' ? t('host key refused') : t('unreachable ({0})', last.step);
     return { description: what, look: 'unreachable', details: [from, t('Could not be diagnosed, {0}: {1}', when, last.message)], errors: 0 };

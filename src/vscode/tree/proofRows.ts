@@ -5,12 +5,13 @@ import type { GpuProof, ModeOutcome, ProofReport } from '../../core/prove';
 import { pct } from '../../core/prove/verdict';
 import type { HostsNode, Tone } from './nodes';
 import { t } from '../../core/l10n';
+import { dateTime, timeOfDay } from '../displayLocale';
 
 const inParens = (r: number | null) => (r === null ? '' : ` (${pct(r)})`);
 
 export function proofGroup(scope: string, hostId: string, proof: ProofReport): HostsNode {
   const worked = proof.gpus.filter((g) => g.tone === 'ok' || g.tone === 'warning').length;
-  const when = new Date(proof.startedAt).toLocaleTimeString();
+  const when = timeOfDay(new Date(proof.startedAt));
   const status = proof.status === 'measured' ? '' : `, ${proof.status}`;
   const of = proof.gpus.length === 1 ? t('{0} of 1 GPU with GPUDirect RDMA', worked) : t('{0} of {1} GPUs with GPUDirect RDMA', worked, proof.gpus.length);
   const description = proof.status === 'refused' ? t('not run — {0}', when) : `${of}${status} — ${when}`;
@@ -50,6 +51,6 @@ function gpuTooltip(g: GpuProof, proof: ProofReport): string {
     ...g.modes.flatMap((m) => m.explainedBy.map((e) => t('explained by {0}', e))),
     ...g.notes.map((n) => t('note: {0}', n)),
     '',
-    t('Measured {0} with ib_write_bw, {1} s per mode.', new Date(proof.startedAt).toLocaleString(), proof.options.durationS),
+    t('Measured {0} with ib_write_bw, {1} s per mode.', dateTime(new Date(proof.startedAt)), proof.options.durationS),
   ].join('\n');
 }
