@@ -14,6 +14,7 @@ import { RuleContext } from './context';
 import { factOf } from './evidence';
 import { NcclAssumptions } from './ncclAssumptions';
 import { matrixModelInput, ncclModelInput } from './ncclInput';
+import { t } from '../l10n';
 
 export interface PairNic {
   /** Column name in the matrix (`NIC0`, or the device itself on older drivers); the device when the matrix lacks it. */
@@ -91,11 +92,11 @@ function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, num
 
 /** The verdict in a few words, the same everywhere it is shown short (CLI, Hosts tree, topology panel). */
 export function shortVerdict(p: GpuNicPair): string {
-  if (p.nics.length === 0) return 'no GDR: no usable NIC';
-  if (p.send === false && p.receive === true) return 'GDR receives only';
-  if (p.send === true && p.receive === false) return 'GDR sends only';
-  const via = p.proxyGpu ? ` via ${p.proxyGpu} (PXN)` : p.ncclPath === 'P2C' ? ' (C2C)' : '';
-  return p.gdr ? `GDR yes${via}` : 'GDR no';
+  if (p.nics.length === 0) return t('no GDR: no usable NIC');
+  if (p.send === false && p.receive === true) return t('GDR receives only');
+  if (p.send === true && p.receive === false) return t('GDR sends only');
+  if (!p.gdr) return t('GDR no');
+  return p.proxyGpu ? t('GDR yes via {0} (PXN)', p.proxyGpu) : p.ncclPath === 'P2C' ? t('GDR yes (C2C)') : t('GDR yes');
 }
 
 /** The path as shown beside the NIC: the matrix token, and NCCL's class where NCCL sees another one. */

@@ -6,6 +6,7 @@ import { ProbeReport } from '../probe/runProbe';
 import { commandOf, factOf, labelOf, quote } from './evidence';
 import { Finding, SOURCES } from './finding';
 import { GpuNicPair } from './pairs';
+import { t } from '../l10n';
 
 interface IommuState {
   readonly active: boolean;
@@ -36,11 +37,10 @@ export function iommuFindings(report: ProbeReport): Finding[] {
   return [{
     id: 'iommu.enabled',
     severity: state.passthrough ? 'info' : 'warning',
-    title: state.passthrough ? 'IOMMU on, in passthrough mode (iommu=pt)' : 'IOMMU on, translating DMA',
+    title: state.passthrough ? t('IOMMU on, in passthrough mode (iommu=pt)') : t('IOMMU on, translating DMA'),
     detail: state.passthrough
-      ? 'The IOMMU is active but host devices bypass translation (iommu=pt), which keeps peer-to-peer DMA usable. Its groups still make the kernel enable ACS on PCIe switches (see pcie.acs-enabled).'
-      : 'With the IOMMU (VT-d/AMD-Vi) translating DMA, peer-to-peer traffic between the GPU and the NIC is redirected to the CPU, "causing a significant performance reduction or even a hang" (NCCL troubleshooting). ' +
-        'On bare metal, disable it in the BIOS or boot with iommu=pt; in a VM it is usually required, and ATS must then be enabled instead.',
+      ? t('The IOMMU is active but host devices bypass translation (iommu=pt), which keeps peer-to-peer DMA usable. Its groups still make the kernel enable ACS on PCIe switches (see pcie.acs-enabled).')
+      : t('With the IOMMU (VT-d/AMD-Vi) translating DMA, peer-to-peer traffic between the GPU and the NIC is redirected to the CPU, "causing a significant performance reduction or even a hang" (NCCL troubleshooting). On bare metal, disable it in the BIOS or boot with iommu=pt; in a VM it is usually required, and ATS must then be enabled instead.'),
     evidence: state.evidence,
     fixes: [],
     source: SOURCES.ncclTroubleshooting,
@@ -59,11 +59,8 @@ export function acsFindings(report: ProbeReport, pairs: readonly GpuNicPair[]): 
   return [{
     id: 'pcie.acs-enabled',
     severity: 'warning',
-    title: 'ACS is likely redirecting GPU↔NIC traffic through the CPU',
-    detail:
-      `The IOMMU is active, and with it Linux enables Access Control Services on PCIe switch ports: peer traffic between ${sharing.map((p) => p.gpu).join(', ')} ` +
-      'and the NIC on their switch is forced up to the root complex, which costs bandwidth or hangs. Confirm with `sudo lspci -vvv | grep ACSCtl` ' +
-      '(SrcValid+ = on). On bare metal disable ACS in the BIOS (setpci … ECAP_ACS+0x6.w=0000 does not survive a reboot); in a VM ACS may be deliberate, with ATS enabled.',
+    title: t('ACS is likely redirecting GPU↔NIC traffic through the CPU'),
+    detail: t('The IOMMU is active, and with it Linux enables Access Control Services on PCIe switch ports: peer traffic between {0} and the NIC on their switch is forced up to the root complex, which costs bandwidth or hangs. Confirm with `sudo lspci -vvv | grep ACSCtl` (SrcValid+ = on). On bare metal disable ACS in the BIOS (setpci … ECAP_ACS+0x6.w=0000 does not survive a reboot); in a VM ACS may be deliberate, with ATS enabled.', sharing.map((p) => p.gpu).join(', ')),
     evidence: state.evidence,
     fixes: [],
     source: `${SOURCES.ncclTroubleshooting}; ${SOURCES.cudaGdr}`,
@@ -96,15 +93,16 @@ export function bar1Findings(report: ProbeReport): Finding[] {
   return [{
     id: 'bar1.small',
     severity: fixed ? 'info' : 'warning',
-    title: `BAR1 is only ${small[0].bar1Memory.total} on ${small.length === 1 ? small[0].busId : `${small.length} GPUs`}`,
-    detail:
-      'BAR1 is the window through which peers (the NIC) reach GPU memory; GPUDirect RDMA can pin at most that much at once. ' +
-      `${small.map((g) => `${g.busId} (${g.productName ?? 'GPU'}): BAR1 ${g.bar1Memory.total} for ${g.fbMemory.total}`).join('; ')}. ` +
-      (fixed
-        ? 'This board fixes BAR1 at 256 MiB: no BIOS setting enlarges it. NCCL\'s own buffers fit; large registrations by other libraries (MPI/UCX, GDRCopy) can fail with "out of BAR1".'
+    title: small.length === 1 ? t('BAR1 is only {0} on {1}', small[0].bar1Memory.total ?? '?', small[0].busId) : t('BAR1 is only {0} on {1} GPUs', small[0].bar1Memory.total ?? '?', small.length),
+    detail: [
+      t('BAR1 is the window through which peers (the NIC) reach GPU memory; GPUDirect RDMA can pin at most that much at once.'),
+      `${small.map((g) => t('{0} ({1}): BAR1 {2} for {3}', g.busId, g.productName ?? 'GPU', g.bar1Memory.total ?? '?', g.fbMemory.total ?? '?')).join('; ')}.`,
+      fixed
+        ? t('This board fixes BAR1 at 256 MiB: no BIOS setting enlarges it. NCCL\'s own buffers fit; large registrations by other libraries (MPI/UCX, GDRCopy) can fail with "out of BAR1".')
         : vm
-          ? 'In a VM, the hypervisor sizes the GPU\'s 64-bit MMIO window: give the passthrough device a window larger than its memory (and enable "Above 4G decoding" on the host).'
-          : 'The large BAR mapping is off: enable "Above 4G decoding" (and, where the GPU supports it, "Resizable BAR") in the BIOS.'),
+          ? t('In a VM, the hypervisor sizes the GPU\'s 64-bit MMIO window: give the passthrough device a window larger than its memory (and enable "Above 4G decoding" on the host).')
+          : t('The large BAR mapping is off: enable "Above 4G decoding" (and, where the GPU supports it, "Resizable BAR") in the BIOS.'),
+    ].join(' '),
     evidence: small.flatMap((g) => bar1Lines(report, g.line)),
     fixes: [],
     source: `${SOURCES.cudaGdr}; nvidia-smi -q "BAR1 Memory Usage"`,
@@ -126,12 +124,8 @@ export function operatorFindings(report: ProbeReport): Finding[] {
   return [{
     id: 'driver.operator-managed',
     severity: 'info',
-    title: 'The NVIDIA GPU Operator manages the driver: quick fixes are withheld',
-    detail:
-      'The driver runs in the GPU Operator\'s container (/run/nvidia/driver). The operator loads nvidia-peermem itself once OFED is ready ' +
-      '(ClusterPolicy driver.rdma.enabled=true; with the host\'s own MLNX_OFED also driver.rdma.useHostMofed=true) and checks it with ' +
-      '`lsmod | grep -E \'^nvidia_peermem\\s\'`. Loading or persisting the module on the host would fight the operator, so gdr-doctor ' +
-      'withholds its load/persist fixes here: change the ClusterPolicy instead.',
+    title: t('The NVIDIA GPU Operator manages the driver: quick fixes are withheld'),
+    detail: t('The driver runs in the GPU Operator\'s container (/run/nvidia/driver). The operator loads nvidia-peermem itself once OFED is ready (ClusterPolicy driver.rdma.enabled=true; with the host\'s own MLNX_OFED also driver.rdma.useHostMofed=true) and checks it with `lsmod | grep -E \'^nvidia_peermem\\s\'`. Loading or persisting the module on the host would fight the operator, so gdr-doctor withholds its load/persist fixes here: change the ClusterPolicy instead.'),
     evidence: quote(report, 'run-nvidia-driver', () => true),
     fixes: [],
     source: SOURCES.gpuOperator,

@@ -5,7 +5,7 @@ import { Finding } from '../diagnosis';
 import { RuleContext } from '../diagnosis/context';
 import { factOf } from '../diagnosis/evidence';
 import { LEGACY_MODULE, NEW_MODULE, PeermemState, peermemLoadBlock } from '../diagnosis/hostState';
-import { LOAD_BLOCK_WORDS } from '../diagnosis/peermemLoad';
+import { loadBlockWords } from '../diagnosis/peermemLoad';
 import { ProbeReport } from '../probe/runProbe';
 import { PersistState } from './persistState';
 import { ETC_MODULES, MODULES_LOAD_DIR, MODULE_CONSTANTS, PersistTarget } from './scripts';
@@ -41,7 +41,7 @@ export function cannotLoad(ctx: RuleContext, findings: readonly Finding[]): Refu
     return { refused: 'Neither nvidia_peermem nor nv_peer_mem exists for the running kernel (modinfo finds neither): there is nothing to load.', findings: pick('peermem.missing') };
   }
   const block = peermemLoadBlock(ctx.host);
-  if (block !== null) return { refused: `modprobe would fail with "Invalid argument": ${LOAD_BLOCK_WORDS[block]}`, findings: pick('peermem.ofed-mismatch') };
+  if (block !== null) return { refused: `modprobe would fail with "Invalid argument": ${loadBlockWords(block)}`, findings: pick('peermem.ofed-mismatch') };
   return null;
 }
 
