@@ -13,6 +13,7 @@ import { planFix } from './plan';
 import { READ_STATE_COMMAND } from './scripts';
 import { RemoteShell, sshShell } from './shell';
 import { FixId, FixPlan, FixResult } from './types';
+import { t } from '../l10n';
 
 export interface FixSession {
   /** The destination as the user gave it. */
@@ -36,9 +37,7 @@ export function sshFixSession(conn: SshConnection, host: string): FixSession {
 /** ssh sends no password once StrictHostKeyChecking=no let a changed host key through; sudo's is no different. */
 function changedKeyRefusal(host: string, user: string): string {
   return (
-    `sudo on ${host} needs the password of ${user}, and no password is sent to ${host}: its host key does not match known_hosts ` +
-    '(StrictHostKeyChecking no let the connection go on, as ssh does, with passwords disabled). Nothing was changed. ' +
-    'Check the host key with its administrator, correct known_hosts, and run the fix again.'
+    t('sudo on {0} needs the password of {1}, and no password is sent to {0}: its host key does not match known_hosts (StrictHostKeyChecking no let the connection go on, as ssh does, with passwords disabled). Nothing was changed. Check the host key with its administrator, correct known_hosts, and run the fix again.', host, user)
   );
 }
 
@@ -61,8 +60,8 @@ const READ_STATE_TIMEOUT_MS = 20_000;
 export async function readPersistState(shell: RemoteShell): Promise<Parsed<PersistState>> {
   const r = await shell.run(READ_STATE_COMMAND, { timeoutMs: READ_STATE_TIMEOUT_MS });
   if (r.connectionLost || r.timedOut || r.exitCode !== 0) {
-    const why = r.connectionLost ? 'connection lost' : r.timedOut ? 'timed out' : `exit ${r.exitCode}`;
-    return fail(1, `reading the boot module files failed (${why}): ${r.stderr.toString('utf8').trim() || 'no message'}`);
+    const why = r.connectionLost ? t('connection lost') : r.timedOut ? t('timed out') : `exit ${r.exitCode}`;
+    return fail(1, t('reading the boot module files failed ({0}): {1}', why, r.stderr.toString('utf8').trim() || t('no message')));
   }
   return parsePersistState(r.stdout);
 }
