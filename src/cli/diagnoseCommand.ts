@@ -24,8 +24,9 @@ import { CliIo, ExitCode } from './io';
 import { demoDir } from './demoDir';
 import { cliPrompts } from './terminalPrompts';
 import { jsonText } from './visible';
+import { t } from '../core/l10n';
 
-export const DIAGNOSE_HELP = `Usage: gdr-doctor diagnose <destination...> [-F FILE] [--json] [--timeout S] [--batch]
+export const diagnoseHelp = (): string => t(`Usage: gdr-doctor diagnose <destination...> [-F FILE] [--json] [--timeout S] [--batch]
        gdr-doctor diagnose <hosts...> [--hosts-file FILE] [-f N] [--timeout S] [--deadline S] [--each] [--json]
        gdr-doctor diagnose [<nodes...>] --via LOGIN [--with slurm|pdsh|clush] [--partition P]
                            [--nodes N | -w LIST] [--jobid J] [--json]
@@ -51,16 +52,16 @@ in known_hosts (or StrictHostKeyChecking accept-new).
   --nccl VERSION
                the NCCL release your jobs use (2.21, 2.21.5): verdicts follow its rules
                (PXN from 2.12, /sys/module registration from 2.23, C2C from 2.27…);
-               default: the newest release modelled (${formatNcclVersion(NEWEST_NCCL)})
+               default: the newest release modelled ({0})
   --nccl-env NAME=VALUE
                an NCCL_* variable your jobs set, read as NCCL reads it; repeatable:
-               ${NCCL_ENV_NAMES.join(', ')}
+               {1}
 
 Many hosts: a destination may be a host list as pdsh and ClusterShell write them: gpu[01-64],
 node-[1-4,7], gdr@gpu[1-2], a,b,c. Each host gets its own SSH connection; the summary groups
 hosts with the same findings, outliers first (on a terminal, stderr counts hosts done).
   --hosts-file FILE  more hosts, one list per line, # comments ("-": standard input)
-  -f, --fanout N     hosts diagnosed at the same time (default ${DEFAULT_FLEET_CONCURRENCY}, as pdsh)
+  -f, --fanout N     hosts diagnosed at the same time (default {2}, as pdsh)
   --deadline S       deadline for all hosts; hosts not started by then end timed out
   --each             also print every host's full report after the summary
 
@@ -76,7 +77,7 @@ Exit status: 0 collected (findings or not); 3 a host was unreachable, refused, o
 deadline; 64 bad usage (a bad host list names its column); 66 --from DIR holds none of the files
 it reads (<command id>.txt); 130 interrupted (Ctrl-C: hosts still
 running are stopped and what was collected is printed).
-`;
+`, formatNcclVersion(NEWEST_NCCL), NCCL_ENV_NAMES.join(', '), DEFAULT_FLEET_CONCURRENCY);
 
 interface Job {
   readonly host: string;
@@ -91,7 +92,7 @@ const RELAY_ONLY = ['--with', '--partition', '--nodes', '-w', '--jobid'];
 export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { flags: FLAGS, options: OPTIONS });
   if (args.flags.has('--help')) {
-    io.stdout(DIAGNOSE_HELP);
+    io.stdout(diagnoseHelp());
     return ExitCode.ok;
   }
   if (args.flags.has('--print-collect-script')) {

@@ -4,11 +4,12 @@ import { Diagnosis, Finding, diagnose, pathLabel, shortVerdict } from '../core/d
 import { shellAssignment } from '../core/diagnosis/suggestedEnv';
 import { ProbeReport } from '../core/probe/runProbe';
 import { commandStatus, unreadableOutput } from '../core/probe/commandStatus';
+import { t } from '../core/l10n';
 
 export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = diagnose(report)): string {
-  const lines = [`${report.host} — collected ${report.collectedAt} in ${report.durationMs} ms`];
-  if (report.connectionLost) lines.push('  connection lost: the sections below are what arrived');
-  if (report.timedOut) lines.push('  the probe hit its deadline: commands still running were stopped');
+  const lines = [`${report.host} — ${t('collected {0} in {1} ms', report.collectedAt, report.durationMs)}`];
+  if (report.connectionLost) lines.push(`  ${t('connection lost: the sections below are what arrived')}`);
+  if (report.timedOut) lines.push(`  ${t('the probe hit its deadline: commands still running were stopped')}`);
   for (const c of report.commands) {
     const unreadable = unreadableOutput(report, c);
     const parse = unreadable ? `  (${unreadable})` : '';
@@ -18,42 +19,44 @@ export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = di
     lines.push(`  ${commandStatus(c).padEnd(10)} ${c.id.padEnd(22)} ${command}${parse}`);
   }
   lines.push(...formatPairs(diagnosis), ...formatFindings(diagnosis.findings), ...formatEnv(diagnosis));
-  for (const note of report.notes) lines.push(`  note: ${note}`);
+  for (const note of report.notes) lines.push(`  ${t('note: {0}', note)}`);
   return lines.join('\n');
 }
 
 function formatPairs({ pairs, nccl }: Diagnosis): string[] {
   if (pairs.length === 0) return [];
-  const source = nccl.topologySource === 'sysfs' ? 'topology from sysfs, as NCCL reads it' : 'topology from nvidia-smi topo -m';
+  const source = nccl.topologySource === 'sysfs' ? t('topology from sysfs, as NCCL reads it') : t('topology from nvidia-smi topo -m');
   const env = Object.entries(nccl.env).map(([k, v]) => `${k}=${v}`).join(' ');
-  const lines = [`  GPU↔NIC verdicts for NCCL ${nccl.assumed}${env ? ` with ${env}` : ''} (${source}; --nccl VERSION for your release):`];
+  const lines = [`  ${env ? t('GPU↔NIC verdicts for NCCL {0} with {1} ({2}; --nccl VERSION for your release):', nccl.assumed, env, source) : t('GPU↔NIC verdicts for NCCL {0} ({1}; --nccl VERSION for your release):', nccl.assumed, source)}`];
   for (const p of pairs) {
     const nics = p.nics.map((n) => (n.port === null ? n.device ?? n.nic : `${n.device ?? n.nic}:${n.port}`));
-    const shown = nics.length > 3 ? `${nics.slice(0, 3).join(', ')} +${nics.length - 3}` : nics.join(', ') || 'none';
-    const pin = p.numaNode !== null || p.cpus !== null ? ` — NUMA ${p.numaNode ?? '?'}, CPUs ${p.cpus ?? '?'}` : '';
+    const shown = nics.length > 3 ? `${nics.slice(0, 3).join(', ')} +${nics.length - 3}` : nics.join(', ') || t('none');
+    const pin = p.numaNode !== null || p.cpus !== null ? ` — ${t('NUMA {0}, CPUs {1}', p.numaNode ?? '?', p.cpus ?? '?')}` : '';
     lines.push(`    ${p.gpu}: ${shown} (${pathLabel(p)})${pin} — ${shortVerdict(p)}`, `          ${p.reason}`, `          ${p.confirm}`);
   }
-  for (const problem of nccl.envProblems) lines.push(`    note: ${problem}`);
-  if (nccl.sysfsMissing) lines.push(`    note: the sysfs PCI tree was read but not used: ${nccl.sysfsMissing}`);
+  for (const problem of nccl.envProblems) lines.push(`    ${t('note: {0}', problem)}`);
+  if (nccl.sysfsMissing) lines.push(`    ${t('note: the sysfs PCI tree was read but not used: {0}', nccl.sysfsMissing)}`);
   return lines;
 }
 
 const MARK = { error: 'ERROR', warning: 'WARN ', info: 'info ' } as const;
 
 export function formatFindings(findings: readonly Finding[]): string[] {
-  if (findings.length === 0) return ['  findings: none'];
-  return ['  findings:', ...findings.flatMap((f) => findingLines(f, '    '))];
+  if (findings.length === 0) return [`  ${t('findings: none')}`];
+  return [`  ${t('findings:')}`, ...findings.flatMap((f) => findingLines(f, '    '))];
 }
 
 /** One finding, then its knock-ons under it (they follow from it: knockOn.ts), each as its title and evidence. */
 function findingLines(f: Finding, indent: string): string[] {
   const body = `${indent}      `;
   const lines = [`${indent}${MARK[f.severity]} ${f.id}: ${f.title}`, `${body}${f.detail}`, ...evidenceLines(f, body)];
-  if (f.fixes.length > 0) lines.push(`${body}fix: ${f.fixes.map((id) => `gdr-doctor fix <host> ${id}`).join(' ; ')}`);
-  lines.push(`${body}source: ${f.source}`);
+  if (f.fixes.length > 0) lines.push(`${body}${t('fix: {0}', f.fixes.map((id) => `gdr-doctor fix <host> ${id}`).join(' ; '))}`);
+  lines.push(`${body}${t('source: {0}', f.source)}`);
   const children = f.children ?? [];
   if (children.length === 0) return lines;
-  lines.push(`${body}${children.length} more finding${children.length === 1 ? '' : 's'} following from this one (nothing they show can change the answer until it is solved):`);
+  lines.push(`${body}${children.length === 1
+    ? t('1 more finding following from this one (nothing they show can change the answer until it is solved):')
+    : t('{0} more findings following from this one (nothing they show can change the answer until it is solved):', children.length)}`);
   for (const c of children) lines.push(`${body}  ${MARK[c.severity]} ${c.id}: ${c.title}`, ...evidenceLines(c, `${body}        `));
   return lines;
 }
@@ -65,5 +68,5 @@ function evidenceLines(f: Finding, indent: string): string[] {
 function formatEnv({ suggestedEnv }: Diagnosis): string[] {
   const vars = Object.entries(suggestedEnv.env);
   if (vars.length === 0) return [];
-  return ['  suggested environment (a suggestion: measure with nccl-tests):', ...vars.map(([k, v]) => `    ${shellAssignment(k, v)}`), ...suggestedEnv.notes.map((n) => `    # ${n}`)];
+  return [`  ${t('suggested environment (a suggestion: measure with nccl-tests):')}`, ...vars.map(([k, v]) => `    ${shellAssignment(k, v)}`), ...suggestedEnv.notes.map((n) => `    # ${n}`)];
 }

@@ -14,8 +14,9 @@ import { rawTtyTerminal } from './ttyLine';
 import { jsonText } from './visible';
 import { runDemoFix } from './demoFixCommand';
 import { errorText } from '../core/errorText';
+import { t } from '../core/l10n';
 
-export const FIX_HELP = `Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--dry-run] [-F FILE] [--json] [--batch]
+export const fixHelp = (): string => t(`Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--dry-run] [-F FILE] [--json] [--batch]
        gdr-doctor fix --demo <fix-id> [--dry-run] [--json]
 
 Applies one quick fix to a GPU host over SSH:
@@ -42,7 +43,7 @@ $XDG_STATE_HOME/gdr-doctor/audit.log, else ~/.local/state/gdr-doctor/audit.log.
 Exit status: 0 applied, nothing to do, or --dry-run; 1 the fix failed or was not confirmed;
 3 the host was unreachable; 4 refused (not applicable or not safe here, or no way to become root);
 64 bad usage, or nothing to confirm on (no terminal) and no --yes.
-`;
+`);
 
 export const FixExit = { failed: 1, unreachable: 3, refused: 4 } as const;
 
@@ -54,7 +55,7 @@ export interface FixCliOptions {
 export async function runFix(argv: readonly string[], io: CliIo, options: FixCliOptions = {}): Promise<number> {
   const args = parseArgs(argv, { flags: ['--yes', '--dry-run', '--json', '--batch', '--demo'], options: ['-F'] });
   if (args.flags.has('--help')) {
-    io.stdout(FIX_HELP);
+    io.stdout(fixHelp());
     return ExitCode.ok;
   }
   if (args.flags.has('--demo')) return runDemoFix(args.positional, { dryRun: args.flags.has('--dry-run'), json: args.flags.has('--json') }, io);

@@ -7,8 +7,9 @@ import { parseArgs, UsageError } from './args';
 import { CliIo, ExitCode } from './io';
 import { summarizeNcclLogText } from './summary/ncclLog';
 import { jsonText } from './visible';
+import { t } from '../core/l10n';
 
-export const NCCL_LOG_HELP = `Usage: gdr-doctor nccl-log FILE... [--json]
+export const ncclLogHelp = (): string => t(`Usage: gdr-doctor nccl-log FILE... [--json]
 
 Reads NCCL's own log (a job run with NCCL_DEBUG=INFO; NCCL_DEBUG_SUBSYS=INIT,NET shows the most)
 and says whether GPU Direct RDMA was used: per host, how many network connections went through
@@ -25,14 +26,14 @@ the other files is still printed); 64 bad usage; 66 a file cannot be read.
 Example:
   NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET torchrun ... 2>&1 | tee job.log
   gdr-doctor nccl-log job.log
-`;
+`);
 
 type FileOutcome = 'read' | 'no-nccl-lines' | 'unreadable';
 
 export async function runNcclLog(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { flags: ['--json'] });
   if (args.flags.has('--help')) {
-    io.stdout(NCCL_LOG_HELP);
+    io.stdout(ncclLogHelp());
     return ExitCode.ok;
   }
   const files = args.positional;
