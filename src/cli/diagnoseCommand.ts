@@ -104,7 +104,7 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
   countOption(args.options, '--fanout', '-f');
   const via = args.options.get('--via');
   const misplaced = RELAY_ONLY.find((o) => args.options.has(o));
-  if (via === undefined && misplaced !== undefined) throw new UsageError(`${misplaced} goes with --via LOGIN`);
+  if (via === undefined && misplaced !== undefined) throw new UsageError(t('{0} goes with --via LOGIN', misplaced));
   const hosts = expandDestinations([...args.positional, ...optionList(args.options, '-w')], args.options.get('--hosts-file'), io);
   for (const h of hosts) checkDestination(h);
   const nccl = readNcclAssumptions(args.options.get('--nccl'), args.lists.get('--nccl-env') ?? []);
@@ -116,10 +116,10 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
       print: { json: args.flags.has('--json'), each: args.flags.has('--each') }, nccl,
     };
     if (via !== undefined) {
-      if (modeCount(args.flags, args.options, 0) > 0) throw new UsageError('--via diagnoses nodes: not with --demo, --local or --from');
+      if (modeCount(args.flags, args.options, 0) > 0) throw new UsageError(t('--via diagnoses nodes: not with --demo, --local or --from'));
       return await runRelay(via, hosts, fleet);
     }
-    if (modeCount(args.flags, args.options, hosts.length) !== 1) throw new UsageError('give destinations, or exactly one of --demo, --local, --from DIR');
+    if (modeCount(args.flags, args.options, hosts.length) !== 1) throw new UsageError(t('give destinations, or exactly one of --demo, --local, --from DIR'));
     const empty = emptyFromFolder(args.options.get('--from'));
     if (empty !== undefined) {
       io.stderr(empty);
@@ -155,11 +155,9 @@ function emptyFromFolder(dir: string | undefined): string | undefined {
   if (dir === undefined || !fs.existsSync(dir) || savedOutputsIn(dir).length > 0) return undefined;
   const inside = subfolders(dir).filter((d) => savedOutputsIn(d).length > 0);
   return (
-    `gdr-doctor: --from ${dir}: no saved output here: it holds none of the files --from reads, one per diagnostic ` +
-    `(${savedOutputNames().join(', ')}; each with optional .err and .rc).\n` +
-    (inside.length > 0 ? `  These folders inside it do: ${inside.join(', ')}.\n` : '') +
-    '  To save them on a host: gdr-doctor diagnose --print-collect-script > collect.sh; run `sh collect.sh out` there, ' +
-    'copy out/ back, then: gdr-doctor diagnose --from out\n'
+    `gdr-doctor: --from ${dir}: ${t('no saved output here: it holds none of the files --from reads, one per diagnostic ({0}; each with optional .err and .rc).', savedOutputNames().join(', '))}\n` +
+    (inside.length > 0 ? `  ${t('These folders inside it do: {0}.', inside.join(', '))}\n` : '') +
+    `  ${t('To save them on a host: gdr-doctor diagnose --print-collect-script > collect.sh; run `sh collect.sh out` there, copy out/ back, then: gdr-doctor diagnose --from out')}\n`
   );
 }
 
@@ -185,7 +183,7 @@ async function runSingle(job: Job, json: boolean, io: CliIo, nccl: NcclAssumptio
     return ExitCode.ok;
   } catch (e) {
     const err = classifyConnectError(job.host, e);
-    io.stderr(`gdr-doctor: ${job.host}: cannot reach (${err.step}): ${err.message}\n`);
+    io.stderr(`gdr-doctor: ${job.host}: ${t('cannot reach ({0}): {1}', err.step, err.message)}\n`);
     return FLEET_INCOMPLETE;
   }
 }
@@ -196,7 +194,7 @@ function planJob(destination: string | undefined, flags: ReadonlySet<string>, op
   if (flags.has('--demo')) return { host: DEMO_HOST_NAME, run: probe(DEMO_HOST_NAME, new DemoHost(demoDir()).runner()) };
   if (flags.has('--local')) return { host: 'localhost', run: probe('localhost', localRunner()) };
   if (from !== undefined) {
-    if (!fs.existsSync(from)) throw new UsageError(`--from: no folder ${JSON.stringify(from)}`);
+    if (!fs.existsSync(from)) throw new UsageError(`--from: ${t('no folder {0}', JSON.stringify(from))}`);
     return { host: from, run: probe(from, offlineRunner(from)) };
   }
   const host = destination ?? '';

@@ -15,6 +15,7 @@ import { countOption, RELAY_TOOLS, relayToolOption, secondsOption } from './flee
 import { FLEET_INCOMPLETE, FleetPrintOptions, FleetProgress, hostProblemLine, printFleet } from './fleetOutput';
 import { CliIo } from './io';
 import { errorText } from '../core/errorText';
+import { t } from '../core/l10n';
 
 export interface FleetContext {
   readonly io: CliIo;
@@ -71,7 +72,7 @@ export async function runRelay(login: string, nodes: readonly string[], ctx: Fle
   if (named) checkRelay(relay(named)); // bad values are refused before anything connects
   const conn = await openSsh(login, ctx.reach).catch((e: unknown) => classifyConnectError(login, e));
   if (conn instanceof Error) {
-    io.stderr(`gdr-doctor: ${login}: cannot reach (${conn.step}): ${conn.message}\n`);
+    io.stderr(`gdr-doctor: ${login}: ${t('cannot reach ({0}): {1}', conn.step, conn.message)}\n`);
     return FLEET_INCOMPLETE;
   }
   try {
@@ -107,8 +108,8 @@ async function pickTool(login: string, client: Parameters<typeof detectRelayTool
   });
   if (found === undefined) return undefined;
   const tool = RELAY_TOOLS.find((t) => found.includes(t));
-  if (tool === undefined) io.stderr(`gdr-doctor: ${login} has none of srun, pdsh, clush on its PATH; diagnose the nodes directly, or name a tool with --with\n`);
-  else io.stderr(`gdr-doctor: through ${login} with ${tool} (found: ${found.join(', ')})\n`);
+  if (tool === undefined) io.stderr(`gdr-doctor: ${t('{0} has none of srun, pdsh, clush on its PATH; diagnose the nodes directly, or name a tool with --with', login)}\n`);
+  else io.stderr(`gdr-doctor: ${t('through {0} with {1} (found: {2})', login, tool, found.join(', '))}\n`);
   return tool;
 }
 

@@ -1,12 +1,13 @@
 // `gdr-doctor nccl-log FILE... [--json]`: what NCCL's own logs say it did. Each file streams
 // through the reader a chunk at a time, so a log of any size is read in bounded memory; several
 // files (one per rank or host) make one summary.
-import { NO_NCCL_LINES, NcclLogSummarizer } from '../core/ncclLog';
+import { NcclLogSummarizer, noNcclLinesText } from '../core/ncclLog';
 import { NcclLogReader } from '../core/parsers/ncclLog';
 import { parseArgs, UsageError } from './args';
 import { CliIo, ExitCode } from './io';
 import { summarizeNcclLogText } from './summary/ncclLog';
 import { jsonText } from './visible';
+import { cannotReadText } from './messages';
 import { t } from '../core/l10n';
 
 export const ncclLogHelp = (): string => t(`Usage: gdr-doctor nccl-log FILE... [--json]
@@ -37,8 +38,8 @@ export async function runNcclLog(argv: readonly string[], io: CliIo): Promise<nu
     return ExitCode.ok;
   }
   const files = args.positional;
-  if (files.length === 0) throw new UsageError('nccl-log needs a FILE (or - for standard input); see gdr-doctor nccl-log --help');
-  if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input ("-") can be read only once');
+  if (files.length === 0) throw new UsageError(t('nccl-log needs a FILE (or - for standard input); see gdr-doctor nccl-log --help'));
+  if (files.filter((f) => f === '-').length > 1) throw new UsageError(t('standard input ("-") can be read only once'));
   const summarizer = new NcclLogSummarizer();
   const outcomes: FileOutcome[] = [];
   for (const file of files) outcomes.push(await readFile(file, summarizer, io));
@@ -62,12 +63,12 @@ async function readFile(file: string, summarizer: NcclLogSummarizer, io: CliIo):
       reader.push(io.readInput(file));
     }
   } catch (e) {
-    io.stderr(`gdr-doctor: cannot read ${file === '-' ? 'standard input' : file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+    io.stderr(`gdr-doctor: ${cannotReadText(file, e)}\n`);
     return 'unreadable';
   }
   reader.end();
   summarizer.addFile({ name, lines: reader.lines, ncclLines: reader.ncclLines });
   if (reader.ncclLines > 0) return 'read';
-  io.stderr(`${name}:1: ${NO_NCCL_LINES}\n`);
+  io.stderr(`${name}:1: ${noNcclLinesText()}\n`);
   return 'no-nccl-lines';
 }

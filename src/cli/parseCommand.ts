@@ -3,6 +3,7 @@ import { parseArgs, UsageError } from './args';
 import { CliIo, ExitCode } from './io';
 import { findParseKind, PARSE_KINDS } from './parseKinds';
 import { jsonText } from './visible';
+import { cannotReadText } from './messages';
 import { t } from '../core/l10n';
 
 export const parseHelp = (): string => t(`Usage: gdr-doctor parse <kind> [FILE|-] [--json]
@@ -27,17 +28,17 @@ export function runParse(argv: readonly string[], io: CliIo): number {
     return ExitCode.ok;
   }
   const [kindName, file = '-', ...extra] = args.positional;
-  if (!kindName) throw new UsageError('parse needs a kind (see gdr-doctor parse --help)');
-  if (extra.length > 0) throw new UsageError(`parse takes one input, got also ${JSON.stringify(extra[0])}`);
+  if (!kindName) throw new UsageError(t('parse needs a kind (see gdr-doctor parse --help)'));
+  if (extra.length > 0) throw new UsageError(t('parse takes one input, got also {0}', JSON.stringify(extra[0])));
   const kind = findParseKind(kindName);
   if (!kind) {
-    throw new UsageError(`unknown kind ${JSON.stringify(kindName)}; kinds: ${PARSE_KINDS.map((k) => k.kind).join(', ')}`);
+    throw new UsageError(t('unknown kind {0}; kinds: {1}', JSON.stringify(kindName), PARSE_KINDS.map((k) => k.kind).join(', ')));
   }
   let text: string;
   try {
     text = io.readInput(file);
   } catch (e) {
-    io.stderr(`gdr-doctor: cannot read ${file === '-' ? 'standard input' : file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+    io.stderr(`gdr-doctor: ${cannotReadText(file, e)}\n`);
     return ExitCode.noInput;
   }
   const result = kind.parse(text);

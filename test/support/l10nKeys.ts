@@ -1,13 +1,14 @@
 // The translation keys of core and the CLI, as the code writes them: the first argument of every
-// t('…') call (a string or template literal without substitutions) in the files that import t from
+// t('…') call (or of t's local name, `import { t as l10n }`) (a string or template literal without substitutions) in the files that import t from
 // core/l10n. The l10n test checks that the bundles cover them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT } from './paths';
 
 const LITERAL = String.raw`'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\`(?:[^\`\\$]|\\.|\$(?!\{))*\``;
-const CALL = new RegExp(String.raw`(?<![\w.$])t\(\s*(${LITERAL})`, 'g');
-const ANY_CALL = /(?<![\w.$])t\(\s*(?!\))/g;
+const IMPORT = /import \{ t(?: as (\w+))? \} from '[./]*(?:core\/)?l10n'/;
+const call = (name: string) => new RegExp(String.raw`(?<![\w.$])${name}\(\s*(${LITERAL})`, 'g');
+const anyCall = (name: string) => new RegExp(String.raw`(?<![\w.$])${name}\(\s*(?!\))`, 'g');
 
 export interface KeyScan {
   readonly keys: Map<string, string>;
@@ -33,16 +34,18 @@ export function scanKeys(roots: readonly string[]): KeyScan {
   });
   for (const file of files) {
     const text = fs.readFileSync(file, 'utf8');
-    if (!/import \{ t \} from '[./]*(core\/)?l10n'/.test(text)) continue;
+    const imported = IMPORT.exec(text);
+    if (!imported) continue;
+    const name = imported[1] ?? 't';
     const where = (index: number) => `${path.relative(REPO_ROOT, file)}:${text.slice(0, index).split('\n').length}`;
     const literalAt = new Set<number>();
-    for (const m of text.matchAll(CALL)) {
+    for (const m of text.matchAll(call(name))) {
       literalAt.add(m.index);
       // eslint-disable-next-line @typescript-eslint/no-implied-eval -- our own source's literal, read as JavaScript reads it
       const key = new Function(`return ${m[1]};`)() as string;
       if (!keys.has(key)) keys.set(key, where(m.index));
     }
-    for (const m of text.matchAll(ANY_CALL)) if (!literalAt.has(m.index)) dynamic.push(where(m.index));
+    for (const m of text.matchAll(anyCall(name))) if (!literalAt.has(m.index)) dynamic.push(where(m.index));
   }
   return { keys, dynamic };
 }
