@@ -60,13 +60,19 @@ export function l10nDir(): string {
   return candidates.find((d) => fs.existsSync(d)) ?? candidates[0];
 }
 
-/** Loads the locale's bundle (English when none or `--json`); every run starts from English. */
+/**
+ * Loads the locale's bundle (English when none or `--json`); every run starts from English. A bundle
+ * that cannot be read (a copy of dist/cli.js without l10n/ beside it) leaves English: a language is
+ * no reason to refuse a diagnosis.
+ */
 export function applyLocale(locale: string | undefined, json: boolean): void {
+  useBundle({});
   const bundled = json ? undefined : bundledLocale(locale);
-  if (!bundled) {
-    useBundle({});
-    return;
+  if (!bundled) return;
+  try {
+    const file = path.join(l10nDir(), `bundle.l10n.${bundled}.json`);
+    useBundle(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>);
+  } catch {
+    // English, as without a bundle.
   }
-  const file = path.join(l10nDir(), `bundle.l10n.${bundled}.json`);
-  useBundle(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>);
 }
