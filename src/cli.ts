@@ -5,6 +5,7 @@ import { runDiagnose } from './cli/diagnoseCommand';
 import { runFix } from './cli/fixCommand';
 import { runNcclLog } from './cli/ncclLogCommand';
 import { runParse } from './cli/parseCommand';
+import { runProve } from './cli/proveCommand';
 import { visibleIo } from './cli/visible';
 import { errorText } from './core/errorText';
 import { t } from './core/l10n';
@@ -19,9 +20,13 @@ Commands:
   diagnose <host...> | --demo | --local | --from DIR [--json]
                                    collect every diagnostic of a host in one round trip
   fix <host> <fix-id> [--yes] [--dry-run]
-                                   load-peermem or persist-peermem: show the plan, then apply it
+                                   load-peermem, persist-peermem, disable-acs or persist-acs:
+                                   show the plan, then apply it
   nccl-log FILE... [--json]        read NCCL's own log (NCCL_DEBUG=INFO): was GPU Direct RDMA used,
                                    on which NICs, and why not
+  prove <host> [<peer>] [--gpu N|all] [--mode host,peermem,dmabuf] [--json]
+                                   measure GPUDirect RDMA per GPU↔NIC with perftest's ib_write_bw,
+                                   against host memory and the line rate
 
 Options of every command:
   --lang LOCALE                    the language of what is printed: zh-CN (简体中文) or en; default:
@@ -35,6 +40,7 @@ const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => number | 
   diagnose: runDiagnose,
   fix: runFix,
   'nccl-log': runNcclLog,
+  prove: runProve,
 };
 
 /** Runs one command; what it prints reaches the terminal through visible() (cli/visible.ts). */

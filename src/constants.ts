@@ -33,9 +33,14 @@ export const Commands = {
   applyQuickFix: 'gdrDoctor.applyQuickFix',
   fixLoadPeermem: 'gdrDoctor.fixLoadPeermem',
   fixPersistPeermem: 'gdrDoctor.fixPersistPeermem',
+  fixDisableAcs: 'gdrDoctor.fixDisableAcs',
+  fixPersistAcs: 'gdrDoctor.fixPersistAcs',
   addFleet: 'gdrDoctor.addFleet',
   removeFleet: 'gdrDoctor.removeFleet',
   diagnoseFleet: 'gdrDoctor.diagnoseFleet',
+  analyzeNcclLog: 'gdrDoctor.analyzeNcclLog',
+  compareNcclLog: 'gdrDoctor.compareNcclLog',
+  prove: 'gdrDoctor.prove',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -66,7 +71,18 @@ export const ContextValues = {
   fleetGroup: 'gdrDoctor.fleetGroup',
   /** A host of a fleet reached through a login node: no direct SSH, so no host actions. */
   relayedHost: 'gdrDoctor.relayedHost',
+  /** A GPU row of a host's GPUs: Prove GPUDirect RDMA measures that GPU. */
+  gpu: 'gdrDoctor.gpu',
 } as const;
+
+/** Languages the extension contributes, with a grammar each (package.json `languages`, `grammars`). */
+export const Languages = {
+  /** NCCL's own log (NCCL_DEBUG=INFO), recognised by content. */
+  ncclLog: 'nccl-log',
+} as const;
+
+/** Read-only documents with Analyze NCCL Log's summary of a log. */
+export const NCCL_LOG_SUMMARY_SCHEME = 'gdr-doctor-nccl-log';
 
 /**
  * Context keys the extension sets (package.json's `when` clauses read them). The `has…` keys describe

@@ -13,6 +13,7 @@ import { Diagnoser } from './vscode/hosts/diagnoser';
 import { HostModel } from './vscode/hosts/hostModel';
 import { trackDemoOpen } from './vscode/hosts/demoContext';
 import { registerTopoEditor } from './vscode/editor';
+import { registerNcclLogEditor } from './vscode/ncclLog';
 import { PlanDocuments } from './vscode/fixes/planDocument';
 import { createLog } from './vscode/logging';
 import { RawOutputProvider } from './vscode/rawOutput';
@@ -68,7 +69,8 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   const plans = own(new PlanDocuments());
   own(watchSettings(model, fleets, log));
   own(trackDemoOpen(model));
-  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys }, own);
+  const ncclLogs = registerNcclLogEditor(model, log, own);
+  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs }, own);
   registerTopoEditor(log, own);
 }
 

@@ -8,7 +8,7 @@ import { demoFixSession, prepareDemoFix } from '../core/demo/demoFix';
 import { FIX_IDS, formatPlan, formatResult, isFixId, newSudoMarker, runPlan } from '../core/fixes';
 import { UsageError } from './args';
 import { demoDir } from './demoDir';
-import { formatFindings } from './diagnoseReport';
+import { formatFindings } from '../core/report/findingsText';
 import { CliIo, ExitCode } from './io';
 import { jsonText } from './visible';
 import { t } from '../core/l10n';

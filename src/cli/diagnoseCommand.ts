@@ -79,7 +79,7 @@ it reads (<command id>.txt); 130 interrupted (Ctrl-C: hosts still
 running are stopped and what was collected is printed).
 `, formatNcclVersion(NEWEST_NCCL), NCCL_ENV_NAMES.join(', '), DEFAULT_FLEET_CONCURRENCY);
 
-interface Job {
+export interface Job {
   readonly host: string;
   readonly run: () => Promise<ProbedHost>;
 }
@@ -138,7 +138,7 @@ function optionList(options: ReadonlyMap<string, string>, name: string): string[
 }
 
 /** A destination ssh could not parse is bad usage, before anything connects. */
-function checkDestination(destination: string): void {
+export function checkDestination(destination: string): void {
   try {
     parseDestination(destination);
   } catch (e) {
@@ -188,7 +188,7 @@ async function runSingle(job: Job, json: boolean, io: CliIo, nccl: NcclAssumptio
   }
 }
 
-function planJob(destination: string | undefined, flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, reach: SshReachOptions, deadlineMs: number | undefined): Job {
+export function planJob(destination: string | undefined, flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, reach: SshReachOptions, deadlineMs: number | undefined): Job {
   const from = options.get('--from');
   const probe = (host: string, runner: ProbeRunner) => async () => ({ report: await runProbe(runner, { host, deadlineMs }) });
   if (flags.has('--demo')) return { host: DEMO_HOST_NAME, run: probe(DEMO_HOST_NAME, new DemoHost(demoDir()).runner()) };

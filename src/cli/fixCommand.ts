@@ -9,8 +9,8 @@ import { SshPrompts } from '../core/ssh/prompts';
 import { resolveTarget } from '../core/ssh/resolveTarget';
 import { parseArgs, UsageError } from './args';
 import { CliIo, ExitCode } from './io';
-import { cliPrompts, terminalWriter } from './terminalPrompts';
-import { rawTtyTerminal } from './ttyLine';
+import { confirmOnTerminal } from './confirm';
+import { cliPrompts } from './terminalPrompts';
 import { jsonText } from './visible';
 import { runDemoFix } from './demoFixCommand';
 import { errorText } from '../core/errorText';
@@ -25,11 +25,16 @@ Applies one quick fix to a GPU host over SSH:
                    the legacy module exists); nothing to do when one is loaded
   persist-peermem  load it at every boot: /etc/modules-load.d/nvidia-peermem.conf, or one line in
                    /etc/modules where there is no modules-load.d; loads it first when it is not loaded
+  disable-acs      turn off PCIe ACS on exactly the bridges between each GPU and its NIC:
+                   setpci -s <bdf> ECAP_ACS+0x6.w=0000, then lspci reads ACSCtl back; lost at reboot.
+                   Refused in a VM, on a host passing devices to VMs, and while the IOMMU translates
+  persist-acs      the same writes at every boot: a oneshot systemd unit, shown as a diff first
 
 The host is probed first and the plan shown: each command exactly as it will be sent, and the file
 diff. Nothing runs until you answer yes on the terminal, or --yes is given. Root: logged in as root,
 else sudo -n, else sudo with your password asked once here (sent on stdin, never on a command line).
-A fix is never applied where the GPU Operator owns the driver, nor persisted where the module cannot load.
+A peer-memory fix is never applied where the GPU Operator owns the driver, nor persisted where the
+module cannot load; the ACS fixes never where ACS isolates virtual machines' devices.
 Every fix that ran is appended to the audit log: $GDR_DOCTOR_AUDIT_LOG, else
 $XDG_STATE_HOME/gdr-doctor/audit.log, else ~/.local/state/gdr-doctor/audit.log.
 
@@ -125,15 +130,4 @@ function record(result: FixResult, io: CliIo): void {
   } catch (e) {
     io.stderr(`gdr-doctor: ${t('could not append to the audit log: {0}', errorText(e))}\n`);
   }
-}
-
-/**
- * Asks on the terminal itself (/dev/tty), like ssh and sudo, so the question is seen even when
- * stdout carries JSON and stderr goes to a file; only "y" or "yes" applies.
- */
-async function confirmOnTerminal(question: string): Promise<boolean> {
-  const term = rawTtyTerminal(process.stdin, terminalWriter());
-  term.write(question);
-  const answer = await term.readLine(true);
-  return answer !== null && /^y(es)?$/i.test(answer.trim());
 }

@@ -7,12 +7,12 @@ import { DEFAULT_FLEET_CONCURRENCY, fanOut } from '../core/fleet/fanout';
 import { foldHostList } from '../core/fleet/hostlist';
 import { checkRelayOptions, detectRelayTools, diagnoseViaLoginNode, RelayOptions, RelayTool } from '../core/fleet/relay';
 import { openSsh, sshProbeHost, SshReachOptions } from '../core/fleet/sshProbeHost';
-import type { FleetHostResult } from '../core/fleet/types';
 import { PROBE_COMMANDS, probeDeadlineMs } from '../core/probe/commands';
 import { classifyConnectError } from '../core/ssh/errors';
 import { UsageError } from './args';
 import { countOption, RELAY_TOOLS, relayToolOption, secondsOption } from './fleetArgs';
 import { FLEET_INCOMPLETE, FleetPrintOptions, FleetProgress, hostProblemLine, printFleet } from './fleetOutput';
+import { whileInterruptible } from './interrupt';
 import { CliIo } from './io';
 import { errorText } from '../core/errorText';
 import { t } from '../core/l10n';
@@ -119,17 +119,5 @@ function checkRelay(opts: RelayOptions): void {
     checkRelayOptions(opts, probeDeadlineMs(PROBE_COMMANDS));
   } catch (e) {
     throw new UsageError(errorText(e));
-  }
-}
-
-/** Runs `work` with a signal that the first Ctrl-C aborts; a second Ctrl-C ends the process as usual. */
-async function whileInterruptible(work: (signal: AbortSignal) => Promise<FleetHostResult[]>): Promise<FleetHostResult[]> {
-  const controller = new AbortController();
-  const onInt = () => controller.abort();
-  process.once('SIGINT', onInt);
-  try {
-    return await work(controller.signal);
-  } finally {
-    process.removeListener('SIGINT', onInt);
   }
 }

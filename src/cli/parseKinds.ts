@@ -3,25 +3,31 @@ import { parseGpuQuery } from '../core/parsers/gpuQuery';
 import { parseIbvDevinfo } from '../core/parsers/ibvDevinfo';
 import { parseLscpu } from '../core/parsers/lscpu';
 import { parseLsmod } from '../core/parsers/lsmod';
+import { parseLspci } from '../core/parsers/lspci';
 import { parseModinfo } from '../core/parsers/modinfo';
 import { summarizeNcclLog } from '../core/ncclLog';
 import { parseNumactl } from '../core/parsers/numactl';
 import { parseNvidiaVersion } from '../core/parsers/nvidiaVersion';
 import { parseOfedInfo } from '../core/parsers/ofedInfo';
 import { parseOsRelease } from '../core/parsers/osRelease';
+import { parsePerftest } from '../core/parsers/perftest';
 import { Parsed } from '../core/parsers/result';
+import { parseShowGids } from '../core/parsers/showGids';
 import { parseSmiQuery } from '../core/parsers/smiQuery';
 import { parseTopo } from '../core/parsers/topo';
 import { summarizeGpuQuery } from './summary/gpuQuery';
 import { summarizeIbvDevinfo } from './summary/ibvDevinfo';
 import { summarizeLscpu } from './summary/lscpu';
 import { summarizeLsmod } from './summary/lsmod';
+import { summarizeLspci } from './summary/lspci';
 import { summarizeModinfo } from './summary/modinfo';
-import { summarizeNcclLogText } from './summary/ncclLog';
+import { summarizeNcclLogText } from '../core/ncclLog/summaryText';
 import { summarizeNumactl } from './summary/numactl';
 import { summarizeNvidiaVersion } from './summary/nvidiaVersion';
 import { summarizeOfedInfo } from './summary/ofedInfo';
 import { summarizeOsRelease } from './summary/osRelease';
+import { summarizeShowGids } from './summary/showGids';
+import { summarizePerftest } from './summary/perftest';
 import { summarizeSmiQuery } from './summary/smiQuery';
 import { summarizeTopo } from './summary/topo';
 
@@ -50,6 +56,9 @@ export const PARSE_KINDS: readonly ParseKind[] = [
   kind('os-release', 'cat /etc/os-release', parseOsRelease, summarizeOsRelease),
   kind('gpus', 'nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version --format=csv[,noheader]', (t) => parseGpuQuery(t), summarizeGpuQuery),
   kind('smi-q', 'nvidia-smi -q', parseSmiQuery, summarizeSmiQuery),
+  kind('lspci', 'lspci -vvv [-s <slot>] (as root: ACS needs it)', parseLspci, summarizeLspci),
+  kind('show-gids', 'show_gids (the RDMA ports\' GID tables, as sysfs holds them)', parseShowGids, summarizeShowGids),
+  kind('perftest', "perftest's ib_write_bw (server or client side)", parsePerftest, summarizePerftest),
   // The same reader as `gdr-doctor nccl-log`, for one saved log held in memory.
   kind('nccl-log', "NCCL's log of a job run with NCCL_DEBUG=INFO (gdr-doctor nccl-log reads several, streaming)", (t) => summarizeNcclLog(t), summarizeNcclLogText),
 ];

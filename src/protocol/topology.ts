@@ -41,6 +41,19 @@ export interface GpuDetail {
   readonly ncclIbHca: string | null;
   /** `numactl --cpunodebind=0 --membind=0`; null when the node is unknown. */
   readonly pinning: string | null;
+  /** The host's last GPUDirect RDMA proof of this GPU (Prove GPUDirect RDMA); absent or null when none. */
+  readonly proof?: ProofDetail | null;
+}
+
+/** What perftest measured for one GPU, worded by the extension. */
+export interface ProofDetail {
+  /** `GPUDirect RDMA works at 91 % of line rate with peermem (host memory: 98 %)`, or why not. */
+  readonly verdict: string;
+  readonly tone: 'ok' | 'warning' | 'error' | 'unknown';
+  /** One line per mode: `peermem 181.46 Gb/s of 200 (91 %)`. */
+  readonly modes: string[];
+  /** When, in words. */
+  readonly measured: string;
 }
 
 export interface NicInfo {
@@ -88,6 +101,8 @@ type Guard<T> = (x: unknown) => x is T;
 const isText: Guard<string> = (x): x is string => typeof x === 'string' && x.length <= MAX_TEXT;
 const isTextOrNull: Guard<string | null> = (x): x is string | null => x === null || isText(x);
 const isBoolOrNull = (x: unknown): x is boolean | null => x === null || typeof x === 'boolean';
+const PROOF_TONES: readonly string[] = ['ok', 'warning', 'error', 'unknown'];
+const isProofTone = (x: unknown): x is ProofDetail['tone'] => typeof x === 'string' && PROOF_TONES.includes(x);
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -104,10 +119,12 @@ function shape<T>(fields: Record<string, Guard<unknown>>): Guard<T> {
 
 const isLinkClass = (x: unknown): x is LinkClassName => LINK_CLASS_NAMES.includes(x as LinkClassName);
 const isExplanation = shape<LinkExplanation>({ token: isText, linkClass: isLinkClass, meaning: isText, gdrVerdict: isText });
+const isProofDetail = shape<ProofDetail>({ verdict: isText, tone: isProofTone, modes: arrayOf(isText, 8), measured: isText });
+const isProofOrAbsent = (x: unknown): x is ProofDetail | null | undefined => x === undefined || x === null || isProofDetail(x);
 const isGpuDetail = shape<GpuDetail>({
   name: isText, numaNode: isTextOrNull, cpus: isTextOrNull, nearestNics: arrayOf(isText), nearestNicColumns: arrayOf(isText),
   link: isTextOrNull, gdr: isBoolOrNull, verdict: isText, ncclPath: isTextOrNull, proxyGpu: isTextOrNull, reason: isText, confirm: isText,
-  ncclIbHca: isTextOrNull, pinning: isTextOrNull,
+  ncclIbHca: isTextOrNull, pinning: isTextOrNull, proof: isProofOrAbsent,
 });
 const isNic = shape<NicInfo>({ name: isText, device: isTextOrNull });
 const isGroup = shape({ id: isText, devices: arrayOf(isText) });

@@ -6,6 +6,7 @@ import { PlanDocuments } from './fixes/planDocument';
 import { FleetModel } from './fleet/fleetModel';
 import { Diagnoser } from './hosts/diagnoser';
 import { HostEntry, HostModel } from './hosts/hostModel';
+import type { NcclLogEditor } from './ncclLog';
 import { TopologyPanels } from './topology/topologyPanel';
 import type { HostsNode } from './tree/nodes';
 import { WorkIndicator } from './workIndicator';
@@ -26,6 +27,8 @@ export interface Ctx {
   readonly topology: TopologyPanels;
   /** Long fix plans opened as read-only documents. */
   readonly plans: PlanDocuments;
+  /** Open NCCL logs, analysed, and Analyze NCCL Log's summaries. */
+  readonly ncclLogs: NcclLogEditor;
   /** Context keys: the palette's, and the walkthrough's steps. */
   readonly keys: ContextKeySetter;
 }

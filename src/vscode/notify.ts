@@ -34,3 +34,19 @@ export function withNotificationProgress<R>(
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: plainText(title), cancellable }, (progress, token) =>
     work({ report: (step) => progress.report(step.message === undefined ? step : { ...step, message: plainText(step.message) }) }, token));
 }
+
+/** A cancellable progress notification whose Cancel aborts the signal handed to `work`. */
+export function withAbortableProgress<R>(
+  title: string,
+  work: (progress: vscode.Progress<{ message?: string; increment?: number }>, signal: AbortSignal) => Promise<R>,
+): Thenable<R> {
+  return withNotificationProgress(title, true, async (progress, token) => {
+    const abort = new AbortController();
+    const cancel = token.onCancellationRequested(() => abort.abort());
+    try {
+      return await work(progress, abort.signal);
+    } finally {
+      cancel.dispose();
+    }
+  });
+}

@@ -24,6 +24,7 @@ export function renderDetails(data: TopologyData, gpu: GpuDetail | undefined, se
     ...row('CPU list', gpu.cpus ?? 'unknown', '', copyButton('CPU list', gpu.cpus, copy)),
     ...row('NCCL_IB_HCA', gpu.ncclIbHca ?? 'no named NIC', 'code', copyButton('NCCL_IB_HCA', gpu.ncclIbHca, copy)),
     ...row('Pinning', gpu.pinning ?? 'unknown', 'code', copyButton('pinning', gpu.pinning, copy)),
+    ...(gpu.proof ? row('Measured', `${gpu.proof.verdict} — ${gpu.proof.modes.join('; ')} (${gpu.proof.measured})`, `proof-${gpu.proof.tone}`) : []),
   ), el('p', { class: 'reason' }, gpu.reason), el('p', { class: 'confirm' }, gpu.confirm));
   if (data.env.length > 0) {
     section.append(el('h3', {}, 'Suggested job environment (whole host)'),

@@ -8,13 +8,14 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Locator } from 'playwright-core';
+import { DEMO_HOST_NAME } from '../../src/core/demo/demoHost';
 import { REPO_ROOT, RUN_DIR } from './environment';
 import { hostsTree } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';
 import { openWalkthrough, walkthroughStep } from './walkthrough';
 
 const CONTAINER_TITLE = 'GPUDirect RDMA';
-const DEMO = 'demo-dgx-a100 (replayed)';
+const DEMO = DEMO_HOST_NAME;
 const TOPO_FILE = 'h200.topo.txt';
 const ADDED = 'root@gpu-new.invalid:2222';
 const FLEET = 'nowhere';
@@ -132,6 +133,8 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     assert.ok(!items.includes('Disconnect'), items.join(', '));
     assert.ok(!items.includes('Reload Host List') && !items.includes('Refresh'), items.join(', '));
     assert.ok(items.includes('Show Topology') && items.includes('Copy Report (Markdown)'), items.join(', '));
+    // Its quick fixes are simulated on its own state, and it can be put back as recorded.
+    assert.ok(items.includes('Reset Demo Host'), items.join(', '));
     await workbench.tab.keyboard.press('Escape');
     assert.deepStrictEqual(await paletteOffers('GPUDirect RDMA: Disconnect'), false);
     assert.deepStrictEqual(await paletteOffers('GPUDirect RDMA: Show Topology'), true);
@@ -256,12 +259,21 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     await workbench.runCommand('View: Close All Editors');
   });
 
-  it('the walkthrough shows every step done but the quick fix', async function () {
+  it("the walkthrough completes: every step done once the demo's quick fix is applied", async function () {
     await workbench.tab.keyboard.press('Escape');
     await openWalkthrough(workbench);
     for (const step of ['openDemo', 'readFinding', 'showTopology', 'addHost', 'diagnoseFleet']) {
       await walkthroughStep(workbench, step).and(workbench.tab.locator('[aria-checked="true"]')).waitFor();
     }
+    assert.strictEqual(await walkthroughStep(workbench, 'applyFix').getAttribute('aria-checked'), 'false');
+    await setExpanded(row(DEMO), true);
+    await setExpanded(row('Findings'), true);
+    const finding = sidebar().locator('.monaco-list-row', { hasText: 'peermem.not-loaded' }).first();
+    await inline(finding, 'Fix: Load Peer Memory Module (load-peermem)');
+    const dialog = workbench.tab.locator('.monaco-dialog-box');
+    await dialog.locator('.monaco-button', { hasText: /^Apply$/ }).click();
+    await finding.waitFor({ state: 'detached' });
+    await walkthroughStep(workbench, 'applyFix').and(workbench.tab.locator('[aria-checked="true"]')).waitFor();
     await workbench.screenshot('first-steps-16-walkthrough-done');
   });
 

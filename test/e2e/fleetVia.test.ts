@@ -26,7 +26,7 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
   const workbench = new Workbench();
   let lab: Lab | undefined;
 
-  const { sidebar, row, setExpanded, inline, tooltip } = hostsTree(workbench);
+  const { sidebar, row, setExpanded, inline, tooltip, contextMenu } = hostsTree(workbench);
   const quickInput = () => workbench.tab.locator('.quick-input-widget .quick-input-box input');
   const quickTitle = (text: string) => workbench.tab.locator('.quick-input-widget .quick-input-title', { hasText: text });
   const description = (fleet: string) => row(fleet).locator('.label-description').innerText();
@@ -146,6 +146,29 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     await workbench.screenshot('fleet-via-03-relayed-node');
     await setExpanded(row('Findings'), false);
     await setExpanded(node, false);
+    await setExpanded(row(SLURM_FLEET), false);
+  });
+
+  it('proves GPUDirect RDMA between two selected nodes through the login node: one srun step on both, nothing left running', async function () {
+    await setExpanded(row(SLURM_FLEET), true);
+    await setExpanded(row(/^2 hosts/), true);
+    const node = (name: string) => sidebar().locator('.monaco-list-row[aria-level="3"]', { has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) });
+    await node('gpu01').click();
+    await node('gpu02').click({ modifiers: ['Control'] });
+    await contextMenu(node('gpu02'), 'Prove GPUDirect RDMA');
+    await workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: `Proving GPUDirect RDMA between gpu01 and gpu02 through ${LOGIN}` }).first().waitFor({ timeout: 30_000 });
+    await workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: /gpu01 ↔ gpu02: GPUDirect RDMA works on 8 of 8 GPUs/ }).first().waitFor({ timeout: 120_000 });
+    await workbench.tab.mouse.move(0, 0);
+    await setExpanded(node('gpu01'), true);
+    await setExpanded(row('Proof'), true);
+    await sidebar().locator('.monaco-list-row', { hasText: /GPU5.*peermem [\d.]+ Gb\/s/ }).first().waitFor();
+    await workbench.screenshot('fleet-via-03b-proof-through-slurm');
+    const perftest = (h: string) => lab!.host(h).calls().filter((c) => c.cmd === 'ib_write_bw' && c.args.includes('-p'));
+    assert.ok(perftest('gpu01').length > 0 && perftest('gpu02').length > 0, 'perftest ran on both nodes');
+    assert.strictEqual(perftest(LOGIN).length, 0, 'the login node only relays');
+    for (const n of ['gpu01', 'gpu02']) assert.deepStrictEqual(lab!.host(n).processes().filter((p) => /ib_write_bw|fakeperftest/.test(p.args)), [], `nothing left on ${n}`);
+    await setExpanded(row('Proof'), false);
+    await setExpanded(node('gpu01'), false);
     await setExpanded(row(SLURM_FLEET), false);
   });
 

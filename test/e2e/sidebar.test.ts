@@ -23,7 +23,7 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
   const workbench = new Workbench();
   let lab: Lab | undefined;
 
-  const { sidebar, row, tooltip } = hostsTree(workbench);
+  const { sidebar, row, tooltip, contextMenu } = hostsTree(workbench);
   const rowUnder = (label: string, text: string | RegExp): Locator => sidebar().locator('.monaco-list-row', { hasText: text }).filter({ has: workbench.tab.locator('.label-name', { hasText: label }) }).first();
 
   /** Expands a row; the tree re-renders rows when the model changes, so check and retry. */
@@ -44,15 +44,6 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     if ((await r.getAttribute('aria-expanded')) === 'true') await r.click();
   }
 
-  /** Runs an item of a row's context menu. */
-  async function contextMenu(label: string, action: string): Promise<void> {
-    await row(label).click({ button: 'right' });
-    const item = workbench.tab.locator('.context-view .action-item', { hasText: action }).first();
-    await item.hover();
-    // A menu ignores a click that comes right after it opened (the right-button release).
-    await workbench.tab.waitForTimeout(500);
-    await item.click();
-  }
 
   async function diagnoseInline(label: string): Promise<void> {
     const r = row(label);

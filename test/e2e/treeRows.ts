@@ -1,5 +1,6 @@
 // The Hosts view's rows as a user reaches them: a row by its label, expanding or collapsing it
-// (clicking again while VS Code is still busy with the previous click), and its inline actions.
+// (clicking again while VS Code is still busy with the previous click), its inline actions and
+// context menu.
 import * as assert from 'assert';
 import { Locator } from 'playwright-core';
 import { Workbench } from './workbench';
@@ -31,6 +32,16 @@ export function hostsTree(workbench: Workbench) {
     await r.locator(`.actions .action-label[aria-label="${action}"]`).click();
   }
 
+  /** Runs the item `action` of the context menu of a row (by label, or found by the caller). */
+  async function contextMenu(target: string | Locator, action: string): Promise<void> {
+    await (typeof target === 'string' ? row(target) : target).click({ button: 'right' });
+    const item = workbench.tab.locator('.context-view .action-item', { hasText: action }).first();
+    await item.hover();
+    // A menu ignores a click that comes right after it opened (the right-button release).
+    await workbench.tab.waitForTimeout(500);
+    await item.click();
+  }
+
   /**
    * Hovers the row until its tooltip holding `text` shows. A tooltip opens on the mouse entering the
    * row: when the row appeared under a mouse already there (after a quick pick closed), hovering it
@@ -50,5 +61,5 @@ export function hostsTree(workbench: Workbench) {
     }
   }
 
-  return { sidebar, row, setExpanded, inline, tooltip };
+  return { sidebar, row, setExpanded, inline, tooltip, contextMenu };
 }

@@ -176,6 +176,74 @@ do_modinfo() {
   done < "$P/modinfo/$(norm "$m")"
 }
 
+# ---- PCI configuration state: lspci -vvv and setpci ECAP_ACS -----------------------
+# /run/gdrlab-pci/<bdf>.lspci: the device's section of a real `lspci -vvv` recording (as root);
+# <bdf>.acscap / <bdf>.acsctl: its ACS Capability and Control words (4 hex digits), made by pciState.ts.
+# lspci renders ACSCtl from the control word as pciutils ls-ecaps.c cap_acs does; setpci reads and
+# writes it at ECAP_ACS+0x6 (pciutils lib/header.h PCI_ACS_CTRL), bits the capability lacks stay 0.
+PCI=/run/gdrlab-pci
+ACS_NAMES=(SrcValid TransBlk ReqRedir CmpltRedir UpstreamFwd EgressCtrl DirectTrans)
+
+# -s argument -> 0000:bb:dd.f (lspci/setpci accept the domain left out).
+pcislot() {
+  local s=${1,,}
+  case $s in [0-9a-f][0-9a-f][0-9a-f][0-9a-f]:[0-9a-f][0-9a-f]:[0-9a-f][0-9a-f].[0-7]) SLOT=$s ;;
+    [0-9a-f][0-9a-f]:[0-9a-f][0-9a-f].[0-7]) SLOT=0000:$s ;; *) return 1 ;; esac
+}
+
+acsctl_line() {
+  local w=$((16#$1)) i out=''
+  for i in 0 1 2 3 4 5 6; do out+="${out:+ }${ACS_NAMES[i]}$( (( w >> i & 1 )) && echo + || echo -)"; done
+  printf '\t\tACSCtl:\t%s\n' "$out"
+}
+
+do_lspci() {
+  local verbose='' slot='' line caps=0
+  while [ $# -gt 0 ]; do
+    case $1 in -vvv) verbose=3 ;; -s) slot=${2-}; shift ;; *) unrecorded ;; esac
+    shift
+  done
+  [ "$verbose" = 3 ] && [ -n "$slot" ] || unrecorded
+  pcislot "$slot" || { echo "lspci: -s: Invalid slot number" >&2; return 1; }
+  [ -e "$PCI/$SLOT.lspci" ] || return 0   # no such device: lspci prints nothing
+  if [ "$EUID" = 0 ]; then
+    while IFS= read -r line; do
+      if [[ $line == $'\t\tACSCtl:'* ]] && [ -e "$PCI/$SLOT.acsctl" ]; then acsctl_line "$(< "$PCI/$SLOT.acsctl")"; else printf '%s\n' "$line"; fi
+    done < "$PCI/$SLOT.lspci"
+    return 0
+  fi
+  # Without root, sysfs serves only the first 64 bytes of config space, so lspci stops at the
+  # capability list (pciutils ls-caps.c show_caps); the driver lines come from sysfs and still show.
+  while IFS= read -r line; do
+    case $line in
+      $'\tCapabilities:'*) [ $caps = 0 ] && printf '\tCapabilities: <access denied>\n'; caps=1 ;;
+      $'\tKernel '*) printf '%s\n' "$line" ;;
+      *) [ $caps = 0 ] && printf '%s\n' "$line" ;;
+    esac
+  done < "$PCI/$SLOT.lspci"
+}
+
+no_acs() { echo "setpci: $SLOT: Instance #0 of Extended capability 000d not found - there are no capabilities with that id." >&2; return 1; }
+
+do_setpci() {
+  local slot='' reg='' value cap
+  while [ $# -gt 0 ]; do
+    case $1 in -s) slot=${2-}; shift ;; -v|-D) unrecorded ;; -*) unrecorded ;; *) [ -z "$reg" ] || unrecorded; reg=$1 ;; esac
+    shift
+  done
+  [ -n "$slot" ] && [ -n "$reg" ] && pcislot "$slot" || unrecorded
+  case ${reg^^} in ECAP_ACS+0X6.W|ECAP_ACS+6.W|ECAP_ACS+0X6.W=*|ECAP_ACS+6.W=*) ;; *) unrecorded ;; esac
+  value=''; [[ $reg == *=* ]] && value=${reg#*=}
+  if [ ! -e "$PCI/$SLOT.lspci" ]; then echo "setpci: Warning: No devices selected for operation group 1." >&2; return 0; fi
+  # Not root: the config file does not open for writing (pciutils lib/sysfs.c), reads then see no capability.
+  if [ "$EUID" != 0 ]; then echo "pcilib: Cannot open /sys/bus/pci/devices/$SLOT/config" >&2; no_acs; return; fi
+  [ -e "$PCI/$SLOT.acsctl" ] || { no_acs; return; }
+  if [ -z "$value" ]; then cat "$PCI/$SLOT.acsctl"; return 0; fi
+  [[ $value =~ ^[0-9a-fA-F]{1,4}$ ]] || { echo "setpci: Invalid value \"$value\"." >&2; echo "Try \`setpci --help' for more information." >&2; return 1; }
+  cap=$((16#$(< "$PCI/$SLOT.acscap")))
+  printf '%04x\n' $((16#$value & cap & 0x7f)) > "$PCI/$SLOT.acsctl"
+}
+
 unrecorded() {
   echo "fakecmd[$(hostname)]: no recording for: $CMD ${ARGS[*]} (add prof out/$(recname "$CMD" "${ARGS[@]}").stdout|.stderr|.rc)" >&2
   exit 99
@@ -193,7 +261,7 @@ replay() {
 run() {
   # An exact recording wins, so a profile can pin e.g. a real `modinfo nvidia` output.
   case $CMD in
-    lsmod|modprobe|modinfo|rmmod)
+    lsmod|modprobe|modinfo|rmmod|lspci|setpci)
       [ -e "$P/out/$(recname "$CMD" "$@").stdout" ] && { replay "$@"; return; } ;;
   esac
   case $CMD in
@@ -201,6 +269,11 @@ run() {
     modprobe) do_modprobe "$@" ;;
     rmmod) do_modprobe -r "$@" ;;
     modinfo) do_modinfo "$@" ;;
+    lspci) do_lspci "$@" ;;
+    setpci) do_setpci "$@" ;;
+    # perftest and numactl's binding form: fakeperftest.sh.
+    ib_write_bw) . "$H/fakeperftest.sh"; do_ib_write_bw "$@" ;;
+    numactl) case ${1:-} in --cpunodebind=*|--membind=*) . "$H/fakeperftest.sh"; do_numactl_exec "$@" ;; *) replay "$@" ;; esac ;;
     *) replay "$@" ;;
   esac
 }
@@ -220,7 +293,8 @@ if [ "$CMD" = --boot-load ]; then for m; do load "$m" "$m" || exit; done; exit 0
 ARGS=("$@")
 logcall "$@"
 [ -e "$P/delay/$CMD" ] && sleep "$(cat "$P/delay/$CMD")"
-[ -e "$H/ctl/$CMD.hang" ] && sleep "$(cat "$H/ctl/$CMD.hang")"
+# ib_write_bw hangs in fakeperftest.sh, after --help (the probe reads that).
+[ -e "$H/ctl/$CMD.hang" ] && [ "$CMD" != ib_write_bw ] && sleep "$(cat "$H/ctl/$CMD.hang")"
 if [ -e "$H/ctl/$CMD.flood" ] || [ -e "$H/ctl/$CMD.flood-stderr" ]; then
   run "$@"; rc=$?
   [ -e "$H/ctl/$CMD.flood" ] && yes 'gdrlab flood' | head -c "$(cat "$H/ctl/$CMD.flood")"

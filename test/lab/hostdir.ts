@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeEtcUpper, writeHomes } from './etc';
 import { writeEd25519Key } from './keys';
-import { materialiseProfile } from './profile';
+import { Profile, materialiseProfile } from './profile';
+import { writeCmdlineAndDmi, writeGids, writeIommuGroups, writePciState } from './pciState';
 import { buildSysfs, SysfsSpec } from './sysfs';
 
 export interface LabUser {
@@ -94,7 +95,7 @@ export function prepareHostDir(dir: string, spec: HostDirSpec, pub: LabPubKeys, 
   fs.chmodSync(path.join(dir, 'hosts'), 0o755);
   fs.chmodSync(h, 0o755);
   const profile = materialiseProfile(spec.profileDir, h, spec.delays);
-  for (const f of ['fakecmd.sh', 'hostinit.sh']) fs.copyFileSync(path.join(labSrc, f), path.join(h, f));
+  for (const f of ['fakecmd.sh', 'fakeperftest.sh', 'hostinit.sh']) fs.copyFileSync(path.join(labSrc, f), path.join(h, f));
   // Verbatim: the PCI tree's links are relative, as in the kernel's sysfs.
   fs.cpSync(boots.get(spec.profileDir)!, path.join(h, 'prof', 'boot'), { recursive: true, verbatimSymlinks: true });
   fs.writeFileSync(path.join(h, 'hostname'), spec.name + '\n');
@@ -122,6 +123,14 @@ export function prepareHostDir(dir: string, spec: HostDirSpec, pub: LabPubKeys, 
   return { h, current, rotated, extra };
 }
 
+/** The profile's PCI and RDMA state besides the tree: lspci sections, ACS words, IOMMU groups, GIDs, cmdline, DMI. */
+function pciBootState(profile: Profile, spec: SysfsSpec, state: string): void {
+  if (profile.lspci) writePciState(spec, profile.lspci, state, profile.acs ?? 'recorded');
+  if (profile.iommu) writeIommuGroups(spec, state, profile.iommu.type);
+  if (profile.gids) writeGids(spec, state, profile.gids);
+  writeCmdlineAndDmi(profile, state);
+}
+
 /**
  * The boot-time kernel state of each profile (see bootstate.sh), made once per profile and lab,
  * all profiles in parallel, each from a scratch host folder. Returns the state folder by profile.
@@ -130,14 +139,20 @@ export async function makeBootStates(dir: string, profileDirs: readonly string[]
   const unique = [...new Set(profileDirs)];
   const states = await Promise.all(unique.map((profileDir, i) => new Promise<string>((resolve, reject) => {
     const scratch = path.join(dir, 'boot', String(i), 'host');
-    materialiseProfile(profileDir, scratch);
+    const profile = materialiseProfile(profileDir, scratch);
     fs.copyFileSync(path.join(labSrc, 'fakecmd.sh'), path.join(scratch, 'fakecmd.sh'));
     const state = path.join(dir, 'boot', String(i), 'state');
     execFile('unshare', ['--mount', '--propagation', 'private', '/bin/sh', path.join(labSrc, 'bootstate.sh'), scratch, state], (err, _out, stderr) => {
       if (err) return reject(new Error(`boot state of ${profileDir}: ${err.message}\n${stderr}`));
       // Every host gets a PCI tree, empty where the profile has none: the test machine's own never shows.
       const sysfs = path.join(scratch, 'prof', 'sysfs.json');
-      buildSysfs(fs.existsSync(sysfs) ? (JSON.parse(fs.readFileSync(sysfs, 'utf8')) as SysfsSpec) : { pci: {} }, state);
+      const spec = fs.existsSync(sysfs) ? (JSON.parse(fs.readFileSync(sysfs, 'utf8')) as SysfsSpec) : { pci: {} };
+      try {
+        buildSysfs(spec, state);
+        pciBootState(profile, spec, state);
+      } catch (e) {
+        return reject(new Error(`boot state of ${profileDir}: ${e instanceof Error ? e.message : String(e)}`));
+      }
       resolve(state);
     });
   })));

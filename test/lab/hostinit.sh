@@ -44,7 +44,7 @@ MOUNTPOINTS=
 mount -t tmpfs -o mode=755 sim /sys/devices
 bindback devices
 mount -t tmpfs -o mode=755 sim /sys/class
-bindback class infiniband
+bindback class infiniband dmi
 if [ -d /sys/bus/pci/devices ]; then
   mount -t tmpfs -o mode=755 sim /sys/bus/pci/devices
 else
@@ -55,6 +55,10 @@ fi
 # shellcheck disable=SC2086 # names from /sys: no blanks
 mkdir -p $MOUNTPOINTS
 mount -a -T /run/gdrlab-sysfs.fstab
+
+# The IOMMU groups and a Xen guest's /sys/hypervisor are the profile's too (none unless it gives them).
+if [ -d /sys/kernel/iommu_groups ]; then mount -t tmpfs -o mode=755 sim /sys/kernel/iommu_groups; fi
+if [ -d /sys/hypervisor ]; then mount -t tmpfs -o mode=755 sim /sys/hypervisor; fi
 
 # Kernel state the probe reads as files; fake modprobe edits it. Its boot state (profile
 # files plus the modules loaded at boot, lsmod order in /run, /proc/kallsyms lines, the PCI
@@ -67,6 +71,8 @@ cp -r "$H/prof/boot/." /
 # ib_register_peer_memory_client), kept by fakecmd.sh as modules load and unload.
 : >> /run/gdrlab-kallsyms
 mount --bind /run/gdrlab-kallsyms /proc/kallsyms
+# The profile's kernel command line (IOMMU switches), where it gives one.
+if [ -e /run/gdrlab-cmdline ]; then mount --bind /run/gdrlab-cmdline /proc/cmdline; fi
 
 hostname "$NAME"
 # Own-address host: `ip netns exec` put us in its namespace; eth0 is the veth into the bridge.

@@ -4,7 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readSysfsSpec } from './sysfs';
+import { PciProfile } from './pciState';
+import { SysfsPatch, patchSysfs, readSysfsSpec } from './sysfs';
 
 export interface ModuleSpec {
   /** Size column of lsmod (from a real lsmod of that module). */
@@ -21,8 +22,10 @@ export interface ModuleSpec {
   kallsyms?: string;
 }
 
-export interface Profile {
+export interface Profile extends PciProfile {
   description: string;
+  /** Attribute changes over the nearest sysfs.json (own or a base's): by bus address, or RDMA device name. */
+  sysfsPatch?: SysfsPatch;
   /** Another profile (name under test/lab/profiles, or absolute path) whose recordings, files and
    *  settings this one starts from; its own recordings and top-level keys replace the base's. */
   base?: string;
@@ -40,6 +43,9 @@ export interface Profile {
   /** Milliseconds each fake command waits before replying, by command name (`nvidia-smi`,
    *  `ibv_devinfo`, ...): real latencies for the bench. Functional profiles leave it out. */
   delays?: Record<string, number>;
+  /** ib_write_bw's recordings by device, mode and outcome (fakeperftest.sh): `[device or "*", "host"|"peermem"|"dmabuf", "ok"|"fail"|"order", set]`,
+   *  the set naming `perftest/<set>.server` and `.client` of the profile or a base. */
+  perftest?: [string, string, string, string][];
 }
 
 /**
@@ -64,6 +70,7 @@ const profilesDir = path.join(__dirname, 'profiles');
 function loadProfile(profileDir: string, seen: string[] = []): LoadedProfile {
   if (seen.includes(profileDir)) throw new Error(`profile base loop: ${[...seen, profileDir].join(' -> ')}`);
   const own = JSON.parse(fs.readFileSync(path.join(profileDir, 'profile.json'), 'utf8')) as Profile;
+  if (own.lspci) own.lspci = path.resolve(profileDir, own.lspci);
   for (const spec of Object.values(own.modules ?? {})) {
     if (spec.modinfo) spec.modinfo = path.resolve(profileDir, spec.modinfo);
     if (spec.kallsyms) spec.kallsyms = path.resolve(profileDir, spec.kallsyms);
@@ -98,6 +105,19 @@ function writeDelays(profileDir: string, dir: string, delays: Record<string, num
     if (ms > 0) write(path.join(dir, cmd), `${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, '0')}\n`);
   }
 }
+/** prof/perftest.tsv for fakeperftest.sh; every set it names must have its two recordings. */
+function writePerftestTable(profileDir: string, prof: string, rows: readonly (readonly string[])[]): void {
+  for (const row of rows) {
+    const [device, mode, outcome, set] = row;
+    const ok = row.length === 4 && /^[A-Za-z0-9_.*-]+$/.test(device) && ['host', 'peermem', 'dmabuf'].includes(mode) && ['ok', 'fail', 'order'].includes(outcome) && /^[a-z0-9-]+$/.test(set ?? '');
+    if (!ok) throw new Error(`${profileDir}: perftest: expected [device, host|peermem|dmabuf, ok|fail|order, set], got ${JSON.stringify(row)}`);
+    for (const role of ['server', 'client']) {
+      if (!fs.existsSync(path.join(prof, 'perftest', `${set}.${role}`))) throw new Error(`${profileDir}: perftest: no recording perftest/${set}.${role}`);
+    }
+  }
+  if (rows.length > 0) write(path.join(prof, 'perftest.tsv'), rows.map((r) => `${r.join('\t')}\n`).join(''));
+}
+
 const keep = /[A-Za-z0-9.,=+:@-]/;
 
 /** File name (without .stdout/.stderr/.rc) of a recording; same rule as fakecmd.sh enc(). */
@@ -136,7 +156,7 @@ export function materialiseProfile(profileDir: string, hostDir: string, delays: 
 
   fs.mkdirSync(prof, { recursive: true });
   for (const dir of dirs) {
-    for (const sub of ['out', 'files']) {
+    for (const sub of ['out', 'files', 'perftest']) {
       const src = path.join(dir, sub);
       if (fs.existsSync(src)) fs.cpSync(src, path.join(prof, sub), { recursive: true });
     }
@@ -144,7 +164,8 @@ export function materialiseProfile(profileDir: string, hostDir: string, delays: 
   dropBaseRecordings(p, path.join(prof, 'out'), dirs[dirs.length - 1]);
   // The PCI tree: the nearest sysfs.json (own, else a base's), checked now; the boot state builds it.
   const sysfs = [...dirs].reverse().map((d) => path.join(d, 'sysfs.json')).find((f) => fs.existsSync(f));
-  if (sysfs) write(path.join(prof, 'sysfs.json'), JSON.stringify(readSysfsSpec(sysfs)));
+  if (sysfs) write(path.join(prof, 'sysfs.json'), JSON.stringify(patchSysfs(readSysfsSpec(sysfs), p.sysfsPatch)));
+  else if (p.sysfsPatch || p.lspci || p.gids || p.iommu) throw new Error(`${profileDir}: sysfsPatch, lspci, gids and iommu need a sysfs.json tree`);
   write(path.join(prof, 'modules.tsv'), mods.map(([m, s]) => `${m}\t${s.size}\t${(s.deps ?? []).join(',') || '-'}\t${s.version ?? '-'}\n`).join(''));
   write(path.join(prof, 'modules.boot'), p.loadedAtBoot.map((m) => m + '\n').join(''));
   for (const [m, s] of mods) {
@@ -154,12 +175,14 @@ export function materialiseProfile(profileDir: string, hostDir: string, delays: 
   }
   for (const [m, text] of Object.entries(p.modprobeErrors ?? {})) write(path.join(prof, 'modprobe-error', m), text.endsWith('\n') ? text : text + '\n');
   if (p.environment !== undefined) write(path.join(prof, 'environment'), p.environment);
+  writePerftestTable(profileDir, prof, p.perftest ?? []);
 
   // Fakes: two-line wrappers with the host dir baked in, because sudo strips the environment.
   const bin = path.join(hostDir, 'bin');
   fs.mkdirSync(bin, { recursive: true });
   const missing = new Set(p.missingCommands ?? []);
-  const fakes = new Set([...stateful, ...recordedCommands(path.join(prof, 'out'))]);
+  // lspci and setpci answer from the profile's PCI state (pciState.ts, fakecmd.sh) where it has one.
+  const fakes = new Set([...stateful, ...(p.lspci ? ['lspci', 'setpci'] : []), ...recordedCommands(path.join(prof, 'out'))]);
   writeDelays(profileDir, path.join(prof, 'delay'), { ...p.delays, ...delays }, fakes);
   for (const cmd of fakes) {
     if (missing.has(cmd)) throw new Error(`${profileDir}: ${cmd} is both recorded and missing`);

@@ -17,6 +17,8 @@ export interface SysfsPort {
 export interface SysfsRdmaDevice {
   /** The PCI function it belongs to (`0000:03:00.0`), a device of `pci`. */
   pci: string;
+  /** /sys/class/infiniband/<dev>/fw_ver (`28.43.3608`). */
+  fw_ver?: string;
   ports: Record<string, SysfsPort>;
 }
 
@@ -83,6 +85,31 @@ function checkDevicePath(p: string, pci: SysfsSpec['pci'], seen: ReadonlyMap<str
   return bad ? `${p}: unknown attribute ${bad} (known: ${[...PCI_ATTRIBUTES].join(', ')})` : null;
 }
 
+/** The tree with a profile's changes: attributes by bus address (PCI) or device name (RDMA), checked. */
+export function patchSysfs(spec: SysfsSpec, patch: SysfsPatch | undefined): SysfsSpec {
+  if (!patch) return spec;
+  const pci = { ...spec.pci };
+  for (const [bdf, attrs] of Object.entries(patch.pci ?? {})) {
+    const p = Object.keys(pci).find((k) => k.endsWith(`/${bdf}`));
+    if (!p) throw new Error(`sysfsPatch: ${bdf} is not a device of the tree`);
+    pci[p] = { ...pci[p], ...attrs };
+  }
+  const infiniband = { ...spec.infiniband };
+  for (const [name, attrs] of Object.entries(patch.infiniband ?? {})) {
+    if (!infiniband[name]) throw new Error(`sysfsPatch: ${name} is not an RDMA device of the tree`);
+    infiniband[name] = { ...infiniband[name], ...attrs };
+  }
+  const patched = { pci, infiniband };
+  const problem = checkSysfsSpec(patched);
+  if (problem) throw new Error(`sysfsPatch: ${problem}`);
+  return patched;
+}
+
+export interface SysfsPatch {
+  pci?: Record<string, Record<string, string>>;
+  infiniband?: Record<string, { fw_ver?: string }>;
+}
+
 /** Writes the tree under `out` as sys/devices, sys/class/infiniband and sys/bus/pci/devices (relative links). */
 export function buildSysfs(spec: SysfsSpec, out: string): void {
   const sys = path.join(out, 'sys');
@@ -100,6 +127,7 @@ export function buildSysfs(spec: SysfsSpec, out: string): void {
     const ibdir = path.join(sys, 'devices', p, 'infiniband', name);
     fs.mkdirSync(ibdir, { recursive: true });
     link(path.join(ibdir, 'device'), `../../../${dev.pci}`);
+    if (dev.fw_ver !== undefined) writeAttributes(ibdir, { fw_ver: dev.fw_ver });
     for (const [port, attrs] of Object.entries(dev.ports)) writeAttributes(path.join(ibdir, 'ports', port), attrs);
     link(path.join(sys, 'class', 'infiniband', name), `../../devices/${p}/infiniband/${name}`);
   }

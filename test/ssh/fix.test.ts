@@ -4,14 +4,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FixPlan, FixResult, newSudoMarker, prepareFix, runPlan, sshFixSession, sudoPasswordVia } from '../../src/core/fixes';
-import { connect, SshConnection } from '../../src/core/ssh/connect';
-import { parseDestination } from '../../src/core/ssh/destination';
+import { FixPlan, FixResult } from '../../src/core/fixes';
+import { SshConnection } from '../../src/core/ssh/connect';
 import { exec } from '../../src/core/ssh/exec';
 import { noPrompts, SshPrompts } from '../../src/core/ssh/prompts';
-import { resolveTarget } from '../../src/core/ssh/resolveTarget';
 import { REPO_ROOT } from '../support/paths';
 import { runCli } from '../support/cli';
+import { fixOverSsh, openLabHost } from '../support/labFix';
 import { assertLabCanRun, cleanupStale, Lab, LabHost, LabUser, startLab } from '../lab/lab';
 
 const RECORDS = '/tmp/gdr-doctor-lab-fixes.records.json';
@@ -53,23 +52,9 @@ function passwords(login: string | null, sudo: string | null): SshPrompts & { su
   return p;
 }
 
-async function open(destination: string, prompts: SshPrompts): Promise<SshConnection> {
-  const target = await resolveTarget(parseDestination(destination), lab.sshConfigPath);
-  return connect(target, { prompts, resolveHop: async () => assert.fail('no hops') });
-}
-
+const open = (destination: string, prompts: SshPrompts): Promise<SshConnection> => openLabHost(lab.sshConfigPath, destination, prompts);
 /** The core API as the CLI drives it: plan, then apply, sudo's password through the same prompts. */
-async function fix(destination: string, fixId: FixPlan['fixId'], prompts: SshPrompts): Promise<FixResult> {
-  const conn = await open(destination, prompts);
-  try {
-    const session = sshFixSession(conn, destination);
-    const sudoMarker = newSudoMarker();
-    const plan = await prepareFix(session, fixId, sudoMarker);
-    return await runPlan(plan, session, { sudoMarker, sudoPassword: sudoPasswordVia(prompts, session) });
-  } finally {
-    conn.close();
-  }
-}
+const fix = (destination: string, fixId: FixPlan['fixId'], prompts: SshPrompts): Promise<FixResult> => fixOverSsh(lab.sshConfigPath, destination, fixId, prompts);
 
 function diagnoseIds(destination: string): Promise<string[]> {
   return cli(['diagnose', '-F', lab.sshConfigPath, destination, '--json']).then((r) => {

@@ -1,5 +1,7 @@
 // Runs the built CLI (dist/cli.js) as a user would, without an SSH agent unless a test adds one.
-import { spawn } from 'node:child_process';
+import * as assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import { CLI } from './paths';
 
 export interface CliRun {
@@ -17,4 +19,11 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Pr
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
+}
+
+/** The same, synchronously, with `input` on its standard input (the caller's environment as it is). */
+export function runCliSync(args: readonly string[], input?: string): CliRun {
+  assert.ok(fs.existsSync(CLI), `${CLI} is missing: run "npm run build" first`);
+  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -13,7 +13,9 @@ const LABELS: Partial<Record<ProbeCommandId, string>> = {
   'etc-modules': 'cat /etc/modules',
   'run-nvidia-driver': 'ls /run/nvidia/driver',
   'nv-peer-mem-service': 'systemctl is-enabled/is-active nv_peer_mem',
-  'iommu-groups': 'ls /sys/kernel/iommu_groups | wc -l',
+  'iommu-groups': 'ls /sys/kernel/iommu_groups',
+  'pci-acs': 'lspci -vvv -s <bdf>',
+  dmi: 'cat /sys/class/dmi/id/{sys_vendor,product_name}',
   'sudo-n': 'sudo -n true',
   'pci-sysfs': 'readlink -f /sys/class/infiniband/*/device /sys/bus/pci/devices/* (PCI paths of RDMA devices and GPUs)',
 };

@@ -12,7 +12,13 @@ import { DEFAULT_NCCL, NcclAssumptions } from './ncclAssumptions';
 import { GpuNicPair, gpuNicPairs } from './pairs';
 import { peermemStateFindings } from './peermem';
 import { peermemLoadFindings } from './peermemLoad';
-import { acsFindings, bar1Findings, iommuFindings, operatorFindings } from './platform';
+import { acsFindings } from './acs';
+import { iommuFindings } from './iommu';
+import { linkFindings } from './links';
+import { pairPaths } from './pciePaths';
+import { bar1Findings, operatorFindings } from './platform';
+import { roceFindings } from './roce';
+import { virtState, vmFindings } from './virt';
 import { probeFindings } from './probe';
 import { ofedMissingFindings, portDownFindings, rdmaNoneFindings } from './rdma';
 import { SuggestedEnv, suggestEnv } from './suggestedEnv';
@@ -56,6 +62,8 @@ export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NC
   const unsupported = gpuSupportFindings(report);
   // Without a GPU, a NIC or a GPU that can do it, peer memory and distances cannot matter.
   const gdrPossible = gpuNone.length === 0 && rdmaNone.length === 0 && unsupported.length === 0;
+  const virt = virtState(report);
+  const paths = pairPaths(report, pairs);
   const blocker = blockerOf([...gpuNone, ...(gpuNone.length === 0 ? unsupported : []), ...rdmaNone]);
   const findings = [
     ...gpuNone,
@@ -64,9 +72,12 @@ export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NC
     ...portDownFindings(report),
     ...(gdrPossible ? [...peermemStateFindings(ctx), ...peermemLoadFindings(ctx), ...ofedMissingFindings(ctx), ...dmabufFindings(ctx.dmabuf)] : []),
     ...(gdrPossible && verdict ? [...nicFarFindings(report, pairs, verdict), ...gdrReceiveOnlyFindings(report, verdict)] : []),
-    ...(gdrPossible ? acsFindings(report, pairs) : []),
+    ...(gdrPossible ? acsFindings(report, pairs, virt) : []),
+    ...(gdrPossible ? linkFindings(report, paths) : []),
+    ...(gdrPossible ? roceFindings(ctx, pairs) : []),
     ...(gdrPossible ? bar1Findings(report) : []),
-    ...iommuFindings(report),
+    ...iommuFindings(report, paths.flatMap((p) => [p.gpuBdf, p.nicBdf]), virt.guest.length > 0),
+    ...(gdrPossible ? vmFindings(report, virt, [...new Set(paths.map((p) => p.nicBdf))]) : []),
     ...operatorFindings(report),
     ...probeFindings(report, { gpuNone: gpuNone.length > 0, rdmaNone: rdmaNone.length > 0 }, blocker),
   ];

@@ -21,7 +21,7 @@ type Check =
   | 'peer-memory'
   /** GPU↔NIC paths, NUMA placement and NCCL's verdicts (topo.*, the GPU rows). */
   | 'locality'
-  /** IOMMU, ACS, BAR1 (iommu.*, pcie.*, bar1.*). */
+  /** IOMMU, ACS, PCIe links, BAR1, virtual machines (iommu.*, pcie.*, bar1.*, platform.*). */
   | 'platform';
 
 /** The checks each probe command feeds (src/core/diagnosis: which rules read it). os-release feeds only the report. */
@@ -29,7 +29,7 @@ const FEEDS: Readonly<Record<ProbeCommandId, readonly Check[]>> = {
   topo: ['gpu', 'nic', 'locality'],
   gpus: ['gpu'],
   'smi-q': ['gpu', 'peer-memory', 'platform'],
-  lscpu: ['locality'],
+  lscpu: ['locality', 'platform'],
   numactl: ['locality'],
   lsmod: ['peer-memory'],
   'modinfo-nvidia-peermem': ['peer-memory'],
@@ -49,8 +49,10 @@ const FEEDS: Readonly<Record<ProbeCommandId, readonly Check[]>> = {
   'sudo-n': ['peer-memory'],
   'kallsyms-peer': ['peer-memory'],
   'nv-peer-mem-service': ['peer-memory'],
-  'pci-sysfs': ['nic', 'locality'],
+  'pci-sysfs': ['nic', 'locality', 'platform'],
   'iommu-groups': ['platform'],
+  'pci-acs': ['platform'],
+  dmi: ['platform'],
 };
 
 export interface Blocker {

@@ -1,71 +1,10 @@
-// Platform rules (docs/platform.md): the IOMMU and the ACS redirection it brings, BAR1 size, and a
-// driver owned by the GPU Operator (docs/peer-memory.md §4).
+// Platform rules (docs/platform.md): BAR1 size, and a driver owned by the GPU Operator
+// (docs/peer-memory.md §4). The IOMMU is in iommu.ts, ACS in acs.ts, PCIe links in links.ts.
 import { mib } from '../parsers/smiQuery';
-import { KernelParam } from '../probe/hostChecks';
 import { ProbeReport } from '../probe/runProbe';
 import { commandOf, factOf, labelOf, quote } from './evidence';
 import { Finding, SOURCES } from './finding';
-import { GpuNicPair } from './pairs';
 import { t } from '../l10n';
-
-interface IommuState {
-  readonly active: boolean;
-  readonly passthrough: boolean;
-  readonly evidence: string[];
-}
-
-/** Active when /sys/kernel/iommu_groups has groups, else when the command line turns it on. */
-function iommuState(report: ProbeReport): IommuState | null {
-  const params = factOf(report, 'cmdline')?.params ?? [];
-  const groups = factOf(report, 'iommu-groups')?.groups;
-  const on = params.some((p) => (p.name === 'intel_iommu' || p.name === 'amd_iommu') && /^(on|force)/.test(p.value ?? ''));
-  const off = params.some((p) => (p.name === 'intel_iommu' || p.name === 'amd_iommu' || p.name === 'iommu') && p.value === 'off');
-  const active = groups !== undefined ? groups > 0 : on && !off ? true : null;
-  if (active === null) return null;
-  const passthrough = params.some(isPassthrough);
-  const evidence = [...quote(report, 'cmdline', () => on || off || passthrough), ...quote(report, 'iommu-groups', () => true)];
-  return { active, passthrough, evidence };
-}
-
-function isPassthrough(p: KernelParam): boolean {
-  return (p.name === 'iommu' && p.value === 'pt') || (p.name === 'iommu.passthrough' && p.value === '1');
-}
-
-export function iommuFindings(report: ProbeReport): Finding[] {
-  const state = iommuState(report);
-  if (!state?.active) return [];
-  return [{
-    id: 'iommu.enabled',
-    severity: state.passthrough ? 'info' : 'warning',
-    title: state.passthrough ? t('IOMMU on, in passthrough mode (iommu=pt)') : t('IOMMU on, translating DMA'),
-    detail: state.passthrough
-      ? t('The IOMMU is active but host devices bypass translation (iommu=pt), which keeps peer-to-peer DMA usable. Its groups still make the kernel enable ACS on PCIe switches (see pcie.acs-enabled).')
-      : t('With the IOMMU (VT-d/AMD-Vi) translating DMA, peer-to-peer traffic between the GPU and the NIC is redirected to the CPU, "causing a significant performance reduction or even a hang" (NCCL troubleshooting). On bare metal, disable it in the BIOS or boot with iommu=pt; in a VM it is usually required, and ATS must then be enabled instead.'),
-    evidence: state.evidence,
-    fixes: [],
-    source: SOURCES.ncclTroubleshooting,
-  }];
-}
-
-/**
- * Linux asks for ACS on every PCIe port when an IOMMU is active (pci_request_acs), so a GPU and a NIC
- * under one switch (PIX/PXB) send peer traffic up to the root complex. The probe runs no lspci
- * (ACSCtl needs root), so this is inferred and says how to confirm it.
- */
-export function acsFindings(report: ProbeReport, pairs: readonly GpuNicPair[]): Finding[] {
-  const state = iommuState(report);
-  const sharing = pairs.filter((p) => p.ncclPath === 'PIX' || p.ncclPath === 'PXB');
-  if (!state?.active || sharing.length === 0) return [];
-  return [{
-    id: 'pcie.acs-enabled',
-    severity: 'warning',
-    title: t('ACS is likely redirecting GPU↔NIC traffic through the CPU'),
-    detail: t('The IOMMU is active, and with it Linux enables Access Control Services on PCIe switch ports: peer traffic between {0} and the NIC on their switch is forced up to the root complex, which costs bandwidth or hangs. Confirm with `sudo lspci -vvv | grep ACSCtl` (SrcValid+ = on). On bare metal disable ACS in the BIOS (setpci … ECAP_ACS+0x6.w=0000 does not survive a reboot); in a VM ACS may be deliberate, with ATS enabled.', sharing.map((p) => p.gpu).join(', ')),
-    evidence: state.evidence,
-    fixes: [],
-    source: `${SOURCES.ncclTroubleshooting}; ${SOURCES.cudaGdr}`,
-  }];
-}
 
 const SMALL_BAR1_MIB = 256;
 

@@ -8,6 +8,7 @@ import { ProbeReport } from '../probe/runProbe';
 import { PersistState } from './persistState';
 import { RemoteShell, ShellResult } from './shell';
 import { FixPlan, FixResult, FixStatus, FixStep, StepOutcome } from './types';
+import { verifyAcs, verifyAcsUnit } from './acsVerify';
 import { Verification, verifyLoad, verifyPersist } from './verify';
 import { t } from '../l10n';
 
@@ -19,6 +20,8 @@ export interface ApplyOptions {
   readonly reprobe: () => Promise<ProbeReport>;
   /** A fresh reading of the boot module files, to verify a persist. */
   readonly rereadState: () => Promise<Parsed<PersistState>>;
+  /** A fresh reading of persist-acs's unit and link, to verify it. */
+  readonly rereadUnit?: () => Promise<Parsed<PersistState>>;
   /** The marker the plan's `sudo -S -p` commands carry. */
   readonly sudoMarker: string;
   /** Why no password may go to the host; a plan needing sudo's password is then refused unasked. */
@@ -50,7 +53,10 @@ export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<Fi
   }
   const checks: Verification[] = [];
   if (plan.steps.some((s) => s.kind === 'load')) checks.push(await verifyLoad(plan, options.reprobe));
-  if (plan.steps.some((s) => s.kind === 'persist')) checks.push(await verifyPersist(plan, options.rereadState));
+  if (plan.steps.some((s) => s.kind === 'acs')) checks.push(await verifyAcs(plan, options.shell, stdin));
+  if (plan.steps.some((s) => s.kind === 'persist')) {
+    checks.push(plan.acs ? await verifyAcsUnit(plan, options.rereadUnit) : await verifyPersist(plan, options.rereadState));
+  }
   const failed = checks.find((c) => !c.ok);
   const verification = checks.flatMap((c) => c.lines);
   if (failed) return result('failed', failed.message, { steps, verification });

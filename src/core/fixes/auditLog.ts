@@ -1,6 +1,7 @@
 // The local audit log: one JSON line per fix that ran anything on a host (host, time, commands,
-// result), so an operator can later tell what gdr-doctor changed where. Never holds a password: the
-// commands carry none (sudo's goes on stdin), and sudo's prompt marker is already removed from output.
+// result), so an operator can later tell what gdr-doctor changed where; measurements add their own
+// lines (core/prove/audit.ts). Never holds a password: the commands carry none (sudo's goes on
+// stdin), and sudo's prompt marker is already removed from output.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,6 +17,8 @@ export interface AuditEntry {
   readonly message: string;
   readonly commands: { readonly command: string; readonly exitCode: number | null; readonly stdout: string; readonly stderr: string }[];
   readonly fileChange: { readonly path: string; readonly diff: string } | null;
+  /** disable-acs / persist-acs: the bridges and their ACSCtl before (for undo). */
+  readonly bridges?: { readonly bdf: string; readonly before: string | null }[];
   readonly findings: string[];
   readonly verification: string[];
 }
@@ -39,6 +42,7 @@ export function auditEntry(result: FixResult, now: Date = new Date()): AuditEntr
     message: result.message,
     commands: result.steps.map((s) => ({ command: s.command, exitCode: s.exitCode, stdout: s.stdout, stderr: s.stderr })),
     fileChange: result.plan.fileChange ? { path: result.plan.fileChange.path, diff: result.plan.fileChange.diff } : null,
+    ...(result.plan.acs ? { bridges: result.plan.acs.bridges.map((b) => ({ bdf: b.bdf, before: b.before })) } : {}),
     findings: result.findings.map((f) => f.id),
     verification: result.verification,
   };
@@ -47,7 +51,12 @@ export function auditEntry(result: FixResult, now: Date = new Date()): AuditEntr
 /** Appends the result when something ran on the host; returns the log's path, or null when nothing ran. */
 export function appendAudit(result: FixResult, logPath: string = auditLogPath(), now: Date = new Date()): string | null {
   if (result.steps.length === 0) return null;
+  return appendAuditLine(auditEntry(result, now), logPath);
+}
+
+/** One JSON line at the end of the log (made private to the user when created); returns the log's path. */
+export function appendAuditLine(entry: object, logPath: string = auditLogPath()): string {
   fs.mkdirSync(path.dirname(logPath), { recursive: true, mode: 0o700 });
-  fs.appendFileSync(logPath, `${JSON.stringify(auditEntry(result, now))}\n`, { mode: 0o600 });
+  fs.appendFileSync(logPath, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
   return logPath;
 }

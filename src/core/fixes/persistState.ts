@@ -20,10 +20,10 @@ const WHAT = 'persist state';
 const DIR_LINE = /^modules-load\.d: (directory|absent|other)$/;
 const FILE_LINE = /^file (\/\S+) (absent|symlink|other|regular (\d+))$/;
 
-/** Reads the output of READ_STATE_SCRIPT. */
-export function parsePersistState(out: Buffer): Parsed<PersistState> {
+/** Reads the output of READ_STATE_SCRIPT; `dirLine: false` for the files alone (readFilesLines, as READ_UNIT_COMMAND prints them). */
+export function parsePersistState(out: Buffer, { dirLine = true } = {}): Parsed<PersistState> {
   const reader = new LineReader(out);
-  const first = reader.line();
+  const first = dirLine ? reader.line() : 'modules-load.d: absent';
   const dir = DIR_LINE.exec(first ?? '');
   if (!dir) return fail(1, `${WHAT}: expected "modules-load.d: directory|absent|other", found ${quote(first ?? '(nothing)')}`);
   const files: Record<string, FileState> = {};

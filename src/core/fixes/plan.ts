@@ -1,10 +1,12 @@
 // Fix plans: from a probe of the host (and, for persist-peermem, a reading of its boot module
 // files) to the exact commands and file diff a fix would run, or the reason it will not. Pure:
 // nothing runs here, so a plan can be shown, printed with --dry-run, and only then applied.
+// The ACS fixes are planned in acsPlan.ts.
 import { Finding, FixId, diagnose } from '../diagnosis';
 import { RuleContext, ruleContext } from '../diagnosis/context';
 import { Parsed } from '../parsers/result';
 import { ProbeReport } from '../probe/runProbe';
+import { planAcs } from './acsPlan';
 import { unifiedDiff } from './diff';
 import { PersistState, linesNaming } from './persistState';
 import {
@@ -23,6 +25,8 @@ export interface PlanInput {
   readonly report: ProbeReport;
   /** READ_STATE_SCRIPT's output, read; persist-peermem needs it. */
   readonly persistState?: Parsed<PersistState>;
+  /** READ_UNIT_COMMAND's output, read; persist-acs needs it. */
+  readonly unitState?: Parsed<PersistState>;
   /** sudo's prompt marker (random per run) for `sudo -S -p`. */
   readonly sudoMarker: string;
 }
@@ -34,7 +38,7 @@ type Base = Omit<FixPlan, 'status' | 'summary'>;
 
 export function planFix(input: PlanInput): FixPlan {
   const ctx = ruleContext(input.report);
-  const findings = diagnose(input.report).findings;
+  const { findings, pairs } = diagnose(input.report);
   const base: Base = {
     fixId: input.fixId, host: input.host, user: input.user, module: null, privilege: null, steps: [], fileChange: null, notes: [], findings: [],
     dmabufAvailable: ctx.dmabuf.available === true,
@@ -44,6 +48,7 @@ export function planFix(input: PlanInput): FixPlan {
     const why = r.connectionLost ? t('connection lost') : r.timedOut ? t('timed out') : t('cut off');
     return refused(base, { refused: t('The probe of {0} did not finish ({1}): its state is unknown, so nothing is planned.', input.host, why) });
   }
+  if (input.fixId === 'disable-acs' || input.fixId === 'persist-acs') return planAcs({ ...input, fixId: input.fixId }, base, findings, pairs);
   if (ctx.host.operatorManaged) {
     return refused(base, {
       refused: t('The NVIDIA GPU Operator owns the driver here (/run/nvidia/driver): it loads nvidia-peermem itself (ClusterPolicy driver.rdma.enabled=true). gdr-doctor does not load or persist it on the host.'),

@@ -86,14 +86,21 @@ export const READ_STATE_SCRIPT = [
   'export LC_ALL',
   `d=${MODULES_LOAD_DIR}`,
   'if [ -d "$d" ]; then echo "modules-load.d: directory"; elif [ -e "$d" ] || [ -L "$d" ]; then echo "modules-load.d: other"; else echo "modules-load.d: absent"; fi',
-  `for f in ${READ_PATHS.join(' ')}; do`,
-  '  if [ -L "$f" ]; then echo "file $f symlink"',
-  '  elif [ -f "$f" ] && [ -r "$f" ]; then n=$(wc -c < "$f" | tr -d " ") && echo "file $f regular $n" && cat -- "$f" && echo',
-  '  elif [ -e "$f" ]; then echo "file $f other"',
-  '  else echo "file $f absent"; fi',
-  'done',
-  'echo end',
+  ...readFilesLines(READ_PATHS),
 ].join('\n');
+
+/** For each path: `file <path> symlink|absent|other`, or `file <path> regular <bytes>`, the bytes and a newline; then `end`. */
+export function readFilesLines(paths: readonly string[]): string[] {
+  return [
+    `for f in ${paths.join(' ')}; do`,
+    '  if [ -L "$f" ]; then echo "file $f symlink"',
+    '  elif [ -f "$f" ] && [ -r "$f" ]; then n=$(wc -c < "$f" | tr -d " ") && echo "file $f regular $n" && cat -- "$f" && echo',
+    '  elif [ -e "$f" ]; then echo "file $f other"',
+    '  else echo "file $f absent"; fi',
+    'done',
+    'echo end',
+  ];
+}
 
 export const READ_STATE_COMMAND = shCommand(READ_STATE_SCRIPT);
 
@@ -112,7 +119,7 @@ export function privilegedCommand(script: string, privilege: Privilege, marker: 
   return `LC_ALL=C sudo -S -p '${checkMarker(marker)}' ${sh}`;
 }
 
-function shCommand(script: string): string {
+export function shCommand(script: string): string {
   if (script.includes("'")) throw new Error('fix scripts are single-quoted: they must not contain a single quote');
   return `/bin/sh -c '${script}'`;
 }

@@ -10,6 +10,7 @@ import { SshPrompts } from '../ssh/prompts';
 import { applyFix } from './apply';
 import { PersistState, parsePersistState } from './persistState';
 import { planFix } from './plan';
+import { READ_UNIT_COMMAND } from './acsScripts';
 import { READ_STATE_COMMAND } from './scripts';
 import { RemoteShell, sshShell } from './shell';
 import { FixId, FixPlan, FixResult } from './types';
@@ -57,20 +58,30 @@ export function sudoPasswordVia(prompts: SshPrompts, session: FixSession): () =>
 const READ_STATE_TIMEOUT_MS = 20_000;
 
 /** Reads /etc/modules-load.d and /etc/modules as the login user (read-only, no root needed). */
-export async function readPersistState(shell: RemoteShell): Promise<Parsed<PersistState>> {
-  const r = await shell.run(READ_STATE_COMMAND, { timeoutMs: READ_STATE_TIMEOUT_MS });
+export function readPersistState(shell: RemoteShell): Promise<Parsed<PersistState>> {
+  return readFiles(shell, READ_STATE_COMMAND, 'the boot module files', true);
+}
+
+/** Reads persist-acs's systemd unit and its wants link as the login user. */
+export function readUnitState(shell: RemoteShell): Promise<Parsed<PersistState>> {
+  return readFiles(shell, READ_UNIT_COMMAND, 'the ACS unit', false);
+}
+
+async function readFiles(shell: RemoteShell, command: string, what: string, dirLine: boolean): Promise<Parsed<PersistState>> {
+  const r = await shell.run(command, { timeoutMs: READ_STATE_TIMEOUT_MS });
   if (r.connectionLost || r.timedOut || r.exitCode !== 0) {
-    const why = r.connectionLost ? t('connection lost') : r.timedOut ? t('timed out') : `exit ${r.exitCode}`;
-    return fail(1, t('reading the boot module files failed ({0}): {1}', why, r.stderr.toString('utf8').trim() || t('no message')));
+    const why = r.connectionLost ? 'connection lost' : r.timedOut ? 'timed out' : `exit ${r.exitCode}`;
+    return fail(1, `reading ${what} failed (${why}): ${r.stderr.toString('utf8').trim() || 'no message'}`);
   }
-  return parsePersistState(r.stdout);
+  return parsePersistState(r.stdout, { dirLine });
 }
 
 /** Probes the host and builds the plan; runs nothing that changes the host. */
 export async function prepareFix(session: FixSession, fixId: FixId, sudoMarker: string): Promise<FixPlan> {
   const report = await session.probe();
   const persistState = fixId === 'persist-peermem' ? await readPersistState(session.shell) : undefined;
-  const plan = planFix({ fixId, host: session.host, user: session.user, report, persistState, sudoMarker });
+  const unitState = fixId === 'persist-acs' ? await readUnitState(session.shell) : undefined;
+  const plan = planFix({ fixId, host: session.host, user: session.user, report, persistState, unitState, sudoMarker });
   const refused = plan.status === 'ready' && plan.privilege === 'sudo-password' ? session.passwordsRefused : undefined;
   return refused !== undefined ? { ...plan, status: 'refused', summary: refused } : plan;
 }
@@ -89,6 +100,7 @@ export function runPlan(plan: FixPlan, session: FixSession, options: RunOptions)
     sudoPassword: options.sudoPassword,
     reprobe: session.probe,
     rereadState: () => readPersistState(session.shell),
+    rereadUnit: () => readUnitState(session.shell),
     sudoMarker: options.sudoMarker,
     // Checked again here: a plan may have been made over another connection to the host.
     passwordsRefused: session.passwordsRefused,

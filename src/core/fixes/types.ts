@@ -6,7 +6,7 @@ import type { Finding, FixId } from '../diagnosis';
 export type { FixId } from '../diagnosis';
 
 /** Every quick fix, in the order a host needs them. */
-export const FIX_IDS: readonly FixId[] = ['load-peermem', 'persist-peermem'];
+export const FIX_IDS: readonly FixId[] = ['load-peermem', 'persist-peermem', 'disable-acs', 'persist-acs'];
 
 export function isFixId(id: string): id is FixId {
   return (FIX_IDS as readonly string[]).includes(id);
@@ -19,7 +19,8 @@ export type PeermemModule = 'nvidia_peermem' | 'nv_peer_mem';
 export type Privilege = 'root' | 'sudo' | 'sudo-password';
 
 export interface FixStep {
-  readonly kind: 'load' | 'persist';
+  /** load: modprobe; persist: a boot-time file; acs: setpci writes to ACS Control. */
+  readonly kind: 'load' | 'persist' | 'acs';
   /** What it does, in words. */
   readonly title: string;
   /** The command line sent to the host, exactly. A sudo password goes on stdin, never here. */
@@ -60,6 +61,26 @@ export interface FixPlan {
   readonly dmabufAvailable: boolean;
   /** Made on the demo host (src/core/demo): applying it changes only the demo's replayed state. */
   readonly simulated?: boolean;
+  /** disable-acs / persist-acs: the bridges written, and how to read them back and undo. */
+  readonly acs?: AcsPlan;
+}
+
+export interface AcsBridge {
+  readonly bdf: string;
+  /** What lspci calls it (`PCI bridge: Broadcom / LSI PEX890xx PCIe Gen 5 Switch (rev b0)`); "" when unread. */
+  readonly description: string;
+  /** ACSCtl now (4 hex digits, as setpci prints it); null when it could not be read without a password. */
+  readonly before: string | null;
+  /** The GPU↔NIC pairs whose path crosses it. */
+  readonly pairs: string[];
+}
+
+export interface AcsPlan {
+  readonly bridges: AcsBridge[];
+  /** Privileged command that prints lspci's reading of the bridges (parsePciAcs reads it). */
+  readonly verifyCommand: string;
+  /** How to put it back, in words and commands. */
+  readonly undo: string[];
 }
 
 export interface StepOutcome {

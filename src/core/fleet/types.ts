@@ -24,7 +24,7 @@ export interface FleetHostResult {
   readonly path: FleetPath;
   /** Whatever arrived, also for timed-out/cancelled hosts when part of the probe came back. */
   readonly report?: ProbeReport;
-  /** diagnose(report), plus fleet findings (fleet.topology-differs) once the fleet was compared. */
+  /** diagnose(report), plus fleet findings (fleet.topology-differs and the other fleet.*-differs) once the fleet was compared. */
   readonly diagnosis?: Diagnosis;
   /** Direct SSH only: the resolved target. */
   readonly target?: SshTarget;

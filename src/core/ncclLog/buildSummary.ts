@@ -21,6 +21,7 @@ export function buildSummary(s: SummaryState): NcclLogSummary {
     verdict: verdict(netConnections, s.connectionLines),
     hosts,
     warnings: [...s.warnings].map(([text, w]) => ({ text, count: w.count, first: w.first })),
+    env: Object.fromEntries(s.env),
     files: s.files,
   };
   return { ...withoutFindings, findings: ncclLogFindings(withoutFindings, s) };
@@ -42,7 +43,9 @@ function hostSummary(h: HostState, ncclVersion: string | null): NcclLogHost {
     ranks: [...g.ranks].sort((a, b) => a - b),
     dmabuf: g.dmabuf,
     netConnections: { total: g.total, gdrdma: g.gdrdma },
-    nics: [...g.nics].map(([name, u]) => ({ name, connections: u.connections, gdrdma: u.gdrdma })),
+    nics: [...g.nics].map(([name, u]) => ({ name, connections: u.connections, gdrdma: u.gdrdma, pxn: u.pxn })),
+    firstGdrdma: g.firstGdrdma,
+    firstWithoutGdrdma: g.firstWithoutGdrdma,
   }));
   return {
     name: h.name,

@@ -16,7 +16,17 @@ export interface GpuState {
   dmabuf: boolean;
   total: number;
   gdrdma: number;
-  readonly nics: Map<string, { connections: number; gdrdma: number }>;
+  readonly nics: Map<string, NicUseState>;
+  /** The GPU's first network connection line with and without /GDRDMA, for evidence. */
+  firstGdrdma: NcclLogRef | null;
+  firstWithoutGdrdma: NcclLogRef | null;
+}
+
+/** `pxn`: the connections that went through this NIC from another GPU, which relayed them (PXN). */
+export interface NicUseState {
+  connections: number;
+  gdrdma: number;
+  pxn: number;
 }
 
 type MutableHca = { -readonly [K in keyof NcclLogHostHca]: NcclLogHostHca[K] };
@@ -53,7 +63,7 @@ export class HostState {
   gpu(dev: number): GpuState {
     let gpu = this.gpus.get(dev);
     if (!gpu) {
-      gpu = { dev, busId: null, ranks: new Set(), dmabuf: false, total: 0, gdrdma: 0, nics: new Map() };
+      gpu = { dev, busId: null, ranks: new Set(), dmabuf: false, total: 0, gdrdma: 0, nics: new Map(), firstGdrdma: null, firstWithoutGdrdma: null };
       this.gpus.set(dev, gpu);
     }
     return gpu;
@@ -101,8 +111,8 @@ export class HostState {
     return byProcess.get(pid ?? NO_PID)?.get(index) ?? byProcess.get(ANY_PROCESS)?.get(index) ?? null;
   }
 
-  /** Counts one connection line for the GPU of the process that printed it. */
-  addConnection(line: NcclLogLine, c: NcclConnection): void {
+  /** Counts one connection line for the GPU of the process that printed it; network lines keep their first reference. */
+  addConnection(line: NcclLogLine, c: NcclConnection, ref: LazyRef): void {
     const local = c.direction === 'receive' && c.to ? c.to : c.from;
     const gpu = this.gpu(line.dev ?? localDev(local.tag));
     this.ranks.add(local.rank);
@@ -110,21 +120,23 @@ export class HostState {
     if (gpu.busId === null && local.tag !== null && looksLikeBusId(local.tag)) gpu.busId = local.tag;
     if (c.transport !== 'NET' || c.net === null) return;
     const nic = this.nicName(line.pid, c.net.name, c.net.dev) ?? `NET/${c.net.name}/${c.net.dev}`;
-    const use = gpu.nics.get(nic) ?? { connections: 0, gdrdma: 0 };
+    const use = gpu.nics.get(nic) ?? { connections: 0, gdrdma: 0, pxn: 0 };
     gpu.nics.set(nic, use);
     const gdr = c.net.gdr ? 1 : 0;
     use.connections++;
     use.gdrdma += gdr;
+    if (c.net.proxyRank !== null && c.net.proxyRank !== local.rank) use.pxn++;
     gpu.total++;
     gpu.gdrdma += gdr;
     this.total++;
     this.gdrdma += gdr;
-  }
-
-  noteConnectionRef(c: NcclConnection, ref: LazyRef): void {
-    if (c.transport !== 'NET' || c.net === null) return;
-    if (c.net.gdr) this.firstGdrdma ??= ref();
-    else this.firstWithoutGdrdma ??= ref();
+    if (c.net.gdr) {
+      gpu.firstGdrdma ??= ref();
+      this.firstGdrdma ??= gpu.firstGdrdma;
+    } else {
+      gpu.firstWithoutGdrdma ??= ref();
+      this.firstWithoutGdrdma ??= gpu.firstWithoutGdrdma;
+    }
   }
 }
 

@@ -17,6 +17,8 @@ import type { NcclLogFileStats, NcclLogSummary } from './types';
 
 /** Distinct NCCL WARN texts kept (each with its count and first line). */
 export const MAX_WARNINGS = 50;
+/** Distinct NCCL_* names kept (NCCL reads a few dozen). */
+const MAX_ENV = 200;
 /** Evidence quotes a line up to this many characters. */
 const MAX_QUOTE = 300;
 export const NO_HOST = '(no host)';
@@ -29,6 +31,7 @@ export class NcclLogSummarizer {
     netFromConnections: null,
     hosts: new Map(),
     warnings: new Map(),
+    env: new Map(),
     files: [],
     connectionLines: 0,
     warnLines: 0,
@@ -38,7 +41,7 @@ export class NcclLogSummarizer {
 
   /** One NCCL message; `text` is its whole line as read, `file` names the file for evidence. */
   add(line: NcclLogLine, text: string, file: string): void {
-    const ref: LazyRef = () => ({ file, line: line.line, text: quote(text.slice(line.column)) });
+    const ref: LazyRef = () => ({ file, line: line.line, column: line.column, text: quote(text.slice(line.column)) });
     if (line.cut) {
       this.s.cutLines++;
       this.s.firstCut ??= ref();
@@ -92,8 +95,7 @@ export class NcclLogSummarizer {
       case 'connection':
         this.s.connectionLines++;
         if (m.net && m.transport === 'NET') this.s.netFromConnections ??= m.net.name;
-        this.host(line).addConnection(line, m);
-        return this.host(line).noteConnectionRef(m, ref);
+        return this.host(line).addConnection(line, m, ref);
       case 'comm':
         return this.addComm(line, m);
       default:
@@ -105,6 +107,7 @@ export class NcclLogSummarizer {
     if (m.kind === 'rings-connected' && m.gdr === false) this.host(line).addReason(ringsGdrOffReason(), ref);
     if (m.kind === 'gdr-off') this.host(line).addReason(pluginGdrOffReason(m.text), ref);
     if (m.kind === 'env') {
+      if (!this.s.env.has(m.name) && this.s.env.size < MAX_ENV) this.s.env.set(m.name, m.value);
       const reason = envReason(m.name, m.value);
       if (reason !== null) this.host(line).addReason(reason, ref);
     }

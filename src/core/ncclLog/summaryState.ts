@@ -9,6 +9,8 @@ export interface SummaryState {
   netFromConnections: string | null;
   readonly hosts: Map<string, HostState>;
   readonly warnings: Map<string, { count: number; first: NcclLogRef }>;
+  /** NCCL_* settings as NCCL echoed them, the first value of each name. */
+  readonly env: Map<string, string>;
   readonly files: NcclLogFileStats[];
   connectionLines: number;
   /** Every WARN line, also those beyond the MAX_WARNINGS distinct texts kept. */

@@ -11,6 +11,8 @@ export type NcclLogVerdict = 'gdr' | 'no-gdr' | 'mixed' | 'no-net' | 'unknown';
 export interface NcclLogRef {
   readonly file: string;
   readonly line: number;
+  /** 0-based column where NCCL's text starts on that line (after a launcher's prefix): where `text` begins. */
+  readonly column: number;
   readonly text: string;
 }
 
@@ -41,6 +43,8 @@ export interface NcclLogNicUse {
   readonly name: string;
   readonly connections: number;
   readonly gdrdma: number;
+  /** Of those, the ones another GPU of the host relayed over NVLink (PXN: `via NET/<net>/<dev>(<proxy rank>)`). */
+  readonly pxn: number;
 }
 
 export interface NcclLogGpu {
@@ -52,6 +56,9 @@ export interface NcclLogGpu {
   readonly dmabuf: boolean;
   readonly netConnections: NcclConnectionCount;
   readonly nics: NcclLogNicUse[];
+  /** Its first network connection line with /GDRDMA and without, as evidence; null when it had none. */
+  readonly firstGdrdma: NcclLogRef | null;
+  readonly firstWithoutGdrdma: NcclLogRef | null;
 }
 
 export interface NcclLogReason {
@@ -94,5 +101,7 @@ export interface NcclLogSummary {
   readonly findings: Finding[];
   /** Distinct NCCL WARN messages (the first 50), with how often each came. */
   readonly warnings: NcclLogWarning[];
+  /** NCCL_* settings NCCL echoed ("NCCL_IB_HCA set by environment to mlx5_0"), the first value of each. */
+  readonly env: Readonly<Record<string, string>>;
   readonly files: NcclLogFileStats[];
 }

@@ -32,6 +32,15 @@ export interface SmiPci {
   readonly linkWidthMax?: string;
 }
 
+export interface SmiProcess {
+  readonly pid: number;
+  /** `C` compute, `G` graphics, `C+G`, `M` MPS…; "" when not printed. */
+  readonly type: string;
+  readonly name: string;
+  /** As printed (`26 MiB`). */
+  readonly usedMemory: string;
+}
+
 export interface SmiGpu {
   /** From the section header `GPU 00000000:07:00.0`. */
   readonly busId: string;
@@ -50,6 +59,8 @@ export interface SmiGpu {
   readonly pci: SmiPci;
   readonly fbMemory: FbMemory;
   readonly bar1Memory: Bar1Memory;
+  /** The "Processes" section: what runs on the GPU now ([] for "Processes : None"); absent when not printed. */
+  readonly processes?: readonly SmiProcess[];
 }
 
 export interface SmiQuery {
@@ -151,6 +162,7 @@ function readGpu(node: TreeNode): Parsed<SmiGpu> {
       free: fb.value['Free'],
     },
     bar1Memory: { total: bar1.value['Total'], used: bar1.value['Used'], ...optional('free', bar1.value['Free']) },
+    ...readProcesses(child(node, 'Processes')),
   });
 }
 
@@ -177,6 +189,15 @@ function readPci(pci: TreeNode | undefined): SmiPci {
     ...optional('linkWidthCurrent', valueAt(link, 'Link Width', 'Current')),
     ...optional('linkWidthMax', valueAt(link, 'Link Width', 'Max')),
   };
+}
+
+/** Each "Process ID : <pid>" with its Type, Name and Used GPU Memory lines below it. */
+function readProcesses(node: TreeNode | undefined): { processes?: SmiProcess[] } {
+  if (!node) return {};
+  const processes = node.children.filter((c) => c.key === 'Process ID' && /^\d+$/.test(c.value ?? '')).map((c) => ({
+    pid: Number(c.value), type: valueAt(c, 'Type') ?? '', name: valueAt(c, 'Name') ?? '', usedMemory: valueAt(c, 'Used GPU Memory') ?? '',
+  }));
+  return { processes };
 }
 
 const UNIT_MIB: Readonly<Record<string, number>> = { KiB: 1 / 1024, MiB: 1, GiB: 1024 };

@@ -14,6 +14,8 @@ const TITLES: Readonly<Partial<Record<ProbeCommandId, string>>> = {
   'nv-peer-mem-service': 'systemctl is-enabled nv_peer_mem',
   'pci-sysfs': 'PCI devices in /sys/bus/pci',
   'iommu-groups': 'ls /sys/kernel/iommu_groups',
+  'pci-acs': 'lspci -vvv of the GPU↔NIC bridges (ACS)',
+  dmi: 'cat /sys/class/dmi/id/{sys_vendor,product_name}',
 };
 
 /** Longer command lines than this are not titles: the id says more. */

@@ -1,9 +1,11 @@
 // The probe's command table: what one diagnosis collects from a host, each command under a stable id.
 //
 // Every command is a constant string written here: nothing from the user, the host or the network ever
-// goes into the probe script. All of them are read-only and need no root. `sudo -n true` only asks
-// whether sudo would run without a password (so a fix knows whether it will need one); on hosts that
-// mail the admin about refused sudo attempts, a user who is not a sudoer triggers such a mail.
+// goes into the probe script. All of them are read-only. Only one reads as root: `pci-acs` runs lspci
+// through `sudo -n` (never asking a password) to read ACS, which lives where non-root lspci cannot see.
+// `sudo -n true` asks whether sudo would run without a password (so a fix knows whether it will need
+// one); on hosts that mail the admin about refused sudo attempts, a user who is not a sudoer triggers
+// such a mail (pci-acs asks once more).
 //
 // Files that may be absent, and globs, are printed by `headedFiles()`: for each file that exists,
 //   ==> /path/to/file <==
@@ -11,6 +13,7 @@
 //   <one empty line>
 // (like `head` prints several files). No header at all means no such file: `headedFiles.ts` reads it.
 
+import { PCI_ACS_COMMAND } from './pciAcs';
 import { PCI_SYSFS_COMMAND } from './pciSysfs';
 
 export interface ProbeCommandSpec {
@@ -28,6 +31,15 @@ export interface ProbeCommandSpec {
 export function headedFiles(paths: readonly string[]): string {
   return `for f in ${paths.join(' ')}; do [ -f "$f" ] || continue; printf '==> %s <==\\n' "$f"; cat "$f"; printf '\\n'; done`;
 }
+
+/** Most groups printed: hosts have one per PCI device or function, a few hundred at most. */
+const MAX_IOMMU_GROUPS = 4096;
+
+/** `group ID TYPE VFIO DEVICE…` per IOMMU group (tab-separated; builtins only, no process per group). */
+const IOMMU_GROUPS_COMMAND =
+  `n=0; for g in /sys/kernel/iommu_groups/*; do [ -d "$g" ] || continue; n=$((n+1)); [ $n -le ${MAX_IOMMU_GROUPS} ] || break; ` +
+  't=; [ -r "$g/type" ] && read -r t < "$g/type"; v=0; [ -e "/dev/vfio/${g##*/}" ] && v=1; printf \'group\\t%s\\t%s\\t%s\' "${g##*/}" "$t" "$v"; ' +
+  'for d in "$g"/devices/*; do [ -e "$d" ] && printf \'\\t%s\' "${d##*/}"; done; printf \'\\n\'; done';
 
 /** Printed instead of the grep when a peer-memory module is live; parseKallsymsPeer reads it. */
 export const KALLSYMS_NOT_READ = '# not read: loaded peer-memory module';
@@ -88,9 +100,14 @@ export const PROBE_COMMANDS = [
   },
   // Where NCCL learns locality: every RDMA device and NVIDIA GPU with its PCI path, port states (pciSysfs.ts).
   { id: 'pci-sysfs', command: PCI_SYSFS_COMMAND, timeoutS: DEFAULT_S },
-  // IOMMU groups exist only when an IOMMU is active (DMA remapping can route P2P through the CPU):
-  // docs/platform.md §2.
-  { id: 'iommu-groups', command: 'ls /sys/kernel/iommu_groups | wc -l', timeoutS: DEFAULT_S },
+  // IOMMU groups exist only when an IOMMU is active; each group's default domain type says whether DMA
+  // is translated (DMA, DMA-FQ) or passed through (identity), and /dev/vfio/<n> whether VFIO holds it
+  // (a device passed to a VM): docs/platform.md §2 and Documentation/ABI/testing/sysfs-kernel-iommu_groups.
+  { id: 'iommu-groups', command: IOMMU_GROUPS_COMMAND, display: 'cat /sys/kernel/iommu_groups/*/type; ls /sys/kernel/iommu_groups/*/devices /dev/vfio', timeoutS: DEFAULT_S },
+  // ACS and ATS of the devices between GPUs and NICs, read by lspci as root where that needs no password (pciAcs.ts).
+  { id: 'pci-acs', command: PCI_ACS_COMMAND, display: 'lspci -vvv -s <each GPU, NIC and bridge between them> (as root, or through sudo -n)', timeoutS: 20 },
+  // Who made the machine: a hypervisor names itself here (QEMU, VMware, Amazon EC2…); Xen guests in /sys/hypervisor.
+  { id: 'dmi', command: headedFiles(['/sys/class/dmi/id/sys_vendor', '/sys/class/dmi/id/product_name', '/sys/hypervisor/type']), timeoutS: DEFAULT_S },
 ] as const satisfies readonly ProbeCommandSpec[];
 
 export type ProbeCommandId = (typeof PROBE_COMMANDS)[number]['id'];

@@ -15,10 +15,12 @@ import { SmiQuery, parseSmiQuery } from '../parsers/smiQuery';
 import { Topology, parseTopo } from '../parsers/topo';
 import { ProbeCommandId } from './commands';
 import { CommandResult } from './frames';
+import { PciAcs, parsePciAcs } from './pciAcs';
 import { PciSysfs, parsePciSysfs } from './pciSysfs';
-import { MemoryPeer, ModulesLoadFile, SysModule, parseMemoryPeers, parseModulesLoad, parseSysModules } from './headedFiles';
+import { Dmi, MemoryPeer, ModulesLoadFile, SysModule, parseDmi, parseMemoryPeers, parseModulesLoad, parseSysModules } from './headedFiles';
 import {
   CommandOutput,
+  IommuGroups,
   KallsymsPeer,
   KernelParam,
   KernelRelease,
@@ -56,8 +58,10 @@ export interface FactTypes {
   'sudo-n': SudoCheck;
   'kallsyms-peer': KallsymsPeer;
   'nv-peer-mem-service': { enabled: string; active: string };
-  'iommu-groups': { groups: number };
+  'iommu-groups': IommuGroups;
   'pci-sysfs': PciSysfs;
+  'pci-acs': PciAcs;
+  dmi: Dmi;
 }
 
 export interface ProbeFact<T> {
@@ -116,6 +120,8 @@ const READERS: { [K in ProbeCommandId]: FactReader<FactTypes[K]> } = {
   'nv-peer-mem-service': text(parseNvPeerMemService),
   'iommu-groups': text(parseIommuGroups),
   'pci-sysfs': text(parsePciSysfs),
+  'pci-acs': text(parsePciAcs),
+  dmi: text(parseDmi),
 };
 
 export function parseProbe(results: readonly CommandResult[]): ProbeFacts {

@@ -96,3 +96,19 @@ export function parseModulesLoad(text: string): Parsed<{ files: ModulesLoadFile[
 export function sameModule(a: string, b: string): boolean {
   return a.replace(/-/g, '_') === b.replace(/-/g, '_');
 }
+
+export interface Dmi {
+  /** /sys/class/dmi/id/sys_vendor (`QEMU`, `Dell Inc.`); null when absent. */
+  readonly sysVendor: string | null;
+  readonly productName: string | null;
+  /** /sys/hypervisor/type (`xen`); null when absent. */
+  readonly hypervisorType: string | null;
+}
+
+/** The machine's maker and model from DMI, and a Xen guest's /sys/hypervisor/type. */
+export function parseDmi(text: string): Parsed<Dmi> {
+  const files = parseHeadedFiles(text, 'DMI files');
+  if (!files.ok) return files;
+  const value = (path: string) => files.value.find((f) => f.path === path)?.lines[0]?.trim() || null;
+  return ok({ sysVendor: value('/sys/class/dmi/id/sys_vendor'), productName: value('/sys/class/dmi/id/product_name'), hypervisorType: value('/sys/hypervisor/type') });
+}

@@ -132,12 +132,41 @@ export function parseRunNvidiaDriver(text: string): Parsed<{ present: boolean; e
   return fail(1, `${what}: expected "present" or "absent", found ${quote(first ?? '')}`);
 }
 
-/** `ls /sys/kernel/iommu_groups | wc -l`: 0 when no IOMMU is active. */
-export function parseIommuGroups(text: string): Parsed<{ groups: number }> {
-  const line = singleLine(text, 'iommu_groups count');
-  if (!line.ok) return line;
-  if (!/^\d+$/.test(line.value)) return fail(1, `iommu_groups count: expected a number, found ${quote(line.value)}`);
-  return ok({ groups: Number(line.value) });
+export interface IommuGroup {
+  readonly id: number;
+  /** /sys/kernel/iommu_groups/<n>/type (Linux 5.11+): `identity` (passthrough), `DMA`, `DMA-FQ`, `blocked`…; null when absent. */
+  readonly type: string | null;
+  /** /dev/vfio/<n> exists: the group is bound to VFIO, its devices passed to a VM or a userspace driver. */
+  readonly vfio: boolean;
+  /** Bus addresses of its devices. */
+  readonly devices: string[];
+}
+
+export interface IommuGroups {
+  /** How many groups exist: none when no IOMMU is active. */
+  readonly count: number;
+  /** Each group; null from an older probe that printed only the count. */
+  readonly groups: IommuGroup[] | null;
+}
+
+/** The IOMMU groups the probe prints (commands.ts), one `group ID TYPE VFIO DEVICE…` line each; or a bare count (older probes). */
+export function parseIommuGroups(text: string): Parsed<IommuGroups> {
+  const what = 'iommu_groups';
+  const read = readLines(text, what);
+  if (!read.ok) return read;
+  const lines = read.value.filter((l) => l.trim() !== '');
+  if (lines.length === 1 && /^\s*\d+\s*$/.test(lines[0])) return ok({ count: Number(lines[0].trim()), groups: null });
+  const groups: IommuGroup[] = [];
+  for (let i = 0; i < read.value.length; i++) {
+    const line = read.value[i];
+    if (line.trim() === '') continue;
+    const f = line.split('\t');
+    if (f[0] !== 'group' || f.length < 4 || !/^\d+$/.test(f[1]) || !/^[01]$/.test(f[3])) {
+      return fail(i + 1, `${what}: expected "group <id> <type> <0|1> <devices…>" (tab-separated), found ${quote(line)}`);
+    }
+    groups.push({ id: Number(f[1]), type: f[2].trim() || null, vfio: f[3] === '1', devices: f.slice(4).filter((d) => d !== '').map((d) => d.toLowerCase()) });
+  }
+  return ok({ count: groups.length, groups });
 }
 
 function singleLine(text: string, what: string): Parsed<string> {

@@ -3,29 +3,52 @@
 // device and NVIDIA GPU/NVSwitch with its real sysfs path, each PCI device on those paths with its
 // class, ids, NUMA node and link speed/width, and every RDMA port's state. Read-only, no root.
 import { Parsed, fail, ok, quote, readLines } from '../parsers/result';
+import { GidEntry, roceVersionOf } from '../parsers/showGids';
 
 /** Most devices it prints: far above a real host (an NVL72 tray has a few dozen), a bound for a broken sysfs. */
 const MAX_DEVICES = 512;
 
 const ATTRS = ['class', 'vendor', 'device', 'numa_node', 'max_link_speed', 'max_link_width', 'current_link_speed', 'current_link_width'];
 
+/** Most GID lines it prints: RoCE ports hold up to 256 entries each; a handful are populated on a real host. */
+const MAX_GIDS = 1024;
+
 /**
- * POSIX sh; prints tab-separated lines `ib NAME PATH`, `port NAME N STATE LINK_LAYER RATE`, `gpu PATH`,
- * and `pci PATH` + one field per attribute of ATTRS for every PCI device on those paths (once each).
+ * POSIX sh: for each RDMA device (`$i` its /sys/class/infiniband entry) and each NVIDIA display/3D
+ * controller or NVSwitch (`$g`), `$p` is its resolved sysfs path; then `onRdma` or `onGpu` runs.
  * `cd -P … && pwd -P` resolves the symlinks as readlink -f would, without needing readlink.
  */
+export function deviceLoops(onRdma: string, onGpu: string): string[] {
+  return [
+    `for i in /sys/class/infiniband/*; do [ -e "$i/device" ] || continue; p=$(cd -P "$i/device" 2>/dev/null && pwd -P) || continue; ${onRdma}; done`,
+    'for g in /sys/bus/pci/devices/*; do [ -r "$g/vendor" ] || continue; read -r v < "$g/vendor"; [ "$v" = 0x10de ] || continue; ' +
+      `read -r c < "$g/class"; case $c in 0x03*|0x0680*) ;; *) continue;; esac; p=$(cd -P "$g" 2>/dev/null && pwd -P) || continue; ${onGpu}; done`,
+  ];
+}
+
+/** sh: each populated GID of an Ethernet (RoCE) port `$q` of device `$i`, with its RoCE type and netdev (as show_gids reads them). */
+const GID_LINES =
+  'if [ "$l" = Ethernet ]; then for e in "$q"/gids/*; do [ $k -lt ' + MAX_GIDS + ' ] || break; v=; read -r v 2>/dev/null < "$e" || continue; ' +
+  'case $v in 0000:0000:0000:0000:0000:0000:0000:0000|fe80:0000:0000:0000:0000:0000:0000:0000) continue;; esac; x=${e##*/}; t=; d=; ' +
+  'read -r t 2>/dev/null < "$q/gid_attrs/types/$x"; read -r d 2>/dev/null < "$q/gid_attrs/ndevs/$x"; k=$((k+1)); ' +
+  'printf \'gid\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n\' "${i##*/}" "${q##*/}" "$x" "$v" "$t" "$d"; done; fi';
+
+/**
+ * POSIX sh; prints tab-separated lines `ib NAME PATH FW_VER`, `port NAME N STATE LINK_LAYER RATE`,
+ * `gid NAME PORT INDEX GID TYPE NETDEV` (RoCE ports), `gpu PATH`, and `pci PATH` + one field per
+ * attribute of ATTRS for every PCI device on those paths (once each).
+ */
 export const PCI_SYSFS_COMMAND = [
-  'n=0; seen=" "',
+  'n=0; k=0; seen=" "',
   'emit() { d=$1; while :; do b=${d##*/}; case $b in ????:??:??.?) ;; *) break;; esac; case $seen in *" $d "*) break;; esac; ' +
     'n=$((n+1)); [ $n -le ' + MAX_DEVICES + ' ] || break; seen="$seen$d "; printf \'pci\\t%s\' "$d"; ' +
     `for a in ${ATTRS.join(' ')}; do v=; [ -r "$d/$a" ] && read -r v < "$d/$a"; printf '\\t%s' "$v"; done; printf '\\n'; d=\${d%/*}; done; }`,
-  'for i in /sys/class/infiniband/*; do [ -e "$i/device" ] || continue; p=$(cd -P "$i/device" 2>/dev/null && pwd -P) || continue; ' +
-    'printf \'ib\\t%s\\t%s\\n\' "${i##*/}" "$p"; for q in "$i"/ports/*; do [ -d "$q" ] || continue; s=; l=; r=; ' +
-    '[ -r "$q/state" ] && read -r s < "$q/state"; [ -r "$q/link_layer" ] && read -r l < "$q/link_layer"; [ -r "$q/rate" ] && read -r r < "$q/rate"; ' +
-    'printf \'port\\t%s\\t%s\\t%s\\t%s\\t%s\\n\' "${i##*/}" "${q##*/}" "$s" "$l" "$r"; done; emit "$p"; done',
-  'for g in /sys/bus/pci/devices/*; do [ -r "$g/vendor" ] || continue; read -r v < "$g/vendor"; [ "$v" = 0x10de ] || continue; ' +
-    'read -r c < "$g/class"; case $c in 0x03*|0x0680*) ;; *) continue;; esac; p=$(cd -P "$g" 2>/dev/null && pwd -P) || continue; ' +
-    'printf \'gpu\\t%s\\n\' "$p"; emit "$p"; done',
+  ...deviceLoops(
+    'f=; [ -r "$i/fw_ver" ] && read -r f < "$i/fw_ver"; printf \'ib\\t%s\\t%s\\t%s\\n\' "${i##*/}" "$p" "$f"; for q in "$i"/ports/*; do [ -d "$q" ] || continue; s=; l=; r=; ' +
+      '[ -r "$q/state" ] && read -r s < "$q/state"; [ -r "$q/link_layer" ] && read -r l < "$q/link_layer"; [ -r "$q/rate" ] && read -r r < "$q/rate"; ' +
+      `printf 'port\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "\${i##*/}" "\${q##*/}" "$s" "$l" "$r"; ${GID_LINES}; done; emit "$p"`,
+    'printf \'gpu\\t%s\\n\' "$p"; emit "$p"',
+  ),
 ].join('\n');
 
 export interface PciDevice {
@@ -52,11 +75,15 @@ export interface RdmaPort {
   readonly linkLayer: string;
   /** `400 Gb/sec (4X NDR)`. */
   readonly rate: string;
+  /** Populated GID entries of a RoCE (Ethernet) port; [] for InfiniBand ports and when none was read. */
+  readonly gids: GidEntry[];
 }
 
 export interface RdmaSysfsDevice {
   readonly name: string;
   readonly path: string;
+  /** /sys/class/infiniband/<dev>/fw_ver (`28.39.1002`); null when not read. */
+  readonly fwVer: string | null;
   readonly ports: RdmaPort[];
 }
 
@@ -73,27 +100,37 @@ const BDF = /^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$/;
 export function parsePciSysfs(text: string): Parsed<PciSysfs> {
   const read = readLines(text, WHAT);
   if (!read.ok) return read;
-  const rdma: { name: string; path: string; ports: RdmaPort[] }[] = [];
-  const nvidia: string[] = [];
-  const devices = new Map<string, PciDevice>();
+  const out = { rdma: [] as { name: string; path: string; fwVer: string | null; ports: RdmaPort[] }[], nvidia: [] as string[], devices: new Map<string, PciDevice>() };
   for (let i = 0; i < read.value.length; i++) {
     const line = read.value[i];
     if (line.trim() === '') continue;
-    const f = line.split('\t');
-    const bad = (why: string) => fail(i + 1, `${WHAT}: ${why}, found ${quote(line)}`);
-    if (f[0] === 'ib' && f.length === 3 && f[2].startsWith('/sys/')) rdma.push({ name: f[1], path: f[2], ports: [] });
-    else if (f[0] === 'port' && f.length === 6 && /^\d+$/.test(f[2])) {
-      const dev = rdma.find((d) => d.name === f[1]);
-      if (!dev) return bad(`a port of ${quote(f[1])} before its "ib" line`);
-      dev.ports.push({ port: Number(f[2]), state: f[3].replace(/^\d+:\s*/, ''), linkLayer: f[4], rate: f[5] });
-    } else if (f[0] === 'gpu' && f.length === 2 && f[1].startsWith('/sys/')) nvidia.push(f[1]);
-    else if (f[0] === 'pci' && f.length === 2 + ATTRS.length) {
-      const device = pciDevice(f);
-      if (!device) return bad('expected a PCI device path ending in a bus address');
-      devices.set(device.path, device);
-    } else return bad('expected an "ib", "port", "gpu" or "pci" line');
+    const problem = readLine(line.split('\t'), out);
+    if (problem) return fail(i + 1, `${WHAT}: ${problem}, found ${quote(line)}`);
   }
-  return ok({ rdma, nvidia, devices });
+  return ok(out);
+}
+
+type Building = { rdma: { name: string; path: string; fwVer: string | null; ports: RdmaPort[] }[]; nvidia: string[]; devices: Map<string, PciDevice> };
+
+/** One line into `out`; the problem in words when it is not one the script prints. */
+function readLine(f: readonly string[], out: Building): string | null {
+  // `ib NAME PATH` without FW_VER: a probe from before fw_ver was read (a saved folder).
+  if (f[0] === 'ib' && (f.length === 3 || f.length === 4) && f[2].startsWith('/sys/')) out.rdma.push({ name: f[1], path: f[2], fwVer: f[3]?.trim() || null, ports: [] });
+  else if (f[0] === 'port' && f.length === 6 && /^\d+$/.test(f[2])) {
+    const dev = out.rdma.find((d) => d.name === f[1]);
+    if (!dev) return `a port of ${quote(f[1])} before its "ib" line`;
+    dev.ports.push({ port: Number(f[2]), state: f[3].replace(/^\d+:\s*/, ''), linkLayer: f[4], rate: f[5], gids: [] });
+  } else if (f[0] === 'gid' && f.length === 7 && /^\d+$/.test(f[2]) && /^\d+$/.test(f[3])) {
+    const port = out.rdma.find((d) => d.name === f[1])?.ports.find((p) => p.port === Number(f[2]));
+    if (!port) return `a GID of ${quote(`${f[1]} port ${f[2]}`)} before its "port" line`;
+    port.gids.push({ device: f[1], port: port.port, index: Number(f[3]), gid: f[4].trim().toLowerCase(), roceVersion: roceVersionOf(f[5]), netdev: f[6].trim() || null });
+  } else if (f[0] === 'gpu' && f.length === 2 && f[1].startsWith('/sys/')) out.nvidia.push(f[1]);
+  else if (f[0] === 'pci' && f.length === 2 + ATTRS.length) {
+    const device = pciDevice(f);
+    if (!device) return 'expected a PCI device path ending in a bus address';
+    out.devices.set(device.path, device);
+  } else return 'expected an "ib", "port", "gid", "gpu" or "pci" line';
+  return null;
 }
 
 function pciDevice(f: readonly string[]): PciDevice | null {

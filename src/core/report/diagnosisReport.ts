@@ -91,6 +91,7 @@ export function plain(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
 }
 
-function cell(text: string): string {
+/** Text in a table cell: escaped as plain(), on one line. */
+export function cell(text: string): string {
   return plain(text).replace(/[\r\n]+/g, ' ');
 }

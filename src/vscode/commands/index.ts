@@ -10,6 +10,9 @@ import { analyzeTopologyInEditorCommand, showTopologyCommand } from '../topology
 import { applyQuickFixCommand, fixFromFinding } from '../fixes/fixCommands';
 import { addFleetCommand, diagnoseFleetCommand, removeFleetCommand } from '../fleet/fleetCommands';
 import { orGroupFix } from '../fleet/groupFix';
+import { analyzeNcclLogCommand } from '../ncclLog/analyzeCommand';
+import { compareNcclLogCommand } from '../ncclLog/compareCommand';
+import { proveCommand } from '../prove/proveCommand';
 import { notifyWithLog } from '../notify';
 import { errorText } from '../../core/errorText';
 
@@ -35,9 +38,14 @@ const TABLE: Record<CommandId, Handler> = {
   // On a fleet group the same inline fix applies to every host of the group.
   [Commands.fixLoadPeermem]: orGroupFix('load-peermem', fixFromFinding('load-peermem')),
   [Commands.fixPersistPeermem]: orGroupFix('persist-peermem', fixFromFinding('persist-peermem')),
+  [Commands.fixDisableAcs]: orGroupFix('disable-acs', fixFromFinding('disable-acs')),
+  [Commands.fixPersistAcs]: orGroupFix('persist-acs', fixFromFinding('persist-acs')),
   [Commands.addFleet]: addFleetCommand,
   [Commands.removeFleet]: removeFleetCommand,
   [Commands.diagnoseFleet]: diagnoseFleetCommand,
+  [Commands.analyzeNcclLog]: analyzeNcclLogCommand,
+  [Commands.compareNcclLog]: compareNcclLogCommand,
+  [Commands.prove]: proveCommand,
 };
 
 /** Registers every command of the table, handing each registration to `own` as it is made. */

@@ -2,16 +2,20 @@
 // Output. The documents come from the core (core/report); this file only moves them around.
 import * as vscode from 'vscode';
 import { diagnosisJson, formatMarkdownReport } from '../../core/report/diagnosisReport';
+import { withProof } from '../../core/report/proofMarkdown';
 import { Ctx, targetHosts } from '../context';
 import { DiagnosedOutcome, HostEntry } from '../hosts/hostModel';
 import type { HostsNode } from '../tree/nodes';
+import type { ProofReport } from '../../core/prove';
 import { rawOutputTitle, rawOutputUri, showRawOutput } from '../rawOutput';
 import { commandTitle } from '../../core/probe/commandTitle';
 import { commandStatus } from '../../core/probe/commandStatus';
 import { PLAIN_TEXT, TOPO_LANGUAGE_ID } from '../editor/topoLanguage';
 import { notifyInfo } from '../notify';
 
-async function diagnosedHost(ctx: Ctx, clicked: HostsNode | undefined, title: string): Promise<{ host: HostEntry; last: DiagnosedOutcome } | undefined> {
+interface Found { host: HostEntry; last: DiagnosedOutcome; proof?: ProofReport }
+
+async function diagnosedHost(ctx: Ctx, clicked: HostsNode | undefined, title: string): Promise<Found | undefined> {
   const [host] = await targetHosts(ctx, clicked, undefined, { many: false, title, filter: (h) => ctx.model.status(h.id).lastDiagnosed !== undefined });
   if (!host) return undefined;
   const last = ctx.model.status(host.id).lastDiagnosed;
@@ -19,20 +23,25 @@ async function diagnosedHost(ctx: Ctx, clicked: HostsNode | undefined, title: st
     void notifyInfo(`${host.label} has not been diagnosed yet: run Diagnose first.`);
     return undefined;
   }
-  return { host, last };
+  return { host, last, proof: ctx.model.status(host.id).proof };
+}
+
+/** The report as Markdown, the host's last GPUDirect RDMA proof after the diagnosis. */
+function markdownOf({ last, proof }: Found): string {
+  return withProof(formatMarkdownReport(last.report, last.diagnosis), proof);
 }
 
 export async function copyReportCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
   const found = await diagnosedHost(ctx, clicked, 'Copy the report of which host?');
   if (!found) return;
-  await vscode.env.clipboard.writeText(formatMarkdownReport(found.last.report, found.last.diagnosis));
+  await vscode.env.clipboard.writeText(markdownOf(found));
   void notifyInfo(`Report of ${found.host.label} copied as Markdown.`);
 }
 
 export async function exportReportCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
   const found = await diagnosedHost(ctx, clicked, 'Export the report of which host?');
   if (!found) return;
-  const { host, last } = found;
+  const { host, last, proof } = found;
   const base = `gdr-doctor-${host.label.replace(/[^\w.-]+/g, '_')}`;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const uri = await vscode.window.showSaveDialog({
@@ -42,8 +51,8 @@ export async function exportReportCommand(ctx: Ctx, clicked?: HostsNode): Promis
   });
   if (!uri) return;
   const text = uri.path.endsWith('.json')
-    ? `${JSON.stringify(diagnosisJson(last.report, last.diagnosis, last.target), null, 2)}\n`
-    : formatMarkdownReport(last.report, last.diagnosis);
+    ? `${JSON.stringify({ ...diagnosisJson(last.report, last.diagnosis, last.target), proof: proof ?? null }, null, 2)}\n`
+    : markdownOf(found);
   await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
   ctx.log.info(`${host.label}: report exported to ${uri.toString()}`);
   void notifyInfo(`Report of ${host.label} exported to ${uri.fsPath}`);

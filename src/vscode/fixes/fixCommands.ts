@@ -12,6 +12,8 @@ import { takesQuickFixes } from '../tree/hostContext';
 const FIX_DESCRIPTIONS: Record<FixId, string> = {
   'load-peermem': 'load the peer-memory module now (modprobe)',
   'persist-peermem': 'load the peer-memory module at every boot (modules-load.d)',
+  'disable-acs': 'turn off ACS on the bridges between GPUs and NICs now (setpci; bare metal only)',
+  'persist-acs': 'turn off ACS on those bridges at every boot (a oneshot systemd unit)',
 };
 
 /** The inline action of one fix id on a finding. */

@@ -20,7 +20,7 @@ export interface FleetState {
   readonly running?: FleetRun;
   /** Per host, as probed (without fleet findings: those are recomputed whenever a host changes). */
   readonly probed?: readonly FleetHostResult[];
-  /** `probed` compared across the fleet (fleet.topology-differs added). */
+  /** `probed` compared across the fleet (the fleet.*-differs findings added). */
   readonly results?: readonly FleetHostResult[];
   readonly groups?: readonly FleetGroup[];
   readonly finishedAt?: Date;

@@ -2,6 +2,8 @@
 // the demo) and each host's last diagnosis or why it failed. No VS Code import: the tree reads
 // it and redraws on change; commands write to it. Nothing here connects anywhere.
 import { Diagnosis } from '../../core/diagnosis';
+import type { NcclLogSummary } from '../../core/ncclLog/types';
+import type { ProofReport } from '../../core/prove';
 import { DEMO_HOST_NAME } from '../../core/demo/demoHost';
 import { ProbeReport } from '../../core/probe/runProbe';
 import { SshTarget } from '../../core/ssh/sshConfig';
@@ -45,6 +47,20 @@ export interface HostStatus {
   readonly last?: Outcome;
   /** The last diagnosis that succeeded, kept while a later attempt failed (raw outputs stay readable). */
   readonly lastDiagnosed?: DiagnosedOutcome;
+  /** An NCCL log compared with this host (Compare NCCL Log with Host, or a log naming it): kept across diagnoses. */
+  readonly ncclLog?: NcclLogLink;
+  /** The last GPUDirect RDMA proof of this host (Prove GPUDirect RDMA), kept across diagnoses. */
+  readonly proof?: ProofReport;
+}
+
+/** An NCCL log linked to a host: its summary and which of its hosts ran there; the comparison is made from these. */
+export interface NcclLogLink {
+  /** The log's name as evidence quotes it (a workspace-relative path). */
+  readonly file: string;
+  /** The log document (`uri.toString()`), so the editor can show the comparison beside it. */
+  readonly uri: string;
+  readonly logHost: string;
+  readonly summary: NcclLogSummary;
 }
 
 export interface HostSources {
@@ -121,7 +137,18 @@ export class HostModel {
 
   setOutcome(id: string, outcome: Outcome): void {
     const lastDiagnosed = outcome.kind === 'diagnosed' ? outcome : this.status(id).lastDiagnosed;
-    this.statuses.set(id, { working: false, last: outcome, lastDiagnosed });
+    this.statuses.set(id, { ...this.status(id), working: false, last: outcome, lastDiagnosed });
+    this.changed(false);
+  }
+
+  /** Links an NCCL log to the host (undefined: unlinks it). */
+  setNcclLog(id: string, link: NcclLogLink | undefined): void {
+    this.statuses.set(id, { ...this.status(id), ncclLog: link });
+    this.changed(false);
+  }
+
+  setProof(id: string, proof: ProofReport): void {
+    this.statuses.set(id, { ...this.status(id), proof });
     this.changed(false);
   }
 

@@ -29,7 +29,7 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
   }
   ctx.topology.show(topologyData({
     title: host.label, source: `diagnosed ${last.finishedAt.toLocaleString()}`, topology,
-    pairs: last.diagnosis.pairs, suggestedEnv: last.diagnosis.suggestedEnv, nccl: readSettings().nccl,
+    pairs: last.diagnosis.pairs, suggestedEnv: last.diagnosis.suggestedEnv, nccl: readSettings().nccl, proof: ctx.model.status(host.id).proof,
   }));
   ctx.keys.set(ContextKeys.topologyShown, true);
 }

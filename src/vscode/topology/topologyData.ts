@@ -7,7 +7,9 @@ import type { Topology } from '../../core/parsers/topo';
 import { topologyGraph } from '../../core/topology/graph';
 import { classifyLink, knownLinkTypes, linkMeaning } from '../../core/topology/linkTypes';
 import { linkRule } from '../../core/topology/nccl/linkRule';
-import type { GpuDetail, LinkClassName, LinkExplanation, TopologyData } from '../../protocol/topology';
+import type { ProofReport } from '../../core/prove';
+import { pct } from '../../core/prove/verdict';
+import type { GpuDetail, LinkClassName, LinkExplanation, ProofDetail, TopologyData } from '../../protocol/topology';
 
 export interface TopologySource {
   readonly title: string;
@@ -18,6 +20,8 @@ export interface TopologySource {
   readonly suggestedEnv?: SuggestedEnv;
   /** The NCCL release and environment to explain by; default the newest modelled. */
   readonly nccl?: NcclAssumptions;
+  /** The host's last GPUDirect RDMA proof. */
+  readonly proof?: ProofReport;
 }
 
 export function topologyData(input: TopologySource): TopologyData {
@@ -27,7 +31,7 @@ export function topologyData(input: TopologySource): TopologyData {
   return {
     title: input.title,
     source: input.source,
-    gpus: topology.gpus.map((gpu) => gpuDetail(topology, gpu.name, pairs.get(gpu.name), input.pairs === undefined)),
+    gpus: topology.gpus.map((gpu) => ({ ...gpuDetail(topology, gpu.name, pairs.get(gpu.name), input.pairs === undefined), proof: proofDetail(input.proof, gpu.name) })),
     nics: topology.nics.map((n) => ({ name: n.name, device: n.device })),
     columns: topology.columns,
     cells: topology.columns.map((row) => topology.columns.map((column) => topology.links[row]?.[column] ?? null)),
@@ -84,4 +88,14 @@ function gpuDetail(topology: Topology, name: string, pair: GpuNicPair | undefine
 function nicLabel(topology: Topology, column: string): string {
   const device = topology.nics.find((n) => n.name === column)?.device;
   return device && device !== column ? `${column} (${device})` : column;
+}
+
+/** The proof of one GPU as the panel shows it; null when the proof did not measure it. */
+function proofDetail(proof: ProofReport | undefined, gpu: string): ProofDetail | null {
+  const g = proof?.gpus.find((x) => x.gpu === gpu);
+  if (!proof || !g) return null;
+  return {
+    verdict: g.verdict, tone: g.tone, measured: `measured ${new Date(proof.startedAt).toLocaleString()}${proof.peer ? ` against ${proof.peer}` : ''}`,
+    modes: g.modes.map((m) => (m.status === 'ok' ? `${m.mode} ${m.gbps} Gb/s of ${m.lineRateGbps ?? '?'}${m.ratio === null ? '' : ` (${pct(m.ratio)})`}` : `${m.mode} ${m.status}`)),
+  };
 }

@@ -10,6 +10,8 @@ import { commandTitle } from '../../core/probe/commandTitle';
 import { ProbeReport } from '../../core/probe/runProbe';
 import { DiagnosedOutcome, HostModel } from '../hosts/hostModel';
 import { moduleRows } from './moduleRows';
+import { ncclLogChildren, ncclLogGroupNodes } from './ncclLogNodes';
+import { proofGroup, proofRows } from './proofRows';
 import type { GroupId, HostsNode, Tone } from './nodes';
 
 export function rootNodes(model: HostModel): HostsNode[] {
@@ -21,7 +23,10 @@ export function childNodes(node: HostsNode, model: HostModel): HostsNode[] {
   if (node.kind === 'finding') return findingNodes(node.id, node.hostId, node.finding.children ?? []);
   const last = model.status(node.hostId).lastDiagnosed;
   // Children's ids extend the parent's, so a host shown at the root and under a fleet stays unique.
-  if (node.kind === 'host') return [statusNode(node.hostId, model, node.id), ...(last ? groupNodes(node.id, node.hostId, last) : [])];
+  const proof = model.status(node.hostId).proof;
+  if (node.kind === 'host') return [statusNode(node.hostId, model, node.id), ...(last ? groupNodes(node.id, node.hostId, last) : []), ...(proof ? [proofGroup(node.id, node.hostId, proof)] : []), ...ncclLogGroupNodes(node.id, node.hostId, model)];
+  if (node.kind === 'group' && node.group === 'ncclLog') return ncclLogChildren(node.id, node.hostId, model);
+  if (node.kind === 'group' && node.group === 'proof') return proof ? proofRows(node.id, node.hostId, proof) : [];
   if (node.kind !== 'group' || !last) return [];
   return groupChildren(node.id, node.hostId, node.group, last);
 }
@@ -77,6 +82,10 @@ function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOut
       return moduleRows(readHostState(d.report)).map((m, i) => row(`${i}`, m.label, m.value, m.tone));
     case 'raw':
       return d.report.commands.map((c) => ({ kind: 'raw', id: `${base}/${c.id}`, hostId, commandId: c.id, label: commandTitle(c), description: commandStatus(c) }));
+    case 'ncclLog':
+      return []; // childNodes asks ncclLogNodes.ts
+    case 'proof':
+      return []; // childNodes asks proofRows.ts
   }
 }
 

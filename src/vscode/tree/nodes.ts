@@ -4,7 +4,7 @@ import type { Finding, GpuNicPair } from '../../core/diagnosis';
 import type { FixId } from '../../core/fixes';
 import type { FleetGroup } from '../../core/fleet/grouping';
 
-export type GroupId = 'findings' | 'gpus' | 'nics' | 'numa' | 'modules' | 'raw';
+export type GroupId = 'findings' | 'gpus' | 'proof' | 'nics' | 'numa' | 'modules' | 'raw' | 'ncclLog';
 /** `done`: finished, saying nothing about the result (a host's "Diagnosed at …" row: the host's icon carries the verdict). */
 export type Tone = 'ok' | 'warning' | 'error' | 'idle' | 'working' | 'unknown' | 'done';
 

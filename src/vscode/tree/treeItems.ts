@@ -48,11 +48,15 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
       return item(node.id, node.label, Collapsed, { description: node.description, icon: new vscode.ThemeIcon(GROUP_ICON[node.group]) });
     case 'finding':
       return findingItem(node.id, node.finding, !isRelayedHostId(node.hostId));
-    case 'gpu':
-      return item(node.id, node.label, None, {
+    case 'gpu': {
+      const t = item(node.id, node.label, None, {
         description: node.description, icon: node.pair.gdr ? TONE_ICON.ok : TONE_ICON.warning,
         tooltip: markdown([plain(node.pair.reason), plain(node.pair.confirm)]),
       });
+      // Prove GPUDirect RDMA runs over SSH: only for a host gdr-doctor reaches itself.
+      if (node.hostId.startsWith('ssh:') && !isRelayedHostId(node.hostId)) t.contextValue = ContextValues.gpu;
+      return t;
+    }
     case 'nic':
       return item(node.id, node.label, node.ports.length > 0 ? Collapsed : None, { description: node.description, icon: new vscode.ThemeIcon('plug') });
     case 'row':
@@ -67,7 +71,7 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
   }
 }
 
-const GROUP_ICON = { findings: 'checklist', gpus: 'circuit-board', nics: 'plug', numa: 'server', modules: 'extensions', raw: 'output' } as const;
+const GROUP_ICON = { findings: 'checklist', gpus: 'circuit-board', proof: 'dashboard', nics: 'plug', numa: 'server', modules: 'extensions', raw: 'output', ncclLog: 'pulse' } as const;
 
 function hostItem(node: HostsNode & { kind: 'host' }, model: HostModel, connected: IsConnected): vscode.TreeItem {
   const { hostId } = node;

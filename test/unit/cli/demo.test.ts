@@ -34,7 +34,7 @@ describe('gdr-doctor fix --demo (built CLI)', () => {
     assert.deepEqual(plan.steps.map((s: { kind: string }) => s.kind), ['load', 'persist']);
     assert.equal(plan.fileChange.path, '/etc/modules-load.d/nvidia-peermem.conf');
     assert.equal(result.status, 'applied');
-    assert.deepEqual(after.findings.map((f: { id: string }) => f.id), ['rdma.port-down']);
+    assert.deepEqual(after.findings.map((f: { id: string }) => f.id), ['rdma.port-down', 'pcie.acs-unread']);
   });
 
   it('--dry-run shows the plan only; every run starts from the recordings', () => {

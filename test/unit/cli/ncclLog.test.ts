@@ -1,17 +1,13 @@
 // `gdr-doctor nccl-log`, the built CLI run as a user runs it: summary first, --json shape, stdin,
 // several files, exit statuses, and host text made safe for a terminal.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CLI, FIXTURES } from '../../support/paths';
+import { runCliSync } from '../../support/cli';
+import { FIXTURES } from '../../support/paths';
 
-function cli(args: string[], input?: string) {
-  assert.ok(fs.existsSync(CLI), `${CLI} is missing: run "npm run build" first`);
-  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = runCliSync;
 
 const fixture = (name: string) => path.join(FIXTURES, 'nccl-log', name);
 const GDR = fixture('ib-roce-gdrdma-dmabuf-shared-nccl-tests-nccl2.16.5.txt');

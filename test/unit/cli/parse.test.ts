@@ -84,7 +84,7 @@ describe('gdr-doctor CLI', () => {
 const KIND_OF_DIR: Record<string, string> = {
   topo: 'topo', ibv: 'ibv', lscpu: 'lscpu', numactl: 'numactl', lsmod: 'lsmod', modinfo: 'modinfo',
   ofed: 'ofed', 'nvidia-version': 'nvidia-version', 'os-release': 'os-release', gpus: 'gpus', 'smi-q': 'smi-q',
-  'nccl-log': 'nccl-log',
+  'nccl-log': 'nccl-log', lspci: 'lspci', 'show-gids': 'show-gids', perftest: 'perftest',
 };
 
 describe('gdr-doctor parse reads every real fixture', () => {

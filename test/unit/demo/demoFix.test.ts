@@ -32,10 +32,10 @@ describe('the demo host: its findings and its simulated quick fixes', () => {
     session = demoFixSession(demo);
   });
 
-  it('shows exactly the intended findings: peer memory not loaded nor persisted, GPU1\'s NIC port down', async () => {
+  it('shows exactly the intended findings: peer memory not loaded nor persisted, GPU1\'s NIC port down; ACS unread (no lspci)', async () => {
     const d = await diagnosed(demo);
-    assert.deepEqual(ids(d), ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent']);
-    assert.deepEqual(d.findings.map((f) => [f.severity, f.fixes]), [['error', ['load-peermem']], ['warning', []], ['warning', ['persist-peermem']]]);
+    assert.deepEqual(ids(d), ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent', 'pcie.acs-unread']);
+    assert.deepEqual(d.findings.map((f) => [f.severity, f.fixes]), [['error', ['load-peermem']], ['warning', []], ['warning', ['persist-peermem']], ['info', []]]);
     assert.equal(d.findings[1].title, 'No active port on mlx5_1');
     assert.ok(d.findings.every((f) => f.children === undefined));
     // Without peer memory (proprietary modules: no dma-buf) no GPU gets GPUDirect RDMA.
@@ -55,7 +55,7 @@ describe('the demo host: its findings and its simulated quick fixes', () => {
     assert.match(formatResult(result), /^demo-hgx-h100 \(replayed\): load-peermem applied \(SIMULATED/);
     assert.deepEqual(demo.current, { peermemLoaded: true, written: {} });
     const after = await diagnosed(demo);
-    assert.deepEqual(ids(after), ['rdma.port-down', 'peermem.not-persistent']);
+    assert.deepEqual(ids(after), ['rdma.port-down', 'peermem.not-persistent', 'pcie.acs-unread']);
     // Every GPU now uses GPUDirect RDMA; GPU1, whose own NIC is down, through GPU0's (PXN).
     assert.deepEqual(verdicts(after), ['GPU0 yes', 'GPU1 yes via GPU0', 'GPU2 yes', 'GPU3 yes', 'GPU4 yes', 'GPU5 yes', 'GPU6 yes', 'GPU7 yes']);
     // Loaded once, there is nothing more to load.
@@ -73,7 +73,7 @@ describe('the demo host: its findings and its simulated quick fixes', () => {
     assert.deepEqual(demo.current.written, { '/etc/modules-load.d/nvidia-peermem.conf': `${CONF_HEADER}\nnvidia-peermem\n` });
     const report = await runProbe(demo.runner(), { host: DEMO_HOST_NAME });
     assert.match(report.commands.find((c) => c.id === 'modules-load')?.stdout ?? '', /\n==> \/etc\/modules-load\.d\/nvidia-peermem\.conf <==\n# GPUDirect RDMA[^\n]*\nnvidia-peermem\n\n$/);
-    assert.deepEqual(ids(diagnose(report)), ['rdma.port-down']);
+    assert.deepEqual(ids(diagnose(report)), ['rdma.port-down', 'pcie.acs-unread']);
     assert.equal((await prepareDemoFix(session, 'persist-peermem', newSudoMarker())).status, 'nothing-to-do');
   });
 
@@ -81,7 +81,7 @@ describe('the demo host: its findings and its simulated quick fixes', () => {
     await apply(session, 'persist-peermem');
     demo.reset();
     assert.deepEqual(demo.current, INITIAL_DEMO_STATE);
-    assert.deepEqual(ids(await diagnosed(demo)), ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent']);
+    assert.deepEqual(ids(await diagnosed(demo)), ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent', 'pcie.acs-unread']);
   });
 
   it('runs nothing else: any other command line is refused and changes nothing', async () => {
@@ -95,6 +95,6 @@ describe('the demo host: its findings and its simulated quick fixes', () => {
 
   it('each DemoHost has its own state: one demo\'s fix leaves another as recorded', async () => {
     await apply(session, 'load-peermem');
-    assert.deepEqual(ids(await diagnosed(new DemoHost(DEMO_DIR))), ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent']);
+    assert.deepEqual(ids(await diagnosed(new DemoHost(DEMO_DIR))), ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent', 'pcie.acs-unread']);
   });
 });

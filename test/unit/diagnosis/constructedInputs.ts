@@ -62,7 +62,7 @@ export function cmdline(params: string): string {
   return `BOOT_IMAGE=/boot/vmlinuz root=/dev/sda2 ro ${params}\n`.replace(/ +\n/, '\n');
 }
 
-/** `ls /sys/kernel/iommu_groups | wc -l`. */
+/** A group count, as probes before the per-group lines printed it (`ls /sys/kernel/iommu_groups | wc -l`). */
 export function iommuGroups(n: number): string {
   return `${n}\n`;
 }

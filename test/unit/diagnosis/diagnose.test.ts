@@ -39,7 +39,7 @@ describe('diagnose()', () => {
     const d = diagnose(await hostReport({ ...HEALTHY, cmdline: cmdline('intel_iommu=on'), 'iommu-groups': iommuGroups(87) }));
     const iommu = only(d.findings, 'iommu.enabled');
     assert.equal(iommu.severity, 'warning');
-    assert.deepEqual(iommu.evidence, ['cat /proc/cmdline: BOOT_IMAGE=/boot/vmlinuz root=/dev/sda2 ro intel_iommu=on', 'ls /sys/kernel/iommu_groups | wc -l: 87']);
+    assert.deepEqual(iommu.evidence, ['cat /proc/cmdline: BOOT_IMAGE=/boot/vmlinuz root=/dev/sda2 ro intel_iommu=on', 'ls /sys/kernel/iommu_groups: 87 groups']);
     assert.equal(only(d.findings, 'pcie.acs-enabled').severity, 'warning');
   });
 
@@ -85,7 +85,7 @@ describe('diagnose()', () => {
     assert.equal(f.length, 1);
     assert.equal(f[0].severity, 'info');
     assert.match(f[0].detail, /cmdline/);
-    assert.ok(f[0].evidence.includes('ls /sys/kernel/iommu_groups | wc -l: (not collected)'));
+    assert.ok(f[0].evidence.includes('ls /sys/kernel/iommu_groups: (not collected)'));
   });
 
   it('lab profile healthy (real recordings only): dma-buf seen from modinfo, GPU4-7 far, no error', async () => {

@@ -23,6 +23,12 @@ describe('parseSmiQuery', () => {
       assert.equal(gpu.bar1Memory.total, 'N/A');
     });
 
+    it('reads the processes on a GPU (an MPS server on a T4), and none where it prints "Processes : None"', () => {
+      assert.deepEqual(parsed(readFixture('smi-q', 't4-1gpu-vm-passthrough-bar1-256mib-driver530.txt')).gpus[0].processes,
+        [{ pid: 25384, type: 'C', name: 'nvidia-cuda-mps-server', usedMemory: '26 MiB' }]);
+      assert.deepEqual(parsed(readFixture('smi-q', A100)).gpus.map((g) => g.processes), [[], [], [], []]);
+    });
+
     it('GPUs without a Grace CPU print GPU C2C Mode N/A', () => {
       assert.equal(parsed(readFixture('smi-q', A100)).gpus[0].c2cMode, 'N/A');
       assert.equal(parsed(readFixture('smi-q', RTX4090)).gpus[0].c2cMode, 'N/A');

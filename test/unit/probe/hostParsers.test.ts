@@ -115,7 +115,17 @@ describe('host checks', () => {
     assert.deepStrictEqual(value(parseRunNvidiaDriver('absent\n')), { present: false, entries: [] });
     assert.deepStrictEqual(value(parseRunNvidiaDriver('present\nusr\nlib\n')), { present: true, entries: ['usr', 'lib'] });
     failsAt(parseRunNvidiaDriver(''), 1);
-    assert.strictEqual(value(parseIommuGroups('0\n')).groups, 0);
+    assert.deepStrictEqual(value(parseIommuGroups('0\n')), { count: 0, groups: null });
+    assert.deepStrictEqual(value(parseIommuGroups('')), { count: 0, groups: [] });
+    assert.deepStrictEqual(value(parseIommuGroups('group\t12\tidentity\t0\t0000:18:00.0\ngroup\t13\tDMA-FQ\t1\t0000:19:00.0\t0000:19:00.1\ngroup\t14\t\t0\n')), {
+      count: 3,
+      groups: [
+        { id: 12, type: 'identity', vfio: false, devices: ['0000:18:00.0'] },
+        { id: 13, type: 'DMA-FQ', vfio: true, devices: ['0000:19:00.0', '0000:19:00.1'] },
+        { id: 14, type: null, vfio: false, devices: [] },
+      ],
+    });
     failsAt(parseIommuGroups('ls: cannot access\n'), 1);
+    failsAt(parseIommuGroups('group\t12\tidentity\t0\ngroup 13 DMA 0\n'), 2);
   });
 });

@@ -47,7 +47,7 @@ describe('Hosts tree nodes', () => {
   it('lists findings errors first, GPUs with nearest NIC and verdict, NIC ports, NUMA nodes, raw outputs', async () => {
     const model = await demoModel();
     const findings = group(model, 'findings').map((n) => (n.kind === 'finding' ? n.finding : undefined));
-    assert.deepEqual(findings.map((f) => f?.id), ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent']);
+    assert.deepEqual(findings.map((f) => f?.id), ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent', 'pcie.acs-unread']);
     const ranks = findings.map((f) => ({ error: 0, warning: 1, info: 2 })[f?.severity ?? 'info']);
     assert.deepEqual(ranks, [...ranks].sort());
     const gpu0 = group(model, 'gpus').find((n) => n.kind === 'gpu' && n.label === 'GPU0');

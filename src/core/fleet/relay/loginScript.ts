@@ -39,7 +39,7 @@ export interface LoginScriptRequest {
   readonly deadlineS: number;
 }
 
-const ENV = 'LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH';
+export const ENV = 'LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH';
 
 // A `<T> H` line on stderr every 2 s while the probe runs. pdsh and clush pass no cancel on to the
 // nodes: when the run is cancelled (or a connection drops), the login node's session goes, and the
@@ -57,7 +57,7 @@ const HEARTBEAT = `( trap '' PIPE; while sleep 2 2>/dev/null; do printf '%s H\\n
 // children first (found through /proc: pkill may be missing; `read` is a builtin), then the tool
 // (srun cancels its step). The connections to the nodes close, and there the heartbeat's next write
 // fails. Without setsid the tool shares our group and the trap still stops what it can.
-const RUN_TOOL = [
+export const RUN_TOOL = [
   'K() { for d in /proc/[0-9]*; do s=; read -r s 2>/dev/null <"$d/stat"; set -- ${s##*) }; [ "${2:-}" = "$TP" ] && kill -TERM "${d#/proc/}" 2>/dev/null; done; }',
   "trap 'trap - TERM HUP INT; if [ -n \"${TP:-}\" ]; then K; kill -TERM \"$TP\" 2>/dev/null; fi; exit 143' TERM HUP INT",
   'S=; command -v setsid >/dev/null 2>&1 && S=setsid',

@@ -37,6 +37,8 @@ export interface NcclEnv {
 
 export const NCCL_ENV_NAMES = [
   'NCCL_NET_GDR_LEVEL', 'NCCL_NET_GDR_C2C', 'NCCL_PXN_DISABLE', 'NCCL_PXN_C2C', 'NCCL_NET_GDR_READ', 'NCCL_DMABUF_ENABLE', 'NCCL_IB_HCA',
+  // The RoCE GID NCCL picks (gidIndex.ts).
+  'NCCL_IB_GID_INDEX', 'NCCL_IB_ADDR_FAMILY', 'NCCL_IB_ROCE_VERSION_NUM',
 ] as const;
 
 /** `levelsOldToNew` in ncclGetLevel: the numbers NCCL_NET_GDR_LEVEL took before path names. */

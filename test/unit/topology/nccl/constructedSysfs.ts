@@ -17,6 +17,7 @@ export interface RdmaSpec {
   readonly name: string;
   readonly path: string;
   readonly numa?: number;
+  readonly fwVer?: string;
   readonly ports: readonly Partial<RdmaPort>[];
 }
 
@@ -37,7 +38,7 @@ export function constructedSysfs(gpus: readonly DeviceSpec[], rdma: readonly Rdm
   for (const g of gpus) add(g, '0x030200');
   for (const r of rdma) add({ path: r.path, numa: r.numa ?? 0 }, '0x020000');
   return {
-    rdma: rdma.map((r) => ({ name: r.name, path: r.path, ports: r.ports.map((p, i) => ({ port: i + 1, state: 'ACTIVE', linkLayer: 'InfiniBand', rate: '400 Gb/sec (4X NDR)', ...p })) })),
+    rdma: rdma.map((r) => ({ name: r.name, path: r.path, fwVer: r.fwVer ?? null, ports: r.ports.map((p, i) => ({ port: i + 1, state: 'ACTIVE', linkLayer: 'InfiniBand', rate: '400 Gb/sec (4X NDR)', gids: [], ...p })) })),
     nvidia: gpus.map((g) => g.path),
     devices,
   };
@@ -65,8 +66,11 @@ export function pciSysfsText(sysfs: PciSysfs): string {
     }
   };
   for (const r of sysfs.rdma) {
-    lines.push(['ib', r.name, r.path].join('\t'));
-    for (const p of r.ports) lines.push(['port', r.name, String(p.port), `${p.state === 'ACTIVE' ? 4 : 1}: ${p.state}`, p.linkLayer, p.rate].join('\t'));
+    lines.push(['ib', r.name, r.path, r.fwVer ?? ''].join('\t'));
+    for (const p of r.ports) {
+      lines.push(['port', r.name, String(p.port), `${p.state === 'ACTIVE' ? 4 : 1}: ${p.state}`, p.linkLayer, p.rate].join('\t'));
+      for (const g of p.gids) lines.push(['gid', r.name, String(p.port), String(g.index), g.gid, g.roceVersion === 2 ? 'RoCE v2' : g.roceVersion === 1 ? 'IB/RoCE v1' : '', g.netdev ?? ''].join('\t'));
+    }
     emit(r.path);
   }
   for (const g of sysfs.nvidia) {

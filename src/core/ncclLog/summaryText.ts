@@ -1,10 +1,10 @@
 // The readable summary of an NCCL job's logs: the verdict first, then per host how many network
 // connections used GPU Direct RDMA, the NICs each GPU used, the HCAs and every reason GDR was off;
-// then NCCL's WARN lines and the findings.
-import type { NcclLogGpu, NcclLogHost, NcclLogSummary, NcclLogVerdict } from '../../core/ncclLog/types';
-import { evidenceText } from '../../core/ncclLog/findings';
-import { formatFindings } from '../diagnoseReport';
-import { t } from '../../core/l10n';
+// then NCCL's WARN lines and the findings. The CLI prints it; the editor's Analyze NCCL Log shows it.
+import { formatFindings } from '../report/findingsText';
+import { evidenceText } from './findings';
+import type { NcclLogGpu, NcclLogHost, NcclLogSummary, NcclLogVerdict } from './types';
+import { t } from '../l10n';
 
 const verdictText = (verdict: NcclLogVerdict): string => ({
   gdr: t('GPU Direct RDMA on every network connection'),

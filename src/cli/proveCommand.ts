@@ -1,0 +1,177 @@
+// `gdr-doctor prove <host> [<peer>]`: measure GPUDirect RDMA per GPU↔NIC with perftest's ib_write_bw
+// (docs/perftest.md), over the same SSH trust as diagnose, or through a login node with Slurm.
+import * as tty from 'node:tty';
+import { readNcclAssumptions } from '../core/diagnosis';
+import { openSsh } from '../core/fleet/sshProbeHost';
+import { BusyGpu, busyText, DEFAULT_PROVE_OPTIONS, ProofReport, PROVE_MODES, ProveMode, ProveOptions, runProof } from '../core/prove';
+import { appendProofAudit } from '../core/prove/audit';
+import { directExecutor, newRunTag, sshProveShell } from '../core/prove/direct';
+import { probeForProof } from '../core/prove/probe';
+import { sshRunner } from '../core/probe/sshRunner';
+import { SshConnection } from '../core/ssh/connect';
+import { classifyConnectError } from '../core/ssh/errors';
+import { errorText } from '../core/errorText';
+import { parseArgs, ParsedArgs, UsageError } from './args';
+import { confirmOnTerminal } from './confirm';
+import { whileInterruptible } from './interrupt';
+import { CliIo, ExitCode } from './io';
+import { ProveCliContext, ProveExit, Proven } from './proveContext';
+import { formatProof } from '../core/prove/text';
+import { proveViaSlurm } from './proveSlurm';
+import { cliPrompts } from './terminalPrompts';
+import { jsonText } from './visible';
+
+export const PROVE_HELP = `Usage: gdr-doctor prove <host> [<peer-host>] [--gpu N|all] [--mode host,peermem,dmabuf]
+                        [--size BYTES] [--duration S] [--timeout S] [--json] [-F FILE] [--batch] [--yes]
+       gdr-doctor prove <node> <peer-node> --via LOGIN [--partition P] [options as above]
+
+Measures GPUDirect RDMA per GPU and its NIC (the NIC NCCL gives it) with perftest's ib_write_bw, in
+this order: host memory (the yardstick), GPU memory through the peer-memory module (--use_cuda),
+GPU memory through dma-buf (--use_cuda=N --use_cuda_dmabuf), and reports each against the port's
+line rate (ibv_devinfo's active width × speed) and host memory. One host: between two of its ports
+(or one port, looped back in the HCA); two hosts: the server on the peer, the client here. Each side
+is pinned to its NIC's NUMA node (numactl), runs under a deadline and is stopped on Ctrl-C: nothing
+is left running. Nothing is installed or changed; what ran is appended to the audit log
+($GDR_DOCTOR_AUDIT_LOG, else $XDG_STATE_HOME/gdr-doctor/audit.log, else ~/.local/state/gdr-doctor/audit.log).
+
+Checked first, and nothing runs when one fails: ib_write_bw installed, built with CUDA for the GPU
+modes (its --help lists --use_cuda), an active RDMA port. GPUs with processes on them are asked
+about on the terminal (this test loads the link and the GPU); --yes measures without asking.
+
+  --gpu N|all        the GPU(s) to measure: an index, a comma list, or all (default)
+  --mode LIST        modes to run, of host,peermem,dmabuf (default all; run in that order)
+  --size BYTES       message size (default ${DEFAULT_PROVE_OPTIONS.sizeBytes})
+  --duration S       seconds per mode and GPU (default ${DEFAULT_PROVE_OPTIONS.durationS})
+  --timeout S        deadline of each side of one measurement (default: the duration + 45 s for CUDA
+                     and the connection); perftest is stopped there
+  --json             the proof as JSON on stdout
+  -F FILE            ssh_config to use instead of ~/.ssh/config
+  --batch            never ask anything (busy GPUs are then not measured without --yes)
+  --yes              measure busy GPUs without asking
+  --via LOGIN        reach the two nodes through LOGIN, as one srun step on both (Slurm)
+  --partition P      the Slurm partition of the nodes
+  --nccl VERSION, --nccl-env NAME=VALUE
+                     the NCCL release and environment whose NIC choice to follow (see diagnose)
+
+Exit status: 0 GPUDirect RDMA worked on every GPU measured; 1 a GPU's every GPU mode failed, or
+a measurement reached its deadline; 3 a host was unreachable; 4 refused (a precondition failed, or
+busy GPUs not confirmed): nothing ran; 64 bad usage; 130 interrupted (Ctrl-C).
+`;
+
+const FLAGS = ['--json', '--batch', '--yes'];
+const OPTIONS = ['--gpu', '--mode', '--size', '--duration', '--timeout', '-F', '--via', '--partition', '--nccl', '--nccl-env'];
+
+
+export async function runProve(argv: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(argv, { flags: FLAGS, options: OPTIONS });
+  if (args.flags.has('--help')) {
+    io.stdout(PROVE_HELP);
+    return ExitCode.ok;
+  }
+  const [host, peer, ...extra] = args.positional;
+  if (host === undefined || extra.length > 0) throw new UsageError('give one host, or a host and its peer');
+  const via = args.options.get('--via');
+  if (via !== undefined && peer === undefined) throw new UsageError('--via needs two nodes: the host and its peer');
+  if (via === undefined && args.options.has('--partition')) throw new UsageError('--partition goes with --via LOGIN');
+  const nccl = readNcclAssumptions(args.options.get('--nccl'), args.lists.get('--nccl-env') ?? []);
+  if (typeof nccl === 'string') throw new UsageError(nccl);
+  const prompts = cliPrompts({ batch: args.flags.has('--batch'), notice: io.stderr });
+  const ctx: ProveCliContext = {
+    io, reach: { prompts, configFile: args.options.get('-F') }, options: proveOptions(args), nccl, json: args.flags.has('--json'),
+    confirmBusy: busyConfirmation(args, io),
+  };
+  try {
+    const report = via !== undefined
+      ? await whileInterruptible((signal) => proveViaSlurm(via, host, peer as string, args.options.get('--partition'), ctx, signal))
+      : await whileInterruptible((signal) => proveDirect(host, peer ?? null, ctx, signal));
+    return typeof report === 'number' ? report : finish(report.report, report.user, ctx);
+  } finally {
+    prompts.close();
+  }
+}
+
+function proveOptions(args: ParsedArgs): ProveOptions {
+  const o = args.options;
+  return {
+    gpus: gpuOption(o.get('--gpu')),
+    modes: modeOption(o.get('--mode')),
+    sizeBytes: intOption(o, '--size', 1, 2 ** 31) ?? DEFAULT_PROVE_OPTIONS.sizeBytes,
+    durationS: intOption(o, '--duration', 1, 3600) ?? DEFAULT_PROVE_OPTIONS.durationS,
+    ...(o.has('--timeout') ? { timeoutS: intOption(o, '--timeout', 1, 7200) } : {}),
+  };
+}
+
+function gpuOption(text: string | undefined): number[] | null {
+  if (text === undefined || text === 'all') return null;
+  if (!/^\d{1,4}(,\d{1,4})*$/.test(text)) throw new UsageError(`--gpu needs an index, a comma list of them, or all; got ${JSON.stringify(text)}`);
+  return [...new Set(text.split(',').map(Number))];
+}
+
+function modeOption(text: string | undefined): ProveMode[] {
+  if (text === undefined) return [...PROVE_MODES];
+  const asked = text.split(',').map((m) => m.trim());
+  const bad = asked.filter((m) => !(PROVE_MODES as readonly string[]).includes(m));
+  if (bad.length > 0 || asked.length === 0) throw new UsageError(`--mode takes ${PROVE_MODES.join(', ')}; got ${JSON.stringify(text)}`);
+  return PROVE_MODES.filter((m) => asked.includes(m));
+}
+
+function intOption(options: ReadonlyMap<string, string>, name: string, min: number, max: number): number | undefined {
+  const text = options.get(name);
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < min || n > max) throw new UsageError(`${name} needs a whole number from ${min} to ${max}`);
+  return n;
+}
+
+/** --yes measures; a terminal asks; otherwise a busy GPU is not measured. */
+function busyConfirmation(args: ParsedArgs, io: CliIo): (busy: readonly BusyGpu[]) => Promise<boolean> {
+  return async (busy) => {
+    io.stderr(`gdr-doctor: busy GPUs (a measurement loads the link and the GPU):\n${busy.map((b) => `  ${busyText(b)}\n`).join('')}`);
+    if (args.flags.has('--yes')) return true;
+    if (args.flags.has('--batch') || !tty.isatty(0)) {
+      io.stderr('gdr-doctor prove: not measuring busy GPUs without a yes, and there is no terminal to ask on: run again with --yes, or choose other GPUs with --gpu.\n');
+      return false;
+    }
+    return confirmOnTerminal('Measure them anyway? [y/N] ');
+  };
+}
+
+
+/** Over direct SSH: connect, probe both hosts in one round trip each, prove. */
+async function proveDirect(host: string, peer: string | null, ctx: ProveCliContext, signal: AbortSignal): Promise<Proven | number> {
+  const conns: SshConnection[] = [];
+  try {
+    for (const h of peer ? [host, peer] : [host]) {
+      const conn = await openSsh(h, ctx.reach, signal).catch((e: unknown) => classifyConnectError(h, e));
+      if (conn instanceof Error) {
+        ctx.io.stderr(`gdr-doctor: ${h}: cannot reach (${conn.step}): ${conn.message}\n`);
+        return ProveExit.unreachable;
+      }
+      conns.push(conn);
+    }
+    const names = peer ? [host, peer] : [host];
+    const diagnosed = await Promise.all(conns.map((c, i) => probeForProof(sshRunner(c.client, signal), names[i], ctx.nccl)));
+    const shells = conns.map((c, i) => sshProveShell(c.client, names[i], c.target.hostname));
+    const report = await runProof({
+      host: diagnosed[0], peer: diagnosed[1] ?? null, options: ctx.options, signal, confirmBusy: ctx.confirmBusy,
+      execute: directExecutor(shells[0], shells[1] ?? null, { tag: newRunTag(), sizeBytes: ctx.options.sizeBytes, durationS: ctx.options.durationS }),
+      onProgress: (done, total, what) => ctx.io.stderr(`gdr-doctor: ${done}/${total} measured (${what})\n`),
+    });
+    return { report, user: conns[0].target.user };
+  } finally {
+    for (const c of conns) c.close();
+  }
+}
+
+function finish(report: ProofReport, user: string | null, ctx: ProveCliContext): number {
+  try {
+    const logged = appendProofAudit(report, user);
+    if (logged) ctx.io.stderr(`gdr-doctor: recorded in ${logged}\n`);
+  } catch (e) {
+    ctx.io.stderr(`gdr-doctor: could not append to the audit log: ${errorText(e)}\n`);
+  }
+  ctx.io.stdout(ctx.json ? jsonText(report) : formatProof(report));
+  if (report.status === 'refused') return ProveExit.refused;
+  if (report.status === 'cancelled') return ProveExit.interrupted;
+  return report.status === 'measured' && report.gpus.every((g) => g.tone === 'ok' || g.tone === 'warning') ? ExitCode.ok : ProveExit.failed;
+}

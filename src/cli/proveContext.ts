@@ -1,0 +1,23 @@
+// What the prove command's two paths (direct SSH, a login node with Slurm) share.
+import type { NcclAssumptions } from '../core/diagnosis';
+import type { SshReachOptions } from '../core/fleet/sshProbeHost';
+import type { BusyGpu, ProofReport, ProveOptions } from '../core/prove';
+import type { CliIo } from './io';
+
+export interface ProveCliContext {
+  readonly io: CliIo;
+  readonly reach: SshReachOptions;
+  readonly options: ProveOptions;
+  readonly nccl: NcclAssumptions;
+  readonly json: boolean;
+  readonly confirmBusy: (busy: readonly BusyGpu[]) => Promise<boolean>;
+}
+
+export interface Proven {
+  readonly report: ProofReport;
+  /** The login user on the measured host (or the login node), for the audit log. */
+  readonly user: string | null;
+}
+
+/** Exit statuses of `gdr-doctor prove` besides 0 and 64. */
+export const ProveExit = { failed: 1, unreachable: 3, refused: 4, interrupted: 130 } as const;

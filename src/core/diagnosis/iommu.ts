@@ -1,0 +1,85 @@
+// The IOMMU (docs/platform.md §2): whether it is active, and whether it translates the GPUs' and NICs'
+// DMA. Each IOMMU group's default domain type says it (Documentation/ABI/testing/sysfs-kernel-iommu_groups,
+// Linux 5.11+): `identity` is passthrough, `DMA`/`DMA-FQ` translate — and translated peer-to-peer
+// requests go up to the root complex (NCCL Troubleshooting, "IOMMU"). The kernel command line alone
+// misses kernels built to default to passthrough (CONFIG_IOMMU_DEFAULT_PASSTHROUGH), so the groups come first.
+import { KernelParam } from '../probe/hostChecks';
+import { ProbeReport } from '../probe/runProbe';
+import { factOf, labelOf, quote } from './evidence';
+import { Finding, SOURCES } from './finding';
+
+export type IommuMode = 'translated' | 'passthrough' | 'mixed' | 'unknown';
+
+export interface IommuState {
+  readonly active: boolean;
+  /** For the GPUs' and NICs' groups where they are known, else every group with a type. */
+  readonly mode: IommuMode;
+  /** Group ids of the GPUs and NICs whose DMA is translated. */
+  readonly translatedGroups: number[];
+  readonly passthroughParam: boolean;
+  readonly evidence: string[];
+}
+
+const TRANSLATED = /^DMA(-FQ)?$/;
+
+/** Active when /sys/kernel/iommu_groups has groups, else when the command line turns it on; null when unknown. */
+export function iommuState(report: ProbeReport, endpoints: readonly string[] = []): IommuState | null {
+  const params = factOf(report, 'cmdline')?.params ?? [];
+  const groups = factOf(report, 'iommu-groups');
+  const on = params.some((p) => (p.name === 'intel_iommu' || p.name === 'amd_iommu') && /^(on|force)/.test(p.value ?? ''));
+  const off = params.some((p) => (p.name === 'intel_iommu' || p.name === 'amd_iommu' || p.name === 'iommu') && p.value === 'off');
+  const active = groups !== undefined ? groups.count > 0 : on && !off ? true : null;
+  if (active === null) return null;
+  const passthroughParam = params.some(isPassthrough);
+  const listed = groups?.groups ?? [];
+  const mine = listed.filter((g) => g.devices.some((d) => endpoints.includes(d)));
+  const typed = (mine.length > 0 ? mine : listed).filter((g) => g.type !== null);
+  const translated = typed.filter((g) => TRANSLATED.test(g.type ?? ''));
+  const mode: IommuMode = typed.length === 0 ? 'unknown' : translated.length === 0 ? 'passthrough' : translated.length === typed.length ? 'translated' : 'mixed';
+  const evidence = [
+    ...quote(report, 'cmdline', () => on || off || passthroughParam),
+    ...groupEvidence(report, mine.length > 0 ? mine : typed.slice(0, 1), groups?.count ?? null),
+  ];
+  return { active, mode, translatedGroups: (mine.length > 0 ? translated : []).map((g) => g.id), passthroughParam, evidence };
+}
+
+function groupEvidence(report: ProbeReport, shown: readonly { id: number; type: string | null; devices: string[] }[], count: number | null): string[] {
+  const label = labelOf(report, 'iommu-groups');
+  if (count === null) return [];
+  if (shown.length === 0) return [`${label}: ${count} group${count === 1 ? '' : 's'}`];
+  return shown.slice(0, 4).map((g) => `/sys/kernel/iommu_groups/${g.id}/type: ${g.type ?? '(absent)'} (${g.devices.join(' ')})`);
+}
+
+function isPassthrough(p: KernelParam): boolean {
+  return (p.name === 'iommu' && p.value === 'pt') || (p.name === 'iommu.passthrough' && p.value === '1');
+}
+
+/** The boot parameters that keep the IOMMU on but let host devices bypass translation, per CPU (kernel-parameters.txt). */
+export function passthroughAdvice(report: ProbeReport): string {
+  const f = factOf(report, 'lscpu')?.fields ?? {};
+  if (f['Vendor ID'] === 'GenuineIntel') return 'intel_iommu=on iommu=pt';
+  if (f['Vendor ID'] === 'AuthenticAMD') return 'iommu=pt (AMD-Vi stays on; amd_iommu=off would turn it off entirely)';
+  if (/^(aarch64|arm64)$/.test(f.Architecture ?? '')) return 'iommu.passthrough=1 (Arm SMMU)';
+  return 'iommu=pt (Intel: intel_iommu=on iommu=pt; Arm SMMU: iommu.passthrough=1)';
+}
+
+export function iommuFindings(report: ProbeReport, endpoints: readonly string[], guest: boolean): Finding[] {
+  const state = iommuState(report, endpoints);
+  if (!state?.active) return [];
+  const passthrough = state.mode === 'passthrough' || (state.mode === 'unknown' && state.passthroughParam);
+  const where = state.translatedGroups.length > 0 ? ` (IOMMU group${state.translatedGroups.length > 1 ? 's' : ''} ${state.translatedGroups.join(', ')} of the GPUs and NICs)` : '';
+  return [{
+    id: 'iommu.enabled',
+    severity: passthrough || guest ? 'info' : 'warning',
+    title: passthrough ? 'IOMMU on, in passthrough mode' : state.mode === 'mixed' ? 'IOMMU on, translating DMA for some GPUs or NICs' : 'IOMMU on, translating DMA',
+    detail: passthrough
+      ? 'The IOMMU is active but the GPUs\' and NICs\' groups are identity-mapped (passthrough), which keeps peer-to-peer DMA usable. Its groups still make the kernel enable ACS on PCIe switch ports (see pcie.acs-enabled).'
+      : `With the IOMMU (VT-d/AMD-Vi/SMMU) translating DMA${where}, peer-to-peer traffic between the GPU and the NIC is redirected to the CPU, "causing a significant performance reduction or even a hang" (NCCL troubleshooting). ` +
+        (guest
+          ? 'In a VM the IOMMU is usually required; enable ATS on the devices instead of turning it off.'
+          : `On bare metal, boot with ${passthroughAdvice(report)} or disable the IOMMU in the firmware.`),
+    evidence: state.evidence,
+    fixes: [],
+    source: `${SOURCES.ncclTroubleshooting}; Linux Documentation/ABI/testing/sysfs-kernel-iommu_groups; Documentation/admin-guide/kernel-parameters.txt`,
+  }];
+}

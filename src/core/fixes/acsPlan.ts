@@ -1,0 +1,150 @@
+// Plans of disable-acs and persist-acs (docs/platform.md §3): exactly the bridges between each GPU and
+// the NIC NCCL gives it whose ACS redirects peer traffic (or, where ACS could not be read without a
+// password, every bridge on those paths: the script reads each first and writes only where needed).
+// Refused where ACS is required or turning it off would be unsafe: in a VM, on a host passing devices
+// to VMs (rdma-core kernel-boot/rdma_topo keeps ACS there), and while the IOMMU translates the GPUs'
+// and NICs' DMA (peer packets would skip translation). Pure: nothing runs here.
+import { Finding } from '../diagnosis';
+import { AcsReading, readAcs } from '../diagnosis/acs';
+import { factOf } from '../diagnosis/evidence';
+import { iommuState, passthroughAdvice } from '../diagnosis/iommu';
+import { GpuNicPair } from '../diagnosis/pairs';
+import { isolationRequired, virtState } from '../diagnosis/virt';
+import { acsWord } from '../parsers/lspci';
+import { Parsed } from '../parsers/result';
+import { ProbeReport } from '../probe/runProbe';
+import { ACS_UNIT, ACS_WANTS, acsUnit, disableAcsScript, persistAcsScript, readAcsScript } from './acsScripts';
+import { unifiedDiff } from './diff';
+import { PersistState } from './persistState';
+import { Refusal, isRefusal, privilegeFor, privilegeText } from './planChecks';
+import { privilegedCommand } from './scripts';
+import { AcsBridge, FixPlan, FixStep, Privilege } from './types';
+
+type Base = Omit<FixPlan, 'status' | 'summary'>;
+
+export interface AcsPlanInput {
+  readonly fixId: 'disable-acs' | 'persist-acs';
+  readonly host: string;
+  readonly user: string;
+  readonly report: ProbeReport;
+  /** READ_UNIT_COMMAND's output, read; persist-acs needs it. */
+  readonly unitState?: Parsed<PersistState>;
+  readonly sudoMarker: string;
+}
+
+const TIMEOUT_MS = 30_000;
+
+export function planAcs(input: AcsPlanInput, base: Base, findings: readonly Finding[], pairs: readonly GpuNicPair[]): FixPlan {
+  const checked = acsTargets(input, findings, pairs);
+  if (isRefusal(checked)) return refused(base, checked);
+  const privilege = privilegeFor(input.report, input.user, input.host);
+  if (isRefusal(privilege)) return refused(base, privilege);
+  const bdfs = checked.bridges.map((b) => b.bdf);
+  const acs = {
+    bridges: checked.bridges,
+    verifyCommand: privilegedCommand(readAcsScript(bdfs), privilege, input.sudoMarker),
+    undo: undoLines(checked.bridges, input.fixId),
+  };
+  if (checked.nothing) return { ...base, acs, status: 'nothing-to-do', summary: checked.nothing };
+  return input.fixId === 'disable-acs' ? planDisable(input, base, acs, privilege, checked.notes) : planPersist(input, base, acs, privilege, checked.notes);
+}
+
+interface Targets {
+  readonly bridges: AcsBridge[];
+  /** Set when there is nothing to do, saying why. */
+  readonly nothing: string | null;
+  readonly notes: string[];
+}
+
+/** Which bridges, or why none may be touched. */
+function acsTargets(input: AcsPlanInput, findings: readonly Finding[], pairs: readonly GpuNicPair[]): Targets | Refusal {
+  const { report } = input;
+  const pick = (...ids: string[]) => findings.filter((f) => ids.includes(f.id));
+  const virt = virtState(report);
+  if (isolationRequired(virt)) {
+    const why = virt.guest.length > 0 ? 'This host is a virtual machine' : 'This host passes devices through to virtual machines';
+    return { refused: `${why} (${[...virt.guest, ...virt.hostsGuests].join('; ')}): ACS keeps the guests' devices isolated and must stay on (rdma-core kernel-boot/rdma_topo keeps it with virtualisation; GPUDirect RDMA uses ATS there). Nothing is changed.`, findings: pick('pcie.acs-enabled', 'platform.virtual-machine') };
+  }
+  const reading = readAcs(report, pairs);
+  if (!reading || reading.bridges.length === 0) {
+    return { refused: 'No PCIe bridge between a GPU and the NIC NCCL gives it was found in sysfs (no tree read, or every pair crosses the CPU anyway): there is no ACS to turn off on a GPU↔NIC path.' };
+  }
+  const iommu = iommuState(report, reading.paths.flatMap((p) => [p.gpuBdf, p.nicBdf]));
+  if (iommu?.mode === 'translated' || iommu?.mode === 'mixed') {
+    return { refused: `The IOMMU translates DMA for the GPUs and NICs (IOMMU groups ${iommu.translatedGroups.join(', ') || 'of type DMA'}): with ACS off, peer packets would bypass the translation with untranslated addresses. Boot with ${passthroughAdvice(report)} first (or disable the IOMMU in the firmware), then run ${input.fixId} again.`, findings: pick('iommu.enabled') };
+  }
+  if (factOf(report, 'pci-acs')?.via === 'missing') return { refused: 'lspci and setpci are not installed on the host (package pciutils): install it, then run the fix again.' };
+  return reading.unread !== null ? unreadTargets(reading) : readTargets(reading, input.fixId, iommu?.active === true);
+}
+
+function readTargets(reading: AcsReading, fixId: AcsPlanInput['fixId'], iommuActive: boolean): Targets {
+  const redirecting = reading.redirecting.map((r) => bridge(r.bridge.bdf, r.lspci.description, r.lspci.acs?.ctl ? hex(acsWord(r.lspci.acs.ctl)) : null, r.pairs));
+  if (fixId === 'disable-acs') {
+    const nothing = redirecting.length === 0 ? `ACS redirects nothing on the ${reading.bridges.length} bridge${reading.bridges.length > 1 ? 's' : ''} between the GPUs and their NICs (${reading.bridges.map((b) => b.bdf).join(', ')}): nothing to do.` : null;
+    return { bridges: redirecting, nothing, notes: [] };
+  }
+  // persist-acs: every bridge of the paths that has ACS, also where disable-acs has already cleared it.
+  const withAcs = redirecting.length > 0 ? redirecting : reading.capable.map((c) => bridge(c.bridge.bdf, c.lspci.description, c.lspci.acs?.ctl ? hex(acsWord(c.lspci.acs.ctl)) : null, c.pairs));
+  const nothing = redirecting.length === 0 && !iommuActive ? 'No IOMMU is active and ACS redirects nothing on the GPU↔NIC bridges: nothing turns it on at boot here, so there is nothing to persist.'
+    : withAcs.length === 0 ? 'None of the bridges between the GPUs and their NICs has an ACS capability: there is nothing to persist.' : null;
+  return { bridges: withAcs, nothing, notes: [] };
+}
+
+function unreadTargets(reading: AcsReading): Targets {
+  return {
+    bridges: reading.bridges.map((b) => bridge(b.bdf, '', null, reading.paths.filter((p) => p.bridges.includes(b)).map((p) => `${p.gpu}↔${p.nic}`))),
+    nothing: null,
+    notes: [`${reading.unread}: the current ACSCtl of these bridges is not known. The script reads each one first (as root) and writes only where it is not 0000; a bridge without ACS is skipped.`],
+  };
+}
+
+function bridge(bdf: string, description: string, before: string | null, pairs: string[]): AcsBridge {
+  return { bdf, description: description.replace(/ \(prog-if.*$/, ''), before, pairs };
+}
+
+const hex = (w: number) => w.toString(16).padStart(4, '0');
+
+function undoLines(bridges: readonly AcsBridge[], fixId: AcsPlanInput['fixId']): string[] {
+  if (fixId === 'persist-acs') return [`rm ${ACS_WANTS} ${ACS_UNIT}; systemctl daemon-reload (the next boot keeps the firmware's and kernel's ACS settings)`];
+  const known = bridges.filter((b) => b.before !== null);
+  return [
+    'A reboot restores the ACS settings of the firmware and kernel.',
+    ...(known.length > 0 ? [`Now: ${known.map((b) => `setpci -s ${b.bdf} ECAP_ACS+0x6.w=${b.before}`).join('; ')} (as root)`] : []),
+  ];
+}
+
+function describe(bridges: readonly AcsBridge[]): string {
+  return bridges.map((b) => `${b.bdf}${b.before !== null ? ` (ACSCtl ${b.before})` : ''}${b.pairs.length > 0 ? ` on ${b.pairs.join(', ')}` : ''}`).join('; ');
+}
+
+function planDisable(input: AcsPlanInput, base: Base, acs: NonNullable<FixPlan['acs']>, privilege: Privilege, notes: string[]): FixPlan {
+  const bdfs = acs.bridges.map((b) => b.bdf);
+  const step: FixStep = { kind: 'acs', title: `turn off ACS on ${bdfs.length} bridge${bdfs.length > 1 ? 's' : ''} (setpci -s <bdf> ECAP_ACS+0x6.w=0000)`, command: privilegedCommand(disableAcsScript(bdfs), privilege, input.sudoMarker), timeoutMs: TIMEOUT_MS };
+  return {
+    ...base, privilege, acs, steps: [step], status: 'ready',
+    notes: [...notes, 'Lost at the next reboot: persist-acs writes a systemd unit that repeats it at boot.', ...acs.undo.map((u) => `Undo: ${u}`)],
+    summary: `Write 0000 to ACS Control of ${describe(acs.bridges)}, ${privilegeText(privilege, input.user)}; then read ACSCtl back with lspci -vvv.`,
+  };
+}
+
+function planPersist(input: AcsPlanInput, base: Base, acs: NonNullable<FixPlan['acs']>, privilege: Privilege, notes: string[]): FixPlan {
+  const setpci = factOf(input.report, 'pci-acs')?.setpci;
+  if (!setpci) return refused(base, { refused: 'setpci was not found on the host\'s PATH (package pciutils): the unit needs its path. Install pciutils, then run persist-acs again.' });
+  if (!input.unitState?.ok) return refused(base, { refused: `Could not read ${ACS_UNIT} (${input.unitState ? input.unitState.error.message : 'not read'}): no change can be shown, so none is made.` });
+  const files = input.unitState.value.files;
+  const unit = acsUnit(acs.bridges.map((b) => b.bdf), setpci);
+  const before = files[ACS_UNIT]?.kind === 'regular' ? (files[ACS_UNIT] as { content: string }).content : null;
+  if (files[ACS_UNIT] && files[ACS_UNIT].kind !== 'regular' && files[ACS_UNIT].kind !== 'absent') return refused(base, { refused: `${ACS_UNIT} exists but is not a regular file: gdr-doctor does not replace it.` });
+  if (before === unit && files[ACS_WANTS]?.kind === 'symlink') return { ...base, acs, status: 'nothing-to-do', summary: `${ACS_UNIT} already turns off ACS on these bridges at boot and is enabled: nothing to do.` };
+  const step: FixStep = { kind: 'persist', title: `write ${ACS_UNIT} (temp file, then rename) and enable it (${ACS_WANTS})`, command: privilegedCommand(persistAcsScript(unit), privilege, input.sudoMarker), timeoutMs: TIMEOUT_MS };
+  return {
+    ...base, privilege, acs, steps: [step], status: 'ready',
+    fileChange: { path: ACS_UNIT, before, after: unit, diff: unifiedDiff(ACS_UNIT, before, unit) },
+    notes: [...notes, 'The unit runs at the next boot; for now, disable-acs turns ACS off at once.', ...acs.undo.map((u) => `Undo: ${u}`)],
+    summary: `Add a oneshot systemd unit that writes 0000 to ACS Control of ${describe(acs.bridges)} at every boot, ${privilegeText(privilege, input.user)}; then read the unit and its link back.`,
+  };
+}
+
+function refused(base: Base, r: Refusal): FixPlan {
+  return { ...base, status: 'refused', summary: r.refused, findings: r.findings ?? [] };
+}

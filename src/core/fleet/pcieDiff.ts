@@ -1,0 +1,79 @@
+// The PCIe and NIC aspects a fleet is compared on (differences.ts): `fleet.firmware-differs` (an RDMA
+// device's fw_ver, /sys/class/infiniband/<dev>/fw_ver), `fleet.link-width-differs` (a GPU's or NIC's
+// trained PCIe width, current_link_width in sysfs) and `fleet.acs-differs` (which bridges of the
+// GPU↔NIC paths redirect peer traffic, lspci ACSCtl). One node with older NIC firmware, a card at x8 or ACS left
+// on is the odd one out of every job it joins, even where its own diagnosis looks fine.
+import { readAcs } from '../diagnosis/acs';
+import { factOf } from '../diagnosis/evidence';
+import { Finding, SOURCES } from '../diagnosis/finding';
+import { gpuFacts } from '../diagnosis/gpuFacts';
+import { FleetAspect } from './differences';
+
+function finding(id: string, title: string, detail: string, source: string): (host: string, evidence: string[], total: number) => Finding {
+  return (host, evidence, total) => ({
+    id, severity: 'warning', title, evidence, fixes: [], source,
+    detail: `${host} differs from what most of the ${total} hosts compared show. ${detail}`,
+  });
+}
+
+const FIRMWARE: FleetAspect = {
+  id: 'fleet.firmware-differs',
+  signature: (report) => {
+    const sysfs = factOf(report, 'pci-sysfs');
+    const devices = (sysfs?.rdma ?? []).filter((d) => d.fwVer !== null);
+    return devices.length === 0 ? undefined : new Map(devices.map((d) => [`fw ${d.name}`, d.fwVer as string]));
+  },
+  line: (key, here, usual, on) => `/sys/class/infiniband/${key.slice(3)}/fw_ver: ${here ?? '(absent)'} here, ${usual ?? '(absent)'} on ${on}`,
+  finding: finding(
+    'fleet.firmware-differs', 'NIC firmware differs from the other hosts',
+    'NICs of one fleet should run the same firmware: mixed releases behave differently (link training, RoCE congestion control, GPUDirect and ATS support) and make one node the slow or failing member of every job. Update it with the NIC vendor\'s tool (mlxfwmanager / mstflint for ConnectX) to the fleet\'s release.',
+    'NVIDIA ConnectX firmware release notes; /sys/class/infiniband/<dev>/fw_ver',
+  ),
+};
+
+const LINK_WIDTH: FleetAspect = {
+  id: 'fleet.link-width-differs',
+  signature: (report) => {
+    const sysfs = factOf(report, 'pci-sysfs');
+    if (!sysfs) return undefined;
+    const names = new Map(gpuFacts(report, sysfs).map((g) => [g.busId, g.name]));
+    const sig = new Map<string, string>();
+    for (const p of sysfs.nvidia) {
+      const d = sysfs.devices.get(p);
+      if (d?.class.startsWith('0x03') && d.currentLinkWidth !== null) sig.set(`width ${names.get(d.bdf) ?? d.bdf}`, `x${d.currentLinkWidth}`);
+    }
+    for (const r of sysfs.rdma) {
+      const d = sysfs.devices.get(r.path);
+      if (d?.currentLinkWidth !== null && d?.currentLinkWidth !== undefined) sig.set(`width ${r.name}`, `x${d.currentLinkWidth}`);
+    }
+    return sig.size === 0 ? undefined : sig;
+  },
+  line: (key, here, usual, on) => `current_link_width of ${key.slice(6)}: ${here ?? '(absent)'} here, ${usual ?? '(absent)'} on ${on}`,
+  finding: finding(
+    'fleet.link-width-differs', 'A PCIe link width differs from the other hosts',
+    'The same GPU or NIC trains to the same width on identical nodes; fewer lanes here cap its transfers, GPUDirect RDMA included (see pcie.link-degraded). Reseat the card or riser and check the slot against a healthy node.',
+    'Linux Documentation/ABI/testing/sysfs-bus-pci (current_link_width)',
+  ),
+};
+
+// Keyed by bridge, not by GPU↔NIC pair: which pairs NCCL uses can differ for other reasons (a GPU at
+// x8 sends through an NVLink peer, PXN), and that is not an ACS difference.
+const redirectsText = (v: string | undefined) => (v ? 'redirects' : 'does not redirect');
+
+const ACS: FleetAspect = {
+  id: 'fleet.acs-differs',
+  signature: (report, diagnosis) => {
+    const reading = diagnosis ? readAcs(report, diagnosis.pairs) : null;
+    if (!reading || reading.unread !== null || reading.paths.length === 0) return undefined;
+    return new Map(reading.redirecting.map((r) => [`acs ${r.bridge.bdf}`, 'redirects']));
+  },
+  line: (key, here, usual, on) => `ACS of bridge ${key.slice(4)} (lspci ACSCtl): ${redirectsText(here)} here, ${redirectsText(usual)} on ${on}`,
+  finding: finding(
+    'fleet.acs-differs', 'ACS on the GPU↔NIC paths differs from the other hosts',
+    'Where most nodes let GPU↔NIC traffic cross the PCIe switch directly, this one redirects it to the root complex (or the other way round): a BIOS setting, a kernel command line (IOMMU) or a boot-time unit differs. See pcie.acs-enabled on the hosts that redirect.',
+    `${SOURCES.ncclTroubleshooting}; pciutils ls-ecaps.c (ACSCtl)`,
+  ),
+};
+
+export const PCIE_ASPECTS: readonly FleetAspect[] = [FIRMWARE, LINK_WIDTH, ACS];
+

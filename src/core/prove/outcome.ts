@@ -1,0 +1,60 @@
+// One measurement's result from what its two sides printed: the bandwidth from the client's own
+// report line (the server prints the client's numbers under its own unit: docs/perftest.md §2),
+// against the slower port's line rate, or perftest's own error line when it failed.
+import { parsePerftest, PerftestRun } from '../parsers/perftest';
+import { Measurement } from './plan';
+import { ModeOutcome, RoleRun } from './types';
+
+export interface SideRuns {
+  readonly server: RoleRun | null;
+  readonly client: RoleRun | null;
+  /** The server took no port: every candidate was in use. */
+  readonly noPort?: boolean;
+  /** Stopped before both sides ended. */
+  readonly stopped?: 'timed-out' | 'cancelled';
+  /** The client's command line as it ran. */
+  readonly command: string | null;
+}
+
+export function modeOutcome(m: Measurement, runs: SideRuns, explain: (failed: boolean) => string[]): ModeOutcome {
+  const lineRate = slower(m.client.lineRateGbps, m.server.lineRateGbps);
+  const client = read(runs.client);
+  const server = read(runs.server);
+  const base = { mode: m.mode, lineRateGbps: lineRate, command: runs.command, client: runs.client, server: runs.server };
+  const gbps = client?.averageGbps ?? null;
+  const firstError = client?.errors[0]?.text ?? server?.errors[0]?.text ?? null;
+  const clean = runs.client?.exitCode === 0 && gbps !== null && firstError === null && (runs.server === null || runs.server.exitCode === 0);
+  if (clean) return { ...base, status: 'ok', gbps, ratio: lineRate === null ? null : Math.round((gbps / lineRate) * 100) / 100, reason: null, explainedBy: [] };
+  // 124: `timeout` stopped the side at its deadline; 137: it had to KILL it (`-k 2`).
+  const stopped = runs.stopped ?? ([runs.client, runs.server].some((r) => r?.exitCode === 124 || r?.exitCode === 137) ? 'timed-out' : undefined);
+  if (stopped) {
+    const why = stopped === 'cancelled' ? 'cancelled while it ran' : `stopped at its deadline (${m.limitS} s per side)`;
+    return { ...base, status: stopped, gbps: null, ratio: null, reason: firstError ? `${why}; perftest said: ${firstError}` : why, explainedBy: [] };
+  }
+  return { ...base, status: 'failed', gbps: null, ratio: null, reason: failure(runs, firstError), explainedBy: explain(true) };
+}
+
+function read(run: RoleRun | null): PerftestRun | null {
+  if (!run) return null;
+  const parsed = parsePerftest(run.output);
+  return parsed.ok ? parsed.value : null;
+}
+
+function failure(runs: SideRuns, firstError: string | null): string {
+  if (firstError) return firstError;
+  if (runs.noPort) return 'no free TCP port for perftest\'s out-of-band connection on the server';
+  if (!runs.client && runs.server) return `the server ended before the client could connect (exit ${runs.server.exitCode ?? '?'}): ${lastLine(runs.server.output)}`;
+  if (!runs.client) return 'the client did not run';
+  if (runs.client.exitCode !== 0) return `exit ${runs.client.exitCode ?? '?'} without an error line: ${lastLine(runs.client.output)}`;
+  return 'perftest printed no report line';
+}
+
+function lastLine(text: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return lines[lines.length - 1] ?? '(nothing printed)';
+}
+
+function slower(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  return b === null ? a : Math.min(a, b);
+}

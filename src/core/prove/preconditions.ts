@@ -1,0 +1,68 @@
+// Checked before anything runs, with nothing run when one fails (docs/perftest.md §1, §3): perftest
+// installed, built with CUDA for the GPU modes, an active RDMA port, and GPUs not busy (a measurement
+// loads the link and the GPU: the caller asks first). What can be worked around becomes a note.
+import { rdmaPorts } from '../diagnosis/rdmaPorts';
+import { SmiProcess } from '../parsers/smiQuery';
+import { CUDA_BUILD_HINT, perftestInstallHint, PerftestCheck, readPerftestCheck } from './checks';
+import { DiagnosedHost, smiGpu } from './endpoints';
+import { ProveMode } from './types';
+
+export interface BusyGpu {
+  readonly host: string;
+  readonly gpu: string;
+  readonly processes: readonly SmiProcess[];
+}
+
+export interface Preconditions {
+  /** Why nothing may run; [] when it may. */
+  readonly refusals: string[];
+  /** Modes that cannot run on these hosts and why (a perftest without --use_cuda_dmabuf). */
+  readonly skippedModes: ReadonlyMap<ProveMode, string>;
+  /** GPUs with processes on them: the caller asks before measuring. */
+  readonly busy: BusyGpu[];
+  /** Per host, what was found (for the notes: not pinned without numactl…). */
+  readonly checks: ReadonlyMap<string, PerftestCheck>;
+}
+
+export function checkPreconditions(hosts: readonly DiagnosedHost[], modes: readonly ProveMode[], gpus: (h: DiagnosedHost) => readonly number[]): Preconditions {
+  const refusals: string[] = [];
+  const skippedModes = new Map<ProveMode, string>();
+  const checks = new Map<string, PerftestCheck>();
+  const gpuModes = modes.filter((m) => m !== 'host');
+  for (const h of hosts) {
+    const check = readPerftestCheck(h.report);
+    if (!check) {
+      refusals.push(`${h.host}: could not tell whether perftest is installed (the check did not run to its end${h.report.connectionLost ? ': connection lost' : ''})`);
+      continue;
+    }
+    checks.set(h.host, check);
+    refusals.push(...perftestRefusals(h, check, gpuModes));
+    if (modes.includes('dmabuf') && check.cuda && !check.cudaDmabuf) {
+      skippedModes.set('dmabuf', `the perftest on ${h.host} has no --use_cuda_dmabuf (built without CUDA dma-buf support: CUDA ≥ 11.7 headers and rdma-core ≥ 34 at build time; docs/perftest.md §3)`);
+    }
+    const active = (rdmaPorts(h.report) ?? []).filter((p) => p.active === true);
+    if (active.length === 0) refusals.push(`${h.host}: no active RDMA port (${rdmaPorts(h.report) === null ? 'no RDMA device was read' : 'every port is down or not yet active'}): nothing to measure`);
+  }
+  return { refusals, skippedModes, busy: hosts.flatMap((h) => busyGpus(h, gpus(h))), checks };
+}
+
+function perftestRefusals(h: DiagnosedHost, check: PerftestCheck, gpuModes: readonly ProveMode[]): string[] {
+  if (check.ibWriteBw === null) return [`${h.host}: perftest's ib_write_bw is not installed (not on the login PATH): ${perftestInstallHint(h.report)}; ${CUDA_BUILD_HINT}. gdr-doctor installs nothing.`];
+  if (gpuModes.length > 0 && !check.cuda) {
+    const modes = `the ${gpuModes.join(' and ')} mode${gpuModes.length > 1 ? 's' : ''}`;
+    return [`${h.host}: ${check.ibWriteBw} was built without CUDA ("ib_write_bw --help" has no --use_cuda), so ${modes} cannot run: ${CUDA_BUILD_HINT}. Or measure host memory only.`];
+  }
+  return [];
+}
+
+function busyGpus(h: DiagnosedHost, indexes: readonly number[]): BusyGpu[] {
+  return indexes.flatMap((i) => {
+    const processes = smiGpu(h.report, i)?.processes ?? [];
+    return processes.length > 0 ? [{ host: h.host, gpu: `GPU${i}`, processes }] : [];
+  });
+}
+
+/** `GPU0 on gpu-a: pid 25384 nvidia-cuda-mps-server (26 MiB)`. */
+export function busyText(b: BusyGpu): string {
+  return `${b.gpu} on ${b.host}: ${b.processes.map((p) => `pid ${p.pid} ${p.name}${p.usedMemory ? ` (${p.usedMemory})` : ''}`).join(', ')}`;
+}

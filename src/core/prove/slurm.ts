@@ -1,0 +1,100 @@
+// A two-node proof through a login node with Slurm (docs/perftest.md §1): the nodes are probed as
+// the relay probes them (one srun step, perftest's check included), then every measurement runs in
+// one more srun step, one task per node: the peer's task serves, the host's task is the client. The
+// login node's session owns srun: a cancel or the deadline TERMs it, and Slurm stops the step's
+// tasks on both nodes (core/fleet/relay/loginScript.ts RUN_TOOL).
+import type { Client } from 'ssh2';
+import { NcclAssumptions } from '../diagnosis';
+import { diagnoseViaLoginNode } from '../fleet/relay';
+import { ENV, nodeCommand, RUN_TOOL } from '../fleet/relay/loginScript';
+import { exec } from '../ssh/exec';
+import { PROBE_REMOTE_COMMAND, shQuote } from '../probe/script';
+import { candidatePorts, ShellRun, sideRuns } from './direct';
+import { DiagnosedHost } from './endpoints';
+import type { Executor } from './index';
+import { Measurement } from './plan';
+import { PROOF_PROBE_COMMANDS } from './probe';
+import { ScriptContext, scriptEvents, slurmNodeScript } from './scripts';
+
+export interface SlurmNodes {
+  readonly login: string;
+  /** The measured node (the client) and its peer (the server), as Slurm names them. */
+  readonly host: string;
+  readonly peer: string;
+  readonly partition?: string;
+}
+
+const PARTITION = /^[A-Za-z0-9._-]{1,128}$/;
+const NODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+function checkNodes(n: SlurmNodes): void {
+  for (const node of [n.host, n.peer]) if (!NODE.test(node)) throw new Error(`not a Slurm node name: ${JSON.stringify(node)}`);
+  if (n.host === n.peer) throw new Error('a Slurm proof needs two different nodes');
+  if (n.partition !== undefined && !PARTITION.test(n.partition)) throw new Error(`not a Slurm partition name: ${JSON.stringify(n.partition)}`);
+}
+
+/** Both nodes probed for a proof through the login node; a node that could not be probed is an error naming it. */
+export async function probeViaSlurm(client: Client, n: SlurmNodes, nccl: NcclAssumptions, signal?: AbortSignal): Promise<[DiagnosedHost, DiagnosedHost]> {
+  checkNodes(n);
+  const results = await diagnoseViaLoginNode(client, { tool: 'slurm', loginHost: n.login, nodes: `${n.host},${n.peer}`, partition: n.partition, commands: PROOF_PROBE_COMMANDS, nccl, signal });
+  const of = (node: string): DiagnosedHost => {
+    const r = results.find((x) => x.host === node);
+    if (!r?.report || !r.diagnosis) throw new Error(`${node}: not probed through ${n.login}: ${r?.error?.message ?? 'no result'}`);
+    return { host: node, report: r.report, diagnosis: r.diagnosis };
+  };
+  return [of(n.host), of(n.peer)];
+}
+
+/** Every measurement in one srun step on the two nodes; results as the tasks report them. */
+export function slurmExecutor(client: Client, n: SlurmNodes, ctx: ScriptContext): Executor {
+  checkNodes(n);
+  return async (measurements, done, signal) => {
+    const runs = measurements.map((m) => ({ m, port: candidatePorts(1)[0] }));
+    const totalS = measurements.reduce((s, m) => s + m.limitS + 70, 0);
+    const reported = new Set<string>();
+    let seen = '';
+    const onStdout = (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      const events = scriptEvents(seen, ctx.tag);
+      for (const m of measurements) {
+        if (reported.has(m.id) || !ended(m, events)) continue;
+        reported.add(m.id);
+        done(m, sideRuns(m, { ...ctx, signal }, events, [], n.peer));
+      }
+    };
+    const r = await exec(client, PROBE_REMOTE_COMMAND, { stdin: loginScript(ctx, n, runs, totalS), timeoutMs: (totalS + 60) * 1000, maxBytes: 64 * 1024 * 1024, signal, onStdout });
+    const events = scriptEvents(r.stdout.toString('utf8'), ctx.tag);
+    for (const m of measurements) if (!reported.has(m.id)) finishUnreported(m, events, r, n, { ...ctx, signal }, done);
+  };
+}
+
+/** Both tasks reported, or the server gave up before a client could start. */
+function ended(m: Measurement, events: ReturnType<typeof scriptEvents>): boolean {
+  const mine = events.filter((e) => e.id === m.id && e.kind === 'R');
+  return mine.some((e) => e.role === 'client') && mine.some((e) => e.role === 'server');
+}
+
+function finishUnreported(m: Measurement, events: ReturnType<typeof scriptEvents>, r: ShellRun, n: SlurmNodes, ctx: ScriptContext & { signal?: AbortSignal }, done: Parameters<Executor>[1]): void {
+  const stopped = events.some((e) => e.id === m.id);
+  if (!stopped && !ctx.signal?.aborted && !r.timedOut) {
+    const srun = r.stderr.toString('utf8').trim() || r.stdout.toString('utf8').split('\n').filter((l) => !l.includes(ctx.tag)).join('\n').trim();
+    done(m, { server: null, client: { exitCode: null, output: `srun through ${n.login} did not run this measurement: ${srun || `exit ${r.exitCode ?? '?'}`}` }, command: null });
+    return;
+  }
+  done(m, sideRuns(m, ctx, events, [r], n.peer));
+}
+
+function loginScript(ctx: ScriptContext, n: SlurmNodes, runs: readonly { m: Measurement; port: number }[], totalS: number): string {
+  const minutes = Math.max(1, Math.ceil(totalS / 60));
+  const partition = n.partition !== undefined ? ` ${shQuote(`--partition=${n.partition}`)}` : '';
+  const cmd = nodeCommand(slurmNodeScript(ctx, runs, n.peer));
+  return [
+    ENV,
+    `T=${shQuote(ctx.tag)}`,
+    `C=${shQuote(cmd)}`,
+    RUN_TOOL,
+    `R srun${partition} --nodelist=${shQuote(`${n.host},${n.peer}`)} --nodes=2 --ntasks=2 --ntasks-per-node=1 --label --kill-on-bad-exit=0 --job-name=gdr-doctor-prove --time=${minutes} --immediate=30 /bin/sh -c "$C"; rc=$?`,
+    `printf '%s X %s\\n' "$T" "$rc"`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,220 @@
+// NCCL's own logs in a real VS Code (code-server + chromium), as a user meets them: a .log or .txt
+// holding a real NCCL log (test/fixtures/nccl-log) switches to the NCCL Log language by itself, line
+// kinds are coloured, NCCL's complaints land in the Problems panel on their lines, hovers explain a
+// transport with the NCCL source that prints it, the summary lens sits at the top, Analyze NCCL Log
+// opens the summary `gdr-doctor nccl-log` prints for the same file, Compare NCCL Log with Host puts the
+// comparison with the demo host under that host, and a 100 MB log is read without stalling VS Code.
+import * as assert from 'assert';
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { Locator } from 'playwright-core';
+import { buildBigLog, GPUS_PER_HOST, HOSTS } from '../../bench/ncclLogBig';
+import { REPO_ROOT, RUN_DIR } from './environment';
+import { hostsTree } from './treeRows';
+import { Workbench, screenshotFailures } from './workbench';
+
+const LANGUAGE = 'NCCL Log';
+const DEMO = 'demo-hgx-h100 (replayed)';
+const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/nccl-log');
+/** Workspace files: real logs under names a user gives them (.log opens as Log, .txt as Plain Text). */
+const FILES: Record<string, string> = {
+  'job-rank0.log': 'ib-no-module-2-containers-part1-start-cut.txt',
+  'efa-ring.txt': 'efa-ofi-plugin-nccl2.4-mpirun-ring-warn-cut.txt',
+  'roce-channels.log': 'roce-8gpu-nccl2.27.5-gdrdma-p2p-ipc-channel-setup-cut.txt',
+};
+const BIG = 'big-job.log';
+const BIG_MB = 100;
+/** Under VS Code's 50 MB limit for handing a document to extensions, over the live limit. */
+const LIVE = 'live-job.log';
+const LIVE_MB = 40;
+/** What the extension reads of an open log for its marks and lens (LIVE_LIMIT_CHARS in src/core/ncclLog/analysis.ts). */
+const LIVE_LIMIT_MB = 16;
+
+describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
+  this.timeout(90_000);
+  const workbench = new Workbench();
+  const { sidebar, row, setExpanded } = hostsTree(workbench);
+  let workspace: string;
+  /** The colour of a network connection without GDRDMA, read in one test and compared in a later one. */
+  let withoutGdrdmaColour = '';
+
+  before(async function () {
+    this.timeout(300_000);
+    await workbench.start();
+    workspace = path.join(RUN_DIR, 'workspace');
+    for (const [name, fixture] of Object.entries(FILES)) fs.copyFileSync(path.join(FIXTURES, fixture), path.join(workspace, name));
+    // Written before the first Quick Open, whose file list does not always see files created later.
+    buildBigLog(path.join(workspace, LIVE), LIVE_MB);
+    buildBigLog(path.join(workspace, BIG), BIG_MB);
+  });
+
+  afterEach(screenshotFailures(workbench, 'nccl-log-'));
+
+  after(async function () {
+    this.timeout(60_000);
+    await workbench.dispose();
+  });
+
+  it('a .log file holding an NCCL log turns into NCCL Log; "GPU Direct RDMA disabled for HCA mlx5_0 (no module)" is in Problems, on its line', async function () {
+    await workbench.openFile('job-rank0.log');
+    await languageStatus().filter({ hasText: LANGUAGE }).waitFor();
+    await workbench.runCommand('Problems: Focus on Problems View');
+    const problem = workbench.tab.locator('.markers-panel .monaco-list-row', { hasText: 'GPU Direct RDMA disabled for HCA mlx5_0 (no module): no peer-memory module (nvidia-peermem) was loaded' }).first();
+    await problem.waitFor();
+    assert.match(await problem.innerText(), /\[Ln 6, Col 1\]/);
+    await workbench.screenshot('nccl-log-01-problems');
+    await problem.click();
+    await workbench.tab.locator('.part.statusbar', { hasText: /Ln 6, Col 1/ }).waitFor();
+  });
+
+  it('a pasted .txt log is recognised too: the header, P2P/IPC, a network connection without GDRDMA and WARN each in their own colour, the WARN in Problems', async function () {
+    await workbench.openFile('efa-ring.txt');
+    await languageStatus().filter({ hasText: LANGUAGE }).waitFor();
+    const ring = editorLine('Ring 00 : 26[2] -> 30[6] via P2P/IPC');
+    const net = editorLine('Ring 00 : 7 -> 8 [send] via NET/AWS Libfabric/0');
+    const warn = editorLine("NCCL WARN NET/OFI Couldn't open AV");
+    const colours = await Promise.all([token(ring, 'P2P/IPC'), token(net, 'NET/AWS Libfabric/0'), token(ring, 'ip-172-32-36-209')].map(colourOf));
+    assert.strictEqual(new Set(colours).size, colours.length, `tokens share a colour: ${colours.join(', ')}`);
+    assert.notStrictEqual(await colourOf(token(warn, 'WARN')), await colourOf(token(ring, 'INFO')), 'WARN stands out from INFO');
+    withoutGdrdmaColour = colours[1];
+    await workbench.tab.locator('.markers-panel .monaco-list-row', { hasText: "NCCL WARN: NET/OFI Couldn't open AV" }).first().waitFor();
+    await workbench.screenshot('nccl-log-02-colours-and-warn');
+  });
+
+  it('shows the summary lens at the top: the verdict and how many network connections used GPU Direct RDMA', async function () {
+    await workbench.openFile('roce-channels.log');
+    const lens = workbench.tab.locator('.part.editor .codelens-decoration', { hasText: 'GPU Direct RDMA on 32 of 32 network connections' });
+    await lens.waitFor();
+    assert.match(await lens.innerText(), /NCCL \(version not in the log\) · GDR on every network connection: GPU Direct RDMA on 32 of 32 network connections · 1 host, 8 ranks/);
+    await workbench.screenshot('nccl-log-03-summary-lens');
+  });
+
+  it('hovering /GDRDMA and P2P/IPC explains them and names the NCCL source that prints them', async function () {
+    const line = editorLine('Channel 06/0 : 7[7] -> 14[6] [receive] via NET/IB/6/GDRDMA');
+    await revealLineEnd(line);
+    assert.notStrictEqual(await colourOf(token(line, '/GDRDMA')), withoutGdrdmaColour, 'a connection through GDRDMA is not coloured as one without');
+    await token(line, '/GDRDMA').hover();
+    const gdr = hoverWidget('GPU Direct RDMA: the NIC reads and writes');
+    await gdr.waitFor();
+    assert.match(await gdr.innerText(), /Printed by NVIDIA\/nccl src\/transport\/net\.cc/);
+    assert.match(await gdr.innerText(), /Channel connection/);
+    await workbench.screenshot('nccl-log-04-hover-gdrdma');
+    await workbench.tab.keyboard.press('Escape');
+    await workbench.tab.mouse.move(0, 0);
+    await workbench.openFile('efa-ring.txt');
+    const ring = editorLine('Ring 00 : 26[2] -> 30[6] via P2P/IPC');
+    await revealLineEnd(ring);
+    await token(ring, 'P2P/IPC').hover();
+    const ipc = hoverWidget('CUDA IPC handle');
+    await ipc.waitFor();
+    assert.match(await ipc.innerText(), /Printed by NVIDIA\/nccl src\/transport\/p2p\.cc/);
+    await workbench.screenshot('nccl-log-05-hover-p2p-ipc');
+    await workbench.tab.keyboard.press('Escape');
+  });
+
+  it('Analyze NCCL Log opens beside the log the summary gdr-doctor nccl-log prints for the same file', async function () {
+    await workbench.openFile('roce-channels.log');
+    await workbench.runCommand('GPUDirect RDMA: Analyze NCCL Log');
+    await workbench.tab.locator('.part.editor .tab', { hasText: 'roce-channels.log (NCCL summary).txt' }).waitFor();
+    const cli = spawnSync(process.execPath, [path.join(REPO_ROOT, 'dist/cli.js'), 'nccl-log', 'roce-channels.log'], { cwd: workspace, encoding: 'utf8' });
+    assert.strictEqual(cli.status, 0, cli.stderr);
+    const [first, second] = cli.stdout.split('\n');
+    await summaryLine(first).waitFor();
+    await summaryLine(second).waitFor();
+    // The summary quotes NCCL's lines but is not a log: it stays plain text, with no marks of its own.
+    await languageStatus().filter({ hasText: 'Plain Text' }).waitFor();
+    await workbench.screenshot('nccl-log-06-analyze-summary');
+    await workbench.runCommand('View: Close Editor');
+  });
+
+  // The demo host as first opened has nvidia_peermem unloaded: gdr-doctor predicts no GDR, the log used GDRDMA throughout.
+  it('Compare NCCL Log with Host: the demo host, diagnosed on the way, gets an "NCCL log" group with nccl.gdr-not-predicted', async function () {
+    this.timeout(120_000);
+    await workbench.runCommand('GPUDirect RDMA: Open Demo Host');
+    // It is diagnosed and revealed at once: Quick Open waits for that, which would close it.
+    await sidebar().locator('.monaco-list-row', { hasText: /^Diagnosed / }).first().waitFor();
+    await workbench.openFile('roce-channels.log');
+    await languageStatus().filter({ hasText: LANGUAGE }).waitFor();
+    await workbench.runCommand('GPUDirect RDMA: Compare NCCL Log with Host…');
+    await workbench.pick(DEMO);
+    const group = row('NCCL log');
+    await group.waitFor({ timeout: 60_000 });
+    assert.match(await group.innerText(), /roce-channels\.log · 1 finding/);
+    await setExpanded(group, true);
+    await sidebar().locator('.monaco-list-row', { hasText: `NCCL used GPU Direct RDMA on GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7 of ${DEMO}` }).first().waitFor();
+    await sidebar().locator('.monaco-list-row', { hasText: /GPU0.*log: GDRDMA on 4 of 4 network connections via NET\/IB\/0/ }).first().waitFor();
+    await workbench.tab.locator('.part.editor .codelens-decoration', { hasText: `Compared with ${DEMO}: 1 finding` }).waitFor();
+    await workbench.screenshot('nccl-log-07-compared-with-demo');
+  });
+
+  it(`a ${LIVE_MB} MB log in the editor: its live marks stop after ${LIVE_LIMIT_MB} MB, and Problems says so on line 1`, async function () {
+    this.timeout(300_000);
+    await openLarge(LIVE);
+    await languageStatus().filter({ hasText: LANGUAGE }).waitFor({ timeout: 120_000 });
+    await workbench.runCommand('Problems: Focus on Problems View');
+    const filter = workbench.tab.getByPlaceholder(/^Filter \(e\.g\. text/);
+    await filter.fill('Read the first');
+    const problem = workbench.tab.locator('.markers-panel .monaco-list-row', { hasText: `Read the first ${LIVE_LIMIT_MB} MB only` }).first();
+    await problem.waitFor({ timeout: 120_000 });
+    assert.match(await problem.innerText(), /nothing past line \d+ is marked; Analyze NCCL Log reads the whole file.*\[Ln 1, Col 1\]/s);
+    await workbench.screenshot('nccl-log-08-live-limit-problem');
+    await filter.fill('');
+  });
+
+  it(`reads a ${BIG_MB} MB log of a 1,024-rank job from disk with a progress notification, VS Code staying responsive`, async function () {
+    this.timeout(300_000);
+    await openLarge(BIG);
+    await workbench.runCommand('GPUDirect RDMA: Analyze NCCL Log');
+    await workbench.tab.locator('.notification-toast', { hasText: `Reading the NCCL log ${BIG}` }).first().waitFor();
+    await workbench.screenshot('nccl-log-09-big-log-progress');
+    await workbench.tab.locator('.part.editor .tab', { hasText: `${BIG} (NCCL summary).txt` }).waitFor({ timeout: 240_000 });
+    await summaryLine(`NCCL (version not in the log), network IB; ${HOSTS} hosts, ${HOSTS * GPUS_PER_HOST} ranks seen (${BIG}: `, false).waitFor();
+    await workbench.screenshot('nccl-log-10-big-log-summary');
+    assert.doesNotMatch(workbench.extensionHostLog(), /unresponsive/i);
+  });
+
+  /** Opens a big file as a user does: past VS Code's "very large" page (Open Anyway). */
+  async function openLarge(name: string): Promise<void> {
+    await workbench.openFile(name);
+    const openAnyway = workbench.tab.locator('.part.editor .monaco-button', { hasText: 'Open Anyway' }).first();
+    await openAnyway.click();
+    await openAnyway.waitFor({ state: 'hidden', timeout: 120_000 });
+  }
+
+  /** Puts the cursor at the end of `line` so that VS Code scrolls it into view itself (a scroll Playwright makes, Monaco does not follow). */
+  async function revealLineEnd(line: Locator): Promise<void> {
+    await line.locator('span > span').first().click();
+    await workbench.tab.keyboard.press('End');
+  }
+
+  function languageStatus(): Locator {
+    return workbench.tab.locator('.part.statusbar [id="status.editor.mode"]');
+  }
+
+  /** A line of the log's editor holding `text` (Monaco shows spaces as no-break spaces). */
+  function editorLine(text: string): Locator {
+    return workbench.tab.locator('.part.editor .monaco-editor .view-lines .view-line').filter({ hasText: spaced(text) }).first();
+  }
+
+  function token(line: Locator, text: string): Locator {
+    return line.locator('span > span', { hasText: new RegExp(`^${spaced(text).source}$`) }).first();
+  }
+
+  /** A line of an editor that is `text` (`whole`) or starts with it. */
+  function summaryLine(text: string, whole = true): Locator {
+    return workbench.tab.locator('.part.editor .monaco-editor .view-line').filter({ hasText: new RegExp(`^${spaced(text).source}${whole ? '$' : ''}`) }).first();
+  }
+
+  function spaced(text: string): RegExp {
+    return new RegExp(text.split(' ').map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('\\s'));
+  }
+
+  function hoverWidget(text: string): Locator {
+    return workbench.tab.locator('.monaco-hover-content', { hasText: text }).first();
+  }
+
+  function colourOf(span: Locator): Promise<string> {
+    return span.evaluate((el) => getComputedStyle(el).color);
+  }
+});

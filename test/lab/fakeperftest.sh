@@ -1,0 +1,105 @@
+# perftest's ib_write_bw, and numactl's binding form, as a lab host runs them (sourced by fakecmd.sh).
+#
+# ib_write_bw reads its options as perftest does, in order: --use_cuda_dmabuf before --use_cuda stops
+# with perftest's own message (a recording). It really listens on and connects to the TCP port of
+# -p (perl's IO::Socket: the lab's OpenSSH hosts have no perftest), so a server takes the port and a
+# client finds it or not. Then each side prints the profile's recording for its device and mode:
+# prof/perftest.tsv holds `<device or *> <TAB> <host|peermem|dmabuf> <TAB> <ok|fail> <TAB> <set>`, and
+# prof/perftest/<set>.server|.client the recorded outputs (.server.rc/.client.rc their exit codes,
+# default 0 for ok, 1 for fail). A CUDA mode fails the way real perftest does when the host's state
+# says it would: peermem without a registered peer-memory client (nvidia_peermem or nv_peer_mem
+# loaded, or a /sys/kernel/mm/memory_peers/*/version), dmabuf without the open kernel modules.
+# Messages that no recording shows (the port taken, nobody listening) are perftest's own format
+# strings (src/perftest_communication.c). Faults: ctl/ib_write_bw.hang sleeps before a measurement
+# (before it listens or connects), not before --help, which the probe reads.
+
+peer_memory_ready() {
+  local f
+  for f in /sys/kernel/mm/memory_peers/*/version /sys/module/nvidia_peermem/initstate /sys/module/nv_peer_mem/initstate; do
+    [ -e "$f" ] && return 0
+  done
+  return 1
+}
+
+open_modules() { grep -qs 'Open Kernel Module' /proc/driver/nvidia/version; }
+
+# perftest_set DEVICE MODE OUTCOME: the recording set the profile gives, exact device first.
+perftest_set() {
+  local d m o s
+  for want in "$1" '*'; do
+    while IFS=$'\t' read -r d m o s; do
+      [ "$d" = "$want" ] && [ "$m" = "$2" ] && [ "$o" = "$3" ] && { printf '%s' "$s"; return 0; }
+    done < "$P/perftest.tsv"
+  done
+  return 1
+}
+
+# perftest_print SET ROLE OUTCOME: the recording and its exit code.
+perftest_print() {
+  local f=$P/perftest/$1.$2 rc=0
+  [ "$3" = fail ] && rc=1
+  [ -e "$f.rc" ] && rc=$(cat "$f.rc")
+  cat "$f"
+  return "$rc"
+}
+
+do_ib_write_bw() {
+  case ${1:-} in -h|--help) replay "$@"; return ;; esac
+  # A hung perftest is one process, as the real one is: `timeout` and signals reach it directly.
+  [ -e "$H/ctl/ib_write_bw.hang" ] && exec sleep "$(cat "$H/ctl/ib_write_bw.hang")"
+  local dev='' port=18515 cuda='' dmabuf=0 server='' mode outcome=ok set
+  while [ $# -gt 0 ]; do
+    case $1 in
+      -d|--ib-dev) dev=$2; shift ;;
+      -p|--port) port=$2; shift ;;
+      -i|--ib-port|-s|--size|-D|--duration|-q|--qp|-x|--gid-index|-m|--mtu) shift ;;
+      -F|--CPU-freq|--report_gbits|-a|--all|-R|--rdma_cm) ;;
+      --use_cuda=*) cuda=${1#--use_cuda=} ;;
+      --use_cuda_dmabuf)
+        # perftest checks this flag when it reads it (src/perftest_parameters.c parser()).
+        if [ -z "$cuda" ]; then perftest_print "$(perftest_set '*' dmabuf order)" client fail; return; fi
+        dmabuf=1 ;;
+      -*) unrecorded ;;
+      *) server=$1 ;;
+    esac
+    shift
+  done
+  mode=host
+  [ -n "$cuda" ] && mode=peermem
+  [ "$dmabuf" = 1 ] && mode=dmabuf
+  case $mode in
+    peermem) peer_memory_ready || outcome=fail ;;
+    dmabuf) open_modules || outcome=fail ;;
+  esac
+  set=$(perftest_set "$dev" "$mode" "$outcome") || unrecorded
+  if [ -z "$server" ]; then perftest_server "$port" "$set" "$outcome"; else perftest_client "$server" "$port" "$set" "$outcome"; fi
+}
+
+perftest_server() {
+  # One connection, as perftest's ethernet_server_connect: listen(1), accept, exchange, close.
+  perl -MIO::Socket::INET -e '
+    my $s = IO::Socket::INET->new(LocalAddr => "0.0.0.0", LocalPort => $ARGV[0], Listen => 1, ReuseAddr => 1, Proto => "tcp")
+      or do { print STDERR "Couldn'\''t listen to port $ARGV[0]\n"; exit 1 };
+    my $c = $s->accept or exit 1;
+    my $hello = <$c>; print $c "gdrlab-perftest\n"; close $c; exit 0' "$1" || return 1
+  perftest_print "$2" server "$3"
+}
+
+perftest_client() {
+  if ! perl -MIO::Socket::INET -e '
+    my $c = IO::Socket::INET->new(PeerAddr => $ARGV[0], PeerPort => $ARGV[1], Proto => "tcp") or exit 2;
+    print $c "gdrlab-perftest\n"; my $r = <$c>; exit($r ? 0 : 3)' "$1" "$2"; then
+    echo "Couldn't connect to $1:$2" >&2
+    return 1
+  fi
+  perftest_print "$3" client "$4"
+}
+
+# numactl --cpunodebind=N --membind=N COMMAND...: binds (nothing to bind in the lab) and execs COMMAND.
+do_numactl_exec() {
+  while [ $# -gt 0 ]; do
+    case $1 in --cpunodebind=*|--membind=*|--physcpubind=*|--localalloc|--preferred=*) shift ;; *) break ;; esac
+  done
+  [ $# -gt 0 ] || unrecorded
+  exec "$@"
+}

@@ -1,0 +1,153 @@
+// The PCIe fabric on simulated hosts over real SSH: ACS read through sudo -n (or said unreadable), the
+// disable-acs and persist-acs fixes applied and verified against the host's own simulated config
+// state (its lspci/setpci act on it; the call log shows what ran and as whom), refused in a VM; a GPU
+// at x8 (alone in a fleet of four); RoCE ports without a routable v2 GID. Loopback hosts, its own records file.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { ACS_UNIT, ACS_WANTS } from '../../src/core/fixes/acsScripts';
+import { noPrompts } from '../../src/core/ssh/prompts';
+import { runCli } from '../support/cli';
+import { fixOverSsh } from '../support/labFix';
+import { assertLabCanRun, cleanupStale, Lab, LabHost, LabUser, startLab } from '../lab/lab';
+
+const RECORDS = '/tmp/gdr-doctor-lab-pcie.records.json';
+const USERS: LabUser[] = [
+  { name: 'gdr', uid: 1500, sudo: 'nopasswd', keys: ['plain'] },
+  { name: 'pwuser', uid: 1501, sudo: 'password', password: 'pwuser-lab-pw', keys: ['plain'] },
+  { name: 'nosudo', uid: 1502, sudo: 'none', password: 'nosudo-lab-pw', keys: ['plain'] },
+  { name: 'root', uid: 0, sudo: 'none', keys: ['plain'] },
+];
+const GPU0_PORTS = ['0000:17:01.0', '0000:17:02.0'];
+
+let lab: Lab;
+const auditLogOf = (host: string) => path.join(lab.dir, `audit-${host}.log`);
+
+function cli(host: string, args: string[]) {
+  return runCli([args[0], '-F', lab.sshConfigPath, ...args.slice(1)], { GDR_DOCTOR_AUDIT_LOG: auditLogOf(host) });
+}
+
+interface JsonFinding { id: string; severity: string; title: string; detail: string; fixes: string[] }
+async function findings(destination: string, extra: string[] = []): Promise<JsonFinding[]> {
+  const r = await cli(destination, ['diagnose', destination, '--json', ...extra]);
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout).findings as JsonFinding[];
+}
+const one = (fs: JsonFinding[], id: string) => {
+  const f = fs.filter((x) => x.id === id);
+  assert.equal(f.length, 1, `${id} among ${fs.map((x) => x.id).join(', ')}`);
+  return f[0];
+};
+
+/** ACSCtl of a bridge as the host's own setpci reads it, as root. */
+function acsCtl(h: LabHost, bdf: string): string {
+  const r = spawnSync('ssh', ['-F', lab.sshConfigPath, `root@${h.name}`, `setpci -s ${bdf} ECAP_ACS+0x6.w`], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+const setpciWrites = (h: LabHost) => h.calls().filter((c) => c.cmd === 'setpci' && c.args.some((a) => a.includes('=')));
+
+describe('the PCIe fabric on simulated hosts', function () {
+  this.timeout(180_000);
+
+  before(async () => {
+    assertLabCanRun();
+    await cleanupStale(RECORDS);
+    const host = (name: string, profile: string) => ({ name, profile, users: USERS });
+    lab = await startLab({
+      recordsPath: RECORDS,
+      hosts: [host('pf-acs', 'hgx-acs'), host('pf-pw', 'hgx-acs'), host('pf-x8', 'hgx-x8'), host('pf-nov2', 'roce-no-v2'), host('pf-vm', 'vm-h200')],
+    });
+  });
+  after(async () => lab?.stop());
+
+  it('reads ACS through sudo -n and names the two switch ports of each GPU↔NIC pair', async () => {
+    const f = one(await findings('pf-acs'), 'pcie.acs-enabled');
+    assert.equal(f.severity, 'warning');
+    assert.deepEqual(f.fixes, ['disable-acs', 'persist-acs']);
+    assert.match(f.detail, /GPU0↔mlx5_0 via 0000:17:01\.0, 0000:17:02\.0;/);
+    const lspci = lab.host('pf-acs').calls().filter((c) => c.cmd === 'lspci');
+    assert.ok(lspci.length >= 16 && lspci.every((c) => c.uid === 0 && c.args[0] === '-vvv'), 'lspci ran as root through sudo -n');
+  });
+
+  it('as a user sudo asks a password: no password is asked by the probe; the bridges and the command are named', async () => {
+    const f = one(await findings('pwuser@pf-pw'), 'pcie.acs-unread');
+    assert.match(f.detail, /sudo -n did not run it \(sudo: a password is required\)/);
+    assert.match(f.detail, /for b in 0000:17:01\.0 0000:17:02\.0 .* do sudo lspci -vvv -s \$b/);
+    assert.deepEqual(lab.host('pf-pw').calls().filter((c) => c.cmd === 'lspci'), []);
+  });
+
+  it('disable-acs writes 0000 to exactly the 16 redirecting ports as root, reads them back, audits the old values', async () => {
+    const h = lab.host('pf-acs');
+    assert.deepEqual(GPU0_PORTS.map((b) => acsCtl(h, b)), ['001d', '001d']);
+    const r = await cli('pf-acs', ['fix', 'pf-acs', 'disable-acs', '--yes']);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /disable-acs applied: ACS is off on 0000:17:01\.0, 0000:17:02\.0, /);
+    assert.match(r.stdout, /checked: lspci -vvv -s 0000:17:01\.0: ACSCtl all off/);
+    const writes = setpciWrites(h);
+    assert.equal(writes.length, 16);
+    assert.ok(writes.every((c) => c.uid === 0 && c.args[2] === 'ECAP_ACS+0x6.w=0000'));
+    assert.deepEqual(GPU0_PORTS.map((b) => acsCtl(h, b)), ['0000', '0000']);
+    assert.equal(acsCtl(h, '0000:15:01.0'), '001d', 'the root port, on no GPU↔NIC path, is left alone');
+    const audit = fs.readFileSync(auditLogOf('pf-acs'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual([audit[0].fix, audit[0].status, audit[0].bridges[0]], ['disable-acs', 'applied', { bdf: '0000:17:01.0', before: '001d' }]);
+    assert.ok(!(await findings('pf-acs')).some((x) => x.id === 'pcie.acs-enabled'), 'the re-diagnosis sees ACS off');
+    const again = await cli('pf-acs', ['fix', 'pf-acs', 'disable-acs', '--yes']);
+    assert.match(again.stdout, /nothing to do/);
+    assert.equal(setpciWrites(h).length, 16, 'idempotent: no write the second time');
+  });
+
+  it('persist-acs writes the oneshot unit shown as a diff and enables it; a second run changes nothing', async () => {
+    const h = lab.host('pf-acs');
+    const dry = await cli('pf-acs', ['fix', 'pf-acs', 'persist-acs', '--dry-run']);
+    assert.match(dry.stdout, /\+ExecStart=-\/usr\/bin\/setpci -s 0000:17:01\.0 ECAP_ACS\+0x6\.w=0000/);
+    assert.equal(fs.existsSync(path.join(h.etcUpperDir, 'systemd')), false, 'a dry run writes nothing');
+    const r = await cli('pf-acs', ['fix', 'pf-acs', 'persist-acs', '--yes']);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const unit = fs.readFileSync(path.join(h.etcUpperDir, ACS_UNIT.slice('/etc/'.length)), 'utf8');
+    assert.equal(unit.split('\n').filter((l) => l.startsWith('ExecStart=-/usr/bin/setpci ')).length, 16);
+    assert.equal(fs.readlinkSync(path.join(h.etcUpperDir, ACS_WANTS.slice('/etc/'.length))), ACS_UNIT);
+    const again = await cli('pf-acs', ['fix', 'pf-acs', 'persist-acs', '--yes']);
+    assert.match(again.stdout, /already turns off ACS on these bridges at boot and is enabled: nothing to do/);
+  });
+
+  it('with sudo\'s password: the plan names every bridge, the script writes the redirecting ones, verified', async () => {
+    const prompts = { ...noPrompts, password: async () => 'pwuser-lab-pw' };
+    const result = await fixOverSsh(lab.sshConfigPath, 'pwuser@pf-pw', 'disable-acs', prompts);
+    assert.equal(result.status, 'applied', result.message);
+    assert.equal(result.plan.privilege, 'sudo-password');
+    assert.equal(result.plan.acs?.bridges.length, 16);
+    assert.deepEqual(GPU0_PORTS.map((b) => acsCtl(lab.host('pf-pw'), b)), ['0000', '0000']);
+  });
+
+  it('refuses disable-acs in the VM and runs nothing there', async () => {
+    const r = await cli('pf-vm', ['fix', 'pf-vm', 'disable-acs', '--yes']);
+    assert.equal(r.status, 4, r.stdout + r.stderr);
+    assert.match(r.stdout, /This host is a virtual machine \(lscpu: Hypervisor vendor: KVM; .*sys_vendor QEMU/);
+    assert.deepEqual(lab.host('pf-vm').calls().filter((c) => c.cmd === 'setpci'), []);
+    assert.match(one(await findings('pf-vm'), 'platform.virtual-machine').detail, /NCCL_TOPO_FILE/);
+  });
+
+  it('a GPU at x8 of x16: pcie.link-degraded with the numbers', async () => {
+    const f = one(await findings('pf-x8'), 'pcie.link-degraded');
+    assert.equal(f.title, 'PCIe link trained below capability: GPU1');
+    assert.match(f.detail, /^GPU1 0000:3b:00\.0: x8 of x16\./);
+  });
+
+  it('RoCE ports without an IP address: roce.no-v2-gid; with them, NCCL 2.20 needs NCCL_IB_GID_INDEX=3', async () => {
+    assert.match(one(await findings('pf-nov2'), 'roce.no-v2-gid').detail, /mlx5_0 port 1: only link-local GIDs \(0, 1\): no IP address on ens3np0/);
+    assert.match(one(await findings('pf-x8', ['--nccl', '2.20']), 'roce.gid-index').title, /set NCCL_IB_GID_INDEX=3$/);
+  });
+
+  it('in a fleet of four, only the host with the GPU at x8 gets fleet.link-width-differs', async () => {
+    const r = await cli('fleet', ['diagnose', 'pf-acs,pf-pw,pf-nov2,pf-x8', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const hosts = JSON.parse(r.stdout).hosts as { host: string; report: { findings: JsonFinding[] } }[];
+    const differs = hosts.map((h) => [h.host, h.report.findings.filter((f) => f.id.startsWith('fleet.')).map((f) => f.id)]);
+    assert.deepEqual(differs, [['pf-acs', []], ['pf-pw', []], ['pf-nov2', []], ['pf-x8', ['fleet.link-width-differs']]]);
+    const f = one(hosts[3].report.findings, 'fleet.link-width-differs');
+    assert.ok(f.detail.startsWith('pf-x8 differs from what most of the 4 hosts compared show.'), f.detail);
+  });
+});

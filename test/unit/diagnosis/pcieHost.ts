@@ -1,0 +1,107 @@
+// The lab's HGX host (test/lab/profiles/hgx-acs) as probe outputs, for the PCIe rule and fix tests:
+// its PCI tree (sysfs.json, derived from the real gpud `lspci -vvv` fixture), its recordings (topo,
+// GPU query), and the probe's own framing of the sections it reads — pci-sysfs, pci-acs (the
+// fixture's real lspci section of every device of the tree, filtered as the probe filters it, with
+// ACSCtl re-rendered from a control word as pciutils ls-ecaps.c prints it), iommu-groups. The
+// framing lines (`== <bdf>`, `group …`, `gid …`) are CONSTRUCTED in the probe's format; every lspci
+// line comes from the fixture.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ACS_FLAGS } from '../../../src/core/parsers/lspci';
+import { FIXTURES, REPO_ROOT } from '../../support/paths';
+import { cmdline } from './constructedInputs';
+import { HostFiles, labFile } from './hostReport';
+import { HEALTHY } from './hosts';
+
+interface Spec {
+  pci: Record<string, Record<string, string>>;
+  infiniband: Record<string, { pci: string; fw_ver?: string; ports: Record<string, Record<string, string>> }>;
+}
+type Gids = Record<string, Record<string, [number, string, string, string][]>>;
+
+const PROFILE = path.join(REPO_ROOT, 'test/lab/profiles/hgx-acs');
+const spec = JSON.parse(fs.readFileSync(path.join(PROFILE, 'sysfs.json'), 'utf8')) as Spec;
+const profileGids = (JSON.parse(fs.readFileSync(path.join(PROFILE, 'profile.json'), 'utf8')) as { gids: Gids }).gids;
+const lspciText = fs.readFileSync(path.join(FIXTURES, 'lspci/hgx-h100-pex890xx-cx7-full-vvv-acs-off.txt'), 'utf8');
+const ATTRS = ['class', 'vendor', 'device', 'numa_node', 'max_link_speed', 'max_link_width', 'current_link_speed', 'current_link_width'];
+const KEEP = /^([0-9a-f]{2,}:|\s*(Capabilities: \[[0-9a-f]+ v[0-9]+\] (Access Control Services|Address Translation Service)|Capabilities: <access denied>|ACSCap:|ACSCtl:|ATSCtl:))/;
+
+export const bdfOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+const pathOf = (bdf: string) => `/sys/devices/${Object.keys(spec.pci).find((p) => p.endsWith(`/${bdf}`))}`;
+
+/** What the probe's pci-sysfs script prints for the tree (RDMA devices with ports and GIDs, then GPUs). */
+function pciSysfs(patch: Record<string, Record<string, string>>, gids: Gids, fw: Record<string, string>, layers: Record<string, string>): string {
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  const emit = (p: string) => {
+    for (let q = p; /\/[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/.test(q) && !seen.has(q); q = q.slice(0, q.lastIndexOf('/'))) {
+      seen.add(q);
+      const attrs = { ...spec.pci[q.slice('/sys/devices/'.length)], ...patch[bdfOf(q)] };
+      lines.push(['pci', q, ...ATTRS.map((a) => attrs[a] ?? '')].join('\t'));
+    }
+  };
+  for (const [name, d] of Object.entries(spec.infiniband)) {
+    lines.push(['ib', name, pathOf(d.pci), fw[name] ?? d.fw_ver ?? ''].join('\t'));
+    for (const [n, port] of Object.entries(d.ports)) {
+      lines.push(['port', name, n, port.state, layers[name] ?? port.link_layer, port.rate].join('\t'));
+      for (const [i, gid, type, ndev] of gids[name]?.[n] ?? []) lines.push(['gid', name, n, String(i), gid, type, ndev].join('\t'));
+    }
+    emit(pathOf(d.pci));
+  }
+  for (const [p, a] of Object.entries(spec.pci)) {
+    if (a.vendor !== '0x10de') continue;
+    lines.push(`gpu\t/sys/devices/${p}`);
+    emit(`/sys/devices/${p}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** ACSCtl as lspci prints it, from the control word (bit n = ACS_FLAGS[n]). */
+function acsLine(word: number): string {
+  return `\t\tACSCtl:\t${ACS_FLAGS.map((f, i) => `${f}${(word >> i) & 1 ? '+' : '-'}`).join(' ')}`;
+}
+
+/** The probe's pci-acs output: lspci's filtered section per device of the tree, ACS control as given. */
+function pciAcs(acsCtl: number): string {
+  const sections = new Map(lspciText.split(/\n(?=[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] )/).map((b) => [b.slice(0, 7), b]));
+  const out = ['setpci: /usr/bin/setpci', 'lspci-via: sudo'];
+  for (const p of Object.keys(spec.pci)) {
+    const bdf = bdfOf(p);
+    out.push(`== ${bdf}`);
+    for (const line of (sections.get(bdf.slice(5)) ?? '').split('\n').filter((l) => KEEP.test(l))) out.push(line.includes('ACSCtl:') ? acsLine(acsCtl) : line);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+export interface PcieOptions {
+  /** ACSCtl of every ACS-capable port: 0x1d = what Linux sets with an IOMMU on, 0 = off. */
+  readonly acsCtl?: number;
+  /** pci-acs as the probe prints it when sudo needs a password. */
+  readonly acsUnread?: boolean;
+  readonly iommuType?: string | null;
+  readonly vfioGroup?: number;
+  readonly patch?: Record<string, Record<string, string>>;
+  readonly gids?: Gids;
+  readonly fw?: Record<string, string>;
+  /** link_layer per RDMA device, over the profile's (all Ethernet: its ConnectX-7s are RoCE ports). CONSTRUCTED variants. */
+  readonly linkLayers?: Record<string, string>;
+}
+
+export function pcieHost(o: PcieOptions = {}): HostFiles {
+  const iommu = o.iommuType === null || o.iommuType === undefined ? '' :
+    Object.keys(spec.pci).sort().map((p, id) => `group\t${id}\t${o.iommuType}\t${id === o.vfioGroup ? 1 : 0}\t${bdfOf(p)}\n`).join('');
+  return {
+    ...HEALTHY,
+    topo: labFile('hgx-acs', 'out/nvidia-smi_topo_-m.stdout'),
+    lscpu: labFile('healthy', 'out/lscpu.stdout'),
+    gpus: labFile('hgx-acs', 'out/nvidia-smi_--query-gpu=index,name,pci.bus%5Fid,driver%5Fversion_--format=csv.stdout'),
+    ibv: { stdout: '', stderr: 'sh: 1: exec: ibv_devinfo: not found\n', rc: 127 },
+    cmdline: cmdline(o.iommuType ? 'intel_iommu=on iommu=pt' : 'quiet'),
+    'iommu-groups': iommu,
+    'pci-sysfs': pciSysfs(o.patch ?? {}, o.gids ?? profileGids, o.fw ?? {}, o.linkLayers ?? {}),
+    'pci-acs': o.acsUnread ? 'setpci: /usr/bin/setpci\nlspci-via: none\tsudo: a password is required\n' : pciAcs(o.acsCtl ?? 0),
+    'sudo-n': o.acsUnread ? { stdout: '1501\n', stderr: 'sudo: a password is required\n', rc: 1 } : { stdout: '1500\n', rc: 0 },
+  };
+}
+
+export { profileGids };

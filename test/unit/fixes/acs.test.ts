@@ -1,0 +1,91 @@
+// disable-acs and persist-acs on the lab's HGX host as probe outputs (../diagnosis/pcieHost.ts):
+// exactly the redirecting bridges of the GPU↔NIC paths, refusals where ACS must stay or turning it
+// off is unsafe, and verification from lspci's reading, not from setpci's exit status.
+import * as assert from 'node:assert/strict';
+import { FixPlan, RemoteShell, ShellResult, applyFix, planFix } from '../../../src/core/fixes';
+import { ACS_UNIT, ACS_WANTS, acsUnit } from '../../../src/core/fixes/acsScripts';
+import { ok } from '../../../src/core/parsers/result';
+import { fixture } from '../diagnosis/hostReport';
+import { pcieHost } from '../diagnosis/pcieHost';
+import { persistState, report } from './hosts';
+
+const MARKER = 'gdr-doctor-sudo-feedc0ffee';
+const ACS_ON = { acsCtl: 0x1d, iommuType: 'identity' } as const;
+
+async function plan(fixId: FixPlan['fixId'], files = pcieHost(ACS_ON), unit = ok(persistState('absent', { [ACS_UNIT]: { kind: 'absent' }, [ACS_WANTS]: { kind: 'absent' } }))): Promise<FixPlan> {
+  return planFix({ fixId, host: 'hgx', user: 'gdr', report: await report(files), unitState: unit, sudoMarker: MARKER });
+}
+
+describe('disable-acs', () => {
+  it('plans setpci on exactly the 16 redirecting switch ports, keeps their values for undo, says it is lost at reboot', async () => {
+    const p = await plan('disable-acs');
+    assert.equal(p.status, 'ready', p.summary);
+    assert.equal(p.privilege, 'sudo');
+    assert.equal(p.acs?.bridges.length, 16);
+    assert.deepEqual(p.acs?.bridges[0], { bdf: '0000:17:01.0', description: 'PCI bridge: Broadcom / LSI PEX890xx PCIe Gen 5 Switch (rev b0)', before: '001d', pairs: ['GPU0↔mlx5_0'] });
+    assert.match(p.steps[0].command, /^LC_ALL=C sudo -n \/bin\/sh -c '.*for b in 0000:17:01\.0 0000:17:02\.0 0000:39:01\.0 /s);
+    assert.match(p.steps[0].command, /setpci -s "\$b" ECAP_ACS\+0x6\.w=0000/);
+    assert.ok(p.notes.some((n) => /Lost at the next reboot/.test(n)));
+    assert.ok(p.notes.some((n) => n.includes('setpci -s 0000:17:01.0 ECAP_ACS+0x6.w=001d')));
+  });
+
+  it('nothing to do where ACS redirects nothing', async () => {
+    assert.equal((await plan('disable-acs', pcieHost({ acsCtl: 0, iommuType: 'identity' }))).status, 'nothing-to-do');
+  });
+
+  it('refused in a VM, on a host with a VFIO group, and while the IOMMU translates', async () => {
+    const vm = await plan('disable-acs', { ...pcieHost(ACS_ON), lscpu: fixture('lscpu/kvm-q35-amd-epyc-9654-44vcpu-vm-hypervisor-kvm.txt') });
+    assert.deepEqual([vm.status, vm.steps], ['refused', []]);
+    assert.match(vm.summary, /^This host is a virtual machine \(lscpu: Hypervisor vendor: KVM\): ACS keeps/);
+    const vfio = await plan('persist-acs', pcieHost({ ...ACS_ON, vfioGroup: 7 }));
+    assert.match(vfio.summary, /passes devices through to virtual machines/);
+    const dma = await plan('disable-acs', pcieHost({ acsCtl: 0x1d, iommuType: 'DMA' }));
+    assert.match(dma.summary, /The IOMMU translates DMA .* Boot with intel_iommu=on iommu=pt first/);
+  });
+
+  it('with sudo asking a password (ACS unread): every bridge of the paths, read first by the script', async () => {
+    const p = await plan('disable-acs', pcieHost({ acsUnread: true, iommuType: 'identity' }));
+    assert.deepEqual([p.status, p.privilege, p.acs?.bridges.length, p.acs?.bridges[0].before], ['ready', 'sudo-password', 16, null]);
+    assert.ok(p.notes[0].includes('the current ACSCtl of these bridges is not known'));
+  });
+
+  it('verifies from lspci as root: applied when ACSCtl reads all off, failed when a port still redirects', async () => {
+    const p = await plan('disable-acs');
+    const off = pcieHost({ acsCtl: 0 })['pci-acs'] as string;
+    const on = pcieHost(ACS_ON)['pci-acs'] as string;
+    const applied = await applyFix(p, options(fakeShell([{}, { stdout: Buffer.from(off) }])));
+    assert.equal(applied.status, 'applied', applied.message);
+    assert.equal(applied.verification[0], 'lspci -vvv -s 0000:17:01.0: ACSCtl all off');
+    const still = await applyFix(p, options(fakeShell([{}, { stdout: Buffer.from(on) }])));
+    assert.equal(still.status, 'failed');
+    assert.match(still.message, /^ACS still redirects peer traffic on 0000:17:01\.0, 0000:17:02\.0/);
+  });
+});
+
+describe('persist-acs', () => {
+  it('shows the unit as a diff and enables it by its wants link', async () => {
+    const p = await plan('persist-acs');
+    assert.equal(p.status, 'ready', p.summary);
+    assert.equal(p.fileChange?.path, ACS_UNIT);
+    assert.match(p.fileChange?.diff ?? '', /\+ExecStart=-\/usr\/bin\/setpci -s 0000:17:01\.0 ECAP_ACS\+0x6\.w=0000\n/);
+    assert.match(p.steps[0].command, /ln -sfn "\$f" "\$w"/);
+  });
+
+  it('nothing to do when the same unit is already there and enabled; planned again after disable-acs cleared ACS', async () => {
+    const unit = acsUnit((await plan('persist-acs')).acs?.bridges.map((b) => b.bdf) ?? [], '/usr/bin/setpci');
+    const there = ok(persistState('absent', { [ACS_UNIT]: { kind: 'regular', content: unit }, [ACS_WANTS]: { kind: 'symlink' } }));
+    assert.equal((await plan('persist-acs', pcieHost(ACS_ON), there)).status, 'nothing-to-do');
+    const cleared = await plan('persist-acs', pcieHost({ acsCtl: 0, iommuType: 'identity' }));
+    assert.deepEqual([cleared.status, cleared.acs?.bridges.length], ['ready', 16]);
+  });
+});
+
+function fakeShell(replies: Partial<ShellResult>[]): RemoteShell {
+  return {
+    run: async () => ({ exitCode: 0, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), connectionLost: false, timedOut: false, ...(replies.shift() ?? {}) }),
+  };
+}
+
+function options(shell: RemoteShell) {
+  return { shell, sudoMarker: MARKER, sudoPassword: async () => null, reprobe: () => report(pcieHost()), rereadState: async () => ok(persistState('directory')) };
+}

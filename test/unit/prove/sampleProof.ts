@@ -1,0 +1,17 @@
+// A proof of the healthy lab host's GPU5 without a lab: host memory and --use_cuda measured from
+// real perftest reports, or --use_cuda failing with perftest's real MR error (fixtures), dma-buf skipped.
+import { DEFAULT_PROVE_OPTIONS, ProofReport, runProof } from '../../../src/core/prove';
+import { fixture } from '../diagnosis/hostReport';
+import { healthyHost } from './proofHosts';
+
+export async function sampleProof(peermem: 'works' | 'fails'): Promise<ProofReport> {
+  const cuda = peermem === 'works' ? 'perftest/write-bw-cuda-a100-ib-t9k-client-all-sizes.txt' : 'perftest/write-bw-cuda-mr-failure-error14-excerpt.txt';
+  return runProof({
+    host: await healthyHost(), peer: null, options: { ...DEFAULT_PROVE_OPTIONS, gpus: [5] }, confirmBusy: async () => true,
+    execute: async (ms, done) => ms.forEach((m) => done(m, {
+      client: { exitCode: m.mode === 'host' || peermem === 'works' ? 0 : 1, output: fixture(m.mode === 'host' ? 'perftest/write-bw-host-ib-t9k-client-all-sizes.txt' : cuda) },
+      server: { exitCode: 0, output: '' }, command: 'x',
+    })),
+    now: () => new Date(0),
+  });
+}
