@@ -44,8 +44,8 @@ export function readAcs(report: ProbeReport, pairs: readonly GpuNicPair[]): AcsR
   const paths = pairPaths(report, pairs).filter((p) => p.sameRoot && p.bridges.length > 0);
   if (!acs || factOf(report, 'pci-sysfs') === undefined) return null;
   const bridges = pathBridges(paths);
-  if (acs.via === 'none') return { paths, bridges, redirecting: [], capable: [], unread: t('lspci needs root to read ACS, and sudo -n did not run it ({0})', acs.why ?? t('no reason given')) };
-  if (acs.via === 'missing') return { paths, bridges, redirecting: [], capable: [], unread: t('lspci is not installed (package pciutils)') };
+  if (acs.via === 'none') return { paths, bridges, redirecting: [], capable: [], unread: `lspci needs root to read ACS, and sudo -n did not run it (${acs.why ?? 'no reason given'})` };
+  if (acs.via === 'missing') return { paths, bridges, redirecting: [], capable: [], unread: 'lspci is not installed (package pciutils)' };
   const capable = bridges.flatMap((bridge) => {
     const lspci = acs.devices.get(bridge.bdf);
     if (!lspci?.acs?.ctl) return [];
@@ -117,11 +117,18 @@ function unreadFinding(reading: AcsReading): Finding {
     id: 'pcie.acs-unread',
     severity: 'info',
     title: bdfs.length > 1 ? t('ACS of {0} bridges between GPUs and NICs could not be read', bdfs.length) : t('ACS of 1 bridge between GPUs and NICs could not be read'),
-    detail: t('{0}, so whether Access Control Services redirect GPU↔NIC traffic on {1} (on {2}) is unknown. Run, as a user who may use sudo: {3}  — "ReqRedir+" or "CmpltRedir+" in ACSCtl means the bridge redirects peer traffic (NCCL troubleshooting, "PCI Access Control Services").', reading.unread ?? '', bdfs.join(', '), reading.paths.map(pairLabel).join(', '), acsReadCommand(bdfs)),
+    detail: t('{0}, so whether Access Control Services redirect GPU↔NIC traffic on {1} (on {2}) is unknown. Run, as a user who may use sudo: {3}  — "ReqRedir+" or "CmpltRedir+" in ACSCtl means the bridge redirects peer traffic (NCCL troubleshooting, "PCI Access Control Services").', unreadText(reading.unread ?? ''), bdfs.join(', '), reading.paths.map(pairLabel).join(', '), acsReadCommand(bdfs)),
     evidence: [`lspci -vvv (as root): (${reading.unread})`],
     fixes: [],
     source: SOURCE,
   };
+}
+
+/** Why ACS was not read, in the reader's language (the evidence keeps readAcs's English words). */
+function unreadText(unread: string): string {
+  const noRoot = /^lspci needs root to read ACS, and sudo -n did not run it \((.*)\)$/s.exec(unread);
+  if (noRoot) return t('lspci needs root to read ACS, and sudo -n did not run it ({0})', noRoot[1] === 'no reason given' ? t('no reason given') : noRoot[1]);
+  return unread === 'lspci is not installed (package pciutils)' ? t('lspci is not installed (package pciutils)') : unread;
 }
 
 /** Without the tree or the lspci section: the old inference from an active IOMMU and a shared switch. */
