@@ -59,19 +59,19 @@ const READ_STATE_TIMEOUT_MS = 20_000;
 
 /** Reads /etc/modules-load.d and /etc/modules as the login user (read-only, no root needed). */
 export function readPersistState(shell: RemoteShell): Promise<Parsed<PersistState>> {
-  return readFiles(shell, READ_STATE_COMMAND, 'the boot module files', true);
+  return readFiles(shell, READ_STATE_COMMAND, t('the boot module files'), true);
 }
 
 /** Reads persist-acs's systemd unit and its wants link as the login user. */
 export function readUnitState(shell: RemoteShell): Promise<Parsed<PersistState>> {
-  return readFiles(shell, READ_UNIT_COMMAND, 'the ACS unit', false);
+  return readFiles(shell, READ_UNIT_COMMAND, t('the ACS unit'), false);
 }
 
 async function readFiles(shell: RemoteShell, command: string, what: string, dirLine: boolean): Promise<Parsed<PersistState>> {
   const r = await shell.run(command, { timeoutMs: READ_STATE_TIMEOUT_MS });
   if (r.connectionLost || r.timedOut || r.exitCode !== 0) {
-    const why = r.connectionLost ? 'connection lost' : r.timedOut ? 'timed out' : `exit ${r.exitCode}`;
-    return fail(1, `reading ${what} failed (${why}): ${r.stderr.toString('utf8').trim() || 'no message'}`);
+    const why = r.connectionLost ? t('connection lost') : r.timedOut ? t('timed out') : `exit ${r.exitCode}`;
+    return fail(1, t('reading {0} failed ({1}): {2}', what, why, r.stderr.toString('utf8').trim() || t('no message')));
   }
   return parsePersistState(r.stdout, { dirLine });
 }
