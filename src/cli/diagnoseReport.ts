@@ -27,8 +27,10 @@ export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = di
 function formatPairs({ pairs, nccl }: Diagnosis): string[] {
   if (pairs.length === 0) return [];
   const source = nccl.topologySource === 'sysfs' ? t('topology from sysfs, as NCCL reads it') : t('topology from nvidia-smi topo -m');
+  // Where topo -m was not read, the distances beside each NIC come from the PCI tree: say so once, and `, derived` on each.
+  const derived = pairs.some((p) => p.linkDerived) ? t('; distances derived from the sysfs PCI tree, nvidia-smi topo -m not read') : '';
   const env = Object.entries(nccl.env).map(([k, v]) => `${k}=${v}`).join(' ');
-  const lines = [`  ${env ? t('GPU↔NIC verdicts for NCCL {0} with {1} ({2}; --nccl VERSION for your release):', nccl.assumed, env, source) : t('GPU↔NIC verdicts for NCCL {0} ({1}; --nccl VERSION for your release):', nccl.assumed, source)}`];
+  const lines = [`  ${env ? t('GPU↔NIC verdicts for NCCL {0} with {1} ({2}; --nccl VERSION for your release):', nccl.assumed, env, source + derived) : t('GPU↔NIC verdicts for NCCL {0} ({1}; --nccl VERSION for your release):', nccl.assumed, source + derived)}`];
   for (const p of pairs) {
     const nics = p.nics.map((n) => (n.port === null ? n.device ?? n.nic : `${n.device ?? n.nic}:${n.port}`));
     const shown = nics.length > 3 ? `${nics.slice(0, 3).join(', ')} +${nics.length - 3}` : nics.join(', ') || t('none');

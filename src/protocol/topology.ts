@@ -19,6 +19,8 @@ export interface LinkExplanation {
 
 export interface GpuDetail {
   readonly name: string;
+  /** `link` was derived from the sysfs PCI tree: `nvidia-smi topo -m` was not read. */
+  readonly linkDerived: boolean;
   readonly numaNode: string | null;
   readonly cpus: string | null;
   /** The NIC(s) NCCL gives this GPU, `NIC3 (mlx5_3)`; ties kept. */
@@ -37,8 +39,10 @@ export interface GpuDetail {
   readonly reason: string;
   /** How to see the verdict in NCCL's own log. */
   readonly confirm: string;
-  /** `NCCL_IB_HCA=…` for a job on this GPU alone; null without a named NIC. */
+  /** `NCCL_IB_HCA`'s value for a job on this GPU alone (`=mlx5_0:1`); null without a named NIC. */
   readonly ncclIbHca: string | null;
+  /** The same as a shell assignment, quoted, for the clipboard: `NCCL_IB_HCA='=mlx5_0:1'`. */
+  readonly ncclIbHcaShell: string | null;
   /** `numactl --cpunodebind=0 --membind=0`; null when the node is unknown. */
   readonly pinning: string | null;
   /** The host's last GPUDirect RDMA proof of this GPU (Prove GPUDirect RDMA); absent or null when none. */
@@ -61,9 +65,60 @@ export interface NicInfo {
   readonly device: string | null;
 }
 
+export const TREE_NODE_KINDS = ['cpu', 'host-bridge', 'switch', 'gpu', 'nvswitch', 'nic', 'device'] as const;
+export type TreeNodeKind = (typeof TREE_NODE_KINDS)[number];
+
+/** The PCIe link between a tree node and its parent. */
+export interface TreeLinkData {
+  /** As it runs: `Gen5 x16`. */
+  readonly text: string;
+  /** What the device can run: `Gen5 x16`. */
+  readonly max: string;
+  /** Trained below the device's maximum speed or width. */
+  readonly degraded: boolean;
+  readonly explanation: string;
+}
+
+/** One part of the real PCIe tree (core/topology/pcie/tree.ts), worded by the extension. */
+export interface TreeNodeData {
+  /** `cpu:0`, `pci0000:15`, or a bus address. */
+  readonly id: string;
+  readonly kind: TreeNodeKind;
+  readonly parent: string | null;
+  readonly label: string;
+  readonly detail: string;
+  /** What it is and what it means for GPUDirect RDMA. */
+  readonly explanation: string;
+  readonly numaNode: string | null;
+  /** GPUs and NICs: their matrix column (`GPU0`, `NIC3`), how the verdicts name them. */
+  readonly column: string | null;
+  /** Bus addresses this node stands for (a switch: its upstream and downstream ports), for `marks`. */
+  readonly bridges: string[];
+  readonly link: TreeLinkData | null;
+}
+
+/** A note on one bridge of the tree (ACS redirecting peer-to-peer traffic, …), drawn on the node that holds it. */
+export interface BridgeMark {
+  /** Bus address of the bridge (`0000:17:00.0`). */
+  readonly bridge: string;
+  /** A few characters on the node: `ACS`. */
+  readonly label: string;
+  readonly explanation: string;
+}
+
+export interface PcieTreeData {
+  /** Parents before their children. */
+  readonly nodes: TreeNodeData[];
+  readonly marks: BridgeMark[];
+}
+
 export interface GraphData {
   readonly numaNodes: { readonly node: string | null; readonly groups: { readonly id: string; readonly devices: string[] }[] }[];
   readonly nvlinks: { readonly a: string; readonly b: string; readonly token: string }[];
+  /** The real PCIe tree from sysfs; null where sysfs was not read (the graph is then inferred from the matrix). */
+  readonly tree: PcieTreeData | null;
+  /** GPUs joined to their Grace CPU by NVLink-C2C. */
+  readonly c2cGpus: string[];
 }
 
 export interface TopologyData {
@@ -82,6 +137,8 @@ export interface TopologyData {
   readonly graph: GraphData;
   /** Suggested job environment for the whole host (`NCCL_IB_HCA`, …). */
   readonly env: { readonly name: string; readonly value: string }[];
+  /** The matrix was derived from the sysfs PCI tree (`nvidia-smi topo -m` was not read): PCIe distances only, no NVLink. */
+  readonly derived: boolean;
 }
 
 export type ExtensionToWebview =
@@ -121,23 +178,43 @@ const isLinkClass = (x: unknown): x is LinkClassName => LINK_CLASS_NAMES.include
 const isExplanation = shape<LinkExplanation>({ token: isText, linkClass: isLinkClass, meaning: isText, gdrVerdict: isText });
 const isProofDetail = shape<ProofDetail>({ verdict: isText, tone: isProofTone, modes: arrayOf(isText, 8), measured: isText });
 const isProofOrAbsent = (x: unknown): x is ProofDetail | null | undefined => x === undefined || x === null || isProofDetail(x);
+const isBool = (x: unknown): x is boolean => typeof x === 'boolean';
 const isGpuDetail = shape<GpuDetail>({
-  name: isText, numaNode: isTextOrNull, cpus: isTextOrNull, nearestNics: arrayOf(isText), nearestNicColumns: arrayOf(isText),
+  name: isText, linkDerived: isBool, numaNode: isTextOrNull, cpus: isTextOrNull, nearestNics: arrayOf(isText), nearestNicColumns: arrayOf(isText),
   link: isTextOrNull, gdr: isBoolOrNull, verdict: isText, ncclPath: isTextOrNull, proxyGpu: isTextOrNull, reason: isText, confirm: isText,
-  ncclIbHca: isTextOrNull, pinning: isTextOrNull, proof: isProofOrAbsent,
+  ncclIbHca: isTextOrNull, ncclIbHcaShell: isTextOrNull, pinning: isTextOrNull, proof: isProofOrAbsent,
 });
 const isNic = shape<NicInfo>({ name: isText, device: isTextOrNull });
 const isGroup = shape({ id: isText, devices: arrayOf(isText) });
+const isTreeKind = (x: unknown): x is TreeNodeKind => TREE_NODE_KINDS.includes(x as TreeNodeKind);
+const isTreeLink = shape<TreeLinkData>({ text: isText, max: isText, degraded: isBool, explanation: isText });
+const isTreeNode = shape<TreeNodeData>({
+  id: isText, kind: isTreeKind, parent: isTextOrNull, label: isText, detail: isText, explanation: isText, numaNode: isTextOrNull,
+  column: isTextOrNull, bridges: arrayOf(isText), link: (x): x is TreeLinkData | null => x === null || isTreeLink(x),
+});
+const isMark = shape<BridgeMark>({ bridge: isText, label: (x): x is string => isText(x) && x.length <= 8, explanation: isText });
+/** Every parent is an earlier node: the webview lays the tree out in one pass and never loops. */
+function isPcieTree(x: unknown): x is PcieTreeData {
+  if (!shape<PcieTreeData>({ nodes: arrayOf(isTreeNode, MAX_DEVICES * 4), marks: arrayOf(isMark, MAX_DEVICES * 4) })(x)) return false;
+  const seen = new Set<string>();
+  return x.nodes.every((n) => {
+    const fine = !seen.has(n.id) && (n.parent === null || seen.has(n.parent));
+    seen.add(n.id);
+    return fine;
+  });
+}
 const isGraph = shape<GraphData>({
   numaNodes: arrayOf(shape({ node: isTextOrNull, groups: arrayOf(isGroup) })),
   nvlinks: arrayOf(shape({ a: isText, b: isText, token: isText }), MAX_DEVICES * MAX_DEVICES),
+  tree: (x): x is PcieTreeData | null => x === null || isPcieTree(x),
+  c2cGpus: arrayOf(isText),
 });
 const isEnvEntry = shape({ name: isText, value: isText });
 
 export function isTopologyData(x: unknown): x is TopologyData {
   if (!shape<TopologyData>({
     title: isText, source: isText, gpus: arrayOf(isGpuDetail), nics: arrayOf(isNic), columns: arrayOf(isText),
-    cells: arrayOf(arrayOf(isTextOrNull)), explanations: arrayOf(isExplanation), graph: isGraph, env: arrayOf(isEnvEntry),
+    cells: arrayOf(arrayOf(isTextOrNull)), explanations: arrayOf(isExplanation), graph: isGraph, env: arrayOf(isEnvEntry), derived: isBool,
   })(x)) return false;
   // The matrix must be square over `columns`, or the webview would index past a row.
   return x.cells.length === x.columns.length && x.cells.every((row) => row.length === x.columns.length);

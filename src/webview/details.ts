@@ -17,12 +17,12 @@ export function renderDetails(data: TopologyData, gpu: GpuDetail | undefined, se
   const tone = gpu.gdr === true ? 'used' : gpu.gdr === false ? 'not-used' : 'unknown';
   section.append(el('dl', {},
     ...row('NCCL\'s NIC', gpu.nearestNics.join(', ') || 'none'),
-    ...row('Link', gpu.link === null ? '-' : gpu.ncclPath !== null && gpu.ncclPath !== gpu.link ? `${gpu.link} (NCCL: ${gpu.ncclPath})` : gpu.link),
+    ...row('Link', linkText(gpu)),
     ...(gpu.proxyGpu ? row('Relayed through', `${gpu.proxyGpu} over NVLink (PXN)`) : []),
     ...row('GPUDirect RDMA', gpu.verdict, `gdr-${tone}`),
     ...row('NUMA node', gpu.numaNode ?? 'unknown'),
     ...row('CPU list', gpu.cpus ?? 'unknown', '', copyButton('CPU list', gpu.cpus, copy)),
-    ...row('NCCL_IB_HCA', gpu.ncclIbHca ?? 'no named NIC', 'code', copyButton('NCCL_IB_HCA', gpu.ncclIbHca, copy)),
+    ...row('NCCL_IB_HCA', gpu.ncclIbHca ?? 'no named NIC', 'code', copyButton('NCCL_IB_HCA', gpu.ncclIbHcaShell, copy)),
     ...row('Pinning', gpu.pinning ?? 'unknown', 'code', copyButton('pinning', gpu.pinning, copy)),
     ...(gpu.proof ? row('Measured', `${gpu.proof.verdict} — ${gpu.proof.modes.join('; ')} (${gpu.proof.measured})`, `proof-${gpu.proof.tone}`) : []),
   ), el('p', { class: 'reason' }, gpu.reason), el('p', { class: 'confirm' }, gpu.confirm));
@@ -33,8 +33,29 @@ export function renderDetails(data: TopologyData, gpu: GpuDetail | undefined, se
   return section;
 }
 
+/** `NODE (NCCL: PXN)`; `PIX, derived from the PCI tree` where nvidia-smi topo -m was not read. */
+function linkText(gpu: GpuDetail): string {
+  if (gpu.link === null) return '-';
+  const link = gpu.linkDerived ? `${gpu.link}, derived from the PCI tree` : gpu.link;
+  return gpu.ncclPath !== null && gpu.ncclPath !== gpu.link ? `${link} (NCCL: ${gpu.ncclPath})` : link;
+}
+
 function row(term: string, value: string, cls = '', action?: HTMLElement | null): HTMLElement[] {
-  return [el('dt', {}, term), el('dd', {}, el('span', { class: cls }, value), action ?? null)];
+  return [el('dt', {}, term), el('dd', {}, el('span', { class: cls }, ...breakable(value)), action ?? null)];
+}
+
+/**
+ * A value that wraps only between words and after commas: each word, and each comma-separated part of
+ * one, is kept whole (a browser would otherwise break `--membind=3` after its first hyphen).
+ */
+function breakable(value: string): Node[] {
+  return value.split(' ').flatMap((word, i) => {
+    const parts = word.split(',').flatMap((part, j, all) => {
+      const token = el('span', { class: 'token' }, j < all.length - 1 ? `${part},` : part);
+      return j < all.length - 1 ? [token, el('wbr')] : [token];
+    });
+    return i === 0 ? parts : [document.createTextNode(' '), ...parts];
+  });
 }
 
 function copyButton(label: string, text: string | null, copy: Copy): HTMLElement | null {

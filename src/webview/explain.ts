@@ -5,10 +5,12 @@ import type { LinkExplanation, TopologyData } from '../protocol/topology';
 export class Explainer {
   private readonly byToken: Map<string, LinkExplanation>;
   private readonly gpus: Set<string>;
+  private readonly derived: boolean;
 
   constructor(data: TopologyData) {
     this.byToken = new Map(data.explanations.map((e) => [e.token, e]));
     this.gpus = new Set(data.gpus.map((g) => g.name));
+    this.derived = data.derived;
   }
 
   of(token: string): LinkExplanation | undefined {
@@ -24,7 +26,8 @@ export class Explainer {
     if (token === null || token === '') return `${row} ↔ ${column}: not printed in this output.`;
     const e = this.of(token);
     if (!e) return `${row} ↔ ${column}: ${token}`;
-    const head = row === column ? `${row} itself: ${token}` : `${row} ↔ ${column}: ${token}, ${e.meaning}.`;
+    const derived = this.derived ? ' (derived from the sysfs PCI tree: nvidia-smi topo -m was not read)' : '';
+    const head = row === column ? `${row} itself: ${token}` : `${row} ↔ ${column}: ${token}${derived}, ${e.meaning}.`;
     if (e.linkClass === 'self' || row === column) return head;
     const gpuNic = this.gpus.has(row) !== this.gpus.has(column);
     if (gpuNic || e.linkClass === 'nvlink') return `${head} ${e.gdrVerdict}`;

@@ -1,101 +1,168 @@
-// The inferred layout as SVG: a column per NUMA node, a box per PCIe group, a box per device;
-// NVLink edges between GPUs, each GPU joined to the NIC(s) NCCL gives it (through its relaying GPU
-// for PXN), and GPUs for which NCCL uses no GPUDirect RDMA marked.
+// The graph view: the real PCIe tree (or the matrix's inferred layout) laid out to fit the panel
+// (graphLayout.ts), the route NCCL uses for the selected GPU highlighted, an edge legend. One tab stop:
+// arrow keys move between nodes as they are drawn, Enter or Space on a GPU selects it; hovering or
+// focusing a node, a line or a legend entry explains it.
 import type { TopologyData } from '../protocol/topology';
-import { svg } from './dom';
+import { el, svg } from './dom';
+import { headerOf, nvlinkLines, pxnHop, specialLinks, treeEdges } from './graphEdges';
+import { GraphLayout, layoutGraph } from './graphLayout';
+import { Box, SIZE } from './graphSizes';
+import { GraphModel, graphModel } from './graphModel';
+import { Route, routeOf } from './graphRoutes';
+import { GRAPH_LEGEND, edgeWords, nodeText } from './graphWords';
+import { Direction, nextInDirection } from './graphKeys';
 
-const DEV_W = 84;
-const DEV_H = 30;
-const GAP = 8;
-const GROUP_HEAD = 16;
-const NODE_HEAD = 24;
+export interface GraphEvents {
+  explain(text: string): void;
+  selectGpu(name: string): void;
+}
 
-interface Box { x: number; y: number }
+export function renderGraph(data: TopologyData, selectedGpu: string | null, box: Box, events: GraphEvents): SVGSVGElement {
+  const model = graphModel(data);
+  const layout = layoutGraph(model, box);
+  const gpu = data.gpus.find((g) => g.name === selectedGpu);
+  const route = gpu ? routeOf(model, gpu) : null;
+  const words = edgeWords(data);
+  const root = svg('svg', {
+    class: 'graph', width: Math.round(layout.width * layout.scale), height: Math.round(layout.height * layout.scale),
+    viewBox: `0 0 ${layout.width} ${layout.height}`, role: 'group', 'data-columns': layout.columns,
+    'aria-label': model.real ? 'PCIe tree from sysfs' : 'Topology inferred from the matrix',
+  });
+  root.append(
+    panels(data, model, layout, events),
+    nvlinkLines(model, layout, words, events),
+    treeEdges(model, layout, route, events),
+    specialLinks(model, layout, route, words, events),
+    nodes(data, model, layout, route, selectedGpu, events),
+  );
+  const hop = pxnHop(model, layout, route, words, events);
+  // The hop dips into the NVLink band: hub labels move above it so the arc never crosses their text.
+  if (hop) root.append(hop, ...Array.from(root.querySelectorAll('.hub-label')));
+  root.addEventListener('keydown', (e) => onKey(e, root, layout));
+  return root;
+}
 
-export function renderGraph(data: TopologyData, selectedGpu: string | null, selectGpu: (name: string) => void): SVGSVGElement {
-  const positions = new Map<string, Box>();
-  const layers = { groups: svg('g'), edges: svg('g', { class: 'edges' }), devices: svg('g') };
-  let x = GAP;
-  let height = 0;
-  for (const node of data.graph.numaNodes) {
-    const width = Math.max(...node.groups.map((g) => g.devices.length), 1) * (DEV_W + GAP) + 3 * GAP;
-    let y = NODE_HEAD + GAP;
-    for (const group of node.groups) {
-      const gh = GROUP_HEAD + DEV_H + 2 * GAP;
-      layers.groups.append(svg('rect', { class: 'pcie-group', x: x + GAP, y, width: width - 2 * GAP, height: gh, rx: 4 }),
-        svg('text', { class: 'group-label', x: x + 2 * GAP, y: y + 12 }, `PCIe group ${group.id.replace('pcie', '')}`));
-      group.devices.forEach((d, i) => positions.set(d, { x: x + 2 * GAP + i * (DEV_W + GAP), y: y + GROUP_HEAD + GAP }));
-      y += gh + GAP;
-    }
-    layers.groups.prepend(svg('rect', { class: 'numa-node', x, y: GAP, width, height: y, rx: 6 }),
-      svg('text', { class: 'node-label', x: x + GAP, y: GAP + 16 }, node.node === null ? 'NUMA node unknown' : `NUMA node ${node.node}`));
-    height = Math.max(height, y + 2 * GAP);
-    x += width + GAP;
+/** The panel per NUMA node with its CPU as the header strip (focusable like the nodes). */
+function panels(data: TopologyData, model: GraphModel, layout: GraphLayout, events: GraphEvents): SVGGElement {
+  const layer = svg('g', { class: 'panels' });
+  for (const panel of layout.panels) {
+    const cpu = model.nodes.find((n) => n.id === panel.cpu);
+    if (!cpu) continue;
+    const head = headerOf(panel);
+    const text = nodeText(data, cpu);
+    const part = panel.parts > 1 ? ` (part ${panel.part + 1} of ${panel.parts})` : '';
+    const header = svg('g', { class: 'node cpu', tabindex: '-1', 'data-node': panel.id, role: 'img', 'aria-label': text },
+      svg('title', {}, text),
+      svg('rect', { x: panel.x, y: head.y, width: panel.w, height: head.h, rx: 4 }),
+      svg('text', { x: panel.x + 8, y: head.y + 14 }, `${cpu.sublabel ? `${cpu.label} · ${cpu.sublabel}` : cpu.label}${part}`));
+    explainOn(header, text, events);
+    layer.append(svg('rect', { class: 'numa-panel', x: panel.x, y: panel.y, width: panel.w, height: panel.h, rx: 6 }), header);
   }
-  drawEdges(data, positions, selectedGpu, layers.edges);
-  drawDevices(data, positions, selectedGpu, selectGpu, layers.devices);
-  return svg('svg', { class: 'graph', width: x, height, viewBox: `0 0 ${x} ${height}`, role: 'img', 'aria-label': 'Inferred topology graph' },
-    layers.groups, layers.edges, layers.devices);
+  return layer;
 }
 
-function centre(b: Box): [number, number] {
-  return [b.x + DEV_W / 2, b.y + DEV_H / 2];
-}
-
-function drawEdges(data: TopologyData, positions: Map<string, Box>, selectedGpu: string | null, layer: SVGGElement): void {
-  for (const link of data.graph.nvlinks) {
-    const a = positions.get(link.a);
-    const b = positions.get(link.b);
-    if (!a || !b) continue;
-    const [ax, ay] = centre(a);
-    const [bx, by] = centre(b);
-    // Arc below the devices so NVLink edges between neighbours stay visible.
-    const sag = DEV_H / 2 + 10 + Math.abs(ax - bx) / 12;
-    layer.append(svg('path', { class: 'nvlink-edge', d: `M ${ax} ${ay + DEV_H / 2} Q ${(ax + bx) / 2} ${Math.max(ay, by) + sag} ${bx} ${by + DEV_H / 2}` },
-      svg('title', {}, `${link.a} ↔ ${link.b}: ${link.token}`)));
-  }
-  for (const gpu of data.gpus) {
-    // PXN: the GPU's traffic goes over NVLink to the relaying GPU, then from there to the NIC.
-    const hops = gpu.proxyGpu ? [gpu.name, gpu.proxyGpu] : [gpu.name];
-    const cls = `chosen-edge${gpu.name === selectedGpu ? ' selected' : ''}${gpu.gdr === true ? '' : ' far'}${gpu.proxyGpu ? ' pxn' : ''}`;
-    if (gpu.proxyGpu) line(layer, positions, gpu.name, gpu.proxyGpu, cls, `${gpu.name} → ${gpu.proxyGpu}: NVLink, relaying to the NIC (PXN)`);
-    for (const nic of gpu.nearestNicColumns) {
-      line(layer, positions, hops[hops.length - 1], nic, cls, `${gpu.name} → ${nic}: ${gpu.proxyGpu ? `through ${gpu.proxyGpu} (PXN)` : gpu.link ?? '?'}; ${gpu.verdict}`);
-    }
-  }
-}
-
-function line(layer: SVGGElement, positions: Map<string, Box>, a: string, b: string, cls: string, title: string): void {
-  const from = positions.get(a);
-  const to = positions.get(b);
-  if (!from || !to) return;
-  const [ax, ay] = centre(from);
-  const [bx, by] = centre(to);
-  layer.append(svg('line', { class: cls, x1: ax, y1: ay - DEV_H / 2, x2: bx, y2: by - DEV_H / 2 }, svg('title', {}, title)));
-}
-
-function drawDevices(data: TopologyData, positions: Map<string, Box>, selectedGpu: string | null, selectGpu: (name: string) => void, layer: SVGGElement): void {
-  const gpus = new Map(data.gpus.map((g) => [g.name, g]));
+function nodes(data: TopologyData, model: GraphModel, layout: GraphLayout, route: Route | null, selectedGpu: string | null, events: GraphEvents): SVGGElement {
+  const layer = svg('g', { class: 'nodes' });
   const chosen = new Set(data.gpus.flatMap((g) => g.nearestNicColumns));
-  const selectedNics = new Set(gpus.get(selectedGpu ?? '')?.nearestNicColumns ?? []);
-  for (const [name, box] of positions) {
-    const gpu = gpus.get(name);
-    const nic = data.nics.find((n) => n.name === name);
-    const far = gpu !== undefined && gpu.gdr !== true;
-    const classes = ['device', gpu ? 'gpu' : 'nic'];
-    if (far) classes.push('far');
-    if (!gpu && chosen.has(name)) classes.push('chosen');
-    if (name === selectedGpu || selectedNics.has(name)) classes.push('selected');
-    const label = gpu ? `${name}${far ? ' ⚠' : ''}` : nic?.device && nic.device !== name ? nic.device : name;
-    const tip = gpu ? `${name}: ${gpu.verdict}. ${gpu.reason}` : `${name}${nic?.device ? ` (${nic.device})` : ''}`;
-    const g = svg('g', { class: classes.join(' '), tabindex: gpu ? '0' : '-1', 'data-device': name },
-      svg('title', {}, tip),
-      svg('rect', { x: box.x, y: box.y, width: DEV_W, height: DEV_H, rx: 3 }),
-      svg('text', { x: box.x + DEV_W / 2, y: box.y + DEV_H / 2 + 4, 'text-anchor': 'middle' }, label));
+  for (const node of model.nodes) {
+    const at = layout.nodes.get(node.id);
+    if (!at) continue;
+    const gpu = data.gpus.find((g) => g.name === node.column);
+    const classes = ['node', node.kind];
+    if (gpu && gpu.gdr !== true) classes.push('far');
+    if (node.kind === 'nic' && node.column !== null && chosen.has(node.column)) classes.push('chosen');
+    if (route?.nodes.has(node.id)) classes.push('on-route');
+    if (gpu && gpu.name === selectedGpu) classes.push('selected');
+    const text = nodeText(data, node);
+    const label = gpu && gpu.gdr !== true ? `${node.label} ⚠` : node.label;
+    const g = svg('g', { class: classes.join(' '), tabindex: '-1', 'data-node': node.id, 'data-column': node.column ?? '', role: 'img', 'aria-label': text },
+      svg('title', {}, text),
+      svg('rect', { x: at.x, y: at.y, width: at.w, height: at.h, rx: 3 }),
+      svg('text', { class: 'label', x: at.x + at.w / 2, y: at.y + 13, 'text-anchor': 'middle' }, label),
+      svg('text', { class: 'sublabel', x: at.x + at.w / 2, y: at.y + 25, 'text-anchor': 'middle' }, node.sublabel));
+    node.marks.forEach((mark, i) => g.append(markBadge(mark.label, at.x + at.w - 4 - i * 30, at.y)));
+    explainOn(g, text, events);
     if (gpu) {
-      g.addEventListener('click', () => selectGpu(name));
-      g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); selectGpu(name); } });
+      g.addEventListener('click', () => events.selectGpu(gpu.name));
+      g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); events.selectGpu(gpu.name); } });
     }
     layer.append(g);
   }
+  return layer;
+}
+
+function markBadge(label: string, right: number, top: number): SVGGElement {
+  const w = Math.max(22, label.length * 6.5 + 6);
+  return svg('g', { class: 'mark' },
+    svg('rect', { x: right - w, y: top - 7, width: w, height: 13, rx: 6 }),
+    svg('text', { x: right - w / 2, y: top + 3, 'text-anchor': 'middle' }, label));
+}
+
+function explainOn(node: SVGElement, text: string, events: GraphEvents): void {
+  node.addEventListener('mouseenter', () => events.explain(text));
+  node.addEventListener('focus', () => events.explain(text));
+}
+
+const KEYS: Record<string, Direction> = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right' };
+
+function onKey(e: KeyboardEvent, root: SVGSVGElement, layout: GraphLayout): void {
+  const direction = KEYS[e.key];
+  const current = (e.target as Element).closest<SVGGElement>('[data-node]');
+  if (!direction || !current) return;
+  e.preventDefault();
+  const rects = Array.from(root.querySelectorAll<SVGGElement>('[data-node]')).map((n) => ({ id: n.dataset.node ?? '', ...rectOf(n, layout) }));
+  const next = nextInDirection(rects, current.dataset.node ?? '', direction);
+  const target = next === null ? null : root.querySelector<SVGGElement>(`[data-node="${CSS.escape(next)}"]`);
+  if (!target) return;
+  current.setAttribute('tabindex', '-1');
+  target.setAttribute('tabindex', '0');
+  target.focus();
+}
+
+function rectOf(node: SVGGElement, layout: GraphLayout): { x: number; y: number; w: number; h: number } {
+  const placed = layout.nodes.get(node.dataset.node ?? '');
+  if (placed) return placed;
+  const panel = layout.panels.find((p) => p.id === node.dataset.node);
+  return panel ? { x: panel.x, y: headerOf(panel).y, w: panel.w, h: SIZE.head } : { x: 0, y: 0, w: 0, h: 0 };
+}
+
+/** Makes one node the graph's tab stop: the selected GPU, else the first node. */
+export function setTabStop(root: SVGSVGElement, selectedGpu: string | null): void {
+  const nodes = Array.from(root.querySelectorAll<SVGGElement>('[data-node]'));
+  const stop = nodes.find((n) => selectedGpu !== null && n.dataset.column === selectedGpu) ?? nodes[0];
+  stop?.setAttribute('tabindex', '0');
+}
+
+/** The legend entries for what this graph draws, the selected GPU's route included. */
+function legendFor(data: TopologyData, selectedGpu: string | null): typeof GRAPH_LEGEND {
+  const model = graphModel(data);
+  const gpu = data.gpus.find((g) => g.name === selectedGpu);
+  const route = gpu ? routeOf(model, gpu) : null;
+  const shown: Record<string, boolean> = {
+    'pcie-edge degraded': model.nodes.some((n) => n.link?.degraded === true),
+    'hub-bar': model.hubs.length > 0,
+    'nvlink-edge': model.nvlinks.length > 0,
+    'c2c-edge': model.c2c.length > 0,
+    'route-edge': (route?.nodes.size ?? 0) > 1,
+    'pxn-edge': route?.nvlink !== null && route?.nvlink !== undefined,
+    'sys-edge': route?.cpuHops.some((h) => h.sys) === true,
+    mark: model.nodes.some((n) => n.marks.length > 0),
+  };
+  return GRAPH_LEGEND.filter((entry) => shown[entry.swatch] ?? true);
+}
+
+export function renderGraphLegend(data: TopologyData, selectedGpu: string | null, events: GraphEvents): HTMLElement {
+  const items = legendFor(data, selectedGpu).map((entry) => {
+    const text = `${entry.label}: ${entry.explanation}`;
+    const sample = entry.swatch === 'hub-bar' || entry.swatch === 'mark'
+      ? svg('rect', { class: entry.swatch, x: 2, y: 5, width: 26, height: 8, rx: 3 })
+      : svg('line', { class: entry.swatch, x1: 2, y1: 9, x2: 28, y2: 9 });
+    const item = el('li', { class: 'legend-item', tabindex: '0', title: text, 'aria-label': text },
+      svg('svg', { class: 'edge-swatch', width: 30, height: 18, viewBox: '0 0 30 18', 'aria-hidden': 'true' }, sample),
+      el('span', { class: 'legend-meaning' }, entry.label));
+    item.addEventListener('mouseenter', () => events.explain(text));
+    item.addEventListener('focus', () => events.explain(text));
+    return item;
+  });
+  return el('ul', { class: 'legend graph-legend', 'aria-label': 'Graph legend' }, ...items);
 }

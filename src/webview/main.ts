@@ -4,7 +4,7 @@ import { ExtensionToWebview, TopologyData, WebviewToExtension, isExtensionToWebv
 import { renderDetails } from './details';
 import { el } from './dom';
 import { Explainer } from './explain';
-import { renderGraph } from './graph';
+import { renderGraph, renderGraphLegend, setTabStop } from './graph';
 import { renderLegend, renderMatrix } from './matrix';
 
 declare function acquireVsCodeApi(): { postMessage(message: WebviewToExtension): void };
@@ -15,6 +15,9 @@ const vscode = acquireVsCodeApi();
 const root = document.getElementById('root') as HTMLElement;
 const state: { data?: TopologyData; mode: Mode; gpu: string | null } = { mode: 'matrix', gpu: null };
 const status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+/** Room kept under the graph for its legend and the explanation box, so both stay in view. */
+const BELOW_GRAPH = 170;
+let resizing: ResizeObserver | undefined;
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (!isExtensionToWebview(event.data)) return;
@@ -35,22 +38,65 @@ function receive(message: ExtensionToWebview): void {
 function render(): void {
   const data = state.data;
   if (!data) return;
-  const refocus = focusSelector(document.activeElement);
+  const refocus = focusSelector(document.activeElement) ?? graphFocusSelector(document.activeElement);
   const explainer = new Explainer(data);
-  const explanation = el('p', { class: 'explanation', id: 'explanation', 'aria-live': 'polite' }, 'Hover or focus a cell or a legend entry to see what it means for GPUDirect RDMA.');
+  const graph = state.mode === 'graph';
+  const hint = graph
+    ? 'Hover or focus a node, a line or a legend entry to see what it is and what it means for GPUDirect RDMA; arrow keys move between nodes.'
+    : 'Hover or focus a cell or a legend entry to see what it means for GPUDirect RDMA.';
+  const explanation = el('p', { class: 'explanation', id: 'explanation', 'aria-live': 'polite' }, hint);
   const events = { explain: (text: string) => { explanation.textContent = text; }, selectGpu };
   const gpu = data.gpus.find((g) => g.name === state.gpu);
-  const view = state.mode === 'matrix'
-    ? renderMatrix(data, explainer, new Set(gpu?.nearestNicColumns ?? []), state.gpu, events)
-    : el('div', { class: 'graph-scroll' }, renderGraph(data, state.gpu, selectGpu));
+  const view = graph
+    ? el('div', { class: 'graph-scroll', id: 'graph-host' })
+    : renderMatrix(data, explainer, new Set(gpu?.nearestNicColumns ?? []), state.gpu, events);
+  const legend = graph ? renderGraphLegend(data, state.gpu, events) : renderLegend(data, explainer, events);
   root.replaceChildren(
     el('header', {}, el('h1', {}, data.title), el('p', { class: 'source' }, data.source)),
     tabs(),
-    el('div', { class: 'layout' }, el('div', { class: 'view' }, view, renderLegend(data, explainer, events), explanation),
+    el('div', { class: 'layout' }, el('div', { class: 'view' }, caption(data, graph), view, legend, explanation),
       renderDetails(data, gpu, selectGpu, copy)),
     status,
   );
+  resizing?.disconnect();
+  if (graph) drawGraph(data, view, events);
+  else stackIfTooWide(view);
   restoreFocus(refocus);
+}
+
+/** Lays the graph out for the room its host has now, and again when that width changes. */
+function drawGraph(data: TopologyData, host: HTMLElement, events: { explain(text: string): void; selectGpu(name: string): void }): void {
+  let width = -1;
+  const draw = () => {
+    if (Math.abs(host.clientWidth - width) < 8) return;
+    width = host.clientWidth;
+    const height = Math.max(280, window.innerHeight - host.getBoundingClientRect().top - BELOW_GRAPH);
+    const svgRoot = renderGraph(data, state.gpu, { width: width - 4, height }, events);
+    setTabStop(svgRoot, state.gpu);
+    host.replaceChildren(svgRoot);
+  };
+  draw();
+  resizing = new ResizeObserver(() => draw());
+  resizing.observe(host);
+}
+
+/** A matrix wider than its column gets the whole width, the GPU panel moving below it. */
+function stackIfTooWide(frame: HTMLElement): void {
+  const scroller = frame.querySelector<HTMLElement>('.matrix-scroll');
+  if (scroller && scroller.scrollWidth > scroller.clientWidth) root.querySelector('.layout')?.classList.add('stacked');
+}
+
+/** What the view shows: the matrix as printed or derived; the real PCIe tree or the matrix's inferred layout. */
+function caption(data: TopologyData, graph: boolean): HTMLElement | null {
+  if (graph) {
+    const text = data.graph.tree
+      ? 'The PCIe tree read from sysfs: CPUs, host bridges, switches, GPUs and NICs with their links; the selected GPU\'s route to its NIC highlighted.'
+      : 'Inferred from the matrix (the PCI tree was not read): PCIe groups stand for switches the matrix implies, not real ones.';
+    return el('p', { class: 'caption' }, text);
+  }
+  return data.derived
+    ? el('p', { class: 'caption derived' }, 'Derived from the sysfs PCI tree, as nvidia-smi would compute it (nvidia-smi topo -m was not read): PCIe distances only, NVLink not shown.')
+    : null;
 }
 
 /** A re-render replaces every element: remember where keyboard focus was, by id or by matrix cell. */
@@ -60,12 +106,16 @@ function focusSelector(active: Element | null): string | null {
   return active.id ? `#${CSS.escape(active.id)}` : null;
 }
 
+function graphFocusSelector(active: Element | null): string | null {
+  return active instanceof SVGElement && active.dataset.node !== undefined ? `[data-node="${CSS.escape(active.dataset.node)}"]` : null;
+}
+
 function restoreFocus(selector: string | null): void {
-  const target = selector ? root.querySelector<HTMLElement>(selector) : null;
+  const target = selector ? root.querySelector<HTMLElement | SVGElement>(selector) : null;
   if (!target) return;
-  if (target.matches('td')) {
-    root.querySelectorAll<HTMLElement>('td.cell[tabindex="0"]').forEach((cell) => { cell.tabIndex = -1; });
-    target.tabIndex = 0;
+  if (target.matches('td, [data-node]')) {
+    root.querySelectorAll<HTMLElement | SVGElement>('td.cell[tabindex="0"], [data-node][tabindex="0"]').forEach((e) => e.setAttribute('tabindex', '-1'));
+    target.setAttribute('tabindex', '0');
   }
   target.focus();
 }

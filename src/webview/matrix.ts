@@ -32,7 +32,15 @@ export function renderMatrix(data: TopologyData, explainer: Explainer, chosen: R
   });
   const table = el('table', { class: 'matrix', role: 'grid', 'aria-label': 'GPU and NIC link matrix' }, el('thead', {}, head), el('tbody', {}, ...rows));
   table.addEventListener('keydown', (e) => onKey(e, table, gpus, events));
-  return el('div', { class: 'matrix-scroll' }, table);
+  const scroller = el('div', { class: 'matrix-scroll', tabindex: '-1' }, table);
+  const frame = el('div', { class: 'matrix-frame' }, scroller);
+  // A shade on the right while columns are out of view there, so a clipped matrix never looks complete.
+  const mark = () => {
+    frame.classList.toggle('more-right', scroller.scrollLeft + scroller.clientWidth < scroller.scrollWidth - 1);
+  };
+  scroller.addEventListener('scroll', mark);
+  new ResizeObserver(mark).observe(scroller);
+  return frame;
 }
 
 const MOVES: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };

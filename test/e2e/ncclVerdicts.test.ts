@@ -10,7 +10,6 @@ import { CACHE_DIR } from './environment';
 import { hostsTree } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';
 
-const CONTAINER_TITLE = 'GPUDirect RDMA';
 const PXN = 'gpu-pxn';
 const GRACE = 'gpu-grace';
 const RECORDS_PATH = path.join(CACHE_DIR, 'lab-nccl.records.json');
@@ -19,7 +18,7 @@ describe('NCCL verdicts in a real VS Code (code-server + chromium + SSH lab with
   this.timeout(90_000);
   const workbench = new Workbench();
   let lab: Lab | undefined;
-  const { sidebar, row, setExpanded, inline, tooltip } = hostsTree(workbench);
+  const { row, setExpanded, inline, tooltip, showHosts, diagnose: diagnoseHost } = hostsTree(workbench);
   /** A GPU row: one host is expanded at a time, so its label is unique. */
   const gpuRow = (label: string): Locator => row(label);
   const view = (): FrameLocator => workbench.tab.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
@@ -41,19 +40,8 @@ describe('NCCL verdicts in a real VS Code (code-server + chromium + SSH lab with
     await lab?.stop();
   });
 
-  /** Opens the container unless it is already showing: its activity-bar button toggles the sidebar. */
-  async function showHosts(): Promise<void> {
-    const item = workbench.activityBarItem(CONTAINER_TITLE);
-    const classes = await item.locator('xpath=..').getAttribute('class') ?? '';
-    if (!/\bchecked\b/.test(classes) || !(await sidebar().isVisible())) await item.click();
-    await row(PXN).waitFor();
-  }
-
   async function diagnose(host: string): Promise<void> {
-    await showHosts();
-    await inline(row(host), 'Diagnose');
-    await setExpanded(row(host), true);
-    await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor({ timeout: 60_000 });
+    await diagnoseHost(host);
     await setExpanded(row('GPUs'), true);
   }
 
@@ -78,17 +66,16 @@ describe('NCCL verdicts in a real VS Code (code-server + chromium + SSH lab with
     await view().locator('.details dd', { hasText: 'GDR yes via GPU0 (PXN)' }).waitFor();
     await workbench.screenshot('nccl-02-pxn-details');
     await view().locator('#tab-graph').click();
-    const route = view().locator('svg.graph .chosen-edge.pxn');
-    // SVG lines count as hidden to Playwright: wait for them to be in the graph, not 'visible'.
-    await route.first().waitFor({ state: 'attached' });
-    assert.ok(await route.count() >= 2, 'GPU1 → GPU0 and GPU0 → the NIC');
+    // SVG paths count as hidden to Playwright: wait for them to be in the graph, not 'visible'.
+    await view().locator('svg.graph .pxn-edge').waitFor({ state: 'attached' });
+    assert.ok(await view().locator('svg.graph .pcie-edge.route').count() >= 2, 'GPU1 → GPU0 over NVLink, then GPU0 → the NIC');
     await workbench.screenshot('nccl-03-pxn-graph');
   });
 
   it('a GB200 tray: nvidia-smi says SYS, NCCL reaches its own Grace\'s NICs over P2C with GPUDirect RDMA', async function () {
     this.timeout(120_000);
     await workbench.runCommand('View: Close All Editors');
-    await showHosts();
+    await showHosts(PXN);
     await setExpanded(row(PXN), false);
     await diagnose(GRACE);
     await gpuRow('GPU0').filter({ hasText: /GDR yes \(C2C\) · .*\(SYS → NCCL P2C\)/ }).waitFor();

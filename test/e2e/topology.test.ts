@@ -174,14 +174,22 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
     await workbench.screenshot('topology-02-cell-explained');
   });
 
-  it('switches to the graph: NUMA nodes, PCIe groups, GPUs with their chosen NIC', async function () {
+  it('switches to the graph: NUMA node panels, PCIe groups, the all-to-all NVLink mesh as one hub, GPUs with their chosen NIC', async function () {
     await view().locator('#tab-graph').click();
     const graph = view().locator('svg.graph');
     await graph.waitFor();
-    assert.strictEqual(await graph.locator('text', { hasText: /^NUMA node \d$/ }).count(), 2);
-    assert.strictEqual(await graph.locator('.device.gpu').count(), 8);
-    assert.strictEqual(await graph.locator('.nvlink-edge').count(), 28);
-    assert.ok((await graph.locator('.device.nic.chosen').count()) >= 8);
+    // The panel opens beside the editor: too narrow for a whole NUMA node, each is drawn in parts.
+    const cpus = await graph.locator('.node.cpu').evaluateAll((nodes) => nodes.map((n) => n.querySelector('text')?.textContent ?? ''));
+    assert.deepStrictEqual([...new Set(cpus.map((c) => c.replace(/ \(part \d of \d\)$/, '')))], ['CPU 0 · NUMA node 0', 'CPU 1 · NUMA node 1'], cpus.join(', '));
+    const fit = await view().locator('body').evaluate(() => ({ svg: document.querySelector('svg.graph')?.getBoundingClientRect().width ?? 0, host: document.querySelector('.graph-scroll')?.clientWidth ?? 0 }));
+    assert.ok(fit.svg <= fit.host + 1, `the graph is wider than the panel: ${JSON.stringify(fit)}`);
+    assert.strictEqual(await graph.locator('.node.gpu').count(), 8);
+    assert.strictEqual(await graph.locator('.nvlink-hub').count(), 1);
+    assert.strictEqual(await graph.locator('.nvlink-edge').count(), 0);
+    assert.ok((await graph.locator('.node.nic.chosen').count()) >= 8);
+    await view().locator('.caption', { hasText: 'Inferred from the matrix' }).waitFor();
+    await view().locator('.graph-legend li', { hasText: 'NVLink hub' }).waitFor();
+    assert.strictEqual(await view().locator('.legend .swatch').count(), 0, 'the matrix legend is not under the graph');
     await workbench.screenshot('topology-03-graph');
     await view().locator('#tab-matrix').click();
     await cell('GPU0', 'NIC0').waitFor();
@@ -269,6 +277,13 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
 
   it('the largest real matrix (H200: 8 GPUs × 12 NICs) fits the panel: no horizontal overflow, no overlapping cells', async function () {
     // test/fixtures/topo holds no real 16-GPU output; the H200 one (20 × 20 devices) is the largest.
+    // Analyze Topology opens beside its editor, a new group each time: here the panel gets the editor area alone.
+    await workbench.runCommand('View: Close All Editors');
+    await workbench.openFile(H200);
+    await workbench.runCommand('GPUDirect RDMA: Analyze Topology in Editor');
+    await view().locator('h1', { hasText: H200 }).waitFor();
+    await workbench.runCommand('View: Single Column Editor Layout');
+    await workbench.tab.locator('.part.editor .tab', { hasText: `Topology: ${H200}` }).click();
     await cell('GPU7', 'NIC11').waitFor();
     const layout = await inView(measureLayout);
     assert.strictEqual(layout.cells, 20 * 20);

@@ -61,5 +61,23 @@ export function hostsTree(workbench: Workbench) {
     }
   }
 
-  return { sidebar, row, setExpanded, inline, tooltip, contextMenu };
+  /** Opens the GPUDirect RDMA container unless it is showing (its activity-bar button toggles the sidebar), until `host`'s row is there. */
+  async function showHosts(host: string): Promise<void> {
+    const item = workbench.activityBarItem('GPUDirect RDMA');
+    const classes = await item.locator('xpath=..').getAttribute('class') ?? '';
+    if (!/\bchecked\b/.test(classes) || !(await sidebar().isVisible())) await item.click();
+    await row(host).waitFor();
+  }
+
+  /** Diagnoses `host` from its inline action and waits, its row expanded, for the diagnosis to end. */
+  async function diagnose(host: string): Promise<void> {
+    await showHosts(host);
+    await inline(row(host), 'Diagnose');
+    await setExpanded(row(host), true);
+    await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor({ timeout: 60_000 });
+    // The mouse leaves the host row: its tooltip (the verdict) would cover the rows below it.
+    await workbench.tab.mouse.move(0, 0);
+  }
+
+  return { sidebar, row, setExpanded, inline, tooltip, contextMenu, showHosts, diagnose };
 }

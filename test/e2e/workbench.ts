@@ -28,8 +28,11 @@ export class Workbench {
   private page?: Page;
   private dirs?: CodeServerDirs;
 
-  /** `userSettings` are merged over the harness's own into the user settings.json. */
-  constructor(private readonly userSettings: Record<string, unknown> = {}) {}
+  /**
+   * `userSettings` are merged over the harness's own into the user settings.json. `scrollbars`: draw
+   * native scrollbars as a user's browser does (headless Chromium hides them, zero thick, by default).
+   */
+  constructor(private readonly userSettings: Record<string, unknown> = {}, private readonly options: { scrollbars?: boolean } = {}) {}
 
   /** The browser tab showing the workbench. */
   get tab(): Page {
@@ -48,6 +51,7 @@ export class Workbench {
       executablePath: tools.chromium,
       headless: true,
       args: CHROMIUM_ARGS,
+      ignoreDefaultArgs: this.options.scrollbars ? ['--hide-scrollbars'] : undefined,
       // Chromium keeps crash reports under $XDG_CONFIG_HOME/chromium: not in the user's home.
       env: { ...process.env, XDG_CONFIG_HOME: path.join(RUN_DIR, 'xdg-config') },
     });
@@ -155,7 +159,8 @@ export class Workbench {
       has: this.tab.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }),
     });
     await row.first().click();
-    await this.tab.locator('.part.editor .tab.active', { hasText: name }).waitFor();
+    // The active tab of the active group: the file may also be the active tab of another group (an editor beside it).
+    await this.tab.locator('.part.editor .editor-group-container.active .tab.active', { hasText: name }).waitFor();
   }
 
   /**

@@ -12,6 +12,8 @@ import { PathType } from '../topology/nccl/pathType';
 import { formatNcclVersion } from '../topology/nccl/version';
 import { RuleContext } from './context';
 import { factOf } from './evidence';
+import { hostTopology } from './hostTopology';
+import { ncclIbHcaValue } from './ibHca';
 import { NcclAssumptions } from './ncclAssumptions';
 import { matrixModelInput, ncclModelInput } from './ncclInput';
 import { t } from '../l10n';
@@ -33,6 +35,8 @@ export interface GpuNicPair {
   readonly nics: PairNic[];
   /** The matrix's token between the GPU and the first NIC (`PXB`); its NCCL path class without a matrix; null without NICs. */
   readonly link: string | null;
+  /** `link` was worked out from the sysfs PCI tree: `nvidia-smi topo -m` was not read (topology/pcie/distance.ts). */
+  readonly linkDerived: boolean;
   /** NCCL's path class after its own adjustments: PIX, PXB, P2C (Grace C2C), PXN (through `proxyGpu`), PHB, SYS. */
   readonly ncclPath: PathType | null;
   /** For PXN: the GPU that relays this GPU's sends to the NIC over NVLink. */
@@ -51,16 +55,18 @@ export interface GpuNicPair {
   readonly reason: string;
   /** How to see it in NCCL's own log. */
   readonly confirm: string;
+  /** `NCCL_IB_HCA` value (`=mlx5_0:1`) for a job on this GPU alone: its ports, named as the whole host's value names them; null without one. */
+  readonly ncclIbHca: string | null;
   /** The NCCL release the verdict was computed for. */
   readonly ncclAssumed: string;
 }
 
 export function gpuNicPairs(ctx: RuleContext, nccl: NcclAssumptions): { pairs: GpuNicPair[]; verdict: HostVerdict | null } {
-  const topo = factOf(ctx.report, 'topo');
+  const host = hostTopology(ctx.report);
   const verdict = ncclHostVerdict(ncclModelInput(ctx, nccl.env.NCCL_DMABUF_ENABLE !== '0'), nccl.version, nccl.env);
   if (!verdict) return { pairs: [], verdict: null };
   const numactl = factOf(ctx.report, 'numactl');
-  const pairs = verdict.gpus.map((gv) => pairOf(gv, verdict, topo, numactl));
+  const pairs = verdict.gpus.map((gv) => pairOf(gv, verdict, host?.topology, numactl, host?.derived === true));
   return { pairs, verdict };
 }
 
@@ -70,22 +76,24 @@ export function pairsFromTopology(topo: Topology, nccl: NcclAssumptions): GpuNic
   return verdict ? verdict.gpus.map((gv) => pairOf(gv, verdict, topo, undefined)) : [];
 }
 
-function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, numactl: Numactl | undefined): GpuNicPair {
+function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, numactl: Numactl | undefined, derived = false): GpuNicPair {
   const column = (device: string) => topo?.nics.find((n) => (n.device ?? n.name) === device)?.name ?? device;
   const ordered = gv.primary ? [gv.primary, ...gv.uses.filter((u) => u !== gv.primary)] : [];
   const nics = ordered.map((u) => ({ nic: column(u.net.device), device: u.net.device, port: u.net.active === null ? null : u.net.port, portActive: u.net.active }));
   const first = ordered[0];
-  const token = first ? topo?.links[gv.gpu.name]?.[column(first.net.device)] ?? first.direct : null;
+  const printed = first ? topo?.links[gv.gpu.name]?.[column(first.net.device)] ?? null : null;
+  const token = first ? printed ?? first.direct : null;
   const send = first ? first.send.enabled !== false : false;
   const receive = first ? first.receive.enabled !== false : false;
   const topoGpu = topo?.gpus.find((g) => g.name === gv.gpu.name);
   return {
-    gpu: gv.gpu.name, nics, link: token, ncclPath: first?.path ?? null, proxyGpu: first?.proxyGpu ?? null,
+    gpu: gv.gpu.name, nics, link: token, linkDerived: derived && printed !== null, ncclPath: first?.path ?? null, proxyGpu: first?.proxyGpu ?? null,
     ...(topoGpu ? pinning(topoGpu, numactl) : { numaNode: null, cpus: null, cpuSource: null }),
     gdr: send && receive,
     ...(send !== receive ? { send, receive } : {}),
     reason: verdictSentence(gv, hv),
     confirm: confirmText(gv),
+    ncclIbHca: ncclIbHcaValue(ordered.map((u) => u.net)),
     ncclAssumed: formatNcclVersion(hv.rules.version),
   };
 }
@@ -99,11 +107,12 @@ export function shortVerdict(p: GpuNicPair): string {
   return p.proxyGpu ? t('GDR yes via {0} (PXN)', p.proxyGpu) : p.ncclPath === 'P2C' ? t('GDR yes (C2C)') : t('GDR yes');
 }
 
-/** The path as shown beside the NIC: the matrix token, and NCCL's class where NCCL sees another one. */
+/** The path as shown beside the NIC: the matrix token (`, derived` when from the PCI tree), and NCCL's class where NCCL sees another one. */
 export function pathLabel(p: GpuNicPair): string {
   if (p.link === null) return '-';
+  const token = p.linkDerived ? `${p.link}, derived` : p.link;
   const plain = tokenPath(p.link);
-  return p.ncclPath === null || p.ncclPath === plain ? p.link : `${p.link} → NCCL ${p.ncclPath}`;
+  return p.ncclPath === null || p.ncclPath === plain ? token : `${token} → NCCL ${p.ncclPath}`;
 }
 
 /** topo's affinity columns; numactl fills in what they leave out (N/A, empty, an old driver without them). */

@@ -2,6 +2,8 @@
 // and NCCL_NET_GDR_LEVEL=PHB only where GPUs reach a NIC through a host bridge and nothing nearer.
 // A suggestion to measure (nccl-tests), never applied by the tool.
 import { HostVerdict } from '../topology/nccl/model';
+import type { TableNet } from '../topology/nccl/pathTable';
+import { ncclIbHcaValue } from './ibHca';
 import { GpuNicPair } from './pairs';
 import { t } from '../l10n';
 
@@ -21,9 +23,9 @@ export function shellAssignment(name: string, value: string): string {
 export function suggestEnv(pairs: readonly GpuNicPair[], hv: HostVerdict | null): SuggestedEnv {
   const env: Record<string, string> = {};
   const notes: string[] = [];
-  const hca = ibHcaList(pairs, hv, notes);
-  if (hca.length > 0) {
-    env.NCCL_IB_HCA = `=${hca.join(',')}`;
+  const hca = ncclIbHcaValue(usedPorts(pairs, hv, notes));
+  if (hca !== null) {
+    env.NCCL_IB_HCA = hca;
     notes.push(t('NCCL_IB_HCA: the ports NCCL gives these GPUs ("=" asks for exact names, ":<port>" the port). It only filters: NCCL still walks its own device list and assigns ports to GPUs by topology, whatever the order here.'));
   }
   const level = gdrLevel(pairs, hv, notes);
@@ -32,8 +34,8 @@ export function suggestEnv(pairs: readonly GpuNicPair[], hv: HostVerdict | null)
   return { kind: 'suggestion', env, notes };
 }
 
-/** The ports used, in NCCL's device order; ports not known to be active are left out and named. */
-function ibHcaList(pairs: readonly GpuNicPair[], hv: HostVerdict | null, notes: string[]): string[] {
+/** The ports the GPUs use, in NCCL's device order (the model keeps only usable ones). */
+function usedPorts(pairs: readonly GpuNicPair[], hv: HostVerdict | null, notes: string[]): TableNet[] {
   const used = new Set((hv?.gpus ?? []).flatMap((gv) => gv.uses.map((u) => u.net.name)));
   const list = pairs.length === 0 ? [] : (hv?.nets ?? []).filter((n) => used.has(n.name));
   const layers = new Set(list.map((n) => n.linkLayer).filter((l) => l !== null));
@@ -41,8 +43,7 @@ function ibHcaList(pairs: readonly GpuNicPair[], hv: HostVerdict | null, notes: 
     const by = (l: string) => list.filter((n) => n.linkLayer === l).map((n) => n.device).join(', ');
     notes.push(t('These ports mix InfiniBand ({0}) and RoCE ({1}): NCCL cannot connect ports of different link types ("Try selecting NICs of only one link type using NCCL_IB_HCA", src/transport/net_ib/connect.cc); keep one type per job.', by('IB'), by('RoCE')));
   }
-  // A port not read (no ibv_devinfo) is not named: NCCL then takes any port of the device.
-  return list.map((n) => (n.active === null ? n.device : n.name));
+  return list;
 }
 
 /** PHB when some GPUs get no GPUDirect RDMA only because their NIC is behind a host bridge; SYS is never suggested. */

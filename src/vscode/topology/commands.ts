@@ -3,7 +3,9 @@
 // the same panel.
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { factOf } from '../../core/diagnosis/evidence';
+import { acsMarks } from '../../core/diagnosis/acs';
+import { hostDrawing } from '../../core/diagnosis/hostTopology';
+import { virtState } from '../../core/diagnosis/virt';
 import { parseTopo } from '../../core/parsers/topo';
 import { readSettings } from '../config';
 import { Ctx, targetHosts } from '../context';
@@ -22,14 +24,18 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
     void notifyInfo(`${host.label} has not been diagnosed yet: run Diagnose first.`);
     return;
   }
-  const topology = factOf(last.report, 'topo');
-  if (!topology) {
-    void notifyWarning(`${host.label}: no readable \`nvidia-smi topo -m\` output in the last diagnosis.`);
+  const drawing = hostDrawing(last.report);
+  if (!drawing) {
+    void notifyWarning(`${host.label}: the last diagnosis has neither a readable \`nvidia-smi topo -m\` output nor the PCI tree from sysfs.`);
     return;
   }
+  const derived = drawing.derived ? ', distances derived from the PCI tree (nvidia-smi topo -m not read)' : '';
   ctx.topology.show(topologyData({
-    title: host.label, source: `diagnosed ${last.finishedAt.toLocaleString()}`, topology,
+    title: host.label, source: `diagnosed ${last.finishedAt.toLocaleString()}${derived}`, topology: drawing.topology,
     pairs: last.diagnosis.pairs, suggestedEnv: last.diagnosis.suggestedEnv, nccl: readSettings().nccl, proof: ctx.model.status(host.id).proof,
+    tree: drawing.tree, derived: drawing.derived, c2cGpus: drawing.c2cGpus,
+    // Bridges that redirect peer traffic (pcie.acs-enabled) carry an ACS mark in the graph.
+    bridgeMarks: acsMarks(last.report, last.diagnosis.pairs, virtState(last.report)),
   }));
   ctx.keys.set(ContextKeys.topologyShown, true);
 }

@@ -3,13 +3,17 @@
 // diagnosis (topology/nccl/explain.ts), a matrix token's rule from topology/nccl/linkRule.ts. A saved
 // matrix without a host gets verdicts from the same model, from the matrix alone. No VS Code import.
 import { DEFAULT_NCCL, GpuNicPair, NcclAssumptions, SuggestedEnv, pairsFromTopology, shortVerdict } from '../../core/diagnosis';
+import { shellAssignment } from '../../core/diagnosis/suggestedEnv';
 import type { Topology } from '../../core/parsers/topo';
 import { topologyGraph } from '../../core/topology/graph';
 import { classifyLink, knownLinkTypes, linkMeaning } from '../../core/topology/linkTypes';
 import { linkRule } from '../../core/topology/nccl/linkRule';
 import type { ProofReport } from '../../core/prove';
 import { pct } from '../../core/prove/verdict';
-import type { GpuDetail, LinkClassName, LinkExplanation, ProofDetail, TopologyData } from '../../protocol/topology';
+import { speedWidth } from '../../core/topology/pcie/link';
+import type { PcieTree } from '../../core/topology/pcie/tree';
+import { linkWords, nodeWords } from '../../core/topology/pcie/words';
+import type { BridgeMark, GpuDetail, LinkClassName, LinkExplanation, PcieTreeData, ProofDetail, TopologyData } from '../../protocol/topology';
 
 export interface TopologySource {
   readonly title: string;
@@ -22,6 +26,14 @@ export interface TopologySource {
   readonly nccl?: NcclAssumptions;
   /** The host's last GPUDirect RDMA proof. */
   readonly proof?: ProofReport;
+  /** The real PCIe tree from sysfs; absent or null: the graph is inferred from the matrix. */
+  readonly tree?: PcieTree | null;
+  /** `topology` was derived from that tree because `nvidia-smi topo -m` was not read. */
+  readonly derived?: boolean;
+  /** GPUs joined to their Grace CPU by NVLink-C2C; absent: read from the matrix's GPU NUMA IDs. */
+  readonly c2cGpus?: readonly string[];
+  /** Notes on single bridges of the tree (ACS on, …). */
+  readonly bridgeMarks?: readonly BridgeMark[];
 }
 
 export function topologyData(input: TopologySource): TopologyData {
@@ -36,8 +48,31 @@ export function topologyData(input: TopologySource): TopologyData {
     columns: topology.columns,
     cells: topology.columns.map((row) => topology.columns.map((column) => topology.links[row]?.[column] ?? null)),
     explanations: explanations(topology, nccl),
-    graph: topologyGraph(topology),
+    graph: {
+      ...topologyGraph(topology),
+      tree: input.tree ? treeData(input.tree, nccl, input.bridgeMarks ?? []) : null,
+      c2cGpus: [...(input.c2cGpus ?? topology.gpus.filter((g) => /^\d+$/.test((g.gpuNumaId ?? '').trim())).map((g) => g.name))],
+    },
     env: Object.entries(input.suggestedEnv?.env ?? {}).map(([name, value]) => ({ name, value })),
+    derived: input.derived === true,
+  };
+}
+
+function treeData(tree: PcieTree, nccl: NcclAssumptions, marks: readonly BridgeMark[]): PcieTreeData {
+  return {
+    nodes: tree.nodes.map((node) => {
+      const words = nodeWords(node, nccl.version, nccl.env);
+      return {
+        id: node.id, kind: node.kind, parent: node.parent, ...words,
+        numaNode: node.numaNode === null ? null : String(node.numaNode), column: node.column,
+        bridges: [...(node.bdf ? [node.bdf] : []), ...node.ports],
+        link: node.link ? {
+          text: speedWidth(node.link.speed, node.link.width), max: speedWidth(node.link.maxSpeed, node.link.maxWidth),
+          degraded: node.link.degraded, explanation: linkWords(node, node.link),
+        } : null,
+      };
+    }),
+    marks: [...marks],
   };
 }
 
@@ -68,10 +103,9 @@ function gpuDetail(topology: Topology, name: string, pair: GpuNicPair | undefine
   const numaNode = pair ? pair.numaNode : shown(gpu?.numaAffinity);
   const cpus = pair ? pair.cpus : shown(gpu?.cpuAffinity);
   const nics = pair?.nics ?? [];
-  const hcas = nics.map((n) => (n.device === null ? null : n.port === null ? n.device : `${n.device}:${n.port}`)).filter((h): h is string => h !== null);
   const caveat = fromMatrix ? ' (From the matrix alone: NIC ports, peer memory and the GPU model were not read.)' : '';
   return {
-    name, numaNode, cpus, link: pair?.link ?? null,
+    name, numaNode, cpus, link: pair?.link ?? null, linkDerived: pair?.linkDerived === true,
     nearestNics: nics.map((n) => nicLabel(topology, n.nic)),
     nearestNicColumns: nics.map((n) => n.nic),
     gdr: pair ? pair.gdr : null,
@@ -80,7 +114,8 @@ function gpuDetail(topology: Topology, name: string, pair: GpuNicPair | undefine
     proxyGpu: pair?.proxyGpu ?? null,
     reason: `${pair?.reason ?? 'No verdict.'}${caveat}`,
     confirm: pair?.confirm ?? '',
-    ncclIbHca: hcas.length > 0 ? `NCCL_IB_HCA='=${hcas.join(',')}'` : null,
+    ncclIbHca: pair?.ncclIbHca ?? null,
+    ncclIbHcaShell: pair?.ncclIbHca ? shellAssignment('NCCL_IB_HCA', pair.ncclIbHca) : null,
     pinning: numaNode !== null && /^[\d,-]+$/.test(numaNode) ? `numactl --cpunodebind=${numaNode} --membind=${numaNode}` : null,
   };
 }

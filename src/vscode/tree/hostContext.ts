@@ -1,9 +1,9 @@
 // A host row's context value says which host actions work on it, so package.json's menus show only
-// those (no Disconnect without a connection, no Show Topology without a topology read):
+// those (no Disconnect without a connection, no Show Topology without a topology to draw):
 // `gdrDoctor.host;kind=ssh;diagnosed;topology;connected;fixable;removable`. No VS Code import:
 // unit-tested against package.json's when-clauses.
 import { ContextValues } from '../../constants';
-import { factOf } from '../../core/diagnosis/evidence';
+import { hostTopology } from '../../core/diagnosis/hostTopology';
 import type { HostEntry, HostStatus } from '../hosts/hostModel';
 
 /** What a host row can do, each a `;flag` of its context value. */
@@ -25,7 +25,8 @@ export function hostFlags({ host, status, connected }: HostFacts): HostFlag[] {
   const last = status.lastDiagnosed;
   const flags: [HostFlag, boolean][] = [
     ['diagnosed', last !== undefined],
-    ['topology', last !== undefined && factOf(last.report, 'topo') !== undefined],
+    // `nvidia-smi topo -m`, or where it failed the matrix derived from the sysfs PCI tree (what Show Topology draws).
+    ['topology', last !== undefined && hostTopology(last.report) !== null],
     ['connected', connected],
     ['fixable', takesQuickFixes(host)],
     // Hosts from the SSH config are removed there; this machine is always listed once a host is.

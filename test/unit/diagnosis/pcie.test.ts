@@ -4,6 +4,8 @@ import * as assert from 'node:assert/strict';
 import { diagnose } from '../../../src/core/diagnosis';
 import { acsMarks } from '../../../src/core/diagnosis/acs';
 import { virtState } from '../../../src/core/diagnosis/virt';
+import { hostDrawing } from '../../../src/core/diagnosis/hostTopology';
+import { topologyData } from '../../../src/vscode/topology/topologyData';
 import { parseNcclVersion } from '../../../src/core/topology/nccl/version';
 import { fixture, hostReport } from './hostReport';
 import { ids, only } from './hosts';
@@ -24,6 +26,12 @@ describe('PCIe fabric rules (lab host hgx-acs)', () => {
     assert.equal(only(d.findings, 'iommu.enabled').severity, 'info');
     const marks = acsMarks(report, d.pairs, virtState(report));
     assert.deepEqual(marks.slice(0, 2).map((m) => [m.bridge, m.label]), DSPS.map((b) => [b, 'ACS']));
+    // The topology panel's graph marks the switch that holds those ports.
+    const drawing = hostDrawing(report);
+    const data = topologyData({ title: 'hgx-acs', source: 'test', topology: drawing!.topology, pairs: d.pairs, tree: drawing!.tree, bridgeMarks: marks });
+    const marked = data.graph.tree?.nodes.filter((n) => n.bridges.some((b) => DSPS.includes(b))) ?? [];
+    assert.ok(marked.length > 0, 'a graph node stands for the marked bridges');
+    assert.deepEqual(data.graph.tree?.marks.filter((m) => DSPS.includes(m.bridge)).map((m) => m.label), ['ACS', 'ACS']);
   });
 
   it('ACS off, or a root port redirecting outside every GPU↔NIC path: no finding', async () => {

@@ -1,11 +1,14 @@
 // The topology webview's protocol: the guards both sides run on every message, and the data the
-// extension builds from a real H200 `nvidia-smi topo -m` (8 GPUs, 12 NICs, tabs).
+// extension builds from a real H200 `nvidia-smi topo -m` (8 GPUs, 12 NICs, tabs) and from a lab host's
+// diagnosis with its sysfs PCI tree (the tree, its marks, the matrix derived when topo -m is missing).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseTopo } from '../../../src/core/parsers/topo';
 import { isExtensionToWebview, isTopologyData, isWebviewToExtension } from '../../../src/protocol/topology';
 import { topologyData } from '../../../src/vscode/topology/topologyData';
+import { graphModel } from '../../../src/webview/graphModel';
+import { labTopologyData } from '../vscode/labTopology';
 
 const H200 = fs.readFileSync(path.join(__dirname, '../../fixtures/topo/h200-hgx-8gpu-12nic-tabs.txt'), 'utf8');
 
@@ -89,7 +92,55 @@ describe('topology view data from a real H200 topo -m', () => {
     assert.match(gpu1?.reason ?? '', /^GPU1 → mlx5_3 over PXB .*\(From the matrix alone: NIC ports, peer memory and the GPU model were not read\.\)$/);
     assert.equal(gpu1?.numaNode, '0');
     assert.equal(gpu1?.cpus, '0-55,112-167');
-    assert.equal(gpu1?.ncclIbHca, "NCCL_IB_HCA='=mlx5_3'");
+    assert.equal(gpu1?.ncclIbHca, '=mlx5_3');
+    assert.equal(gpu1?.ncclIbHcaShell, "NCCL_IB_HCA='=mlx5_3'");
     assert.equal(gpu1?.pinning, 'numactl --cpunodebind=0 --membind=0');
+  });
+});
+
+describe('topology view data with the real PCIe tree (lab host pxn-port-down)', () => {
+  it('carries the tree, parents first, worded by the extension, and passes the guard', async () => {
+    const data = await labTopologyData('pxn-port-down');
+    const tree = data.graph.tree;
+    assert.ok(tree && isTopologyData(data));
+    const sw = tree.nodes.find((n) => n.id === '0000:16:00.0');
+    assert.deepEqual([sw?.kind, sw?.label, sw?.bridges], ['switch', 'PCIe switch', ['0000:16:00.0', '0000:17:00.0', '0000:17:01.0']]);
+    assert.match(sw?.explanation ?? '', /^PCIe switch 0000:16:00\.0 \(Broadcom \/ LSI 1000:c030\), downstream ports 0000:17:00\.0, 0000:17:01\.0\. .*NCCL 2\.30\.7/);
+    const gpu0 = tree.nodes.find((n) => n.column === 'GPU0');
+    assert.deepEqual(gpu0?.link && [gpu0.link.text, gpu0.link.max, gpu0.link.degraded], ['Gen5 x16', 'Gen5 x16', false]);
+    assert.deepEqual(data.graph.c2cGpus, []);
+    assert.equal(data.derived, false);
+  });
+
+  it('draws a bridge mark (the ACS hook) on the node holding that bridge, and refuses a mark label too long to draw', async () => {
+    const data = await labTopologyData('pxn-port-down');
+    const marks = [{ bridge: '0000:17:01.0', label: 'ACS', explanation: 'ACS redirects peer-to-peer requests to the root complex.' }];
+    const withMark = { ...data, graph: { ...data.graph, tree: data.graph.tree && { ...data.graph.tree, marks } } };
+    assert.ok(isTopologyData(withMark));
+    const model = graphModel(withMark);
+    assert.deepEqual(model.nodes.filter((n) => n.marks.length > 0).map((n) => n.id), ['0000:16:00.0']);
+    const tooLong = { ...withMark, graph: { ...withMark.graph, tree: withMark.graph.tree && { ...withMark.graph.tree, marks: [{ ...marks[0], label: 'ACS ENABLED' }] } } };
+    assert.equal(isTopologyData(tooLong), false);
+  });
+
+  it('refuses a tree whose node comes before its parent or repeats an id (the webview lays it out in one pass)', async () => {
+    const data = await labTopologyData('pxn-port-down');
+    const tree = data.graph.tree;
+    assert.ok(tree);
+    const reversed = { ...data, graph: { ...data.graph, tree: { ...tree, nodes: [...tree.nodes].reverse() } } };
+    const repeated = { ...data, graph: { ...data.graph, tree: { ...tree, nodes: [...tree.nodes, tree.nodes[0]] } } };
+    assert.equal(isTopologyData(reversed), false);
+    assert.equal(isTopologyData(repeated), false);
+    assert.equal(isTopologyData({ ...data, graph: { ...data.graph, tree: { ...tree, nodes: [{ ...tree.nodes[0], kind: 'evil' }] } } }), false);
+  });
+
+  it('without nvidia-smi topo -m: the matrix derived from the tree, each GPU\'s link marked derived', async () => {
+    const data = await labTopologyData('pxn-port-down', ['topo']);
+    assert.equal(data.derived, true);
+    assert.deepEqual(data.columns.slice(0, 2), ['GPU0', 'GPU1']);
+    const at = (row: string, column: string) => data.cells[data.columns.indexOf(row)][data.columns.indexOf(column)];
+    assert.deepEqual([at('GPU0', 'NIC0'), at('GPU0', 'NIC1'), at('GPU0', 'NIC4'), at('GPU0', 'GPU0')], ['PIX', 'NODE', 'SYS', 'X']);
+    assert.deepEqual(data.gpus.map((g) => [g.link, g.linkDerived]).slice(0, 1), [['PIX', true]]);
+    assert.ok(isTopologyData(data));
   });
 });

@@ -8,6 +8,8 @@ import { hostListKeys } from '../../../src/vscode/contextKeyValues';
 import { DEMO_HOST, HostEntry, HostStatus, LOCAL_HOST } from '../../../src/vscode/hosts/hostModel';
 import { hostContextValue, HostFacts, hostMenuWhen } from '../../../src/vscode/tree/hostContext';
 import { REPO_ROOT } from '../../support/paths';
+import { hostReport, labFile } from '../diagnosis/hostReport';
+import { labSysfsText } from '../topology/pcie/labSysfs';
 import { evaluateWhen, WhenContext } from '../../support/whenClause';
 
 interface MenuItem { command: string; when?: string; group?: string }
@@ -79,6 +81,15 @@ describe('package.json when-clauses: commands only where they work', () => {
     const menu = rowCommands({ host: LOCAL_HOST, status: diagnosed(false), connected: false }, 'menu');
     assert.ok(menu.includes(Commands.copyReport));
     assert.ok(!menu.includes(Commands.showTopology));
+  });
+
+  it('nvidia-smi topo -m failed but the sysfs PCI tree was read: Show Topology (it draws the tree and derived distances)', async () => {
+    const report = await hostReport({
+      'pci-sysfs': labSysfsText('pxn-port-down'), 'smi-q': labFile('healthy', 'out/nvidia-smi_-q.stdout'), topo: { stderr: 'nvidia-smi: topo not supported\n', rc: 3 },
+    });
+    const outcome = { kind: 'diagnosed', report, diagnosis: { findings: [], pairs: [] }, finishedAt } as unknown as NonNullable<HostStatus['last']>;
+    const status: HostStatus = { working: false, last: outcome, lastDiagnosed: outcome as HostStatus['lastDiagnosed'] };
+    assert.ok(rowCommands({ host: SSH, status, connected: true }, 'inline').includes(Commands.showTopology));
   });
 
   it('one meaning per name: Reload Host List is in the title bar only, never a host action', () => {
