@@ -110,7 +110,7 @@ export function shortVerdict(p: GpuNicPair): string {
 /** The path as shown beside the NIC: the matrix token (`, derived` when from the PCI tree), and NCCL's class where NCCL sees another one. */
 export function pathLabel(p: GpuNicPair): string {
   if (p.link === null) return '-';
-  const token = p.linkDerived ? `${p.link}, derived` : p.link;
+  const token = p.linkDerived ? `${p.link}, ${t('derived')}` : p.link;
   const plain = tokenPath(p.link);
   return p.ncclPath === null || p.ncclPath === plain ? token : `${token} → NCCL ${p.ncclPath}`;
 }
