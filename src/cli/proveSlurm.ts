@@ -7,11 +7,12 @@ import { probeViaSlurm, slurmExecutor, SlurmNodes } from '../core/prove/slurm';
 import { classifyConnectError } from '../core/ssh/errors';
 import { errorText } from '../core/errorText';
 import { ProveCliContext, ProveExit, Proven } from './proveContext';
+import { t } from '../core/l10n';
 
 export async function proveViaSlurm(login: string, host: string, peer: string, partition: string | undefined, ctx: ProveCliContext, signal: AbortSignal): Promise<Proven | number> {
   const conn = await openSsh(login, ctx.reach, signal).catch((e: unknown) => classifyConnectError(login, e));
   if (conn instanceof Error) {
-    ctx.io.stderr(`gdr-doctor: ${login}: cannot reach (${conn.step}): ${conn.message}\n`);
+    ctx.io.stderr(`gdr-doctor: ${login}: ${t('cannot reach ({0}): {1}', conn.step, conn.message)}\n`);
     return ProveExit.unreachable;
   }
   try {
@@ -20,7 +21,7 @@ export async function proveViaSlurm(login: string, host: string, peer: string, p
     const report = await runProof({
       host: a, peer: b, via: login, options: ctx.options, signal, confirmBusy: ctx.confirmBusy,
       execute: slurmExecutor(conn.client, nodes, { tag: newRunTag(), sizeBytes: ctx.options.sizeBytes, durationS: ctx.options.durationS }),
-      onProgress: (done, total, what) => ctx.io.stderr(`gdr-doctor: ${done}/${total} measured (${what})\n`),
+      onProgress: (done, total, what) => ctx.io.stderr(`gdr-doctor: ${t('{0}/{1} measured ({2})', done, total, what)}\n`),
     });
     return { report, user: conn.target.user };
   } catch (e) {
