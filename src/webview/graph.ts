@@ -80,7 +80,9 @@ function nodes(data: TopologyData, model: GraphModel, layout: GraphLayout, route
       svg('rect', { x: at.x, y: at.y, width: at.w, height: at.h, rx: 3 }),
       svg('text', { class: 'label', x: at.x + at.w / 2, y: at.y + 13, 'text-anchor': 'middle' }, label),
       svg('text', { class: 'sublabel', x: at.x + at.w / 2, y: at.y + 25, 'text-anchor': 'middle' }, node.sublabel));
-    node.marks.forEach((mark, i) => g.append(markBadge(mark.label, at.x + at.w - 4 - i * 30, at.y)));
+    // One badge per kind of mark, inside the node's top-right corner (above it sits the link's label): a
+    // switch whose two ports both redirect shows ACS once (the text names both).
+    [...new Set(node.marks.map((m) => m.label))].forEach((label, i) => g.append(markBadge(label, at.x + at.w - 3 - i * 30, at.y + 9)));
     explainOn(g, text, events);
     if (gpu) {
       g.addEventListener('click', () => events.selectGpu(gpu.name));

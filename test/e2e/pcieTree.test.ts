@@ -2,7 +2,8 @@
 // at 1000×700 and 1400×900: every NUMA node, host bridge and switch, the GPUs and NICs with their links,
 // the NVSwitch mesh as one hub, the route NCCL uses (PXN through the relaying GPU; C2C on a GB200 tray),
 // the legend, explanations on hover and focus, arrow keys; the matrix's last column reachable and its
-// values unbroken; a host whose nvidia-smi topo -m fails shows distances derived from the tree, marked.
+// values unbroken; a host whose nvidia-smi topo -m fails shows distances derived from the tree, marked;
+// a host with ACS redirecting on its switch ports shows those switches marked ACS.
 import * as assert from 'assert';
 import * as path from 'path';
 import { FrameLocator } from 'playwright-core';
@@ -15,6 +16,7 @@ import { Workbench, screenshotFailures } from './workbench';
 const PXN = 'gpu-hgx';
 const GRACE = 'gpu-gb200';
 const NO_TOPO = 'gpu-no-topo';
+const ACS = 'gpu-acs';
 const RECORDS_PATH = path.join(CACHE_DIR, 'lab-pcie.records.json');
 const SMALL = { width: 1000, height: 700 };
 const LARGE = { width: 1400, height: 900 };
@@ -45,7 +47,7 @@ describe('the real PCIe tree in the topology panel (code-server + chromium + SSH
     await cleanupStale(RECORDS_PATH);
     const noTopo = derivedProfile('nvidia-smi topo -m fails (no recording: rc 99)', 'pxn-port-down', { withoutRecordings: [['nvidia-smi', 'topo', '-m']] });
     lab = await startLab({
-      hosts: [{ name: PXN, profile: 'pxn-port-down' }, { name: GRACE, profile: 'grace-c2c' }, { name: NO_TOPO, profile: noTopo }],
+      hosts: [{ name: PXN, profile: 'pxn-port-down' }, { name: GRACE, profile: 'grace-c2c' }, { name: NO_TOPO, profile: noTopo }, { name: ACS, profile: 'hgx-acs' }],
       recordsPath: RECORDS_PATH,
     });
     await workbench.start();
@@ -180,5 +182,21 @@ describe('the real PCIe tree in the topology panel (code-server + chromium + SSH
     await view().locator('td.cell[data-row="GPU0"][data-column="NIC0"]').hover();
     await view().locator('#explanation', { hasText: 'derived from the sysfs PCI tree' }).waitFor();
     await workbench.screenshot('pcie-08-derived-matrix');
+  });
+
+  it('ACS on the switch ports between GPU and NIC: those switches carry an ACS mark, explained', async function () {
+    this.timeout(150_000);
+    await workbench.tab.setViewportSize(LARGE);
+    await openGraph(ACS);
+    const marks = graph().locator('g.mark', { hasText: 'ACS' });
+    await marks.first().waitFor();
+    assert.ok(await marks.count() >= 8, `${await marks.count()} ACS marks: one per PEX890xx switch on a GPU↔NIC path`);
+    const marked = graph().locator('g.node', { has: view().locator('g.mark') }).first();
+    // The badge stands out from its node (the node's own rect rule must not paint it).
+    const fills = await marked.evaluate((g) => [g.querySelector(':scope > rect'), g.querySelector('g.mark rect')].map((r) => (r ? getComputedStyle(r).fill : '')));
+    assert.notStrictEqual(fills[1], fills[0], `badge fill ${fills[1]} vs node ${fills[0]}`);
+    await marked.hover();
+    await view().locator('#explanation', { hasText: /Access Control Services redirect peer-to-peer traffic of GPU\d+↔mlx5_\d+/ }).waitFor();
+    await workbench.screenshot('pcie-09-acs-marks');
   });
 });

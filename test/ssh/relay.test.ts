@@ -142,7 +142,7 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
         const results = await running;
         assert.deepEqual(results.map((r) => [r.host, r.status]), [['gpu01', 'findings'], ['gpu02', 'cancelled'], ['gpu03', 'findings']]);
         assertLikeDirect(results.filter((r) => r.host !== 'gpu02'), tool, ['gpu01', 'gpu03']);
-        assert.deepEqual(counts, counts.length === 1 ? [2] : [1, 2], 'each count once, growing');
+        assert.deepEqual(counts, counts.length === 1 ? [2] : [1, 2], `each count once, growing: ${JSON.stringify(counts)}`);
       } finally {
         hung.clearFaults();
       }
