@@ -4,7 +4,7 @@
 // file: a crashed run's leftovers are undone by the next run, never another run's.
 // The compute hosts use the bench profile's delays (bench-healthy: nvidia-smi answers after 2 s).
 import { noPrompts } from '../src/core/ssh/prompts';
-import { openSsh } from '../src/core/fleet/sshProbeHost';
+import { openSsh } from '../src/core/ssh/openSsh';
 import { Lab, LabHostSpec, LabNetwork, startLab } from '../test/lab/lab';
 import { BenchProfile, benchProfile, checkDelays, cleanupBenchLeftovers, DelayCheck, stopLab } from './benchLab';
 

@@ -3,18 +3,17 @@
 // One host is reported in full; many hosts (host lists, a hosts file, a login node) as a fleet.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { NcclAssumptions, diagnose, readNcclAssumptions } from '../core/diagnosis';
+import { NcclAssumptions, readNcclAssumptions } from '../core/diagnosis';
 import { NCCL_ENV_NAMES } from '../core/topology/nccl/env';
 import { NEWEST_NCCL, formatNcclVersion } from '../core/topology/nccl/version';
-import { DEFAULT_FLEET_CONCURRENCY, ProbedHost } from '../core/fleet/fanout';
-import { probeOverSsh, SshReachOptions } from '../core/fleet/sshProbeHost';
-import { DEMO_HOST_NAME, DemoHost } from '../core/demo/demoHost';
-import { localRunner } from '../core/probe/localRunner';
-import { collectScript, offlineRunner, savedOutputNames, savedOutputsIn } from '../core/probe/offlineRunner';
-import { ProbeRunner, runProbe } from '../core/probe/runProbe';
+import { DEFAULT_FLEET_CONCURRENCY } from '../core/fleet/fanout';
+import { RELAY_TOOLS } from '../core/fleet/relay/tools';
+import { DemoHost } from '../core/demo/demoHost';
+import { diagnoseHost, HostSource, hostName } from '../core/host/diagnoseHost';
+import { collectScript, savedOutputNames, savedOutputsIn } from '../core/probe/offlineRunner';
 import { diagnosisJson } from '../core/report/diagnosisReport';
 import { DestinationError, parseDestination } from '../core/ssh/destination';
-import { classifyConnectError } from '../core/ssh/errors';
+import type { SshReachOptions } from '../core/ssh/openSsh';
 import { parseArgs, UsageError } from './args';
 import { formatProbeReport } from './diagnoseReport';
 import { countOption, expandDestinations, secondsOption } from './fleetArgs';
@@ -23,12 +22,13 @@ import { FLEET_INCOMPLETE } from './fleetOutput';
 import { CliIo, ExitCode } from './io';
 import { demoDir } from './demoDir';
 import { cliPrompts } from './terminalPrompts';
+import { cannotReachLine } from './unreachable';
 import { jsonText } from './visible';
 import { t } from '../core/l10n';
 
 export const diagnoseHelp = (): string => t(`Usage: gdr-doctor diagnose <destination...> [-F FILE] [--json] [--timeout S] [--batch]
        gdr-doctor diagnose <hosts...> [--hosts-file FILE] [-f N] [--timeout S] [--deadline S] [--each] [--json]
-       gdr-doctor diagnose [<nodes...>] --via LOGIN [--with slurm|pdsh|clush] [--partition P]
+       gdr-doctor diagnose [<nodes...>] --via LOGIN [--with {3}] [--partition P]
                            [--nodes N | -w LIST] [--jobid J] [--json]
        gdr-doctor diagnose --demo | --local | --from DIR [--json]
 
@@ -77,12 +77,7 @@ Exit status: 0 collected (findings or not); 3 a host was unreachable, refused, o
 deadline; 64 bad usage (a bad host list names its column); 66 --from DIR holds none of the files
 it reads (<command id>.txt); 130 interrupted (Ctrl-C: hosts still
 running are stopped and what was collected is printed).
-`, formatNcclVersion(NEWEST_NCCL), NCCL_ENV_NAMES.join(', '), DEFAULT_FLEET_CONCURRENCY);
-
-export interface Job {
-  readonly host: string;
-  readonly run: () => Promise<ProbedHost>;
-}
+`, formatNcclVersion(NEWEST_NCCL), NCCL_ENV_NAMES.join(', '), DEFAULT_FLEET_CONCURRENCY, RELAY_TOOLS.join('|'));
 
 const FLAGS = ['--print-collect-script', '--json', '--demo', '--local', '--batch', '--each'];
 const OPTIONS = ['-F', '--from', '--timeout', '--hosts-file', '-f', '--fanout', '--deadline', '--via', '--with', '--partition', '--nodes', '-w', '--jobid', '--nccl', '--nccl-env'];
@@ -126,7 +121,8 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
       return ExitCode.noInput;
     }
     if (hosts.length > 1) return await runFleet(hosts, fleet);
-    return await runSingle(planJob(hosts[0], args.flags, args.options, { prompts, configFile: args.options.get('-F') }, deadlineMs), args.flags.has('--json'), io, nccl);
+    const source = hostSource(hosts[0], args.flags, args.options, { prompts, configFile: args.options.get('-F') });
+    return await runSingle(source, { deadlineMs, nccl }, args.flags.has('--json'), io);
   } finally {
     prompts.close(); // a question whose connection failed meanwhile must not keep waiting
   }
@@ -174,29 +170,25 @@ function modeCount(flags: ReadonlySet<string>, options: ReadonlyMap<string, stri
 }
 
 /** One host, reported in full. */
-async function runSingle(job: Job, json: boolean, io: CliIo, nccl: NcclAssumptions): Promise<number> {
+async function runSingle(source: HostSource, options: { deadlineMs?: number; nccl: NcclAssumptions }, json: boolean, io: CliIo): Promise<number> {
   try {
-    const { report, target } = await job.run();
-    const diagnosis = diagnose(report, nccl);
-    io.stdout(json ? jsonText(diagnosisJson(report, diagnosis, target)) : `${formatProbeReport(report, diagnosis)}
-`);
+    const { report, diagnosis, target } = await diagnoseHost(source, options);
+    io.stdout(json ? jsonText(diagnosisJson(report, diagnosis, target)) : `${formatProbeReport(report, diagnosis)}\n`);
     return ExitCode.ok;
   } catch (e) {
-    const err = classifyConnectError(job.host, e);
-    io.stderr(`gdr-doctor: ${job.host}: ${t('cannot reach ({0}): {1}', err.step, err.message)}\n`);
+    io.stderr(cannotReachLine(hostName(source), e));
     return FLEET_INCOMPLETE;
   }
 }
 
-export function planJob(destination: string | undefined, flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, reach: SshReachOptions, deadlineMs: number | undefined): Job {
+/** The one host: --demo, --local, --from DIR, or the destination (also `nccl-log --host`). */
+export function hostSource(destination: string | undefined, flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, reach: SshReachOptions): HostSource {
   const from = options.get('--from');
-  const probe = (host: string, runner: ProbeRunner) => async () => ({ report: await runProbe(runner, { host, deadlineMs }) });
-  if (flags.has('--demo')) return { host: DEMO_HOST_NAME, run: probe(DEMO_HOST_NAME, new DemoHost(demoDir()).runner()) };
-  if (flags.has('--local')) return { host: 'localhost', run: probe('localhost', localRunner()) };
+  if (flags.has('--demo')) return { kind: 'demo', demo: new DemoHost(demoDir()) };
+  if (flags.has('--local')) return { kind: 'local' };
   if (from !== undefined) {
     if (!fs.existsSync(from)) throw new UsageError(`--from: ${t('no folder {0}', JSON.stringify(from))}`);
-    return { host: from, run: probe(from, offlineRunner(from)) };
+    return { kind: 'saved', dir: from };
   }
-  const host = destination ?? '';
-  return { host, run: () => probeOverSsh(host, { ...reach, probeDeadlineMs: deadlineMs }) };
+  return { kind: 'ssh', destination: destination ?? '', reach };
 }

@@ -2,11 +2,9 @@
 // ask, apply, verify, and append what ran to the local audit log.
 import * as tty from 'node:tty';
 import { FIX_IDS, FixPlan, FixResult, appendAudit, auditLogPath, formatPlan, formatResult, isFixId, newSudoMarker, prepareFix, runPlan, sshFixSession, sudoPasswordVia } from '../core/fixes';
-import { SshConnection, connect } from '../core/ssh/connect';
-import { parseDestination } from '../core/ssh/destination';
-import { ConnectError } from '../core/ssh/errors';
+import type { SshConnection } from '../core/ssh/connect';
+import { openSsh } from '../core/ssh/openSsh';
 import { SshPrompts } from '../core/ssh/prompts';
-import { resolveTarget } from '../core/ssh/resolveTarget';
 import { parseArgs, UsageError } from './args';
 import { CliIo, ExitCode } from './io';
 import { confirmOnTerminal } from './confirm';
@@ -16,6 +14,7 @@ import { runDemoFix } from './demoFixCommand';
 import { errorText } from '../core/errorText';
 import { t } from '../core/l10n';
 import { unknownFixText } from './messages';
+import { cannotReachLine } from './unreachable';
 
 export const fixHelp = (): string => t(`Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--dry-run] [-F FILE] [--json] [--batch]
        gdr-doctor fix --demo <fix-id> [--dry-run] [--json]
@@ -77,10 +76,9 @@ export async function runFix(argv: readonly string[], io: CliIo, options: FixCli
   const prompts = cliPrompts({ batch: flags.batch, notice: io.stderr });
   let conn: SshConnection;
   try {
-    conn = await open(destination, args.options.get('-F'), prompts);
+    conn = await openSsh(destination, { prompts, configFile: args.options.get('-F') });
   } catch (e) {
-    const err = e instanceof ConnectError ? e : new ConnectError(destination, 'protocol', String(e));
-    io.stderr(`gdr-doctor: ${destination}: ${t('cannot reach ({0}): {1}', err.step, err.message)}\n`);
+    io.stderr(cannotReachLine(destination, e));
     return FixExit.unreachable;
   }
   try {
@@ -88,11 +86,6 @@ export async function runFix(argv: readonly string[], io: CliIo, options: FixCli
   } finally {
     conn.close();
   }
-}
-
-async function open(destination: string, configFile: string | undefined, prompts: SshPrompts): Promise<SshConnection> {
-  const target = await resolveTarget(parseDestination(destination), configFile);
-  return connect(target, { prompts, resolveHop: (hop) => resolveTarget(parseDestination(hop), configFile) });
 }
 
 interface Flags {

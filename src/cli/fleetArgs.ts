@@ -1,7 +1,7 @@
 // The fleet options of `gdr-doctor diagnose`: destinations that are host lists, a hosts file,
 // fan-out, deadlines, and the login-node relay's choices, checked before anything connects.
 import { expandHostList, HostListError, parseHostsFile } from '../core/fleet/hostlist';
-import type { RelayTool } from '../core/fleet/relay';
+import { isRelayTool, RELAY_TOOL_CHOICES, RelayTool } from '../core/fleet/relay/tools';
 import { UsageError } from './args';
 import { CliIo } from './io';
 import { t } from '../core/l10n';
@@ -63,13 +63,11 @@ export function countOption(options: ReadonlyMap<string, string>, ...names: stri
   return Number(text);
 }
 
-/** In the order a login node's tools are preferred when the user names none. */
-export const RELAY_TOOLS: readonly RelayTool[] = ['slurm', 'pdsh', 'clush'];
 
 /** `--with`, when given. */
 export function relayToolOption(options: ReadonlyMap<string, string>): RelayTool | undefined {
   const tool = options.get('--with');
   if (tool === undefined) return undefined;
-  if (!(RELAY_TOOLS as readonly string[]).includes(tool)) throw new UsageError(t('--with takes slurm, pdsh or clush, not {0}', JSON.stringify(tool)));
-  return tool as RelayTool;
+  if (!isRelayTool(tool)) throw new UsageError(t('--with takes {0}, not {1}', RELAY_TOOL_CHOICES, JSON.stringify(tool)));
+  return tool;
 }

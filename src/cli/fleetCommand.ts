@@ -3,17 +3,17 @@
 // every host ends with a result, printed as one grouped summary. Ctrl-C stops the hosts still
 // running (their remote commands too) and prints what was collected.
 import type { NcclAssumptions } from '../core/diagnosis';
-import { DEFAULT_FLEET_CONCURRENCY, fanOut } from '../core/fleet/fanout';
+import { DEFAULT_FLEET_CONCURRENCY, fanOut, sshProbeHost } from '../core/fleet/fanout';
 import { foldHostList } from '../core/fleet/hostlist';
-import { checkRelayOptions, detectRelayTools, diagnoseViaLoginNode, RelayOptions, RelayTool } from '../core/fleet/relay';
-import { openSsh, sshProbeHost, SshReachOptions } from '../core/fleet/sshProbeHost';
+import { checkRelayOptions, detectRelayTools, diagnoseViaLoginNode, preferredRelayTool, RELAY_COMMANDS, RelayOptions, RelayTool } from '../core/fleet/relay';
+import { openSsh, SshReachOptions } from '../core/ssh/openSsh';
 import { PROBE_COMMANDS, probeDeadlineMs } from '../core/probe/commands';
-import { classifyConnectError } from '../core/ssh/errors';
 import { UsageError } from './args';
-import { countOption, RELAY_TOOLS, relayToolOption, secondsOption } from './fleetArgs';
+import { countOption, relayToolOption, secondsOption } from './fleetArgs';
 import { FLEET_INCOMPLETE, FleetPrintOptions, FleetProgress, hostProblemLine, printFleet } from './fleetOutput';
 import { whileInterruptible } from './interrupt';
 import { CliIo } from './io';
+import { cannotReachLine } from './unreachable';
 import { errorText } from '../core/errorText';
 import { t } from '../core/l10n';
 
@@ -70,11 +70,11 @@ export async function runRelay(login: string, nodes: readonly string[], ctx: Fle
     signal,
   });
   if (named) checkRelay(relay(named)); // bad values are refused before anything connects
-  const conn = await openSsh(login, ctx.reach).catch((e: unknown) => classifyConnectError(login, e));
-  if (conn instanceof Error) {
-    io.stderr(`gdr-doctor: ${login}: ${t('cannot reach ({0}): {1}', conn.step, conn.message)}\n`);
-    return FLEET_INCOMPLETE;
-  }
+  const conn = await openSsh(login, ctx.reach).catch((e: unknown) => {
+    io.stderr(cannotReachLine(login, e));
+    return undefined;
+  });
+  if (conn === undefined) return FLEET_INCOMPLETE;
   try {
     const tool = named ?? (await pickTool(login, conn.client, io));
     if (tool === undefined) return FLEET_INCOMPLETE;
@@ -100,15 +100,15 @@ export async function runRelay(login: string, nodes: readonly string[], ctx: Fle
   }
 }
 
-/** slurm > pdsh > clush, said on stderr; undefined (after saying why) when the login node has none. */
+/** The preferred tool the login node has (preferredRelayTool), said on stderr; undefined (after saying why) when it has none. */
 async function pickTool(login: string, client: Parameters<typeof detectRelayTools>[0], io: CliIo): Promise<RelayTool | undefined> {
   const found = await detectRelayTools(client).catch((e: unknown) => {
     io.stderr(`gdr-doctor: ${login}: ${errorText(e)}\n`);
     return undefined;
   });
   if (found === undefined) return undefined;
-  const tool = RELAY_TOOLS.find((t) => found.includes(t));
-  if (tool === undefined) io.stderr(`gdr-doctor: ${t('{0} has none of srun, pdsh, clush on its PATH; diagnose the nodes directly, or name a tool with --with', login)}\n`);
+  const tool = preferredRelayTool(found);
+  if (tool === undefined) io.stderr(`gdr-doctor: ${t('{0} has none of {1} on its PATH; diagnose the nodes directly, or name a tool with --with', login, RELAY_COMMANDS)}\n`);
   else io.stderr(`gdr-doctor: ${t('through {0} with {1} (found: {2})', login, tool, found.join(', '))}\n`);
   return tool;
 }

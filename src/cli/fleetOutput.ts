@@ -7,6 +7,7 @@ import { withFleetFindings } from '../core/fleet/topologyDiff';
 import type { FleetHostResult } from '../core/fleet/types';
 import { formatProbeReport } from './diagnoseReport';
 import { CliIo, ExitCode } from './io';
+import { unreachableLine } from './unreachable';
 import { jsonText } from './visible';
 import { t } from '../core/l10n';
 
@@ -61,7 +62,7 @@ export function fleetExitCode(results: readonly FleetHostResult[]): number {
 
 /** One stderr line for a host that was not diagnosed to the end (the summary has them too; scripts read stderr). */
 export function hostProblemLine(r: FleetHostResult): string | undefined {
-  if (r.status === 'unreachable') return `gdr-doctor: ${r.host}: ${t('cannot reach ({0}): {1}', r.error?.step ?? '?', r.error?.message ?? '')}\n`;
+  if (r.status === 'unreachable') return unreachableLine(r.host, r.error?.step ?? '?', r.error?.message ?? '');
   // Without an error the probe's own deadline (not the fleet's) cut it: what arrived is in the report.
   if (r.status === 'timed-out') return `gdr-doctor: ${r.host}: ${t('timed out: {0}', r.error?.message ?? t('{0}: the probe hit its deadline; the sections that arrived are reported', r.host))}\n`;
   return undefined;

@@ -5,14 +5,15 @@ import { readNcclAssumptions } from '../core/diagnosis';
 import { compareNcclLogWithHost, logHostsMatching } from '../core/ncclLog/compare';
 import type { NcclHostComparison } from '../core/ncclLog/compareTypes';
 import type { NcclLogSummary } from '../core/ncclLog/types';
-import { classifyConnectError } from '../core/ssh/errors';
+import { hostName, probeHost } from '../core/host/diagnoseHost';
 import { ParsedArgs, UsageError } from './args';
-import { checkDestination, planJob } from './diagnoseCommand';
+import { checkDestination, hostSource } from './diagnoseCommand';
 import { secondsOption } from './fleetArgs';
 import { FLEET_INCOMPLETE } from './fleetOutput';
 import { CliIo } from './io';
 import { cliPrompts } from './terminalPrompts';
 import { t } from '../core/l10n';
+import { cannotReachLine } from './unreachable';
 
 export const COMPARE_FLAGS = ['--demo', '--local', '--batch'];
 export const COMPARE_OPTIONS = ['--host', '--from', '--log-host', '-F', '--timeout', '--nccl', '--nccl-env'];
@@ -39,13 +40,13 @@ export async function compareWithHost(summary: NcclLogSummary, args: ParsedArgs,
   const destination = args.options.get('--host');
   const logHost = pickLogHost(summary, args.options.get('--log-host'), destination);
   const prompts = cliPrompts({ batch: args.flags.has('--batch'), notice: io.stderr });
-  const job = planJob(destination, args.flags, args.options, { prompts, configFile: args.options.get('-F') }, secondsOption(args.options, '--timeout'));
+  const source = hostSource(destination, args.flags, args.options, { prompts, configFile: args.options.get('-F') });
+  const host = hostName(source);
   try {
-    const { report } = await job.run();
-    return { kind: 'compared', comparison: compareNcclLogWithHost({ summary, logHost, host: job.host, report, nccl }) };
+    const { report } = await probeHost(source, { deadlineMs: secondsOption(args.options, '--timeout') });
+    return { kind: 'compared', comparison: compareNcclLogWithHost({ summary, logHost, host, report, nccl }) };
   } catch (e) {
-    const err = classifyConnectError(job.host, e);
-    io.stderr(`gdr-doctor: ${job.host}: ${t('cannot reach ({0}): {1}', err.step, err.message)}\n`);
+    io.stderr(cannotReachLine(host, e));
     return { kind: 'unreachable', code: FLEET_INCOMPLETE };
   } finally {
     prompts.close();

@@ -2,14 +2,13 @@
 // (docs/perftest.md), over the same SSH trust as diagnose, or through a login node with Slurm.
 import * as tty from 'node:tty';
 import { readNcclAssumptions } from '../core/diagnosis';
-import { openSsh } from '../core/fleet/sshProbeHost';
+import { openSsh } from '../core/ssh/openSsh';
 import { BusyGpu, busyText, DEFAULT_PROVE_OPTIONS, ProofReport, PROVE_MODES, ProveMode, ProveOptions, runProof } from '../core/prove';
 import { appendProofAudit } from '../core/prove/audit';
 import { directExecutor, newRunTag, sshProveShell } from '../core/prove/direct';
 import { probeForProof } from '../core/prove/probe';
 import { sshRunner } from '../core/probe/sshRunner';
 import { SshConnection } from '../core/ssh/connect';
-import { classifyConnectError } from '../core/ssh/errors';
 import { errorText } from '../core/errorText';
 import { parseArgs, ParsedArgs, UsageError } from './args';
 import { confirmOnTerminal } from './confirm';
@@ -19,6 +18,7 @@ import { ProveCliContext, ProveExit, Proven } from './proveContext';
 import { formatProof } from '../core/prove/text';
 import { proveViaSlurm } from './proveSlurm';
 import { cliPrompts } from './terminalPrompts';
+import { cannotReachLine } from './unreachable';
 import { jsonText } from './visible';
 import { t } from '../core/l10n';
 
@@ -143,11 +143,8 @@ async function proveDirect(host: string, peer: string | null, ctx: ProveCliConte
   const conns: SshConnection[] = [];
   try {
     for (const h of peer ? [host, peer] : [host]) {
-      const conn = await openSsh(h, ctx.reach, signal).catch((e: unknown) => classifyConnectError(h, e));
-      if (conn instanceof Error) {
-        ctx.io.stderr(`gdr-doctor: ${h}: ${t('cannot reach ({0}): {1}', conn.step, conn.message)}\n`);
-        return ProveExit.unreachable;
-      }
+      const conn = await openSsh(h, ctx.reach, signal).catch((e: unknown) => void ctx.io.stderr(cannotReachLine(h, e)));
+      if (conn === undefined) return ProveExit.unreachable;
       conns.push(conn);
     }
     const names = peer ? [host, peer] : [host];

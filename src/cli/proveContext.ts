@@ -1,6 +1,6 @@
 // What the prove command's two paths (direct SSH, a login node with Slurm) share.
 import type { NcclAssumptions } from '../core/diagnosis';
-import type { SshReachOptions } from '../core/fleet/sshProbeHost';
+import type { SshReachOptions } from '../core/ssh/openSsh';
 import type { BusyGpu, ProofReport, ProveOptions } from '../core/prove';
 import type { CliIo } from './io';
 

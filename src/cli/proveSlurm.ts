@@ -1,20 +1,17 @@
 // `gdr-doctor prove <node> <peer> --via LOGIN`: one SSH connection to the login node; the nodes are
 // probed and measured by srun there (core/prove/slurm.ts), so they need no SSH from here.
-import { openSsh } from '../core/fleet/sshProbeHost';
+import { openSsh } from '../core/ssh/openSsh';
 import { runProof } from '../core/prove';
 import { newRunTag } from '../core/prove/direct';
 import { probeViaSlurm, slurmExecutor, SlurmNodes } from '../core/prove/slurm';
-import { classifyConnectError } from '../core/ssh/errors';
 import { errorText } from '../core/errorText';
 import { ProveCliContext, ProveExit, Proven } from './proveContext';
+import { cannotReachLine } from './unreachable';
 import { t } from '../core/l10n';
 
 export async function proveViaSlurm(login: string, host: string, peer: string, partition: string | undefined, ctx: ProveCliContext, signal: AbortSignal): Promise<Proven | number> {
-  const conn = await openSsh(login, ctx.reach, signal).catch((e: unknown) => classifyConnectError(login, e));
-  if (conn instanceof Error) {
-    ctx.io.stderr(`gdr-doctor: ${login}: ${t('cannot reach ({0}): {1}', conn.step, conn.message)}\n`);
-    return ProveExit.unreachable;
-  }
+  const conn = await openSsh(login, ctx.reach, signal).catch((e: unknown) => void ctx.io.stderr(cannotReachLine(login, e)));
+  if (conn === undefined) return ProveExit.unreachable;
   try {
     const nodes: SlurmNodes = { login, host, peer, partition };
     const [a, b] = await probeViaSlurm(conn.client, nodes, ctx.nccl, signal);

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { diagnose } from '../../src/core/diagnosis';
 import { detectRelayTools, diagnoseViaLoginNode, RelayOptions } from '../../src/core/fleet/relay';
-import { openSsh } from '../../src/core/fleet/sshProbeHost';
+import { openSsh } from '../../src/core/ssh/openSsh';
 import { PROBE_COMMANDS } from '../../src/core/probe/commands';
 import { ProbeReport, runProbe } from '../../src/core/probe/runProbe';
 import { sshRunner } from '../../src/core/probe/sshRunner';

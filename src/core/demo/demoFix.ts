@@ -2,13 +2,14 @@
 // (src/core/fixes), over a session whose shell is the demo's (demoShell.ts) and whose probe replays
 // the demo in its current state. Every plan is marked simulated and says so.
 import { FixId, FixPlan, FixSession, prepareFix } from '../fixes';
-import { runProbe } from '../probe/runProbe';
+import { probeHost } from '../host/diagnoseHost';
 import { DEMO_HOST_NAME, DEMO_USER, DemoHost } from './demoHost';
 import { demoShell } from './demoShell';
 import { DEMO_TEXT } from './text';
 
 export function demoFixSession(demo: DemoHost): FixSession {
-  return { host: DEMO_HOST_NAME, user: DEMO_USER, shell: demoShell(demo), probe: () => runProbe(demo.runner(), { host: DEMO_HOST_NAME }) };
+  const probe = async () => (await probeHost({ kind: 'demo', demo })).report;
+  return { host: DEMO_HOST_NAME, user: DEMO_USER, shell: demoShell(demo), probe };
 }
 
 /** The plan on the demo host, marked simulated. */

@@ -3,8 +3,8 @@
 // reached: over SSH (sshFixSession) or, in tests, anything that runs a command line.
 import { randomBytes } from 'node:crypto';
 import { Parsed, fail } from '../parsers/result';
-import { ProbeReport, runProbe } from '../probe/runProbe';
-import { sshRunner } from '../probe/sshRunner';
+import { probeHost } from '../host/diagnoseHost';
+import type { ProbeReport } from '../probe/runProbe';
 import type { SshConnection } from '../ssh/connect';
 import { SshPrompts } from '../ssh/prompts';
 import { applyFix } from './apply';
@@ -32,7 +32,8 @@ export interface FixSession {
 export function sshFixSession(conn: SshConnection, host: string): FixSession {
   const { client } = conn;
   const passwordsRefused = conn.hostKeyChanged ? changedKeyRefusal(host, conn.target.user) : undefined;
-  return { host, user: conn.target.user, shell: sshShell(client), probe: () => runProbe(sshRunner(client), { host }), passwordsRefused };
+  const probe = async () => (await probeHost({ kind: 'connection', destination: host, conn })).report;
+  return { host, user: conn.target.user, shell: sshShell(client), probe, passwordsRefused };
 }
 
 /** ssh sends no password once StrictHostKeyChecking=no let a changed host key through; sudo's is no different. */

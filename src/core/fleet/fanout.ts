@@ -1,10 +1,10 @@
 // Direct fan-out: many hosts probed at once, at most `concurrency` at a time, each under its own
 // deadline and all under an overall one. A host that fails, hangs or refuses holds only its own
 // slot, and every host ends with a result (never a throw), so a fleet summary always has all of them.
-import { NcclAssumptions, diagnose } from '../diagnosis';
-import type { ProbeReport } from '../probe/runProbe';
+import type { NcclAssumptions } from '../diagnosis';
+import { diagnoseProbed, probeHost, ProbedHost } from '../host/diagnoseHost';
 import { classifyConnectError } from '../ssh/errors';
-import type { SshTarget } from '../ssh/sshConfig';
+import type { SshProbeOptions } from '../ssh/probeOverSsh';
 import { statusOfProbe } from './status';
 import type { FleetHostResult, FleetPath } from './types';
 
@@ -18,13 +18,15 @@ export const DEFAULT_FLEET_CONCURRENCY = 32;
  */
 export const STOP_GRACE_MS = 5000;
 
-export interface ProbedHost {
-  readonly report: ProbeReport;
-  readonly target?: SshTarget;
-}
+export type { ProbedHost } from '../host/diagnoseHost';
 
 /** Connects to and probes one host; rejects (a ConnectError) when it cannot be reached. Aborting `signal` must stop it. */
 export type ProbeHost = (host: string, signal: AbortSignal) => Promise<ProbedHost>;
+
+/** The fan-out's probeHost for direct SSH: each host over a connection of its own (diagnoseHost.ts). */
+export function sshProbeHost(options: SshProbeOptions): ProbeHost {
+  return (host, signal) => probeHost({ kind: 'ssh', destination: host, reach: options }, { deadlineMs: options.probeDeadlineMs, signal });
+}
 
 export interface FanOutOptions {
   readonly hosts: readonly string[];
@@ -150,8 +152,8 @@ function resultOf(host: string, path: FleetPath, outcome: Outcome, reason: StopR
   // A probe that ran to its end just as the deadline struck is a finished probe.
   if (reason && !(value && value.report.finished && !value.report.timedOut)) return stopped(base, reason, value, options, true);
   if (value) {
-    const diagnosis = diagnose(value.report, options.nccl);
-    return { ...base, status: statusOfProbe(value.report, diagnosis), report: value.report, diagnosis, target: value.target };
+    const { report, diagnosis, target } = diagnoseProbed(value, options.nccl);
+    return { ...base, status: statusOfProbe(report, diagnosis), report, diagnosis, target };
   }
   const err = classifyConnectError(host, 'error' in outcome ? outcome.error : new Error('the probe ended without a result'));
   return { ...base, status: 'unreachable', error: { step: err.step, message: err.message } };
@@ -163,7 +165,8 @@ function stopped(base: { host: string; path: FleetPath; durationMs: number }, re
   const report = value && deadline && !value.report.finished ? { ...value.report, timedOut: true } : value?.report;
   const error = { step: deadline ? ('deadline' as const) : ('cancelled' as const), message: stopMessage(base.host, reason, options, started) };
   const status = deadline ? 'timed-out' : 'cancelled';
-  return { ...base, status, error, ...(report ? { report, diagnosis: diagnose(report, options.nccl), target: value?.target } : {}) };
+  if (!report) return { ...base, status, error };
+  return { ...base, status, error, report, diagnosis: diagnoseProbed({ report }, options.nccl).diagnosis, target: value?.target };
 }
 
 function stopMessage(host: string, reason: StopReason, options: FanOutOptions, started: boolean): string {

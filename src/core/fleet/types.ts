@@ -5,6 +5,7 @@ import type { Diagnosis } from '../diagnosis';
 import type { ProbeReport } from '../probe/runProbe';
 import type { ConnectStep } from '../ssh/errors';
 import type { SshTarget } from '../ssh/sshConfig';
+import type { RelayTool } from './relay/tools';
 
 /**
  * ok: the probe finished and no finding is an error or warning; findings: it finished (or mostly) with
@@ -14,8 +15,8 @@ import type { SshTarget } from '../ssh/sshConfig';
  */
 export type FleetHostStatus = 'ok' | 'findings' | 'unreachable' | 'timed-out' | 'cancelled';
 
-/** How the host was reached. */
-export type FleetPath = 'direct' | 'slurm' | 'pdsh' | 'clush';
+/** How the host was reached: directly, or through a login node's tool. */
+export type FleetPath = 'direct' | RelayTool;
 
 export interface FleetHostResult {
   /** The host as the user named it (one element of an expanded host list), or the node name Slurm gave. */

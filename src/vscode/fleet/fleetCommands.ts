@@ -7,17 +7,21 @@ import { readSettings, updateFleets } from '../config';
 import { Ctx } from '../context';
 import type { HostsNode } from '../tree/nodes';
 import { diagnoseFleet } from './fleetDiagnose';
-import { FleetConfig, FleetRelayTool, withFleetAdded, withFleetRemoved } from './fleetSettings';
+import { FleetConfig, withFleetAdded, withFleetRemoved } from './fleetSettings';
+import { RELAY_PREFERENCE, RELAY_TOOLS, RelayTool } from '../../core/fleet/relay/tools';
 import { notifyInfo } from '../notify';
 import { destinationProblem } from '../ssh/destinationInput';
 import { errorText } from '../../core/errorText';
 
 const DETECT = 'detect';
-const TOOLS: { label: FleetRelayTool | typeof DETECT; description: string }[] = [
-  { label: DETECT, description: 'whatever the login node offers: Slurm, else pdsh, else clush (looked up when diagnosing)' },
-  { label: 'slurm', description: 'srun runs the probe on each node (one task per node)' },
-  { label: 'pdsh', description: 'pdsh -R ssh runs it on each node' },
-  { label: 'clush', description: 'ClusterShell runs it on each node' },
+const TOOL_DESCRIPTIONS: Record<RelayTool, string> = {
+  slurm: 'srun runs the probe on each node (one task per node)',
+  pdsh: 'pdsh -R ssh runs it on each node',
+  clush: 'ClusterShell runs it on each node',
+};
+const TOOLS: { label: RelayTool | typeof DETECT; description: string }[] = [
+  { label: DETECT, description: `whatever the login node offers: ${RELAY_PREFERENCE} (looked up when diagnosing)` },
+  ...RELAY_TOOLS.map((t) => ({ label: t, description: TOOL_DESCRIPTIONS[t] })),
 ];
 const PARTITION = /^[A-Za-z0-9._-]{1,128}$/;
 

@@ -9,7 +9,7 @@ import { fanOut } from '../../core/fleet/fanout';
 import { fleetSummaryLine } from '../../core/fleet/grouping';
 import { expandHostList } from '../../core/fleet/hostlist';
 import type { Client } from 'ssh2';
-import { detectRelayTools, diagnoseViaLoginNode, type RelayTool } from '../../core/fleet/relay';
+import { detectRelayTools, diagnoseViaLoginNode, preferredRelayTool, RELAY_COMMANDS, type RelayTool } from '../../core/fleet/relay';
 import type { FleetHostResult } from '../../core/fleet/types';
 import { classifyConnectError } from '../../core/ssh/errors';
 import { readSettings } from '../config';
@@ -109,12 +109,13 @@ async function viaLoginNode(ctx: Ctx, fleet: FleetConfig, only: readonly string[
   }
 }
 
-/** A fleet without `with`: what the login node offers, Slurm first (as the CLI without --with). */
+/** A fleet without `with`: the preferred tool the login node offers (as the CLI without --with). */
 async function detectTool(ctx: Ctx, fleet: FleetConfig, client: Client, signal: AbortSignal): Promise<RelayTool> {
   const found = await detectRelayTools(client, signal);
-  if (found.length === 0) throw new Error(`${fleet.via} has none of srun, pdsh, clush on its PATH: set "with" for fleet ${fleet.name}, or diagnose its hosts directly`);
-  ctx.log.info(`fleet ${fleet.name}: through ${fleet.via} with ${found[0]} (found: ${found.join(', ')})`);
-  return found[0];
+  const tool = preferredRelayTool(found);
+  if (tool === undefined) throw new Error(`${fleet.via} has none of ${RELAY_COMMANDS} on its PATH: set "with" for fleet ${fleet.name}, or diagnose its hosts directly`);
+  ctx.log.info(`fleet ${fleet.name}: through ${fleet.via} with ${tool} (found: ${found.join(', ')})`);
+  return tool;
 }
 
 function logResult(ctx: Ctx, label: string, r: FleetHostResult): void {

@@ -10,6 +10,7 @@ import { FleetModel } from './fleetModel';
 import type { FleetNode } from '../tree/nodes';
 import { fleetDescription, fleetTone, groupLabel, groupTone } from './fleetNodes';
 import { plain } from '../../core/report/diagnosisReport';
+import { RELAY_PREFERENCE } from '../../core/fleet/relay/tools';
 
 const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
 
@@ -36,7 +37,7 @@ function fleetItem(name: string, fleets: FleetModel, id: string): vscode.TreeIte
   const config = fleets.get(name);
   const state = fleets.state(name);
   const description = fleetDescription(state);
-  const reach = config?.via === undefined ? 'direct SSH to each host' : `through ${config.via} with ${config.with ?? 'the tool it offers (Slurm, else pdsh, else clush)'}${config.partition ? ` (partition ${config.partition})` : ''}`;
+  const reach = config?.via === undefined ? 'direct SSH to each host' : `through ${config.via} with ${config.with ?? `the tool it offers (${RELAY_PREFERENCE})`}${config.partition ? ` (partition ${config.partition})` : ''}`;
   const when = state.finishedAt ? [`Diagnosed ${state.finishedAt.toLocaleString()}`] : [];
   const t = item(id, name, Collapsed, {
     description,

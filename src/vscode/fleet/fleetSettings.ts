@@ -1,10 +1,7 @@
 // The `gdrDoctor.fleets` setting as typed data. Settings are user-edited JSON: an entry with a
 // missing name or host list is dropped here (and named, so the log can say why) rather than
 // reaching a command line. No VS Code import: unit-tested as plain data.
-import type { FleetPath } from '../../core/fleet/types';
-
-/** How a login node reaches the hosts (the fleet paths other than direct SSH). */
-export type FleetRelayTool = Exclude<FleetPath, 'direct'>;
+import { isRelayTool, RELAY_TOOL_CHOICES, RelayTool } from '../../core/fleet/relay/tools';
 
 export interface FleetConfig {
   readonly name: string;
@@ -12,12 +9,10 @@ export interface FleetConfig {
   readonly hosts: string;
   /** Login node (SSH destination); undefined: each host over direct SSH. */
   readonly via?: string;
-  /** What the login node runs the probe with; undefined: what it offers, found when diagnosing (Slurm, else pdsh, else clush). */
-  readonly with?: FleetRelayTool;
+  /** What the login node runs the probe with; undefined: the preferred one it offers, found when diagnosing (preferredRelayTool). */
+  readonly with?: RelayTool;
   readonly partition?: string;
 }
-
-export const RELAY_TOOLS: readonly FleetRelayTool[] = ['slurm', 'pdsh', 'clush'];
 
 export interface ParsedFleets {
   readonly fleets: FleetConfig[];
@@ -43,12 +38,12 @@ export function parseFleets(raw: unknown): ParsedFleets {
     }
     seen.add(name);
     const tool = text(e.with);
-    if (tool !== undefined && !(RELAY_TOOLS as readonly string[]).includes(tool)) problems.push(`${name}: "with" must be slurm, pdsh or clush; the login node's tools are detected instead`);
+    if (tool !== undefined && !isRelayTool(tool)) problems.push(`${name}: "with" must be ${RELAY_TOOL_CHOICES}; the login node's tools are detected instead`);
     const via = text(e.via);
     fleets.push({
       name,
       hosts,
-      ...(via !== undefined ? { via, ...((RELAY_TOOLS as readonly string[]).includes(tool ?? '') ? { with: tool as FleetRelayTool } : {}) } : {}),
+      ...(via !== undefined ? { via, ...(tool !== undefined && isRelayTool(tool) ? { with: tool } : {}) } : {}),
       ...(text(e.partition) !== undefined ? { partition: text(e.partition) } : {}),
     });
   }

@@ -1,9 +1,8 @@
-// The fan-out's probeHost in VS Code: the core's direct-SSH probe (src/core/fleet/sshProbeHost.ts)
+// The fan-out's probeHost in VS Code: the core's direct-SSH probe (sshProbeHost, src/core/fleet/fanout.ts)
 // reaching each host as a single diagnose does (sshReach: SSH config file, strict host key default,
 // connect timeout, the same prompts), with the probe deadline setting. Each host gets a connection of
 // its own that closes when the probe ends, so a 64-host fleet does not keep 64 connections open.
-import type { ProbeHost } from '../../core/fleet/fanout';
-import { sshProbeHost } from '../../core/fleet/sshProbeHost';
+import { ProbeHost, sshProbeHost } from '../../core/fleet/fanout';
 import { SshPrompts } from '../../core/ssh/prompts';
 import { GdrSettings } from '../config';
 import { sshReach } from '../hosts/diagnoser';

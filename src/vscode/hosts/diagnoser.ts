@@ -1,13 +1,10 @@
-// Diagnoses hosts for the view: picks the core runner for a host (SSH through one pooled
-// connection per host, this machine, the demo), runs the probe and the rules, and records the
-// outcome in the model. Cancelling closes the host's SSH connection, which stops the remote
-// commands, or stops this machine's probe script; nothing here interprets what the host printed.
-import { diagnose } from '../../core/diagnosis';
+// Diagnoses hosts for the view: the core's diagnoseHost on the host (SSH through one pooled
+// connection per host, this machine, the demo), and the outcome recorded in the model. Cancelling
+// closes the host's SSH connection, which stops the remote commands, or stops this machine's probe
+// script; nothing here interprets what the host printed.
 import { DemoHost } from '../../core/demo/demoHost';
-import { localRunner } from '../../core/probe/localRunner';
-import { ProbeRunner, runProbe } from '../../core/probe/runProbe';
-import { sshRunner } from '../../core/probe/sshRunner';
-import { openSsh, SshReachOptions, throughJump } from '../../core/fleet/sshProbeHost';
+import { diagnoseHost, DiagnosedHost } from '../../core/host/diagnoseHost';
+import { openSsh, SshReachOptions, throughJump } from '../../core/ssh/openSsh';
 import { SshConnection } from '../../core/ssh/connect';
 import { classifyConnectError } from '../../core/ssh/errors';
 import { ConnectionPool, PoolCloseReason } from '../../core/ssh/pool';
@@ -103,18 +100,18 @@ export class Diagnoser {
 
   private async probe(host: HostEntry, signal: AbortSignal, progress: { connected: boolean }): Promise<Outcome> {
     const { probeDeadlineMs: deadlineMs, nccl } = this.deps.settings();
+    const options = { deadlineMs, nccl, signal };
+    const diagnosed = (d: DiagnosedHost): Outcome => ({ kind: 'diagnosed', ...d, finishedAt: new Date() });
     try {
       if (host.destination === undefined) {
         // This machine: the signal stops the script's process group; the demo only needs to give up.
-        const runner = host.kind === 'demo' ? abortable(this.deps.demo.runner(), signal) : localRunner({ signal });
-        const report = await runProbe(runner, { host: host.label, deadlineMs });
-        return { kind: 'diagnosed', report, diagnosis: diagnose(report, nccl), finishedAt: new Date() };
+        const source = host.kind === 'demo' ? { kind: 'demo' as const, demo: this.deps.demo } : { kind: 'local' as const, name: host.label };
+        return diagnosed(await diagnoseHost(source, options));
       }
       const destination = host.destination;
       return await this.withConnection(host, async (conn) => {
         progress.connected = true;
-        const report = await runProbe(sshRunner(conn.client, signal), { host: destination, deadlineMs });
-        return { kind: 'diagnosed', report, diagnosis: diagnose(report, nccl), target: conn.target, finishedAt: new Date() };
+        return diagnosed(await diagnoseHost({ kind: 'connection', destination, conn }, options));
       });
     } catch (e) {
       const err = classifyConnectError(host.label, e);
@@ -166,14 +163,4 @@ export function sshReach(settings: GdrSettings, prompts: SshPrompts, log?: { war
 /** ssh's default is `ask`; the setting replaces that default, never a value the user's config set stricter. */
 export function withStrictDefault(target: SshTarget, strict: GdrSettings['strictHostKeyChecking']): SshTarget {
   return target.strictHostKeyChecking === 'ask' && strict !== 'ask' ? { ...target, strictHostKeyChecking: strict } : target;
-}
-
-/** A runner that gives up when the user cancels (the demo replays files: nothing to stop). */
-function abortable(runner: ProbeRunner, signal: AbortSignal): ProbeRunner {
-  return (script, request) => new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new Error('cancelled'));
-    const onAbort = () => reject(new Error('cancelled'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    runner(script, request).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -1,7 +1,11 @@
 // `gdr-doctor fix` argument handling, before any connection: usage errors, and the refusal to apply
 // anything without --yes when there is no terminal to confirm on.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { main } from '../../../src/cli';
+import { runDiagnose } from '../../../src/cli/diagnoseCommand';
 import { runFix } from '../../../src/cli/fixCommand';
 import { CliIo } from '../../../src/cli/io';
 
@@ -55,5 +59,22 @@ describe('gdr-doctor fix: arguments', () => {
     const status = await runFix(['host.invalid', 'load-peermem', '--dry-run', '-F', '/dev/null'], io, { stdinIsTty: false });
     assert.equal(status, 3);
     assert.match(io.err, /^gdr-doctor: host\.invalid: cannot reach \(dns\)/);
+  });
+
+  it('tells an unreachable host exactly as diagnose does', async () => {
+    // A ProxyJump ssh could not parse: the host cannot be reached, before any connection is tried.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-fix-reach-'));
+    const config = path.join(dir, 'ssh_config');
+    fs.writeFileSync(config, 'Host badjump\n  HostName 127.0.0.1\n  ProxyJump ssh://jump:0\n');
+    try {
+      const fix = capture();
+      assert.equal(await runFix(['badjump', 'load-peermem', '--dry-run', '--batch', '-F', config], fix, { stdinIsTty: false }), 3);
+      const diagnose = capture();
+      assert.equal(await runDiagnose(['badjump', '--batch', '-F', config], diagnose), 3);
+      assert.equal(fix.err, 'gdr-doctor: badjump: cannot reach (protocol): badjump: port out of range in "ssh://jump:0"\n');
+      assert.equal(fix.err, diagnose.err);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,7 +2,7 @@
 // ProxyJump or ProxyCommand the user's ssh_config already gives the node, and never touches the login
 // node itself.
 import * as assert from 'node:assert/strict';
-import { throughJump } from '../../../src/core/fleet/sshProbeHost';
+import { throughJump } from '../../../src/core/ssh/openSsh';
 import type { SshTarget } from '../../../src/core/ssh/sshConfig';
 
 function target(host: string, proxyJump: string | null = null, proxyCommand: string | null = null): SshTarget {

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ViewContainers, Views } from '../../../src/constants';
+import { RELAY_PREFERENCE, RELAY_TOOLS } from '../../../src/core/fleet/relay/tools';
 import { REPO_ROOT } from '../../support/paths';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
@@ -36,5 +37,13 @@ describe('package.json manifest', () => {
     for (const script of ['build', 'test', 'lint', 'typecheck', 'sample', 'package', 'watch']) {
       assert.ok(manifest.scripts[script], `script ${script}`);
     }
+  });
+
+  it("offers a fleet's relay tools as the relay's table has them, in its order of preference", () => {
+    const settings = Object.assign({}, ...[manifest.contributes.configuration].flat().map((c: { properties: object }) => c.properties));
+    const withTool = settings['gdrDoctor.fleets'].items.properties.with;
+    assert.deepEqual(withTool.enum, RELAY_TOOLS);
+    assert.equal(withTool.enumDescriptions.length, RELAY_TOOLS.length);
+    assert.ok(withTool.description.includes(`(${RELAY_PREFERENCE})`), withTool.description);
   });
 });

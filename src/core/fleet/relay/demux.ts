@@ -18,7 +18,7 @@
 // no list) leaves no list to check against: there each name is taken once, from the task srun
 // labelled, and a second task claiming the same name is refused.
 import { expandHostList, foldHostList } from '../hostlist';
-import type { RelayTool } from './loginScript';
+import type { RelayTool } from './tools';
 import { DecodedStream, LineSplitter, MessageLines } from './nodeStream';
 
 export class NodeStream {

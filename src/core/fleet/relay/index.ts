@@ -1,13 +1,14 @@
 // Diagnosing many compute nodes through one SSH connection to a login node: the site's srun, pdsh or
 // clush runs the same probe script on every node (nothing installed there), the output is split per
-// node as it arrives (demux.ts) and each node's stream goes through runProbe and diagnose() like a
+// node as it arrives (demux.ts) and each node's stream goes through diagnoseHost (core/host) like a
 // direct probe, as soon as it has ended. Memory grows with the nodes' reports, not with the run's
 // output: no buffer or string ever holds all of it (thousands of nodes would pass V8's longest string).
 import { randomBytes } from 'crypto';
 import type { Client } from 'ssh2';
-import { Diagnosis, diagnose } from '../../diagnosis';
+import type { Diagnosis } from '../../diagnosis';
+import { diagnoseHost } from '../../host/diagnoseHost';
 import { PROBE_COMMANDS, probeDeadlineMs } from '../../probe/commands';
-import { ProbeReport, ProbeRunner, runProbe } from '../../probe/runProbe';
+import type { ProbeReport, ProbeRunner } from '../../probe/runProbe';
 import { PROBE_REMOTE_COMMAND, buildProbeScript, newBoundary } from '../../probe/script';
 import { exec, ExecResult } from '../../ssh/exec';
 import { statusOfProbe } from '../status';
@@ -15,25 +16,26 @@ import type { FleetHostResult } from '../types';
 import type { ByteSink } from '../../probe/streamCaps';
 import { NodeStream, RelayDemux } from './demux';
 import { ParseQueue } from './parseQueue';
-import { RelayTool, loginScript } from './loginScript';
+import { loginScript } from './loginScript';
+import { RELAY_TOOLS, relayCommand, RelayTool } from './tools';
 import { RelayOptions, checkRelayOptions } from './options';
 
-export type { RelayTool } from './loginScript';
+export type { RelayTool } from './tools';
+export { isRelayTool, preferredRelayTool, RELAY_COMMANDS, RELAY_PREFERENCE, RELAY_TOOL_CHOICES, RELAY_TOOLS } from './tools';
 export type { RelayOptions } from './options';
 export { checkRelayOptions } from './options';
 
 // One name per `command -v`: dash prints only the first of several.
-const DETECT_SCRIPT = 'LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH\nfor t in sinfo srun pdsh clush; do command -v "$t"; done\n';
-const TOOL_COMMAND: Record<RelayTool, string> = { slurm: 'srun', pdsh: 'pdsh', clush: 'clush' };
+const DETECT_SCRIPT = `LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH\nfor t in ${RELAY_TOOLS.map(relayCommand).join(' ')}; do command -v "$t"; done\n`;
 /** Ended nodes that may wait for their parse before reading pauses (each holds its raw stream, ~100 KB). */
 const PARSE_BACKLOG = 64;
 
-/** The relay tools the login node has, from `command -v` (Slurm: srun). */
+/** The relay tools the login node has, from `command -v` (Slurm: srun), in the order of preference. */
 export async function detectRelayTools(client: Client, signal?: AbortSignal): Promise<RelayTool[]> {
   const r = await exec(client, PROBE_REMOTE_COMMAND, { stdin: DETECT_SCRIPT, timeoutMs: 15_000, maxBytes: 65_536, signal });
   if (r.connectionLost || r.timedOut) throw new Error(`cannot list the login node's tools: ${r.stderr.toString('utf8').trim() || (r.timedOut ? 'timed out' : 'connection lost')}`);
   const found = new Set(r.stdout.toString('utf8').split('\n').map((l) => l.trim().split('/').pop()));
-  return (['slurm', 'pdsh', 'clush'] as const).filter((t) => found.has(TOOL_COMMAND[t]));
+  return RELAY_TOOLS.filter((t) => found.has(relayCommand(t)));
 }
 
 /**
@@ -114,22 +116,22 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
   demuxed.pushStderr(run.stderr);
   demuxed.end();
   const ctx: RunContext = { opts, boundary, run, durationMs: Date.now() - t0, cancelled: opts.signal?.aborted === true, demuxed, parsed };
-  const refused = demuxed.refused.map((line) => `${opts.loginHost}: ${TOOL_COMMAND[opts.tool]} printed ${line}`);
+  const refused = demuxed.refused.map((line) => `${opts.loginHost}: ${relayCommand(opts.tool)} printed ${line}`);
   for (const line of refused) opts.onRefusedNode?.(line);
-  if (demuxed.nodes.size === 0 && demuxed.skipped.size === 0) throw new Error([`${opts.loginHost}: ${namingTool(TOOL_COMMAND[opts.tool], runFailure(ctx))}`, ...refused].join('\n'));
+  if (demuxed.nodes.size === 0 && demuxed.skipped.size === 0) throw new Error([`${opts.loginHost}: ${namingTool(relayCommand(opts.tool), runFailure(ctx))}`, ...refused].join('\n'));
   const skipped = [...demuxed.skipped].map(([name, state]) => failed(ctx, name, 'unreachable', 'relay', `Slurm reports node ${name} as ${state}; not run there`));
   const probed = await Promise.all([...demuxed.nodes.values()].filter((n) => !demuxed.skipped.has(n.name)).map((n) => nodeResult(ctx, n)));
   return [...probed, ...skipped].sort((a, b) => a.host.localeCompare(b.host, 'en', { numeric: true }));
 }
 
-/** runProbe and diagnose() on a node's stream; its decoded bytes are let go. */
+/** The node's stream diagnosed as any host is (diagnoseHost); its decoded bytes are let go. */
 async function parseNode(opts: RelayOptions, boundary: string, node: NodeStream, flags: { connectionLost: boolean; timedOut: boolean }): Promise<ParsedNode> {
   const stdout = node.data.take();
   const messages = node.messages;
   if (node.data.cutBytes > 0) messages.push(`${node.data.cutBytes} more bytes of the node's probe stream were cut`);
   const runner: ProbeRunner = async () => ({ stdout, stderr: Buffer.from(messages.join('\n')), exitCode: node.exitCode, ...flags });
-  const report = await runProbe(runner, { host: node.name, commands: opts.commands ?? PROBE_COMMANDS, boundary });
-  return { report, diagnosis: diagnose(report, opts.nccl), messagesUsed: node.messages.length };
+  const { report, diagnosis } = await diagnoseHost({ kind: 'runner', host: node.name, runner }, { commands: opts.commands ?? PROBE_COMMANDS, boundary, nccl: opts.nccl });
+  return { report, diagnosis, messagesUsed: node.messages.length };
 }
 
 async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostResult> {
@@ -167,7 +169,7 @@ function failed(ctx: RunContext, host: string, status: FleetHostResult['status']
 function nodeFailure(ctx: RunContext, node: NodeStream): string {
   const own = node.messages.filter((m) => m.trim() !== '');
   if (own.length > 0) return clip(own.join('\n'));
-  return `no output from ${node.name} through ${TOOL_COMMAND[ctx.opts.tool]} on ${ctx.opts.loginHost}: ${runFailure(ctx)}`;
+  return `no output from ${node.name} through ${relayCommand(ctx.opts.tool)} on ${ctx.opts.loginHost}: ${runFailure(ctx)}`;
 }
 
 function runFailure(ctx: RunContext): string {

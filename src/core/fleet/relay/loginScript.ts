@@ -19,8 +19,9 @@
 // command is ≈12 KB, one argument far below Linux's 128 KiB per-argument and 2 MiB ARG_MAX limits
 // (pdsh and clush pass it to ssh as one argument; srun to `sh -c`).
 import { shQuote } from '../../probe/script';
+import type { RelayTool } from './tools';
 
-export type RelayTool = 'slurm' | 'pdsh' | 'clush';
+export type { RelayTool } from './tools';
 
 export interface LoginScriptRequest {
   readonly tool: RelayTool;

@@ -3,7 +3,7 @@
 import type { NcclAssumptions } from '../../diagnosis';
 import type { ProbeCommandSpec } from '../../probe/commands';
 import { expandHostList, foldHostList } from '../hostlist';
-import type { RelayTool } from './loginScript';
+import { isRelayTool, RELAY_TOOL_CHOICES, RelayTool } from './tools';
 
 export interface RelayOptions {
   readonly tool: RelayTool;
@@ -46,7 +46,7 @@ const JOB_ID = /^\d{1,12}$/;
 const RELAY_SLACK_MS = 30_000;
 
 export function checkRelayOptions(opts: RelayOptions, probeDeadlineMs: number): CheckedRelay {
-  if (!['slurm', 'pdsh', 'clush'].includes(opts.tool)) throw new Error(`unknown relay tool ${JSON.stringify(opts.tool)} (slurm, pdsh or clush)`);
+  if (!isRelayTool(opts.tool)) throw new Error(`unknown relay tool ${JSON.stringify(opts.tool)} (${RELAY_TOOL_CHOICES})`);
   const expected = opts.nodes !== undefined ? expandHostList(opts.nodes) : [];
   // The login node's tools pick the user per site (their ssh config); user@host is for direct SSH.
   if (expected.some((h) => h.includes('@'))) throw new Error(`a relay host list names nodes, not user@node: ${JSON.stringify(opts.nodes)}`);
