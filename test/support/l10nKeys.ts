@@ -1,82 +1,51 @@
-// The translation keys the sources use: the first argument of every t() call, read with the TypeScript
-// parser. `t` is what a file imports under that name (or an alias) from @vscode/l10n or src/core/l10n.ts,
-// and `vscode.l10n.t` / `l10n.t`. A key must be written out (a string literal): a computed one cannot
-// be translated ahead of time, so it is reported as a problem with its file and line.
+// The translation keys of core and the CLI, as the code writes them: the first argument of every
+// t('…') call (or of t's local name, `import { t as l10n }`) (a string or template literal without substitutions) in the files that import t from
+// core/l10n. The l10n test checks that the bundles cover them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as ts from 'typescript';
+import { REPO_ROOT } from './paths';
 
-export interface KeyUse {
-  readonly key: string;
-  readonly where: string;
+const LITERAL = String.raw`'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\`(?:[^\`\\$]|\\.|\$(?!\{))*\``;
+const IMPORT = /import \{ t(?: as (\w+))? \} from '[./]*(?:core\/)?l10n'/;
+const call = (name: string) => new RegExp(String.raw`(?<![\w.$])${name}\(\s*(${LITERAL})`, 'g');
+const anyCall = (name: string) => new RegExp(String.raw`(?<![\w.$])${name}\(\s*(?!\))`, 'g');
+
+export interface KeyScan {
+  readonly keys: Map<string, string>;
+  /** `file:line` of t( calls whose first argument is not a literal (their keys cannot be checked). */
+  readonly dynamic: string[];
 }
 
-export interface ScannedKeys {
-  readonly uses: KeyUse[];
-  /** `file:line: call` of t() calls whose key is not a literal. */
-  readonly problems: string[];
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(full);
+    return e.name.endsWith('.ts') ? [full] : [];
+  });
 }
 
-/** Every .ts file under `dir` (or `dir` itself), sorted. */
-export function sourceFiles(dir: string): string[] {
-  if (fs.statSync(dir).isFile()) return [dir];
-  return fs.readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []))
-    .sort();
-}
-
-export function scanKeys(files: readonly string[], root: string): ScannedKeys {
-  const uses: KeyUse[] = [];
-  const problems: string[] = [];
+/** Every key used under the given folders/files (relative to the repository), with where it is first used. */
+export function scanKeys(roots: readonly string[]): KeyScan {
+  const keys = new Map<string, string>();
+  const dynamic: string[] = [];
+  const files = roots.flatMap((r) => {
+    const full = path.join(REPO_ROOT, r);
+    return fs.statSync(full).isDirectory() ? sourceFiles(full) : [full];
+  });
   for (const file of files) {
-    const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-    const names = importedT(source);
-    const visit = (node: ts.Node): void => {
-      if (ts.isCallExpression(node) && isTCall(node.expression, names)) {
-        const where = `${path.relative(root, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
-        const key = keyOf(node.arguments[0]);
-        if (key === undefined) problems.push(`${where}: ${node.getText().slice(0, 80)}`);
-        else uses.push({ key, where });
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(source);
+    const text = fs.readFileSync(file, 'utf8');
+    const imported = IMPORT.exec(text);
+    if (!imported) continue;
+    const name = imported[1] ?? 't';
+    const where = (index: number) => `${path.relative(REPO_ROOT, file)}:${text.slice(0, index).split('\n').length}`;
+    const literalAt = new Set<number>();
+    for (const m of text.matchAll(call(name))) {
+      literalAt.add(m.index);
+      // Our own source's literal, read as JavaScript reads it (escapes and all).
+      const key = new Function(`return ${m[1]};`)() as string;
+      if (!keys.has(key)) keys.set(key, where(m.index));
+    }
+    for (const m of text.matchAll(anyCall(name))) if (!literalAt.has(m.index)) dynamic.push(where(m.index));
   }
-  return { uses, problems };
-}
-
-/** Local names of `t` imported from a translation module. */
-function importedT(source: ts.SourceFile): Set<string> {
-  const names = new Set<string>();
-  for (const statement of source.statements) {
-    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
-    const from = statement.moduleSpecifier.text;
-    if (from !== '@vscode/l10n' && !/(^|\/)l10n$/.test(from)) continue;
-    const bindings = statement.importClause?.namedBindings;
-    if (!bindings || !ts.isNamedImports(bindings)) continue;
-    for (const s of bindings.elements) if ((s.propertyName ?? s.name).text === 't') names.add(s.name.text);
-  }
-  return names;
-}
-
-function isTCall(callee: ts.Expression, names: ReadonlySet<string>): boolean {
-  if (ts.isIdentifier(callee)) return names.has(callee.text);
-  if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 't') return false;
-  const owner = callee.expression.getText();
-  return owner === 'l10n' || owner === 'vscode.l10n';
-}
-
-/** The key of a call's first argument: a literal message, or `{ message, comment }` as @vscode/l10n keys it. */
-function keyOf(arg: ts.Expression | undefined): string | undefined {
-  if (arg === undefined) return undefined;
-  if (ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg)) return arg.text;
-  if (!ts.isObjectLiteralExpression(arg)) return undefined;
-  const prop = (name: string) => arg.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && p.name.getText() === name)?.initializer;
-  const message = prop('message');
-  const comment = prop('comment');
-  if (!message || !(ts.isStringLiteral(message) || ts.isNoSubstitutionTemplateLiteral(message))) return undefined;
-  if (comment === undefined) return message.text;
-  if (ts.isStringLiteral(comment)) return `${message.text}/${comment.text}`;
-  if (ts.isArrayLiteralExpression(comment) && comment.elements.every(ts.isStringLiteral)) return `${message.text}/${comment.elements.map((e) => (e as ts.StringLiteral).text).join('')}`;
-  return undefined;
+  return { keys, dynamic };
 }

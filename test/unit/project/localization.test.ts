@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT } from '../../support/paths';
 import { nlsKey, rawManifest } from '../../support/manifest';
-import { scanKeys, sourceFiles } from '../../support/l10nKeys';
+import { scanKeys, sourceFiles } from '../../support/l10nCalls';
 
 const readJson = (file: string): Record<string, string> => JSON.parse(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'));
 
