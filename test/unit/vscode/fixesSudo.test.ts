@@ -2,10 +2,8 @@
 // forgotten and asked for once, a typed one kept only when asked for and accepted. Runs the real
 // core (runPlan) against a fake host whose sudo takes one password.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Commands, Views } from '../../../src/constants';
-import { REPO_ROOT } from '../../support/paths';
+import { englishManifest } from '../../support/manifest';
 import { FixPlan, FixSession, RemoteShell } from '../../../src/core/fixes';
 import { AskedPassword, runWithSudo, SecretStore, sudoSecretKey } from '../../../src/vscode/fixes/sudoPassword';
 import { findingContextValue, fixMenuWhen } from '../../../src/vscode/fixes/contextValue';
@@ -128,7 +126,7 @@ describe('quick fixes in VS Code: finding context values', () => {
 
 describe('quick fixes in VS Code: package.json', () => {
   it('puts one inline action per fix id on findings, with the clause fixMenuWhen builds', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+    const manifest = englishManifest();
     const items = manifest.contributes.menus['view/item/context'] as { command: string; when: string; group: string }[];
     for (const [id, command] of [['load-peermem', Commands.fixLoadPeermem], ['persist-peermem', Commands.fixPersistPeermem]] as const) {
       assert.ok(items.some((m) => m.command === command && m.group.startsWith('inline') && m.when === fixMenuWhen(Views.hosts, id)), command);
