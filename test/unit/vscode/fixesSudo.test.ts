@@ -2,6 +2,11 @@
 // forgotten and asked for once, a typed one kept only when asked for and accepted. Runs the real
 // core (runPlan) against a fake host whose sudo takes one password.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as l10n from '@vscode/l10n';
+import { useBundle } from '../../../src/core/l10n';
+import { REPO_ROOT } from '../../support/paths';
 import { Commands, Views } from '../../../src/constants';
 import { englishManifest } from '../../support/manifest';
 import { FixPlan, FixSession, RemoteShell } from '../../../src/core/fixes';
@@ -81,6 +86,20 @@ describe('quick fixes in VS Code: sudo password', () => {
     assert.equal(secrets.data.has(KEY), false, 'not ticked: not kept');
     await runWithSudo(plan('sudo-password'), session(), MARKER, { secrets, ask: asker([{ password: RIGHT, remember: true }]).ask, note });
     assert.equal(secrets.data.get(KEY), RIGHT);
+  });
+
+  it("in Chinese too: a rejected password is told by the core's flag, not its (translated) words, and is not kept", async () => {
+    const bundle = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'l10n/bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
+    useBundle(bundle);
+    try {
+      const secrets = store();
+      const r = await runWithSudo(plan('sudo-password'), session(), MARKER, { secrets, ask: asker([{ password: 'wrong', remember: true }]).ask, note });
+      assert.doesNotMatch(r.message, /^sudo did not accept/, 'the message is in Chinese');
+      assert.equal(r.passwordRejected, true);
+      assert.equal(secrets.data.has(KEY), false, 'a rejected password is not kept');
+    } finally {
+      l10n.config({ contents: {} });
+    }
   });
 
   it('a wrong typed password fails as rejected and is not asked again', async () => {
