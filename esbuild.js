@@ -13,7 +13,9 @@ const nativeOptional = ['cpu-features', './crypto/build/Release/sshcrypto.node']
 const problemMatcher = {
   name: 'problem-matcher',
   setup(build) {
-    build.onStart(() => { if (watch) console.log('[watch] build started'); });
+    build.onStart(() => {
+      if (watch) console.log('[watch] build started');
+    });
     build.onEnd((result) => {
       for (const { text, location } of result.errors) {
         console.error(`✘ [ERROR] ${text}`);

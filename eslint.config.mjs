@@ -2,13 +2,19 @@
 import tseslint from 'typescript-eslint';
 
 const noVscode = {
-  'no-restricted-imports': ['error', {
-    paths: [{ name: 'vscode', message: 'src/core and src/webview must not depend on VS Code: keep them pure and testable.' }],
-  }],
-  'no-restricted-syntax': ['error', {
-    selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
-    message: 'src/core and src/webview must not depend on VS Code.',
-  }],
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [{ name: 'vscode', message: 'src/core and src/webview must not depend on VS Code: keep them pure and testable.' }],
+    },
+  ],
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
+      message: 'src/core and src/webview must not depend on VS Code.',
+    },
+  ],
 };
 
 export default tseslint.config(

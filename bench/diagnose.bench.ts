@@ -18,7 +18,17 @@ import { BENCH_CPU_HOST, BENCH_HOST, BENCH_RECORDS_PATH, BenchLab, checkDelays, 
 import { CpuSamples, measureHostCpu } from './hostCpu';
 import { compareCalls, compareOutputs } from './sameWork';
 import { printExtensionNumbers } from './extension';
-import { benchPool, Diagnosed, gdrDiagnose, NOOP_COMMANDS, openSsh, OPENSSH_COMMAND, OPENSSH_PARALLEL_COMMAND, OpenSshResult, Timed } from './sides';
+import {
+  benchPool,
+  Diagnosed,
+  gdrDiagnose,
+  NOOP_COMMANDS,
+  openSsh,
+  OPENSSH_COMMAND,
+  OPENSSH_PARALLEL_COMMAND,
+  OpenSshResult,
+  Timed,
+} from './sides';
 import { inRotation, summarize, summaryLine, targetLine } from './stats';
 
 interface Options {
@@ -28,7 +38,8 @@ interface Options {
   activationRuns: number;
 }
 
-const USAGE = 'usage: npm run bench:host [-- --rounds N (default 10)] [--warmup N (default 1)] [--profile NAME (default bench-healthy: nvidia-smi delayed as measured in public reports)] [--activation-runs N (default 3; 0: sizes only)]';
+const USAGE =
+  'usage: npm run bench:host [-- --rounds N (default 10)] [--warmup N (default 1)] [--profile NAME (default bench-healthy: nvidia-smi delayed as measured in public reports)] [--activation-runs N (default 3; 0: sizes only)]';
 
 /** null: --help was asked for. */
 function parseOptions(argv: readonly string[]): Options | null {
@@ -71,11 +82,13 @@ async function round(i: number, sshConfigPath: string, s: Samples): Promise<void
     await inRotation(i, [
       async () => void (fresh = await gdrDiagnose(pool, BENCH_HOST)),
       async () => void s.sshA.push((await openSsh(BENCH_HOST, sshConfigPath)).ms),
-      async () => void s.sshPar.push((await openSsh(BENCH_HOST, sshConfigPath, OPENSSH_PARALLEL_COMMAND)).ms)]);
+      async () => void s.sshPar.push((await openSsh(BENCH_HOST, sshConfigPath, OPENSSH_PARALLEL_COMMAND)).ms),
+    ]);
     s.gdrFresh.push(fresh!.ms);
     await inRotation(i + 1, [
       async () => void s.gdrAgain.push(await reDiagnose(pool, fresh!.value.conn)),
-      async () => void s.sshB.push((await openSsh(BENCH_HOST, sshConfigPath)).ms)]);
+      async () => void s.sshB.push((await openSsh(BENCH_HOST, sshConfigPath)).ms),
+    ]);
   } finally {
     pool.closeAll();
   }
@@ -98,8 +111,13 @@ async function warmUp(bench: BenchLab, n: number): Promise<void> {
     const mid = host.calls().length;
     const ssh = await openSsh(BENCH_HOST, bench.lab.sshConfigPath);
     printSameWork(host, before, mid, fresh.value.report, ssh.value);
-    const parallel = compareOutputs(fresh.value.report.commands, (await openSsh(BENCH_HOST, bench.lab.sshConfigPath, OPENSSH_PARALLEL_COMMAND)).value.stdout);
-    console.log(`           parallel script: outputs of ${parallel.compared - parallel.differing.length}/${parallel.compared} commands identical${parallel.differing.length ? `; differ: ${parallel.differing.join(', ')}` : ''}`);
+    const parallel = compareOutputs(
+      fresh.value.report.commands,
+      (await openSsh(BENCH_HOST, bench.lab.sshConfigPath, OPENSSH_PARALLEL_COMMAND)).value.stdout,
+    );
+    console.log(
+      `           parallel script: outputs of ${parallel.compared - parallel.differing.length}/${parallel.compared} commands identical${parallel.differing.length ? `; differ: ${parallel.differing.join(', ')}` : ''}`,
+    );
     printDelays(bench, await pool.use(BENCH_HOST, (conn) => checkDelays(conn.client, bench.delays)));
   } finally {
     pool.closeAll();
@@ -112,21 +130,31 @@ function printSameWork(host: LabHost, before: number, mid: number, report: Probe
   const calls = host.calls();
   const diff = compareCalls(calls.slice(before, mid), calls.slice(mid));
   const out = compareOutputs(report.commands, ssh.stdout);
-  console.log(`same work: ${mid - before} fake-command calls by gdr-doctor, ${calls.length - mid} by OpenSSH${diff.length ? `; DIFFER: ${diff.join('; ')}` : ', identical'}`);
-  console.log(`           outputs of ${out.compared - out.differing.length}/${out.compared} commands (those without stderr) identical on both sides${out.differing.length ? `; differ: ${out.differing.join(', ')}` : ''}`);
+  console.log(
+    `same work: ${mid - before} fake-command calls by gdr-doctor, ${calls.length - mid} by OpenSSH${diff.length ? `; DIFFER: ${diff.join('; ')}` : ', identical'}`,
+  );
+  console.log(
+    `           outputs of ${out.compared - out.differing.length}/${out.compared} commands (those without stderr) identical on both sides${out.differing.length ? `; differ: ${out.differing.join(', ')}` : ''}`,
+  );
   const times = report.commands.map((c) => ({ id: c.id, ms: c.durationMs ?? 0 }));
   const slowest = times.reduce((a, b) => (b.ms > a.ms ? b : a));
   const sum = times.reduce((t, c) => t + c.ms, 0);
-  console.log(`host-side command times inside the probe (all at once, so each slowed by the others): sum ${sum} ms, slowest ${slowest.ms} ms (${slowest.id})`);
+  console.log(
+    `host-side command times inside the probe (all at once, so each slowed by the others): sum ${sum} ms, slowest ${slowest.ms} ms (${slowest.id})`,
+  );
 }
 
 function printDelays(bench: BenchLab, check: DelayCheck): void {
-  const wanted = Object.entries(bench.delays).map(([c, ms]) => `${c} ${ms} ms`).join(', ');
+  const wanted = Object.entries(bench.delays)
+    .map(([c, ms]) => `${c} ${ms} ms`)
+    .join(', ');
   console.log(`delays: ${wanted} — ${bench.delaysSource}`);
   check.lines.forEach((l) => console.log(`  ${l}`));
-  console.log(check.inEffect
-    ? '  => delays IN EFFECT'
-    : '  => delays NOT in effect: this lab has no `delays` option yet, so the numbers below are WITHOUT realistic command delays (re-run once test/lab supports it; the bench picks it up by itself)');
+  console.log(
+    check.inEffect
+      ? '  => delays IN EFFECT'
+      : '  => delays NOT in effect: this lab has no `delays` option yet, so the numbers below are WITHOUT realistic command delays (re-run once test/lab supports it; the bench picks it up by itself)',
+  );
 }
 
 /** The probe script's own cost on an open connection (no-op commands): where a MISS comes from. */
@@ -155,16 +183,52 @@ function printResults(s: Samples, cpu: CpuSamples): void {
   console.log(summaryLine('gdr-doctor: no-op probe + parse', summarize(s.noop)));
   const [probeCpu, plainCpu] = [summarize(cpu.probe), summarize(cpu.plain)];
   const sum = (v: readonly number[]) => v.reduce((a, b) => a + b, 0);
-  console.log(`(c) CPU (user + sys) on the host for one probe, host ${BENCH_CPU_HOST} (no delays), \`times\` of the script's shell (10 ms ticks)`);
+  console.log(
+    `(c) CPU (user + sys) on the host for one probe, host ${BENCH_CPU_HOST} (no delays), \`times\` of the script's shell (10 ms ticks)`,
+  );
   console.log(summaryLine('gdr-doctor probe script', probeCpu));
   console.log(summaryLine('the same commands in a row (sh -s)', plainCpu));
   console.log(summaryLine('the same commands all at once (sh -s)', summarize(cpu.parallel)));
-  console.log(`  for reading: the probe / the hand-written parallel script ${(sum(cpu.probe) / sum(cpu.parallel)).toFixed(2)}; that script / the commands in a row ${(sum(cpu.parallel) / sum(cpu.plain)).toFixed(2)} (running at once costs CPU by itself on a busy machine)`);
+  console.log(
+    `  for reading: the probe / the hand-written parallel script ${(sum(cpu.probe) / sum(cpu.parallel)).toFixed(2)}; that script / the commands in a row ${(sum(cpu.parallel) / sum(cpu.plain)).toFixed(2)} (running at once costs CPU by itself on a busy machine)`,
+  );
   console.log('\ntargets (medians, gdr-doctor / OpenSSH; CPU: totals over all rounds, finer than one 10 ms tick):');
-  console.log(targetLine({ label: 'fresh diagnose no slower than OpenSSH in a row', ratio: fresh.median / sshA.median, limit: 1, strict: false, limitText: '<= 1.00' }));
-  console.log(targetLine({ label: 'fresh diagnose vs OpenSSH running them all at once', ratio: fresh.median / sshPar.median, limit: 1.1, strict: false, limitText: '<= 1.10' }));
-  console.log(targetLine({ label: 're-diagnose on an open connection under a third of OpenSSH', ratio: again.median / sshB.median, limit: 1 / 3, strict: true, limitText: '< 0.33' }));
-  console.log(targetLine({ label: "the probe's CPU on the host vs the plain commands", ratio: sum(cpu.probe) / sum(cpu.plain), limit: 1.2, strict: false, limitText: '<= 1.20' }));
+  console.log(
+    targetLine({
+      label: 'fresh diagnose no slower than OpenSSH in a row',
+      ratio: fresh.median / sshA.median,
+      limit: 1,
+      strict: false,
+      limitText: '<= 1.00',
+    }),
+  );
+  console.log(
+    targetLine({
+      label: 'fresh diagnose vs OpenSSH running them all at once',
+      ratio: fresh.median / sshPar.median,
+      limit: 1.1,
+      strict: false,
+      limitText: '<= 1.10',
+    }),
+  );
+  console.log(
+    targetLine({
+      label: 're-diagnose on an open connection under a third of OpenSSH',
+      ratio: again.median / sshB.median,
+      limit: 1 / 3,
+      strict: true,
+      limitText: '< 0.33',
+    }),
+  );
+  console.log(
+    targetLine({
+      label: "the probe's CPU on the host vs the plain commands",
+      ratio: sum(cpu.probe) / sum(cpu.plain),
+      limit: 1.2,
+      strict: false,
+      limitText: '<= 1.20',
+    }),
+  );
 }
 
 async function main(): Promise<number> {
@@ -181,10 +245,19 @@ async function main(): Promise<number> {
   process.once('SIGTERM', onSignal);
   try {
     const h = bench.lab.host(BENCH_HOST);
-    console.log(`gdr-doctor bench: host ${BENCH_HOST} (profile ${opts.profile}) at ${h.address}:${h.port}, up in ${(performance.now() - t0).toFixed(0)} ms; records ${BENCH_RECORDS_PATH}`);
+    console.log(
+      `gdr-doctor bench: host ${BENCH_HOST} (profile ${opts.profile}) at ${h.address}:${h.port}, up in ${(performance.now() - t0).toFixed(0)} ms; records ${BENCH_RECORDS_PATH}`,
+    );
     // The lab's hosts share this machine's CPUs with the bench: the parallel probe competes for them.
-    console.log(`machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; node ${process.version}`);
-    console.log(`probe: ${PROBE_COMMANDS.length} commands; OpenSSH command line: ${OPENSSH_COMMAND.length} characters; ${opts.rounds} rounds after ${opts.warmup} warm-up round(s), sides alternated`);
+    console.log(
+      `machine: ${os.cpus().length} CPUs, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}; node ${process.version}`,
+    );
+    console.log(
+      `probe: ${PROBE_COMMANDS.length} commands; OpenSSH command line: ${OPENSSH_COMMAND.length} characters; ${opts.rounds} rounds after ${opts.warmup} warm-up round(s), sides alternated`,
+    );
     await warmUp(bench, opts.warmup);
     const s: Samples = { gdrFresh: [], sshA: [], sshPar: [], gdrAgain: [], sshB: [], noop: [] };
     for (let i = 0; i < opts.rounds; i++) await round(i, bench.lab.sshConfigPath, s);
@@ -197,8 +270,15 @@ async function main(): Promise<number> {
   }
   // After the lab is gone: code-server and Chromium would otherwise compete with it for the CPUs.
   await printExtensionNumbers(opts.activationRuns);
-  console.log(`\nload average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (the lab shares this machine's CPUs: compare it with the start)`);
-  console.log(`peak RSS of the bench process (node + tsx + gdr-doctor + lab bookkeeping): ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB`);
+  console.log(
+    `\nload average at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (the lab shares this machine's CPUs: compare it with the start)`,
+  );
+  console.log(
+    `peak RSS of the bench process (node + tsx + gdr-doctor + lab bookkeeping): ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB`,
+  );
   return 0;
 }
 

@@ -77,7 +77,9 @@ async function activateOnce(vsix: string): Promise<{ ms: number; event: string }
     const text = (await time.innerText()).trim();
     const ms = /^(\d+)\s*ms$/.exec(text);
     if (!ms) throw new Error(`the Extensions view shows no activation time for ${DISPLAY_NAME}: ${JSON.stringify(text)}`);
-    const event = /_doActivateExtension gdr-doctor\.gdr-doctor, startup: \w+, activationEvent: '([^']+)'/.exec(workbench.extensionHostLog());
+    const event = /_doActivateExtension gdr-doctor\.gdr-doctor, startup: \w+, activationEvent: '([^']+)'/.exec(
+      workbench.extensionHostLog(),
+    );
     return { ms: Number(ms[1]), event: event?.[1] ?? 'an event the extension host log does not name' };
   } finally {
     await workbench.dispose();

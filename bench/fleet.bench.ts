@@ -33,7 +33,8 @@ const USAGE = `usage: npm run bench:fleet [-- --rounds N (default 3)] [--warmup 
 
 function count(flag: string, value: string, min: number): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > 200) throw new Error(`${flag} needs a whole number from ${min} to 200, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < min || n > 200)
+    throw new Error(`${flag} needs a whole number from ${min} to 200, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -59,7 +60,8 @@ function parseOptions(argv: readonly string[]): Options | null {
 }
 
 const reportsOf = (hosts: readonly FleetJsonHost[]) => new Map(hosts.map((h) => [h.host, h.report?.commands ?? []]));
-const relayReportsOf = (results: readonly FleetHostResult[]) => new Map<string, readonly CommandResult[]>(results.map((r) => [r.host, r.report?.commands ?? []]));
+const relayReportsOf = (results: readonly FleetHostResult[]) =>
+  new Map<string, readonly CommandResult[]>(results.map((r) => [r.host, r.report?.commands ?? []]));
 const findingIds = (ids: readonly { id: string }[] | undefined) => (ids ?? []).map((f) => f.id).join(',');
 
 /** Part 1's unmeasured first run of each side, which also checks that they did the same work. */
@@ -84,7 +86,9 @@ async function fanOutPart(f: FleetLab, o: Options): Promise<void> {
   const hosts = f.nodes.slice(0, o.hosts);
   const cfg = f.lab.sshConfigPath;
   const c = o.concurrency;
-  console.log(`\n== 1. direct fan-out vs pdsh -R ssh: ${hosts.length} hosts, fan-out ${c} on both sides, ${o.rounds} rounds after ${o.warmup} warm-up, order rotated`);
+  console.log(
+    `\n== 1. direct fan-out vs pdsh -R ssh: ${hosts.length} hosts, fan-out ${c} on both sides, ${o.rounds} rounds after ${o.warmup} warm-up, order rotated`,
+  );
   for (let w = 0; w < o.warmup; w++) await fanOutWarmUp(f, hosts, c);
   const s = { gdr: [] as number[], seq: [] as number[], probe: [] as number[], rss: [] as number[] };
   for (let i = 0; i < o.rounds; i++) {
@@ -102,10 +106,28 @@ async function fanOutPart(f: FleetLab, o: Options): Promise<void> {
   console.log(summaryLine(`gdr-doctor diagnose <hosts> -f ${c} (CLI)`, gdr));
   console.log(summaryLine(`pdsh -f ${c}: '<commands, in a row>'`, seq));
   console.log(summaryLine(`pdsh -f ${c}: gdr-doctor's probe script`, probe));
-  console.log(`  peak RSS of the gdr-doctor CLI: median ${(summarize(s.rss).median / 1024).toFixed(1)} MiB, max ${(summarize(s.rss).max / 1024).toFixed(1)} MiB`);
+  console.log(
+    `  peak RSS of the gdr-doctor CLI: median ${(summarize(s.rss).median / 1024).toFixed(1)} MiB, max ${(summarize(s.rss).max / 1024).toFixed(1)} MiB`,
+  );
   console.log('targets (issue 6 §4; medians, gdr-doctor / pdsh):');
-  console.log(targetLine({ label: 'fan-out no slower than pdsh doing the same commands', ratio: gdr.median / seq.median, limit: 1, strict: false, limitText: '<= 1.00' }));
-  console.log(targetLine({ label: 'fan-out no slower than pdsh carrying the same probe script', ratio: gdr.median / probe.median, limit: 1, strict: false, limitText: '<= 1.00' }));
+  console.log(
+    targetLine({
+      label: 'fan-out no slower than pdsh doing the same commands',
+      ratio: gdr.median / seq.median,
+      limit: 1,
+      strict: false,
+      limitText: '<= 1.00',
+    }),
+  );
+  console.log(
+    targetLine({
+      label: 'fan-out no slower than pdsh carrying the same probe script',
+      ratio: gdr.median / probe.median,
+      limit: 1,
+      strict: false,
+      limitText: '<= 1.00',
+    }),
+  );
 }
 
 /** Part 2's unmeasured first runs: the same calls on every node, and the same findings. */
@@ -119,13 +141,19 @@ async function slurmWarmUp(f: FleetLab, nodes: readonly string[]): Promise<void>
   console.log(sameCallsLine('via Slurm vs direct', callsBetween(lab, m0, m1), callsBetween(lab, m1, m2)));
   const directFindings = new Map(direct.value.hosts.map((h) => [h.host, findingIds(h.report?.findings)]));
   const differ = slurm.value.hosts.filter((h) => findingIds(h.report?.findings) !== directFindings.get(h.host));
-  const first = differ[0] ? ` (${differ[0].host}: via Slurm [${findingIds(differ[0].report?.findings)}], direct [${directFindings.get(differ[0].host)}])` : '';
-  console.log(`           findings: ${differ.length ? `DIFFER on ${differ.map((h) => h.host).join(',')}${first}` : `identical on all ${nodes.length} nodes`}`);
+  const first = differ[0]
+    ? ` (${differ[0].host}: via Slurm [${findingIds(differ[0].report?.findings)}], direct [${directFindings.get(differ[0].host)}])`
+    : '';
+  console.log(
+    `           findings: ${differ.length ? `DIFFER on ${differ.map((h) => h.host).join(',')}${first}` : `identical on all ${nodes.length} nodes`}`,
+  );
 }
 
 async function slurmPart(f: FleetLab, o: Options): Promise<void> {
   const nodes = f.nodes.slice(0, o.hosts);
-  console.log(`\n== 2. through the login node with Slurm vs direct fan-out: the same ${nodes.length} nodes, every node at once on both sides`);
+  console.log(
+    `\n== 2. through the login node with Slurm vs direct fan-out: the same ${nodes.length} nodes, every node at once on both sides`,
+  );
   if (f.slurmMissing) {
     console.log(`  SKIPPED: ${f.slurmMissing}`);
     return;
@@ -145,16 +173,24 @@ async function slurmPart(f: FleetLab, o: Options): Promise<void> {
 }
 
 async function scalePart(f: FleetLab, o: Options): Promise<void> {
-  console.log(`\n== 3. direct fan-out at ${o.sizes.join(', ')} hosts (fan-out = hosts: every connection open at once), ${o.rounds} rounds, sizes rotated`);
+  console.log(
+    `\n== 3. direct fan-out at ${o.sizes.join(', ')} hosts (fan-out = hosts: every connection open at once), ${o.rounds} rounds, sizes rotated`,
+  );
   printScale(await measureScale(o.sizes, f.nodes, o.rounds, f.lab.sshConfigPath));
 }
 
 function assertTools(): void {
-  if (!fs.existsSync(path.join(__dirname, '../dist/cli.js'))) throw new Error('dist/cli.js is missing: npm run build first (npm run bench:fleet does)');
-  if (!['/usr/bin/pdsh', '/usr/local/bin/pdsh'].some((p) => fs.existsSync(p))) throw new Error('pdsh is missing: run test/lab/install.sh (as root) first');
+  if (!fs.existsSync(path.join(__dirname, '../dist/cli.js')))
+    throw new Error('dist/cli.js is missing: npm run build first (npm run bench:fleet does)');
+  if (!['/usr/bin/pdsh', '/usr/local/bin/pdsh'].some((p) => fs.existsSync(p)))
+    throw new Error('pdsh is missing: run test/lab/install.sh (as root) first');
 }
 
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 async function main(): Promise<number> {
   const o = parseOptions(process.argv.slice(2));
@@ -170,12 +206,22 @@ async function main(): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    console.log(`gdr-doctor fleet bench: ${f.nodes.length} compute hosts (profile ${o.profile}) + login node ${LOGIN_HOST}${f.slurmMissing ? '' : ' with Slurm'}, 10.250.${FLEET_NETWORK.subnet}.0/24 on ${FLEET_NETWORK.bridge}, up in ${((performance.now() - t0) / 1000).toFixed(1)} s; records ${FLEET_RECORDS_PATH}`);
-    console.log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${load()}; node ${process.version}; probe: ${PROBE_COMMANDS.length} commands`);
+    console.log(
+      `gdr-doctor fleet bench: ${f.nodes.length} compute hosts (profile ${o.profile}) + login node ${LOGIN_HOST}${f.slurmMissing ? '' : ' with Slurm'}, 10.250.${FLEET_NETWORK.subnet}.0/24 on ${FLEET_NETWORK.bridge}, up in ${((performance.now() - t0) / 1000).toFixed(1)} s; records ${FLEET_RECORDS_PATH}`,
+    );
+    console.log(
+      `machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${load()}; node ${process.version}; probe: ${PROBE_COMMANDS.length} commands`,
+    );
     const check = await checkFleetDelays(f);
-    console.log(`delays: ${Object.entries(f.profile.delays).map(([c, ms]) => `${c} ${ms} ms`).join(', ')} — ${f.profile.delaysSource}`);
+    console.log(
+      `delays: ${Object.entries(f.profile.delays)
+        .map(([c, ms]) => `${c} ${ms} ms`)
+        .join(', ')} — ${f.profile.delaysSource}`,
+    );
     check.lines.forEach((l) => console.log(`  ${l}`));
-    console.log(check.inEffect ? '  => delays IN EFFECT' : '  => delays NOT in effect: the numbers below are without realistic command delays');
+    console.log(
+      check.inEffect ? '  => delays IN EFFECT' : '  => delays NOT in effect: the numbers below are without realistic command delays',
+    );
     await fanOutPart(f, o);
     await slurmPart(f, o);
     await scalePart(f, o);
@@ -183,10 +229,14 @@ async function main(): Promise<number> {
     await f.stop();
   }
   const cut = commandsCutSoFar();
-  console.log(cut === 0
-    ? '\nevery probe command ran to its end on every host (none stopped by its time limit)'
-    : `\nWARNING: ${cut} probe commands were stopped by their time limit over the run: the machine was too loaded, those probes did less work than pdsh; re-run on a quieter machine`);
-  console.log(`load average at the end ${load()} (the lab shares this machine's CPUs: compare it with the start); whole run ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(
+    cut === 0
+      ? '\nevery probe command ran to its end on every host (none stopped by its time limit)'
+      : `\nWARNING: ${cut} probe commands were stopped by their time limit over the run: the machine was too loaded, those probes did less work than pdsh; re-run on a quieter machine`,
+  );
+  console.log(
+    `load average at the end ${load()} (the lab shares this machine's CPUs: compare it with the start); whole run ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
   return 0;
 }
 

@@ -10,14 +10,22 @@ export interface ScalePoint {
   readonly rssKiB: number[];
 }
 
-export async function measureScale(sizes: readonly number[], nodes: readonly string[], rounds: number, sshConfigPath: string): Promise<ScalePoint[]> {
+export async function measureScale(
+  sizes: readonly number[],
+  nodes: readonly string[],
+  rounds: number,
+  sshConfigPath: string,
+): Promise<ScalePoint[]> {
   const points = sizes.map((hosts) => ({ hosts, ms: [] as number[], rssKiB: [] as number[] }));
   for (let i = 0; i < rounds; i++) {
-    await inRotation(i, points.map((p) => async () => {
-      const r = await gdrFanOut(nodes.slice(0, p.hosts), p.hosts, sshConfigPath);
-      p.ms.push(r.ms);
-      p.rssKiB.push(r.value.maxRssKiB);
-    }));
+    await inRotation(
+      i,
+      points.map((p) => async () => {
+        const r = await gdrFanOut(nodes.slice(0, p.hosts), p.hosts, sshConfigPath);
+        p.ms.push(r.ms);
+        p.rssKiB.push(r.value.maxRssKiB);
+      }),
+    );
   }
   return points;
 }
@@ -26,15 +34,25 @@ const mib = (kib: number) => kib / 1024;
 
 /** The table, the growth from each size to the next, and the memory target. */
 export function printScale(points: readonly ScalePoint[]): void {
-  const rows = points.map((p) => ({ hosts: p.hosts, ms: summarize(p.ms).median, rss: mib(summarize(p.rssKiB).median), rssMax: mib(summarize(p.rssKiB).max), n: p.ms.length }));
+  const rows = points.map((p) => ({
+    hosts: p.hosts,
+    ms: summarize(p.ms).median,
+    rss: mib(summarize(p.rssKiB).median),
+    rssMax: mib(summarize(p.rssKiB).max),
+    n: p.ms.length,
+  }));
   console.log('  hosts  fan-out   median ms   ms/host   peak RSS MiB (median, max)   MiB/host');
   for (const r of rows) {
-    console.log(`  ${String(r.hosts).padStart(5)}  ${String(r.hosts).padStart(7)}  ${r.ms.toFixed(0).padStart(10)}  ${(r.ms / r.hosts).toFixed(0).padStart(8)}   ${r.rss.toFixed(1).padStart(12)}, ${r.rssMax.toFixed(1).padStart(6)}          ${(r.rss / r.hosts).toFixed(2).padStart(6)}   (n=${r.n})`);
+    console.log(
+      `  ${String(r.hosts).padStart(5)}  ${String(r.hosts).padStart(7)}  ${r.ms.toFixed(0).padStart(10)}  ${(r.ms / r.hosts).toFixed(0).padStart(8)}   ${r.rss.toFixed(1).padStart(12)}, ${r.rssMax.toFixed(1).padStart(6)}          ${(r.rss / r.hosts).toFixed(2).padStart(6)}   (n=${r.n})`,
+    );
   }
   for (let i = 1; i < rows.length; i++) {
     const [a, b] = [rows[i - 1], rows[i]];
     const perAdded = (b.rss - a.rss) / (b.hosts - a.hosts);
-    console.log(`  ${a.hosts} -> ${b.hosts} hosts (x${(b.hosts / a.hosts).toFixed(2)}): time x${(b.ms / a.ms).toFixed(2)}, memory x${(b.rss / a.rss).toFixed(2)} (${perAdded >= 0 ? '+' : ''}${perAdded.toFixed(2)} MiB per added host)`);
+    console.log(
+      `  ${a.hosts} -> ${b.hosts} hosts (x${(b.hosts / a.hosts).toFixed(2)}): time x${(b.ms / a.ms).toFixed(2)}, memory x${(b.rss / a.rss).toFixed(2)} (${perAdded >= 0 ? '+' : ''}${perAdded.toFixed(2)} MiB per added host)`,
+    );
   }
   console.log(memoryTargetLine(rows));
 }

@@ -31,7 +31,13 @@ export interface FleetJsonHost {
   readonly host: string;
   readonly status: string;
   readonly error?: { step: string; message: string };
-  readonly report?: { finished: boolean; timedOut: boolean; connectionLost: boolean; commands: CommandResult[]; findings: { id: string }[] };
+  readonly report?: {
+    finished: boolean;
+    timedOut: boolean;
+    connectionLost: boolean;
+    commands: CommandResult[];
+    findings: { id: string }[];
+  };
 }
 
 export interface GdrRun {
@@ -62,9 +68,13 @@ export async function gdrCli(args: readonly string[], expected: readonly string[
 
 function assertAllProbed(what: string, hosts: readonly FleetJsonHost[], expected: readonly string[]): void {
   const names = hosts.map((h) => h.host).sort();
-  if (names.join(',') !== [...expected].sort().join(',')) throw new Error(`${what}: hosts ${names.join(',')}, expected ${expected.join(',')}`);
+  if (names.join(',') !== [...expected].sort().join(','))
+    throw new Error(`${what}: hosts ${names.join(',')}, expected ${expected.join(',')}`);
   const bad = hosts.filter((h) => !h.report?.finished || h.report.timedOut || h.report.connectionLost);
-  if (bad.length > 0) throw new Error(`${what}: not probed to the end: ${bad.map((h) => `${h.host} (${h.status}${h.error ? `: ${h.error.message}` : ''})`).join('; ')}`);
+  if (bad.length > 0)
+    throw new Error(
+      `${what}: not probed to the end: ${bad.map((h) => `${h.host} (${h.status}${h.error ? `: ${h.error.message}` : ''})`).join('; ')}`,
+    );
 }
 
 /** Direct fan-out: one ssh2 connection per host, at most `concurrency` at once. */
@@ -83,7 +93,11 @@ export function gdrViaSlurm(login: string, nodes: readonly string[], sshConfigPa
  */
 export function pdshEnv(sshConfigPath: string): NodeJS.ProcessEnv {
   if (/\s/.test(sshConfigPath)) throw new Error(`pdsh cannot pass an ssh_config path with spaces: ${sshConfigPath}`);
-  return { ...envWithoutAgent(), PDSH_RCMD_TYPE: 'ssh', PDSH_SSH_ARGS: `-F ${sshConfigPath} -o BatchMode=yes -o StrictHostKeyChecking=yes -x %h` };
+  return {
+    ...envWithoutAgent(),
+    PDSH_RCMD_TYPE: 'ssh',
+    PDSH_SSH_ARGS: `-F ${sshConfigPath} -o BatchMode=yes -o StrictHostKeyChecking=yes -x %h`,
+  };
 }
 
 /** Each host's lines of pdsh's `host: line` output, put back together. */
@@ -98,46 +112,59 @@ export function splitPdshOutput(stdout: string): Map<string, string> {
 }
 
 /** `pdsh -R ssh -f C -w <hosts> '<commands in a row>'`; throws unless every host ran to the last command. */
-export async function pdshSequential(hosts: readonly string[], concurrency: number, sshConfigPath: string): Promise<Timed<Map<string, string>>> {
+export async function pdshSequential(
+  hosts: readonly string[],
+  concurrency: number,
+  sshConfigPath: string,
+): Promise<Timed<Map<string, string>>> {
   const argv = ['pdsh', '-R', 'ssh', '-f', String(concurrency), '-w', foldHostList(hosts), OPENSSH_COMMAND];
   const r = await runProcess(argv, pdshEnv(sshConfigPath));
   const byHost = splitPdshOutput(r.value.stdout);
   const last = `=== ${PROBE_COMMANDS[PROBE_COMMANDS.length - 1].id}\n`;
   const cut = hosts.filter((h) => !(byHost.get(h) ?? '').includes(last));
-  if (cut.length > 0) throw new Error(`pdsh: no complete output from ${cut.join(',')} (exit ${r.value.exitCode}):\n${r.value.stderr.slice(-3000)}`);
+  if (cut.length > 0)
+    throw new Error(`pdsh: no complete output from ${cut.join(',')} (exit ${r.value.exitCode}):\n${r.value.stderr.slice(-3000)}`);
   return { ms: r.ms, value: byHost };
 }
 
 /** Runs a relay login script here with /bin/sh, as the login node would, under the script's deadline. */
 function localLogin(env: NodeJS.ProcessEnv): LoginRunner {
-  return (script, limits) => new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-s'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGTERM');
-    }, limits.timeoutMs);
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => err.push(d));
-    child.on('error', reject);
-    child.on('close', (exitCode) => {
-      clearTimeout(timer);
-      resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err), exitCode, timedOut, connectionLost: false });
+  return (script, limits) =>
+    new Promise((resolve, reject) => {
+      const child = spawn('/bin/sh', ['-s'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGTERM');
+      }, limits.timeoutMs);
+      child.stdout.on('data', (d: Buffer) => out.push(d));
+      child.stderr.on('data', (d: Buffer) => err.push(d));
+      child.on('error', reject);
+      child.on('close', (exitCode) => {
+        clearTimeout(timer);
+        resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err), exitCode, timedOut, connectionLost: false });
+      });
+      child.stdin.end(script);
     });
-    child.stdin.end(script);
-  });
 }
 
 /** For reading: pdsh carrying gdr-doctor's own probe (parallel, framed), parsed by the relay's code. */
 export async function pdshProbe(hosts: readonly string[], concurrency: number, sshConfigPath: string): Promise<Timed<FleetHostResult[]>> {
   const t0 = performance.now();
-  const results = await relayDiagnose(localLogin(pdshEnv(sshConfigPath)), { tool: 'pdsh', loginHost: 'this machine', nodes: foldHostList(hosts), concurrency });
+  const results = await relayDiagnose(localLogin(pdshEnv(sshConfigPath)), {
+    tool: 'pdsh',
+    loginHost: 'this machine',
+    nodes: foldHostList(hosts),
+    concurrency,
+  });
   const ms = performance.now() - t0;
   const bad = results.filter((r) => !r.report?.finished || r.report.timedOut || r.report.connectionLost);
   if (results.length !== hosts.length || bad.length > 0) {
-    throw new Error(`pdsh with the probe script: ${results.length}/${hosts.length} hosts; not complete: ${bad.map((r) => `${r.host} (${r.status}: ${r.error?.message ?? r.report?.notes.join(' | ')})`).join('; ')}`);
+    throw new Error(
+      `pdsh with the probe script: ${results.length}/${hosts.length} hosts; not complete: ${bad.map((r) => `${r.host} (${r.status}: ${r.error?.message ?? r.report?.notes.join(' | ')})`).join('; ')}`,
+    );
   }
   commandsCut += results.reduce((n, r) => n + (r.report?.commands.filter((c) => c.timedOut).length ?? 0), 0);
   return { ms, value: results };

@@ -26,7 +26,8 @@ export function sameCallsLine(label: string, a: Map<string, LabCall[]>, b: Map<s
 }
 
 /** Marks a command its time limit stopped: its output differs because the machine was too slow, not the tool. */
-const cutMark = (commands: readonly CommandResult[], id: string) => (commands.find((c) => c.id === id)?.timedOut ? ' (cut by its time limit)' : '');
+const cutMark = (commands: readonly CommandResult[], id: string) =>
+  commands.find((c) => c.id === id)?.timedOut ? ' (cut by its time limit)' : '';
 
 /** Outputs of the commands without stderr, host by host, against a sequential run's `=== <id>` sections. */
 export function sameOutputsLine(label: string, reports: Map<string, readonly CommandResult[]>, sequential: Map<string, string>): string {
@@ -41,7 +42,11 @@ export function sameOutputsLine(label: string, reports: Map<string, readonly Com
 }
 
 /** Outputs of two probe runs, command by command (both parallel probes: stderr compared too). */
-export function sameProbeOutputsLine(label: string, a: Map<string, readonly CommandResult[]>, b: Map<string, readonly CommandResult[]>): string {
+export function sameProbeOutputsLine(
+  label: string,
+  a: Map<string, readonly CommandResult[]>,
+  b: Map<string, readonly CommandResult[]>,
+): string {
   let compared = 0;
   const differing: string[] = [];
   for (const [h, commands] of a) {
@@ -49,7 +54,8 @@ export function sameProbeOutputsLine(label: string, a: Map<string, readonly Comm
     for (const c of commands) {
       compared++;
       const o = other.get(c.id);
-      if (!o || o.stdout !== c.stdout || o.stderr !== c.stderr || o.exitCode !== c.exitCode) differing.push(`${h}:${c.id}${cutMark(commands, c.id)}${o ? cutMark([o], c.id) : ''}`);
+      if (!o || o.stdout !== c.stdout || o.stderr !== c.stderr || o.exitCode !== c.exitCode)
+        differing.push(`${h}:${c.id}${cutMark(commands, c.id)}${o ? cutMark([o], c.id) : ''}`);
     }
   }
   return `           outputs (${label}): ${compared - differing.length}/${compared} commands identical (stdout, stderr, exit code)${differing.length ? `; differ: ${differing.slice(0, 8).join(', ')}` : ''}`;

@@ -27,7 +27,8 @@ async function probeCpu(client: Client): Promise<number> {
   const { script, boundary } = buildProbeScript(PROBE_COMMANDS);
   const r = await exec(client, MEASURED, { stdin: script, timeoutMs: 120_000, maxBytes: 1 << 28 });
   const framed = parseFrames(r.stdout, boundary, PROBE_COMMANDS);
-  if (!framed.done || framed.results.some((c) => !c.complete)) throw new Error(`probe did not complete on the CPU host: ${r.stderr.toString().slice(-500)}`);
+  if (!framed.done || framed.results.some((c) => !c.complete))
+    throw new Error(`probe did not complete on the CPU host: ${r.stderr.toString().slice(-500)}`);
   return cpuMs(r.stderr.toString());
 }
 
@@ -54,6 +55,14 @@ export async function measureHostCpu(client: Client, rounds: number): Promise<Cp
     [s.parallel, () => scriptCpu(client, parallelCommand(PROBE_COMMANDS))],
   ];
   for (const [, run] of sides) await run();
-  for (let i = 0; i < rounds; i++) await inRotation(i, sides.map(([into, run]) => async () => void into.push(await run())));
+  for (let i = 0; i < rounds; i++)
+    await inRotation(
+      i,
+      sides.map(
+        ([into, run]) =>
+          async () =>
+            void into.push(await run()),
+      ),
+    );
   return s;
 }

@@ -16,7 +16,8 @@ interface Options {
   keep: boolean;
 }
 
-const USAGE = 'usage: npm run bench:nccl-log [-- --rounds N (default 3)] [--sizes MiB,… (default 128,1024)] [--dir DIR (default the temp dir)] [--keep]';
+const USAGE =
+  'usage: npm run bench:nccl-log [-- --rounds N (default 3)] [--sizes MiB,… (default 128,1024)] [--dir DIR (default the temp dir)] [--keep]';
 
 /** null: --help was asked for. */
 function parseOptions(argv: readonly string[]): Options | null {
@@ -91,7 +92,9 @@ async function benchSize(mb: number, o: Options): Promise<void> {
   console.log(summaryLine('node readline, count GDRDMA lines', s.readline), `  ${mbPerS(log.bytes, s.readline.median)}`);
   const peak = summarize(rss);
   console.log(`  gdr-doctor peak RSS: median ${(peak.median / 1024).toFixed(1)} MiB, max ${(peak.max / 1024).toFixed(1)} MiB`);
-  console.log(`  ratio (medians, gdr-doctor / other): grep ${(s.gdr.median / s.grep.median).toFixed(1)}, wc ${(s.gdr.median / s.wc.median).toFixed(1)}, node readline ${(s.gdr.median / s.readline.median).toFixed(2)}`);
+  console.log(
+    `  ratio (medians, gdr-doctor / other): grep ${(s.gdr.median / s.grep.median).toFixed(1)}, wc ${(s.gdr.median / s.wc.median).toFixed(1)}, node readline ${(s.gdr.median / s.readline.median).toFixed(2)}`,
+  );
   if (!o.keep) fs.rmSync(log.file, { force: true });
 }
 
@@ -99,7 +102,10 @@ function machineLines(): string[] {
   const cpus = os.cpus();
   return [
     `machine: ${cpus.length}× ${cpus[0]?.model ?? '?'}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`,
-    `load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    `load average at start: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
   ];
 }
 
@@ -113,7 +119,12 @@ async function main(): Promise<void> {
   console.log('gdr-doctor nccl-log bench: a 1,024-rank NCCL 2.27.5 job built from real fixture lines (bench/ncclLogBig.ts)');
   for (const line of machineLines()) console.log(line);
   for (const mb of o.sizes) await benchSize(mb, o);
-  console.log(`\nload average at end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `\nload average at end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 main().catch((e: unknown) => {

@@ -29,10 +29,15 @@ function hostLines(lines: readonly string[], h: number): string {
   const host = `gpu-node${String(h).padStart(3, '0')}`;
   const rank = (r: string) => String((Number(r) - SOURCE_FIRST_RANK + h * GPUS_PER_HOST + RANKS) % RANKS);
   return lines
-    .map((line) => line
-      .replace(/^tpgds-aihub0008:(\d+):(\d+)/, (_, pid: string, tid: string) => `${host}:${Number(pid) + h}:${Number(tid) + h}`)
-      .replace(/(\d+)\[(\d+)\] -> (\d+)\[(\d+)\]/, (_, a: string, da: string, b: string, db: string) => `${rank(a)}[${da}] -> ${rank(b)}[${db}]`)
-      .replace(/ rank (\d+) nranks 16 /, (_, r: string) => ` rank ${rank(r)} nranks ${RANKS} `))
+    .map((line) =>
+      line
+        .replace(/^tpgds-aihub0008:(\d+):(\d+)/, (_, pid: string, tid: string) => `${host}:${Number(pid) + h}:${Number(tid) + h}`)
+        .replace(
+          /(\d+)\[(\d+)\] -> (\d+)\[(\d+)\]/,
+          (_, a: string, da: string, b: string, db: string) => `${rank(a)}[${da}] -> ${rank(b)}[${db}]`,
+        )
+        .replace(/ rank (\d+) nranks 16 /, (_, r: string) => ` rank ${rank(r)} nranks ${RANKS} `),
+    )
     .join('\n');
 }
 

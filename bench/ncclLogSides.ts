@@ -31,7 +31,10 @@ function timed(command: string, args: readonly string[], env: NodeJS.ProcessEnv 
 
 export function gdrDoctor(file: string): Run {
   const rssFile = path.join(os.tmpdir(), `gdr-doctor-nccl-log-bench-${process.pid}.rss`);
-  const run = timed(process.execPath, ['--import', RSS_HOOK, CLI, 'nccl-log', file, '--json'], { ...process.env, GDR_BENCH_RSS_FILE: rssFile });
+  const run = timed(process.execPath, ['--import', RSS_HOOK, CLI, 'nccl-log', file, '--json'], {
+    ...process.env,
+    GDR_BENCH_RSS_FILE: rssFile,
+  });
   const rssKiB = Number(fs.readFileSync(rssFile, 'utf8').trim());
   fs.rmSync(rssFile, { force: true });
   return { ...run, rssKiB };

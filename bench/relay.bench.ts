@@ -31,7 +31,8 @@ function parseOptions(argv: readonly string[]): { sizes: number[]; fanout: numbe
     const [flag, value] = [argv[i], argv[i + 1] ?? ''];
     if (flag === '--help' || flag === '-h') return null;
     const nums = value.split(',').map(Number);
-    if (!nums.every((n) => Number.isInteger(n) && n > 0)) throw new Error(`${flag} needs whole numbers, got ${JSON.stringify(value)}\n${USAGE}`);
+    if (!nums.every((n) => Number.isInteger(n) && n > 0))
+      throw new Error(`${flag} needs whole numbers, got ${JSON.stringify(value)}\n${USAGE}`);
     if (flag === '--sizes') o.sizes = nums;
     else if (flag === '--fanout') o.fanout = nums[0];
     else if (flag === '--rounds') o.rounds = nums[0];
@@ -43,10 +44,15 @@ function parseOptions(argv: readonly string[]): { sizes: number[]; fanout: numbe
 function runSide(side: Side, nodes: number, fanout: number): Promise<RunResult> {
   const tsx = path.join(__dirname, '../node_modules/.bin/tsx');
   return new Promise((resolve, reject) => {
-    execFile(tsx, ['--expose-gc', path.join(__dirname, 'relayRun.ts'), side, String(nodes), String(fanout)], { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${side} with ${nodes} nodes: ${stderr.trim() || err.message}`));
-      else resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as RunResult);
-    });
+    execFile(
+      tsx,
+      ['--expose-gc', path.join(__dirname, 'relayRun.ts'), side, String(nodes), String(fanout)],
+      { maxBuffer: 1 << 20 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${side} with ${nodes} nodes: ${stderr.trim() || err.message}`));
+        else resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as RunResult);
+      },
+    );
   });
 }
 
@@ -66,7 +72,9 @@ function printSize(nodes: number, runs: Record<Side, RunResult[]>): void {
     const rss = summarize(runs[side].map((r) => mib(r.maxRssKiB))).median;
     const ratio = side === 'pdsh' ? '      ' : `x${(ms.median / base).toFixed(2)}`.padStart(6);
     const perNode = side === 'pdsh' ? '      -' : heapPerNode(runs, side, nodes).toFixed(1).padStart(7);
-    console.log(`  ${String(nodes).padStart(5)}  ${LABEL[side].padEnd(26)} ${(ms.median / 1000).toFixed(1).padStart(7)} s  ${ratio}   ${rss.toFixed(0).padStart(6)} MiB   ${heapOf(runs[side]).toFixed(0).padStart(6)} MiB   ${perNode} KiB   (n=${ms.n})`);
+    console.log(
+      `  ${String(nodes).padStart(5)}  ${LABEL[side].padEnd(26)} ${(ms.median / 1000).toFixed(1).padStart(7)} s  ${ratio}   ${rss.toFixed(0).padStart(6)} MiB   ${heapOf(runs[side]).toFixed(0).padStart(6)} MiB   ${perNode} KiB   (n=${ms.n})`,
+    );
   }
 }
 
@@ -77,13 +85,19 @@ function printGrowth(sizes: readonly number[], all: Map<number, Record<Side, Run
   const [perA, perB] = [heapPerNode(all.get(a)!, 'relay', a), heapPerNode(all.get(b)!, 'relay', b)];
   const rss = (n: number, side: Side) => summarize(all.get(n)![side].map((r) => mib(r.maxRssKiB))).median;
   const flat = perB <= perA * 1.1;
-  console.log(`\n  ${flat ? 'PASS' : 'MISS'}  relay memory flat per node: ${perA.toFixed(1)} KiB held per node at ${a} nodes, ${perB.toFixed(1)} at ${b} (target: within +10%; what is held is each node's report and diagnosis)`);
+  console.log(
+    `\n  ${flat ? 'PASS' : 'MISS'}  relay memory flat per node: ${perA.toFixed(1)} KiB held per node at ${a} nodes, ${perB.toFixed(1)} at ${b} (target: within +10%; what is held is each node's report and diagnosis)`,
+  );
   const bounded = rss(b, 'stream') <= rss(a, 'stream') * 1.2;
-  console.log(`  ${bounded ? 'PASS' : 'MISS'}  streaming memory bounded: peak RSS ${rss(a, 'stream').toFixed(0)} MiB at ${a} nodes, ${rss(b, 'stream').toFixed(0)} MiB at ${b} (target: within +20%; pdsh alone ${rss(a, 'pdsh').toFixed(0)}, ${rss(b, 'pdsh').toFixed(0)})`);
+  console.log(
+    `  ${bounded ? 'PASS' : 'MISS'}  streaming memory bounded: peak RSS ${rss(a, 'stream').toFixed(0)} MiB at ${a} nodes, ${rss(b, 'stream').toFixed(0)} MiB at ${b} (target: within +20%; pdsh alone ${rss(a, 'pdsh').toFixed(0)}, ${rss(b, 'pdsh').toFixed(0)})`,
+  );
   for (const n of sizes) {
     const r = all.get(n)!;
     const ratio = summarize(r.stream.map((x) => x.ms)).median / summarize(r.pdsh.map((x) => x.ms)).median;
-    console.log(`  ${ratio <= 1.2 ? 'PASS' : 'MISS'}  ${n} nodes: streaming time dominated by pdsh: ratio ${ratio.toFixed(2)} (target <= 1.20)`);
+    console.log(
+      `  ${ratio <= 1.2 ? 'PASS' : 'MISS'}  ${n} nodes: streaming time dominated by pdsh: ratio ${ratio.toFixed(2)} (target <= 1.20)`,
+    );
   }
 }
 
@@ -94,23 +108,40 @@ async function main(): Promise<number> {
     return 0;
   }
   const stream = replayedStream('gdr-doctor-00000000000000000000000000000000');
-  console.log(`relay bench: pdsh -R exec, fan-out ${opts.fanout}, each node replaying a recorded probe stream (test/lab/profiles/healthy: ${(stream.length / 1024).toFixed(0)} KiB, ${((stream.length * 4) / 3 / 1024).toFixed(0)} KiB in base64); ${opts.rounds} round(s), sides in turn`);
-  console.log(`machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; node ${process.version}`);
+  console.log(
+    `relay bench: pdsh -R exec, fan-out ${opts.fanout}, each node replaying a recorded probe stream (test/lab/profiles/healthy: ${(stream.length / 1024).toFixed(0)} KiB, ${((stream.length * 4) / 3 / 1024).toFixed(0)} KiB in base64); ${opts.rounds} round(s), sides in turn`,
+  );
+  console.log(
+    `machine: ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; node ${process.version}`,
+  );
   console.log('  nodes  side                          time      / pdsh   peak RSS   heap after GC, per node beyond pdsh alone');
   const all = new Map<number, Record<Side, RunResult[]>>();
   let broken = 0;
   for (const nodes of opts.sizes) {
     const runs: Record<Side, RunResult[]> = { pdsh: [], stream: [], relay: [] };
-    for (let i = 0; i < opts.rounds; i++) await inRotation(i, SIDES.map((side) => async () => void runs[side].push(await runSide(side, nodes, opts.fanout))));
-    for (const r of runs.relay) if (r.mismatchCount > 0) {
-      broken++;
-      console.log(`  ${nodes} nodes: ${r.mismatchCount} reports differ from a direct parse: ${r.mismatches.join('; ')}`);
-    }
+    for (let i = 0; i < opts.rounds; i++)
+      await inRotation(
+        i,
+        SIDES.map((side) => async () => void runs[side].push(await runSide(side, nodes, opts.fanout))),
+      );
+    for (const r of runs.relay)
+      if (r.mismatchCount > 0) {
+        broken++;
+        console.log(`  ${nodes} nodes: ${r.mismatchCount} reports differ from a direct parse: ${r.mismatches.join('; ')}`);
+      }
     printSize(nodes, runs);
     all.set(nodes, runs);
   }
   printGrowth(opts.sizes, all);
-  console.log(`\nload average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (pdsh, its nodes and the relay share this machine's CPUs)`);
+  console.log(
+    `\nload average at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (pdsh, its nodes and the relay share this machine's CPUs)`,
+  );
   return broken > 0 ? 1 : 0;
 }
 

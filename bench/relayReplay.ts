@@ -73,7 +73,15 @@ export function nodeList(nodes: number): string {
 /** The login node's script for the replay: pdsh -R exec, each node a shell printing the wrapper's lines. */
 export function replayLoginScript(fleet: ReplayFleet, tag: string, boundary: string): string {
   const b64 = path.join(fleet.dir, `${boundary}.b64`);
-  if (!fs.existsSync(b64)) fs.writeFileSync(b64, `${(replayedStream(boundary).toString('base64').match(/.{1,76}/g) ?? []).join('\n')}\n`);
+  if (!fs.existsSync(b64))
+    fs.writeFileSync(
+      b64,
+      `${(
+        replayedStream(boundary)
+          .toString('base64')
+          .match(/.{1,76}/g) ?? []
+      ).join('\n')}\n`,
+    );
   const node = `printf '%s B %s \\n' ${tag} %h; cat ${shQuote(b64)}; printf '%s E 0\\n' ${tag}`;
   return [
     `pdsh -R exec -f ${fleet.fanout} -w ${shQuote(nodeList(fleet.nodes))} /bin/sh -c ${shQuote(node)} </dev/null; rc=$?`,
@@ -92,5 +100,11 @@ export function replayLogin(fleet: ReplayFleet): LoginRunner {
 
 export async function runReplay(script: string, timeoutMs: number, stdout: ByteSink, stderr: ByteSink) {
   const run = await runLocalScript(script, { timeoutMs, stdout, stderr });
-  return { stdout: Buffer.alloc(0), stderr: Buffer.from(run.note ?? ''), exitCode: run.exitCode, timedOut: run.timedOut, connectionLost: run.connectionLost };
+  return {
+    stdout: Buffer.alloc(0),
+    stderr: Buffer.from(run.note ?? ''),
+    exitCode: run.exitCode,
+    timedOut: run.timedOut,
+    connectionLost: run.connectionLost,
+  };
 }

@@ -23,9 +23,14 @@ const outputsOf = (report: ProbeReport) => JSON.stringify(report.commands.map((c
 async function mismatches(results: readonly FleetHostResult[], nodes: number): Promise<string[]> {
   const boundary = newBoundary();
   const stream = replayedStream(boundary);
-  const direct = await runProbe(async () => ({ stdout: stream, stderr: Buffer.alloc(0), exitCode: 0, connectionLost: false, timedOut: false }), { host: 'direct', boundary });
+  const direct = await runProbe(
+    async () => ({ stdout: stream, stderr: Buffer.alloc(0), exitCode: 0, connectionLost: false, timedOut: false }),
+    { host: 'direct', boundary },
+  );
   const expected = outputsOf(direct);
-  const bad = results.filter((r) => !r.report || !r.report.finished || outputsOf(r.report) !== expected).map((r) => `${r.host}: ${r.status} ${r.error?.message ?? ''}`.trim());
+  const bad = results
+    .filter((r) => !r.report || !r.report.finished || outputsOf(r.report) !== expected)
+    .map((r) => `${r.host}: ${r.status} ${r.error?.message ?? ''}`.trim());
   if (results.length !== nodes) bad.push(`${results.length} results for ${nodes} nodes`);
   return bad;
 }
@@ -38,7 +43,12 @@ async function streamOnly(fleet: ReturnType<typeof replayFleet>): Promise<void> 
   let whole = 0;
   const demux = new RelayDemux('pdsh', tag, [], (node) => void (node.data.take().length === expected && whole++));
   const sink = (push: (c: Buffer) => void) => ({ write: (c: Buffer) => (push(c), true) });
-  await runReplay(replayLoginScript(fleet, tag, boundary), TIMEOUT_MS, sink((c) => demux.pushStdout(c)), sink((c) => demux.pushStderr(c)));
+  await runReplay(
+    replayLoginScript(fleet, tag, boundary),
+    TIMEOUT_MS,
+    sink((c) => demux.pushStdout(c)),
+    sink((c) => demux.pushStderr(c)),
+  );
   demux.end();
   if (whole !== fleet.nodes) throw new Error(`${whole} of ${fleet.nodes} nodes came through whole`);
 }
@@ -51,7 +61,14 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     let results: FleetHostResult[] = [];
     if (side === 'relay') {
-      results = await relayDiagnose(replayLogin(fleet), { tool: 'pdsh', loginHost: 'bench-login', nodes: nodeList(nodes), concurrency: fleet.fanout, deadlineMs: TIMEOUT_MS, commands: PROBE_COMMANDS });
+      results = await relayDiagnose(replayLogin(fleet), {
+        tool: 'pdsh',
+        loginHost: 'bench-login',
+        nodes: nodeList(nodes),
+        concurrency: fleet.fanout,
+        deadlineMs: TIMEOUT_MS,
+        commands: PROBE_COMMANDS,
+      });
     } else if (side === 'stream') {
       await streamOnly(fleet);
     } else {
@@ -64,7 +81,18 @@ async function main(): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
     const heapMiB = process.memoryUsage().heapUsed / 1024 / 1024;
     const bad = side === 'relay' ? await mismatches(results, nodes) : [];
-    console.log(JSON.stringify({ side, nodes, ms, maxRssKiB: process.resourceUsage().maxRSS, heapMiB, checked: results.length, mismatches: bad.slice(0, 5), mismatchCount: bad.length }));
+    console.log(
+      JSON.stringify({
+        side,
+        nodes,
+        ms,
+        maxRssKiB: process.resourceUsage().maxRSS,
+        heapMiB,
+        checked: results.length,
+        mismatches: bad.slice(0, 5),
+        mismatchCount: bad.length,
+      }),
+    );
   } finally {
     fleet.cleanup();
   }

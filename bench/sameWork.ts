@@ -33,7 +33,10 @@ export function splitSections(stdout: string, ids: readonly string[]): Map<strin
 
 /** Ids whose output differs; only commands that wrote nothing on stderr are compared (the sequential run folds stderr in). */
 export function compareOutputs(results: readonly CommandResult[], sshStdout: string): { compared: number; differing: string[] } {
-  const sections = splitSections(sshStdout, results.map((r) => r.id));
+  const sections = splitSections(
+    sshStdout,
+    results.map((r) => r.id),
+  );
   const comparable = results.filter((r) => r.stderr === '');
   const differing = comparable.filter((r) => sections.get(r.id) !== r.stdout).map((r) => r.id);
   return { compared: comparable.length, differing };

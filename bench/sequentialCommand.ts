@@ -21,5 +21,12 @@ export function sequentialCommand(commands: readonly ProbeCommandSpec[]): string
 export function parallelCommand(commands: readonly ProbeCommandSpec[]): string {
   const starts = commands.map((c, i) => `( ${c.command} ) </dev/null >"$d/${i}" 2>&1 &`);
   const prints = commands.map((c, i) => `echo '=== ${c.id}'; cat "$d/${i}"`);
-  return ['LC_ALL=C; export LC_ALL; PATH=$PATH:/usr/sbin:/sbin; export PATH', 'd=$(mktemp -d) || exit 1', ...starts, 'wait', ...prints, 'rm -rf "$d"'].join('\n');
+  return [
+    'LC_ALL=C; export LC_ALL; PATH=$PATH:/usr/sbin:/sbin; export PATH',
+    'd=$(mktemp -d) || exit 1',
+    ...starts,
+    'wait',
+    ...prints,
+    'rm -rf "$d"',
+  ].join('\n');
 }

@@ -37,7 +37,9 @@ export function envWithoutAgent(): NodeJS.ProcessEnv {
 /** Throws unless the probe ran to its end over a live connection: a broken run is not a timing. */
 export function assertComplete(report: ProbeReport, what: string): void {
   if (!report.finished || report.connectionLost || report.timedOut) {
-    throw new Error(`${what}: probe did not complete (finished=${report.finished} connectionLost=${report.connectionLost} timedOut=${report.timedOut}): ${report.notes.join(' | ')}`);
+    throw new Error(
+      `${what}: probe did not complete (finished=${report.finished} connectionLost=${report.connectionLost} timedOut=${report.timedOut}): ${report.notes.join(' | ')}`,
+    );
   }
 }
 
@@ -60,7 +62,11 @@ export interface Diagnosed {
  * A diagnose through the pool: on an empty pool this is a fresh one (resolve + connect + probe +
  * parse), on a pool holding the host's connection only the probe + parse.
  */
-export async function gdrDiagnose(pool: ConnectionPool, host: string, commands: readonly ProbeCommandSpec[] = PROBE_COMMANDS): Promise<Timed<Diagnosed>> {
+export async function gdrDiagnose(
+  pool: ConnectionPool,
+  host: string,
+  commands: readonly ProbeCommandSpec[] = PROBE_COMMANDS,
+): Promise<Timed<Diagnosed>> {
   const t0 = performance.now();
   const value = await pool.use(host, async (conn) => ({ report: await runProbe(sshRunner(conn.client), { host, commands }), conn }));
   const ms = performance.now() - t0;
@@ -78,7 +84,8 @@ export const OPENSSH_PARALLEL_COMMAND = parallelCommand(PROBE_COMMANDS);
 /** One `ssh -F config host '<commands>'` run; rc 255 (ssh's own failure) throws. */
 export async function openSsh(host: string, sshConfigPath: string, command = OPENSSH_COMMAND): Promise<Timed<OpenSshResult>> {
   const { ms, value } = await runProcess(['ssh', '-F', sshConfigPath, '-o', 'BatchMode=yes', host, command], envWithoutAgent());
-  if (value.exitCode === 255 || value.exitCode === null) throw new Error(`ssh ${host} failed (rc ${value.exitCode}): ${value.stderr.trim()}`);
+  if (value.exitCode === 255 || value.exitCode === null)
+    throw new Error(`ssh ${host} failed (rc ${value.exitCode}): ${value.stderr.trim()}`);
   return { ms, value: { exitCode: value.exitCode, stdoutBytes: value.stdoutBytes, stdout: value.stdout, stderr: value.stderr } };
 }
 
@@ -102,9 +109,11 @@ export function runProcess(argv: readonly string[], env: NodeJS.ProcessEnv, stdi
     child.on('close', (exitCode) => {
       const ms = performance.now() - t0;
       const stdout = Buffer.concat(out);
-      resolve({ ms, value: { exitCode, stdout: stdout.toString('utf8'), stdoutBytes: stdout.length, stderr: Buffer.concat(err).toString('utf8') } });
+      resolve({
+        ms,
+        value: { exitCode, stdout: stdout.toString('utf8'), stdoutBytes: stdout.length, stderr: Buffer.concat(err).toString('utf8') },
+      });
     });
     child.stdin.end(stdin);
   });
 }
-

@@ -11,7 +11,8 @@ import { errorText } from './core/errorText';
 import { t } from './core/l10n';
 import { applyLocale, chooseLocale, takeLangOption } from './cli/lang';
 
-const mainHelp = (): string => t(`Usage: gdr-doctor <command> [options]
+const mainHelp = (): string =>
+  t(`Usage: gdr-doctor <command> [options]
 
 GPUDirect RDMA Doctor: tells whether GPUDirect RDMA can work on a GPU host, and why not.
 

@@ -22,9 +22,14 @@ function verdictLines(d: Diagnosis): string[] {
 /** Exit statuses as for a real host (fixCommand.ts FixExit): 0 applied or nothing to do, 1 failed, 4 refused. */
 const EXIT = { failed: 1, refused: 4 } as const;
 
-export async function runDemoFix(positional: readonly string[], flags: { readonly dryRun: boolean; readonly json: boolean }, io: CliIo): Promise<number> {
+export async function runDemoFix(
+  positional: readonly string[],
+  flags: { readonly dryRun: boolean; readonly json: boolean },
+  io: CliIo,
+): Promise<number> {
   const [fixId, ...extra] = positional;
-  if (fixId === undefined || extra.length > 0) throw new UsageError(t('with --demo, give one fix id ({0}) and no destination', FIX_IDS.join(t(' or '))));
+  if (fixId === undefined || extra.length > 0)
+    throw new UsageError(t('with --demo, give one fix id ({0}) and no destination', FIX_IDS.join(t(' or '))));
   if (!isFixId(fixId)) throw new UsageError(unknownFixText(fixId));
   const session = demoFixSession(new DemoHost(demoDir()));
   const sudoMarker = newSudoMarker();
@@ -37,6 +42,13 @@ export async function runDemoFix(positional: readonly string[], flags: { readonl
   const result = await runPlan(plan, session, { sudoMarker, sudoPassword: async () => null });
   const after = diagnose(await session.probe());
   if (flags.json) io.stdout(jsonText({ plan, result, after: { findings: after.findings, pairs: after.pairs } }));
-  else io.stdout(`${formatResult(result)}\n\n${t('{0} after {1} (simulated):', DEMO_HOST_NAME, fixId)}\n${[...formatFindings(after.findings), ...verdictLines(after)].join('\n')}\n`);
-  return result.status === 'applied' || result.status === 'nothing-to-do' ? ExitCode.ok : result.status === 'refused' ? EXIT.refused : EXIT.failed;
+  else
+    io.stdout(
+      `${formatResult(result)}\n\n${t('{0} after {1} (simulated):', DEMO_HOST_NAME, fixId)}\n${[...formatFindings(after.findings), ...verdictLines(after)].join('\n')}\n`,
+    );
+  return result.status === 'applied' || result.status === 'nothing-to-do'
+    ? ExitCode.ok
+    : result.status === 'refused'
+      ? EXIT.refused
+      : EXIT.failed;
 }

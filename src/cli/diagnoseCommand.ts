@@ -26,7 +26,9 @@ import { cannotReachLine } from './unreachable';
 import { jsonText } from './visible';
 import { t } from '../core/l10n';
 
-export const diagnoseHelp = (): string => t(`Usage: gdr-doctor diagnose <destination...> [-F FILE] [--json] [--timeout S] [--batch]
+export const diagnoseHelp = (): string =>
+  t(
+    `Usage: gdr-doctor diagnose <destination...> [-F FILE] [--json] [--timeout S] [--batch]
        gdr-doctor diagnose <hosts...> [--hosts-file FILE] [-f N] [--timeout S] [--deadline S] [--each] [--json]
        gdr-doctor diagnose [<nodes...>] --via LOGIN [--with {3}] [--partition P]
                            [--nodes N | -w LIST] [--jobid J] [--json]
@@ -77,10 +79,31 @@ Exit status: 0 collected (findings or not); 3 a host was unreachable, refused, o
 deadline; 64 bad usage (a bad host list names its column); 66 --from DIR holds none of the files
 it reads (<command id>.txt); 130 interrupted (Ctrl-C: hosts still
 running are stopped and what was collected is printed).
-`, formatNcclVersion(NEWEST_NCCL), NCCL_ENV_NAMES.join(', '), DEFAULT_FLEET_CONCURRENCY, RELAY_TOOLS.join('|'));
+`,
+    formatNcclVersion(NEWEST_NCCL),
+    NCCL_ENV_NAMES.join(', '),
+    DEFAULT_FLEET_CONCURRENCY,
+    RELAY_TOOLS.join('|'),
+  );
 
 const FLAGS = ['--print-collect-script', '--json', '--demo', '--local', '--batch', '--each'];
-const OPTIONS = ['-F', '--from', '--timeout', '--hosts-file', '-f', '--fanout', '--deadline', '--via', '--with', '--partition', '--nodes', '-w', '--jobid', '--nccl', '--nccl-env'];
+const OPTIONS = [
+  '-F',
+  '--from',
+  '--timeout',
+  '--hosts-file',
+  '-f',
+  '--fanout',
+  '--deadline',
+  '--via',
+  '--with',
+  '--partition',
+  '--nodes',
+  '-w',
+  '--jobid',
+  '--nccl',
+  '--nccl-env',
+];
 /** Options that only mean something through a login node. */
 const RELAY_ONLY = ['--with', '--partition', '--nodes', '-w', '--jobid'];
 
@@ -107,14 +130,19 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
   const prompts = cliPrompts({ batch: args.flags.has('--batch'), notice: io.stderr });
   try {
     const fleet = {
-      io, reach: { prompts, configFile: args.options.get('-F') }, options: args.options, stderrIsTty: process.stderr.isTTY === true,
-      print: { json: args.flags.has('--json'), each: args.flags.has('--each') }, nccl,
+      io,
+      reach: { prompts, configFile: args.options.get('-F') },
+      options: args.options,
+      stderrIsTty: process.stderr.isTTY === true,
+      print: { json: args.flags.has('--json'), each: args.flags.has('--each') },
+      nccl,
     };
     if (via !== undefined) {
       if (modeCount(args.flags, args.options, 0) > 0) throw new UsageError(t('--via diagnoses nodes: not with --demo, --local or --from'));
       return await runRelay(via, hosts, fleet);
     }
-    if (modeCount(args.flags, args.options, hosts.length) !== 1) throw new UsageError(t('give destinations, or exactly one of --demo, --local, --from DIR'));
+    if (modeCount(args.flags, args.options, hosts.length) !== 1)
+      throw new UsageError(t('give destinations, or exactly one of --demo, --local, --from DIR'));
     const empty = emptyFromFolder(args.options.get('--from'));
     if (empty !== undefined) {
       io.stderr(empty);
@@ -159,7 +187,10 @@ function emptyFromFolder(dir: string | undefined): string | undefined {
 
 function subfolders(dir: string): string[] {
   try {
-    return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(dir, e.name));
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => path.join(dir, e.name));
   } catch {
     return [];
   }
@@ -170,7 +201,12 @@ function modeCount(flags: ReadonlySet<string>, options: ReadonlyMap<string, stri
 }
 
 /** One host, reported in full. */
-async function runSingle(source: HostSource, options: { deadlineMs?: number; nccl: NcclAssumptions }, json: boolean, io: CliIo): Promise<number> {
+async function runSingle(
+  source: HostSource,
+  options: { deadlineMs?: number; nccl: NcclAssumptions },
+  json: boolean,
+  io: CliIo,
+): Promise<number> {
   try {
     const { report, diagnosis, target } = await diagnoseHost(source, options);
     io.stdout(json ? jsonText(diagnosisJson(report, diagnosis, target)) : `${formatProbeReport(report, diagnosis)}\n`);
@@ -182,7 +218,12 @@ async function runSingle(source: HostSource, options: { deadlineMs?: number; ncc
 }
 
 /** The one host: --demo, --local, --from DIR, or the destination (also `nccl-log --host`). */
-export function hostSource(destination: string | undefined, flags: ReadonlySet<string>, options: ReadonlyMap<string, string>, reach: SshReachOptions): HostSource {
+export function hostSource(
+  destination: string | undefined,
+  flags: ReadonlySet<string>,
+  options: ReadonlyMap<string, string>,
+  reach: SshReachOptions,
+): HostSource {
   const from = options.get('--from');
   if (flags.has('--demo')) return { kind: 'demo', demo: new DemoHost(demoDir()) };
   if (flags.has('--local')) return { kind: 'local' };

@@ -29,10 +29,14 @@ function formatPairs({ pairs, nccl }: Diagnosis): string[] {
   const source = nccl.topologySource === 'sysfs' ? t('topology from sysfs, as NCCL reads it') : t('topology from nvidia-smi topo -m');
   // Where topo -m was not read, the distances beside each NIC come from the PCI tree: say so once, and `, derived` on each.
   const derived = pairs.some((p) => p.linkDerived) ? t('; distances derived from the sysfs PCI tree, nvidia-smi topo -m not read') : '';
-  const env = Object.entries(nccl.env).map(([k, v]) => `${k}=${v}`).join(' ');
-  const lines = [`  ${env ? t('GPU↔NIC verdicts for NCCL {0} with {1} ({2}; --nccl VERSION for your release):', nccl.assumed, env, source + derived) : t('GPU↔NIC verdicts for NCCL {0} ({1}; --nccl VERSION for your release):', nccl.assumed, source + derived)}`];
+  const env = Object.entries(nccl.env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
+  const lines = [
+    `  ${env ? t('GPU↔NIC verdicts for NCCL {0} with {1} ({2}; --nccl VERSION for your release):', nccl.assumed, env, source + derived) : t('GPU↔NIC verdicts for NCCL {0} ({1}; --nccl VERSION for your release):', nccl.assumed, source + derived)}`,
+  ];
   for (const p of pairs) {
-    const nics = p.nics.map((n) => (n.port === null ? n.device ?? n.nic : `${n.device ?? n.nic}:${n.port}`));
+    const nics = p.nics.map((n) => (n.port === null ? (n.device ?? n.nic) : `${n.device ?? n.nic}:${n.port}`));
     const shown = nics.length > 3 ? `${nics.slice(0, 3).join(', ')} +${nics.length - 3}` : nics.join(', ') || t('none');
     const pin = p.numaNode !== null || p.cpus !== null ? ` — ${t('NUMA {0}, CPUs {1}', p.numaNode ?? '?', p.cpus ?? '?')}` : '';
     lines.push(`    ${p.gpu}: ${shown} (${pathLabel(p)})${pin} — ${shortVerdict(p)}`, `          ${p.reason}`, `          ${p.confirm}`);
@@ -45,5 +49,9 @@ function formatPairs({ pairs, nccl }: Diagnosis): string[] {
 function formatEnv({ suggestedEnv }: Diagnosis): string[] {
   const vars = Object.entries(suggestedEnv.env);
   if (vars.length === 0) return [];
-  return [`  ${t('suggested environment (a suggestion: measure with nccl-tests):')}`, ...vars.map(([k, v]) => `    ${shellAssignment(k, v)}`), ...suggestedEnv.notes.map((n) => `    # ${n}`)];
+  return [
+    `  ${t('suggested environment (a suggestion: measure with nccl-tests):')}`,
+    ...vars.map(([k, v]) => `    ${shellAssignment(k, v)}`),
+    ...suggestedEnv.notes.map((n) => `    # ${n}`),
+  ];
 }

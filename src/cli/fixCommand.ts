@@ -1,7 +1,21 @@
 // `gdr-doctor fix <destination> <fix-id>`: probe the host, show the plan (exact commands, file diff),
 // ask, apply, verify, and append what ran to the local audit log.
 import * as tty from 'node:tty';
-import { FIX_IDS, FixPlan, FixResult, appendAudit, auditLogPath, formatPlan, formatResult, isFixId, newSudoMarker, prepareFix, runPlan, sshFixSession, sudoPasswordVia } from '../core/fixes';
+import {
+  FIX_IDS,
+  FixPlan,
+  FixResult,
+  appendAudit,
+  auditLogPath,
+  formatPlan,
+  formatResult,
+  isFixId,
+  newSudoMarker,
+  prepareFix,
+  runPlan,
+  sshFixSession,
+  sudoPasswordVia,
+} from '../core/fixes';
 import type { SshConnection } from '../core/ssh/connect';
 import { openSsh } from '../core/ssh/openSsh';
 import { SshPrompts } from '../core/ssh/prompts';
@@ -16,7 +30,8 @@ import { t } from '../core/l10n';
 import { unknownFixText } from './messages';
 import { cannotReachLine } from './unreachable';
 
-export const fixHelp = (): string => t(`Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--dry-run] [-F FILE] [--json] [--batch]
+export const fixHelp = (): string =>
+  t(`Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--dry-run] [-F FILE] [--json] [--batch]
        gdr-doctor fix --demo <fix-id> [--dry-run] [--json]
 
 Applies one quick fix to a GPU host over SSH:
@@ -63,14 +78,23 @@ export async function runFix(argv: readonly string[], io: CliIo, options: FixCli
     io.stdout(fixHelp());
     return ExitCode.ok;
   }
-  if (args.flags.has('--demo')) return runDemoFix(args.positional, { dryRun: args.flags.has('--dry-run'), json: args.flags.has('--json') }, io);
+  if (args.flags.has('--demo'))
+    return runDemoFix(args.positional, { dryRun: args.flags.has('--dry-run'), json: args.flags.has('--json') }, io);
   const [destination, fixId, ...extra] = args.positional;
-  if (destination === undefined || fixId === undefined || extra.length > 0) throw new UsageError(t('give one destination and one fix id ({0})', FIX_IDS.join(t(' or '))));
+  if (destination === undefined || fixId === undefined || extra.length > 0)
+    throw new UsageError(t('give one destination and one fix id ({0})', FIX_IDS.join(t(' or '))));
   if (!isFixId(fixId)) throw new UsageError(unknownFixText(fixId));
-  const flags = { dryRun: args.flags.has('--dry-run'), yes: args.flags.has('--yes'), json: args.flags.has('--json'), batch: args.flags.has('--batch') };
+  const flags = {
+    dryRun: args.flags.has('--dry-run'),
+    yes: args.flags.has('--yes'),
+    json: args.flags.has('--json'),
+    batch: args.flags.has('--batch'),
+  };
   const canAsk = (options.stdinIsTty ?? tty.isatty(0)) && !flags.batch;
   if (!flags.dryRun && !flags.yes && !canAsk) {
-    io.stderr(`gdr-doctor fix: ${t('not applying anything without a yes, and there is no terminal to ask on: look at the plan with --dry-run, then run again with --yes.')}\n`);
+    io.stderr(
+      `gdr-doctor fix: ${t('not applying anything without a yes, and there is no terminal to ask on: look at the plan with --dry-run, then run again with --yes.')}\n`,
+    );
     return ExitCode.usage;
   }
   const prompts = cliPrompts({ batch: flags.batch, notice: io.stderr });
@@ -94,7 +118,14 @@ interface Flags {
   readonly json: boolean;
 }
 
-async function planAndApply(conn: SshConnection, destination: string, fixId: FixPlan['fixId'], flags: Flags, prompts: SshPrompts, io: CliIo): Promise<number> {
+async function planAndApply(
+  conn: SshConnection,
+  destination: string,
+  fixId: FixPlan['fixId'],
+  flags: Flags,
+  prompts: SshPrompts,
+  io: CliIo,
+): Promise<number> {
   const session = sshFixSession(conn, destination);
   const sudoMarker = newSudoMarker();
   const plan = await prepareFix(session, fixId, sudoMarker);
@@ -113,7 +144,11 @@ async function planAndApply(conn: SshConnection, destination: string, fixId: Fix
   const result = await runPlan(plan, session, { sudoMarker, sudoPassword: sudoPasswordVia(prompts, session) });
   record(result, io);
   io.stdout(flags.json ? jsonText({ plan, result }) : `${formatResult(result)}\n`);
-  return result.status === 'applied' || result.status === 'nothing-to-do' ? ExitCode.ok : result.status === 'refused' ? FixExit.refused : FixExit.failed;
+  return result.status === 'applied' || result.status === 'nothing-to-do'
+    ? ExitCode.ok
+    : result.status === 'refused'
+      ? FixExit.refused
+      : FixExit.failed;
 }
 
 function record(result: FixResult, io: CliIo): void {

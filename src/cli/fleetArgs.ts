@@ -63,7 +63,6 @@ export function countOption(options: ReadonlyMap<string, string>, ...names: stri
   return Number(text);
 }
 
-
 /** `--with`, when given. */
 export function relayToolOption(options: ReadonlyMap<string, string>): RelayTool | undefined {
   const tool = options.get('--with');

@@ -5,7 +5,15 @@
 import type { NcclAssumptions } from '../core/diagnosis';
 import { DEFAULT_FLEET_CONCURRENCY, fanOut, sshProbeHost } from '../core/fleet/fanout';
 import { foldHostList } from '../core/fleet/hostlist';
-import { checkRelayOptions, detectRelayTools, diagnoseViaLoginNode, preferredRelayTool, RELAY_COMMANDS, RelayOptions, RelayTool } from '../core/fleet/relay';
+import {
+  checkRelayOptions,
+  detectRelayTools,
+  diagnoseViaLoginNode,
+  preferredRelayTool,
+  RELAY_COMMANDS,
+  RelayOptions,
+  RelayTool,
+} from '../core/fleet/relay';
 import { openSsh, SshReachOptions } from '../core/ssh/openSsh';
 import { PROBE_COMMANDS, probeDeadlineMs } from '../core/probe/commands';
 import { UsageError } from './args';
@@ -82,11 +90,13 @@ export async function runRelay(login: string, nodes: readonly string[], ctx: Fle
     // Without a node list Slurm picks the nodes: the count asked for is the total, else none is shown.
     const total = nodes.length > 0 ? nodes.length : countOption(options, '--nodes');
     const progress = total === undefined ? undefined : new FleetProgress(total, io, ctx.stderrIsTty);
-    const results = await whileInterruptible((signal) => diagnoseViaLoginNode(conn.client, {
-      ...relay(tool, signal),
-      onNodeEnded: (n) => progress?.setDone(n),
-      onRefusedNode: (line) => (progress ? progress.say(`gdr-doctor: ${line}\n`) : io.stderr(`gdr-doctor: ${line}\n`)),
-    }));
+    const results = await whileInterruptible((signal) =>
+      diagnoseViaLoginNode(conn.client, {
+        ...relay(tool, signal),
+        onNodeEnded: (n) => progress?.setDone(n),
+        onRefusedNode: (line) => (progress ? progress.say(`gdr-doctor: ${line}\n`) : io.stderr(`gdr-doctor: ${line}\n`)),
+      }),
+    );
     progress?.end();
     for (const r of results) io.stderr(hostProblemLine(r) ?? '');
     return printFleet(results, io, ctx.print);
@@ -108,7 +118,10 @@ async function pickTool(login: string, client: Parameters<typeof detectRelayTool
   });
   if (found === undefined) return undefined;
   const tool = preferredRelayTool(found);
-  if (tool === undefined) io.stderr(`gdr-doctor: ${t('{0} has none of {1} on its PATH; diagnose the nodes directly, or name a tool with --with', login, RELAY_COMMANDS)}\n`);
+  if (tool === undefined)
+    io.stderr(
+      `gdr-doctor: ${t('{0} has none of {1} on its PATH; diagnose the nodes directly, or name a tool with --with', login, RELAY_COMMANDS)}\n`,
+    );
   else io.stderr(`gdr-doctor: ${t('through {0} with {1} (found: {2})', login, tool, found.join(', '))}\n`);
   return tool;
 }

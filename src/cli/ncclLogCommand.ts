@@ -13,7 +13,8 @@ import { jsonText } from './visible';
 import { cannotReadText } from './messages';
 import { t } from '../core/l10n';
 
-export const ncclLogHelp = (): string => t(`Usage: gdr-doctor nccl-log FILE... [--json]
+export const ncclLogHelp = (): string =>
+  t(`Usage: gdr-doctor nccl-log FILE... [--json]
        gdr-doctor nccl-log FILE... --host DEST | --demo | --local | --from DIR [--log-host NAME] [--json]
 
 Reads NCCL's own log (a job run with NCCL_DEBUG=INFO; NCCL_DEBUG_SUBSYS=INIT,NET shows the most)

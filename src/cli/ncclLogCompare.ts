@@ -22,10 +22,13 @@ const HOST_ONLY = ['--log-host', '-F', '--timeout', '--nccl', '--nccl-env'];
 
 /** Whether the command line asks for a comparison; usage errors for options without a host. */
 export function wantsComparison(args: ParsedArgs): boolean {
-  const modes = [args.options.has('--host'), args.flags.has('--demo'), args.flags.has('--local'), args.options.has('--from')].filter(Boolean).length;
+  const modes = [args.options.has('--host'), args.flags.has('--demo'), args.flags.has('--local'), args.options.has('--from')].filter(
+    Boolean,
+  ).length;
   if (modes > 1) throw new UsageError(t('compare with one host: --host DEST, --demo, --local or --from DIR'));
   const misplaced = [...HOST_ONLY.filter((o) => args.options.has(o)), ...(args.flags.has('--batch') ? ['--batch'] : [])][0];
-  if (modes === 0 && misplaced !== undefined) throw new UsageError(t('{0} goes with --host DEST (or --demo, --local, --from DIR)', misplaced));
+  if (modes === 0 && misplaced !== undefined)
+    throw new UsageError(t('{0} goes with --host DEST (or --demo, --local, --from DIR)', misplaced));
   const host = args.options.get('--host');
   if (host !== undefined) checkDestination(host);
   return modes === 1;
@@ -57,7 +60,8 @@ export async function compareWithHost(summary: NcclLogSummary, args: ParsedArgs,
 function pickLogHost(summary: NcclLogSummary, asked: string | undefined, destination: string | undefined): string {
   const names = summary.hosts.map((h) => h.name);
   if (asked !== undefined) {
-    if (!names.includes(asked)) throw new UsageError(`--log-host: ${t('the log has no host {0}; it has {1}', JSON.stringify(asked), names.join(', ') || t('none'))}`);
+    if (!names.includes(asked))
+      throw new UsageError(`--log-host: ${t('the log has no host {0}; it has {1}', JSON.stringify(asked), names.join(', ') || t('none'))}`);
     return asked;
   }
   const matching = destination === undefined ? [] : logHostsMatching(summary, [destination]);
@@ -66,4 +70,3 @@ function pickLogHost(summary: NcclLogSummary, asked: string | undefined, destina
   if (names.length === 0) throw new UsageError(t('the log names no host to compare'));
   throw new UsageError(t('the log has {0} hosts ({1}): say which ran on the host with --log-host NAME', names.length, names.join(', ')));
 }
-

@@ -6,7 +6,9 @@ import { jsonText } from './visible';
 import { cannotReadText } from './messages';
 import { t } from '../core/l10n';
 
-export const parseHelp = (): string => t(`Usage: gdr-doctor parse <kind> [FILE|-] [--json]
+export const parseHelp = (): string =>
+  t(
+    `Usage: gdr-doctor parse <kind> [FILE|-] [--json]
 
 Reads one saved diagnostic output (from FILE, or standard input when FILE is "-" or absent)
 and prints a readable summary, or the parsed result as JSON with --json.
@@ -19,7 +21,9 @@ stderr); 64 bad usage; 66 the file cannot be read.
 
 Example:
   nvidia-smi topo -m > node1.topo.txt && gdr-doctor parse topo node1.topo.txt
-`, PARSE_KINDS.map((k) => `  ${k.kind.padEnd(15)} ${k.source}`).join('\n'));
+`,
+    PARSE_KINDS.map((k) => `  ${k.kind.padEnd(15)} ${k.source}`).join('\n'),
+  );
 
 export function runParse(argv: readonly string[], io: CliIo): number {
   const args = parseArgs(argv, { flags: ['--json'] });

@@ -54,13 +54,23 @@ export const PARSE_KINDS: readonly ParseKind[] = [
   kind('ofed', 'ofed_info -s', parseOfedInfo, summarizeOfedInfo),
   kind('nvidia-version', 'cat /proc/driver/nvidia/version', parseNvidiaVersion, summarizeNvidiaVersion),
   kind('os-release', 'cat /etc/os-release', parseOsRelease, summarizeOsRelease),
-  kind('gpus', 'nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version --format=csv[,noheader]', (t) => parseGpuQuery(t), summarizeGpuQuery),
+  kind(
+    'gpus',
+    'nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version --format=csv[,noheader]',
+    (t) => parseGpuQuery(t),
+    summarizeGpuQuery,
+  ),
   kind('smi-q', 'nvidia-smi -q', parseSmiQuery, summarizeSmiQuery),
   kind('lspci', 'lspci -vvv [-s <slot>] (as root: ACS needs it)', parseLspci, summarizeLspci),
-  kind('show-gids', 'show_gids (the RDMA ports\' GID tables, as sysfs holds them)', parseShowGids, summarizeShowGids),
+  kind('show-gids', "show_gids (the RDMA ports' GID tables, as sysfs holds them)", parseShowGids, summarizeShowGids),
   kind('perftest', "perftest's ib_write_bw (server or client side)", parsePerftest, summarizePerftest),
   // The same reader as `gdr-doctor nccl-log`, for one saved log held in memory.
-  kind('nccl-log', "NCCL's log of a job run with NCCL_DEBUG=INFO (gdr-doctor nccl-log reads several, streaming)", (t) => summarizeNcclLog(t), summarizeNcclLogText),
+  kind(
+    'nccl-log',
+    "NCCL's log of a job run with NCCL_DEBUG=INFO (gdr-doctor nccl-log reads several, streaming)",
+    (t) => summarizeNcclLog(t),
+    summarizeNcclLogText,
+  ),
 ];
 
 export function findParseKind(name: string): ParseKind | undefined {

@@ -22,7 +22,9 @@ import { cannotReachLine } from './unreachable';
 import { jsonText } from './visible';
 import { t } from '../core/l10n';
 
-export const proveHelp = (): string => t(`Usage: gdr-doctor prove <host> [<peer-host>] [--gpu N|all] [--mode host,peermem,dmabuf]
+export const proveHelp = (): string =>
+  t(
+    `Usage: gdr-doctor prove <host> [<peer-host>] [--gpu N|all] [--mode host,peermem,dmabuf]
                         [--size BYTES] [--duration S] [--timeout S] [--json] [-F FILE] [--batch] [--yes]
        gdr-doctor prove <node> <peer-node> --via LOGIN [--partition P] [options as above]
 
@@ -57,11 +59,13 @@ about on the terminal (this test loads the link and the GPU); --yes measures wit
 Exit status: 0 GPUDirect RDMA worked on every GPU measured; 1 a GPU's every GPU mode failed, or
 a measurement reached its deadline; 3 a host was unreachable; 4 refused (a precondition failed, or
 busy GPUs not confirmed): nothing ran; 64 bad usage; 130 interrupted (Ctrl-C).
-`, DEFAULT_PROVE_OPTIONS.sizeBytes, DEFAULT_PROVE_OPTIONS.durationS);
+`,
+    DEFAULT_PROVE_OPTIONS.sizeBytes,
+    DEFAULT_PROVE_OPTIONS.durationS,
+  );
 
 const FLAGS = ['--json', '--batch', '--yes'];
 const OPTIONS = ['--gpu', '--mode', '--size', '--duration', '--timeout', '-F', '--via', '--partition', '--nccl', '--nccl-env'];
-
 
 export async function runProve(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { flags: FLAGS, options: OPTIONS });
@@ -78,13 +82,18 @@ export async function runProve(argv: readonly string[], io: CliIo): Promise<numb
   if (typeof nccl === 'string') throw new UsageError(nccl);
   const prompts = cliPrompts({ batch: args.flags.has('--batch'), notice: io.stderr });
   const ctx: ProveCliContext = {
-    io, reach: { prompts, configFile: args.options.get('-F') }, options: proveOptions(args), nccl, json: args.flags.has('--json'),
+    io,
+    reach: { prompts, configFile: args.options.get('-F') },
+    options: proveOptions(args),
+    nccl,
+    json: args.flags.has('--json'),
     confirmBusy: busyConfirmation(args, io),
   };
   try {
-    const report = via !== undefined
-      ? await whileInterruptible((signal) => proveViaSlurm(via, host, peer as string, args.options.get('--partition'), ctx, signal))
-      : await whileInterruptible((signal) => proveDirect(host, peer ?? null, ctx, signal));
+    const report =
+      via !== undefined
+        ? await whileInterruptible((signal) => proveViaSlurm(via, host, peer as string, args.options.get('--partition'), ctx, signal))
+        : await whileInterruptible((signal) => proveDirect(host, peer ?? null, ctx, signal));
     return typeof report === 'number' ? report : finish(report.report, report.user, ctx);
   } finally {
     prompts.close();
@@ -104,7 +113,8 @@ function proveOptions(args: ParsedArgs): ProveOptions {
 
 function gpuOption(text: string | undefined): number[] | null {
   if (text === undefined || text === 'all') return null;
-  if (!/^\d{1,4}(,\d{1,4})*$/.test(text)) throw new UsageError(t('--gpu needs an index, a comma list of them, or all; got {0}', JSON.stringify(text)));
+  if (!/^\d{1,4}(,\d{1,4})*$/.test(text))
+    throw new UsageError(t('--gpu needs an index, a comma list of them, or all; got {0}', JSON.stringify(text)));
   return [...new Set(text.split(',').map(Number))];
 }
 
@@ -112,7 +122,8 @@ function modeOption(text: string | undefined): ProveMode[] {
   if (text === undefined) return [...PROVE_MODES];
   const asked = text.split(',').map((m) => m.trim());
   const bad = asked.filter((m) => !(PROVE_MODES as readonly string[]).includes(m));
-  if (bad.length > 0 || asked.length === 0) throw new UsageError(t('--mode takes {0}; got {1}', PROVE_MODES.join(', '), JSON.stringify(text)));
+  if (bad.length > 0 || asked.length === 0)
+    throw new UsageError(t('--mode takes {0}; got {1}', PROVE_MODES.join(', '), JSON.stringify(text)));
   return PROVE_MODES.filter((m) => asked.includes(m));
 }
 
@@ -127,16 +138,19 @@ function intOption(options: ReadonlyMap<string, string>, name: string, min: numb
 /** --yes measures; a terminal asks; otherwise a busy GPU is not measured. */
 function busyConfirmation(args: ParsedArgs, io: CliIo): (busy: readonly BusyGpu[]) => Promise<boolean> {
   return async (busy) => {
-    io.stderr(`gdr-doctor: ${t('busy GPUs (a measurement loads the link and the GPU):')}\n${busy.map((b) => `  ${busyText(b)}\n`).join('')}`);
+    io.stderr(
+      `gdr-doctor: ${t('busy GPUs (a measurement loads the link and the GPU):')}\n${busy.map((b) => `  ${busyText(b)}\n`).join('')}`,
+    );
     if (args.flags.has('--yes')) return true;
     if (args.flags.has('--batch') || !tty.isatty(0)) {
-      io.stderr(`gdr-doctor prove: ${t('not measuring busy GPUs without a yes, and there is no terminal to ask on: run again with --yes, or choose other GPUs with --gpu.')}\n`);
+      io.stderr(
+        `gdr-doctor prove: ${t('not measuring busy GPUs without a yes, and there is no terminal to ask on: run again with --yes, or choose other GPUs with --gpu.')}\n`,
+      );
       return false;
     }
     return confirmOnTerminal(t('Measure them anyway? [y/N] '));
   };
 }
-
 
 /** Over direct SSH: connect, probe both hosts in one round trip each, prove. */
 async function proveDirect(host: string, peer: string | null, ctx: ProveCliContext, signal: AbortSignal): Promise<Proven | number> {
@@ -151,8 +165,16 @@ async function proveDirect(host: string, peer: string | null, ctx: ProveCliConte
     const diagnosed = await Promise.all(conns.map((c, i) => probeForProof(sshRunner(c.client, signal), names[i], ctx.nccl)));
     const shells = conns.map((c, i) => sshProveShell(c.client, names[i], c.target.hostname));
     const report = await runProof({
-      host: diagnosed[0], peer: diagnosed[1] ?? null, options: ctx.options, signal, confirmBusy: ctx.confirmBusy,
-      execute: directExecutor(shells[0], shells[1] ?? null, { tag: newRunTag(), sizeBytes: ctx.options.sizeBytes, durationS: ctx.options.durationS }),
+      host: diagnosed[0],
+      peer: diagnosed[1] ?? null,
+      options: ctx.options,
+      signal,
+      confirmBusy: ctx.confirmBusy,
+      execute: directExecutor(shells[0], shells[1] ?? null, {
+        tag: newRunTag(),
+        sizeBytes: ctx.options.sizeBytes,
+        durationS: ctx.options.durationS,
+      }),
       onProgress: (done, total, what) => ctx.io.stderr(`gdr-doctor: ${t('{0}/{1} measured ({2})', done, total, what)}\n`),
     });
     return { report, user: conns[0].target.user };

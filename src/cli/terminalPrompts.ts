@@ -82,7 +82,8 @@ export function terminalPrompts(term: PromptTerminal): CliPrompts {
         return secret === '' ? null : secret;
       }, null),
     password: (user, host) => queue(() => passwords(user, host), null),
-    keyboardInteractive: (host, name, instructions, prompts) => queue(() => askKeyboardInteractive(term, host, name, instructions, prompts), null),
+    keyboardInteractive: (host, name, instructions, prompts) =>
+      queue(() => askKeyboardInteractive(term, host, name, instructions, prompts), null),
     close: () => {
       closed = true;
       term.cancel?.();
@@ -115,7 +116,11 @@ function passwordAsker(term: PromptTerminal): (user: string, host: string) => Pr
 }
 
 async function askKeyboardInteractive(
-  term: PromptTerminal, host: string, name: string, instructions: string, prompts: readonly { prompt: string; echo: boolean }[],
+  term: PromptTerminal,
+  host: string,
+  name: string,
+  instructions: string,
+  prompts: readonly { prompt: string; echo: boolean }[],
 ): Promise<string[] | null> {
   term.write(keyboardInteractiveHeader(name, instructions));
   const answers: string[] = [];

@@ -152,9 +152,7 @@ export type ExtensionToWebview =
   | { readonly type: 'topology'; readonly data: TopologyData }
   | { readonly type: 'copied'; readonly label: string };
 
-export type WebviewToExtension =
-  | { readonly type: 'ready' }
-  | { readonly type: 'copy'; readonly label: string; readonly text: string };
+export type WebviewToExtension = { readonly type: 'ready' } | { readonly type: 'copy'; readonly label: string; readonly text: string };
 
 /** Far above a real host (tens of devices): a bigger message is refused, not drawn. */
 const MAX_DEVICES = 512;
@@ -189,17 +187,39 @@ const isProofDetail = shape<ProofDetail>({ verdict: isText, tone: isProofTone, m
 const isProofOrAbsent = (x: unknown): x is ProofDetail | null | undefined => x === undefined || x === null || isProofDetail(x);
 const isBool = (x: unknown): x is boolean => typeof x === 'boolean';
 const isGpuDetail = shape<GpuDetail>({
-  name: isText, linkDerived: isBool, numaNode: isTextOrNull, cpus: isTextOrNull, nearestNics: arrayOf(isText), nearestNicColumns: arrayOf(isText),
-  link: isTextOrNull, gdr: isBoolOrNull, verdict: isText, ncclPath: isTextOrNull, proxyGpu: isTextOrNull, reason: isText, confirm: isText,
-  ncclIbHca: isTextOrNull, ncclIbHcaShell: isTextOrNull, pinning: isTextOrNull, proof: isProofOrAbsent,
+  name: isText,
+  linkDerived: isBool,
+  numaNode: isTextOrNull,
+  cpus: isTextOrNull,
+  nearestNics: arrayOf(isText),
+  nearestNicColumns: arrayOf(isText),
+  link: isTextOrNull,
+  gdr: isBoolOrNull,
+  verdict: isText,
+  ncclPath: isTextOrNull,
+  proxyGpu: isTextOrNull,
+  reason: isText,
+  confirm: isText,
+  ncclIbHca: isTextOrNull,
+  ncclIbHcaShell: isTextOrNull,
+  pinning: isTextOrNull,
+  proof: isProofOrAbsent,
 });
 const isNic = shape<NicInfo>({ name: isText, device: isTextOrNull });
 const isGroup = shape({ id: isText, devices: arrayOf(isText) });
 const isTreeKind = (x: unknown): x is TreeNodeKind => TREE_NODE_KINDS.includes(x as TreeNodeKind);
 const isTreeLink = shape<TreeLinkData>({ text: isText, max: isText, degraded: isBool, explanation: isText });
 const isTreeNode = shape<TreeNodeData>({
-  id: isText, kind: isTreeKind, parent: isTextOrNull, label: isText, detail: isText, explanation: isText, numaNode: isTextOrNull,
-  column: isTextOrNull, bridges: arrayOf(isText), link: (x): x is TreeLinkData | null => x === null || isTreeLink(x),
+  id: isText,
+  kind: isTreeKind,
+  parent: isTextOrNull,
+  label: isText,
+  detail: isText,
+  explanation: isText,
+  numaNode: isTextOrNull,
+  column: isTextOrNull,
+  bridges: arrayOf(isText),
+  link: (x): x is TreeLinkData | null => x === null || isTreeLink(x),
 });
 const isMark = shape<BridgeMark>({ bridge: isText, label: (x): x is string => isText(x) && x.length <= 8, explanation: isText });
 /** Every parent is an earlier node: the webview lays the tree out in one pass and never loops. */
@@ -221,10 +241,21 @@ const isGraph = shape<GraphData>({
 const isEnvEntry = shape({ name: isText, value: isText });
 
 export function isTopologyData(x: unknown): x is TopologyData {
-  if (!shape<TopologyData>({
-    title: isText, source: isText, gpus: arrayOf(isGpuDetail), nics: arrayOf(isNic), columns: arrayOf(isText),
-    cells: arrayOf(arrayOf(isTextOrNull)), explanations: arrayOf(isExplanation), graph: isGraph, env: arrayOf(isEnvEntry), derived: isBool,
-  })(x)) return false;
+  if (
+    !shape<TopologyData>({
+      title: isText,
+      source: isText,
+      gpus: arrayOf(isGpuDetail),
+      nics: arrayOf(isNic),
+      columns: arrayOf(isText),
+      cells: arrayOf(arrayOf(isTextOrNull)),
+      explanations: arrayOf(isExplanation),
+      graph: isGraph,
+      env: arrayOf(isEnvEntry),
+      derived: isBool,
+    })(x)
+  )
+    return false;
   // The matrix must be square over `columns`, or the webview would index past a row.
   return x.cells.length === x.columns.length && x.cells.every((row) => row.length === x.columns.length);
 }

@@ -36,7 +36,10 @@ export function readSettings(): GdrSettings {
   const fleets = parseFleets(c.get<unknown>(Settings.fleets, []));
   return {
     sshConfigFile: configFile === '' ? undefined : expandHome(configFile),
-    hosts: c.get<string[]>(Settings.hosts, []).filter((h) => typeof h === 'string' && h.trim() !== '').map((h) => h.trim()),
+    hosts: c
+      .get<string[]>(Settings.hosts, [])
+      .filter((h) => typeof h === 'string' && h.trim() !== '')
+      .map((h) => h.trim()),
     strictHostKeyChecking: c.get<StrictDefault>(Settings.strictHostKeyChecking, 'ask'),
     connectTimeoutMs: Math.max(1, c.get<number>(Settings.connectTimeoutSeconds, 30)) * 1000,
     probeDeadlineMs: probeS > 0 ? probeS * 1000 : undefined,
@@ -50,9 +53,12 @@ export function readSettings(): GdrSettings {
 /** gdrDoctor.ncclVersion ("" = newest modelled) and gdrDoctor.ncclEnv ({ "NCCL_NET_GDR_LEVEL": "PHB" }). */
 function readNccl(c: vscode.WorkspaceConfiguration): { nccl: NcclAssumptions; ncclProblem: string | null } {
   const env = c.get<unknown>(Settings.ncclEnv, {});
-  const entries = env !== null && typeof env === 'object' && !Array.isArray(env)
-    ? Object.entries(env).filter(([, v]) => typeof v === 'string').map(([k, v]) => `${k}=${v as string}`)
-    : [];
+  const entries =
+    env !== null && typeof env === 'object' && !Array.isArray(env)
+      ? Object.entries(env)
+          .filter(([, v]) => typeof v === 'string')
+          .map(([k, v]) => `${k}=${v as string}`)
+      : [];
   const read = readNcclAssumptions(c.get<string>(Settings.ncclVersion, ''), entries);
   return typeof read === 'string' ? { nccl: DEFAULT_NCCL, ncclProblem: read } : { nccl: read, ncclProblem: null };
 }

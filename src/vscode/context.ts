@@ -44,7 +44,12 @@ export async function showError(ctx: Ctx, message: string): Promise<void> {
  * The hosts a command acts on: the clicked node plus the multi-selection (VS Code passes both),
  * or, from the palette, a pick among listed hosts.
  */
-export async function targetHosts(ctx: Ctx, clicked: HostsNode | undefined, selected: readonly HostsNode[] | undefined, pick: { many: boolean; title: string; filter?: (h: HostEntry) => boolean }): Promise<HostEntry[]> {
+export async function targetHosts(
+  ctx: Ctx,
+  clicked: HostsNode | undefined,
+  selected: readonly HostsNode[] | undefined,
+  pick: { many: boolean; title: string; filter?: (h: HostEntry) => boolean },
+): Promise<HostEntry[]> {
   const nodes = selected && selected.length > 0 ? selected : clicked ? [clicked] : [];
   const ids = [...new Set(nodes.map((n) => n.hostId))];
   if (ids.length > 0) return ids.map((id) => ctx.model.get(id)).filter((h): h is HostEntry => h !== undefined);

@@ -15,7 +15,12 @@ export class ContextKeySetter implements vscode.Disposable {
   private readonly subscriptions: { dispose(): void }[];
   private pending?: NodeJS.Timeout;
 
-  constructor(private readonly model: HostModel, private readonly fleets: FleetModel, private readonly connections: Connections, view: vscode.TreeView<HostsNode>) {
+  constructor(
+    private readonly model: HostModel,
+    private readonly fleets: FleetModel,
+    private readonly connections: Connections,
+    view: vscode.TreeView<HostsNode>,
+  ) {
     this.subscriptions = [
       model.onDidChange(() => this.updateHosts()),
       connections.onDidChangeConnections(() => this.updateHosts()),
@@ -39,7 +44,9 @@ export class ContextKeySetter implements vscode.Disposable {
 
   /** The host list was read (or changed): recompute what the palette may offer. */
   updateHosts(): void {
-    const hosts = this.model.hosts().map((host) => ({ host, status: this.model.status(host.id), connected: this.connections.connected(host) }));
+    const hosts = this.model
+      .hosts()
+      .map((host) => ({ host, status: this.model.status(host.id), connected: this.connections.connected(host) }));
     this.setAll(hostListKeys(hosts));
   }
 

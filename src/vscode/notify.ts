@@ -30,8 +30,11 @@ export function withNotificationProgress<R>(
   cancellable: boolean,
   work: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>,
 ): Thenable<R> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: plainText(title), cancellable }, (progress, token) =>
-    work({ report: (step) => progress.report(step.message === undefined ? step : { ...step, message: plainText(step.message) }) }, token));
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: plainText(title), cancellable },
+    (progress, token) =>
+      work({ report: (step) => progress.report(step.message === undefined ? step : { ...step, message: plainText(step.message) }) }, token),
+  );
 }
 
 /** A cancellable progress notification whose Cancel aborts the signal handed to `work`. */

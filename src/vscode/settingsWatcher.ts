@@ -7,7 +7,6 @@ import { onSettingsChanged, readSettings } from './config';
 import { FleetModel } from './fleet/fleetModel';
 import { HostModel } from './hosts/hostModel';
 
-
 export function watchSettings(model: HostModel, fleets: FleetModel, log: vscode.LogOutputChannel): vscode.Disposable {
   return onSettingsChanged((ncclChanged) => {
     model.invalidate();

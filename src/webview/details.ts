@@ -7,29 +7,43 @@ import { el } from './dom';
 export type Copy = (label: string, text: string) => void;
 
 export function renderDetails(data: TopologyData, gpu: GpuDetail | undefined, selectGpu: (name: string) => void, copy: Copy): HTMLElement {
-  const picker = el('select', { id: 'gpu-picker', 'aria-label': t('GPU') }, ...data.gpus.map((g) => {
-    const option = el('option', { value: g.name }, g.name);
-    option.selected = g.name === gpu?.name;
-    return option;
-  }));
+  const picker = el(
+    'select',
+    { id: 'gpu-picker', 'aria-label': t('GPU') },
+    ...data.gpus.map((g) => {
+      const option = el('option', { value: g.name }, g.name);
+      option.selected = g.name === gpu?.name;
+      return option;
+    }),
+  );
   picker.addEventListener('change', () => selectGpu(picker.value));
   const section = el('section', { class: 'details', 'aria-label': t('GPU details') }, el('h2', {}, t('GPU ')), picker);
   if (!gpu) return section;
   const tone = gpu.gdr === true ? 'used' : gpu.gdr === false ? 'not-used' : 'unknown';
-  section.append(el('dl', {},
-    ...row(t("NCCL's NIC"), gpu.nearestNics.join(', ') || t('none')),
-    ...row(t('Link'), linkText(gpu)),
-    ...(gpu.proxyGpu ? row(t('Relayed through'), t('{0} over NVLink (PXN)', gpu.proxyGpu)) : []),
-    ...row('GPUDirect RDMA', gpu.verdict, `gdr-${tone}`),
-    ...row(t('NUMA node'), gpu.numaNode ?? t('unknown')),
-    ...row(t('CPU list'), gpu.cpus ?? t('unknown'), '', copyButton(t('CPU list'), gpu.cpus, copy)),
-    ...row('NCCL_IB_HCA', gpu.ncclIbHca ?? t('no named NIC'), 'code', copyButton('NCCL_IB_HCA', gpu.ncclIbHcaShell, copy)),
-    ...row(t('Pinning'), gpu.pinning ?? t('unknown'), 'code', copyButton(t('pinning'), gpu.pinning, copy)),
-    ...(gpu.proof ? row(t('Measured'), `${gpu.proof.verdict} — ${gpu.proof.modes.join('; ')} (${gpu.proof.measured})`, `proof-${gpu.proof.tone}`) : []),
-  ), el('p', { class: 'reason' }, gpu.reason), el('p', { class: 'confirm' }, gpu.confirm));
+  section.append(
+    el(
+      'dl',
+      {},
+      ...row(t("NCCL's NIC"), gpu.nearestNics.join(', ') || t('none')),
+      ...row(t('Link'), linkText(gpu)),
+      ...(gpu.proxyGpu ? row(t('Relayed through'), t('{0} over NVLink (PXN)', gpu.proxyGpu)) : []),
+      ...row('GPUDirect RDMA', gpu.verdict, `gdr-${tone}`),
+      ...row(t('NUMA node'), gpu.numaNode ?? t('unknown')),
+      ...row(t('CPU list'), gpu.cpus ?? t('unknown'), '', copyButton(t('CPU list'), gpu.cpus, copy)),
+      ...row('NCCL_IB_HCA', gpu.ncclIbHca ?? t('no named NIC'), 'code', copyButton('NCCL_IB_HCA', gpu.ncclIbHcaShell, copy)),
+      ...row(t('Pinning'), gpu.pinning ?? t('unknown'), 'code', copyButton(t('pinning'), gpu.pinning, copy)),
+      ...(gpu.proof
+        ? row(t('Measured'), `${gpu.proof.verdict} — ${gpu.proof.modes.join('; ')} (${gpu.proof.measured})`, `proof-${gpu.proof.tone}`)
+        : []),
+    ),
+    el('p', { class: 'reason' }, gpu.reason),
+    el('p', { class: 'confirm' }, gpu.confirm),
+  );
   if (data.env.length > 0) {
-    section.append(el('h3', {}, t('Suggested job environment (whole host)')),
-      el('dl', {}, ...data.env.flatMap((e) => row(e.name, e.value, 'code', copyButton(e.name, `${e.name}${e.value}`, copy)))));
+    section.append(
+      el('h3', {}, t('Suggested job environment (whole host)')),
+      el('dl', {}, ...data.env.flatMap((e) => row(e.name, e.value, 'code', copyButton(e.name, `${e.name}${e.value}`, copy)))),
+    );
   }
   return section;
 }
@@ -61,7 +75,11 @@ function breakable(value: string): Node[] {
 
 function copyButton(label: string, text: string | null, copy: Copy): HTMLElement | null {
   if (text === null) return null;
-  const button = el('button', { class: 'copy', type: 'button', title: t('Copy {0}', label), 'aria-label': t('Copy {0}', label) }, t('Copy'));
+  const button = el(
+    'button',
+    { class: 'copy', type: 'button', title: t('Copy {0}', label), 'aria-label': t('Copy {0}', label) },
+    t('Copy'),
+  );
   button.addEventListener('click', () => copy(label, text));
   return button;
 }

@@ -28,7 +28,8 @@ export class Explainer {
     const e = this.of(token);
     if (!e) return `${row} ↔ ${column}: ${token}`;
     const derived = this.derived ? t(' (derived from the sysfs PCI tree: nvidia-smi topo -m was not read)') : '';
-    const head = row === column ? t('{0} itself: {1}', row, token) : t('{0} ↔ {1}: {2}, {3}.', row, column, `${token}${derived}`, e.meaning);
+    const head =
+      row === column ? t('{0} itself: {1}', row, token) : t('{0} ↔ {1}: {2}, {3}.', row, column, `${token}${derived}`, e.meaning);
     if (e.linkClass === 'self' || row === column) return head;
     const gpuNic = this.gpus.has(row) !== this.gpus.has(column);
     if (gpuNic || e.linkClass === 'nvlink') return `${head} ${e.gdrVerdict}`;

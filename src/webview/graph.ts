@@ -25,8 +25,12 @@ export function renderGraph(data: TopologyData, selectedGpu: string | null, box:
   const route = gpu ? routeOf(model, gpu) : null;
   const words = edgeWords(data);
   const root = svg('svg', {
-    class: 'graph', width: Math.round(layout.width * layout.scale), height: Math.round(layout.height * layout.scale),
-    viewBox: `0 0 ${layout.width} ${layout.height}`, role: 'group', 'data-columns': layout.columns,
+    class: 'graph',
+    width: Math.round(layout.width * layout.scale),
+    height: Math.round(layout.height * layout.scale),
+    viewBox: `0 0 ${layout.width} ${layout.height}`,
+    role: 'group',
+    'data-columns': layout.columns,
     'aria-label': model.real ? t('PCIe tree from sysfs') : t('Topology inferred from the matrix'),
   });
   root.append(
@@ -52,17 +56,27 @@ function panels(data: TopologyData, model: GraphModel, layout: GraphLayout, even
     const head = headerOf(panel);
     const text = nodeText(data, cpu);
     const part = panel.parts > 1 ? t(' (part {0} of {1})', panel.part + 1, panel.parts) : '';
-    const header = svg('g', { class: 'node cpu', tabindex: '-1', 'data-node': panel.id, role: 'img', 'aria-label': text },
+    const header = svg(
+      'g',
+      { class: 'node cpu', tabindex: '-1', 'data-node': panel.id, role: 'img', 'aria-label': text },
       svg('title', {}, text),
       svg('rect', { x: panel.x, y: head.y, width: panel.w, height: head.h, rx: 4 }),
-      svg('text', { x: panel.x + 8, y: head.y + 14 }, `${cpu.sublabel ? `${cpu.label} · ${cpu.sublabel}` : cpu.label}${part}`));
+      svg('text', { x: panel.x + 8, y: head.y + 14 }, `${cpu.sublabel ? `${cpu.label} · ${cpu.sublabel}` : cpu.label}${part}`),
+    );
     explainOn(header, text, events);
     layer.append(svg('rect', { class: 'numa-panel', x: panel.x, y: panel.y, width: panel.w, height: panel.h, rx: 6 }), header);
   }
   return layer;
 }
 
-function nodes(data: TopologyData, model: GraphModel, layout: GraphLayout, route: Route | null, selectedGpu: string | null, events: GraphEvents): SVGGElement {
+function nodes(
+  data: TopologyData,
+  model: GraphModel,
+  layout: GraphLayout,
+  route: Route | null,
+  selectedGpu: string | null,
+  events: GraphEvents,
+): SVGGElement {
   const layer = svg('g', { class: 'nodes' });
   const chosen = new Set(data.gpus.flatMap((g) => g.nearestNicColumns));
   for (const node of model.nodes) {
@@ -76,18 +90,26 @@ function nodes(data: TopologyData, model: GraphModel, layout: GraphLayout, route
     if (gpu && gpu.name === selectedGpu) classes.push('selected');
     const text = nodeText(data, node);
     const label = gpu && gpu.gdr !== true ? `${node.label} ⚠` : node.label;
-    const g = svg('g', { class: classes.join(' '), tabindex: '-1', 'data-node': node.id, 'data-column': node.column ?? '', role: 'img', 'aria-label': text },
+    const g = svg(
+      'g',
+      { class: classes.join(' '), tabindex: '-1', 'data-node': node.id, 'data-column': node.column ?? '', role: 'img', 'aria-label': text },
       svg('title', {}, text),
       svg('rect', { x: at.x, y: at.y, width: at.w, height: at.h, rx: 3 }),
       svg('text', { class: 'label', x: at.x + at.w / 2, y: at.y + 13, 'text-anchor': 'middle' }, label),
-      svg('text', { class: 'sublabel', x: at.x + at.w / 2, y: at.y + 25, 'text-anchor': 'middle' }, node.sublabel));
+      svg('text', { class: 'sublabel', x: at.x + at.w / 2, y: at.y + 25, 'text-anchor': 'middle' }, node.sublabel),
+    );
     // One badge per kind of mark, inside the node's top-right corner (above it sits the link's label): a
     // switch whose two ports both redirect shows ACS once (the text names both).
     [...new Set(node.marks.map((m) => m.label))].forEach((label, i) => g.append(markBadge(label, at.x + at.w - 3 - i * 30, at.y + 9)));
     explainOn(g, text, events);
     if (gpu) {
       g.addEventListener('click', () => events.selectGpu(gpu.name));
-      g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); events.selectGpu(gpu.name); } });
+      g.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          events.selectGpu(gpu.name);
+        }
+      });
     }
     layer.append(g);
   }
@@ -96,9 +118,12 @@ function nodes(data: TopologyData, model: GraphModel, layout: GraphLayout, route
 
 function markBadge(label: string, right: number, top: number): SVGGElement {
   const w = Math.max(22, label.length * 6.5 + 6);
-  return svg('g', { class: 'mark' },
+  return svg(
+    'g',
+    { class: 'mark' },
     svg('rect', { x: right - w, y: top - 7, width: w, height: 13, rx: 6 }),
-    svg('text', { x: right - w / 2, y: top + 3, 'text-anchor': 'middle' }, label));
+    svg('text', { x: right - w / 2, y: top + 3, 'text-anchor': 'middle' }, label),
+  );
 }
 
 function explainOn(node: SVGElement, text: string, events: GraphEvents): void {
@@ -113,7 +138,10 @@ function onKey(e: KeyboardEvent, root: SVGSVGElement, layout: GraphLayout): void
   const current = (e.target as Element).closest<SVGGElement>('[data-node]');
   if (!direction || !current) return;
   e.preventDefault();
-  const rects = Array.from(root.querySelectorAll<SVGGElement>('[data-node]')).map((n) => ({ id: n.dataset.node ?? '', ...rectOf(n, layout) }));
+  const rects = Array.from(root.querySelectorAll<SVGGElement>('[data-node]')).map((n) => ({
+    id: n.dataset.node ?? '',
+    ...rectOf(n, layout),
+  }));
   const next = nextInDirection(rects, current.dataset.node ?? '', direction);
   const target = next === null ? null : root.querySelector<SVGGElement>(`[data-node="${CSS.escape(next)}"]`);
   if (!target) return;
@@ -157,12 +185,16 @@ function legendFor(data: TopologyData, selectedGpu: string | null): GraphLegendE
 export function renderGraphLegend(data: TopologyData, selectedGpu: string | null, events: GraphEvents): HTMLElement {
   const items = legendFor(data, selectedGpu).map((entry) => {
     const text = `${entry.label}: ${entry.explanation}`;
-    const sample = entry.swatch === 'hub-bar' || entry.swatch === 'mark'
-      ? svg('rect', { class: entry.swatch, x: 2, y: 5, width: 26, height: 8, rx: 3 })
-      : svg('line', { class: entry.swatch, x1: 2, y1: 9, x2: 28, y2: 9 });
-    const item = el('li', { class: 'legend-item', tabindex: '0', title: text, 'aria-label': text },
+    const sample =
+      entry.swatch === 'hub-bar' || entry.swatch === 'mark'
+        ? svg('rect', { class: entry.swatch, x: 2, y: 5, width: 26, height: 8, rx: 3 })
+        : svg('line', { class: entry.swatch, x1: 2, y1: 9, x2: 28, y2: 9 });
+    const item = el(
+      'li',
+      { class: 'legend-item', tabindex: '0', title: text, 'aria-label': text },
       svg('svg', { class: 'edge-swatch', width: 30, height: 18, viewBox: '0 0 30 18', 'aria-hidden': 'true' }, sample),
-      el('span', { class: 'legend-meaning' }, entry.label));
+      el('span', { class: 'legend-meaning' }, entry.label),
+    );
     item.addEventListener('mouseenter', () => events.explain(text));
     item.addEventListener('focus', () => events.explain(text));
     return item;

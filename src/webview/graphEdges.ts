@@ -62,7 +62,12 @@ export function treeEdges(model: GraphModel, layout: GraphLayout, route: Route |
       d = `M ${px} ${py} V ${turn} H ${cx} V ${cy}`;
     } else if (panel) d = `M ${cx} ${headerOf(panel).edge} V ${cy}`;
     else continue;
-    const classes = ['pcie-edge', node.link?.degraded ? 'degraded' : '', route?.uplinks.has(node.id) ? 'route' : '', node.marks.length > 0 ? 'marked' : ''];
+    const classes = [
+      'pcie-edge',
+      node.link?.degraded ? 'degraded' : '',
+      route?.uplinks.has(node.id) ? 'route' : '',
+      node.marks.length > 0 ? 'marked' : '',
+    ];
     const text = node.link?.explanation ?? t('{0}: the link to its parent (no link attributes in sysfs).', node.label);
     layer.append(hoverable(svg('path', { class: classes.filter(Boolean).join(' '), d, 'data-edge': node.id }), text, events));
     if (node.link) labels.append(linkLabel(node, at));
@@ -73,7 +78,11 @@ export function treeEdges(model: GraphModel, layout: GraphLayout, route: Route |
 function linkLabel(node: GraphNode, at: PlacedNode): SVGTextElement {
   const [x, y] = parentSide(at);
   const cls = node.link?.degraded ? 'link-label degraded' : 'link-label';
-  return svg('text', { class: cls, x: x + 3, y: at.mirrored ? y + 11 : y - 4, 'text-anchor': 'start' }, node.link?.degraded ? `${node.link.text} ⚠` : node.link?.text ?? '');
+  return svg(
+    'text',
+    { class: cls, x: x + 3, y: at.mirrored ? y + 11 : y - 4, 'text-anchor': 'start' },
+    node.link?.degraded ? `${node.link.text} ⚠` : (node.link?.text ?? ''),
+  );
 }
 
 export function nvlinkLines(model: GraphModel, layout: GraphLayout, words: EdgeWords, events: EdgeEvents): SVGGElement {
@@ -97,7 +106,10 @@ export function nvlinkLines(model: GraphModel, layout: GraphLayout, words: EdgeW
     for (const bar of at.bars) group.append(svg('rect', { class: 'hub-bar', x: bar.x, y: bar.y, width: bar.w, height: bar.h, rx: 3 }));
     if (at.spine) group.append(svg('line', { class: 'nvlink-drop', x1: at.spine.x, y1: at.spine.y1, x2: at.spine.x, y2: at.spine.y2 }));
     const first = at.bars[0];
-    if (first) group.append(svg('text', { class: 'hub-label', x: first.x + 4, y: first.y - 3 }, t('NVLink {0} · all {1} GPUs', hub.token, hub.members.length)));
+    if (first)
+      group.append(
+        svg('text', { class: 'hub-label', x: first.x + 4, y: first.y - 3 }, t('NVLink {0} · all {1} GPUs', hub.token, hub.members.length)),
+      );
     layer.append(group);
   }
   for (const link of model.nvlinks) {
@@ -118,7 +130,13 @@ function bandContains(layout: GraphLayout, p: PlacedNode, bar: { y: number }): b
 }
 
 /** C2C links (GPU to the CPU strip, bowed out to the left of the PCIe line) and the selected GPU's SYS and PXN hops. */
-export function specialLinks(model: GraphModel, layout: GraphLayout, route: Route | null, words: EdgeWords, events: EdgeEvents): SVGGElement {
+export function specialLinks(
+  model: GraphModel,
+  layout: GraphLayout,
+  route: Route | null,
+  words: EdgeWords,
+  events: EdgeEvents,
+): SVGGElement {
   const layer = svg('g', { class: 'special-links' });
   for (const column of model.c2c) {
     const node = model.nodes.find((n) => n.column === column);
@@ -145,7 +163,13 @@ export function specialLinks(model: GraphModel, layout: GraphLayout, route: Rout
 }
 
 /** PXN: the NVLink hop to the relaying GPU, drawn as a bold arc over everything. */
-export function pxnHop(model: GraphModel, layout: GraphLayout, route: Route | null, words: EdgeWords, events: EdgeEvents): SVGGElement | null {
+export function pxnHop(
+  model: GraphModel,
+  layout: GraphLayout,
+  route: Route | null,
+  words: EdgeWords,
+  events: EdgeEvents,
+): SVGGElement | null {
   if (!route?.nvlink) return null;
   const [from, to] = route.nvlink.map((c) => model.nodes.find((n) => n.column === c)).map((n) => (n ? layout.nodes.get(n.id) : undefined));
   if (!from || !to) return null;

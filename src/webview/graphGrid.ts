@@ -18,7 +18,9 @@ export interface Grid {
 export function grid(sizes: readonly { readonly w: number; readonly h: number }[], columns: number, bandH: number, box: Box): Grid {
   const rows = Math.max(1, Math.ceil(sizes.length / columns));
   const colW = Array.from({ length: columns }, (_, c) => Math.max(0, ...sizes.filter((_, i) => i % columns === c).map((s) => s.w)));
-  const rowH = Array.from({ length: rows }, (_, r) => Math.max(0, ...sizes.filter((_, i) => Math.floor(i / columns) === r).map((s) => s.h)));
+  const rowH = Array.from({ length: rows }, (_, r) =>
+    Math.max(0, ...sizes.filter((_, i) => Math.floor(i / columns) === r).map((s) => s.h)),
+  );
   const rowY: number[] = [];
   const bands: Rect[] = [];
   let y = 0;
@@ -63,4 +65,3 @@ export function balancedChunks(sizes: readonly number[], n: number): [number, nu
   ranges.push([start, sizes.length]);
   return ranges;
 }
-

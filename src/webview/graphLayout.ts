@@ -65,7 +65,10 @@ interface Tree {
 export function layoutGraph(model: GraphModel, box: Box): GraphLayout {
   const tree = treeOf(model.nodes, model.c2c);
   const widths = subtreeWidths(tree);
-  const bandH = model.hubs.length + model.nvlinks.length === 0 ? SIZE.gridGap : SIZE.band + model.hubs.length * (SIZE.barH + SIZE.barGap) + (model.nvlinks.length > 0 ? 16 : 0);
+  const bandH =
+    model.hubs.length + model.nvlinks.length === 0
+      ? SIZE.gridGap
+      : SIZE.band + model.hubs.length * (SIZE.barH + SIZE.barGap) + (model.nvlinks.length > 0 ? 16 : 0);
   // A NUMA node is drawn whole unless that makes its text too small; then in as few parts as make it readable.
   let best: { parts: PanelPart[]; grid: Grid } | null = null;
   for (const split of [1, 2, 3]) {
@@ -83,7 +86,17 @@ export function layoutGraph(model: GraphModel, box: Box): GraphLayout {
   const laneOf = new Map<string, number>();
   const panels = parts.map((part, i) => {
     const at = chosen.at[i];
-    const panel: NumaPanel = { id: part.id, cpu: part.cpu.id, part: part.part, parts: part.parts, x: at.x, y: at.y, w: at.w, h: at.h, mirrored: at.row % 2 === 1 };
+    const panel: NumaPanel = {
+      id: part.id,
+      cpu: part.cpu.id,
+      part: part.part,
+      parts: part.parts,
+      x: at.x,
+      y: at.y,
+      w: at.w,
+      h: at.h,
+      mirrored: at.row % 2 === 1,
+    };
     const used = part.children.reduce((total, k) => total + (widths.get(k.id) ?? 0), 0);
     let x = at.x + (at.w - used) / 2;
     for (const child of part.children) {
@@ -94,7 +107,17 @@ export function layoutGraph(model: GraphModel, box: Box): GraphLayout {
   });
   const hubs = model.hubs.map((hub, i) => hubPlacement(hub.id, hub.members, i, model, nodes, chosen.bands, chosen.width));
   return {
-    width: chosen.width, height: chosen.height, scale: chosen.scale, columns: chosen.columns, nodes, panels, panelOf, laneOf, bands: chosen.bands, hubs, gutter: SIZE.gutter / 2,
+    width: chosen.width,
+    height: chosen.height,
+    scale: chosen.scale,
+    columns: chosen.columns,
+    nodes,
+    panels,
+    panelOf,
+    laneOf,
+    bands: chosen.bands,
+    hubs,
+    gutter: SIZE.gutter / 2,
   };
 }
 
@@ -113,10 +136,18 @@ function panelParts(tree: Tree, widths: ReadonlyMap<string, number>, split: numb
   const h = SIZE.head + tree.rows * (SIZE.nodeH + SIZE.rowGap) - SIZE.rowGap + 2 * SIZE.pad;
   return tree.cpus.flatMap((cpu) => {
     const kids = tree.children.get(cpu.id) ?? [];
-    const chunks = balancedChunks(kids.map((k) => widths.get(k.id) ?? 0), Math.max(1, Math.min(split, kids.length)));
+    const chunks = balancedChunks(
+      kids.map((k) => widths.get(k.id) ?? 0),
+      Math.max(1, Math.min(split, kids.length)),
+    );
     return chunks.map((range, part) => {
       const children = kids.slice(range[0], range[1]);
-      const w = Math.max(children.reduce((t, k) => t + (widths.get(k.id) ?? 0), 0), textWidth(`${cpu.label} · ${cpu.sublabel}`) + 40) + 2 * SIZE.pad;
+      const w =
+        Math.max(
+          children.reduce((t, k) => t + (widths.get(k.id) ?? 0), 0),
+          textWidth(`${cpu.label} · ${cpu.sublabel}`) + 40,
+        ) +
+        2 * SIZE.pad;
       return { id: part === 0 ? cpu.id : `${cpu.id}#${part + 1}`, cpu, part, parts: chunks.length, children, w, h };
     });
   });
@@ -130,14 +161,18 @@ function treeOf(nodes: readonly GraphNode[], c2c: readonly string[]): Tree {
   for (const n of nodes) depth.set(n.id, n.parent === null || !byId.has(n.parent) ? -1 : (depth.get(n.parent) ?? -1) + 1);
   const internal = nodes.filter((n) => !LEAF_KINDS.has(n.kind) && n.kind !== 'cpu').map((n) => depth.get(n.id) ?? 0);
   const leafRow = internal.length === 0 ? 0 : Math.max(...internal) + 1;
-  const rowOf = new Map(nodes.map((n) => [n.id, LEAF_KINDS.has(n.kind) ? leafRow : depth.get(n.id) ?? 0]));
+  const rowOf = new Map(nodes.map((n) => [n.id, LEAF_KINDS.has(n.kind) ? leafRow : (depth.get(n.id) ?? 0)]));
   const cpus = nodes.filter((n) => n.parent === null || !byId.has(n.parent));
-  const lanes = new Set(nodes.filter((n) => n.column !== null && c2c.includes(n.column)).map((n) => {
-    // Up to the node just below the CPU.
-    let top = n;
-    for (let up = byId.get(top.parent ?? ''); up !== undefined && up.parent !== null; up = byId.get(up.parent)) top = up;
-    return top.id;
-  }));
+  const lanes = new Set(
+    nodes
+      .filter((n) => n.column !== null && c2c.includes(n.column))
+      .map((n) => {
+        // Up to the node just below the CPU.
+        let top = n;
+        for (let up = byId.get(top.parent ?? ''); up !== undefined && up.parent !== null; up = byId.get(up.parent)) top = up;
+        return top.id;
+      }),
+  );
   return { byId, children, cpus, rowOf, rows: leafRow + 1, lanes };
 }
 
@@ -172,7 +207,12 @@ interface Placement {
 }
 
 function placeSubtree(
-  tree: Tree, widths: ReadonlyMap<string, number>, n: GraphNode, from: Placement, out: Map<string, PlacedNode>, panelOf: Map<string, NumaPanel>,
+  tree: Tree,
+  widths: ReadonlyMap<string, number>,
+  n: GraphNode,
+  from: Placement,
+  out: Map<string, PlacedNode>,
+  panelOf: Map<string, NumaPanel>,
   laneOf: Map<string, number>,
 ): void {
   const lane = tree.lanes.has(n.id) ? SIZE.lane : 0;
@@ -195,9 +235,18 @@ function placeSubtree(
 }
 
 function hubPlacement(
-  hub: string, members: readonly string[], index: number, model: GraphModel, nodes: ReadonlyMap<string, PlacedNode>, bands: readonly Rect[], width: number,
+  hub: string,
+  members: readonly string[],
+  index: number,
+  model: GraphModel,
+  nodes: ReadonlyMap<string, PlacedNode>,
+  bands: readonly Rect[],
+  width: number,
 ): HubPlacement {
-  const placed = members.map((m) => model.nodes.find((n) => n.column === m)).map((n) => (n ? nodes.get(n.id) : undefined)).filter((p): p is PlacedNode => p !== undefined);
+  const placed = members
+    .map((m) => model.nodes.find((n) => n.column === m))
+    .map((n) => (n ? nodes.get(n.id) : undefined))
+    .filter((p): p is PlacedNode => p !== undefined);
   const bars: Rect[] = [];
   for (const band of bands) {
     const near = placed.filter((p) => bandOf(p, bands) === band);

@@ -59,8 +59,15 @@ function treeNodes(data: TopologyData): GraphNode[] {
   const tree = data.graph.tree;
   if (!tree) return [];
   return tree.nodes.map((n) => ({
-    id: n.id, kind: n.kind, parent: n.parent, label: n.label, sublabel: n.kind === 'cpu' ? n.detail : sublabelOf(n.kind, n.id, n.column, n.label),
-    explanation: n.explanation, column: n.column, link: n.link, marks: tree.marks.filter((m) => n.bridges.includes(m.bridge)),
+    id: n.id,
+    kind: n.kind,
+    parent: n.parent,
+    label: n.label,
+    sublabel: n.kind === 'cpu' ? n.detail : sublabelOf(n.kind, n.id, n.column, n.label),
+    explanation: n.explanation,
+    column: n.column,
+    link: n.link,
+    marks: tree.marks.filter((m) => n.bridges.includes(m.bridge)),
   }));
 }
 
@@ -79,14 +86,32 @@ function inferredNodes(data: TopologyData): GraphNode[] {
     const cpu = `numa:${numa.node ?? '?'}`;
     const where = numa.node === null ? t('NUMA node unknown') : t('NUMA node {0}', numa.node);
     nodes.push({
-      ...base, id: cpu, kind: 'cpu', parent: null, label: numa.node === null ? 'CPU' : `CPU ${numa.node}`, sublabel: where, column: null,
-      explanation: t("{0}, as the matrix's NUMA Affinity column says (inferred: sysfs was not read, so no host bridges or switches are known).", where),
+      ...base,
+      id: cpu,
+      kind: 'cpu',
+      parent: null,
+      label: numa.node === null ? 'CPU' : `CPU ${numa.node}`,
+      sublabel: where,
+      column: null,
+      explanation: t(
+        "{0}, as the matrix's NUMA Affinity column says (inferred: sysfs was not read, so no host bridges or switches are known).",
+        where,
+      ),
     });
     for (const group of numa.groups) {
       const id = `${cpu}/${group.id}`;
       nodes.push({
-        ...base, id, kind: 'group', parent: cpu, label: t('PCIe group {0}', group.id.replace('pcie', '')), sublabel: t('inferred'), column: null,
-        explanation: t("Devices the matrix puts PIX or PXB apart ({0}): below common PCIe switches, without the CPU's host bridge. Inferred from the matrix alone; the real tree needs the PCI tree from sysfs (diagnose the host).", group.devices.join(', ')),
+        ...base,
+        id,
+        kind: 'group',
+        parent: cpu,
+        label: t('PCIe group {0}', group.id.replace('pcie', '')),
+        sublabel: t('inferred'),
+        column: null,
+        explanation: t(
+          "Devices the matrix puts PIX or PXB apart ({0}): below common PCIe switches, without the CPU's host bridge. Inferred from the matrix alone; the real tree needs the PCI tree from sysfs (diagnose the host).",
+          group.devices.join(', '),
+        ),
       });
       for (const device of group.devices) nodes.push(inferredLeaf(data, device, id));
     }
@@ -98,9 +123,19 @@ function inferredLeaf(data: TopologyData, device: string, parent: string): Graph
   const gpu = data.gpus.find((g) => g.name === device);
   const nic = data.nics.find((n) => n.name === device);
   const label = nic?.device ?? device;
-  const explanation = gpu ? `${device}: ${gpu.verdict}. ${gpu.reason}` : t('{0}: an RDMA NIC.', `${device}${nic?.device && nic.device !== device ? ` = ${nic.device}` : ''}`);
+  const explanation = gpu
+    ? `${device}: ${gpu.verdict}. ${gpu.reason}`
+    : t('{0}: an RDMA NIC.', `${device}${nic?.device && nic.device !== device ? ` = ${nic.device}` : ''}`);
   return {
-    id: device, kind: gpu ? 'gpu' : 'nic', parent, label, sublabel: label !== device ? device : '', explanation, column: device, link: null, marks: [],
+    id: device,
+    kind: gpu ? 'gpu' : 'nic',
+    parent,
+    label,
+    sublabel: label !== device ? device : '',
+    explanation,
+    column: device,
+    link: null,
+    marks: [],
   };
 }
 

@@ -54,13 +54,16 @@ export function routeOf(model: GraphModel, gpu: GpuDetail): Route {
     for (const id of [...up.slice(0, -1), ...down.slice(0, -1)]) uplinks.add(id);
     for (const id of [...up, ...down]) nodes.add(id);
     if (meet < 0) cpuHops.push({ a: from[from.length - 2] ?? from[0], b: to[to.length - 2] ?? to[0], sys: true });
-    else if (parent.get(from[meet]) === null && up.length > 1 && down.length > 1) cpuHops.push({ a: up[up.length - 2], b: down[down.length - 2], sys: false });
+    else if (parent.get(from[meet]) === null && up.length > 1 && down.length > 1)
+      cpuHops.push({ a: up[up.length - 2], b: down[down.length - 2], sys: false });
   }
   if (viaC2c) uplinks.delete(start);
   const own = byColumn.get(gpu.name);
   if (own !== undefined) nodes.add(own);
   return {
-    uplinks, nodes, cpuHops,
+    uplinks,
+    nodes,
+    cpuHops,
     nvlink: gpu.proxyGpu ? [gpu.name, gpu.proxyGpu] : null,
     c2c: viaC2c ? start : null,
   };

@@ -49,10 +49,17 @@ function render(): void {
   const explainer = new Explainer(data);
   const graph = state.mode === 'graph';
   const hint = graph
-    ? t('Hover or focus a node, a line or a legend entry to see what it is and what it means for GPUDirect RDMA; arrow keys move between nodes.')
+    ? t(
+        'Hover or focus a node, a line or a legend entry to see what it is and what it means for GPUDirect RDMA; arrow keys move between nodes.',
+      )
     : t('Hover or focus a cell or a legend entry to see what it means for GPUDirect RDMA.');
   const explanation = el('p', { class: 'explanation', id: 'explanation', 'aria-live': 'polite' }, hint);
-  const events = { explain: (text: string) => { explanation.textContent = text; }, selectGpu };
+  const events = {
+    explain: (text: string) => {
+      explanation.textContent = text;
+    },
+    selectGpu,
+  };
   const gpu = data.gpus.find((g) => g.name === state.gpu);
   const view = graph
     ? el('div', { class: 'graph-scroll', id: 'graph-host' })
@@ -61,8 +68,12 @@ function render(): void {
   root.replaceChildren(
     el('header', {}, el('h1', {}, data.title), el('p', { class: 'source' }, data.source)),
     tabs(),
-    el('div', { class: 'layout' }, el('div', { class: 'view' }, caption(data, graph), view, legend, explanation),
-      renderDetails(data, gpu, selectGpu, copy)),
+    el(
+      'div',
+      { class: 'layout' },
+      el('div', { class: 'view' }, caption(data, graph), view, legend, explanation),
+      renderDetails(data, gpu, selectGpu, copy),
+    ),
     status,
   );
   resizing?.disconnect();
@@ -97,19 +108,28 @@ function stackIfTooWide(frame: HTMLElement): void {
 function caption(data: TopologyData, graph: boolean): HTMLElement | null {
   if (graph) {
     const text = data.graph.tree
-      ? t("The PCIe tree read from sysfs: CPUs, host bridges, switches, GPUs and NICs with their links; the selected GPU's route to its NIC highlighted.")
+      ? t(
+          "The PCIe tree read from sysfs: CPUs, host bridges, switches, GPUs and NICs with their links; the selected GPU's route to its NIC highlighted.",
+        )
       : t('Inferred from the matrix (the PCI tree was not read): PCIe groups stand for switches the matrix implies, not real ones.');
     return el('p', { class: 'caption' }, text);
   }
   return data.derived
-    ? el('p', { class: 'caption derived' }, t('Derived from the sysfs PCI tree, as nvidia-smi would compute it (nvidia-smi topo -m was not read): PCIe distances only, NVLink not shown.'))
+    ? el(
+        'p',
+        { class: 'caption derived' },
+        t(
+          'Derived from the sysfs PCI tree, as nvidia-smi would compute it (nvidia-smi topo -m was not read): PCIe distances only, NVLink not shown.',
+        ),
+      )
     : null;
 }
 
 /** A re-render replaces every element: remember where keyboard focus was, by id or by matrix cell. */
 function focusSelector(active: Element | null): string | null {
   if (!(active instanceof HTMLElement) || active === document.body) return null;
-  if (active.dataset.row !== undefined) return `td[data-row="${CSS.escape(active.dataset.row)}"][data-column="${CSS.escape(active.dataset.column ?? '')}"]`;
+  if (active.dataset.row !== undefined)
+    return `td[data-row="${CSS.escape(active.dataset.row)}"][data-column="${CSS.escape(active.dataset.column ?? '')}"]`;
   return active.id ? `#${CSS.escape(active.id)}` : null;
 }
 
@@ -121,7 +141,9 @@ function restoreFocus(selector: string | null): void {
   const target = selector ? root.querySelector<HTMLElement | SVGElement>(selector) : null;
   if (!target) return;
   if (target.matches('td, [data-node]')) {
-    root.querySelectorAll<HTMLElement | SVGElement>('td.cell[tabindex="0"], [data-node][tabindex="0"]').forEach((e) => e.setAttribute('tabindex', '-1'));
+    root
+      .querySelectorAll<HTMLElement | SVGElement>('td.cell[tabindex="0"], [data-node][tabindex="0"]')
+      .forEach((e) => e.setAttribute('tabindex', '-1'));
     target.setAttribute('tabindex', '0');
   }
   target.focus();
@@ -129,8 +151,21 @@ function restoreFocus(selector: string | null): void {
 
 function tabs(): HTMLElement {
   const make = (mode: Mode, label: string) => {
-    const button = el('button', { id: `tab-${mode}`, type: 'button', role: 'tab', 'aria-selected': String(state.mode === mode), class: state.mode === mode ? 'tab active' : 'tab' }, label);
-    button.addEventListener('click', () => { state.mode = mode; render(); });
+    const button = el(
+      'button',
+      {
+        id: `tab-${mode}`,
+        type: 'button',
+        role: 'tab',
+        'aria-selected': String(state.mode === mode),
+        class: state.mode === mode ? 'tab active' : 'tab',
+      },
+      label,
+    );
+    button.addEventListener('click', () => {
+      state.mode = mode;
+      render();
+    });
     return button;
   };
   return el('div', { class: 'tabs', role: 'tablist', 'aria-label': t('View') }, make('matrix', t('Matrix')), make('graph', t('Graph')));

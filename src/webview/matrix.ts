@@ -10,7 +10,13 @@ export interface MatrixEvents {
   selectGpu(name: string): void;
 }
 
-export function renderMatrix(data: TopologyData, explainer: Explainer, chosen: ReadonlySet<string>, selectedGpu: string | null, events: MatrixEvents): HTMLElement {
+export function renderMatrix(
+  data: TopologyData,
+  explainer: Explainer,
+  chosen: ReadonlySet<string>,
+  selectedGpu: string | null,
+  events: MatrixEvents,
+): HTMLElement {
   const gpus = new Set(data.gpus.map((g) => g.name));
   const head = el('tr', {}, el('th', { scope: 'col', class: 'corner' }), ...data.columns.map((c) => el('th', { scope: 'col' }, c)));
   const rows = data.columns.map((row, r) => {
@@ -19,10 +25,22 @@ export function renderMatrix(data: TopologyData, explainer: Explainer, chosen: R
     const cells = data.columns.map((column, c) => {
       const token = data.cells[r][c];
       const explanation = explainer.cell(row, column, token);
-      const cls = token ? explainer.of(token)?.linkClass ?? 'unknown' : 'empty';
+      const cls = token ? (explainer.of(token)?.linkClass ?? 'unknown') : 'empty';
       const classes = ['cell', `link-${cls}`];
       if (selected && chosen.has(column)) classes.push('chosen');
-      const td = el('td', { class: classes.join(' '), tabindex: r === 0 && c === 0 ? '0' : '-1', title: explanation, 'data-row': row, 'data-column': column, role: 'gridcell', 'aria-label': explanation }, token ?? '');
+      const td = el(
+        'td',
+        {
+          class: classes.join(' '),
+          tabindex: r === 0 && c === 0 ? '0' : '-1',
+          title: explanation,
+          'data-row': row,
+          'data-column': column,
+          role: 'gridcell',
+          'aria-label': explanation,
+        },
+        token ?? '',
+      );
       const explain = () => events.explain(explanation);
       td.addEventListener('mouseenter', explain);
       td.addEventListener('focus', explain);
@@ -31,7 +49,12 @@ export function renderMatrix(data: TopologyData, explainer: Explainer, chosen: R
     });
     return el('tr', {}, header, ...cells);
   });
-  const table = el('table', { class: 'matrix', role: 'grid', 'aria-label': t('GPU and NIC link matrix') }, el('thead', {}, head), el('tbody', {}, ...rows));
+  const table = el(
+    'table',
+    { class: 'matrix', role: 'grid', 'aria-label': t('GPU and NIC link matrix') },
+    el('thead', {}, head),
+    el('tbody', {}, ...rows),
+  );
   table.addEventListener('keydown', (e) => onKey(e, table, gpus, events));
   const scroller = el('div', { class: 'matrix-scroll', tabindex: '-1' }, table);
   const frame = el('div', { class: 'matrix-frame' }, scroller);
@@ -72,8 +95,12 @@ function onKey(e: KeyboardEvent, table: HTMLTableElement, gpus: ReadonlySet<stri
 export function renderLegend(data: TopologyData, explainer: Explainer, events: MatrixEvents): HTMLElement {
   const items = data.explanations.map((e) => {
     const text = explainer.legend(e.token);
-    const item = el('li', { class: `legend-item`, tabindex: '0', title: text, 'aria-label': text },
-      el('span', { class: `swatch link-${e.linkClass}` }, e.token), el('span', { class: 'legend-meaning' }, e.meaning));
+    const item = el(
+      'li',
+      { class: `legend-item`, tabindex: '0', title: text, 'aria-label': text },
+      el('span', { class: `swatch link-${e.linkClass}` }, e.token),
+      el('span', { class: 'legend-meaning' }, e.meaning),
+    );
     item.addEventListener('mouseenter', () => events.explain(text));
     item.addEventListener('focus', () => events.explain(text));
     return item;

@@ -32,13 +32,21 @@ export function packageVsix(outDir: string): string {
 }
 
 export function installExtension(tools: E2eTools, dirs: CodeServerDirs, vsix: string): void {
-  const out = execFileSync(tools.node, [
-    tools.codeServer,
-    '--config', dirs.config,
-    '--user-data-dir', dirs.userData,
-    '--extensions-dir', dirs.extensions,
-    '--install-extension', vsix,
-  ], { encoding: 'utf8', timeout: 120_000, env: codeServerEnv(dirs) });
+  const out = execFileSync(
+    tools.node,
+    [
+      tools.codeServer,
+      '--config',
+      dirs.config,
+      '--user-data-dir',
+      dirs.userData,
+      '--extensions-dir',
+      dirs.extensions,
+      '--install-extension',
+      vsix,
+    ],
+    { encoding: 'utf8', timeout: 120_000, env: codeServerEnv(dirs) },
+  );
   if (!/successfully installed/i.test(out)) {
     throw new Error(`code-server did not install ${vsix}:\n${out}`);
   }
@@ -47,7 +55,10 @@ export function installExtension(tools: E2eTools, dirs: CodeServerDirs, vsix: st
 export class CodeServer {
   private exited: Promise<void>;
 
-  private constructor(private readonly child: ChildProcess, readonly url: string) {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly url: string,
+  ) {
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
     process.once('exit', this.killNow);
   }
@@ -57,19 +68,28 @@ export class CodeServer {
     const port = await freePort();
     const log = fs.openSync(dirs.log, 'w');
     // detached: a process group of its own, so stop() also ends the extension host it forks.
-    const child = spawn(tools.node, [
-      tools.codeServer,
-      '--config', dirs.config,
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--auth', 'none',
-      '--disable-telemetry',
-      '--disable-update-check',
-      '--disable-workspace-trust',
-      ...(locale ? ['--locale', locale] : []),
-      '--user-data-dir', dirs.userData,
-      '--extensions-dir', dirs.extensions,
-      dirs.workspace,
-    ], { detached: true, stdio: ['ignore', log, log], env: codeServerEnv(dirs) });
+    const child = spawn(
+      tools.node,
+      [
+        tools.codeServer,
+        '--config',
+        dirs.config,
+        '--bind-addr',
+        `127.0.0.1:${port}`,
+        '--auth',
+        'none',
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-workspace-trust',
+        ...(locale ? ['--locale', locale] : []),
+        '--user-data-dir',
+        dirs.userData,
+        '--extensions-dir',
+        dirs.extensions,
+        dirs.workspace,
+      ],
+      { detached: true, stdio: ['ignore', log, log], env: codeServerEnv(dirs) },
+    );
     fs.closeSync(log);
     const server = new CodeServer(child, `http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.workspace)}`);
     try {

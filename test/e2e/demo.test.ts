@@ -40,12 +40,15 @@ describe('the demo host in a real VS Code: failure, simulated quick fix, fixed, 
     await workbench.activityBarItem('GPUDirect RDMA').click();
     await sidebar().locator('.welcome-view-content .monaco-button', { hasText: 'Open Demo Host' }).first().click();
     await setExpanded(row(DEMO), true);
-    await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor();
+    await sidebar()
+      .locator('.monaco-list-row', { hasText: /Diagnosed .* in / })
+      .first()
+      .waitFor();
     await setExpanded(row('Findings'), true);
     for (const id of ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent']) await findingRow(id).waitFor();
     const error = findingRow('peermem.not-loaded');
     assert.match(await error.innerText(), /nvidia_peermem is not loaded/);
-    assert.ok(await error.locator('.codicon-error').count() > 0, 'the finding shows as an error');
+    assert.ok((await error.locator('.codicon-error').count()) > 0, 'the finding shows as an error');
     await error.hover();
     await error.locator(`.actions .action-label[aria-label="${LOAD_FIX}"]`).waitFor();
     await workbench.screenshot('demo-01-peermem-error');
@@ -55,19 +58,32 @@ describe('the demo host in a real VS Code: failure, simulated quick fix, fixed, 
     await inline(findingRow('peermem.not-loaded'), LOAD_FIX);
     await dialog().waitFor();
     const plan = await dialog().innerText();
-    assert.match(plan, /Apply load-peermem on demo-hgx-h100 \(replayed\)\? Simulated: this changes only the demo host's replayed state; nothing runs on any machine\./);
+    assert.match(
+      plan,
+      /Apply load-peermem on demo-hgx-h100 \(replayed\)\? Simulated: this changes only the demo host's replayed state; nothing runs on any machine\./,
+    );
     assert.match(plan, /plan \(SIMULATED on the demo host: nothing runs on any machine\)/);
     assert.match(plan, /sudo -n [\s\S]*modprobe nvidia_peermem/);
     await workbench.screenshot('demo-02-simulated-plan');
-    await dialog().locator('.monaco-button', { hasText: /^Apply$/ }).click();
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Apply$/ })
+      .click();
     await toast('load-peermem applied (simulated)').waitFor();
     await findingRow('peermem.not-loaded').waitFor({ state: 'detached' });
     await findingRow('peermem.not-persistent').waitFor();
     // Every GPU now uses GPUDirect RDMA; GPU1, whose own NIC is down, through GPU0 (PXN).
     await setExpanded(row('Findings'), false);
     await setExpanded(row('GPUs'), true);
-    await sidebar().locator('.monaco-list-row', { hasText: /GDR yes via GPU0 \(PXN\)/ }).first().waitFor();
-    assert.strictEqual(await sidebar().locator('.monaco-list-row', { hasText: /GDR no\b/ }).count(), 0);
+    await sidebar()
+      .locator('.monaco-list-row', { hasText: /GDR yes via GPU0 \(PXN\)/ })
+      .first()
+      .waitFor();
+    assert.strictEqual(
+      await sidebar()
+        .locator('.monaco-list-row', { hasText: /GDR no\b/ })
+        .count(),
+      0,
+    );
     await workbench.screenshot('demo-03-fixed');
     await setExpanded(row('GPUs'), false);
     await setExpanded(row('Findings'), true);
@@ -85,7 +101,9 @@ describe('the demo host in a real VS Code: failure, simulated quick fix, fixed, 
     assert.match(plan, /\/etc\/modules-load\.d\/nvidia-peermem\.conf \(new\)/);
     assert.match(plan, /\+nvidia-peermem/);
     await workbench.screenshot('demo-04-persist-plan');
-    await dialog().locator('.monaco-button', { hasText: /^Apply$/ }).click();
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Apply$/ })
+      .click();
     await toast('persist-peermem applied (simulated)').waitFor();
     await findingRow('peermem.not-persistent').waitFor({ state: 'detached' });
     await findingRow('rdma.port-down').waitFor();
@@ -111,8 +129,13 @@ describe('the demo host in a real VS Code: failure, simulated quick fix, fixed, 
   it('this machine (no GPU): one error at the top, the diagnostics it makes moot under it', async function () {
     await workbench.runCommand('GPUDirect RDMA: Diagnose This Machine');
     await setExpanded(row('This machine'), true);
-    await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor({ timeout: 60_000 });
-    const findings = sidebar().locator('.monaco-list-row', { has: workbench.tab.locator('.label-name', { hasText: /^Findings$/ }) }).first();
+    await sidebar()
+      .locator('.monaco-list-row', { hasText: /Diagnosed .* in / })
+      .first()
+      .waitFor({ timeout: 60_000 });
+    const findings = sidebar()
+      .locator('.monaco-list-row', { has: workbench.tab.locator('.label-name', { hasText: /^Findings$/ }) })
+      .first();
     await setExpanded(findings, true);
     const cause = findingRow('gpu.none');
     assert.match(await cause.innerText(), /following/);

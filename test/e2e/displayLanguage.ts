@@ -17,7 +17,9 @@ export function packageDisplayLanguage(locale: string, outDir: string): string {
   const vsix = path.join(outDir, `display-language-${locale}.vsix`);
   const vsce = path.join(REPO_ROOT, 'node_modules/@vscode/vsce/vsce');
   execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', vsix], {
-    cwd: packFolder(locale), stdio: 'pipe', timeout: 120_000,
+    cwd: packFolder(locale),
+    stdio: 'pipe',
+    timeout: 120_000,
   });
   return vsix;
 }
@@ -32,7 +34,9 @@ export function registerDisplayLanguage(locale: string, dirs: CodeServerDirs): v
   const id = `${manifest.publisher}.${manifest.name}`.toLowerCase();
   const installed = path.join(dirs.extensions, `${id}-${manifest.version}`);
   const [contribution] = manifest.contributes.localizations;
-  const translations = Object.fromEntries(contribution.translations.map((t: { id: string; path: string }) => [t.id, path.join(installed, t.path)]));
+  const translations = Object.fromEntries(
+    contribution.translations.map((t: { id: string; path: string }) => [t.id, path.join(installed, t.path)]),
+  );
   if (!fs.existsSync(translations.vscode)) throw new Error(`the ${locale} language pack is not installed at ${installed}`);
   const entry = {
     hash: createHash('md5').update(id).update(manifest.version).digest('hex'),

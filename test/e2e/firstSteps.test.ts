@@ -25,9 +25,11 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
   const workbench = new Workbench();
   const { sidebar, row, setExpanded, inline } = hostsTree(workbench);
   const description = (r: Locator) => r.locator('.label-description').innerText();
-  const toast = (text: string | RegExp) => workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
+  const toast = (text: string | RegExp) =>
+    workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
   /** The codicon a row shows (`codicon-error`, …). */
-  const iconOf = async (r: Locator) => /codicon-([\w-]+)/.exec((await r.locator('.custom-view-tree-node-item-icon').getAttribute('class')) ?? '')?.[1];
+  const iconOf = async (r: Locator) =>
+    /codicon-([\w-]+)/.exec((await r.locator('.custom-view-tree-node-item-icon').getAttribute('class')) ?? '')?.[1];
   const statusBarItem = (text: string | RegExp) => workbench.tab.locator('.part.statusbar .statusbar-item', { hasText: text }).first();
   const badge = () => workbench.activityBarBadge(CONTAINER_TITLE);
 
@@ -77,7 +79,9 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     const demo = row(DEMO);
     await setExpanded(demo, true);
     if (await row('Not diagnosed yet').isVisible()) await inline(demo, 'Diagnose');
-    const status = sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first();
+    const status = sidebar()
+      .locator('.monaco-list-row', { hasText: /Diagnosed .* in / })
+      .first();
     await status.waitFor();
     // Reaching a host says nothing about GPUDirect RDMA: the status row is neutral.
     assert.strictEqual(await iconOf(status), 'history');
@@ -97,7 +101,9 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
       range.setStart(text, 0);
       range.setEnd(text, text.data.indexOf(' ·') > 0 ? text.data.indexOf(' ·') : text.data.length);
       const rowBox = (el.closest('.monaco-list-row') as HTMLElement).getBoundingClientRect();
-      return range.getBoundingClientRect().right <= Math.min(rowBox.right, (el.parentElement as HTMLElement).getBoundingClientRect().right) + 0.5;
+      return (
+        range.getBoundingClientRect().right <= Math.min(rowBox.right, (el.parentElement as HTMLElement).getBoundingClientRect().right) + 0.5
+      );
     });
     assert.ok(fits, 'the GPU verdict is cut off');
     await workbench.screenshot('first-steps-04-demo-verdict');
@@ -119,7 +125,8 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     await workbench.tab.locator('.part.editor .tab', { hasText: `Topology: ${DEMO}` }).waitFor();
     await setExpanded(row('Findings'), false);
     await openWalkthrough(workbench);
-    for (const step of ['openDemo', 'readFinding', 'showTopology']) await walkthroughStep(workbench, step).and(workbench.tab.locator('[aria-checked="true"]')).waitFor();
+    for (const step of ['openDemo', 'readFinding', 'showTopology'])
+      await walkthroughStep(workbench, step).and(workbench.tab.locator('[aria-checked="true"]')).waitFor();
     await workbench.screenshot('first-steps-06-walkthrough-three-done');
     await workbench.runCommand('View: Close All Editors');
   });
@@ -149,12 +156,20 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     // Each GPU/NIC column name of the header stands above the first row's value of that column. Monaco
     // draws a tab as spaces up to the next stop, so a line's text gives each token's column on screen.
     const lines = workbench.tab.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines .view-line');
-    const columns = (line: Locator) => line.evaluate((el) => [...(el.textContent ?? '').replace(/\u00a0/g, ' ').matchAll(/\S+/g)].map((m) => ({ text: m[0], column: m.index ?? 0 })));
+    const columns = (line: Locator) =>
+      line.evaluate((el) =>
+        [...(el.textContent ?? '').replace(/\u00a0/g, ' ').matchAll(/\S+/g)].map((m) => ({ text: m[0], column: m.index ?? 0 })),
+      );
     const header = (await columns(lines.filter({ hasText: /^\s+GPU0\s+GPU1/ }).first())).filter((t) => /^(GPU|NIC)\d+$/.test(t.text));
     const gpu0 = await columns(lines.filter({ hasText: /^GPU0\s/ }).first());
     assert.ok(header.length >= 8, JSON.stringify(header));
     // The row's own name comes first; " X " (the GPU itself) starts one space into its cell.
-    header.forEach((h, i) => assert.ok(Math.abs(h.column - gpu0[i + 1].column) <= 1, `${h.text} at column ${h.column}, the row's "${gpu0[i + 1].text}" at ${gpu0[i + 1].column}`));
+    header.forEach((h, i) =>
+      assert.ok(
+        Math.abs(h.column - gpu0[i + 1].column) <= 1,
+        `${h.text} at column ${h.column}, the row's "${gpu0[i + 1].text}" at ${gpu0[i + 1].column}`,
+      ),
+    );
     await workbench.screenshot('first-steps-08-raw-output');
     await setExpanded(row('Raw outputs'), false);
     await setExpanded(row(DEMO), false);
@@ -164,14 +179,25 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
   it('Analyze Topology in Editor opens beside the file, from its title bar; the context menu offers it too', async function () {
     await workbench.openFile(TOPO_FILE);
     const source = workbench.tab.locator('.part.editor .tab', { hasText: TOPO_FILE });
-    await workbench.tab.locator('.part.editor .monaco-editor .view-line', { hasText: /^GPU3\s/ }).first().click({ button: 'right' });
+    await workbench.tab
+      .locator('.part.editor .monaco-editor .view-line', { hasText: /^GPU3\s/ })
+      .first()
+      .click({ button: 'right' });
     await workbench.tab.locator('.context-view .action-label', { hasText: 'Analyze Topology in Editor' }).first().waitFor();
     await workbench.tab.keyboard.press('Escape');
     await workbench.tab.locator('.part.editor .editor-actions .action-label[aria-label^="Analyze Topology in Editor"]').first().click();
     await workbench.tab.locator('.part.editor .tab', { hasText: `Topology: ${TOPO_FILE}` }).waitFor();
-    assert.strictEqual(await workbench.tab.locator('.part.editor .editor-group-container').count(), 2, 'the panel opened in a second group');
+    assert.strictEqual(
+      await workbench.tab.locator('.part.editor .editor-group-container').count(),
+      2,
+      'the panel opened in a second group',
+    );
     assert.ok(await source.first().isVisible(), 'the source tab stays open');
-    const sourceGroupActive = await workbench.tab.locator('.part.editor .editor-group-container').first().locator('.tab.active', { hasText: TOPO_FILE }).count();
+    const sourceGroupActive = await workbench.tab
+      .locator('.part.editor .editor-group-container')
+      .first()
+      .locator('.tab.active', { hasText: TOPO_FILE })
+      .count();
     assert.strictEqual(sourceGroupActive, 1, 'the file is still the shown tab of its group');
     await workbench.screenshot('first-steps-09-analyze-beside');
     await workbench.runCommand('View: Close All Editor Groups');
@@ -214,7 +240,9 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     await failed.waitFor({ timeout: 60_000 });
     for (const action of ['Retry', 'Open SSH Config', 'Show Log']) await failed.locator('.monaco-button', { hasText: action }).waitFor();
     assert.strictEqual(await iconOf(row(FLEET)), 'error');
-    await badge().filter({ hasText: new RegExp(`^${before + 2}$`) }).waitFor();
+    await badge()
+      .filter({ hasText: new RegExp(`^${before + 2}$`) })
+      .waitFor();
     await workbench.screenshot('first-steps-13-fleet-all-failed');
   });
 
@@ -252,7 +280,9 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     }
     await group.click();
     // Browsing shows each setting by its own name: no "Gdr Doctor:" before it (a search adds it).
-    const hosts = editor.locator('.setting-item-contents', { has: workbench.tab.locator('.setting-item-label', { hasText: /^Hosts$/ }) }).first();
+    const hosts = editor
+      .locator('.setting-item-contents', { has: workbench.tab.locator('.setting-item-label', { hasText: /^Hosts$/ }) })
+      .first();
     await hosts.locator('.setting-item-category', { hasText: /^\s*$/ }).waitFor({ state: 'attached' });
     await workbench.screenshot('first-steps-15-settings-group');
     await workbench.tab.keyboard.press('Escape');
@@ -283,9 +313,17 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     const input = workbench.tab.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor();
     await input.fill(`>${title}`);
-    const label = workbench.tab.locator('.quick-input-list .monaco-list-row .label-name', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+    const label = workbench.tab.locator('.quick-input-list .monaco-list-row .label-name', {
+      hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+    });
     // The list filters as typed: give it time to settle before reading that a command is absent.
-    const shown = await label.first().waitFor({ timeout: 3_000 }).then(() => true, () => false);
+    const shown = await label
+      .first()
+      .waitFor({ timeout: 3_000 })
+      .then(
+        () => true,
+        () => false,
+      );
     await workbench.tab.keyboard.press('Escape');
     return shown;
   }

@@ -22,7 +22,8 @@ function escapeRegExp(text: string): string {
 /** Every file under a folder, as text (logs of VS Code and the extension). */
 function allText(dir: string): string {
   if (!fs.existsSync(dir)) return '';
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .map((f) => path.join(dir, f))
     .filter((f) => fs.statSync(f).isFile())
     .map((f) => fs.readFileSync(f, 'latin1'))
@@ -36,13 +37,20 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
   let auditLog = '';
 
   const sidebar = () => workbench.tab.locator('.part.sidebar');
-  const row = (label: string): Locator => sidebar().locator('.monaco-list-row', {
-    has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
-  }).first();
+  const row = (label: string): Locator =>
+    sidebar()
+      .locator('.monaco-list-row', {
+        has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
+      })
+      .first();
   const findingRow = (id: string): Locator => sidebar().locator('.monaco-list-row', { hasText: id }).first();
   const quickInput = () => workbench.tab.locator('.quick-input-widget .quick-input-box input');
   const dialog = () => workbench.tab.locator('.monaco-dialog-box');
-  const modprobes = (h: LabHost) => h.calls().filter((c) => c.cmd === 'modprobe').map((c) => [c.uid, c.args]);
+  const modprobes = (h: LabHost) =>
+    h
+      .calls()
+      .filter((c) => c.cmd === 'modprobe')
+      .map((c) => [c.uid, c.args]);
 
   async function setExpanded(label: string, want: boolean): Promise<void> {
     const r = row(label);
@@ -70,7 +78,10 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
       await quickInput().press('Enter');
     }
     await setExpanded(label, true);
-    await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor({ timeout: 60_000 });
+    await sidebar()
+      .locator('.monaco-list-row', { hasText: /Diagnosed .* in / })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await setExpanded('Findings', true);
   }
 
@@ -97,13 +108,20 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     assertLabCanRun();
     await cleanupStale(RECORDS_PATH);
     lab = await startLab({
-      hosts: [{ name: 'fix-gdr', profile: 'needs-peermem' }, { name: 'fix-pw', profile: 'needs-peermem' }, { name: 'fix-mismatch', profile: 'ofed-mismatch' }],
+      hosts: [
+        { name: 'fix-gdr', profile: 'needs-peermem' },
+        { name: 'fix-pw', profile: 'needs-peermem' },
+        { name: 'fix-mismatch', profile: 'ofed-mismatch' },
+      ],
       recordsPath: RECORDS_PATH,
     });
     // pwuser has no key: it logs in with its password, and its sudo asks for it too.
     const pw = lab.host('fix-pw');
     const config = path.join(lab.dir, 'ssh_config.fixes');
-    fs.writeFileSync(config, `${fs.readFileSync(lab.sshConfigPath, 'utf8')}Host ${PW_HOST}\n  HostName ${pw.address}\n  Port ${pw.port}\n  User pwuser\n  UserKnownHostsFile ${lab.knownHostsPath}\n  StrictHostKeyChecking yes\n`);
+    fs.writeFileSync(
+      config,
+      `${fs.readFileSync(lab.sshConfigPath, 'utf8')}Host ${PW_HOST}\n  HostName ${pw.address}\n  Port ${pw.port}\n  User pwuser\n  UserKnownHostsFile ${lab.knownHostsPath}\n  StrictHostKeyChecking yes\n`,
+    );
     // code-server passes its environment to the extension host: the audit log lands in the lab folder.
     auditLog = path.join(lab.dir, 'audit.log');
     process.env.GDR_DOCTOR_AUDIT_LOG = auditLog;
@@ -122,7 +140,7 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     await lab?.stop();
   });
 
-  it('loads the peer-memory module from the finding\'s inline fix (NOPASSWD sudo): plan, Apply, finding gone', async function () {
+  it("loads the peer-memory module from the finding's inline fix (NOPASSWD sudo): plan, Apply, finding gone", async function () {
     const host = lab!.host('fix-gdr');
     await diagnoseAndOpenFindings('fix-gdr');
     await findingRow('peermem.not-loaded').hover();
@@ -133,24 +151,35 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     assert.match(plan, /sudo -n [\s\S]*modprobe nvidia_peermem/);
     assert.deepStrictEqual(modprobes(host), [], 'nothing ran before Apply');
     await workbench.screenshot('fixes-02-plan-modal');
-    await dialog().locator('.monaco-button', { hasText: /^Apply$/ }).click();
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Apply$/ })
+      .click();
     await findingRow('peermem.not-loaded').waitFor({ state: 'detached', timeout: 60_000 });
     await workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: 'load-peermem applied' }).first().waitFor();
     await workbench.screenshot('fixes-03-applied-finding-gone');
     assert.deepStrictEqual(modprobes(host), [[0, ['nvidia_peermem']]], 'modprobe ran once, as root');
-    const audit = fs.readFileSync(auditLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepStrictEqual(audit.map((a) => [a.host, a.fix, a.status]), [['fix-gdr', 'load-peermem', 'applied']]);
+    const audit = fs
+      .readFileSync(auditLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepStrictEqual(
+      audit.map((a) => [a.host, a.fix, a.status]),
+      [['fix-gdr', 'load-peermem', 'applied']],
+    );
     await setExpanded('Findings', false);
     await setExpanded('fix-gdr', false);
   });
 
-  it('asks pwuser\'s sudo password in a password box, applies, and the password is in no log', async function () {
+  it("asks pwuser's sudo password in a password box, applies, and the password is in no log", async function () {
     const host = lab!.host('fix-pw');
     await diagnoseAndOpenFindings(PW_HOST, SUDO_PW);
     const plan = await openPlan();
     assert.match(plan, /sudo -S -p [\s\S]*modprobe nvidia_peermem/);
     assert.doesNotMatch(plan, new RegExp(SUDO_PW));
-    await dialog().locator('.monaco-button', { hasText: /^Apply$/ }).click();
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Apply$/ })
+      .click();
     await workbench.tab.locator('.quick-input-widget', { hasText: `sudo on ${PW_HOST}` }).waitFor();
     assert.strictEqual(await quickInput().getAttribute('type'), 'password', 'the sudo password is typed into a password box');
     await quickInput().fill(SUDO_PW);
@@ -181,15 +210,34 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     // A long plan also opens, read-only, in an editor behind the modal.
     await workbench.tab.locator('.tabs-container .tab', { hasText: 'persist-peermem.txt' }).first().waitFor();
     await workbench.screenshot('fixes-07-persist-plan-modal');
-    await dialog().locator('.monaco-button', { hasText: /^Apply$/ }).click();
-    await workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: 'persist-peermem applied' }).first().waitFor({ timeout: 60_000 });
-    assert.ok(!(await workbench.tab.locator('.quick-input-widget', { hasText: 'sudo on' }).isVisible()), 'the remembered password was used');
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Apply$/ })
+      .click();
+    await workbench.tab
+      .locator('.notifications-toasts .notification-list-item', { hasText: 'persist-peermem applied' })
+      .first()
+      .waitFor({ timeout: 60_000 });
+    assert.ok(
+      !(await workbench.tab.locator('.quick-input-widget', { hasText: 'sudo on' }).isVisible()),
+      'the remembered password was used',
+    );
     await findingRow('peermem.not-persistent').waitFor({ state: 'detached', timeout: 60_000 });
     await workbench.screenshot('fixes-08-persisted-finding-gone');
     assert.match(fs.readFileSync(conf, 'utf8'), /^nvidia-peermem$/m);
     assert.deepStrictEqual(modprobes(host).length, 1, 'the module was loaded already: no second modprobe');
-    const audit = fs.readFileSync(auditLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepStrictEqual(audit.map((a) => [a.host, a.fix, a.status]), [['fix-gdr', 'load-peermem', 'applied'], [PW_HOST, 'load-peermem', 'applied'], [PW_HOST, 'persist-peermem', 'applied']]);
+    const audit = fs
+      .readFileSync(auditLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepStrictEqual(
+      audit.map((a) => [a.host, a.fix, a.status]),
+      [
+        ['fix-gdr', 'load-peermem', 'applied'],
+        [PW_HOST, 'load-peermem', 'applied'],
+        [PW_HOST, 'persist-peermem', 'applied'],
+      ],
+    );
     assertPasswordInNoLog();
   });
 
@@ -197,7 +245,9 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     const host = lab!.host('fix-mismatch');
     await paletteFix('fix-mismatch', 'load-peermem');
     await dialog().waitFor({ timeout: 60_000 });
-    await dialog().locator('.monaco-button', { hasText: /^Apply$/ }).click();
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Apply$/ })
+      .click();
     const toast = workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: 'load-peermem failed' }).first();
     await toast.waitFor({ timeout: 60_000 });
     assert.match(await toast.innerText(), /Invalid argument/);
@@ -207,7 +257,11 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     await workbench.tab.locator('.part.panel .view-lines', { hasText: 'peermem.ofed-mismatch' }).first().waitFor();
     await workbench.screenshot('fixes-10-failed-fix-log');
     assert.deepStrictEqual(modprobes(host), [[0, ['nvidia_peermem']]], 'modprobe ran once, as root, and failed');
-    const audit = fs.readFileSync(auditLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const audit = fs
+      .readFileSync(auditLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.deepStrictEqual(audit.at(-1).status, 'failed');
     assert.deepStrictEqual(audit.at(-1).findings, ['peermem.ofed-mismatch']);
   });
@@ -215,8 +269,12 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
   /** VS Code's and the extension's logs, the settings files, code-server's log and the audit log. */
   function assertPasswordInNoLog(): void {
     const userData = path.join(RUN_DIR, 'user-data');
-    const logs = allText(path.join(userData, 'logs')) + allText(path.join(userData, 'User')) + allText(path.join(userData, 'Machine')) +
-      fs.readFileSync(auditLog, 'utf8') + fs.readFileSync(path.join(RUN_DIR, 'code-server.log'), 'utf8');
+    const logs =
+      allText(path.join(userData, 'logs')) +
+      allText(path.join(userData, 'User')) +
+      allText(path.join(userData, 'Machine')) +
+      fs.readFileSync(auditLog, 'utf8') +
+      fs.readFileSync(path.join(RUN_DIR, 'code-server.log'), 'utf8');
     assert.ok(logs.includes('load-peermem') && logs.includes('sshConfigFile'), 'the logs and settings were read');
     assert.ok(!logs.includes(SUDO_PW), 'the password is in no log, setting or audit entry');
   }

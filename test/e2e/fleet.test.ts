@@ -32,7 +32,11 @@ describe('Fleets in a real VS Code (code-server + chromium + SSH lab with own-ad
   const quickMessage = () => workbench.tab.locator('.quick-input-widget .quick-input-message');
   const dialog = () => workbench.tab.locator('.monaco-dialog-box');
   const fleetDescription = () => row(FLEET).locator('.label-description').innerText();
-  const modprobes = (h: LabHost) => h.calls().filter((c) => c.cmd === 'modprobe').map((c) => [c.uid, c.args]);
+  const modprobes = (h: LabHost) =>
+    h
+      .calls()
+      .filter((c) => c.cmd === 'modprobe')
+      .map((c) => [c.uid, c.args]);
 
   /** The labels of the fleet's group rows, top to bottom (rows between the fleet and the next root). */
   async function groupLabels(): Promise<string[]> {
@@ -50,7 +54,12 @@ describe('Fleets in a real VS Code (code-server + chromium + SSH lab with own-ad
     await workbench.start();
     const spec = (name: string, profile: string) => ({ name, profile, netns: true });
     lab = await startLab({
-      hosts: [...HEALTHY.map((h) => spec(h, 'healthy')), ...NEEDS_PEERMEM.map((h) => spec(h, 'needs-peermem')), spec(NO_NIC, 'no-nic'), spec(STOPPED, 'healthy')],
+      hosts: [
+        ...HEALTHY.map((h) => spec(h, 'healthy')),
+        ...NEEDS_PEERMEM.map((h) => spec(h, 'needs-peermem')),
+        spec(NO_NIC, 'no-nic'),
+        spec(STOPPED, 'healthy'),
+      ],
       recordsPath: RECORDS_PATH,
       network: NETWORK,
     });
@@ -60,7 +69,10 @@ describe('Fleets in a real VS Code (code-server + chromium + SSH lab with own-ad
     // stopped host is given up on after it, whatever else runs. Three hosts at a time: this runs on
     // 2 CPUs beside code-server and Chromium, and nine probes at once (25 commands each) push the
     // hosts' commands past their own 10 s limits, which would change the findings being grouped.
-    workbench.updateSettings({ 'gdrDoctor.sshConfigFile': lab.sshConfigPath, 'gdrDoctor.connectTimeoutSeconds': 8, 'gdrDoctor.maxConcurrentHosts': 3 }, 'machine');
+    workbench.updateSettings(
+      { 'gdrDoctor.sshConfigFile': lab.sshConfigPath, 'gdrDoctor.connectTimeoutSeconds': 8, 'gdrDoctor.maxConcurrentHosts': 3 },
+      'machine',
+    );
     await row(HEALTHY[0]).waitFor();
   });
 
@@ -87,7 +99,9 @@ describe('Fleets in a real VS Code (code-server + chromium + SSH lab with own-ad
     await quickInput().press('Enter');
     await workbench.tab.locator('.quick-input-widget .quick-input-title', { hasText: 'Add Fleet: hosts' }).waitFor();
     await quickInput().fill('fleet-[01-09');
-    await quickMessage().filter({ hasText: /Column \d+/ }).waitFor();
+    await quickMessage()
+      .filter({ hasText: /Column \d+/ })
+      .waitFor();
     await workbench.screenshot('fleet-01-host-list-error');
     await quickInput().fill('fleet-[01-09]');
     await quickMessage().filter({ hasText: '9 hosts: fleet-[01-09]' }).waitFor();
@@ -97,14 +111,21 @@ describe('Fleets in a real VS Code (code-server + chromium + SSH lab with own-ad
     await quickInput().press('Enter');
     await row(FLEET).waitFor();
     assert.strictEqual((await fleetDescription()).trim(), 'not diagnosed');
-    assert.deepStrictEqual(lab!.hosts.flatMap((h) => h.calls()), [], 'adding a fleet connects nowhere');
+    assert.deepStrictEqual(
+      lab!.hosts.flatMap((h) => h.calls()),
+      [],
+      'adding a fleet connects nowhere',
+    );
     await workbench.screenshot('fleet-03-fleet-added');
   });
 
   it('diagnoses the fleet in one action and shows the grouping, outliers first', async function () {
     await inline(row(FLEET), 'Diagnose Fleet');
     await workbench.tab.locator('.part.statusbar', { hasText: `GPUDirect RDMA: diagnosing fleet ${FLEET}` }).waitFor();
-    await workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: /\d+\/9 hosts/ }).first().waitFor();
+    await workbench.tab
+      .locator('.notifications-toasts .notification-list-item', { hasText: /\d+\/9 hosts/ })
+      .first()
+      .waitFor();
     await workbench.screenshot('fleet-04-diagnosing');
     await row(FLEET).locator('.label-description', { hasText: 'unreachable' }).waitFor({ timeout: 90_000 });
     const description = await fleetDescription();
@@ -116,10 +137,20 @@ describe('Fleets in a real VS Code (code-server + chromium + SSH lab with own-ad
     const groups = await groupLabels();
     assert.strictEqual(groups.length, 4, groups.join(' | '));
     assert.match(groups[groups.length - 1], /^5 hosts/, 'the largest group (the norm) comes last');
-    assert.ok(groups.some((g) => /^2 hosts .*peermem\.not-loaded/.test(g)), groups.join(' | '));
+    assert.ok(
+      groups.some((g) => /^2 hosts .*peermem\.not-loaded/.test(g)),
+      groups.join(' | '),
+    );
     await workbench.screenshot('fleet-05-grouping');
     // Every reachable host was probed; the stopped one never got a banner, so nothing ran there.
-    for (const h of [...HEALTHY, ...NEEDS_PEERMEM, NO_NIC]) assert.ok(lab!.host(h).calls().some((c) => c.cmd === 'nvidia-smi'), `${h} was probed`);
+    for (const h of [...HEALTHY, ...NEEDS_PEERMEM, NO_NIC])
+      assert.ok(
+        lab!
+          .host(h)
+          .calls()
+          .some((c) => c.cmd === 'nvidia-smi'),
+        `${h} was probed`,
+      );
     assert.deepStrictEqual(lab!.host(STOPPED).calls(), []);
   });
 
@@ -128,9 +159,16 @@ describe('Fleets in a real VS Code (code-server + chromium + SSH lab with own-ad
     await setExpanded(group, true);
     for (const h of NEEDS_PEERMEM) await row(h).waitFor();
     await setExpanded(row(NEEDS_PEERMEM[0]), true);
-    await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor();
+    await sidebar()
+      .locator('.monaco-list-row', { hasText: /Diagnosed .* in / })
+      .first()
+      .waitFor();
     await setExpanded(row('Findings'), true);
-    await sidebar().locator('.monaco-list-row', { hasText: 'peermem.not-loaded' }).filter({ hasNot: workbench.tab.locator('.label-name', { hasText: /hosts/ }) }).first().waitFor();
+    await sidebar()
+      .locator('.monaco-list-row', { hasText: 'peermem.not-loaded' })
+      .filter({ hasNot: workbench.tab.locator('.label-name', { hasText: /hosts/ }) })
+      .first()
+      .waitFor();
     await workbench.screenshot('fleet-06-group-expanded');
     await setExpanded(row('Findings'), false);
     await setExpanded(row(NEEDS_PEERMEM[0]), false);
@@ -144,17 +182,32 @@ describe('Fleets in a real VS Code (code-server + chromium + SSH lab with own-ad
     assert.match(plan, new RegExp(`Apply load-peermem on 2 hosts of ${FLEET}\\?`));
     assert.match(plan, /on 2 hosts: fleet-\[06-07\]/);
     assert.match(plan, /sudo -n [\s\S]*modprobe nvidia_peermem/);
-    await dialog().locator('.monaco-button', { hasText: /^Apply, stop on first failure$/ }).waitFor();
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Apply, stop on first failure$/ })
+      .waitFor();
     for (const h of NEEDS_PEERMEM) assert.deepStrictEqual(modprobes(lab!.host(h)), [], `nothing ran on ${h} before Apply`);
     await workbench.screenshot('fleet-07-group-plan');
-    await dialog().locator('.monaco-button', { hasText: /^Apply$/ }).click();
-    await workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: `load-peermem on fleet ${FLEET}: 2 applied` }).first().waitFor({ timeout: 60_000 });
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Apply$/ })
+      .click();
+    await workbench.tab
+      .locator('.notifications-toasts .notification-list-item', { hasText: `load-peermem on fleet ${FLEET}: 2 applied` })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await row(/^2 hosts .*peermem\.not-loaded/).waitFor({ state: 'detached', timeout: 60_000 });
     assert.doesNotMatch(await fleetDescription(), /peermem\.not-loaded/);
     await workbench.screenshot('fleet-08-group-fixed');
-    for (const h of NEEDS_PEERMEM) assert.deepStrictEqual(modprobes(lab!.host(h)), [[0, ['nvidia_peermem']]], `modprobe ran once on ${h}, as root`);
+    for (const h of NEEDS_PEERMEM)
+      assert.deepStrictEqual(modprobes(lab!.host(h)), [[0, ['nvidia_peermem']]], `modprobe ran once on ${h}, as root`);
     for (const h of [...HEALTHY, NO_NIC]) assert.deepStrictEqual(modprobes(lab!.host(h)), [], `nothing was loaded on ${h}`);
-    const audit = fs.readFileSync(AUDIT_LOG, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepStrictEqual(audit.map((a) => [a.host, a.fix, a.status]).sort(), NEEDS_PEERMEM.map((h) => [h, 'load-peermem', 'applied']));
+    const audit = fs
+      .readFileSync(AUDIT_LOG, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepStrictEqual(
+      audit.map((a) => [a.host, a.fix, a.status]).sort(),
+      NEEDS_PEERMEM.map((h) => [h, 'load-peermem', 'applied']),
+    );
   });
 });

@@ -31,8 +31,17 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
   const quickTitle = (text: string) => workbench.tab.locator('.quick-input-widget .quick-input-title', { hasText: text });
   const description = (fleet: string) => row(fleet).locator('.label-description').innerText();
   const dialog = () => workbench.tab.locator('.monaco-dialog-box');
-  const modprobes = (host: string) => lab!.host(host).calls().filter((c) => c.cmd === 'modprobe').map((c) => [c.uid, c.args]);
-  const probedOn = (host: string) => lab!.host(host).calls().filter((c) => c.cmd === 'nvidia-smi').length;
+  const modprobes = (host: string) =>
+    lab!
+      .host(host)
+      .calls()
+      .filter((c) => c.cmd === 'modprobe')
+      .map((c) => [c.uid, c.args]);
+  const probedOn = (host: string) =>
+    lab!
+      .host(host)
+      .calls()
+      .filter((c) => c.cmd === 'nvidia-smi').length;
 
   /** Add Fleet… answered as a user answers it, through the login node with `tool` (detect: what it offers). */
   async function addFleet(name: string, tool: 'detect' | 'pdsh'): Promise<void> {
@@ -60,7 +69,13 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
   async function diagnose(fleet: string): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       await inline(row(fleet), 'Diagnose Fleet');
-      const started = await row(fleet).locator('.label-description', { hasText: /^(?!not diagnosed)/ }).waitFor({ timeout: 5_000 }).then(() => true, () => false);
+      const started = await row(fleet)
+        .locator('.label-description', { hasText: /^(?!not diagnosed)/ })
+        .waitFor({ timeout: 5_000 })
+        .then(
+          () => true,
+          () => false,
+        );
       if (started) return;
     }
     assert.fail(`Diagnose Fleet did not start on ${fleet}`);
@@ -88,7 +103,10 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     await cleanupStale(RECORDS_PATH);
     await workbench.start();
     lab = await startLab({
-      hosts: [{ name: LOGIN, profile: 'no-gpu', netns: true, login: true }, ...NODES.map((name) => ({ name, profile: PROFILE[name], netns: true }))],
+      hosts: [
+        { name: LOGIN, profile: 'no-gpu', netns: true, login: true },
+        ...NODES.map((name) => ({ name, profile: PROFILE[name], netns: true })),
+      ],
       recordsPath: RECORDS_PATH,
       network: NETWORK,
       slurm: { controller: LOGIN, nodes: NODES },
@@ -110,14 +128,19 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
   it('adds a fleet reached through the login node with whatever tool it offers; adding connects nowhere', async function () {
     await addFleet(SLURM_FLEET, 'detect');
     await tooltip(row(SLURM_FLEET), `Reached through ${LOGIN} with the tool it offers`);
-    assert.deepStrictEqual(lab!.hosts.flatMap((h) => h.calls()), []);
+    assert.deepStrictEqual(
+      lab!.hosts.flatMap((h) => h.calls()),
+      [],
+    );
     await workbench.screenshot('fleet-via-01-added');
   });
 
   it('diagnoses it through srun, detected on the login node: one job on every node, the grouping as for a direct fleet', async function () {
     const ctldBefore = fs.readFileSync(lab!.slurm!.ctldLogPath, 'utf8').length;
     await diagnose(SLURM_FLEET);
-    await row(SLURM_FLEET).locator('.label-description', { hasText: /peermem\.not-loaded/ }).waitFor({ timeout: 120_000 });
+    await row(SLURM_FLEET)
+      .locator('.label-description', { hasText: /peermem\.not-loaded/ })
+      .waitFor({ timeout: 120_000 });
     const text = await description(SLURM_FLEET);
     assertGrouping(text, 4);
     assert.doesNotMatch(text, /unreachable|timed out/, text);
@@ -137,10 +160,16 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     const group = row(/^1 host .*peermem\.not-loaded/);
     await setExpanded(group, true);
     // gpu03 is also a host of the SSH config (a root row); this is the fleet's, under its group.
-    const node = sidebar().locator('.monaco-list-row[aria-level="3"]', { has: workbench.tab.locator('.label-name', { hasText: /^gpu03$/ }) });
+    const node = sidebar().locator('.monaco-list-row[aria-level="3"]', {
+      has: workbench.tab.locator('.label-name', { hasText: /^gpu03$/ }),
+    });
     await setExpanded(node, true);
     await setExpanded(row('Findings'), true);
-    await sidebar().locator('.monaco-list-row', { hasText: 'peermem.not-loaded' }).filter({ hasNot: workbench.tab.locator('.label-name', { hasText: /host/ }) }).first().waitFor();
+    await sidebar()
+      .locator('.monaco-list-row', { hasText: 'peermem.not-loaded' })
+      .filter({ hasNot: workbench.tab.locator('.label-name', { hasText: /host/ }) })
+      .first()
+      .waitFor();
     await group.hover();
     await group.locator(`.actions .action-label[aria-label="${LOAD_FIX}"]`).waitFor();
     await workbench.screenshot('fleet-via-03-relayed-node');
@@ -152,21 +181,47 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
   it('proves GPUDirect RDMA between two selected nodes through the login node: one srun step on both, nothing left running', async function () {
     await setExpanded(row(SLURM_FLEET), true);
     await setExpanded(row(/^2 hosts/), true);
-    const node = (name: string) => sidebar().locator('.monaco-list-row[aria-level="3"]', { has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) });
+    const node = (name: string) =>
+      sidebar().locator('.monaco-list-row[aria-level="3"]', {
+        has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${name}$`) }),
+      });
     await node('gpu01').click();
     await node('gpu02').click({ modifiers: ['Control'] });
     await contextMenu(node('gpu02'), 'Prove GPUDirect RDMA');
-    await workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: `Proving GPUDirect RDMA between gpu01 and gpu02 through ${LOGIN}` }).first().waitFor({ timeout: 30_000 });
-    await workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: /gpu01 ↔ gpu02: GPUDirect RDMA works on 8 of 8 GPUs/ }).first().waitFor({ timeout: 120_000 });
+    await workbench.tab
+      .locator('.notifications-toasts .notification-list-item', {
+        hasText: `Proving GPUDirect RDMA between gpu01 and gpu02 through ${LOGIN}`,
+      })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await workbench.tab
+      .locator('.notifications-toasts .notification-list-item', { hasText: /gpu01 ↔ gpu02: GPUDirect RDMA works on 8 of 8 GPUs/ })
+      .first()
+      .waitFor({ timeout: 120_000 });
     await workbench.tab.mouse.move(0, 0);
     await setExpanded(node('gpu01'), true);
     await setExpanded(row('Proof'), true);
-    await sidebar().locator('.monaco-list-row', { hasText: /GPU5.*peermem [\d.]+ Gb\/s/ }).first().waitFor();
+    await sidebar()
+      .locator('.monaco-list-row', { hasText: /GPU5.*peermem [\d.]+ Gb\/s/ })
+      .first()
+      .waitFor();
     await workbench.screenshot('fleet-via-03b-proof-through-slurm');
-    const perftest = (h: string) => lab!.host(h).calls().filter((c) => c.cmd === 'ib_write_bw' && c.args.includes('-p'));
+    const perftest = (h: string) =>
+      lab!
+        .host(h)
+        .calls()
+        .filter((c) => c.cmd === 'ib_write_bw' && c.args.includes('-p'));
     assert.ok(perftest('gpu01').length > 0 && perftest('gpu02').length > 0, 'perftest ran on both nodes');
     assert.strictEqual(perftest(LOGIN).length, 0, 'the login node only relays');
-    for (const n of ['gpu01', 'gpu02']) assert.deepStrictEqual(lab!.host(n).processes().filter((p) => /ib_write_bw|fakeperftest/.test(p.args)), [], `nothing left on ${n}`);
+    for (const n of ['gpu01', 'gpu02'])
+      assert.deepStrictEqual(
+        lab!
+          .host(n)
+          .processes()
+          .filter((p) => /ib_write_bw|fakeperftest/.test(p.args)),
+        [],
+        `nothing left on ${n}`,
+      );
     await setExpanded(row('Proof'), false);
     await setExpanded(node('gpu01'), false);
     await setExpanded(row(SLURM_FLEET), false);
@@ -179,7 +234,9 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     process.kill(stopped, 'SIGSTOP');
     try {
       await diagnose(PDSH_FLEET);
-      await row(PDSH_FLEET).locator('.label-description', { hasText: /unreachable/ }).waitFor({ timeout: 120_000 });
+      await row(PDSH_FLEET)
+        .locator('.label-description', { hasText: /unreachable/ })
+        .waitFor({ timeout: 120_000 });
     } finally {
       process.kill(stopped, 'SIGCONT');
     }
@@ -197,21 +254,48 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
 
   it('cancels a fleet diagnose through pdsh: nothing of the probe is left on the nodes, the hung ones say cancelled', async function () {
     const hung = ['gpu01', 'gpu03'];
-    const hanging = () => hung.flatMap((n) => lab!.host(n).processes().filter((p) => /nvidia-smi|^sleep 600$/.test(p.args)));
+    const hanging = () =>
+      hung.flatMap((n) =>
+        lab!
+          .host(n)
+          .processes()
+          .filter((p) => /nvidia-smi|^sleep 600$/.test(p.args)),
+      );
     for (const n of hung) lab!.host(n).setFault('nvidia-smi', 'hang', 600);
     try {
       await diagnose(PDSH_FLEET);
-      await until('the probe hangs on the nodes', () => hung.every((n) => lab!.host(n).processes().some((p) => p.args === 'sleep 600')), 60_000);
+      await until(
+        'the probe hangs on the nodes',
+        () =>
+          hung.every((n) =>
+            lab!
+              .host(n)
+              .processes()
+              .some((p) => p.args === 'sleep 600'),
+          ),
+        60_000,
+      );
       // The other two end meanwhile, counted as they end although the run through pdsh goes on.
       await row(PDSH_FLEET).locator('.label-description', { hasText: 'diagnosing 2/4 hosts' }).waitFor({ timeout: 60_000 });
-      const progress = workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: `Diagnosing fleet ${PDSH_FLEET}` });
+      const progress = workbench.tab.locator('.notifications-toasts .notification-list-item', {
+        hasText: `Diagnosing fleet ${PDSH_FLEET}`,
+      });
       await progress.first().hover();
       await progress.first().getByText('2/4 hosts').waitFor();
       await workbench.screenshot('fleet-via-05-diagnosing');
       await progress.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
       await until('nothing of the probe is left on the nodes', () => hanging().length === 0);
-      await row(PDSH_FLEET).locator('.label-description', { hasText: /^(?!diagnosing)/ }).waitFor();
-      await until('the login node has no pdsh or ssh left', () => !lab!.host(LOGIN).processes().some((p) => /^(pdsh|ssh) /.test(p.args)));
+      await row(PDSH_FLEET)
+        .locator('.label-description', { hasText: /^(?!diagnosing)/ })
+        .waitFor();
+      await until(
+        'the login node has no pdsh or ssh left',
+        () =>
+          !lab!
+            .host(LOGIN)
+            .processes()
+            .some((p) => /^(pdsh|ssh) /.test(p.args)),
+      );
     } finally {
       for (const n of hung) lab!.host(n).clearFaults();
     }
@@ -221,7 +305,7 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     assert.match(text, /1 host [^·]*rdma\.none/, text);
   });
 
-  it("loads the peer-memory module on a group through the login node (ssh -J): one plan, one confirmation", async function () {
+  it('loads the peer-memory module on a group through the login node (ssh -J): one plan, one confirmation', async function () {
     await setExpanded(row(SLURM_FLEET), true);
     const group = row(/^1 host .*peermem\.not-loaded/);
     const sshdLog = () => fs.readFileSync(lab!.host('gpu03').sshdLogPath, 'utf8');
@@ -235,8 +319,13 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     assert.match(plan, /on 1 host: gpu03/);
     assert.deepEqual(modprobes('gpu03'), [], 'nothing ran before Apply');
     await workbench.screenshot('fleet-via-06-group-plan');
-    await dialog().locator('.monaco-button', { hasText: /^Apply$/ }).click();
-    await workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: `load-peermem on fleet ${SLURM_FLEET}: 1 applied` }).first().waitFor({ timeout: 60_000 });
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Apply$/ })
+      .click();
+    await workbench.tab
+      .locator('.notifications-toasts .notification-list-item', { hasText: `load-peermem on fleet ${SLURM_FLEET}: 1 applied` })
+      .first()
+      .waitFor({ timeout: 60_000 });
     // The fixed host is diagnosed again through Slurm, and its group is gone.
     await group.waitFor({ state: 'detached', timeout: 90_000 });
     assert.doesNotMatch(await description(SLURM_FLEET), /peermem\.not-loaded/);
@@ -244,7 +333,10 @@ describe('Fleets through a login node in a real VS Code (Slurm and pdsh on a lab
     assert.deepEqual(modprobes('gpu03'), [[0, ['nvidia_peermem']]], 'modprobe ran once on gpu03, as root');
     for (const n of ['gpu01', 'gpu02', 'gpu04']) assert.deepEqual(modprobes(n), [], `nothing was loaded on ${n}`);
     // The fix's SSH session to gpu03 came from the login node's address: through the login node.
-    const logins = sshdLog().slice(logBefore).split('\n').filter((l) => l.startsWith('Accepted publickey for gdr '));
+    const logins = sshdLog()
+      .slice(logBefore)
+      .split('\n')
+      .filter((l) => l.startsWith('Accepted publickey for gdr '));
     assert.ok(logins.length > 0, 'the fix connected to gpu03');
     for (const l of logins) assert.match(l, new RegExp(`from ${escapeRegExp(lab!.host(LOGIN).address)} `));
   });

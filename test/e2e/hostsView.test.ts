@@ -35,9 +35,11 @@ describe('Hosts view in a real VS Code (code-server + chromium)', function () {
     await workbench.activityBarItem(CONTAINER_TITLE).click();
     const sidebar = workbench.tab.locator('.part.sidebar');
     // A container with one view titles the sidebar "GPUDirect RDMA: Hosts"; with more, each has a header.
-    await sidebar.locator('.pane-header', { hasText: VIEW_NAME }).or(
-      sidebar.locator('.composite.title', { hasText: `${CONTAINER_TITLE}: ${VIEW_NAME}` }),
-    ).first().waitFor();
+    await sidebar
+      .locator('.pane-header', { hasText: VIEW_NAME })
+      .or(sidebar.locator('.composite.title', { hasText: `${CONTAINER_TITLE}: ${VIEW_NAME}` }))
+      .first()
+      .waitFor();
     const welcome = sidebar.locator('.welcome-view-content');
     await welcome.filter({ hasText: 'No hosts yet.' }).waitFor();
     assert.match(await welcome.innerText(), /checks whether GPUDirect RDMA can work on your GPU hosts/);
@@ -47,7 +49,11 @@ describe('Hosts view in a real VS Code (code-server + chromium)', function () {
   it('activates: its log channel "GPUDirect RDMA" says "gdr-doctor activated"', async function () {
     // The Output picker lists the channels that exist when it opens: on a loaded machine activate()
     // (which creates the channel) can still be running when the view's welcome text shows.
-    await until('the extension has activated (its log on disk says so)', () => /gdr-doctor activated/.test(workbench.extensionLog()), 60_000);
+    await until(
+      'the extension has activated (its log on disk says so)',
+      () => /gdr-doctor activated/.test(workbench.extensionLog()),
+      60_000,
+    );
     await workbench.runCommand('Output: Show Output Channels...');
     await workbench.pick(OUTPUT_CHANNEL);
     const output = workbench.tab.locator('.part.panel .monaco-editor .view-lines');

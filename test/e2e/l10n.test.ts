@@ -39,7 +39,10 @@ describe('the extension in Chinese (code-server --locale zh-cn)', function () {
     await workbench.runCommand('GPUDirect RDMA: 打开演示主机');
     await setExpanded(row(DEMO), true);
     // The time as Chinese writes it: a 24-hour clock, no AM/PM.
-    await sidebar().locator('.monaco-list-row', { hasText: /^诊断于 \d{1,2}:\d{2}:\d{2}，用时 / }).first().waitFor();
+    await sidebar()
+      .locator('.monaco-list-row', { hasText: /^诊断于 \d{1,2}:\d{2}:\d{2}，用时 / })
+      .first()
+      .waitFor();
     for (const group of ['诊断结果', '网卡', '模块', '原始输出']) await row(group).waitFor();
     assert.match(await sidebar().locator('.pane-header', { hasText: '主机' }).first().innerText(), /主机/);
     await setExpanded(row('模块'), true);
@@ -53,7 +56,9 @@ describe('the extension in Chinese (code-server --locale zh-cn)', function () {
     await host.hover();
     await host.locator('.actions .action-label[aria-label="显示拓扑"]').click();
     await view().locator('h1', { hasText: DEMO }).waitFor();
-    await view().locator('.source', { hasText: /^诊断于 \d{4}\/\d{1,2}\/\d{1,2} / }).waitFor();
+    await view()
+      .locator('.source', { hasText: /^诊断于 \d{4}\/\d{1,2}\/\d{1,2} / })
+      .waitFor();
     await view().locator('button[role="tab"]', { hasText: '矩阵' }).waitFor();
     await view().locator('h3', { hasText: '建议的作业环境（整台主机）' }).waitFor();
     const details = await view().locator('section.details').innerText();

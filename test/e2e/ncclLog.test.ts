@@ -60,7 +60,11 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     await workbench.openFile('job-rank0.log');
     await languageStatus().filter({ hasText: LANGUAGE }).waitFor();
     await workbench.runCommand('Problems: Focus on Problems View');
-    const problem = workbench.tab.locator('.markers-panel .monaco-list-row', { hasText: 'GPU Direct RDMA disabled for HCA mlx5_0 (no module): no peer-memory module (nvidia-peermem) was loaded' }).first();
+    const problem = workbench.tab
+      .locator('.markers-panel .monaco-list-row', {
+        hasText: 'GPU Direct RDMA disabled for HCA mlx5_0 (no module): no peer-memory module (nvidia-peermem) was loaded',
+      })
+      .first();
     await problem.waitFor();
     assert.match(await problem.innerText(), /\[Ln 6, Col 1\]/);
     await workbench.screenshot('nccl-log-01-problems');
@@ -74,7 +78,9 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     const ring = editorLine('Ring 00 : 26[2] -> 30[6] via P2P/IPC');
     const net = editorLine('Ring 00 : 7 -> 8 [send] via NET/AWS Libfabric/0');
     const warn = editorLine("NCCL WARN NET/OFI Couldn't open AV");
-    const colours = await Promise.all([token(ring, 'P2P/IPC'), token(net, 'NET/AWS Libfabric/0'), token(ring, 'ip-172-32-36-209')].map(colourOf));
+    const colours = await Promise.all(
+      [token(ring, 'P2P/IPC'), token(net, 'NET/AWS Libfabric/0'), token(ring, 'ip-172-32-36-209')].map(colourOf),
+    );
     assert.strictEqual(new Set(colours).size, colours.length, `tokens share a colour: ${colours.join(', ')}`);
     assert.notStrictEqual(await colourOf(token(warn, 'WARN')), await colourOf(token(ring, 'INFO')), 'WARN stands out from INFO');
     withoutGdrdmaColour = colours[1];
@@ -86,14 +92,21 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     await workbench.openFile('roce-channels.log');
     const lens = workbench.tab.locator('.part.editor .codelens-decoration', { hasText: 'GPU Direct RDMA on 32 of 32 network connections' });
     await lens.waitFor();
-    assert.match(await lens.innerText(), /NCCL \(version not in the log\) · GDR on every network connection: GPU Direct RDMA on 32 of 32 network connections · 1 host, 8 ranks/);
+    assert.match(
+      await lens.innerText(),
+      /NCCL \(version not in the log\) · GDR on every network connection: GPU Direct RDMA on 32 of 32 network connections · 1 host, 8 ranks/,
+    );
     await workbench.screenshot('nccl-log-03-summary-lens');
   });
 
   it('hovering /GDRDMA and P2P/IPC explains them and names the NCCL source that prints them', async function () {
     const line = editorLine('Channel 06/0 : 7[7] -> 14[6] [receive] via NET/IB/6/GDRDMA');
     await revealLineEnd(line);
-    assert.notStrictEqual(await colourOf(token(line, '/GDRDMA')), withoutGdrdmaColour, 'a connection through GDRDMA is not coloured as one without');
+    assert.notStrictEqual(
+      await colourOf(token(line, '/GDRDMA')),
+      withoutGdrdmaColour,
+      'a connection through GDRDMA is not coloured as one without',
+    );
     await token(line, '/GDRDMA').hover();
     const gdr = hoverWidget('GPU Direct RDMA: the NIC reads and writes');
     await gdr.waitFor();
@@ -117,7 +130,10 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     await workbench.openFile('roce-channels.log');
     await workbench.runCommand('GPUDirect RDMA: Analyze NCCL Log');
     await workbench.tab.locator('.part.editor .tab', { hasText: 'roce-channels.log (NCCL summary).txt' }).waitFor();
-    const cli = spawnSync(process.execPath, [path.join(REPO_ROOT, 'dist/cli.js'), 'nccl-log', 'roce-channels.log'], { cwd: workspace, encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, [path.join(REPO_ROOT, 'dist/cli.js'), 'nccl-log', 'roce-channels.log'], {
+      cwd: workspace,
+      encoding: 'utf8',
+    });
     assert.strictEqual(cli.status, 0, cli.stderr);
     const [first, second] = cli.stdout.split('\n');
     await summaryLine(first).waitFor();
@@ -133,7 +149,10 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     this.timeout(120_000);
     await workbench.runCommand('GPUDirect RDMA: Open Demo Host');
     // It is diagnosed and revealed at once: Quick Open waits for that, which would close it.
-    await sidebar().locator('.monaco-list-row', { hasText: /^Diagnosed / }).first().waitFor();
+    await sidebar()
+      .locator('.monaco-list-row', { hasText: /^Diagnosed / })
+      .first()
+      .waitFor();
     await workbench.openFile('roce-channels.log');
     await languageStatus().filter({ hasText: LANGUAGE }).waitFor();
     await workbench.runCommand('GPUDirect RDMA: Compare NCCL Log with Host…');
@@ -142,8 +161,14 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     await group.waitFor({ timeout: 60_000 });
     assert.match(await group.innerText(), /roce-channels\.log · 1 finding/);
     await setExpanded(group, true);
-    await sidebar().locator('.monaco-list-row', { hasText: `NCCL used GPU Direct RDMA on GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7 of ${DEMO}` }).first().waitFor();
-    await sidebar().locator('.monaco-list-row', { hasText: /GPU0.*log: GDRDMA on 4 of 4 network connections via NET\/IB\/0/ }).first().waitFor();
+    await sidebar()
+      .locator('.monaco-list-row', { hasText: `NCCL used GPU Direct RDMA on GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7 of ${DEMO}` })
+      .first()
+      .waitFor();
+    await sidebar()
+      .locator('.monaco-list-row', { hasText: /GPU0.*log: GDRDMA on 4 of 4 network connections via NET\/IB\/0/ })
+      .first()
+      .waitFor();
     await workbench.tab.locator('.part.editor .codelens-decoration', { hasText: `Compared with ${DEMO}: 1 finding` }).waitFor();
     await workbench.screenshot('nccl-log-07-compared-with-demo');
   });
@@ -155,7 +180,9 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     await workbench.runCommand('Problems: Focus on Problems View');
     const filter = workbench.tab.getByPlaceholder(/^Filter \(e\.g\. text/);
     await filter.fill('Read the first');
-    const problem = workbench.tab.locator('.markers-panel .monaco-list-row', { hasText: `Read the first ${LIVE_LIMIT_MB} MB only` }).first();
+    const problem = workbench.tab
+      .locator('.markers-panel .monaco-list-row', { hasText: `Read the first ${LIVE_LIMIT_MB} MB only` })
+      .first();
     await problem.waitFor({ timeout: 120_000 });
     assert.match(await problem.innerText(), /nothing past line \d+ is marked; Analyze NCCL Log reads the whole file.*\[Ln 1, Col 1\]/s);
     await workbench.screenshot('nccl-log-08-live-limit-problem');
@@ -166,10 +193,16 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     this.timeout(300_000);
     await openLarge(BIG);
     await workbench.runCommand('GPUDirect RDMA: Analyze NCCL Log');
-    await workbench.tab.locator('.notification-toast', { hasText: `Reading the NCCL log ${BIG}` }).first().waitFor();
+    await workbench.tab
+      .locator('.notification-toast', { hasText: `Reading the NCCL log ${BIG}` })
+      .first()
+      .waitFor();
     await workbench.screenshot('nccl-log-09-big-log-progress');
     await workbench.tab.locator('.part.editor .tab', { hasText: `${BIG} (NCCL summary).txt` }).waitFor({ timeout: 240_000 });
-    await summaryLine(`NCCL (version not in the log), network IB; ${HOSTS} hosts, ${HOSTS * GPUS_PER_HOST} ranks seen (${BIG}: `, false).waitFor();
+    await summaryLine(
+      `NCCL (version not in the log), network IB; ${HOSTS} hosts, ${HOSTS * GPUS_PER_HOST} ranks seen (${BIG}: `,
+      false,
+    ).waitFor();
     await workbench.screenshot('nccl-log-10-big-log-summary');
     assert.doesNotMatch(workbench.extensionHostLog(), /unresponsive/i);
   });
@@ -194,7 +227,10 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
 
   /** A line of the log's editor holding `text` (Monaco shows spaces as no-break spaces). */
   function editorLine(text: string): Locator {
-    return workbench.tab.locator('.part.editor .monaco-editor .view-lines .view-line').filter({ hasText: spaced(text) }).first();
+    return workbench.tab
+      .locator('.part.editor .monaco-editor .view-lines .view-line')
+      .filter({ hasText: spaced(text) })
+      .first();
   }
 
   function token(line: Locator, text: string): Locator {
@@ -203,11 +239,19 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
 
   /** A line of an editor that is `text` (`whole`) or starts with it. */
   function summaryLine(text: string, whole = true): Locator {
-    return workbench.tab.locator('.part.editor .monaco-editor .view-line').filter({ hasText: new RegExp(`^${spaced(text).source}${whole ? '$' : ''}`) }).first();
+    return workbench.tab
+      .locator('.part.editor .monaco-editor .view-line')
+      .filter({ hasText: new RegExp(`^${spaced(text).source}${whole ? '$' : ''}`) })
+      .first();
   }
 
   function spaced(text: string): RegExp {
-    return new RegExp(text.split(' ').map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('\\s'));
+    return new RegExp(
+      text
+        .split(' ')
+        .map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+        .join('\\s'),
+    );
   }
 
   function hoverWidget(text: string): Locator {

@@ -27,7 +27,13 @@ describe('NCCL verdicts in a real VS Code (code-server + chromium + SSH lab with
     this.timeout(300_000);
     assertLabCanRun();
     await cleanupStale(RECORDS_PATH);
-    lab = await startLab({ hosts: [{ name: PXN, profile: 'pxn-port-down' }, { name: GRACE, profile: 'grace-c2c' }], recordsPath: RECORDS_PATH });
+    lab = await startLab({
+      hosts: [
+        { name: PXN, profile: 'pxn-port-down' },
+        { name: GRACE, profile: 'grace-c2c' },
+      ],
+      recordsPath: RECORDS_PATH,
+    });
     await workbench.start();
     workbench.updateSettings({ 'gdrDoctor.sshConfigFile': lab.sshConfigPath }, 'machine');
   });
@@ -68,28 +74,34 @@ describe('NCCL verdicts in a real VS Code (code-server + chromium + SSH lab with
     await view().locator('#tab-graph').click();
     // SVG paths count as hidden to Playwright: wait for them to be in the graph, not 'visible'.
     await view().locator('svg.graph .pxn-edge').waitFor({ state: 'attached' });
-    assert.ok(await view().locator('svg.graph .pcie-edge.route').count() >= 2, 'GPU1 → GPU0 over NVLink, then GPU0 → the NIC');
+    assert.ok((await view().locator('svg.graph .pcie-edge.route').count()) >= 2, 'GPU1 → GPU0 over NVLink, then GPU0 → the NIC');
     await workbench.screenshot('nccl-03-pxn-graph');
   });
 
-  it('a GB200 tray: nvidia-smi says SYS, NCCL reaches its own Grace\'s NICs over P2C with GPUDirect RDMA', async function () {
+  it("a GB200 tray: nvidia-smi says SYS, NCCL reaches its own Grace's NICs over P2C with GPUDirect RDMA", async function () {
     this.timeout(120_000);
     await workbench.runCommand('View: Close All Editors');
     await showHosts(PXN);
     await setExpanded(row(PXN), false);
     await diagnose(GRACE);
-    await gpuRow('GPU0').filter({ hasText: /GDR yes \(C2C\) · .*\(SYS → NCCL P2C\)/ }).waitFor();
+    await gpuRow('GPU0')
+      .filter({ hasText: /GDR yes \(C2C\) · .*\(SYS → NCCL P2C\)/ })
+      .waitFor();
     await workbench.screenshot('nccl-04-grace-p2c');
   });
 
   it('follows gdrDoctor.ncclVersion: under NCCL 2.25 the same tray has no GPUDirect RDMA, without reconnecting', async function () {
     const sessionsBefore = lab?.host(GRACE).calls().length ?? 0;
     workbench.updateSettings({ 'gdrDoctor.ncclVersion': '2.25' }, 'machine');
-    await gpuRow('GPU0').filter({ hasText: /GDR no · .*\(SYS → NCCL PHB\)/ }).waitFor();
+    await gpuRow('GPU0')
+      .filter({ hasText: /GDR no · .*\(SYS → NCCL PHB\)/ })
+      .waitFor();
     assert.strictEqual(lab?.host(GRACE).calls().length ?? 0, sessionsBefore, 'no command ran on the host again');
     await tooltip(gpuRow('GPU0'), 'NCCL 2.25');
     await workbench.screenshot('nccl-05-grace-nccl-2.25');
     workbench.updateSettings({ 'gdrDoctor.ncclVersion': '' }, 'machine');
-    await gpuRow('GPU0').filter({ hasText: /GDR yes \(C2C\)/ }).waitFor();
+    await gpuRow('GPU0')
+      .filter({ hasText: /GDR yes \(C2C\)/ })
+      .waitFor();
   });
 });

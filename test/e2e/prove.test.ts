@@ -24,18 +24,29 @@ describe('Prove GPUDirect RDMA in a real VS Code (code-server + chromium + SSH l
   const workbench = new Workbench();
   let lab: Lab | undefined;
   const { sidebar, row, setExpanded, inline, tooltip, contextMenu } = hostsTree(workbench);
-  const toast = (text: string | RegExp) => workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
+  const toast = (text: string | RegExp) =>
+    workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
   /** The rows under a host's expanded Proof group: each GPU row's label and description. */
-  const proofRow = (gpu: string) => sidebar().locator('.monaco-list-row', { has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${gpu}$`) }) })
-    .filter({ hasText: / Gb\/s|cancelled|failed/ }).first();
+  const proofRow = (gpu: string) =>
+    sidebar()
+      .locator('.monaco-list-row', { has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${gpu}$`) }) })
+      .filter({ hasText: / Gb\/s|cancelled|failed/ })
+      .first();
 
   before(async function () {
     this.timeout(300_000);
     assertLabCanRun();
     await cleanupStale(RECORDS_PATH);
     lab = await startLab({
-      hosts: [{ name: 'pe-ok', profile: 'healthy' }, { name: 'pe-hang', profile: 'healthy' }, { name: 'pe-a', profile: 'healthy', netns: true }, { name: 'pe-b', profile: 'healthy', netns: true }],
-      recordsPath: RECORDS_PATH, network: NETWORK, readyTimeoutMs: 90_000,
+      hosts: [
+        { name: 'pe-ok', profile: 'healthy' },
+        { name: 'pe-hang', profile: 'healthy' },
+        { name: 'pe-a', profile: 'healthy', netns: true },
+        { name: 'pe-b', profile: 'healthy', netns: true },
+      ],
+      recordsPath: RECORDS_PATH,
+      network: NETWORK,
+      readyTimeoutMs: 90_000,
     });
     await workbench.start();
     await workbench.activityBarItem('GPUDirect RDMA').click();
@@ -67,12 +78,15 @@ describe('Prove GPUDirect RDMA in a real VS Code (code-server + chromium + SSH l
     await tooltip(gpu0, 'GPUDirect RDMA works at');
     await workbench.screenshot('prove-02-proof-in-tree');
     const calls = host.calls().filter((c) => c.cmd === 'ib_write_bw' && c.args.includes('-p'));
-    assert.ok(calls.some((c) => c.args.some((a) => a.startsWith('--use_cuda'))), 'perftest ran with --use_cuda');
+    assert.ok(
+      calls.some((c) => c.args.some((a) => a.startsWith('--use_cuda'))),
+      'perftest ran with --use_cuda',
+    );
     assert.deepStrictEqual(leftovers(host), [], 'nothing left running');
     await setExpanded(row('pe-ok'), false);
   });
 
-  it('puts the proof in the host\'s report: Copy Report has a table of every GPU and mode', async function () {
+  it("puts the proof in the host's report: Copy Report has a table of every GPU and mode", async function () {
     await contextMenu('pe-ok', 'Copy Report (Markdown)');
     await toast('Report of pe-ok copied as Markdown.').waitFor();
     const copied = await workbench.clipboardText();
@@ -108,7 +122,10 @@ describe('Prove GPUDirect RDMA in a real VS Code (code-server + chromium + SSH l
     // The host row's hover (shown after the inline click) would cover the rows below it.
     await workbench.tab.mouse.move(0, 0);
     await setExpanded(row('pe-hang'), true);
-    await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor({ timeout: 60_000 });
+    await sidebar()
+      .locator('.monaco-list-row', { hasText: /Diagnosed .* in / })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await setExpanded(row('GPUs'), true);
     host.setFault('ib_write_bw', 'hang', 600);
     try {

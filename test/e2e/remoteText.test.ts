@@ -45,7 +45,11 @@ describe('remote text in notifications, in a real VS Code (code-server + chromiu
     this.timeout(300_000);
     assertLabCanRun();
     await cleanupStale(RECORDS_PATH);
-    profile = derivedProfile('needs-peermem whose modprobe nvidia_peermem fails with a Markdown command link in its message.', 'needs-peermem', { modprobeErrors: { nvidia_peermem: MODPROBE_ERROR } });
+    profile = derivedProfile(
+      'needs-peermem whose modprobe nvidia_peermem fails with a Markdown command link in its message.',
+      'needs-peermem',
+      { modprobeErrors: { nvidia_peermem: MODPROBE_ERROR } },
+    );
     lab = await startLab({ hosts: [{ name: 'link-fix', profile }], recordsPath: RECORDS_PATH });
     hostile = await startHostileSsh(path.join(lab.dir, 'hostile'), `Server going down for maintenance. ${LINK}`);
     const knownHosts = path.join(lab.dir, 'known_hosts.remote-text');
@@ -84,10 +88,20 @@ describe('remote text in notifications, in a real VS Code (code-server + chromiu
     await workbench.tab.locator('.quick-input-widget .quick-input-title', { hasText: 'Which quick fix on link-fix?' }).waitFor();
     await workbench.pick('load-peermem');
     await dialog().waitFor({ timeout: 60_000 });
-    await dialog().locator('.monaco-button', { hasText: /^Apply$/ }).click();
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Apply$/ })
+      .click();
     await assertToastWithoutLink('load-peermem failed', LINK);
     await workbench.screenshot('remote-text-02-fix-output');
-    assert.deepStrictEqual(lab!.host('link-fix').calls().filter((c) => c.cmd === 'modprobe').map((c) => c.uid), [0], 'modprobe ran (and failed) once, as root');
+    assert.deepStrictEqual(
+      lab!
+        .host('link-fix')
+        .calls()
+        .filter((c) => c.cmd === 'modprobe')
+        .map((c) => c.uid),
+      [0],
+      'modprobe ran (and failed) once, as root',
+    );
   });
 
   it("a workspace file's line quoted in a parse error is shown as text, not as a link", async function () {

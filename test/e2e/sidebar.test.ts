@@ -24,7 +24,11 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
   let lab: Lab | undefined;
 
   const { sidebar, row, tooltip, contextMenu } = hostsTree(workbench);
-  const rowUnder = (label: string, text: string | RegExp): Locator => sidebar().locator('.monaco-list-row', { hasText: text }).filter({ has: workbench.tab.locator('.label-name', { hasText: label }) }).first();
+  const rowUnder = (label: string, text: string | RegExp): Locator =>
+    sidebar()
+      .locator('.monaco-list-row', { hasText: text })
+      .filter({ has: workbench.tab.locator('.label-name', { hasText: label }) })
+      .first();
 
   /** Expands a row; the tree re-renders rows when the model changes, so check and retry. */
   async function expand(label: string): Promise<Locator> {
@@ -44,7 +48,6 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     if ((await r.getAttribute('aria-expanded')) === 'true') await r.click();
   }
 
-
   async function diagnoseInline(label: string): Promise<void> {
     const r = row(label);
     await r.hover();
@@ -56,7 +59,10 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     assertLabCanRun();
     await cleanupStale(RECORDS_PATH);
     lab = await startLab({
-      hosts: [{ name: 'gpu-nopeermem', profile: 'no-peermem' }, { name: 'gpu-rekeyed', profile: 'healthy' }],
+      hosts: [
+        { name: 'gpu-nopeermem', profile: 'no-peermem' },
+        { name: 'gpu-rekeyed', profile: 'healthy' },
+      ],
       recordsPath: RECORDS_PATH,
     });
     await workbench.start();
@@ -86,7 +92,7 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     await workbench.screenshot('sidebar-02-demo-listed');
   });
 
-  it('shows the demo host\'s findings (errors first, known ids) and GPUs with GDR verdicts', async function () {
+  it("shows the demo host's findings (errors first, known ids) and GPUs with GDR verdicts", async function () {
     await expand('Findings');
     await rowUnder('nvidia_peermem is not loaded', 'peermem.not-loaded').waitFor();
     await rowUnder('No active port on mlx5_1', 'rdma.port-down').waitFor();
@@ -132,14 +138,20 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     await rowUnder('GPU4, GPU5, GPU6, GPU7', 'topo.nic-far').waitFor();
     await workbench.screenshot('sidebar-08-lab-findings');
     const calls = lab?.host('gpu-nopeermem').calls() ?? [];
-    assert.ok(calls.some((c) => c.cmd === 'nvidia-smi'), 'the probe ran on the lab host');
+    assert.ok(
+      calls.some((c) => c.cmd === 'nvidia-smi'),
+      'the probe ran on the lab host',
+    );
     await collapse('Findings');
     await collapse('gpu-nopeermem');
   });
 
-  it('Copy Report puts the host\'s Markdown report on the clipboard', async function () {
+  it("Copy Report puts the host's Markdown report on the clipboard", async function () {
     await contextMenu('gpu-nopeermem', 'Copy Report (Markdown)');
-    await workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: 'Report of gpu-nopeermem copied as Markdown.' }).first().waitFor();
+    await workbench.tab
+      .locator('.notifications-toasts .notification-list-item', { hasText: 'Report of gpu-nopeermem copied as Markdown.' })
+      .first()
+      .waitFor();
     const copied = await workbench.clipboardText();
     assert.match(copied, /^# GPUDirect RDMA report: `gpu-nopeermem`\n/);
     assert.match(copied, /^### Warning: .*\(`topo\.nic-far`\)$/m);
@@ -159,21 +171,31 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
 
   it('Export Report writes the report as Markdown and as JSON', async function () {
     const workspace = path.join(RUN_DIR, 'workspace');
-    const exported = (file: string) => workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: `Report of gpu-nopeermem exported to ${file}` }).first().waitFor();
+    const exported = (file: string) =>
+      workbench.tab
+        .locator('.notifications-toasts .notification-list-item', { hasText: `Report of gpu-nopeermem exported to ${file}` })
+        .first()
+        .waitFor();
     const md = path.join(workspace, 'gdr-doctor-gpu-nopeermem.md');
     const json = path.join(workspace, 'gdr-doctor-gpu-nopeermem.json');
     // code-server's save dialog is VS Code's own: a quick input holding the proposed path.
     const savePath = workbench.tab.locator('.quick-input-widget .quick-input-box input');
     await contextMenu('gpu-nopeermem', 'Export Report…');
     // The dialog fills in the folder first, then the proposed name.
-    await workbench.tab.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, md);
+    await workbench.tab.waitForFunction(
+      (want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want,
+      md,
+    );
     await workbench.screenshot('sidebar-10-export-dialog');
     await savePath.press('Enter');
     // VS Code creates the file, then writes it: read it once the extension says it was written.
     await exported(md);
     assert.match(fs.readFileSync(md, 'utf8'), /^# GPUDirect RDMA report: `gpu-nopeermem`\n[\s\S]*\(`topo\.nic-far`\)/);
     await contextMenu('gpu-nopeermem', 'Export Report…');
-    await workbench.tab.waitForFunction((want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want, md);
+    await workbench.tab.waitForFunction(
+      (want) => document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input')?.value === want,
+      md,
+    );
     // The dialog may still be settling its proposed name: type the path until it stays typed.
     for (let i = 0; i < 20 && (await savePath.inputValue()) !== json; i++) {
       await savePath.fill(json);
@@ -182,13 +204,20 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     assert.strictEqual(await savePath.inputValue(), json);
     await savePath.press('Enter');
     await exported(json);
-    const report = JSON.parse(fs.readFileSync(json, 'utf8')) as { host: string; target: { port: number } | null; findings: { id: string }[] };
+    const report = JSON.parse(fs.readFileSync(json, 'utf8')) as {
+      host: string;
+      target: { port: number } | null;
+      findings: { id: string }[];
+    };
     assert.strictEqual(report.host, 'gpu-nopeermem');
     assert.strictEqual(report.target?.port, lab?.host('gpu-nopeermem').port);
-    assert.ok(report.findings.some((f) => f.id === 'topo.nic-far'), JSON.stringify(report.findings.map((f) => f.id)));
+    assert.ok(
+      report.findings.some((f) => f.id === 'topo.nic-far'),
+      JSON.stringify(report.findings.map((f) => f.id)),
+    );
   });
 
-  it('Disconnect closes the host\'s SSH connection: its session ends on the host', async function () {
+  it("Disconnect closes the host's SSH connection: its session ends on the host", async function () {
     const host = lab?.host('gpu-nopeermem');
     assert.ok(host);
     const sessions = () => host.processes().filter((p) => /^sshd: gdr/.test(p.args));
@@ -227,7 +256,9 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
   it('refuses a host whose key changed, and says so', async function () {
     await lab?.host('gpu-rekeyed').rotateHostKey();
     await diagnoseInline('gpu-rekeyed');
-    const toast = workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: 'REMOTE HOST IDENTIFICATION HAS CHANGED' });
+    const toast = workbench.tab.locator('.notifications-toasts .notification-list-item', {
+      hasText: 'REMOTE HOST IDENTIFICATION HAS CHANGED',
+    });
     await toast.first().waitFor();
     await toast.locator('.monaco-button', { hasText: 'Show Log' }).first().waitFor();
     await expand('gpu-rekeyed');

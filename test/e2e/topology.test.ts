@@ -28,8 +28,17 @@ const THEMES: [string, string, string, string][] = [
   ['Light Modern', 'vs', 'vscode-light', 'topology-09-light-theme'],
 ];
 
-interface ColourSample { what: string; text: string; background: number[]; foreground: number[]; contrast: number }
-interface ThemeColours { vars: Record<string, string>; samples: ColourSample[] }
+interface ColourSample {
+  what: string;
+  text: string;
+  background: number[];
+  foreground: number[];
+  contrast: number;
+}
+interface ThemeColours {
+  vars: Record<string, string>;
+  samples: ColourSample[];
+}
 
 /**
  * Runs inside the webview. For one cell of each link class and each legend swatch: the background
@@ -68,17 +77,31 @@ function measureColours(body: HTMLElement): ThemeColours {
   const samples: ColourSample[] = [];
   const linkClass = (el: Element) => Array.from(el.classList).find((c) => c.startsWith('link-')) ?? '?';
   const cells = new Map<string, Element>();
-  for (const td of Array.from(document.querySelectorAll('td.cell'))) if (td.textContent && !cells.has(linkClass(td))) cells.set(linkClass(td), td);
+  for (const td of Array.from(document.querySelectorAll('td.cell')))
+    if (td.textContent && !cells.has(linkClass(td))) cells.set(linkClass(td), td);
   for (const [cls, td] of cells) samples.push(sample(`cell ${cls}`, td));
-  for (const swatch of Array.from(document.querySelectorAll('.legend .swatch'))) samples.push(sample(`legend ${linkClass(swatch)}`, swatch));
+  for (const swatch of Array.from(document.querySelectorAll('.legend .swatch')))
+    samples.push(sample(`legend ${linkClass(swatch)}`, swatch));
   const root = getComputedStyle(document.documentElement);
-  const vars = Object.fromEntries(['--vscode-editor-background', '--vscode-foreground', '--vscode-charts-blue', '--vscode-charts-red']
-    .map((name) => [name, root.getPropertyValue(name).trim()]));
+  const vars = Object.fromEntries(
+    ['--vscode-editor-background', '--vscode-foreground', '--vscode-charts-blue', '--vscode-charts-red'].map((name) => [
+      name,
+      root.getPropertyValue(name).trim(),
+    ]),
+  );
   return { vars, samples };
 }
 
 /** Runs inside the webview: page and matrix widths, and cells that overlap or cut their text. */
-function measureLayout(): { cells: number; pageWidth: number; viewportWidth: number; matrixWidth: number; matrixBox: number; overlaps: string[]; clipped: string[] } {
+function measureLayout(): {
+  cells: number;
+  pageWidth: number;
+  viewportWidth: number;
+  matrixWidth: number;
+  matrixBox: number;
+  overlaps: string[];
+  clipped: string[];
+} {
   const scroller = document.querySelector('.matrix-scroll');
   if (!scroller) throw new Error('no matrix');
   const cells = Array.from(document.querySelectorAll<HTMLElement>('td.cell'));
@@ -114,7 +137,10 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
   before(async function () {
     this.timeout(300_000);
     await workbench.start();
-    workbench.tab.on('dialog', (d) => { dialogs++; void d.dismiss(); });
+    workbench.tab.on('dialog', (d) => {
+      dialogs++;
+      void d.dismiss();
+    });
     const workspace = path.join(RUN_DIR, 'workspace');
     const real = fs.readFileSync(path.join(REPO_ROOT, 'test/fixtures/topo/h200-hgx-8gpu-12nic-tabs.txt'), 'utf8');
     fs.writeFileSync(path.join(workspace, H200), real);
@@ -149,22 +175,30 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
     await workbench.runCommand('GPUDirect RDMA: Analyze Topology in Editor');
     await cell('GPU3', 'NIC5').waitFor();
     assert.strictEqual((await cell('GPU3', 'NIC5').innerText()).trim(), 'PXB');
-    assert.match(await cell('GPU3', 'NIC5').getAttribute('class') ?? '', /link-pxb/);
-    assert.match(await cell('GPU0', 'GPU1').getAttribute('class') ?? '', /link-nvlink/);
-    const colours = await Promise.all([cell('GPU3', 'NIC5'), cell('GPU3', 'NIC0'), cell('GPU3', 'NIC6'), cell('GPU0', 'GPU1')]
-      .map((c) => c.evaluate((e) => getComputedStyle(e).backgroundColor)));
+    assert.match((await cell('GPU3', 'NIC5').getAttribute('class')) ?? '', /link-pxb/);
+    assert.match((await cell('GPU0', 'GPU1').getAttribute('class')) ?? '', /link-nvlink/);
+    const colours = await Promise.all(
+      [cell('GPU3', 'NIC5'), cell('GPU3', 'NIC0'), cell('GPU3', 'NIC6'), cell('GPU0', 'GPU1')].map((c) =>
+        c.evaluate((e) => getComputedStyle(e).backgroundColor),
+      ),
+    );
     assert.strictEqual(new Set(colours).size, 4, `link classes share a colour: ${colours.join(', ')}`);
     await view().locator('.legend .swatch', { hasText: /^SYS$/ }).waitFor();
     await workbench.screenshot('topology-01-matrix');
   });
 
-  it('hovering a cell explains it with NCCL\'s verdict; arrow keys move between cells', async function () {
+  it("hovering a cell explains it with NCCL's verdict; arrow keys move between cells", async function () {
     await cell('GPU3', 'NIC5').hover();
     const explanation = view().locator('#explanation');
     await explanation.filter({ hasText: 'GPU3 ↔ NIC5: PXB' }).waitFor();
     assert.match(await explanation.innerText(), /NCCL 2\.30\.7 counts a PXB path .*so it uses GPUDirect RDMA when both sides support it/);
-    assert.match(await cell('GPU3', 'NIC0').getAttribute('title') ?? '', /NCCL 2\.30\.7 counts NODE as PHB .*so no GPUDirect RDMA over it/);
-    await view().locator('.legend .swatch', { hasText: /^NODE$/ }).hover();
+    assert.match(
+      (await cell('GPU3', 'NIC0').getAttribute('title')) ?? '',
+      /NCCL 2\.30\.7 counts NODE as PHB .*so no GPUDirect RDMA over it/,
+    );
+    await view()
+      .locator('.legend .swatch', { hasText: /^NODE$/ })
+      .hover();
     await explanation.filter({ hasText: /^NODE: / }).waitFor();
     await cell('GPU3', 'NIC5').click();
     await workbench.tab.keyboard.press('ArrowRight');
@@ -180,8 +214,17 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
     await graph.waitFor();
     // The panel opens beside the editor: too narrow for a whole NUMA node, each is drawn in parts.
     const cpus = await graph.locator('.node.cpu').evaluateAll((nodes) => nodes.map((n) => n.querySelector('text')?.textContent ?? ''));
-    assert.deepStrictEqual([...new Set(cpus.map((c) => c.replace(/ \(part \d of \d\)$/, '')))], ['CPU 0 · NUMA node 0', 'CPU 1 · NUMA node 1'], cpus.join(', '));
-    const fit = await view().locator('body').evaluate(() => ({ svg: document.querySelector('svg.graph')?.getBoundingClientRect().width ?? 0, host: document.querySelector('.graph-scroll')?.clientWidth ?? 0 }));
+    assert.deepStrictEqual(
+      [...new Set(cpus.map((c) => c.replace(/ \(part \d of \d\)$/, '')))],
+      ['CPU 0 · NUMA node 0', 'CPU 1 · NUMA node 1'],
+      cpus.join(', '),
+    );
+    const fit = await view()
+      .locator('body')
+      .evaluate(() => ({
+        svg: document.querySelector('svg.graph')?.getBoundingClientRect().width ?? 0,
+        host: document.querySelector('.graph-scroll')?.clientWidth ?? 0,
+      }));
     assert.ok(fit.svg <= fit.host + 1, `the graph is wider than the panel: ${JSON.stringify(fit)}`);
     assert.strictEqual(await graph.locator('.node.gpu').count(), 8);
     assert.strictEqual(await graph.locator('.nvlink-hub').count(), 1);
@@ -200,7 +243,9 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
     await workbench.runCommand('GPUDirect RDMA: Analyze Topology in Editor');
     await view().locator('h1', { hasText: HOSTILE }).waitFor();
     await view().locator('#gpu-picker').selectOption('GPU0');
-    await view().locator('.details dd', { hasText: `NIC0 (${MARKUP})` }).waitFor();
+    await view()
+      .locator('.details dd', { hasText: `NIC0 (${MARKUP})` })
+      .waitFor();
     assert.strictEqual(await view().locator('img').count(), 0);
     assert.strictEqual(dialogs, 0);
     await workbench.screenshot('topology-04-markup-as-text');
@@ -227,7 +272,10 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
     await host.hover();
     await host.locator('.actions .action-label[aria-label="Diagnose"]').click();
     if ((await host.getAttribute('aria-expanded')) !== 'true') await host.click();
-    await sidebar.locator('.monaco-list-row', { hasText: /^Diagnosed / }).first().waitFor();
+    await sidebar
+      .locator('.monaco-list-row', { hasText: /^Diagnosed / })
+      .first()
+      .waitFor();
     await workbench.screenshot('topology-06-demo-diagnosed');
     await host.hover();
     await host.locator('.actions .action-label[aria-label="Show Topology"]').click();

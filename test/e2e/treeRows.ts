@@ -12,9 +12,12 @@ export function escapeRegExp(text: string): string {
 export function hostsTree(workbench: Workbench) {
   const sidebar = () => workbench.tab.locator('.part.sidebar');
   /** The first row labelled exactly `label` (or matching the expression). */
-  const row = (label: string | RegExp): Locator => sidebar().locator('.monaco-list-row', {
-    has: workbench.tab.locator('.label-name', { hasText: typeof label === 'string' ? new RegExp(`^${escapeRegExp(label)}$`) : label }),
-  }).first();
+  const row = (label: string | RegExp): Locator =>
+    sidebar()
+      .locator('.monaco-list-row', {
+        has: workbench.tab.locator('.label-name', { hasText: typeof label === 'string' ? new RegExp(`^${escapeRegExp(label)}$`) : label }),
+      })
+      .first();
 
   async function setExpanded(r: Locator, want: boolean): Promise<void> {
     await r.waitFor();
@@ -64,7 +67,7 @@ export function hostsTree(workbench: Workbench) {
   /** Opens the GPUDirect RDMA container unless it is showing (its activity-bar button toggles the sidebar), until `host`'s row is there. */
   async function showHosts(host: string): Promise<void> {
     const item = workbench.activityBarItem('GPUDirect RDMA');
-    const classes = await item.locator('xpath=..').getAttribute('class') ?? '';
+    const classes = (await item.locator('xpath=..').getAttribute('class')) ?? '';
     if (!/\bchecked\b/.test(classes) || !(await sidebar().isVisible())) await item.click();
     await row(host).waitFor();
   }
@@ -74,7 +77,10 @@ export function hostsTree(workbench: Workbench) {
     await showHosts(host);
     await inline(row(host), 'Diagnose');
     await setExpanded(row(host), true);
-    await sidebar().locator('.monaco-list-row', { hasText: /Diagnosed .* in / }).first().waitFor({ timeout: 60_000 });
+    await sidebar()
+      .locator('.monaco-list-row', { hasText: /Diagnosed .* in / })
+      .first()
+      .waitFor({ timeout: 60_000 });
     // The mouse leaves the host row: its tooltip (the verdict) would cover the rows below it.
     await workbench.tab.mouse.move(0, 0);
   }

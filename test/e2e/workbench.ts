@@ -9,8 +9,13 @@ import { RUN_DIR, SCREENSHOT_DIR, readE2eTools } from './environment';
 import { packageDisplayLanguage, registerDisplayLanguage } from './displayLanguage';
 
 const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
 ];
 const UI_TIMEOUT_MS = 30_000;
 const USER_SETTINGS = {
@@ -34,7 +39,10 @@ export class Workbench {
    * native scrollbars as a user's browser does (headless Chromium hides them, zero thick, by default).
    * `locale`: the display language code-server starts with (default: its own, English).
    */
-  constructor(private readonly userSettings: Record<string, unknown> = {}, private readonly options: { scrollbars?: boolean; locale?: string } = {}) {}
+  constructor(
+    private readonly userSettings: Record<string, unknown> = {},
+    private readonly options: { scrollbars?: boolean; locale?: string } = {},
+  ) {}
 
   /** The browser tab showing the workbench. */
   get tab(): Page {
@@ -88,7 +96,7 @@ export class Workbench {
     if (!this.dirs) throw new Error('the workbench is not open');
     const file = path.join(this.dirs.userData, where === 'user' ? 'User' : 'Machine', 'settings.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const current = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown> : {};
+    const current = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
     fs.writeFileSync(file, JSON.stringify({ ...current, ...changes }, null, 2));
   }
 
@@ -135,11 +143,17 @@ export class Workbench {
     await input.fill(prefix + label);
     if (!(await row.first().isVisible())) {
       // Typed into a picker that was still being replaced: type it again into the one now open.
-      await row.first().waitFor({ timeout: 5_000 }).catch(async () => input.fill(prefix + label));
+      await row
+        .first()
+        .waitFor({ timeout: 5_000 })
+        .catch(async () => input.fill(prefix + label));
     }
-    await row.first().waitFor().catch((e: Error) => {
-      throw new Error(`the quick pick offers no item labelled "${label}"\n${e.message}`);
-    });
+    await row
+      .first()
+      .waitFor()
+      .catch((e: Error) => {
+        throw new Error(`the quick pick offers no item labelled "${label}"\n${e.message}`);
+      });
     await row.first().click();
     // A click that lands while the list re-renders is lost and the picker stays open with the text
     // typed (seen on a loaded machine: the next picker's label was then typed into this one). Then
@@ -149,10 +163,19 @@ export class Workbench {
 
   /** Whether the open picker took its answer: it closed, or another picker (other text) replaced it. */
   private pickerMovedOn(typed: string): Promise<boolean> {
-    return this.tab.waitForFunction((value) => {
-      const input = document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input');
-      return !input || input.offsetParent === null || input.value !== value;
-    }, typed, { timeout: 5_000 }).then(() => true, () => false);
+    return this.tab
+      .waitForFunction(
+        (value) => {
+          const input = document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input');
+          return !input || input.offsetParent === null || input.value !== value;
+        },
+        typed,
+        { timeout: 5_000 },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
   }
 
   /** Opens a file of the workspace by name through Quick Open (Ctrl+P), as a user does. */
@@ -185,7 +208,8 @@ export class Workbench {
   private logFiles(which: (file: string) => boolean): string {
     if (!this.dirs) throw new Error('the workbench is not open');
     const logs = path.join(this.dirs.userData, 'logs');
-    return fs.readdirSync(logs, { recursive: true, encoding: 'utf8' })
+    return fs
+      .readdirSync(logs, { recursive: true, encoding: 'utf8' })
       .filter(which)
       .map((file) => fs.readFileSync(path.join(logs, file), 'utf8'))
       .join('\n');

@@ -19,9 +19,22 @@ const DOWNLOAD_IDLE_TIMEOUT_MS = 20_000;
 /** The extension host loads JavaScript: each suite file becomes one CommonJS file (vscode, mocha external). */
 async function bundleSuite(): Promise<string> {
   const dir = path.join(__dirname, 'suite');
-  const entryPoints = fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
+  const entryPoints = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(dir, f));
   fs.rmSync(SUITE_OUT, { recursive: true, force: true });
-  await build({ entryPoints, outdir: SUITE_OUT, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'], sourcemap: 'inline', logLevel: 'warning' });
+  await build({
+    entryPoints,
+    outdir: SUITE_OUT,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', 'mocha'],
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
   return path.join(SUITE_OUT, 'index.js');
 }
 
@@ -35,11 +48,13 @@ async function main(): Promise<number> {
   try {
     vscodeExecutablePath = await downloadAndUnzipVSCode({ cachePath: CACHE, timeout: DOWNLOAD_IDLE_TIMEOUT_MS });
   } catch (e) {
-    console.error([
-      `test:electron: could not download VS Code: ${e instanceof Error ? e.message : String(e)}`,
-      'This suite needs a machine that can download VS Code (update.code.visualstudio.com).',
-      'In CI the code-server suite runs instead: npm run test:e2e:setup && npm run test:e2e',
-    ].join('\n'));
+    console.error(
+      [
+        `test:electron: could not download VS Code: ${e instanceof Error ? e.message : String(e)}`,
+        'This suite needs a machine that can download VS Code (update.code.visualstudio.com).',
+        'In CI the code-server suite runs instead: npm run test:e2e:setup && npm run test:e2e',
+      ].join('\n'),
+    );
     return 1;
   }
   // A fresh profile, no other extensions: only gdr-doctor (from this folder) is loaded.
@@ -47,11 +62,20 @@ async function main(): Promise<number> {
     vscodeExecutablePath,
     extensionDevelopmentPath: REPO_ROOT,
     extensionTestsPath,
-    launchArgs: ['--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes', `--user-data-dir=${path.join(CACHE, 'user-data')}`],
+    launchArgs: [
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      '--skip-welcome',
+      '--skip-release-notes',
+      `--user-data-dir=${path.join(CACHE, 'user-data')}`,
+    ],
   });
 }
 
-main().then((code) => process.exit(code), (e: unknown) => {
-  console.error(`test:electron: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(`test:electron: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    process.exit(1);
+  },
+);

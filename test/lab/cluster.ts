@@ -30,8 +30,17 @@ export function knownHostsLine(c: Pick<ClusterHost, 'name' | 'address' | 'port' 
  * keeps Debian's `127.0.1.1 <name>` for itself (the other loopback hosts are all 127.0.0.1
  * on their own ports: no name can say that).
  */
-export function etcHostsLines(self: Pick<ClusterHost, 'name' | 'netns'>, all: readonly Pick<ClusterHost, 'name' | 'netns' | 'address'>[]): string {
-  return (self.netns ? '' : `127.0.1.1\t${self.name}\n`) + all.filter((c) => c.netns).map((c) => `${c.address}\t${c.name}\n`).join('');
+export function etcHostsLines(
+  self: Pick<ClusterHost, 'name' | 'netns'>,
+  all: readonly Pick<ClusterHost, 'name' | 'netns' | 'address'>[],
+): string {
+  return (
+    (self.netns ? '' : `127.0.1.1\t${self.name}\n`) +
+    all
+      .filter((c) => c.netns)
+      .map((c) => `${c.address}\t${c.name}\n`)
+      .join('')
+  );
 }
 
 /** <h>/home/gdr/.ssh of each login node; hostinit.sh copies it into the host's private /home. */

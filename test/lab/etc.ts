@@ -49,21 +49,42 @@ function addUsers(upper: string, users: readonly LabUser[], sudoLog: string): vo
     if (new RegExp(`^${u.name}:`, 'm').test(passwd)) throw new Error(`lab user ${u.name} exists on this machine already`);
   }
   const lines = (f: (u: LabUser) => string) => (text: string) => text + added.map((u) => f(u) + '\n').join('');
-  upperFile(upper, 'passwd', lines((u) => `${u.name}:x:${u.uid}:${u.uid}::/home/${u.name}:/bin/bash`));
-  upperFile(upper, 'group', lines((u) => `${u.name}:x:${u.uid}:`));
-  upperFile(upper, 'gshadow', lines((u) => `${u.name}:!::`));
+  upperFile(
+    upper,
+    'passwd',
+    lines((u) => `${u.name}:x:${u.uid}:${u.uid}::/home/${u.name}:/bin/bash`),
+  );
+  upperFile(
+    upper,
+    'group',
+    lines((u) => `${u.name}:x:${u.uid}:`),
+  );
+  upperFile(
+    upper,
+    'gshadow',
+    lines((u) => `${u.name}:!::`),
+  );
   const hash = (u: LabUser) => (u.password === undefined ? '!' : cryptHash(u.password));
   const root = users.find((u) => u.name === 'root' && u.password !== undefined);
-  upperFile(upper, 'shadow', (text) => lines((u) => `${u.name}:${hash(u)}:${today}:0:99999:7:::`)(
-    root ? text.replace(/^root:[^:]*:/m, `root:${hash(root)}:`) : text));
-  const sudo = users.flatMap((u) => (u.sudo === 'nopasswd' ? [`${u.name} ALL=(ALL:ALL) NOPASSWD: ALL\n`] : u.sudo === 'password' ? [`${u.name} ALL=(ALL:ALL) ALL\n`] : []));
+  upperFile(upper, 'shadow', (text) =>
+    lines((u) => `${u.name}:${hash(u)}:${today}:0:99999:7:::`)(root ? text.replace(/^root:[^:]*:/m, `root:${hash(root)}:`) : text),
+  );
+  const sudo = users.flatMap((u) =>
+    u.sudo === 'nopasswd' ? [`${u.name} ALL=(ALL:ALL) NOPASSWD: ALL\n`] : u.sudo === 'password' ? [`${u.name} ALL=(ALL:ALL) ALL\n`] : [],
+  );
   // Every sudo run and every refused password, one unwrapped line each, into the host's folder (tests count them).
   const log = `Defaults logfile="${sudoLog}", loglinelen=0\n`;
   upperFile(upper, 'sudoers.d/gdrlab', () => log + sudo.join(''), 0o440);
 }
 
 /** Everything the host's /etc differs in; `hostsLines` are appended to /etc/hosts. */
-export function writeEtcUpper(h: string, users: readonly LabUser[], authorized: Record<string, string>, hostsLines: string, environment?: string): void {
+export function writeEtcUpper(
+  h: string,
+  users: readonly LabUser[],
+  authorized: Record<string, string>,
+  hostsLines: string,
+  environment?: string,
+): void {
   const upper = path.join(h, 'etc-upper');
   addUsers(upper, users, path.join(h, 'sudo.log'));
   // Inside the overlay, root-owned: sshd's StrictModes can stay on.

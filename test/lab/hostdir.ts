@@ -27,7 +27,11 @@ export const defaultUsers: LabUser[] = [
 ];
 
 /** Public key lines of the lab's client keys; `cluster` is authorized for gdr when the lab has a login node. */
-export interface LabPubKeys { plain: string; encrypted: string; cluster?: string }
+export interface LabPubKeys {
+  plain: string;
+  encrypted: string;
+  cluster?: string;
+}
 
 export interface HostDirSpec {
   name: string;
@@ -86,7 +90,11 @@ function sshdConfig(h: string, address: string, port: number, passwordAuth: bool
 }
 
 /** The ed25519 key lines (current, rotated) and those of the extra types, without host pattern. */
-export interface HostKeyLines { current: string; rotated: string; extra: Partial<Record<ExtraHostKeyType, string>> }
+export interface HostKeyLines {
+  current: string;
+  rotated: string;
+  extra: Partial<Record<ExtraHostKeyType, string>>;
+}
 
 /** Writes <dir>/hosts/<name>; returns the host dir and its host key lines. */
 export function prepareHostDir(dir: string, spec: HostDirSpec, pub: LabPubKeys, boots: BootStates): { h: string } & HostKeyLines {
@@ -119,7 +127,10 @@ export function prepareHostDir(dir: string, spec: HostDirSpec, pub: LabPubKeys, 
   const extraTypes = spec.extraHostKeys ?? [];
   const extra: HostKeyLines['extra'] = {};
   for (const t of extraTypes) extra[t] = keyLine(hostKeygen(path.join(h, 'hostkeys', `ssh_host_${t}_key`), t, `gdrlab-${spec.name}-${t}`));
-  fs.writeFileSync(path.join(h, 'sshd_config'), sshdConfig(h, spec.address ? '0.0.0.0' : '127.0.0.1', spec.port, spec.passwordAuth, extraTypes));
+  fs.writeFileSync(
+    path.join(h, 'sshd_config'),
+    sshdConfig(h, spec.address ? '0.0.0.0' : '127.0.0.1', spec.port, spec.passwordAuth, extraTypes),
+  );
   return { h, current, rotated, extra };
 }
 
@@ -137,24 +148,33 @@ function pciBootState(profile: Profile, spec: SysfsSpec, state: string): void {
  */
 export async function makeBootStates(dir: string, profileDirs: readonly string[]): Promise<BootStates> {
   const unique = [...new Set(profileDirs)];
-  const states = await Promise.all(unique.map((profileDir, i) => new Promise<string>((resolve, reject) => {
-    const scratch = path.join(dir, 'boot', String(i), 'host');
-    const profile = materialiseProfile(profileDir, scratch);
-    fs.copyFileSync(path.join(labSrc, 'fakecmd.sh'), path.join(scratch, 'fakecmd.sh'));
-    const state = path.join(dir, 'boot', String(i), 'state');
-    execFile('unshare', ['--mount', '--propagation', 'private', '/bin/sh', path.join(labSrc, 'bootstate.sh'), scratch, state], (err, _out, stderr) => {
-      if (err) return reject(new Error(`boot state of ${profileDir}: ${err.message}\n${stderr}`));
-      // Every host gets a PCI tree, empty where the profile has none: the test machine's own never shows.
-      const sysfs = path.join(scratch, 'prof', 'sysfs.json');
-      const spec = fs.existsSync(sysfs) ? (JSON.parse(fs.readFileSync(sysfs, 'utf8')) as SysfsSpec) : { pci: {} };
-      try {
-        buildSysfs(spec, state);
-        pciBootState(profile, spec, state);
-      } catch (e) {
-        return reject(new Error(`boot state of ${profileDir}: ${e instanceof Error ? e.message : String(e)}`));
-      }
-      resolve(state);
-    });
-  })));
+  const states = await Promise.all(
+    unique.map(
+      (profileDir, i) =>
+        new Promise<string>((resolve, reject) => {
+          const scratch = path.join(dir, 'boot', String(i), 'host');
+          const profile = materialiseProfile(profileDir, scratch);
+          fs.copyFileSync(path.join(labSrc, 'fakecmd.sh'), path.join(scratch, 'fakecmd.sh'));
+          const state = path.join(dir, 'boot', String(i), 'state');
+          execFile(
+            'unshare',
+            ['--mount', '--propagation', 'private', '/bin/sh', path.join(labSrc, 'bootstate.sh'), scratch, state],
+            (err, _out, stderr) => {
+              if (err) return reject(new Error(`boot state of ${profileDir}: ${err.message}\n${stderr}`));
+              // Every host gets a PCI tree, empty where the profile has none: the test machine's own never shows.
+              const sysfs = path.join(scratch, 'prof', 'sysfs.json');
+              const spec = fs.existsSync(sysfs) ? (JSON.parse(fs.readFileSync(sysfs, 'utf8')) as SysfsSpec) : { pci: {} };
+              try {
+                buildSysfs(spec, state);
+                pciBootState(profile, spec, state);
+              } catch (e) {
+                return reject(new Error(`boot state of ${profileDir}: ${e instanceof Error ? e.message : String(e)}`));
+              }
+              resolve(state);
+            },
+          );
+        }),
+    ),
+  );
   return new Map(unique.map((p, i) => [p, states[i]]));
 }

@@ -74,11 +74,22 @@ export async function startHostileSsh(dir: string, disconnectText: string): Prom
   return {
     port,
     knownHostsLine: `[127.0.0.1]:${port} ${type} ${blob}`,
-    sshConfig: (alias, knownHostsPath) => [`Host ${alias}`, '  HostName 127.0.0.1', `  Port ${port}`, '  User gdr', `  IdentityFile ${clientKey}`,
-      '  IdentitiesOnly yes', `  UserKnownHostsFile ${knownHostsPath}`, '  StrictHostKeyChecking yes', ''].join('\n'),
-    stop: () => new Promise((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    sshConfig: (alias, knownHostsPath) =>
+      [
+        `Host ${alias}`,
+        '  HostName 127.0.0.1',
+        `  Port ${port}`,
+        '  User gdr',
+        `  IdentityFile ${clientKey}`,
+        '  IdentitiesOnly yes',
+        `  UserKnownHostsFile ${knownHostsPath}`,
+        '  StrictHostKeyChecking yes',
+        '',
+      ].join('\n'),
+    stop: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

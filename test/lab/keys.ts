@@ -21,7 +21,15 @@ export function writeEd25519Key(file: string, comment: string): string {
   let priv = Buffer.concat([check, check, str('ssh-ed25519'), str(pub), str(Buffer.concat([seed, pub])), str(comment)]);
   const pad = (8 - (priv.length % 8)) % 8;
   priv = Buffer.concat([priv, Buffer.from(Array.from({ length: pad }, (_, i) => i + 1))]);
-  const body = Buffer.concat([Buffer.from('openssh-key-v1\0'), str('none'), str('none'), str(''), Buffer.from([0, 0, 0, 1]), str(blob), str(priv)]);
+  const body = Buffer.concat([
+    Buffer.from('openssh-key-v1\0'),
+    str('none'),
+    str('none'),
+    str(''),
+    Buffer.from([0, 0, 0, 1]),
+    str(blob),
+    str(priv),
+  ]);
   const b64 = body.toString('base64').replace(/.{70}/g, '$&\n').replace(/\n$/, '');
   fs.writeFileSync(file, `-----BEGIN OPENSSH PRIVATE KEY-----\n${b64}\n-----END OPENSSH PRIVATE KEY-----\n`, { mode: 0o600 });
   const line = `ssh-ed25519 ${blob.toString('base64')} ${comment}`;

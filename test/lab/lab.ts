@@ -52,7 +52,13 @@ export interface LabHostSpec {
 }
 
 /** One call of a fake command: `lcAll` is the LC_ALL it ran under (null: unset). */
-export interface LabCall { time: number; uid: number; lcAll: string | null; cmd: string; args: string[] }
+export interface LabCall {
+  time: number;
+  uid: number;
+  lcAll: string | null;
+  cmd: string;
+  args: string[];
+}
 
 export interface LabHost {
   name: string;
@@ -183,18 +189,37 @@ async function planHosts(dir: string, opts: LabOptions, network: LabNetwork, pub
   let netIndex = 0;
   for (const spec of opts.hosts) {
     const ns = spec.netns ? netnsFor(network, netIndex++, spec.name) : undefined;
-    places.push({ spec, ns, name: spec.name, netns: !!ns, address: ns?.address ?? '127.0.0.1', port: ns ? 22 : (spec.port ?? (await freePort())) });
+    places.push({
+      spec,
+      ns,
+      name: spec.name,
+      netns: !!ns,
+      address: ns?.address ?? '127.0.0.1',
+      port: ns ? 22 : (spec.port ?? (await freePort())),
+    });
   }
   const profileDirOf = (spec: LabHostSpec) => (path.isAbsolute(spec.profile) ? spec.profile : path.join(labSrc, 'profiles', spec.profile));
   const boots = await makeBootStates(dir, opts.hosts.map(profileDirOf));
   return places.map((p) => {
     const { spec } = p;
     const profileDir = profileDirOf(spec);
-    const { h, current, rotated, extra } = prepareHostDir(dir, {
-      name: spec.name, profileDir, users: spec.users ?? defaultUsers, passwordAuth: spec.passwordAuth ?? true, delays: spec.delays,
-      address: p.ns?.address, port: p.port, hostsLines: etcHostsLines(p, places), extraHostKeys: spec.extraHostKeys,
-      bashrcFirst: spec.bashrcFirst,
-    }, pub, boots);
+    const { h, current, rotated, extra } = prepareHostDir(
+      dir,
+      {
+        name: spec.name,
+        profileDir,
+        users: spec.users ?? defaultUsers,
+        passwordAuth: spec.passwordAuth ?? true,
+        delays: spec.delays,
+        address: p.ns?.address,
+        port: p.port,
+        hostsLines: etcHostsLines(p, places),
+        extraHostKeys: spec.extraHostKeys,
+        bashrcFirst: spec.bashrcFirst,
+      },
+      pub,
+      boots,
+    );
     return { ...p, h, login: !!spec.login, hostKey: current, rotated, extra };
   });
 }
@@ -203,10 +228,17 @@ function makeKeys(dir: string) {
   const keysDir = path.join(dir, 'keys');
   fs.mkdirSync(keysDir);
   const keys = {
-    plain: path.join(keysDir, 'id_ed25519'), encrypted: path.join(keysDir, 'id_ed25519_enc'), passphrase,
-    unauthorized: path.join(keysDir, 'id_ed25519_unauth'), cluster: path.join(keysDir, 'id_ed25519_cluster'),
+    plain: path.join(keysDir, 'id_ed25519'),
+    encrypted: path.join(keysDir, 'id_ed25519_enc'),
+    passphrase,
+    unauthorized: path.join(keysDir, 'id_ed25519_unauth'),
+    cluster: path.join(keysDir, 'id_ed25519_cluster'),
   };
-  const pub = { plain: keygen(keys.plain, 'gdrlab-plain'), encrypted: keygen(keys.encrypted, 'gdrlab-encrypted', passphrase), cluster: keygen(keys.cluster, 'gdrlab-cluster') };
+  const pub = {
+    plain: keygen(keys.plain, 'gdrlab-plain'),
+    encrypted: keygen(keys.encrypted, 'gdrlab-encrypted', passphrase),
+    cluster: keygen(keys.cluster, 'gdrlab-cluster'),
+  };
   keygen(keys.unauthorized, 'gdrlab-unauthorized');
   return { keys, pub };
 }
@@ -216,7 +248,15 @@ function writeClientFiles(dir: string, hosts: readonly LabHost[], key: string): 
   const knownHostsPath = path.join(dir, 'known_hosts');
   fs.writeFileSync(knownHostsPath, hosts.map((h) => h.hostKeyLine + '\n').join(''));
   const sshConfigPath = path.join(dir, 'ssh_config');
-  fs.writeFileSync(sshConfigPath, hosts.map((h) => `Host ${h.name}\n  HostName ${h.address}\n  Port ${h.port}\n  User gdr\n  IdentityFile ${key}\n  IdentitiesOnly yes\n  UserKnownHostsFile ${knownHostsPath}\n  StrictHostKeyChecking yes\n`).join(''));
+  fs.writeFileSync(
+    sshConfigPath,
+    hosts
+      .map(
+        (h) =>
+          `Host ${h.name}\n  HostName ${h.address}\n  Port ${h.port}\n  User gdr\n  IdentityFile ${key}\n  IdentitiesOnly yes\n  UserKnownHostsFile ${knownHostsPath}\n  StrictHostKeyChecking yes\n`,
+      )
+      .join(''),
+  );
   return { knownHostsPath, sshConfigPath };
 }
 
@@ -235,7 +275,9 @@ export async function startLab(opts: LabOptions): Promise<Lab> {
   checkSpecs(opts.hosts);
   const recordsPath = shiftRecordsPath(opts.recordsPath ?? defaultRecordsPath);
   if (fs.existsSync(recordsPath)) {
-    throw new Error(`a previous lab run left records in ${recordsPath}; call cleanupStale() (or delete the file once its processes and links are gone)`);
+    throw new Error(
+      `a previous lab run left records in ${recordsPath}; call cleanupStale() (or delete the file once its processes and links are gone)`,
+    );
   }
   const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gdrlab-'));
   fs.mkdirSync(dir, { recursive: true });
@@ -246,10 +288,16 @@ export async function startLab(opts: LabOptions): Promise<Lab> {
   const stop = async () => {
     await undo(records.items);
     // ref(): a bare script awaiting stop() must not exit (children unref'd, loop empty) before the records go.
-    await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? undefined : new Promise((r) => {
-      c.ref();
-      c.once('exit', r);
-    }))));
+    await Promise.all(
+      children.map((c) =>
+        c.exitCode !== null || c.signalCode !== null
+          ? undefined
+          : new Promise((r) => {
+              c.ref();
+              c.once('exit', r);
+            }),
+      ),
+    );
     fs.rmSync(recordsPath, { force: true });
   };
   try {
@@ -260,7 +308,11 @@ export async function startLab(opts: LabOptions): Promise<Lab> {
     writeLoginHomes(planned, keys.cluster);
     const slurm = opts.slurm ? prepareSlurm(dir, opts.slurm, planned) : undefined;
     if (planned.some((p) => p.ns)) setUpBridge(records, network);
-    setUpNetns(records, network.bridge, planned.flatMap((p) => (p.ns ? [p.ns] : [])));
+    setUpNetns(
+      records,
+      network.bridge,
+      planned.flatMap((p) => (p.ns ? [p.ns] : [])),
+    );
     const timeoutMs = opts.readyTimeoutMs ?? 60000; // a host that fails exits at once; only a hang waits this long
     const started = planned.map((p) => startHost(p, records, timeoutMs));
     children.push(...started.map((s) => s.child));
@@ -270,7 +322,14 @@ export async function startLab(opts: LabOptions): Promise<Lab> {
 
     const { knownHostsPath, sshConfigPath } = writeClientFiles(dir, hosts, keys.plain);
     return {
-      dir, hosts, knownHostsPath, sshConfigPath, keys, network, stop, slurm,
+      dir,
+      hosts,
+      knownHostsPath,
+      sshConfigPath,
+      keys,
+      network,
+      stop,
+      slurm,
       pids: hosts.map((h) => h.unsharePid),
       host(name) {
         const h = hosts.find((x) => x.name === name);
@@ -288,7 +347,20 @@ function startHost(p: PlannedHost, records: Records, timeoutMs: number): { host:
   const { h, ns } = p;
   const sshdLogPath = path.join(h, 'sshd.log');
   const logFd = fs.openSync(sshdLogPath, 'a');
-  const unshare = ['unshare', '--mount', '--uts', '--pid', '--fork', '--kill-child', '--mount-proc', '--propagation', 'private', '/bin/sh', path.join(h, 'hostinit.sh'), h];
+  const unshare = [
+    'unshare',
+    '--mount',
+    '--uts',
+    '--pid',
+    '--fork',
+    '--kill-child',
+    '--mount-proc',
+    '--propagation',
+    'private',
+    '/bin/sh',
+    path.join(h, 'hostinit.sh'),
+    h,
+  ];
   const argv = ns ? ['ip', 'netns', 'exec', ns.name, ...unshare] : unshare; // `ip netns exec` execs: same PID
   // detached = own session, away from the test runner's terminal signals. The handle is
   // kept (Node reaps it) but unref'd, so a forgotten stop() shows up as stale records, not a hang.
@@ -300,15 +372,25 @@ function startHost(p: PlannedHost, records: Records, timeoutMs: number): { host:
   const hostKey = path.join(h, 'hostkeys', 'ssh_host_ed25519_key');
   let hups = 1;
   const host: LabHost = {
-    name: p.name, address: p.address, port: p.port, netns: ns?.name, hostDir: h, users: p.spec.users ?? defaultUsers, sshdLogPath,
+    name: p.name,
+    address: p.address,
+    port: p.port,
+    netns: ns?.name,
+    hostDir: h,
+    users: p.spec.users ?? defaultUsers,
+    sshdLogPath,
     callLogPath: path.join(h, 'calls.log'),
-    hostKeyLine: knownHostsLine(p, false), rotatedHostKeyLine: knownHostsLine({ ...p, hostKey: p.rotated }, false),
+    hostKeyLine: knownHostsLine(p, false),
+    rotatedHostKeyLine: knownHostsLine({ ...p, hostKey: p.rotated }, false),
     extraHostKeyLines: Object.fromEntries(Object.entries(p.extra).map(([t, k]) => [t, knownHostsLine({ ...p, hostKey: k }, false)])),
-    etcUpperDir: path.join(h, 'etc-upper'), controlDir: path.join(h, 'ctl'), unsharePid: pid,
+    etcUpperDir: path.join(h, 'etc-upper'),
+    controlDir: path.join(h, 'ctl'),
+    unsharePid: pid,
     listenerPid: () => childOf(pid),
     processes: () => processesInNamespaceOf(childOf(pid)),
     calls: () => readCalls(path.join(h, 'calls.log')),
-    sudoLog: () => (fs.existsSync(path.join(h, 'sudo.log')) ? fs.readFileSync(path.join(h, 'sudo.log'), 'utf8').split('\n').filter(Boolean) : []),
+    sudoLog: () =>
+      fs.existsSync(path.join(h, 'sudo.log')) ? fs.readFileSync(path.join(h, 'sudo.log'), 'utf8').split('\n').filter(Boolean) : [],
     setFault: (cmd, kind, n) => fs.writeFileSync(path.join(h, 'ctl', `${cmd}.${kind}`), `${n}\n`),
     clearFaults: () => fs.readdirSync(path.join(h, 'ctl')).forEach((f) => fs.rmSync(path.join(h, 'ctl', f))),
     async rotateHostKey() {
@@ -336,8 +418,12 @@ function childOf(pid: number): number {
 
 function readCalls(file: string): LabCall[] {
   const unescape = (s: string) => s.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c));
-  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => {
-    const [time, uid, lcAll, cmd, ...args] = line.split('\t');
-    return { time: Number(time), uid: Number(uid), lcAll: lcAll.startsWith('=') ? lcAll.slice(1) : null, cmd, args: args.map(unescape) };
-  });
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [time, uid, lcAll, cmd, ...args] = line.split('\t');
+      return { time: Number(time), uid: Number(uid), lcAll: lcAll.startsWith('=') ? lcAll.slice(1) : null, cmd, args: args.map(unescape) };
+    });
 }

@@ -5,10 +5,17 @@ import { execFileSync } from 'node:child_process';
 import { ip, Records } from './records';
 
 /** A lab's own bridge and subnet: bridge <bridge> with 10.250.<subnet>.1/24, hosts from .11 up. */
-export interface LabNetwork { bridge: string; subnet: number }
+export interface LabNetwork {
+  bridge: string;
+  subnet: number;
+}
 export const defaultNetwork: LabNetwork = { bridge: 'gdrbr0', subnet: 0 };
 
-export interface NetnsSpec { name: string; veth: string; address: string }
+export interface NetnsSpec {
+  name: string;
+  veth: string;
+  address: string;
+}
 
 // Metric of the blackhole: above the bridge's own (kernel, metric 0) route for the same /24,
 // so the bridge wins while it exists and the blackhole catches everything once it is gone.
@@ -17,7 +24,8 @@ const maxHosts = 244; // .11 … .254
 
 export function checkNetwork(n: LabNetwork): void {
   // Link names are at most 15 bytes; ours go into `ip` argv, so keep them plain.
-  if (!/^[a-z][a-z0-9]{0,14}$/.test(n.bridge)) throw new Error(`network.bridge must be 1-15 of [a-z0-9], starting with a letter: ${n.bridge}`);
+  if (!/^[a-z][a-z0-9]{0,14}$/.test(n.bridge))
+    throw new Error(`network.bridge must be 1-15 of [a-z0-9], starting with a letter: ${n.bridge}`);
   if (!Number.isInteger(n.subnet) || n.subnet < 0 || n.subnet > 255) throw new Error(`network.subnet must be 0-255: ${n.subnet}`);
 }
 

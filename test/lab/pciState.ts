@@ -61,7 +61,8 @@ export function writePciState(spec: SysfsSpec, recording: string, state: string,
     const acs = parsed.ok ? parsed.value.devices[0]?.acs : null;
     if (!acs?.cap || !acs.ctl) continue;
     const cap = acs.cap;
-    const ctl = mode === 'kernel' ? Object.fromEntries(ACS_FLAGS.map((f) => [f, KERNEL_ACS.includes(f) && cap[f]])) as typeof cap : acs.ctl;
+    const ctl =
+      mode === 'kernel' ? (Object.fromEntries(ACS_FLAGS.map((f) => [f, KERNEL_ACS.includes(f) && cap[f]])) as typeof cap) : acs.ctl;
     const hex = (w: number) => `${w.toString(16).padStart(4, '0')}\n`;
     fs.writeFileSync(path.join(out, `${bdf}.acscap`), hex(acsWord(cap)));
     fs.writeFileSync(path.join(out, `${bdf}.acsctl`), hex(acsWord(ctl)));
@@ -71,15 +72,17 @@ export function writePciState(spec: SysfsSpec, recording: string, state: string,
 /** One IOMMU group per device of the tree, in tree order, as Linux makes them when ACS isolates every port. */
 export function writeIommuGroups(spec: SysfsSpec, state: string, type: string): void {
   const root = path.join(state, 'sys', 'kernel', 'iommu_groups');
-  Object.keys(spec.pci).sort().forEach((p, id) => {
-    const bdf = p.slice(p.lastIndexOf('/') + 1);
-    const group = path.join(root, String(id));
-    fs.mkdirSync(path.join(group, 'devices'), { recursive: true });
-    fs.writeFileSync(path.join(group, 'type'), `${type}\n`);
-    fs.symlinkSync(`../../../../devices/${p}`, path.join(group, 'devices', bdf));
-    const depth = p.split('/').length + 1;
-    fs.symlinkSync(`${'../'.repeat(depth)}kernel/iommu_groups/${id}`, path.join(state, 'sys', 'devices', p, 'iommu_group'));
-  });
+  Object.keys(spec.pci)
+    .sort()
+    .forEach((p, id) => {
+      const bdf = p.slice(p.lastIndexOf('/') + 1);
+      const group = path.join(root, String(id));
+      fs.mkdirSync(path.join(group, 'devices'), { recursive: true });
+      fs.writeFileSync(path.join(group, 'type'), `${type}\n`);
+      fs.symlinkSync(`../../../../devices/${p}`, path.join(group, 'devices', bdf));
+      const depth = p.split('/').length + 1;
+      fs.symlinkSync(`${'../'.repeat(depth)}kernel/iommu_groups/${id}`, path.join(state, 'sys', 'devices', p, 'iommu_group'));
+    });
 }
 
 /** GID files of each RoCE port: populated entries as given, the rest of the table all zeros with no type. */

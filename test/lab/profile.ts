@@ -101,7 +101,8 @@ function writeDelays(profileDir: string, dir: string, delays: Record<string, num
   for (const [cmd, ms] of Object.entries(delays)) {
     // Only fakes can wait: a delay for a real or missing command would silently do nothing.
     if (!fakes.has(cmd)) throw new Error(`${profileDir}: delays: ${cmd} is not a faked command of this profile`);
-    if (!/^[A-Za-z0-9_.+-]+$/.test(cmd) || !Number.isInteger(ms) || ms < 0) throw new Error(`${profileDir}: delays: need a command name and whole milliseconds, got ${cmd}: ${ms}`);
+    if (!/^[A-Za-z0-9_.+-]+$/.test(cmd) || !Number.isInteger(ms) || ms < 0)
+      throw new Error(`${profileDir}: delays: need a command name and whole milliseconds, got ${cmd}: ${ms}`);
     if (ms > 0) write(path.join(dir, cmd), `${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, '0')}\n`);
   }
 }
@@ -109,10 +110,17 @@ function writeDelays(profileDir: string, dir: string, delays: Record<string, num
 function writePerftestTable(profileDir: string, prof: string, rows: readonly (readonly string[])[]): void {
   for (const row of rows) {
     const [device, mode, outcome, set] = row;
-    const ok = row.length === 4 && /^[A-Za-z0-9_.*-]+$/.test(device) && ['host', 'peermem', 'dmabuf'].includes(mode) && ['ok', 'fail', 'order'].includes(outcome) && /^[a-z0-9-]+$/.test(set ?? '');
-    if (!ok) throw new Error(`${profileDir}: perftest: expected [device, host|peermem|dmabuf, ok|fail|order, set], got ${JSON.stringify(row)}`);
+    const ok =
+      row.length === 4 &&
+      /^[A-Za-z0-9_.*-]+$/.test(device) &&
+      ['host', 'peermem', 'dmabuf'].includes(mode) &&
+      ['ok', 'fail', 'order'].includes(outcome) &&
+      /^[a-z0-9-]+$/.test(set ?? '');
+    if (!ok)
+      throw new Error(`${profileDir}: perftest: expected [device, host|peermem|dmabuf, ok|fail|order, set], got ${JSON.stringify(row)}`);
     for (const role of ['server', 'client']) {
-      if (!fs.existsSync(path.join(prof, 'perftest', `${set}.${role}`))) throw new Error(`${profileDir}: perftest: no recording perftest/${set}.${role}`);
+      if (!fs.existsSync(path.join(prof, 'perftest', `${set}.${role}`)))
+        throw new Error(`${profileDir}: perftest: no recording perftest/${set}.${role}`);
     }
   }
   if (rows.length > 0) write(path.join(prof, 'perftest.tsv'), rows.map((r) => `${r.join('\t')}\n`).join(''));
@@ -123,7 +131,9 @@ const keep = /[A-Za-z0-9.,=+:@-]/;
 /** File name (without .stdout/.stderr/.rc) of a recording; same rule as fakecmd.sh enc(). */
 export function recordingName(cmd: string, args: readonly string[] = []): string {
   const enc = (s: string) =>
-    [...Buffer.from(s, 'utf8')].map((b) => (keep.test(String.fromCharCode(b)) ? String.fromCharCode(b) : '%' + b.toString(16).toUpperCase().padStart(2, '0'))).join('');
+    [...Buffer.from(s, 'utf8')]
+      .map((b) => (keep.test(String.fromCharCode(b)) ? String.fromCharCode(b) : '%' + b.toString(16).toUpperCase().padStart(2, '0')))
+      .join('');
   return [cmd, ...args].map(enc).join('_');
 }
 
@@ -163,17 +173,25 @@ export function materialiseProfile(profileDir: string, hostDir: string, delays: 
   }
   dropBaseRecordings(p, path.join(prof, 'out'), dirs[dirs.length - 1]);
   // The PCI tree: the nearest sysfs.json (own, else a base's), checked now; the boot state builds it.
-  const sysfs = [...dirs].reverse().map((d) => path.join(d, 'sysfs.json')).find((f) => fs.existsSync(f));
+  const sysfs = [...dirs]
+    .reverse()
+    .map((d) => path.join(d, 'sysfs.json'))
+    .find((f) => fs.existsSync(f));
   if (sysfs) write(path.join(prof, 'sysfs.json'), JSON.stringify(patchSysfs(readSysfsSpec(sysfs), p.sysfsPatch)));
-  else if (p.sysfsPatch || p.lspci || p.gids || p.iommu) throw new Error(`${profileDir}: sysfsPatch, lspci, gids and iommu need a sysfs.json tree`);
-  write(path.join(prof, 'modules.tsv'), mods.map(([m, s]) => `${m}\t${s.size}\t${(s.deps ?? []).join(',') || '-'}\t${s.version ?? '-'}\n`).join(''));
+  else if (p.sysfsPatch || p.lspci || p.gids || p.iommu)
+    throw new Error(`${profileDir}: sysfsPatch, lspci, gids and iommu need a sysfs.json tree`);
+  write(
+    path.join(prof, 'modules.tsv'),
+    mods.map(([m, s]) => `${m}\t${s.size}\t${(s.deps ?? []).join(',') || '-'}\t${s.version ?? '-'}\n`).join(''),
+  );
   write(path.join(prof, 'modules.boot'), p.loadedAtBoot.map((m) => m + '\n').join(''));
   for (const [m, s] of mods) {
     if (s.modinfo) write(path.join(prof, 'modinfo', m), fs.readFileSync(s.modinfo, 'utf8'));
     if (s.kallsyms) write(path.join(prof, 'kallsyms', m), fs.readFileSync(s.kallsyms, 'utf8'));
     for (const [file, text] of Object.entries(s.onLoad ?? {})) write(path.join(prof, 'on-load', m, file), text);
   }
-  for (const [m, text] of Object.entries(p.modprobeErrors ?? {})) write(path.join(prof, 'modprobe-error', m), text.endsWith('\n') ? text : text + '\n');
+  for (const [m, text] of Object.entries(p.modprobeErrors ?? {}))
+    write(path.join(prof, 'modprobe-error', m), text.endsWith('\n') ? text : text + '\n');
   if (p.environment !== undefined) write(path.join(prof, 'environment'), p.environment);
   writePerftestTable(profileDir, prof, p.perftest ?? []);
 

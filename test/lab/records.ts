@@ -18,7 +18,10 @@ export const defaultRecordsPath = path.join(os.tmpdir(), 'gdr-doctor-lab.records
 
 export class Records {
   readonly items: LabRecord[] = [];
-  constructor(readonly file: string, readonly dir: string) {}
+  constructor(
+    readonly file: string,
+    readonly dir: string,
+  ) {}
 
   /** Writes the (empty) records file, claiming it for this run. */
   claim(): void {
@@ -89,7 +92,16 @@ export async function undo(items: readonly LabRecord[]): Promise<string[]> {
     if (r.kind === 'veth') tryIp(done, `deleted veth ${r.name}`, 'link', 'del', r.name);
     if (r.kind === 'netns') tryIp(done, `deleted netns ${r.name}`, 'netns', 'del', r.name);
     if (r.kind === 'bridge') tryIp(done, `deleted bridge ${r.name}`, 'link', 'del', r.name);
-    if (r.kind === 'route') tryIp(done, `deleted route blackhole ${r.dst}`, 'route', 'del', 'blackhole', r.dst, ...(r.metric === undefined ? [] : ['metric', String(r.metric)]));
+    if (r.kind === 'route')
+      tryIp(
+        done,
+        `deleted route blackhole ${r.dst}`,
+        'route',
+        'del',
+        'blackhole',
+        r.dst,
+        ...(r.metric === undefined ? [] : ['metric', String(r.metric)]),
+      );
   }
   return done;
 }

@@ -3,7 +3,10 @@
 // `x<k>`, and gives its records their own file, so the same test run from two checkouts never shares
 // a link, an address, a namespace or a records file. Unset or 0: names as the tests write them.
 /** As net.ts's LabNetwork (not imported: net.ts depends on records.ts, which uses this file). */
-interface LabNetwork { bridge: string; subnet: number }
+interface LabNetwork {
+  bridge: string;
+  subnet: number;
+}
 
 export function labShift(env: NodeJS.ProcessEnv = process.env): number {
   const text = env.GDR_LAB_SHIFT ?? '';

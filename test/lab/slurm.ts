@@ -74,7 +74,10 @@ function slurmConf(s: Required<LabSlurm>, byName: Map<string, ClusterHost>): str
 }
 
 function mungeIds(): { uid: number; gid: number } {
-  const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('munge:'));
+  const line = fs
+    .readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('munge:'));
   if (!line) throw new Error('user munge is missing: run test/lab/install.sh (as root) first');
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
@@ -110,10 +113,15 @@ export function prepareSlurm(dir: string, spec: LabSlurm, hosts: readonly Cluste
 /** Runs a command inside a host (its mount, UTS, net and PID namespaces) as root, e.g. `scontrol`; argv, no shell. */
 export function inHost(listenerPid: number, argv: string[], timeoutMs = 10000): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('nsenter', ['--target', String(listenerPid), '--mount', '--uts', '--net', '--pid', '--', ...argv], { timeout: timeoutMs, encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${argv.join(' ')}: ${err.message}\n${stderr}`));
-      else resolve(stdout);
-    });
+    execFile(
+      'nsenter',
+      ['--target', String(listenerPid), '--mount', '--uts', '--net', '--pid', '--', ...argv],
+      { timeout: timeoutMs, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${argv.join(' ')}: ${err.message}\n${stderr}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -124,7 +132,12 @@ export async function waitSlurmIdle(s: PreparedSlurm, controllerPid: number, tim
   while (Date.now() < deadline) {
     try {
       last = await inHost(controllerPid, ['sinfo', '-h', '-N', '-o', '%N %t']);
-      const state = new Map(last.trim().split('\n').map((l) => l.split(' ') as [string, string]));
+      const state = new Map(
+        last
+          .trim()
+          .split('\n')
+          .map((l) => l.split(' ') as [string, string]),
+      );
       if (s.nodes.every((n) => state.get(n) === 'idle')) return;
     } catch (e) {
       last = String(e); // slurmctld not listening yet
@@ -132,5 +145,7 @@ export async function waitSlurmIdle(s: PreparedSlurm, controllerPid: number, tim
     await new Promise((r) => setTimeout(r, 200));
   }
   const tail = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').slice(-3000) : '(no log)');
-  throw new Error(`slurm nodes not idle after ${timeoutMs} ms; sinfo:\n${last}\nslurmctld.log:\n${tail(s.ctldLogPath)}\nslurmd.log (${s.nodes[0]}):\n${tail(s.slurmdLogPath(s.nodes[0]))}`);
+  throw new Error(
+    `slurm nodes not idle after ${timeoutMs} ms; sinfo:\n${last}\nslurmctld.log:\n${tail(s.ctldLogPath)}\nslurmd.log (${s.nodes[0]}):\n${tail(s.slurmdLogPath(s.nodes[0]))}`,
+  );
 }

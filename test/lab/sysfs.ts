@@ -31,8 +31,17 @@ export interface SysfsSpec {
 
 /** Attribute files a PCI device of the tree may have (what Linux has and the probe or NCCL reads). */
 const PCI_ATTRIBUTES = new Set([
-  'class', 'vendor', 'device', 'subsystem_vendor', 'subsystem_device', 'numa_node', 'local_cpulist',
-  'max_link_speed', 'max_link_width', 'current_link_speed', 'current_link_width',
+  'class',
+  'vendor',
+  'device',
+  'subsystem_vendor',
+  'subsystem_device',
+  'numa_node',
+  'local_cpulist',
+  'max_link_speed',
+  'max_link_width',
+  'current_link_speed',
+  'current_link_width',
 ]);
 const PORT_ATTRIBUTES = new Set(['state', 'phys_state', 'link_layer', 'rate', 'lid']);
 
@@ -77,7 +86,8 @@ function checkDevicePath(p: string, pci: SysfsSpec['pci'], seen: ReadonlyMap<str
     const m = BDF.exec(parts[i]);
     if (!m) return `${p}: ${JSON.stringify(parts[i])} is not a bus address (dddd:bb:dd.f, lower case)`;
     if (m[1] !== root[1]) return `${p}: ${parts[i]} is not in PCI domain ${root[1]}`;
-    if (i < parts.length - 1 && pci[parts.slice(0, i + 1).join('/')] === undefined) return `${p}: its bridge ${parts.slice(0, i + 1).join('/')} is not in the tree`;
+    if (i < parts.length - 1 && pci[parts.slice(0, i + 1).join('/')] === undefined)
+      return `${p}: its bridge ${parts.slice(0, i + 1).join('/')} is not in the tree`;
   }
   const bdf = parts[parts.length - 1];
   if (seen.has(bdf)) return `${bdf} appears twice (${seen.get(bdf)} and ${p})`;

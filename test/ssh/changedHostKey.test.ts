@@ -21,7 +21,10 @@ let h: LabHost;
 function config(user: string, changed: boolean, lines: string[] = []): string {
   const kh = path.join(lab.dir, changed ? 'kh-changed' : 'kh-right');
   const strict = changed ? 'no' : 'yes';
-  return writeConfig(lab.dir, hostBlock('ck', h, [`User ${user}`, `UserKnownHostsFile ${kh}`, `StrictHostKeyChecking ${strict}`, 'IdentitiesOnly yes', ...lines]));
+  return writeConfig(
+    lab.dir,
+    hostBlock('ck', h, [`User ${user}`, `UserKnownHostsFile ${kh}`, `StrictHostKeyChecking ${strict}`, 'IdentitiesOnly yes', ...lines]),
+  );
 }
 const keyLogin = (user: string, changed: boolean) => config(user, changed, [`IdentityFile ${lab.keys.plain}`, 'BatchMode yes']);
 const modprobes = () => h.calls().filter((c) => c.cmd === 'modprobe');
@@ -29,7 +32,11 @@ const modprobes = () => h.calls().filter((c) => c.cmd === 'modprobe');
 /** The session of a fix, recording every stdin its commands got (a sudo password would be there). */
 function recording(session: FixSession): FixSession & { stdins: string[] } {
   const stdins: string[] = [];
-  return { ...session, stdins, shell: { run: (command, options) => (stdins.push(options.stdin ?? ''), session.shell.run(command, options)) } };
+  return {
+    ...session,
+    stdins,
+    shell: { run: (command, options) => (stdins.push(options.stdin ?? ''), session.shell.run(command, options)) },
+  };
 }
 
 /** VS Code's sudo path with a remembered password (under whatever key) and a question that must not come. */
@@ -48,7 +55,10 @@ describe('a changed host key under StrictHostKeyChecking=no, held to the real ss
 
   before(async () => {
     const keysudo = { name: 'keysudo', uid: 1503, sudo: 'password' as const, password: SUDO_PW, keys: ['plain' as const] };
-    lab = await startTestLab({ recordsPath: RECORDS, hosts: [{ name: 'ck', profile: 'needs-peermem', users: [...defaultUsers, keysudo] }] });
+    lab = await startTestLab({
+      recordsPath: RECORDS,
+      hosts: [{ name: 'ck', profile: 'needs-peermem', users: [...defaultUsers, keysudo] }],
+    });
     h = lab.host('ck');
     fs.writeFileSync(path.join(lab.dir, 'kh-right'), `${h.hostKeyLine}\n`);
     fs.writeFileSync(path.join(lab.dir, 'kh-changed'), `${h.rotatedHostKeyLine}\n`);
@@ -72,7 +82,11 @@ describe('a changed host key under StrictHostKeyChecking=no, held to the real ss
     const env = { SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: 'force' };
     const passwordOnly = (changed: boolean) => config('pwuser', changed, [`IdentityFile ${lab.keys.unauthorized}`]);
     const asked: string[] = [];
-    const prompts: SshPrompts = { ...noPrompts, password: async () => (asked.push('password'), 'pwuser-lab-pw'), keyboardInteractive: async () => (asked.push('kbd'), ['pwuser-lab-pw']) };
+    const prompts: SshPrompts = {
+      ...noPrompts,
+      password: async () => (asked.push('password'), 'pwuser-lab-pw'),
+      keyboardInteractive: async () => (asked.push('kbd'), ['pwuser-lab-pw']),
+    };
 
     const real = await realSsh(passwordOnly(true), 'ck', env);
     assert.equal(real.status, 255);
@@ -88,7 +102,9 @@ describe('a changed host key under StrictHostKeyChecking=no, held to the real ss
   });
 
   it('refuses a fix that needs the sudo password (CLI), saying why, and runs nothing as root', async () => {
-    const r = await runCli(['fix', '-F', keyLogin('keysudo', true), 'ck', 'load-peermem', '--yes'], { GDR_DOCTOR_AUDIT_LOG: path.join(lab.dir, 'audit.log') });
+    const r = await runCli(['fix', '-F', keyLogin('keysudo', true), 'ck', 'load-peermem', '--yes'], {
+      GDR_DOCTOR_AUDIT_LOG: path.join(lab.dir, 'audit.log'),
+    });
     assert.equal(r.status, 4, r.stdout + r.stderr);
     assert.match(r.stdout, /no password is sent to ck: its host key does not match known_hosts/);
     assert.match(r.stderr, /ck: @ {4}WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED! {5}@/);
@@ -120,7 +136,10 @@ describe('a changed host key under StrictHostKeyChecking=no, held to the real ss
       const session = recording(sshFixSession(trusted, 'ck'));
       assert.equal((await runWithSudo(plan, session, marker, remembered())).status, 'applied');
       assert.deepEqual(session.stdins.filter((s) => s.includes(SUDO_PW)).length, 1);
-      assert.deepEqual(modprobes().map((c) => c.uid), [0]);
+      assert.deepEqual(
+        modprobes().map((c) => c.uid),
+        [0],
+      );
     } finally {
       trusted.close();
       changed.close();

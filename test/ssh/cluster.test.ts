@@ -36,7 +36,9 @@ describe('lab cluster: login node, real Slurm, pdsh and clush over 16 own-addres
     etcSlurmBefore = fs.readdirSync('/etc/slurm').sort();
     const t = Date.now();
     lab = await startLab({
-      recordsPath, network, readyTimeoutMs: 120000,
+      recordsPath,
+      network,
+      readyTimeoutMs: 120000,
       hosts: [
         { name: 'login', profile: 'no-gpu', netns: true, login: true },
         ...nodes.map((name, i) => ({ name, profile: profileOf(i), netns: true })),
@@ -56,14 +58,24 @@ describe('lab cluster: login node, real Slurm, pdsh and clush over 16 own-addres
     assert.equal(r.rc, 0, r.stderr);
     const n = lab.network.subnet;
     // getent pads the address to 15 columns: compare the fields.
-    const rows = r.stdout.trim().split('\n').map((l) => l.split(/\s+/));
-    assert.deepEqual(rows, [[`10.250.${n}.12`, 'gpu01'], [`10.250.${n}.27`, 'gpu16'], [`10.250.${n}.11`, 'login']]);
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/));
+    assert.deepEqual(rows, [
+      [`10.250.${n}.12`, 'gpu01'],
+      [`10.250.${n}.27`, 'gpu16'],
+      [`10.250.${n}.11`, 'login'],
+    ]);
   });
 
   it('sinfo on the login node lists the 16 nodes, idle, in partition gpu', function () {
     const r = onLogin('sinfo -h -N -o "%N %P %t"');
     assert.equal(r.rc, 0, r.stderr);
-    assert.deepEqual(r.stdout.trim().split('\n').sort(), nodes.map((n) => `${n} gpu* idle`));
+    assert.deepEqual(
+      r.stdout.trim().split('\n').sort(),
+      nodes.map((n) => `${n} gpu* idle`),
+    );
   });
 
   it('srun runs one task on each of the 16 nodes', function () {
@@ -72,7 +84,7 @@ describe('lab cluster: login node, real Slurm, pdsh and clush over 16 own-addres
     assert.deepEqual(r.stdout.trim().split('\n').sort(), nodes);
   });
 
-  it('srun tasks run inside the simulated hosts: each node answers with its own profile\'s nvidia-smi topo -m', function () {
+  it("srun tasks run inside the simulated hosts: each node answers with its own profile's nvidia-smi topo -m", function () {
     // --label: each line carries its task's number; a task's first line is its node's name.
     const r = onLogin(`srun --nodes=16 --ntasks-per-node=1 --label sh -c 'hostname; nvidia-smi topo -m'`);
     assert.equal(r.rc, 0, r.stderr);
@@ -87,7 +99,13 @@ describe('lab cluster: login node, real Slurm, pdsh and clush over 16 own-addres
     for (const n of nodes) {
       const recorded = fs.readFileSync(path.join(lab.host(n).hostDir, 'prof/out/nvidia-smi_topo_-m.stdout'), 'utf8');
       assert.equal(seen.get(n)?.trimEnd(), recorded.trimEnd(), `${n}'s output`); // only trailing blank lines may differ
-      assert.ok(lab.host(n).calls().some((c) => c.cmd === 'nvidia-smi' && c.uid === 1500), `${n} logged the call as gdr`);
+      assert.ok(
+        lab
+          .host(n)
+          .calls()
+          .some((c) => c.cmd === 'nvidia-smi' && c.uid === 1500),
+        `${n} logged the call as gdr`,
+      );
     }
     assert.equal(new Set(seen.values()).size, 2, 'healthy and no-nic hosts answer differently');
   });
@@ -95,20 +113,32 @@ describe('lab cluster: login node, real Slurm, pdsh and clush over 16 own-addres
   it('pdsh -R ssh reaches all 16 nodes from the login node', function () {
     const r = onLogin(`pdsh -R ssh -w ${nodeList} hostname`);
     assert.equal(r.rc, 0, r.stderr);
-    assert.deepEqual(r.stdout.trim().split('\n').sort(), nodes.map((n) => `${n}: ${n}`));
+    assert.deepEqual(
+      r.stdout.trim().split('\n').sort(),
+      nodes.map((n) => `${n}: ${n}`),
+    );
   });
 
   it('clush -b reaches all 16 nodes from the login node', function () {
     const r = onLogin(`clush -w ${nodeList} -b hostname`);
     assert.equal(r.rc, 0, r.stderr);
     // -b: per distinct output a header (the nodes that printed it) and the output, each after a rule.
-    const parts = r.stdout.split(/^-+\n/m).filter(Boolean).map((b) => b.trim());
+    const parts = r.stdout
+      .split(/^-+\n/m)
+      .filter(Boolean)
+      .map((b) => b.trim());
     const blocks = parts.filter((_, i) => i % 2 === 0).map((header, i) => `${header}=${parts[2 * i + 1]}`);
-    assert.deepEqual(blocks.sort(), nodes.map((n) => `${n}=${n}`));
+    assert.deepEqual(
+      blocks.sort(),
+      nodes.map((n) => `${n}=${n}`),
+    );
   });
 
-  it('keeps Slurm\'s files inside the hosts: slurm.conf in the login node\'s /etc overlay, the real /etc/slurm unchanged', function () {
-    assert.match(fs.readFileSync(path.join(lab.host('login').etcUpperDir, 'slurm/slurm.conf'), 'utf8'), new RegExp(`^NodeName=gpu16 NodeAddr=10\\.250\\.${lab.network.subnet}\\.27 `, 'm'));
+  it("keeps Slurm's files inside the hosts: slurm.conf in the login node's /etc overlay, the real /etc/slurm unchanged", function () {
+    assert.match(
+      fs.readFileSync(path.join(lab.host('login').etcUpperDir, 'slurm/slurm.conf'), 'utf8'),
+      new RegExp(`^NodeName=gpu16 NodeAddr=10\\.250\\.${lab.network.subnet}\\.27 `, 'm'),
+    );
     assert.deepEqual(fs.readdirSync('/etc/slurm').sort(), etcSlurmBefore);
   });
 });

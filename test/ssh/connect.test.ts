@@ -30,10 +30,19 @@ function target(dest: string, lines: string[]): SshTarget {
 }
 
 function hostBlock(h: LabHost, extra: string[] = [], knownHosts = lab.knownHostsPath): string[] {
-  return [`Host ${h.name}`, `  HostName ${h.address}`, `  Port ${h.port}`, `  UserKnownHostsFile ${knownHosts}`, '  GlobalKnownHostsFile /dev/null', '  IdentityAgent none', ...extra.map((l) => `  ${l}`)];
+  return [
+    `Host ${h.name}`,
+    `  HostName ${h.address}`,
+    `  Port ${h.port}`,
+    `  UserKnownHostsFile ${knownHosts}`,
+    '  GlobalKnownHostsFile /dev/null',
+    '  IdentityAgent none',
+    ...extra.map((l) => `  ${l}`),
+  ];
 }
 
-const withKey = (h: LabHost, extra: string[] = [], kh?: string) => hostBlock(h, ['User gdr', `IdentityFile ${lab.keys.plain}`, 'IdentitiesOnly yes', ...extra], kh);
+const withKey = (h: LabHost, extra: string[] = [], kh?: string) =>
+  hostBlock(h, ['User gdr', `IdentityFile ${lab.keys.plain}`, 'IdentitiesOnly yes', ...extra], kh);
 
 function resolveHopIn(file: string) {
   return async (hop: string) => resolveSshConfig(parseDestination(hop), localResolveEnv(file));
@@ -51,7 +60,10 @@ async function run(t: SshTarget, prompts: SshPrompts = noPrompts, file?: string)
 }
 
 async function refusal(p: Promise<unknown>): Promise<ConnectError> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   assert.ok(e instanceof ConnectError, `expected a ConnectError, got ${String(e)}`);
   return e;
 }
@@ -98,7 +110,7 @@ describe('SSH connections to simulated GPU hosts', function () {
     await run(target('gpu-a', withKey(gpu, ['StrictHostKeyChecking yes'], kh)));
   });
 
-  it('under StrictHostKeyChecking=no, records a new key; a changed one gets a key login only, with ssh\'s warning, as ssh does', async () => {
+  it("under StrictHostKeyChecking=no, records a new key; a changed one gets a key login only, with ssh's warning, as ssh does", async () => {
     const kh = freshKnownHosts();
     await run(target('gpu-a', withKey(gpu, ['StrictHostKeyChecking no'], kh)));
     assert.match(fs.readFileSync(kh, 'utf8'), /ssh-ed25519 /);
@@ -121,13 +133,23 @@ describe('SSH connections to simulated GPU hosts', function () {
       keyboardInteractive: async () => (asked.push('keyboard-interactive'), ['pwuser-lab-pw']),
     };
     const before = fs.readFileSync(gpu.sshdLogPath, 'utf8').length;
-    const t = target('gpu-a', hostBlock(gpu, ['User pwuser', 'IdentitiesOnly yes', `IdentityFile ${lab.keys.unauthorized}`, 'StrictHostKeyChecking no'], kh));
+    const t = target(
+      'gpu-a',
+      hostBlock(gpu, ['User pwuser', 'IdentitiesOnly yes', `IdentityFile ${lab.keys.unauthorized}`, 'StrictHostKeyChecking no'], kh),
+    );
     const e = await refusal(run(t, prompts));
     assert.equal(e.step, 'auth');
     assert.deepEqual(asked, [], 'nothing was asked, so nothing could be sent');
     const log = fs.readFileSync(gpu.sshdLogPath, 'utf8').slice(before);
     assert.doesNotMatch(log, /password|keyboard-interactive/i, 'the server saw neither method tried');
-    assert.equal(await run(target('gpu-a', hostBlock(gpu, ['User pwuser', 'IdentitiesOnly yes', `IdentityFile ${lab.keys.unauthorized}`], lab.knownHostsPath)), prompts), 'gpu-a\npwuser\n', 'with the right key known, the password goes');
+    assert.equal(
+      await run(
+        target('gpu-a', hostBlock(gpu, ['User pwuser', 'IdentitiesOnly yes', `IdentityFile ${lab.keys.unauthorized}`], lab.knownHostsPath)),
+        prompts,
+      ),
+      'gpu-a\npwuser\n',
+      'with the right key known, the password goes',
+    );
   });
 
   it('asks under the default mode, showing the fingerprint; No refuses, Yes records', async () => {
@@ -175,7 +197,12 @@ describe('SSH connections to simulated GPU hosts', function () {
     try {
       execFileSync('ssh-add', [lab.keys.plain], { env: { ...process.env, SSH_AUTH_SOCK: sock }, stdio: 'ignore' });
       // No identity file at all: only the agent can log in.
-      const t = target('gpu-a', [...hostBlock(gpu, ['User gdr', `IdentityFile ${lab.keys.unauthorized}`, 'PasswordAuthentication no']).filter((l) => !l.includes('IdentityAgent')), `  IdentityAgent ${sock}`]);
+      const t = target('gpu-a', [
+        ...hostBlock(gpu, ['User gdr', `IdentityFile ${lab.keys.unauthorized}`, 'PasswordAuthentication no']).filter(
+          (l) => !l.includes('IdentityAgent'),
+        ),
+        `  IdentityAgent ${sock}`,
+      ]);
       assert.equal(await run(t), 'gpu-a\ngdr\n');
       assert.match(fs.readFileSync(gpu.sshdLogPath, 'utf8'), /Accepted publickey for gdr/);
     } finally {
@@ -184,7 +211,10 @@ describe('SSH connections to simulated GPU hosts', function () {
   });
 
   it('asks for the passphrase of an encrypted key', async () => {
-    const t = target('gpu-a', hostBlock(gpu, ['User gdr', `IdentityFile ${lab.keys.encrypted}`, 'IdentitiesOnly yes', 'PasswordAuthentication no']));
+    const t = target(
+      'gpu-a',
+      hostBlock(gpu, ['User gdr', `IdentityFile ${lab.keys.encrypted}`, 'IdentitiesOnly yes', 'PasswordAuthentication no']),
+    );
     const asked: string[] = [];
     const out = await run(t, { ...noPrompts, passphrase: async (f) => (asked.push(f), lab.keys.passphrase) });
     assert.equal(out, 'gpu-a\ngdr\n');
@@ -194,7 +224,10 @@ describe('SSH connections to simulated GPU hosts', function () {
   it('falls back to keyboard-interactive, showing the prompts as sent', async () => {
     const t = target('gpu-a', hostBlock(gpu, ['User pwuser', 'IdentitiesOnly yes', `IdentityFile ${lab.keys.unauthorized}`]));
     const seen: string[] = [];
-    const out = await run(t, { ...noPrompts, keyboardInteractive: async (_h, _n, _i, prompts) => (seen.push(...prompts.map((p) => p.prompt)), ['pwuser-lab-pw']) });
+    const out = await run(t, {
+      ...noPrompts,
+      keyboardInteractive: async (_h, _n, _i, prompts) => (seen.push(...prompts.map((p) => p.prompt)), ['pwuser-lab-pw']),
+    });
     assert.equal(out, 'gpu-a\npwuser\n');
     assert.match(seen[0], /password/i);
   });
@@ -219,8 +252,15 @@ describe('SSH connections to simulated GPU hosts', function () {
 
   it("follows the first hop's own ProxyJump, as ssh -J does (jump-2 is reached through jump-1)", async () => {
     const file = path.join(lab.dir, 'jump-nested.conf');
-    fs.writeFileSync(file, [...withKey(jump1), ...withKey(jump2, ['ProxyJump jump-1']), ...withKey(inner, ['ProxyJump jump-2'])].join('\n'));
-    const logins = () => fs.readFileSync(jump1.sshdLogPath, 'utf8').split('\n').filter((l) => l.startsWith('Accepted publickey for gdr ')).length;
+    fs.writeFileSync(
+      file,
+      [...withKey(jump1), ...withKey(jump2, ['ProxyJump jump-1']), ...withKey(inner, ['ProxyJump jump-2'])].join('\n'),
+    );
+    const logins = () =>
+      fs
+        .readFileSync(jump1.sshdLogPath, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('Accepted publickey for gdr ')).length;
     const before = logins();
     const t = resolveSshConfig(parseDestination('gpu-inner'), localResolveEnv(file));
     assert.equal(await run(t, noPrompts, file), 'gpu-inner\ngdr\n');
@@ -229,7 +269,12 @@ describe('SSH connections to simulated GPU hosts', function () {
 
   it('refuses a ProxyJump loop before connecting anywhere', async () => {
     const file = path.join(lab.dir, 'jump-loop.conf');
-    fs.writeFileSync(file, [...withKey(jump1, ['ProxyJump jump-2']), ...withKey(jump2, ['ProxyJump jump-1']), ...withKey(inner, ['ProxyJump jump-1'])].join('\n'));
+    fs.writeFileSync(
+      file,
+      [...withKey(jump1, ['ProxyJump jump-2']), ...withKey(jump2, ['ProxyJump jump-1']), ...withKey(inner, ['ProxyJump jump-1'])].join(
+        '\n',
+      ),
+    );
     const logins = () => fs.readFileSync(jump1.sshdLogPath, 'utf8').length + fs.readFileSync(jump2.sshdLogPath, 'utf8').length;
     // The earlier tests' sessions on the hops log their end after the client has gone: wait for them.
     const sessions = (h: LabHost) => h.processes().filter((p) => p.pid !== h.listenerPid() && p.args.startsWith('sshd'));

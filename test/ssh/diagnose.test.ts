@@ -38,8 +38,14 @@ describe('gdr-doctor diagnose over SSH', function () {
     assert.equal(report.facts.topo.parsed.value.gpus.length, 8);
     assert.ok(report.facts.lsmod.parsed.value.modules.some((m: { name: string }) => m.name === 'nvidia_peermem'));
     const calls = lab.host('gpu-healthy').calls().slice(before);
-    assert.ok(calls.some((c) => c.cmd === 'nvidia-smi'), 'the fake nvidia-smi ran');
-    assert.ok(calls.every((c) => c.uid === 1500), 'nothing ran as root');
+    assert.ok(
+      calls.some((c) => c.cmd === 'nvidia-smi'),
+      'the fake nvidia-smi ran',
+    );
+    assert.ok(
+      calls.every((c) => c.uid === 1500),
+      'nothing ran as root',
+    );
   });
 
   it('gives findings and per-GPU verdicts for the healthy host (--json)', async () => {
@@ -56,16 +62,24 @@ describe('gdr-doctor diagnose over SSH', function () {
     assert.deepEqual([gpu4.link, gpu4.gdr], ['SYS', false]);
     assert.ok(ids.includes('topo.nic-far'));
     // Kept to its PIX NIC by NCCL_IB_HCA, GPU3 gets GDR.
-    const only2 = JSON.parse((await cli(['diagnose', '-F', lab.sshConfigPath, 'gpu-healthy', '--json', '--nccl-env', 'NCCL_IB_HCA==mlx5_2'])).stdout);
+    const only2 = JSON.parse(
+      (await cli(['diagnose', '-F', lab.sshConfigPath, 'gpu-healthy', '--json', '--nccl-env', 'NCCL_IB_HCA==mlx5_2'])).stdout,
+    );
     const kept = only2.pairs.find((p: { gpu: string }) => p.gpu === 'GPU3');
     assert.deepEqual([kept.link, kept.ncclPath, kept.gdr, kept.nics[0].device], ['PIX', 'PIX', true, 'mlx5_2']);
   });
 
   it('reports a workstation without an RDMA NIC, and a CPU node without a GPU', async () => {
     const nonic = JSON.parse((await cli(['diagnose', '-F', lab.sshConfigPath, 'gpu-nonic', '--json'])).stdout);
-    assert.ok(nonic.findings.some((f: { id: string }) => f.id === 'rdma.none'), JSON.stringify(nonic.findings.map((f: { id: string }) => f.id)));
+    assert.ok(
+      nonic.findings.some((f: { id: string }) => f.id === 'rdma.none'),
+      JSON.stringify(nonic.findings.map((f: { id: string }) => f.id)),
+    );
     const nogpu = JSON.parse((await cli(['diagnose', '-F', lab.sshConfigPath, 'cpu-nogpu', '--json'])).stdout);
-    assert.ok(nogpu.findings.some((f: { id: string }) => f.id === 'gpu.none'), JSON.stringify(nogpu.findings.map((f: { id: string }) => f.id)));
+    assert.ok(
+      nogpu.findings.some((f: { id: string }) => f.id === 'gpu.none'),
+      JSON.stringify(nogpu.findings.map((f: { id: string }) => f.id)),
+    );
   });
 
   it('shows a host without the module loaded, in the human report', async () => {
@@ -75,7 +89,7 @@ describe('gdr-doctor diagnose over SSH', function () {
     assert.match(r.stdout, /ok\s+topo/);
   });
 
-  it('diagnoses several hosts in one call, keeping a reachable host\'s report when another fails', async () => {
+  it("diagnoses several hosts in one call, keeping a reachable host's report when another fails", async () => {
     const r = await cli(['diagnose', '-F', lab.sshConfigPath, 'gpu-healthy', 'unknown-host.invalid', 'gpu-nopeermem', '--each']);
     assert.equal(r.status, 3);
     assert.match(r.stdout, /\ngpu-healthy — collected [\s\S]*\ngpu-nopeermem — collected /);
@@ -85,7 +99,10 @@ describe('gdr-doctor diagnose over SSH', function () {
   it('exits 3 naming the host and the step when the host key is unknown', async () => {
     const conf = path.join(lab.dir, 'strict-unknown.conf');
     const h = lab.host('gpu-healthy');
-    fs.writeFileSync(conf, `Host x\n  HostName ${h.address}\n  Port ${h.port}\n  User gdr\n  IdentityFile ${lab.keys.plain}\n  UserKnownHostsFile /dev/null\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n`);
+    fs.writeFileSync(
+      conf,
+      `Host x\n  HostName ${h.address}\n  Port ${h.port}\n  User gdr\n  IdentityFile ${lab.keys.plain}\n  UserKnownHostsFile /dev/null\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n`,
+    );
     const r = await cli(['diagnose', '-F', conf, 'x']);
     assert.equal(r.status, 3);
     assert.match(r.stderr, /^gdr-doctor: x: cannot reach \(host-key\)/);

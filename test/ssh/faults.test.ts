@@ -33,7 +33,10 @@ function open(name: string, config = lab.sshConfigPath): Promise<SshConnection> 
 }
 
 /** One probe of a lab host through the real SSH runner; `raw` is the byte stream as it arrived. */
-async function probe(name: string, options: { commands?: readonly ProbeCommandSpec[]; deadlineMs?: number } = {}): Promise<{ report: ProbeReport; raw: Buffer }> {
+async function probe(
+  name: string,
+  options: { commands?: readonly ProbeCommandSpec[]; deadlineMs?: number } = {},
+): Promise<{ report: ProbeReport; raw: Buffer }> {
   const conn = await open(name);
   let raw: Buffer = Buffer.alloc(0);
   const runner: ProbeRunner = async (script, request) => {
@@ -87,13 +90,18 @@ describe('probe fault matrix over SSH', function () {
   before(async () => {
     assertLabCanRun();
     await cleanupStale();
-    lab = await startLab({ hosts: [{ name: 'gpu-faults', profile: 'healthy' }, { name: 'gpu-de', profile: 'de-locale' }] });
+    lab = await startLab({
+      hosts: [
+        { name: 'gpu-faults', profile: 'healthy' },
+        { name: 'gpu-de', profile: 'de-locale' },
+      ],
+    });
     [gpu, de] = lab.hosts;
   });
   after(async () => lab?.stop());
   afterEach(() => gpu.clearFaults());
 
-  it('a hung command is stopped by the host\'s timeout; the other sections are kept', async () => {
+  it("a hung command is stopped by the host's timeout; the other sections are kept", async () => {
     gpu.setFault('nvidia-smi', 'hang', 300);
     const { report } = await probe('gpu-faults', { commands: withSmiLimit(2) });
     assert.equal(report.finished, true);
@@ -120,7 +128,12 @@ describe('probe fault matrix over SSH', function () {
     assert.equal(section(report, 'topo').state, 'not-run');
     assert.equal(section(report, 'lsmod').state, 'complete');
     assert.equal(report.facts.lsmod?.parsed.ok, true);
-    assert.ok(gpu.calls().slice(calls).some((c) => c.cmd === 'lsmod'));
+    assert.ok(
+      gpu
+        .calls()
+        .slice(calls)
+        .some((c) => c.cmd === 'lsmod'),
+    );
     // Their limit is 600 s: only the probe's stop (TERM to the session, the script's trap) ends them.
     await until('the hung commands are gone from the host', () => hungFakes(gpu).length === 0);
   });
@@ -140,13 +153,19 @@ describe('probe fault matrix over SSH', function () {
 
   it('a server that accepts TCP but never speaks fails at the connect timeout', async () => {
     const conf = path.join(lab.dir, `silent-${++n}.conf`);
-    fs.writeFileSync(conf, `${fs.readFileSync(lab.sshConfigPath, 'utf8')}Host silent\n  HostName ${gpu.address}\n  Port ${gpu.port}\n  User gdr\n  IdentityFile ${lab.keys.plain}\n  UserKnownHostsFile ${lab.knownHostsPath}\n  ConnectTimeout 2\n`);
+    fs.writeFileSync(
+      conf,
+      `${fs.readFileSync(lab.sshConfigPath, 'utf8')}Host silent\n  HostName ${gpu.address}\n  Port ${gpu.port}\n  User gdr\n  IdentityFile ${lab.keys.plain}\n  UserKnownHostsFile ${lab.knownHostsPath}\n  ConnectTimeout 2\n`,
+    );
     const listener = gpu.listenerPid();
     process.kill(listener, 'SIGSTOP');
     try {
       // SIGSTOP is delivered asynchronously: /proc shows 'T' a moment later.
       await until('the listener is stopped', () => gpu.processes().find((p) => p.pid === listener)?.state === 'T');
-      const err = await open('silent', conf).then(() => null, (e: unknown) => e);
+      const err = await open('silent', conf).then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(err instanceof ConnectError, String(err));
       assert.equal(err.step, 'timeout');
     } finally {
@@ -157,7 +176,10 @@ describe('probe fault matrix over SSH', function () {
 
   it('a refused port fails at the TCP step', async () => {
     const port = await freePort();
-    const err = await open(`ssh://gdr@127.0.0.1:${port}`).then(() => null, (e: unknown) => e);
+    const err = await open(`ssh://gdr@127.0.0.1:${port}`).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof ConnectError, String(err));
     assert.equal(err.step, 'tcp');
     assert.match(err.message, /connection refused/);
@@ -230,7 +252,14 @@ describe('probe fault matrix over SSH', function () {
 
     it('as destination text (host, user, ssh:// user)', async () => {
       const [m] = markers();
-      const evil = [`gpu-faults;touch ${m}`, `$(touch ${m})`, `\`touch ${m}\``, `gdr$(touch${'${IFS}'}${m})@gpu-faults`, `x;touch${'${IFS}'}${hostMarker}@gpu-faults`, `ssh://gdr%24(touch%20${encodeURIComponent(m)})@gpu-faults`];
+      const evil = [
+        `gpu-faults;touch ${m}`,
+        `$(touch ${m})`,
+        `\`touch ${m}\``,
+        `gdr$(touch${'${IFS}'}${m})@gpu-faults`,
+        `x;touch${'${IFS}'}${hostMarker}@gpu-faults`,
+        `ssh://gdr%24(touch%20${encodeURIComponent(m)})@gpu-faults`,
+      ];
       for (const d of evil) {
         const r = await cli(['diagnose', '-F', lab.sshConfigPath, d]);
         assert.notEqual(r.status, 0, `${d}: ${r.stdout}`);

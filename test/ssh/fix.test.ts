@@ -27,7 +27,12 @@ let lab: Lab;
 
 /** Each host's CLI runs append to that host's own audit log in the lab folder. */
 const auditLogOf = (host: string) => path.join(lab.dir, `audit-${host}.log`);
-const audited = (host: string) => fs.readFileSync(auditLogOf(host), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const audited = (host: string) =>
+  fs
+    .readFileSync(auditLogOf(host), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 function cli(args: string[]) {
   const host = args.find((a) => a.includes('fx-'))?.replace(/^.*@/, '') ?? 'none';
@@ -54,7 +59,8 @@ function passwords(login: string | null, sudo: string | null): SshPrompts & { su
 
 const open = (destination: string, prompts: SshPrompts): Promise<SshConnection> => openLabHost(lab.sshConfigPath, destination, prompts);
 /** The core API as the CLI drives it: plan, then apply, sudo's password through the same prompts. */
-const fix = (destination: string, fixId: FixPlan['fixId'], prompts: SshPrompts): Promise<FixResult> => fixOverSsh(lab.sshConfigPath, destination, fixId, prompts);
+const fix = (destination: string, fixId: FixPlan['fixId'], prompts: SshPrompts): Promise<FixResult> =>
+  fixOverSsh(lab.sshConfigPath, destination, fixId, prompts);
 
 function diagnoseIds(destination: string): Promise<string[]> {
   return cli(['diagnose', '-F', lab.sshConfigPath, destination, '--json']).then((r) => {
@@ -72,7 +78,15 @@ describe('gdr-doctor fix on simulated GPU hosts', function () {
     const host = (name: string, profile = 'needs-peermem') => ({ name, profile, users: USERS });
     lab = await startLab({
       recordsPath: RECORDS,
-      hosts: [host('fx-cli'), host('fx-pw'), host('fx-wrongpw'), host('fx-root'), host('fx-etcmod'), host('fx-mismatch', 'ofed-mismatch'), host('fx-nosudo')],
+      hosts: [
+        host('fx-cli'),
+        host('fx-pw'),
+        host('fx-wrongpw'),
+        host('fx-root'),
+        host('fx-etcmod'),
+        host('fx-mismatch', 'ofed-mismatch'),
+        host('fx-nosudo'),
+      ],
     });
   });
   after(async () => lab?.stop());
@@ -101,7 +115,10 @@ describe('gdr-doctor fix on simulated GPU hosts', function () {
       const r = await cli(['fix', '-F', lab.sshConfigPath, 'fx-cli', 'load-peermem', '--yes']);
       assert.equal(r.status, 0, r.stdout + r.stderr);
       assert.match(r.stdout, /load-peermem applied: nvidia_peermem is loaded and registered \(nv_mem\)/);
-      assert.deepEqual(modprobes(h).map((c) => [c.uid, c.args]), [[0, ['nvidia_peermem']]]);
+      assert.deepEqual(
+        modprobes(h).map((c) => [c.uid, c.args]),
+        [[0, ['nvidia_peermem']]],
+      );
       const audit = audited('fx-cli');
       assert.equal(audit.length, 1);
       assert.equal(audit[0].host, 'fx-cli');
@@ -148,7 +165,10 @@ describe('gdr-doctor fix on simulated GPU hosts', function () {
       assert.equal(result.status, 'applied');
       assert.equal(result.plan.privilege, 'root');
       assert.doesNotMatch(result.steps[0].command, /sudo/);
-      assert.deepEqual(modprobes(h).map((c) => c.uid), [0]);
+      assert.deepEqual(
+        modprobes(h).map((c) => c.uid),
+        [0],
+      );
     });
 
     it('sudo with a password: asked once, sent on stdin, never shown or logged', async () => {
@@ -160,7 +180,10 @@ describe('gdr-doctor fix on simulated GPU hosts', function () {
       assert.equal(result.steps.length, 2, 'load, then persist');
       assert.ok(result.steps.every((s) => /sudo -S -p 'gdr-doctor-sudo-[0-9a-f]+'/.test(s.command)));
       assert.doesNotMatch(JSON.stringify(result), /pwuser-lab-pw|gdr-doctor-sudo-[0-9a-f]+'?:/);
-      assert.deepEqual(modprobes(h).map((c) => [c.uid, c.args]), [[0, ['nvidia_peermem']]]);
+      assert.deepEqual(
+        modprobes(h).map((c) => [c.uid, c.args]),
+        [[0, ['nvidia_peermem']]],
+      );
       assert.equal(readUpper(h, CONF), CONF_TEXT);
     });
 
@@ -183,7 +206,10 @@ describe('gdr-doctor fix on simulated GPU hosts', function () {
       assert.match(unasked.message, /sudo on nosudo@fx-nosudo needs the password of nosudo and none was given: nothing was changed/);
       const given = await fix('nosudo@fx-nosudo', 'load-peermem', passwords(null, 'nosudo-lab-pw'));
       assert.equal(given.status, 'failed');
-      assert.match(given.message, /nosudo may not use sudo on nosudo@fx-nosudo \(sudo said: nosudo is not in the sudoers file\.\).*Log in as root/);
+      assert.match(
+        given.message,
+        /nosudo may not use sudo on nosudo@fx-nosudo \(sudo said: nosudo is not in the sudoers file\.\).*Log in as root/,
+      );
       assert.deepEqual(modprobes(h), []);
     });
   });
@@ -194,7 +220,11 @@ describe('gdr-doctor fix on simulated GPU hosts', function () {
     const etcModules = fs.readFileSync(path.join(REPO_ROOT, 'test/lab/profiles/needs-peermem/etc-modules-variant/modules'), 'utf8');
     const root = await open('root@fx-etcmod', noPrompts);
     try {
-      const r = await exec(root.client, 'rm -rf /etc/modules-load.d && cat > /etc/modules', { stdin: etcModules, timeoutMs: 10_000, maxBytes: 65536 });
+      const r = await exec(root.client, 'rm -rf /etc/modules-load.d && cat > /etc/modules', {
+        stdin: etcModules,
+        timeoutMs: 10_000,
+        maxBytes: 65536,
+      });
       assert.equal(r.exitCode, 0, r.stderr.toString());
     } finally {
       root.close();
@@ -208,7 +238,11 @@ describe('gdr-doctor fix on simulated GPU hosts', function () {
     assert.equal(second.status, 'nothing-to-do', second.message);
     assert.equal(readUpper(h, 'modules'), `${etcModules}nvidia-peermem\n`);
     assert.equal(fs.existsSync(path.join(h.etcUpperDir, CONF)), false, 'no modules-load.d file appeared');
-    assert.deepEqual(fs.readdirSync(h.etcUpperDir).filter((f) => f.includes('gdr-doctor')), [], 'no temp file left');
+    assert.deepEqual(
+      fs.readdirSync(h.etcUpperDir).filter((f) => f.includes('gdr-doctor')),
+      [],
+      'no temp file left',
+    );
   });
 
   it('modprobe "Invalid argument" is reported as peermem.ofed-mismatch and nothing is persisted', async () => {
@@ -217,11 +251,22 @@ describe('gdr-doctor fix on simulated GPU hosts', function () {
     assert.equal(r.status, 1, r.stderr);
     const { result } = JSON.parse(r.stdout);
     assert.equal(result.status, 'failed');
-    assert.deepEqual(result.findings.map((f: { id: string }) => f.id), ['peermem.ofed-mismatch']);
-    assert.ok(result.findings[0].evidence.includes("modprobe nvidia_peermem: modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument"));
-    assert.match(result.message, /load nvidia_peermem \(modprobe nvidia_peermem\)" failed \(exit 1\)[\s\S]*Nothing was persisted[\s\S]*Invalid argument/);
+    assert.deepEqual(
+      result.findings.map((f: { id: string }) => f.id),
+      ['peermem.ofed-mismatch'],
+    );
+    assert.ok(
+      result.findings[0].evidence.includes("modprobe nvidia_peermem: modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument"),
+    );
+    assert.match(
+      result.message,
+      /load nvidia_peermem \(modprobe nvidia_peermem\)" failed \(exit 1\)[\s\S]*Nothing was persisted[\s\S]*Invalid argument/,
+    );
     assert.equal(result.steps.length, 1, 'the persist step did not run');
-    assert.deepEqual(modprobes(h).map((c) => [c.uid, c.args]), [[0, ['nvidia_peermem']]]);
+    assert.deepEqual(
+      modprobes(h).map((c) => [c.uid, c.args]),
+      [[0, ['nvidia_peermem']]],
+    );
     assert.equal(fs.existsSync(upper(h, 'modules-load.d')), false);
     const [entry] = audited('fx-mismatch');
     assert.equal(entry.status, 'failed');

@@ -17,8 +17,13 @@ const terminal = new TmuxServer(`gdrdoc-fixprompts-${process.pid}`);
 
 const QUESTION = /^Apply this on target\? \[y\/N\] ?/m;
 // The plan's command, written out here from the fix's documented script, not imported from src.
-const LOAD_SCRIPT = "/bin/sh -c 'PATH=/usr/sbin:/sbin:/usr/bin:/bin\nexport PATH\nLC_ALL=C\nexport LC_ALL\nexec </dev/null\nmodprobe nvidia_peermem'";
-const indented = (command: string) => command.split('\n').map((l) => `       ${l}`).join('\n');
+const LOAD_SCRIPT =
+  "/bin/sh -c 'PATH=/usr/sbin:/sbin:/usr/bin:/bin\nexport PATH\nLC_ALL=C\nexport LC_ALL\nexec </dev/null\nmodprobe nvidia_peermem'";
+const indented = (command: string) =>
+  command
+    .split('\n')
+    .map((l) => `       ${l}`)
+    .join('\n');
 const NOPASSWD_STEP = `    1. load nvidia_peermem (modprobe nvidia_peermem)\n${indented(`$ LC_ALL=C sudo -n ${LOAD_SCRIPT}`)}\n`;
 
 const modprobes = (h: LabHost) => h.calls().filter((c) => c.cmd === 'modprobe');
@@ -29,7 +34,12 @@ describe('gdr-doctor fix asking on a terminal (tmux)', function () {
   let n = 0;
 
   /** A case folder logging in to `host` as `user`, with its own audit log; the CLI runs in a new pane. */
-  function fixRun(host: LabHost, user: string, identityFile: string, options: RunOptions = { output: 'both' }): SshCase & { run: Run; audit: string } {
+  function fixRun(
+    host: LabHost,
+    user: string,
+    identityFile: string,
+    options: RunOptions = { output: 'both' },
+  ): SshCase & { run: Run; audit: string } {
     const id = ++n;
     const c = sshCase(path.join(lab.dir, `fixprompts-${id}`), host, user, identityFile, 'known');
     const audit = path.join(c.dir, 'audit.log');
@@ -40,8 +50,28 @@ describe('gdr-doctor fix asking on a terminal (tmux)', function () {
 
   /** lsmod on the host, through OpenSSH as root: independent of gdr-doctor's code. */
   function lsmod(host: LabHost): string {
-    return execFileSync('ssh', ['-F', '/dev/null', '-p', String(host.port), '-i', lab.keys.plain, '-o', 'IdentitiesOnly=yes', '-o', 'BatchMode=yes',
-      '-o', `UserKnownHostsFile=${lab.knownHostsPath}`, '-o', 'StrictHostKeyChecking=yes', `root@${host.address}`, 'lsmod'], { encoding: 'utf8', env: { ...process.env, SSH_AUTH_SOCK: '' } });
+    return execFileSync(
+      'ssh',
+      [
+        '-F',
+        '/dev/null',
+        '-p',
+        String(host.port),
+        '-i',
+        lab.keys.plain,
+        '-o',
+        'IdentitiesOnly=yes',
+        '-o',
+        'BatchMode=yes',
+        '-o',
+        `UserKnownHostsFile=${lab.knownHostsPath}`,
+        '-o',
+        'StrictHostKeyChecking=yes',
+        `root@${host.address}`,
+        'lsmod',
+      ],
+      { encoding: 'utf8', env: { ...process.env, SSH_AUTH_SOCK: '' } },
+    );
   }
 
   async function refuses(host: LabHost, answer: string, options?: RunOptions): Promise<Run> {
@@ -62,7 +92,13 @@ describe('gdr-doctor fix asking on a terminal (tmux)', function () {
     assert.ok(fs.existsSync(CLI), `${CLI} is missing: run npm run build first`);
     await cleanupStale(RECORDS);
     // Loopback hosts only, with the default users (gdr: NOPASSWD sudo; pwuser: sudo asks its password).
-    lab = await startLab({ hosts: [{ name: 'fxp-gdr', profile: 'needs-peermem' }, { name: 'fxp-pw', profile: 'needs-peermem' }], recordsPath: RECORDS });
+    lab = await startLab({
+      hosts: [
+        { name: 'fxp-gdr', profile: 'needs-peermem' },
+        { name: 'fxp-pw', profile: 'needs-peermem' },
+      ],
+      recordsPath: RECORDS,
+    });
     for (const h of lab.hosts) assert.doesNotMatch(lsmod(h), /^nvidia_peermem /m, 'the profile starts with the module not loaded');
   });
 
@@ -104,10 +140,20 @@ describe('gdr-doctor fix asking on a terminal (tmux)', function () {
     run.key('Enter');
     assert.equal(await run.exitCode(), 0, run.read('err'));
     assert.match(run.read('out'), /^target: load-peermem applied: nvidia_peermem is loaded and registered \(nv_mem\)/m);
-    assert.deepEqual(modprobes(h).map((c) => [c.uid, c.args]), [[0, ['nvidia_peermem']]]);
+    assert.deepEqual(
+      modprobes(h).map((c) => [c.uid, c.args]),
+      [[0, ['nvidia_peermem']]],
+    );
     assert.match(lsmod(h), /^nvidia_peermem\s+16384\s/m);
-    const entries = fs.readFileSync(audit, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(entries.map((e) => [e.host, e.fix, e.status]), [['target', 'load-peermem', 'applied']]);
+    const entries = fs
+      .readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      entries.map((e) => [e.host, e.fix, e.status]),
+      [['target', 'load-peermem', 'applied']],
+    );
   });
 
   it("asks pwuser's sudo password on the terminal without showing it, applies, and keeps it nowhere", async () => {
@@ -117,7 +163,11 @@ describe('gdr-doctor fix asking on a terminal (tmux)', function () {
     run.type(PASSWORD);
     run.key('Enter');
     const screen = await run.waitFor(QUESTION);
-    assert.match(screen, /^ {7}\$ LC_ALL=C sudo -S -p 'gdr-doctor-sudo-[0-9a-f]+' \/bin\/sh -c 'PATH=/m, 'the plan says sudo reads a password');
+    assert.match(
+      screen,
+      /^ {7}\$ LC_ALL=C sudo -S -p 'gdr-doctor-sudo-[0-9a-f]+' \/bin\/sh -c 'PATH=/m,
+      'the plan says sudo reads a password',
+    );
     run.type('y');
     run.key('Enter');
     // Not anchored: with output 'both', the newline after "y" (stderr, through tee) may reach the pane after this prompt (/dev/tty).
@@ -128,7 +178,10 @@ describe('gdr-doctor fix asking on a terminal (tmux)', function () {
     run.key('Enter');
     assert.equal(await run.exitCode(), 0, run.read('err'));
     assert.match(run.read('out'), /^target: load-peermem applied: /m);
-    assert.deepEqual(modprobes(h).map((c) => [c.uid, c.args]), [[0, ['nvidia_peermem']]]);
+    assert.deepEqual(
+      modprobes(h).map((c) => [c.uid, c.args]),
+      [[0, ['nvidia_peermem']]],
+    );
     assert.match(lsmod(h), /^nvidia_peermem\s+16384\s/m);
     const log = fs.readFileSync(audit, 'utf8');
     assert.equal(JSON.parse(log).status, 'applied');

@@ -44,7 +44,14 @@ interface HostJson {
   path: string;
   error?: { step: string; message: string };
   durationMs: number;
-  report?: { host: string; timedOut: boolean; connectionLost: boolean; finished: boolean; commands: { id: string; state: string }[]; findings: { id: string; severity: string }[] };
+  report?: {
+    host: string;
+    timedOut: boolean;
+    connectionLost: boolean;
+    finished: boolean;
+    commands: { id: string; state: string }[];
+    findings: { id: string; severity: string }[];
+  };
 }
 
 describe('gdr-doctor diagnose over a fleet (direct fan-out)', function () {
@@ -74,7 +81,10 @@ describe('gdr-doctor diagnose over a fleet (direct fan-out)', function () {
   const ids = (h: HostJson) => (h.report?.findings ?? []).map((f) => f.id);
   // The GPUDirect RDMA verdicts, without probe.command-failed: on a 2-CPU machine running 19 hosts a
   // probe command can pass its own 10 s limit in one run and not in the next, whatever the other hosts do.
-  const verdicts = (h: HostJson) => ids(h).filter((id) => id !== 'probe.command-failed').sort();
+  const verdicts = (h: HostJson) =>
+    ids(h)
+      .filter((id) => id !== 'probe.command-failed')
+      .sort();
 
   it('diagnoses every host of a host list, each with its own findings', async () => {
     const r = await cli(['gpu[01-15]', '--json', '-f', '4']);
@@ -82,7 +92,12 @@ describe('gdr-doctor diagnose over a fleet (direct fan-out)', function () {
     assert.equal(r.stderr, '', 'no progress line without a terminal');
     const fleet = JSON.parse(r.stdout);
     const hosts: HostJson[] = fleet.hosts;
-    assert.deepEqual(hosts.map((h) => h.host), specs().slice(0, 15).map((s) => s.name));
+    assert.deepEqual(
+      hosts.map((h) => h.host),
+      specs()
+        .slice(0, 15)
+        .map((s) => s.name),
+    );
     slowestMs = Math.max(...hosts.map((h) => h.durationMs));
     for (const h of hosts) baseline.set(h.host, verdicts(h));
     for (const h of hosts) {
@@ -98,7 +113,7 @@ describe('gdr-doctor diagnose over a fleet (direct fan-out)', function () {
     }
   });
 
-  it('with faults on four hosts, the others\' results stay intact and correct', async function () {
+  it("with faults on four hosts, the others' results stay intact and correct", async function () {
     // The per-host deadline must end the faulty hosts and let the healthy ones finish: three times
     // the slowest healthy host of the run above, so a loaded machine does not turn this into a race.
     const timeoutS = Math.min(240, Math.max(20, Math.ceil((3 * slowestMs) / 1000)));
@@ -115,7 +130,8 @@ describe('gdr-doctor diagnose over a fleet (direct fan-out)', function () {
     // the lab's way to make that so: only the deadline ends it.
     const frozen = new Set<number>();
     const freezer = setInterval(() => {
-      for (const p of hang.processes()) if (/^sleep [0-9]$/.test(p.args) && !frozen.has(p.pid) && signal(p.pid, 'SIGSTOP')) frozen.add(p.pid);
+      for (const p of hang.processes())
+        if (/^sleep [0-9]$/.test(p.args) && !frozen.has(p.pid) && signal(p.pid, 'SIGSTOP')) frozen.add(p.pid);
     }, 50);
     const callsBefore = hang.calls().length;
     try {
@@ -126,11 +142,23 @@ describe('gdr-doctor diagnose over a fleet (direct fan-out)', function () {
       const byName = new Map(hosts.map((h) => [h.host, h]));
       assert.equal(hosts.length, 19);
       assert.ok(frozen.size > 0, "the watchdog's timer was stopped on the hung host");
-      assert.ok(hang.calls().slice(callsBefore).some((c) => c.cmd === 'nvidia-smi'), 'the hung nvidia-smi ran on its host');
+      assert.ok(
+        hang
+          .calls()
+          .slice(callsBefore)
+          .some((c) => c.cmd === 'nvidia-smi'),
+        'the hung nvidia-smi ran on its host',
+      );
 
       const hung = byName.get(HANG)!;
-      assert.deepEqual([hung.status, hung.error?.step, hung.report?.timedOut, hung.report?.finished], ['timed-out', 'deadline', true, false]);
-      assert.ok(hung.report?.commands.some((c) => c.state === 'complete'), 'what arrived before the deadline is kept');
+      assert.deepEqual(
+        [hung.status, hung.error?.step, hung.report?.timedOut, hung.report?.finished],
+        ['timed-out', 'deadline', true, false],
+      );
+      assert.ok(
+        hung.report?.commands.some((c) => c.state === 'complete'),
+        'what arrived before the deadline is kept',
+      );
       const dropped = byName.get(DROP)!;
       assert.deepEqual([dropped.status, dropped.report?.connectionLost, dropped.report?.finished], ['findings', true, false]);
       const silent = byName.get(SILENT)!;
@@ -145,7 +173,10 @@ describe('gdr-doctor diagnose over a fleet (direct fan-out)', function () {
         assert.deepEqual([h.report?.finished, h.report?.timedOut, h.report?.connectionLost], [true, false, false], h.host);
         assert.deepEqual(verdicts(h), baseline.get(h.host), `${h.host}: the same findings as without faults`);
       }
-      assert.deepEqual(NO_PEERMEM.map((n) => ids(byName.get(n)!).includes('peermem.not-loaded')), [true, true]);
+      assert.deepEqual(
+        NO_PEERMEM.map((n) => ids(byName.get(n)!).includes('peermem.not-loaded')),
+        [true, true],
+      );
     } finally {
       clearInterval(freezer);
       for (const pid of frozen) signal(pid, 'SIGCONT');
@@ -180,7 +211,10 @@ describe('gdr-doctor diagnose over a fleet (direct fan-out)', function () {
     assert.equal(groupOf('gpu01'), groupOf('gpu02'));
     assert.notEqual(groupOf('gpu01'), groupOf('gpu13'));
     assert.notEqual(groupOf('gpu15'), groupOf('gpu13'));
-    assert.equal(fleet.groups.reduce((n: number, g: { hosts: string[] }) => n + g.hosts.length, 0), 5);
+    assert.equal(
+      fleet.groups.reduce((n: number, g: { hosts: string[] }) => n + g.hosts.length, 0),
+      5,
+    );
   });
 
   it('one host of a list is reported as a single host, as before', async () => {

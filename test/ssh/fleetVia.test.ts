@@ -25,7 +25,10 @@ interface HostJson {
 }
 
 function specs(): LabHostSpec[] {
-  return [{ name: 'login', profile: 'no-gpu', netns: true, login: true }, ...NODES.map((name) => ({ name, profile: PROFILE[name], netns: true }))];
+  return [
+    { name: 'login', profile: 'no-gpu', netns: true, login: true },
+    ...NODES.map((name) => ({ name, profile: PROFILE[name], netns: true })),
+  ];
 }
 
 describe('gdr-doctor diagnose through a login node (the CLI)', function () {
@@ -35,7 +38,13 @@ describe('gdr-doctor diagnose through a login node (the CLI)', function () {
   before(async () => {
     assertLabCanRun();
     await cleanupStale(RECORDS);
-    lab = await startLab({ hosts: specs(), recordsPath: RECORDS, network: NETWORK, slurm: { controller: 'login', nodes: NODES }, readyTimeoutMs: 60_000 });
+    lab = await startLab({
+      hosts: specs(),
+      recordsPath: RECORDS,
+      network: NETWORK,
+      slurm: { controller: 'login', nodes: NODES },
+      readyTimeoutMs: 60_000,
+    });
   });
   after(async () => {
     await lab?.stop();
@@ -53,7 +62,10 @@ describe('gdr-doctor diagnose through a login node (the CLI)', function () {
 
   /** Every node reached by `tool`, each with its own profile's verdicts. */
   function assertNodes(hosts: HostJson[], tool: string, down: string[] = []): void {
-    assert.deepEqual(hosts.map((h) => h.host), NODES);
+    assert.deepEqual(
+      hosts.map((h) => h.host),
+      NODES,
+    );
     const byName = new Map(hosts.map((h) => [h.host, h]));
     for (const h of hosts.filter((x) => !down.includes(x.host))) {
       assert.equal(h.path, tool, h.host);
@@ -62,7 +74,10 @@ describe('gdr-doctor diagnose through a login node (the CLI)', function () {
     assert.ok(ids(byName.get('gpu03')!).includes('peermem.not-loaded'), ids(byName.get('gpu03')!).join(' '));
     assert.ok(ids(byName.get('gpu04')!).includes('rdma.none'), ids(byName.get('gpu04')!).join(' '));
     for (const name of ['gpu01', 'gpu02'].filter((n) => !down.includes(n))) {
-      assert.ok(!ids(byName.get(name)!).some((id) => id === 'peermem.not-loaded' || id === 'rdma.none'), `${name}: ${ids(byName.get(name)!)}`);
+      assert.ok(
+        !ids(byName.get(name)!).some((id) => id === 'peermem.not-loaded' || id === 'rdma.none'),
+        `${name}: ${ids(byName.get(name)!)}`,
+      );
     }
   }
 
@@ -103,11 +118,17 @@ describe('gdr-doctor diagnose through a login node (the CLI)', function () {
     }
   });
 
-  it('without --with: the login node\'s tools are detected and Slurm is chosen', async () => {
+  it("without --with: the login node's tools are detected and Slurm is chosen", async () => {
     const r = await cli(['-w', 'gpu[01-02]', '--json']);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /through login with slurm \(found: slurm, pdsh, clush\)/);
-    assert.deepEqual(JSON.parse(r.stdout).hosts.map((h: HostJson) => [h.host, h.path]), [['gpu01', 'slurm'], ['gpu02', 'slurm']]);
+    assert.deepEqual(
+      JSON.parse(r.stdout).hosts.map((h: HostJson) => [h.host, h.path]),
+      [
+        ['gpu01', 'slurm'],
+        ['gpu02', 'slurm'],
+      ],
+    );
   });
 
   describe('--jobid: the nodes of an allocation the user already holds', () => {
@@ -123,21 +144,36 @@ describe('gdr-doctor diagnose through a login node (the CLI)', function () {
       const r = await cli(['--with', 'slurm', '--jobid', job, '--json']);
       assert.equal(r.status, 0, r.stderr);
       const hosts: HostJson[] = JSON.parse(r.stdout).hosts;
-      assert.deepEqual(hosts.map((h) => [h.host, h.path, h.report?.finished]), [['gpu02', 'slurm', true], ['gpu03', 'slurm', true]]);
+      assert.deepEqual(
+        hosts.map((h) => [h.host, h.path, h.report?.finished]),
+        [
+          ['gpu02', 'slurm', true],
+          ['gpu03', 'slurm', true],
+        ],
+      );
       assert.ok(ids(hosts[1]).includes('peermem.not-loaded'), ids(hosts[1]).join(' '));
       assert.ok(!ids(hosts[0]).includes('peermem.not-loaded'), ids(hosts[0]).join(' '));
     });
 
-    it('a running batch job: its nodes, beside the job\'s own step', async () => {
-      job = /Submitted batch job (\d+)/.exec(onLogin("sbatch -N 2 -w gpu[01,04] --wrap 'sleep 300'; while ! squeue -h -t R -o %i | grep -q .; do sleep 0.2; done"))?.[1] ?? '';
+    it("a running batch job: its nodes, beside the job's own step", async () => {
+      job =
+        /Submitted batch job (\d+)/.exec(
+          onLogin("sbatch -N 2 -w gpu[01,04] --wrap 'sleep 300'; while ! squeue -h -t R -o %i | grep -q .; do sleep 0.2; done"),
+        )?.[1] ?? '';
       const r = await cli(['--with', 'slurm', '--jobid', job, '--json']);
       assert.equal(r.status, 0, r.stderr);
       const hosts: HostJson[] = JSON.parse(r.stdout).hosts;
-      assert.deepEqual(hosts.map((h) => [h.host, h.report?.finished]), [['gpu01', true], ['gpu04', true]]);
+      assert.deepEqual(
+        hosts.map((h) => [h.host, h.report?.finished]),
+        [
+          ['gpu01', true],
+          ['gpu04', true],
+        ],
+      );
       assert.ok(ids(hosts[1]).includes('rdma.none'), ids(hosts[1]).join(' '));
     });
 
-    it('a job that is over: srun\'s reason, once, and exit status 3', async () => {
+    it("a job that is over: srun's reason, once, and exit status 3", async () => {
       job = /Granted job allocation (\d+)/.exec(onLogin('salloc --no-shell -N 1 -w gpu01'))?.[1] ?? '';
       onLogin(`scancel ${job}; while squeue -h -j ${job} | grep -q .; do sleep 0.2; done`);
       const ended = job;
@@ -154,9 +190,21 @@ describe('gdr-doctor diagnose through a login node (the CLI)', function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-fleetvia-'));
     lab.host('gpu02').setFault('nvidia-smi', 'hang', 600);
     try {
-      const run = new Run(terminal, dir, 'progress', ['diagnose', '-F', lab.sshConfigPath, '--batch', '--via', 'login', '--with', 'pdsh', 'gpu[01-04]'], { output: 'terminal' });
+      const run = new Run(
+        terminal,
+        dir,
+        'progress',
+        ['diagnose', '-F', lab.sshConfigPath, '--batch', '--via', 'login', '--with', 'pdsh', 'gpu[01-04]'],
+        { output: 'terminal' },
+      );
       await run.waitFor(/3\/4 hosts done/, 1, 120_000);
-      assert.ok(lab.host('gpu02').processes().some((p) => p.args === 'sleep 600'), 'gpu02 is still probing');
+      assert.ok(
+        lab
+          .host('gpu02')
+          .processes()
+          .some((p) => p.args === 'sleep 600'),
+        'gpu02 is still probing',
+      );
       run.key('C-c');
       assert.equal(await run.exitCode(60_000), 130, 'interrupted, as documented');
       const screen = run.screen();

@@ -23,8 +23,17 @@ const HOSTS = ['grp-1', 'grp-2', 'grp-3', 'grp-4'];
 
 let lab: Lab;
 
-const refusals = (name: string) => lab.host(name).sudoLog().filter((l) => /incorrect password attempt/.test(l));
-const modprobes = (name: string) => lab.host(name).calls().filter((c) => c.cmd === 'modprobe').map((c) => [c.uid, c.args]);
+const refusals = (name: string) =>
+  lab
+    .host(name)
+    .sudoLog()
+    .filter((l) => /incorrect password attempt/.test(l));
+const modprobes = (name: string) =>
+  lab
+    .host(name)
+    .calls()
+    .filter((c) => c.cmd === 'modprobe')
+    .map((c) => [c.uid, c.args]);
 
 async function open(name: string): Promise<SshConnection> {
   const target = await resolveTarget(parseDestination(`pwuser@${name}`), lab.sshConfigPath);
@@ -32,7 +41,9 @@ async function open(name: string): Promise<SshConnection> {
 }
 
 /** Plans load-peermem on every host, then applies it as a group fix does; `answer` is typed once. */
-async function groupFix(answer: AskedPassword): Promise<{ asked: number; results: Awaited<ReturnType<typeof applyToGroup<{ label: string }>>> }> {
+async function groupFix(
+  answer: AskedPassword,
+): Promise<{ asked: number; results: Awaited<ReturnType<typeof applyToGroup<{ label: string }>>> }> {
   const conns = new Map<string, SshConnection>();
   try {
     for (const name of HOSTS) conns.set(name, await open(name));
@@ -40,7 +51,10 @@ async function groupFix(answer: AskedPassword): Promise<{ asked: number; results
     const session = (name: string) => sshFixSession(conns.get(name)!, name);
     const ready: { host: { label: string }; plan: FixPlan }[] = [];
     for (const name of HOSTS) ready.push({ host: { label: name }, plan: await prepareFix(session(name), 'load-peermem', marker) });
-    assert.ok(ready.every((r) => r.plan.status === 'ready' && r.plan.privilege === 'sudo-password'), JSON.stringify(ready.map((r) => r.plan.summary)));
+    assert.ok(
+      ready.every((r) => r.plan.status === 'ready' && r.plan.privilege === 'sudo-password'),
+      JSON.stringify(ready.map((r) => r.plan.summary)),
+    );
     let asked = 0;
     let once: Promise<AskedPassword> | undefined;
     const secrets: SecretStore = { get: async () => undefined, store: async () => undefined, delete: async () => undefined };
@@ -73,7 +87,11 @@ describe('group fix with one sudo password (real sudo on lab hosts)', function (
   it('a mistyped password makes exactly one sudo attempt across the group; nothing runs anywhere', async () => {
     const { asked, results } = await groupFix({ password: 'pwuser-lab-pw-typo', remember: false });
     assert.equal(asked, 1);
-    assert.deepEqual(HOSTS.map((h) => refusals(h).length).reduce((a, b) => a + b), 1, HOSTS.map((h) => `${h}: ${lab.host(h).sudoLog().join(' | ')}`).join('\n'));
+    assert.deepEqual(
+      HOSTS.map((h) => refusals(h).length).reduce((a, b) => a + b),
+      1,
+      HOSTS.map((h) => `${h}: ${lab.host(h).sudoLog().join(' | ')}`).join('\n'),
+    );
     const tried = HOSTS.find((h) => refusals(h).length === 1);
     for (const r of results) {
       if (r.host.label === tried) assert.match(r.result?.message ?? '', /^sudo did not accept the password/);
@@ -85,8 +103,16 @@ describe('group fix with one sudo password (real sudo on lab hosts)', function (
   it('the right password is checked on one host, then loads the module on every host as root', async () => {
     const { asked, results } = await groupFix({ password: SUDO_PW, remember: false });
     assert.equal(asked, 1);
-    assert.deepEqual(results.map((r) => r.result?.status), HOSTS.map(() => 'applied'), JSON.stringify(results.map((r) => r.result?.message ?? r.error)));
+    assert.deepEqual(
+      results.map((r) => r.result?.status),
+      HOSTS.map(() => 'applied'),
+      JSON.stringify(results.map((r) => r.result?.message ?? r.error)),
+    );
     for (const h of HOSTS) assert.deepEqual(modprobes(h), [[0, ['nvidia_peermem']]], `modprobe ran once on ${h}, as root`);
-    assert.equal(HOSTS.map((h) => refusals(h).length).reduce((a, b) => a + b), 1, 'no new refusal');
+    assert.equal(
+      HOSTS.map((h) => refusals(h).length).reduce((a, b) => a + b),
+      1,
+      'no new refusal',
+    );
   });
 });

@@ -21,7 +21,8 @@ const knownHosts = (...lines: string[]) => {
   fs.writeFileSync(file, lines.map((l) => `${l}\n`).join(''));
   return file;
 };
-const config = (lines: string[]) => writeConfig(lab.dir, hostBlock('hk', h, ['User gdr', `IdentityFile ${lab.keys.plain}`, 'IdentitiesOnly yes', 'BatchMode yes', ...lines]));
+const config = (lines: string[]) =>
+  writeConfig(lab.dir, hostBlock('hk', h, ['User gdr', `IdentityFile ${lab.keys.plain}`, 'IdentitiesOnly yes', 'BatchMode yes', ...lines]));
 const counting = () => {
   const p: SshPrompts & { asked: number } = { ...noPrompts, asked: 0, confirmHostKey: async () => (p.asked++, true) };
   return p;
@@ -88,7 +89,11 @@ describe('host keys, held to the real ssh', function () {
       const homeDir = fs.mkdtempSync(path.join(os.homedir(), '.gdr-doctor-test-'));
       try {
         fs.writeFileSync(path.join(homeDir, 'global'), `${h.hostKeyLine}\n`);
-        const file = config(['UserKnownHostsFile none', `GlobalKnownHostsFile ~/${path.basename(homeDir)}/global`, 'StrictHostKeyChecking yes']);
+        const file = config([
+          'UserKnownHostsFile none',
+          `GlobalKnownHostsFile ~/${path.basename(homeDir)}/global`,
+          'StrictHostKeyChecking yes',
+        ]);
         assert.equal((await realSsh(file, 'hk')).status, 0, 'the real ssh connects');
         assert.equal(await ourRun(file, 'hk'), 'hk\ngdr\n');
       } finally {
@@ -106,7 +111,8 @@ describe('host keys, held to the real ssh', function () {
 
   describe('HostKeyAlias', () => {
     it('is looked up as it is, without the port', async () => {
-      const withAlias = (line: string) => config([`UserKnownHostsFile ${knownHosts(line)}`, 'HostKeyAlias gpu-alias', 'StrictHostKeyChecking yes']);
+      const withAlias = (line: string) =>
+        config([`UserKnownHostsFile ${knownHosts(line)}`, 'HostKeyAlias gpu-alias', 'StrictHostKeyChecking yes']);
       const plain = withAlias(`gpu-alias ${keyOf(h.hostKeyLine)}`);
       assert.equal((await realSsh(plain, 'hk')).status, 0, 'the real ssh knows it under the bare alias');
       assert.equal(await ourRun(plain, 'hk'), 'hk\ngdr\n');
@@ -117,10 +123,16 @@ describe('host keys, held to the real ssh', function () {
 
     it('is recorded without the port under accept-new', async () => {
       const [real, ours] = [knownHosts(), knownHosts()];
-      const file = (kh: string) => config([`UserKnownHostsFile ${kh}`, 'HostKeyAlias gpu-alias', 'StrictHostKeyChecking accept-new', 'HashKnownHosts no']);
+      const file = (kh: string) =>
+        config([`UserKnownHostsFile ${kh}`, 'HostKeyAlias gpu-alias', 'StrictHostKeyChecking accept-new', 'HashKnownHosts no']);
       assert.equal((await realSsh(file(real), 'hk')).status, 0);
       await ourRun(file(ours), 'hk');
-      const hosts = (f: string) => fs.readFileSync(f, 'utf8').trim().split('\n').map((l) => l.split(' ')[0]);
+      const hosts = (f: string) =>
+        fs
+          .readFileSync(f, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => l.split(' ')[0]);
       assert.deepEqual(hosts(ours), ['gpu-alias']);
       assert.deepEqual(hosts(real).slice(0, 1), ['gpu-alias']);
     });

@@ -42,7 +42,10 @@ describe('huge output over SSH', function () {
     assert.equal(cut.beforeProbe.keptBytes + cut.beforeProbe.cutBytes, NOISE_BYTES);
     assert.ok(cut.stderr.keptBytes > 0 && cut.stderr.keptBytes <= 64 * 1024, JSON.stringify(cut));
     assert.equal(cut.stderr.keptBytes + cut.stderr.cutBytes, NOISE_BYTES);
-    assert.ok(report.notes.some((n: string) => /before the probe started/.test(n) && n.includes(String(cut.beforeProbe.cutBytes))), report.notes.map((n: string) => n.slice(-200)).join(' | '));
+    assert.ok(
+      report.notes.some((n: string) => /before the probe started/.test(n) && n.includes(String(cut.beforeProbe.cutBytes))),
+      report.notes.map((n: string) => n.slice(-200)).join(' | '),
+    );
     assert.ok(report.notes.some((n: string) => /on stderr/.test(n) && n.includes(String(cut.stderr.cutBytes))));
     // The command that flooded its stderr: cut at the probe's cap and flagged.
     const lscpu = report.commands.find((c: { id: string }) => c.id === 'lscpu');

@@ -17,7 +17,17 @@ let lab: Lab;
 let h: LabHost;
 
 const config = (identityFiles: string[]) =>
-  writeConfig(lab.dir, hostBlock('idf', h, ['User gdr', 'IdentitiesOnly yes', `UserKnownHostsFile ${lab.knownHostsPath}`, 'StrictHostKeyChecking yes', 'BatchMode yes', ...identityFiles.map((f) => `IdentityFile ${f}`)]));
+  writeConfig(
+    lab.dir,
+    hostBlock('idf', h, [
+      'User gdr',
+      'IdentitiesOnly yes',
+      `UserKnownHostsFile ${lab.knownHostsPath}`,
+      'StrictHostKeyChecking yes',
+      'BatchMode yes',
+      ...identityFiles.map((f) => `IdentityFile ${f}`),
+    ]),
+  );
 
 /** argv run as `uid` (root: as it is), its HOME a folder of its own, no agent. */
 function runAs(uid: number, argv: string[]): Promise<RealRun> {
@@ -25,7 +35,11 @@ function runAs(uid: number, argv: string[]): Promise<RealRun> {
   fs.chownSync(home, uid, uid);
   const cmd = uid === 0 ? argv : ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', ...argv];
   return new Promise((resolve) => {
-    const child = spawn(cmd[0], cmd.slice(1), { env: { PATH: process.env.PATH, HOME: home, SSH_AUTH_SOCK: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd[0], cmd.slice(1), {
+      env: { PATH: process.env.PATH, HOME: home, SSH_AUTH_SOCK: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -36,7 +50,10 @@ function runAs(uid: number, argv: string[]): Promise<RealRun> {
 
 /** `gdr-doctor diagnose` and the real ssh on the same config, as `uid`; both must reach the host. */
 async function bothAs(uid: number, file: string): Promise<{ ours: RealRun; real: RealRun }> {
-  const [ours, real] = await Promise.all([runAs(uid, [process.execPath, CLI, 'diagnose', '-F', file, 'idf', '--json']), runAs(uid, ['ssh', '-F', file, 'idf', 'id -un'])]);
+  const [ours, real] = await Promise.all([
+    runAs(uid, [process.execPath, CLI, 'diagnose', '-F', file, 'idf', '--json']),
+    runAs(uid, ['ssh', '-F', file, 'idf', 'id -un']),
+  ]);
   assert.equal(real.status, 0, `the real ssh logs in: ${real.stderr}`);
   assert.equal(ours.status, 0, `gdr-doctor logs in: ${ours.stderr}`);
   assert.equal(JSON.parse(ours.stdout).host, 'idf');
@@ -46,7 +63,10 @@ async function bothAs(uid: number, file: string): Promise<{ ours: RealRun; real:
 /** Each line ssh printed about `file` comes from gdr-doctor too, after the host's name. */
 function assertSameWarning(file: string, ours: string, real: string, expected: RegExp): void {
   const said = real.split(/\r?\n/).filter((l) => l.includes(file));
-  assert.ok(said.some((l) => expected.test(l)), `ssh said ${expected}: ${real}`);
+  assert.ok(
+    said.some((l) => expected.test(l)),
+    `ssh said ${expected}: ${real}`,
+  );
   for (const line of said) assert.ok(ours.includes(`idf: ${line}\n`), `gdr-doctor did not say ${JSON.stringify(line)}:\n${ours}`);
 }
 
@@ -67,7 +87,7 @@ describe('identity files ssh cannot use, through the CLI and next to the real ss
     assert.doesNotMatch(ours.stderr, /\n\s+at /, 'no stack trace');
   });
 
-  it('skips a key others may read with ssh\'s UNPROTECTED PRIVATE KEY FILE warning', async () => {
+  it("skips a key others may read with ssh's UNPROTECTED PRIVATE KEY FILE warning", async () => {
     const open = path.join(lab.dir, 'id_open');
     fs.copyFileSync(lab.keys.plain, open);
     fs.chmodSync(open, 0o644);

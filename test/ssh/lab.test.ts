@@ -9,29 +9,67 @@ import { assertLabCanRun, cleanupStale, defaultRecordsPath, Lab, LabHost, startL
 import { materialiseProfile } from '../lab/profile';
 import { shiftRecordsPath } from '../lab/sideBySide';
 
-interface Result { rc: number | null; stdout: string; stderr: string; ms: number }
-
-function sshArgs(lab: Lab, h: LabHost, user: string, knownHosts = lab.knownHostsPath): string[] {
-  return ['-F', 'none', '-i', lab.keys.plain, '-o', 'IdentitiesOnly=yes', '-o', 'BatchMode=yes', '-o', `UserKnownHostsFile=${knownHosts}`,
-    '-o', 'GlobalKnownHostsFile=/dev/null', '-o', 'StrictHostKeyChecking=yes', '-o', 'ConnectTimeout=5', '-p', String(h.port), `${user}@${h.address}`];
+interface Result {
+  rc: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
 }
 
-function ssh(lab: Lab, h: LabHost, command: string, user = 'gdr', extra: { knownHosts?: string; env?: NodeJS.ProcessEnv; args?: string[] } = {}): Result {
+function sshArgs(lab: Lab, h: LabHost, user: string, knownHosts = lab.knownHostsPath): string[] {
+  return [
+    '-F',
+    'none',
+    '-i',
+    lab.keys.plain,
+    '-o',
+    'IdentitiesOnly=yes',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    `UserKnownHostsFile=${knownHosts}`,
+    '-o',
+    'GlobalKnownHostsFile=/dev/null',
+    '-o',
+    'StrictHostKeyChecking=yes',
+    '-o',
+    'ConnectTimeout=5',
+    '-p',
+    String(h.port),
+    `${user}@${h.address}`,
+  ];
+}
+
+function ssh(
+  lab: Lab,
+  h: LabHost,
+  command: string,
+  user = 'gdr',
+  extra: { knownHosts?: string; env?: NodeJS.ProcessEnv; args?: string[] } = {},
+): Result {
   const t = Date.now();
-  const r = spawnSync('ssh', [...(extra.args ?? []), ...sshArgs(lab, h, user, extra.knownHosts), command], { encoding: 'utf8', env: extra.env ?? process.env, timeout: 30000 });
+  const r = spawnSync('ssh', [...(extra.args ?? []), ...sshArgs(lab, h, user, extra.knownHosts), command], {
+    encoding: 'utf8',
+    env: extra.env ?? process.env,
+    timeout: 30000,
+  });
   return { rc: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - t };
 }
 
 /** Every PID (outside view) in the same PID namespace as `pid`. */
 function pidsInNamespace(pid: number): number[] {
   const ns = fs.readlinkSync(`/proc/${pid}/ns/pid`);
-  return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).map(Number).filter((p) => {
-    try {
-      return fs.readlinkSync(`/proc/${p}/ns/pid`) === ns;
-    } catch {
-      return false;
-    }
-  });
+  return fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .map(Number)
+    .filter((p) => {
+      try {
+        return fs.readlinkSync(`/proc/${p}/ns/pid`) === ns;
+      } catch {
+        return false;
+      }
+    });
 }
 
 const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
@@ -62,7 +100,7 @@ describe('simulated-host lab (real sshd, real ssh client)', function () {
     if (lab) await lab.stop(); // idempotent: a no-op after the teardown test
   });
 
-  it('refuses a second start while this run\'s records exist', async function () {
+  it("refuses a second start while this run's records exist", async function () {
     await assert.rejects(startLab({ hosts: [{ name: 'x', profile: 'healthy' }] }), /previous lab run left records/);
   });
 
@@ -85,7 +123,13 @@ describe('simulated-host lab (real sshd, real ssh client)', function () {
     assert.match(load.stdout, /^nvidia\s+\d+\s+3 nvidia_modeset,nvidia_peermem,nvidia_uvm\n/m);
     assert.match(load.stdout, /^595\.71\.05$/m);
     const modprobes = noPeermem.calls().filter((c) => c.cmd === 'modprobe');
-    assert.deepEqual(modprobes.map((c) => [c.uid, c.args.join(' ')]), [[1500, 'nvidia_peermem'], [0, 'nvidia-peermem']]);
+    assert.deepEqual(
+      modprobes.map((c) => [c.uid, c.args.join(' ')]),
+      [
+        [1500, 'nvidia_peermem'],
+        [0, 'nvidia-peermem'],
+      ],
+    );
   });
 
   it('reproduces the recorded modprobe error on a host without OFED (own netns address, root by key)', function () {
@@ -97,7 +141,7 @@ describe('simulated-host lab (real sshd, real ssh client)', function () {
     assert.equal(r.stderr, "modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument\n");
   });
 
-  it('lands writes to /etc in the host\'s etc-upper, never in the real /etc', function () {
+  it("lands writes to /etc in the host's etc-upper, never in the real /etc", function () {
     const conf = '/etc/modules-load.d/nvidia-peermem.conf';
     assert.equal(fs.existsSync(conf), false, 'precondition: the real /etc has no such file');
     const r = ssh(lab, healthy, `echo nvidia-peermem | sudo tee ${conf} >/dev/null && cat ${conf}`);
@@ -118,14 +162,23 @@ describe('simulated-host lab (real sshd, real ssh client)', function () {
 
   it('logs each fake call with its uid', function () {
     ssh(lab, noGpu, 'lsmod >/dev/null; sudo lsmod >/dev/null');
-    assert.deepEqual(noGpu.calls().filter((c) => c.cmd === 'lsmod').map((c) => c.uid), [1500, 0]);
+    assert.deepEqual(
+      noGpu
+        .calls()
+        .filter((c) => c.cmd === 'lsmod')
+        .map((c) => c.uid),
+      [1500, 0],
+    );
   });
 
   it('asks pwuser for a sudo password (password auth)', function () {
     const askpass = path.join(lab.dir, 'askpass.sh');
     fs.writeFileSync(askpass, '#!/bin/sh\necho pwuser-lab-pw\n', { mode: 0o755 });
     const env = { ...process.env, SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: 'force', DISPLAY: '' };
-    const r = ssh(lab, healthy, 'sudo -n true; echo rc=$?', 'pwuser', { env, args: ['-o', 'BatchMode=no', '-o', 'PubkeyAuthentication=no'] });
+    const r = ssh(lab, healthy, 'sudo -n true; echo rc=$?', 'pwuser', {
+      env,
+      args: ['-o', 'BatchMode=no', '-o', 'PubkeyAuthentication=no'],
+    });
     assert.equal(r.rc, 0, r.stderr);
     assert.match(r.stdout, /rc=1/);
     assert.match(r.stderr, /a password is required/);
@@ -144,7 +197,7 @@ describe('simulated-host lab (real sshd, real ssh client)', function () {
     assert.equal(dropped.stdout.split('\n').length, 3);
   });
 
-  it('delays replies as the profile and the host spec say, on top of the base profile\'s recordings', function () {
+  it("delays replies as the profile and the host spec say, on top of the base profile's recordings", function () {
     assert.equal(fs.readFileSync(path.join(bench.hostDir, 'prof/delay/nvidia-smi'), 'utf8'), '2.000\n');
     assert.equal(fs.readFileSync(path.join(bench.hostDir, 'prof/delay/lsmod'), 'utf8'), '0.300\n');
     const r = ssh(lab, bench, 'nvidia-smi topo -m');
@@ -153,7 +206,10 @@ describe('simulated-host lab (real sshd, real ssh client)', function () {
     assert.ok(r.ms >= 2000, `replied after ${r.ms} ms`); // a lower bound: sleep never returns early
     assert.equal(fs.existsSync(path.join(healthy.hostDir, 'prof/delay')), false, 'functional profiles have no delays');
     const scratch = fs.mkdtempSync(path.join(lab.dir, 'scratch-'));
-    assert.throws(() => materialiseProfile(path.join(__dirname, '../lab/profiles/healthy'), scratch, { uname: 100 }), /uname is not a faked command/);
+    assert.throws(
+      () => materialiseProfile(path.join(__dirname, '../lab/profiles/healthy'), scratch, { uname: 100 }),
+      /uname is not a faked command/,
+    );
   });
 
   it('serves the rotated host key after rotateHostKey()', async function () {
@@ -170,7 +226,10 @@ describe('simulated-host lab (real sshd, real ssh client)', function () {
     healthy.setFault('lsmod', 'hang', 300);
     const hung = spawn('ssh', [...sshArgs(lab, healthy, 'gdr'), 'lsmod'], { stdio: 'ignore' });
     const deadline = Date.now() + 5000;
-    while (!healthy.calls().some((c) => c.cmd === 'lsmod' && c.args.length === 0 && Date.now() - c.time * 1000 < 5000) && Date.now() < deadline) {
+    while (
+      !healthy.calls().some((c) => c.cmd === 'lsmod' && c.args.length === 0 && Date.now() - c.time * 1000 < 5000) &&
+      Date.now() < deadline
+    ) {
       await new Promise((r) => setTimeout(r, 50));
     }
     const inside = lab.hosts.flatMap((h) => pidsInNamespace(h.listenerPid()));
@@ -183,7 +242,10 @@ describe('simulated-host lab (real sshd, real ssh client)', function () {
     const { bridge, subnet } = lab.network;
     assert.doesNotMatch(links, new RegExp(`\\b${bridge}\\b|\\bgdr${subnet}v\\d`));
     assert.doesNotMatch(spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout, new RegExp(`gdrlab${subnet}-`));
-    assert.doesNotMatch(spawnSync('ip', ['route', 'show', 'table', 'all'], { encoding: 'utf8' }).stdout, new RegExp(`10\\.250\\.${subnet}\\.`));
+    assert.doesNotMatch(
+      spawnSync('ip', ['route', 'show', 'table', 'all'], { encoding: 'utf8' }).stdout,
+      new RegExp(`10\\.250\\.${subnet}\\.`),
+    );
     assert.equal(fs.existsSync(shiftRecordsPath(defaultRecordsPath)), false);
     fs.rmSync(lab.dir, { recursive: true }); // kept (with the sshd logs) when a test above failed
   });

@@ -30,7 +30,7 @@ function probeRead(host: string): PciSysfs {
 
 const bdfPath = (spec: SysfsSpec, bdf: string) => `/sys/devices/${Object.keys(spec.pci).find((p) => p.endsWith(`/${bdf}`))}`;
 
-describe('a simulated host\'s kernel view: PCI tree in sysfs, /proc/kallsyms', function () {
+describe("a simulated host's kernel view: PCI tree in sysfs, /proc/kallsyms", function () {
   this.timeout(90_000);
 
   before(async () => {
@@ -49,34 +49,60 @@ describe('a simulated host\'s kernel view: PCI tree in sysfs, /proc/kallsyms', f
   });
   after(async () => lab?.stop());
 
-  for (const [host, profile] of [['tree-grace', 'grace-c2c'], ['tree-hgx', 'pxn-port-down']]) {
+  for (const [host, profile] of [
+    ['tree-grace', 'grace-c2c'],
+    ['tree-hgx', 'pxn-port-down'],
+  ]) {
     it(`${profile}: every RDMA device at its PCI path with its ports, every NVIDIA GPU, as sysfs.json lays them out (${host})`, () => {
       const spec = readSysfsSpec(path.join(profiles, profile, 'sysfs.json'));
       const read = probeRead(host);
       const rdma = Object.entries(spec.infiniband ?? {});
-      assert.deepEqual(read.rdma.map((d) => [d.name, d.path]), rdma.map(([name, d]) => [name, bdfPath(spec, d.pci)]));
+      assert.deepEqual(
+        read.rdma.map((d) => [d.name, d.path]),
+        rdma.map(([name, d]) => [name, bdfPath(spec, d.pci)]),
+      );
       for (const [name, d] of rdma) {
         const ports = read.rdma.find((r) => r.name === name)?.ports.map((p) => [String(p.port), p.state, p.linkLayer, p.rate]);
-        assert.deepEqual(ports, Object.entries(d.ports).map(([n, p]) => [n, p.state.replace(/^\d+: /, ''), p.link_layer, p.rate]), name);
+        assert.deepEqual(
+          ports,
+          Object.entries(d.ports).map(([n, p]) => [n, p.state.replace(/^\d+: /, ''), p.link_layer, p.rate]),
+          name,
+        );
       }
-      const gpus = Object.entries(spec.pci).filter(([, a]) => a.vendor === '0x10de' && a.class.startsWith('0x03')).map(([p]) => `/sys/devices/${p}`);
+      const gpus = Object.entries(spec.pci)
+        .filter(([, a]) => a.vendor === '0x10de' && a.class.startsWith('0x03'))
+        .map(([p]) => `/sys/devices/${p}`);
       assert.deepEqual(read.nvidia, gpus);
       // Each device on those paths, once, with the attributes of the tree (the root ports too).
       for (const [p, attrs] of Object.entries(spec.pci)) {
         const dev = read.devices.get(`/sys/devices/${p}`);
         assert.ok(dev, p);
-        assert.deepEqual([dev.class, dev.numaNode, dev.maxLinkSpeed], [attrs.class, Number(attrs.numa_node), attrs.max_link_speed ?? ''], p);
+        assert.deepEqual(
+          [dev.class, dev.numaNode, dev.maxLinkSpeed],
+          [attrs.class, Number(attrs.numa_node), attrs.max_link_speed ?? ''],
+          p,
+        );
       }
     });
 
     it(`${profile}: readlink -f resolves the class and bus links to the same paths (${host})`, () => {
       const spec = readSysfsSpec(path.join(profiles, profile, 'sysfs.json'));
       const names = Object.keys(spec.infiniband ?? {});
-      const links = ssh(host, `readlink -f ${names.map((n) => `/sys/class/infiniband/${n}/device`).join(' ')}`).trim().split('\n');
-      assert.deepEqual(links, names.map((n) => bdfPath(spec, spec.infiniband?.[n].pci as string)));
+      const links = ssh(host, `readlink -f ${names.map((n) => `/sys/class/infiniband/${n}/device`).join(' ')}`)
+        .trim()
+        .split('\n');
+      assert.deepEqual(
+        links,
+        names.map((n) => bdfPath(spec, spec.infiniband?.[n].pci as string)),
+      );
       const bdfs = Object.keys(spec.pci).map((p) => p.slice(p.lastIndexOf('/') + 1));
-      const bus = ssh(host, `readlink -f ${bdfs.map((b) => `/sys/bus/pci/devices/${b}`).join(' ')}`).trim().split('\n');
-      assert.deepEqual(bus, Object.keys(spec.pci).map((p) => `/sys/devices/${p}`));
+      const bus = ssh(host, `readlink -f ${bdfs.map((b) => `/sys/bus/pci/devices/${b}`).join(' ')}`)
+        .trim()
+        .split('\n');
+      assert.deepEqual(
+        bus,
+        Object.keys(spec.pci).map((p) => `/sys/devices/${p}`),
+      );
     });
   }
 
@@ -86,19 +112,22 @@ describe('a simulated host\'s kernel view: PCI tree in sysfs, /proc/kallsyms', f
     assert.equal(ssh('no-tree', 'ls -A /sys/bus/pci/devices /sys/class/infiniband'), '/sys/bus/pci/devices:\n\n/sys/class/infiniband:\n');
   });
 
-  it('keeps the rest of the real /sys: other classes, the CPUs, a netns host\'s own network devices', () => {
+  it("keeps the rest of the real /sys: other classes, the CPUs, a netns host's own network devices", () => {
     assert.match(ssh('no-tree', 'ls /sys/class/net'), /^lo$/m);
     assert.match(ssh('no-tree', 'cat /sys/devices/system/cpu/online'), /^\d/);
     assert.match(ssh('tree-hgx', 'ls /sys/class/net'), /^eth0$/m);
   });
 
-  it('/proc/kallsyms lists OFED\'s ib_register_peer_memory_client while its module is loaded, and only then', () => {
+  it("/proc/kallsyms lists OFED's ib_register_peer_memory_client while its module is loaded, and only then", () => {
     const grep = 'grep -c ib_register_peer_memory_client /proc/kallsyms || true';
     assert.equal(ssh('no-tree', grep), '7\n');
     assert.equal(ssh('inbox', grep), '0\n', 'the inbox ib_core exports no peer-memory API');
     ssh('no-tree', 'sudo modprobe -r nvidia_peermem rdma_ucm mlx5_ib ib_uverbs');
     assert.equal(ssh('no-tree', grep), '0\n');
     ssh('no-tree', 'sudo modprobe ib_uverbs');
-    assert.match(ssh('no-tree', 'grep ib_register_peer_memory_client /proc/kallsyms'), /^0{16} T ib_register_peer_memory_client\t\[ib_uverbs\]$/m);
+    assert.match(
+      ssh('no-tree', 'grep ib_register_peer_memory_client /proc/kallsyms'),
+      /^0{16} T ib_register_peer_memory_client\t\[ib_uverbs\]$/m,
+    );
   });
 });

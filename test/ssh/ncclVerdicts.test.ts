@@ -22,7 +22,13 @@ interface PairJson {
   confirm: string;
   ncclAssumed: string;
 }
-interface FindingJson { id: string; severity: string; detail: string; evidence: string[]; fixes: string[] }
+interface FindingJson {
+  id: string;
+  severity: string;
+  detail: string;
+  evidence: string[];
+  fixes: string[];
+}
 interface ReportJson {
   pairs: PairJson[];
   findings: FindingJson[];
@@ -64,10 +70,19 @@ describe('NCCL verdicts on simulated hosts with a PCI tree in sysfs', function (
       assert.equal(report.nccl.topologySource, 'sysfs');
       assert.equal(report.nccl.assumed, '2.30.7');
       // ncclTopoGetLocalNet spreads the GPUs of one Grace over its two ConnectX-7 (mirrored device number).
-      const expected: Record<string, string[]> = { GPU0: ['mlx5_0', 'mlx5_1'], GPU1: ['mlx5_1', 'mlx5_0'], GPU2: ['mlx5_4', 'mlx5_5'], GPU3: ['mlx5_5', 'mlx5_4'] };
+      const expected: Record<string, string[]> = {
+        GPU0: ['mlx5_0', 'mlx5_1'],
+        GPU1: ['mlx5_1', 'mlx5_0'],
+        GPU2: ['mlx5_4', 'mlx5_5'],
+        GPU3: ['mlx5_5', 'mlx5_4'],
+      };
       for (const [gpu, nics] of Object.entries(expected)) {
         const p = pair(report, gpu);
-        assert.deepEqual([devices(p), p.link, p.ncclPath, p.proxyGpu, p.gdr, p.ncclAssumed], [nics, 'SYS', 'P2C', null, true, '2.30.7'], `${gpu}: ${p.reason}`);
+        assert.deepEqual(
+          [devices(p), p.link, p.ncclPath, p.proxyGpu, p.gdr, p.ncclAssumed],
+          [nics, 'SYS', 'P2C', null, true, '2.30.7'],
+          `${gpu}: ${p.reason}`,
+        );
         assert.equal(p.send, undefined, 'sends and receives agree');
         assert.match(p.reason, /ncclTopoComputePaths/);
         assert.match(p.reason, /ncclTopoCheckGdr/);
@@ -116,13 +131,18 @@ describe('NCCL verdicts on simulated hosts with a PCI tree in sysfs', function (
       assert.match(gpu1.reason, /ncclTopoComputePaths/);
       const gpu0 = pair(report, 'GPU0');
       assert.deepEqual([devices(gpu0), gpu0.ncclPath, gpu0.gdr], [['mlx5_0'], 'PIX', true]);
-      for (const gpu of ['GPU2', 'GPU3', 'GPU4', 'GPU5', 'GPU6', 'GPU7']) assert.deepEqual([pair(report, gpu).ncclPath, pair(report, gpu).gdr], ['PIX', true], gpu);
+      for (const gpu of ['GPU2', 'GPU3', 'GPU4', 'GPU5', 'GPU6', 'GPU7'])
+        assert.deepEqual([pair(report, gpu).ncclPath, pair(report, gpu).gdr], ['PIX', true], gpu);
     });
 
     it('with NCCL_PXN_DISABLE=1 GPU1 falls back to a NODE NIC, PHB, and loses GPUDirect RDMA', async () => {
       const report = await diagnose('pxn-port-down', '--nccl-env', 'NCCL_PXN_DISABLE=1');
       const gpu1 = pair(report, 'GPU1');
-      assert.deepEqual([devices(gpu1)[0], gpu1.link, gpu1.ncclPath, gpu1.proxyGpu, gpu1.gdr], ['mlx5_0', 'NODE', 'PHB', null, false], gpu1.reason);
+      assert.deepEqual(
+        [devices(gpu1)[0], gpu1.link, gpu1.ncclPath, gpu1.proxyGpu, gpu1.gdr],
+        ['mlx5_0', 'NODE', 'PHB', null, false],
+        gpu1.reason,
+      );
       assert.match(gpu1.reason, /mlx5_1/);
     });
   });
@@ -171,19 +191,37 @@ describe('NCCL verdicts on simulated hosts with a PCI tree in sysfs', function (
       assert.ok(mismatch, ids(report).join(', '));
       assert.equal(mismatch.severity, 'error');
       assert.match(mismatch.detail, /built without OFED/);
-      assert.ok(mismatch.evidence.some((e) => /^modinfo nvidia_peermem: depends:\s*$/.test(e)), mismatch.evidence.join('\n'));
-      assert.deepEqual(report.findings.filter((f) => f.fixes.includes('load-peermem')).map((f) => f.id), []);
+      assert.ok(
+        mismatch.evidence.some((e) => /^modinfo nvidia_peermem: depends:\s*$/.test(e)),
+        mismatch.evidence.join('\n'),
+      );
+      assert.deepEqual(
+        report.findings.filter((f) => f.fixes.includes('load-peermem')).map((f) => f.id),
+        [],
+      );
     });
 
     it('gdr-doctor fix load-peermem refuses before running anything', async () => {
       const h = lab.host('ofed-after-driver');
       const before = h.calls().length;
-      const r = await runCli(['fix', '-F', lab.sshConfigPath, 'ofed-after-driver', 'load-peermem', '--yes', '--json'], { GDR_DOCTOR_AUDIT_LOG: path.join(lab.dir, 'audit.log') });
+      const r = await runCli(['fix', '-F', lab.sshConfigPath, 'ofed-after-driver', 'load-peermem', '--yes', '--json'], {
+        GDR_DOCTOR_AUDIT_LOG: path.join(lab.dir, 'audit.log'),
+      });
       assert.equal(r.status, 4, r.stdout + r.stderr);
-      const { plan, result } = JSON.parse(r.stdout) as { plan: { status: string; summary: string; steps: unknown[]; findings: { id: string }[] }; result: unknown };
+      const { plan, result } = JSON.parse(r.stdout) as {
+        plan: { status: string; summary: string; steps: unknown[]; findings: { id: string }[] };
+        result: unknown;
+      };
       assert.deepEqual([plan.status, plan.steps, plan.findings.map((f) => f.id), result], ['refused', [], ['peermem.ofed-mismatch'], null]);
       assert.match(plan.summary, /Invalid argument[\s\S]*built without OFED/);
-      assert.deepEqual(h.calls().slice(before).filter((c) => c.cmd === 'modprobe'), [], 'no modprobe ran');
+      assert.deepEqual(
+        h
+          .calls()
+          .slice(before)
+          .filter((c) => c.cmd === 'modprobe'),
+        [],
+        'no modprobe ran',
+      );
     });
   });
 

@@ -28,7 +28,13 @@ function cli(host: string, args: string[]) {
   return runCli([args[0], '-F', lab.sshConfigPath, ...args.slice(1)], { GDR_DOCTOR_AUDIT_LOG: auditLogOf(host) });
 }
 
-interface JsonFinding { id: string; severity: string; title: string; detail: string; fixes: string[] }
+interface JsonFinding {
+  id: string;
+  severity: string;
+  title: string;
+  detail: string;
+  fixes: string[];
+}
 async function findings(destination: string, extra: string[] = []): Promise<JsonFinding[]> {
   const r = await cli(destination, ['diagnose', destination, '--json', ...extra]);
   assert.equal(r.status, 0, r.stderr);
@@ -58,7 +64,13 @@ describe('the PCIe fabric on simulated hosts', function () {
     const host = (name: string, profile: string) => ({ name, profile, users: USERS });
     lab = await startLab({
       recordsPath: RECORDS,
-      hosts: [host('pf-acs', 'hgx-acs'), host('pf-pw', 'hgx-acs'), host('pf-x8', 'hgx-x8'), host('pf-nov2', 'roce-no-v2'), host('pf-vm', 'vm-h200')],
+      hosts: [
+        host('pf-acs', 'hgx-acs'),
+        host('pf-pw', 'hgx-acs'),
+        host('pf-x8', 'hgx-x8'),
+        host('pf-nov2', 'roce-no-v2'),
+        host('pf-vm', 'vm-h200'),
+      ],
     });
   });
   after(async () => lab?.stop());
@@ -68,7 +80,10 @@ describe('the PCIe fabric on simulated hosts', function () {
     assert.equal(f.severity, 'warning');
     assert.deepEqual(f.fixes, ['disable-acs', 'persist-acs']);
     assert.match(f.detail, /GPU0↔mlx5_0 via 0000:17:01\.0, 0000:17:02\.0;/);
-    const lspci = lab.host('pf-acs').calls().filter((c) => c.cmd === 'lspci');
+    const lspci = lab
+      .host('pf-acs')
+      .calls()
+      .filter((c) => c.cmd === 'lspci');
     assert.ok(lspci.length >= 16 && lspci.every((c) => c.uid === 0 && c.args[0] === '-vvv'), 'lspci ran as root through sudo -n');
   });
 
@@ -76,12 +91,21 @@ describe('the PCIe fabric on simulated hosts', function () {
     const f = one(await findings('pwuser@pf-pw'), 'pcie.acs-unread');
     assert.match(f.detail, /sudo -n did not run it \(sudo: a password is required\)/);
     assert.match(f.detail, /for b in 0000:17:01\.0 0000:17:02\.0 .* do sudo lspci -vvv -s \$b/);
-    assert.deepEqual(lab.host('pf-pw').calls().filter((c) => c.cmd === 'lspci'), []);
+    assert.deepEqual(
+      lab
+        .host('pf-pw')
+        .calls()
+        .filter((c) => c.cmd === 'lspci'),
+      [],
+    );
   });
 
   it('disable-acs writes 0000 to exactly the 16 redirecting ports as root, reads them back, audits the old values', async () => {
     const h = lab.host('pf-acs');
-    assert.deepEqual(GPU0_PORTS.map((b) => acsCtl(h, b)), ['001d', '001d']);
+    assert.deepEqual(
+      GPU0_PORTS.map((b) => acsCtl(h, b)),
+      ['001d', '001d'],
+    );
     const r = await cli('pf-acs', ['fix', 'pf-acs', 'disable-acs', '--yes']);
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /disable-acs applied: ACS is off on 0000:17:01\.0, 0000:17:02\.0, /);
@@ -89,10 +113,20 @@ describe('the PCIe fabric on simulated hosts', function () {
     const writes = setpciWrites(h);
     assert.equal(writes.length, 16);
     assert.ok(writes.every((c) => c.uid === 0 && c.args[2] === 'ECAP_ACS+0x6.w=0000'));
-    assert.deepEqual(GPU0_PORTS.map((b) => acsCtl(h, b)), ['0000', '0000']);
+    assert.deepEqual(
+      GPU0_PORTS.map((b) => acsCtl(h, b)),
+      ['0000', '0000'],
+    );
     assert.equal(acsCtl(h, '0000:15:01.0'), '001d', 'the root port, on no GPU↔NIC path, is left alone');
-    const audit = fs.readFileSync(auditLogOf('pf-acs'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual([audit[0].fix, audit[0].status, audit[0].bridges[0]], ['disable-acs', 'applied', { bdf: '0000:17:01.0', before: '001d' }]);
+    const audit = fs
+      .readFileSync(auditLogOf('pf-acs'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      [audit[0].fix, audit[0].status, audit[0].bridges[0]],
+      ['disable-acs', 'applied', { bdf: '0000:17:01.0', before: '001d' }],
+    );
     assert.ok(!(await findings('pf-acs')).some((x) => x.id === 'pcie.acs-enabled'), 'the re-diagnosis sees ACS off');
     const again = await cli('pf-acs', ['fix', 'pf-acs', 'disable-acs', '--yes']);
     assert.match(again.stdout, /nothing to do/);
@@ -113,20 +147,29 @@ describe('the PCIe fabric on simulated hosts', function () {
     assert.match(again.stdout, /already turns off ACS on these bridges at boot and is enabled: nothing to do/);
   });
 
-  it('with sudo\'s password: the plan names every bridge, the script writes the redirecting ones, verified', async () => {
+  it("with sudo's password: the plan names every bridge, the script writes the redirecting ones, verified", async () => {
     const prompts = { ...noPrompts, password: async () => 'pwuser-lab-pw' };
     const result = await fixOverSsh(lab.sshConfigPath, 'pwuser@pf-pw', 'disable-acs', prompts);
     assert.equal(result.status, 'applied', result.message);
     assert.equal(result.plan.privilege, 'sudo-password');
     assert.equal(result.plan.acs?.bridges.length, 16);
-    assert.deepEqual(GPU0_PORTS.map((b) => acsCtl(lab.host('pf-pw'), b)), ['0000', '0000']);
+    assert.deepEqual(
+      GPU0_PORTS.map((b) => acsCtl(lab.host('pf-pw'), b)),
+      ['0000', '0000'],
+    );
   });
 
   it('refuses disable-acs in the VM and runs nothing there', async () => {
     const r = await cli('pf-vm', ['fix', 'pf-vm', 'disable-acs', '--yes']);
     assert.equal(r.status, 4, r.stdout + r.stderr);
     assert.match(r.stdout, /This host is a virtual machine \(lscpu: Hypervisor vendor: KVM; .*sys_vendor QEMU/);
-    assert.deepEqual(lab.host('pf-vm').calls().filter((c) => c.cmd === 'setpci'), []);
+    assert.deepEqual(
+      lab
+        .host('pf-vm')
+        .calls()
+        .filter((c) => c.cmd === 'setpci'),
+      [],
+    );
     assert.match(one(await findings('pf-vm'), 'platform.virtual-machine').detail, /NCCL_TOPO_FILE/);
   });
 
@@ -137,7 +180,10 @@ describe('the PCIe fabric on simulated hosts', function () {
   });
 
   it('RoCE ports without an IP address: roce.no-v2-gid; with them, NCCL 2.20 needs NCCL_IB_GID_INDEX=3', async () => {
-    assert.match(one(await findings('pf-nov2'), 'roce.no-v2-gid').detail, /mlx5_0 port 1: only link-local GIDs \(0, 1\): no IP address on ens3np0/);
+    assert.match(
+      one(await findings('pf-nov2'), 'roce.no-v2-gid').detail,
+      /mlx5_0 port 1: only link-local GIDs \(0, 1\): no IP address on ens3np0/,
+    );
     assert.match(one(await findings('pf-x8', ['--nccl', '2.20']), 'roce.gid-index').title, /set NCCL_IB_GID_INDEX=3$/);
   });
 
@@ -146,7 +192,12 @@ describe('the PCIe fabric on simulated hosts', function () {
     assert.equal(r.status, 0, r.stderr);
     const hosts = JSON.parse(r.stdout).hosts as { host: string; report: { findings: JsonFinding[] } }[];
     const differs = hosts.map((h) => [h.host, h.report.findings.filter((f) => f.id.startsWith('fleet.')).map((f) => f.id)]);
-    assert.deepEqual(differs, [['pf-acs', []], ['pf-pw', []], ['pf-nov2', []], ['pf-x8', ['fleet.link-width-differs']]]);
+    assert.deepEqual(differs, [
+      ['pf-acs', []],
+      ['pf-pw', []],
+      ['pf-nov2', []],
+      ['pf-x8', ['fleet.link-width-differs']],
+    ]);
     const f = one(hosts[3].report.findings, 'fleet.link-width-differs');
     assert.ok(f.detail.startsWith('pf-x8 differs from what most of the 4 hosts compared show.'), f.detail);
   });

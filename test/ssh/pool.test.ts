@@ -27,7 +27,11 @@ function openFrom(config: string) {
 }
 
 /** Logins the host's sshd accepted so far (its own log). */
-const logins = () => fs.readFileSync(host.sshdLogPath, 'utf8').split('\n').filter((l) => /^Accepted publickey for gdr /.test(l)).length;
+const logins = () =>
+  fs
+    .readFileSync(host.sshdLogPath, 'utf8')
+    .split('\n')
+    .filter((l) => /^Accepted publickey for gdr /.test(l)).length;
 
 /** sshd may write its log line after the client is in: wait for at least `n` new ones, then count them all. */
 async function newLogins(since: number, n: number): Promise<number> {
@@ -40,7 +44,11 @@ const sessionSshds = () => host.processes().filter((p) => /^sshd: gdr/.test(p.ar
 /** A pool whose close events can be awaited. */
 function poolWith(options: { idleMs?: number; config?: string } = {}) {
   const closes: { host: string; reason: PoolCloseReason }[] = [];
-  const pool = new ConnectionPool({ open: openFrom(options.config ?? configPath), idleMs: options.idleMs ?? 0, onClose: (h, reason) => closes.push({ host: h, reason }) });
+  const pool = new ConnectionPool({
+    open: openFrom(options.config ?? configPath),
+    idleMs: options.idleMs ?? 0,
+    onClose: (h, reason) => closes.push({ host: h, reason }),
+  });
   return { pool, closes };
 }
 
@@ -76,7 +84,7 @@ describe('connection pool against a real sshd', function () {
     const first = await probeThrough(pool, 'gpu-pool');
     const second = await probeThrough(pool, 'gpu-pool');
     assert.equal(first.finished && second.finished, true);
-    assert.equal(await newLogins(before, 1), 1, 'the host\'s sshd accepted exactly one login');
+    assert.equal(await newLogins(before, 1), 1, "the host's sshd accepted exactly one login");
     assert.equal(host.calls().filter((c) => c.cmd === 'lsmod').length - lsmodBefore, 2, 'both probes ran on the host');
     assert.equal(sessionSshds().length, 2, 'one connection: its monitor and its session process');
     pool.closeAll();
@@ -138,7 +146,10 @@ describe('connection pool against a real sshd', function () {
     for (const p of stopped) process.kill(p.pid, 'SIGSTOP');
     await until('the keepalive timeout', () => closes.length > 0);
     assert.deepEqual(closes, [{ host: 'pool-keepalive', reason: 'dropped' }]);
-    assert.ok(stopped.every((p) => host.processes().find((q) => q.pid === p.pid)?.state === 'T'), 'the old session was frozen, not closed');
+    assert.ok(
+      stopped.every((p) => host.processes().find((q) => q.pid === p.pid)?.state === 'T'),
+      'the old session was frozen, not closed',
+    );
     for (const p of stopped) process.kill(p.pid, 'SIGKILL');
     const report = await probeThrough(pool, 'pool-keepalive');
     assert.equal(report.finished, true);

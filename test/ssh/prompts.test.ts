@@ -30,7 +30,11 @@ describe('gdr-doctor diagnose asking on a terminal (tmux)', function () {
   let n = 0;
 
   /** A case folder with an ssh_config for alias `target` and its known_hosts. */
-  function setUp(user: string, identityFile: string, knownHosts: 'empty' | 'known'): { dir: string; conf: string; kh: string; session: string } {
+  function setUp(
+    user: string,
+    identityFile: string,
+    knownHosts: 'empty' | 'known',
+  ): { dir: string; conf: string; kh: string; session: string } {
     const id = ++n;
     return { ...sshCase(path.join(lab.dir, `prompts-${id}`), host, user, identityFile, knownHosts), session: `case${id}` };
   }
@@ -59,8 +63,14 @@ describe('gdr-doctor diagnose asking on a terminal (tmux)', function () {
     const run = new Run(c.dir, c.session, ['diagnose', '-F', c.conf, 'target', '--json']);
     const screen = await run.waitFor(/continue connecting/);
     const name = `[${host.address}]:${host.port}`;
-    assert.match(screen, new RegExp(`^The authenticity of host '${escape(name)}' can't be established\\.\\n` +
-      `ED25519 key fingerprint is ${escape(fingerprint)}\\.\\nAre you sure you want to continue connecting \\(yes/no/\\[fingerprint\\]\\)\\? ?$`, 'm'));
+    assert.match(
+      screen,
+      new RegExp(
+        `^The authenticity of host '${escape(name)}' can't be established\\.\\n` +
+          `ED25519 key fingerprint is ${escape(fingerprint)}\\.\\nAre you sure you want to continue connecting \\(yes/no/\\[fingerprint\\]\\)\\? ?$`,
+        'm',
+      ),
+    );
     run.type('no');
     run.key('Enter');
     assert.equal(await run.exitCode(), 3);
@@ -193,7 +203,12 @@ describe('gdr-doctor diagnose asking on a terminal (tmux)', function () {
       assert.equal(await run.exitCode(), 3);
       const err = run.read('err');
       assert.equal(err.split('gdr-doctor: not asking questions').length - 1, 1, err);
-      assert.match(err, new RegExp(`not asking questions \\(${escape(why)}\\): an unknown host key is refused, so hosts must already be in known_hosts \\(or set StrictHostKeyChecking accept-new\\)`));
+      assert.match(
+        err,
+        new RegExp(
+          `not asking questions \\(${escape(why)}\\): an unknown host key is refused, so hosts must already be in known_hosts \\(or set StrictHostKeyChecking accept-new\\)`,
+        ),
+      );
       assert.match(err, /cannot reach \(host-key\)/);
       assert.doesNotMatch(run.screen(), /authenticity|assword/);
       assert.equal(fs.readFileSync(c.kh, 'utf8'), '');

@@ -35,21 +35,62 @@ function specs(): LabHostSpec[] {
     { name: 'pv-one', profile: 'healthy' },
     { name: 'pv-nopm', profile: 'no-peermem' },
     { name: 'pv-hang', profile: 'healthy' },
-    { name: 'pv-noperf', profile: derivedProfile('perftest not installed', 'healthy', { missingCommands: ['ib_write_bw', 'dmesg', 'lspci', 'setpci', 'ibstat', 'ibdev2netdev', 'rdma'] }) },
+    {
+      name: 'pv-noperf',
+      profile: derivedProfile('perftest not installed', 'healthy', {
+        missingCommands: ['ib_write_bw', 'dmesg', 'lspci', 'setpci', 'ibstat', 'ibdev2netdev', 'rdma'],
+      }),
+    },
     {
       name: 'pv-nocuda',
-      profile: profileWith("Debian's perftest, built without CUDA", 'healthy', {}, { [`${help}.stdout`]: 'perftest/help-debian12-perftest-4.5-0.17-no-cuda.txt', [`${help}.rc`]: 'rc:1' }),
+      profile: profileWith(
+        "Debian's perftest, built without CUDA",
+        'healthy',
+        {},
+        { [`${help}.stdout`]: 'perftest/help-debian12-perftest-4.5-0.17-no-cuda.txt', [`${help}.rc`]: 'rc:1' },
+      ),
     },
     {
       name: 'pv-busy',
-      profile: profileWith('GPU0 busy: an MPS server runs on it (the T4 host of the smi-q fixture)', 'healthy', {}, { [`${recordingName('nvidia-smi', ['-q'])}.stdout`]: 'smi-q/t4-1gpu-vm-passthrough-bar1-256mib-driver530.txt' }),
+      profile: profileWith(
+        'GPU0 busy: an MPS server runs on it (the T4 host of the smi-q fixture)',
+        'healthy',
+        {},
+        { [`${recordingName('nvidia-smi', ['-q'])}.stdout`]: 'smi-q/t4-1gpu-vm-passthrough-bar1-256mib-driver530.txt' },
+      ),
     },
   ];
 }
 
-interface ModeJson { mode: string; status: string; gbps: number | null; lineRateGbps: number | null; ratio: number | null; reason: string | null; explainedBy: string[]; command: string | null; sharedFrom?: string }
-interface GpuJson { gpu: string; client: { host: string; device: string; port: number; numaNode: number | null }; server: { host: string; device: string; port: number }; loopback: string | null; notes: string[]; modes: ModeJson[]; verdict: string; tone: string }
-interface ProofJson { host: string; peer: string | null; via: string | null; status: string; refusals: string[]; gpus: GpuJson[] }
+interface ModeJson {
+  mode: string;
+  status: string;
+  gbps: number | null;
+  lineRateGbps: number | null;
+  ratio: number | null;
+  reason: string | null;
+  explainedBy: string[];
+  command: string | null;
+  sharedFrom?: string;
+}
+interface GpuJson {
+  gpu: string;
+  client: { host: string; device: string; port: number; numaNode: number | null };
+  server: { host: string; device: string; port: number };
+  loopback: string | null;
+  notes: string[];
+  modes: ModeJson[];
+  verdict: string;
+  tone: string;
+}
+interface ProofJson {
+  host: string;
+  peer: string | null;
+  via: string | null;
+  status: string;
+  refusals: string[];
+  gpus: GpuJson[];
+}
 
 const perftestCalls = (h: LabHost) => h.calls().filter((c) => c.cmd === 'ib_write_bw' && c.args.includes('-p'));
 const leftovers = (h: LabHost) => h.processes().filter((p) => /ib_write_bw|numactl|perl -MIO|fakeperftest|sleep/.test(p.args));
@@ -59,13 +100,20 @@ describe('gdr-doctor prove (lab hosts, the built CLI)', function () {
   this.timeout(300_000);
   let lab: Lab;
   const audit = () => path.join(lab.dir, 'prove-audit.log');
-  const prove = (args: string[]) => runCli(['prove', '-F', lab.sshConfigPath, '--duration', '1', ...args], { GDR_DOCTOR_AUDIT_LOG: audit() });
+  const prove = (args: string[]) =>
+    runCli(['prove', '-F', lab.sshConfigPath, '--duration', '1', ...args], { GDR_DOCTOR_AUDIT_LOG: audit() });
   const json = (stdout: string) => JSON.parse(stdout) as ProofJson;
 
   before(async () => {
     assertLabCanRun();
     await cleanupStale(RECORDS);
-    lab = await startLab({ hosts: specs(), recordsPath: RECORDS, network: NETWORK, slurm: { controller: 'login', nodes: ['pv-a', 'pv-b'] }, readyTimeoutMs: 90_000 });
+    lab = await startLab({
+      hosts: specs(),
+      recordsPath: RECORDS,
+      network: NETWORK,
+      slurm: { controller: 'login', nodes: ['pv-a', 'pv-b'] },
+      readyTimeoutMs: 90_000,
+    });
   });
   after(async () => {
     await lab?.stop();
@@ -84,7 +132,14 @@ describe('gdr-doctor prove (lab hosts, the built CLI)', function () {
       const [gpu0, gpu5] = proof.gpus;
       // GPU0's NIC mlx5_0 is the host's only InfiniBand port: it serves itself (HCA loopback).
       assert.deepEqual([gpu0.client.device, gpu0.server.device, gpu0.loopback], ['mlx5_0', 'mlx5_0', 'same-port']);
-      assert.deepEqual(gpu0.modes.map((m) => [m.mode, m.status, m.gbps, m.lineRateGbps, m.ratio]), [['host', 'ok', 196.07, 200, 0.98], ['peermem', 'ok', 181.46, 200, 0.91], ['dmabuf', 'skipped', null, null, null]]);
+      assert.deepEqual(
+        gpu0.modes.map((m) => [m.mode, m.status, m.gbps, m.lineRateGbps, m.ratio]),
+        [
+          ['host', 'ok', 196.07, 200, 0.98],
+          ['peermem', 'ok', 181.46, 200, 0.91],
+          ['dmabuf', 'skipped', null, null, null],
+        ],
+      );
       assert.match(mode(gpu0, 'dmabuf').reason ?? '', /has no --use_cuda_dmabuf/);
       assert.equal(gpu0.verdict, 'GPUDirect RDMA works at 91 % of line rate with peermem (host memory: 98 %)');
       // GPU5's RoCE port mlx5_1 is served by the other RoCE port, mlx5_2 (GPU6's NIC), at 100 Gb/s.
@@ -98,33 +153,58 @@ describe('gdr-doctor prove (lab hosts, the built CLI)', function () {
       const h = lab.host('pv-one');
       const calls = perftestCalls(h);
       const pinned = h.calls().filter((c) => c.cmd === 'numactl' && c.args[0] !== '-H');
-      assert.ok(pinned.length === 8 && pinned.every((c) => c.args[0] === c.args[1].replace('membind', 'cpunodebind') && c.args[2] === 'ib_write_bw'), JSON.stringify(pinned.map((c) => c.args.slice(0, 3))));
+      assert.ok(
+        pinned.length === 8 &&
+          pinned.every((c) => c.args[0] === c.args[1].replace('membind', 'cpunodebind') && c.args[2] === 'ib_write_bw'),
+        JSON.stringify(pinned.map((c) => c.args.slice(0, 3))),
+      );
       const ports = calls.map((c) => c.args[c.args.indexOf('-p') + 1]);
       assert.equal(new Set(ports).size, calls.length / 2, 'each measurement on a port of its own, server and client on the same');
-      assert.deepEqual(calls.map((c) => c.args.find((a) => a.startsWith('--use_cuda')) ?? 'host'), ['host', 'host', '--use_cuda=0', '--use_cuda=0', 'host', 'host', '--use_cuda=6', '--use_cuda=5']);
+      assert.deepEqual(
+        calls.map((c) => c.args.find((a) => a.startsWith('--use_cuda')) ?? 'host'),
+        ['host', 'host', '--use_cuda=0', '--use_cuda=0', 'host', 'host', '--use_cuda=6', '--use_cuda=5'],
+      );
       assert.deepEqual(leftovers(h), []);
     });
 
     it('records the measurement in the audit log: where, each command, the result', () => {
-      const entries = fs.readFileSync(audit(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const entries = fs
+        .readFileSync(audit(), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const entry = entries.find((e) => e.host === 'pv-one');
       assert.equal(entry.kind, 'prove');
       assert.equal(entry.user, 'gdr');
-      assert.match(entry.gpus[0].modes[1].command, /^numactl --cpunodebind=0 --membind=0 ib_write_bw -d mlx5_0 -i 1 -s 1048576 -D 1 -F --report_gbits --use_cuda=0 -p \d+ 127\.0\.0\.1$/);
+      assert.match(
+        entry.gpus[0].modes[1].command,
+        /^numactl --cpunodebind=0 --membind=0 ib_write_bw -d mlx5_0 -i 1 -s 1048576 -D 1 -F --report_gbits --use_cuda=0 -p \d+ 127\.0\.0\.1$/,
+      );
     });
   });
 
   it("has a stand-in that reads perftest's flags in order, as perftest does", () => {
     // The lab's own check: --use_cuda_dmabuf before --use_cuda is refused with perftest's recorded message.
-    const r = spawnSync('ssh', ['-F', lab.sshConfigPath, '-o', 'BatchMode=yes', 'pv-one', 'ib_write_bw -d mlx5_0 --use_cuda_dmabuf --use_cuda=0'], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(
+      'ssh',
+      ['-F', lab.sshConfigPath, '-o', 'BatchMode=yes', 'pv-one', 'ib_write_bw -d mlx5_0 --use_cuda_dmabuf --use_cuda=0'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
     assert.deepEqual([r.status, r.stdout], [1, 'CUDA DMA-BUF cannot be used without CUDA\n Parser function exited with Error\n']);
   });
 
-  it('says which mode failed in perftest\'s own words, and the finding that explains it', async () => {
+  it("says which mode failed in perftest's own words, and the finding that explains it", async () => {
     const r = await prove(['pv-nopm', '--gpu', '0', '--json']);
     assert.equal(r.status, 1, r.stderr);
     const gpu = json(r.stdout).gpus[0];
-    assert.deepEqual(gpu.modes.map((m) => [m.mode, m.status]), [['host', 'ok'], ['peermem', 'failed'], ['dmabuf', 'skipped']]);
+    assert.deepEqual(
+      gpu.modes.map((m) => [m.mode, m.status]),
+      [
+        ['host', 'ok'],
+        ['peermem', 'failed'],
+        ['dmabuf', 'skipped'],
+      ],
+    );
     assert.equal(mode(gpu, 'peermem').reason, "Couldn't allocate MR with error=14");
     // With the open driver dma-buf makes the module optional, so the diagnosis reports it as such.
     assert.deepEqual(mode(gpu, 'peermem').explainedBy, [
@@ -139,18 +219,33 @@ describe('gdr-doctor prove (lab hosts, the built CLI)', function () {
   it('refuses with the package to install, and runs nothing, where perftest is missing', async () => {
     const r = await prove(['pv-noperf']);
     assert.equal(r.status, 4, r.stderr);
-    assert.match(r.stdout, /Nothing was run:\n {2}- pv-noperf: perftest's ib_write_bw is not installed \(not on the login PATH\): install it with `apt install perftest` \(Debian/);
-    assert.deepEqual(lab.host('pv-noperf').calls().filter((c) => c.cmd === 'numactl' && c.args[0] !== '-H'), []);
+    assert.match(
+      r.stdout,
+      /Nothing was run:\n {2}- pv-noperf: perftest's ib_write_bw is not installed \(not on the login PATH\): install it with `apt install perftest` \(Debian/,
+    );
+    assert.deepEqual(
+      lab
+        .host('pv-noperf')
+        .calls()
+        .filter((c) => c.cmd === 'numactl' && c.args[0] !== '-H'),
+      [],
+    );
   });
 
   it('refuses the GPU modes of a perftest built without CUDA, and measures host memory alone when asked', async () => {
     const refused = await prove(['pv-nocuda', '--gpu', '5']);
     assert.equal(refused.status, 4);
-    assert.match(refused.stdout, /built without CUDA \("ib_write_bw --help" has no --use_cuda\), so the peermem and dmabuf modes cannot run/);
+    assert.match(
+      refused.stdout,
+      /built without CUDA \("ib_write_bw --help" has no --use_cuda\), so the peermem and dmabuf modes cannot run/,
+    );
     assert.deepEqual(perftestCalls(lab.host('pv-nocuda')), []);
     const host = await prove(['pv-nocuda', '--gpu', '5', '--mode', 'host', '--json']);
     assert.equal(host.status, 0, host.stderr);
-    assert.deepEqual(json(host.stdout).gpus[0].modes.map((m) => [m.mode, m.gbps]), [['host', 98.38]]);
+    assert.deepEqual(
+      json(host.stdout).gpus[0].modes.map((m) => [m.mode, m.gbps]),
+      [['host', 98.38]],
+    );
   });
 
   it('asks before measuring a busy GPU: without a yes nothing runs, with --yes it measures', async () => {
@@ -181,7 +276,10 @@ describe('gdr-doctor prove (lab hosts, the built CLI)', function () {
     const h = lab.host('pv-hang');
     h.setFault('ib_write_bw', 'hang', 600);
     try {
-      const child = spawn(process.execPath, [CLI, 'prove', '-F', lab.sshConfigPath, 'pv-hang', '--gpu', '5', '--mode', 'host'], { env: { ...process.env, SSH_AUTH_SOCK: '', GDR_DOCTOR_AUDIT_LOG: audit() }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, 'prove', '-F', lab.sshConfigPath, 'pv-hang', '--gpu', '5', '--mode', 'host'], {
+        env: { ...process.env, SSH_AUTH_SOCK: '', GDR_DOCTOR_AUDIT_LOG: audit() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       child.stdout.on('data', (d) => (stdout += d));
       const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -201,7 +299,14 @@ describe('gdr-doctor prove (lab hosts, the built CLI)', function () {
     const proof = json(r.stdout);
     const gpu = proof.gpus[0];
     assert.deepEqual([proof.peer, gpu.client.host, gpu.server.host, gpu.loopback], ['pv-b', 'pv-a', 'pv-b', null]);
-    assert.deepEqual(gpu.modes.map((m) => [m.mode, m.status, m.gbps]), [['host', 'ok', 98.38], ['peermem', 'ok', 80.96], ['dmabuf', 'skipped', null]]);
+    assert.deepEqual(
+      gpu.modes.map((m) => [m.mode, m.status, m.gbps]),
+      [
+        ['host', 'ok', 98.38],
+        ['peermem', 'ok', 80.96],
+        ['dmabuf', 'skipped', null],
+      ],
+    );
     const b = lab.host('pv-b').address;
     const clients = perftestCalls(lab.host('pv-a'));
     const servers = perftestCalls(lab.host('pv-b'));
@@ -216,7 +321,14 @@ describe('gdr-doctor prove (lab hosts, the built CLI)', function () {
     assert.equal(r.status, 0, `${r.stderr}\n${r.stdout}`);
     const proof = json(r.stdout);
     assert.equal(proof.via, 'login');
-    assert.deepEqual(proof.gpus[0].modes.map((m) => [m.mode, m.status, m.gbps]), [['host', 'ok', 196.07], ['peermem', 'ok', 181.46], ['dmabuf', 'skipped', null]]);
+    assert.deepEqual(
+      proof.gpus[0].modes.map((m) => [m.mode, m.status, m.gbps]),
+      [
+        ['host', 'ok', 196.07],
+        ['peermem', 'ok', 181.46],
+        ['dmabuf', 'skipped', null],
+      ],
+    );
     assert.equal(perftestCalls(lab.host('pv-b')).length - before, 2, 'the peer served both modes');
   });
 });

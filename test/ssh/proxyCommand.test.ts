@@ -15,7 +15,14 @@ const NETWORK = { bridge: 'gdrbr14', subnet: 14 };
 let lab: Lab;
 let login: LabHost, gpu: LabHost, loopback: LabHost;
 
-const common = () => ['User gdr', `IdentityFile ${lab.keys.plain}`, 'IdentitiesOnly yes', `UserKnownHostsFile ${lab.knownHostsPath}`, 'StrictHostKeyChecking yes', 'BatchMode yes'];
+const common = () => [
+  'User gdr',
+  `IdentityFile ${lab.keys.plain}`,
+  'IdentitiesOnly yes',
+  `UserKnownHostsFile ${lab.knownHostsPath}`,
+  'StrictHostKeyChecking yes',
+  'BatchMode yes',
+];
 const loginBlock = () => hostBlock('pc-login', login, common());
 
 /** ssh_config with the login node and `pc-gpu` reached by `proxyCommand` (`CFG` stands for this file). */
@@ -26,17 +33,26 @@ function viaCommand(proxyCommand: string): string {
 }
 
 /** sshd lines of logins as gdr on `h`, with the address each came from. */
-const loginsFrom = (h: LabHost) => fs.readFileSync(h.sshdLogPath, 'utf8').split('\n').filter((l) => /^Accepted publickey for gdr from /.test(l)).map((l) => l.split(' ')[5]);
+const loginsFrom = (h: LabHost) =>
+  fs
+    .readFileSync(h.sshdLogPath, 'utf8')
+    .split('\n')
+    .filter((l) => /^Accepted publickey for gdr from /.test(l))
+    .map((l) => l.split(' ')[5]);
 
 /** Local processes whose command line names `text` (the ProxyCommand's own config file). */
 function processesNaming(text: string): number[] {
-  return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-    try {
-      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(text);
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 describe('ProxyCommand and host:port forms, next to the real ssh', function () {
@@ -46,7 +62,11 @@ describe('ProxyCommand and host:port forms, next to the real ssh', function () {
     lab = await startTestLab({
       recordsPath: RECORDS,
       network: NETWORK,
-      hosts: [{ name: 'pc-login', profile: 'no-gpu', netns: true }, { name: 'pc-gpu', profile: 'healthy', netns: true }, { name: 'pc-lo', profile: 'no-gpu' }],
+      hosts: [
+        { name: 'pc-login', profile: 'no-gpu', netns: true },
+        { name: 'pc-gpu', profile: 'healthy', netns: true },
+        { name: 'pc-lo', profile: 'no-gpu' },
+      ],
     });
     [login, gpu, loopback] = lab.hosts;
   });
@@ -89,7 +109,11 @@ describe('ProxyCommand and host:port forms, next to the real ssh', function () {
   });
 
   it('reads host:port in ProxyJump and the user@host:port destination (the form Add Host suggests)', async () => {
-    const file = writeConfig(lab.dir, hostBlock('pc-gpu', gpu, [...common(), `ProxyJump ${loopback.address}:${loopback.port}`]) + ['Host *', ...common().map((l) => `  ${l}`), ''].join('\n'));
+    const file = writeConfig(
+      lab.dir,
+      hostBlock('pc-gpu', gpu, [...common(), `ProxyJump ${loopback.address}:${loopback.port}`]) +
+        ['Host *', ...common().map((l) => `  ${l}`), ''].join('\n'),
+    );
     assert.equal((await realSsh(file, 'pc-gpu')).stdout, 'pc-gpu\ngdr\n', 'the real ssh reads the hop so');
     assert.equal(await ourRun(file, 'pc-gpu'), 'pc-gpu\ngdr\n');
     assert.equal(await ourRun(file, `gdr@${loopback.address}:${loopback.port}`), 'pc-lo\ngdr\n');

@@ -19,15 +19,24 @@ import { until } from '../support/until';
 const RECORDS = '/tmp/gdrlab-records-relay.json';
 const NETWORK = { bridge: 'gdrbr8', subnet: 8 };
 const PROFILE: Record<string, string> = {
-  gpu01: 'healthy', gpu02: 'healthy', gpu03: 'healthy', gpu04: 'healthy', gpu05: 'healthy',
-  gpu06: 'no-peermem', gpu07: 'no-peermem', gpu08: 'no-nic',
+  gpu01: 'healthy',
+  gpu02: 'healthy',
+  gpu03: 'healthy',
+  gpu04: 'healthy',
+  gpu05: 'healthy',
+  gpu06: 'no-peermem',
+  gpu07: 'no-peermem',
+  gpu08: 'no-nic',
 };
 const NODES = Object.keys(PROFILE);
 // Generous limits on both sides: a loaded CI machine must not time a command out in one run only.
 const COMMANDS = PROBE_COMMANDS.map((c) => ({ ...c, timeoutS: 120 }));
 
 function specs(): LabHostSpec[] {
-  return [{ name: 'login', profile: 'no-gpu', netns: true, login: true }, ...NODES.map((name) => ({ name, profile: PROFILE[name], netns: true }))];
+  return [
+    { name: 'login', profile: 'no-gpu', netns: true, login: true },
+    ...NODES.map((name) => ({ name, profile: PROFILE[name], netns: true })),
+  ];
 }
 
 describe('diagnose through a login node (srun, pdsh, clush)', function () {
@@ -39,14 +48,25 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
   const withoutName = (findings: unknown, host: string) => JSON.stringify(findings).split(host).join('<host>');
   /** Every command's output and how it ended, by profile: a node's report must carry exactly this. */
   const directOutputs = new Map<string, string>();
-  const outputsOf = (report: ProbeReport) => report.commands.map((c) => [c.id, c.state, c.exitCode, c.timedOut, c.truncated, c.stdout, c.stderr]);
+  const outputsOf = (report: ProbeReport) =>
+    report.commands.map((c) => [c.id, c.state, c.exitCode, c.timedOut, c.truncated, c.stdout, c.stderr]);
   const reach = () => ({ prompts: noPrompts, configFile: lab.sshConfigPath });
 
   before(async () => {
     assertLabCanRun();
     await cleanupStale(RECORDS);
-    lab = await startLab({ hosts: specs(), recordsPath: RECORDS, network: NETWORK, slurm: { controller: 'login', nodes: NODES }, readyTimeoutMs: 60_000 });
-    for (const [profile, host] of [['healthy', 'gpu01'], ['no-peermem', 'gpu06'], ['no-nic', 'gpu08']]) {
+    lab = await startLab({
+      hosts: specs(),
+      recordsPath: RECORDS,
+      network: NETWORK,
+      slurm: { controller: 'login', nodes: NODES },
+      readyTimeoutMs: 60_000,
+    });
+    for (const [profile, host] of [
+      ['healthy', 'gpu01'],
+      ['no-peermem', 'gpu06'],
+      ['no-nic', 'gpu08'],
+    ]) {
       const conn = await openSsh(host, reach());
       const report = await runProbe(sshRunner(conn.client), { host, commands: COMMANDS }).finally(() => conn.close());
       direct.set(profile, withoutName(diagnose(report).findings, host));
@@ -59,15 +79,23 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
     await lab?.stop();
   });
 
-  const relay = (opts: Omit<RelayOptions, 'loginHost'>) => diagnoseViaLoginNode(login.client, { loginHost: 'login', commands: COMMANDS, ...opts });
+  const relay = (opts: Omit<RelayOptions, 'loginHost'>) =>
+    diagnoseViaLoginNode(login.client, { loginHost: 'login', commands: COMMANDS, ...opts });
 
   function assertLikeDirect(results: FleetHostResult[], tool: string, nodes: readonly string[]): void {
-    assert.deepEqual(results.map((r) => r.host), nodes);
+    assert.deepEqual(
+      results.map((r) => r.host),
+      nodes,
+    );
     for (const r of results) {
       assert.equal(r.path, tool);
       assert.ok(r.report && r.diagnosis, `${r.host}: ${JSON.stringify(r.error)}`);
       assert.equal(r.report.finished, true, `${r.host}: ${r.report.notes.join('\n')}`);
-      assert.deepEqual(JSON.parse(withoutName(outputsOf(r.report), r.host)), JSON.parse(directOutputs.get(PROFILE[r.host]) ?? 'null'), r.host);
+      assert.deepEqual(
+        JSON.parse(withoutName(outputsOf(r.report), r.host)),
+        JSON.parse(directOutputs.get(PROFILE[r.host]) ?? 'null'),
+        r.host,
+      );
       assert.deepEqual(JSON.parse(withoutName(r.diagnosis.findings, r.host)), JSON.parse(direct.get(PROFILE[r.host]) ?? 'null'), r.host);
       assert.equal(r.status, 'findings'); // every lab profile has at least a warning (the seed topology's far NICs)
     }
@@ -99,7 +127,11 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
         assert.equal(down?.status, 'unreachable');
         assert.equal(down.error?.step, 'relay');
         assert.match(down.error.message, /timed out|exit code 255/);
-        assertLikeDirect(results.filter((r) => r.host !== 'gpu03'), tool, NODES.filter((n) => n !== 'gpu03'));
+        assertLikeDirect(
+          results.filter((r) => r.host !== 'gpu03'),
+          tool,
+          NODES.filter((n) => n !== 'gpu03'),
+        );
       } finally {
         process.kill(pid, 'SIGCONT');
       }
@@ -114,7 +146,11 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
       const drained = results.find((r) => r.host === 'gpu04');
       assert.equal(drained?.status, 'unreachable');
       assert.match(drained.error?.message ?? '', /gpu04 as drain/);
-      assertLikeDirect(results.filter((r) => r.host !== 'gpu04'), 'slurm', NODES.filter((n) => n !== 'gpu04'));
+      assertLikeDirect(
+        results.filter((r) => r.host !== 'gpu04'),
+        'slurm',
+        NODES.filter((n) => n !== 'gpu04'),
+      );
     } finally {
       await inHost(ctl, ['scontrol', 'update', 'nodename=gpu04', 'state=resume']);
     }
@@ -122,7 +158,13 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
 
   it("slurm: srun refusing the whole run is every node's error, or thrown when no node is known", async () => {
     const results = await relay({ tool: 'slurm', nodes: 'gpu[01-02]', partition: 'nosuch' });
-    assert.deepEqual(results.map((r) => [r.host, r.status]), [['gpu01', 'unreachable'], ['gpu02', 'unreachable']]);
+    assert.deepEqual(
+      results.map((r) => [r.host, r.status]),
+      [
+        ['gpu01', 'unreachable'],
+        ['gpu02', 'unreachable'],
+      ],
+    );
     await assert.rejects(relay({ tool: 'slurm', nodeCount: 2, partition: 'nosuch' }), /login: srun: .*[Ii]nvalid partition/);
   });
 
@@ -137,11 +179,25 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
         // gpu02 may start its probe after the other two have ended (srun starts the tasks unevenly).
         await until('gpu02 hangs', () => hung.processes().some((p) => p.args === 'sleep 600'), 120_000);
         await until('two nodes have ended while the third hangs', () => counts.at(-1) === 2, 120_000);
-        assert.ok(hung.processes().some((p) => p.args === 'sleep 600'), 'gpu02 is still probing');
+        assert.ok(
+          hung.processes().some((p) => p.args === 'sleep 600'),
+          'gpu02 is still probing',
+        );
         abort.abort();
         const results = await running;
-        assert.deepEqual(results.map((r) => [r.host, r.status]), [['gpu01', 'findings'], ['gpu02', 'cancelled'], ['gpu03', 'findings']]);
-        assertLikeDirect(results.filter((r) => r.host !== 'gpu02'), tool, ['gpu01', 'gpu03']);
+        assert.deepEqual(
+          results.map((r) => [r.host, r.status]),
+          [
+            ['gpu01', 'findings'],
+            ['gpu02', 'cancelled'],
+            ['gpu03', 'findings'],
+          ],
+        );
+        assertLikeDirect(
+          results.filter((r) => r.host !== 'gpu02'),
+          tool,
+          ['gpu01', 'gpu03'],
+        );
         assert.deepEqual(counts, counts.length === 1 ? [2] : [1, 2], `each count once, growing: ${JSON.stringify(counts)}`);
       } finally {
         hung.clearFaults();
@@ -160,7 +216,13 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
         await until('the probe hangs on both nodes', () => hung.every((h) => h.processes().some((p) => p.args === 'sleep 600')), 60_000);
         abort.abort();
         const results = await running;
-        assert.deepEqual(results.map((r) => [r.host, r.status]), [['gpu01', 'cancelled'], ['gpu02', 'cancelled']]);
+        assert.deepEqual(
+          results.map((r) => [r.host, r.status]),
+          [
+            ['gpu01', 'cancelled'],
+            ['gpu02', 'cancelled'],
+          ],
+        );
         await until('nothing of the probe is left on the nodes', () => hung.every((h) => hanging(h).length === 0));
         if (tool === 'slurm') {
           const ctl = lab.host('login').listenerPid();

@@ -35,7 +35,11 @@ describe('host text on a real terminal (tmux): escape sequences shown, never run
     assert.ok(fs.existsSync(CLI), `${CLI} is missing: run npm run build first`);
     await cleanupStale(RECORDS);
     // The ofed-mismatch host's modprobe failure, with an attack appended.
-    profile = derivedProfile('needs-peermem whose modprobe nvidia_peermem fails with terminal escape sequences in its message.', 'needs-peermem', { modprobeErrors: { nvidia_peermem: MODPROBE_ERROR } });
+    profile = derivedProfile(
+      'needs-peermem whose modprobe nvidia_peermem fails with terminal escape sequences in its message.',
+      'needs-peermem',
+      { modprobeErrors: { nvidia_peermem: MODPROBE_ERROR } },
+    );
     lab = await startLab({ hosts: [{ name: 'esc-fix', profile }], recordsPath: RECORDS });
     hostile = await startHostileSsh(path.join(lab.dir, 'hostile'), `Server going down. ${ATTACK}`);
     // tmux takes OSC 52 from programs only with set-clipboard on: then a paste buffer shows it arrived.
@@ -59,7 +63,13 @@ describe('host text on a real terminal (tmux): escape sequences shown, never run
   it('this terminal runs OSC 52 when it arrives raw (what the tests below are about)', async () => {
     const dir = path.join(lab.dir, 'esc-raw');
     fs.mkdirSync(dir);
-    terminal.tmux('new-session', '-d', '-s', 'raw', `printf '${ATTACK.replace(/\x1b/g, '\\033').replace(/\x07/g, '\\007').replace('\u009b', '')}'; sleep 600`);
+    terminal.tmux(
+      'new-session',
+      '-d',
+      '-s',
+      'raw',
+      `printf '${ATTACK.replace(/\x1b/g, '\\033').replace(/\x07/g, '\\007').replace('\u009b', '')}'; sleep 600`,
+    );
     for (let i = 0; i < 100 && buffers() === ''; i++) await new Promise((r) => setTimeout(r, 50));
     assert.equal(buffers(), 'echo pwned');
     terminal.tmux('delete-buffer');
@@ -72,13 +82,19 @@ describe('host text on a real terminal (tmux): escape sequences shown, never run
     assert.equal(await run.exitCode(), 1);
     const screen = run.screen();
     assert.match(screen, new RegExp(`Invalid argument ${escape(SHOWN)}`), screen);
-    assert.match(screen, /^target: load-peermem \(nvidia_peermem\): plan\n[^]*^target: load-peermem FAILED: /m, 'what was printed before it is still on the screen');
+    assert.match(
+      screen,
+      /^target: load-peermem \(nvidia_peermem\): plan\n[^]*^target: load-peermem FAILED: /m,
+      'what was printed before it is still on the screen',
+    );
     assert.equal(buffers(), '', 'no clipboard write reached the terminal');
   });
 
   it('gdr-doctor fix --json keeps the exact text', async () => {
     const c = sshCase(path.join(lab.dir, 'fix-json'), lab.host('esc-fix'), 'gdr', lab.keys.plain, 'known');
-    const r = await runCli(['fix', '-F', c.conf, 'target', 'load-peermem', '--yes', '--json'], { GDR_DOCTOR_AUDIT_LOG: path.join(c.dir, 'audit.log') });
+    const r = await runCli(['fix', '-F', c.conf, 'target', 'load-peermem', '--yes', '--json'], {
+      GDR_DOCTOR_AUDIT_LOG: path.join(c.dir, 'audit.log'),
+    });
     assert.equal(r.status, 1, r.stderr);
     const { result } = JSON.parse(r.stdout) as { result: { message: string } };
     assert.ok(result.message.includes(MODPROBE_ERROR), result.message);
@@ -93,7 +109,11 @@ describe('host text on a real terminal (tmux): escape sequences shown, never run
     const run = pane(['diagnose', '-F', path.join(dir, 'ssh_config'), 'hostile', '--batch']);
     assert.equal(await run.exitCode(), 3);
     const screen = run.screen();
-    assert.match(screen, new RegExp(`^gdr-doctor: hostile: cannot reach \\(protocol\\): hostile: Server going down\\. ${escape(SHOWN)}$`, 'm'), screen);
+    assert.match(
+      screen,
+      new RegExp(`^gdr-doctor: hostile: cannot reach \\(protocol\\): hostile: Server going down\\. ${escape(SHOWN)}$`, 'm'),
+      screen,
+    );
     assert.equal(buffers(), '');
   });
 });

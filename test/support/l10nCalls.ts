@@ -20,7 +20,8 @@ export interface ScannedKeys {
 /** Every .ts file under `dir` (or `dir` itself), sorted. */
 export function sourceFiles(dir: string): string[] {
   if (fs.statSync(dir).isFile()) return [dir];
-  return fs.readdirSync(dir, { withFileTypes: true })
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
     .flatMap((e) => (e.isDirectory() ? sourceFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []))
     .sort();
 }
@@ -71,12 +72,14 @@ function keyOf(arg: ts.Expression | undefined): string | undefined {
   if (arg === undefined) return undefined;
   if (ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg)) return arg.text;
   if (!ts.isObjectLiteralExpression(arg)) return undefined;
-  const prop = (name: string) => arg.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && p.name.getText() === name)?.initializer;
+  const prop = (name: string) =>
+    arg.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && p.name.getText() === name)?.initializer;
   const message = prop('message');
   const comment = prop('comment');
   if (!message || !(ts.isStringLiteral(message) || ts.isNoSubstitutionTemplateLiteral(message))) return undefined;
   if (comment === undefined) return message.text;
   if (ts.isStringLiteral(comment)) return `${message.text}/${comment.text}`;
-  if (ts.isArrayLiteralExpression(comment) && comment.elements.every(ts.isStringLiteral)) return `${message.text}/${comment.elements.map((e) => (e as ts.StringLiteral).text).join('')}`;
+  if (ts.isArrayLiteralExpression(comment) && comment.elements.every(ts.isStringLiteral))
+    return `${message.text}/${comment.elements.map((e) => (e as ts.StringLiteral).text).join('')}`;
   return undefined;
 }

@@ -12,7 +12,12 @@ export async function openLabHost(sshConfigPath: string, destination: string, pr
   return connect(target, { prompts, resolveHop: async () => assert.fail('no hops') });
 }
 
-export async function fixOverSsh(sshConfigPath: string, destination: string, fixId: FixPlan['fixId'], prompts: SshPrompts): Promise<FixResult> {
+export async function fixOverSsh(
+  sshConfigPath: string,
+  destination: string,
+  fixId: FixPlan['fixId'],
+  prompts: SshPrompts,
+): Promise<FixResult> {
   const conn = await openLabHost(sshConfigPath, destination, prompts);
   try {
     const session = sshFixSession(conn, destination);

@@ -26,7 +26,8 @@ export function resolveNls(value: unknown, messages: Record<string, string>): Js
     return key !== undefined && key in messages ? messages[key] : value;
   }
   if (Array.isArray(value)) return value.map((v) => resolveNls(v, messages));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveNls(v, messages)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveNls(v, messages)]));
   return value;
 }
 

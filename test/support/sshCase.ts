@@ -15,7 +15,12 @@ import type { LabHost } from '../lab/lab';
 /** `Host <alias>` for a lab host: its address and port, no agent, no global known_hosts unless given. */
 export function hostBlock(alias: string, h: LabHost, lines: readonly string[]): string {
   const has = (k: string) => lines.some((l) => l.toLowerCase().startsWith(k.toLowerCase()));
-  const defaults = [`HostName ${h.address}`, `Port ${h.port}`, 'IdentityAgent none', ...(has('GlobalKnownHostsFile') ? [] : ['GlobalKnownHostsFile /dev/null'])];
+  const defaults = [
+    `HostName ${h.address}`,
+    `Port ${h.port}`,
+    'IdentityAgent none',
+    ...(has('GlobalKnownHostsFile') ? [] : ['GlobalKnownHostsFile /dev/null']),
+  ];
   return [`Host ${alias}`, ...[...defaults, ...lines].map((l) => `  ${l}`), ''].join('\n');
 }
 
@@ -45,7 +50,10 @@ export async function ourRun(configFile: string, destination: string, prompts: S
 }
 
 export async function refusal(p: Promise<unknown>): Promise<ConnectError> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   assert.ok(e instanceof ConnectError, `expected a ConnectError, got ${String(e)}`);
   return e;
 }
@@ -62,7 +70,11 @@ export interface RealRun {
  */
 export function realSsh(configFile: string, destination: string, env: NodeJS.ProcessEnv = {}): Promise<RealRun> {
   return new Promise((resolve) => {
-    const child = spawn('ssh', ['-F', configFile, destination, 'hostname; id -un'], { env: { ...process.env, SSH_AUTH_SOCK: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('ssh', ['-F', configFile, destination, 'hostname; id -un'], {
+      env: { ...process.env, SSH_AUTH_SOCK: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

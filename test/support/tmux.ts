@@ -57,7 +57,13 @@ export class Run {
   private readonly rcFile: string;
   readonly sttyFile: string;
 
-  constructor(readonly server: TmuxServer, readonly dir: string, readonly session: string, cliArgs: string[], options: RunOptions = {}) {
+  constructor(
+    readonly server: TmuxServer,
+    readonly dir: string,
+    readonly session: string,
+    cliArgs: string[],
+    options: RunOptions = {},
+  ) {
     [this.out, this.err, this.rcFile, this.sttyFile] = ['out', 'err', 'rc', 'stty'].map((f) => path.join(dir, f));
     const vars = ['SSH_AUTH_SOCK=', ...Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${shq(v)}`)].join(' ');
     const cli = `env ${vars} ${shq(process.execPath)} ${shq(CLI)} ${cliArgs.map(shq).join(' ')}`;
@@ -65,7 +71,11 @@ export class Run {
     const stdin = options.stdinRedirect ?? '';
     const cmd = [
       `cd ${shq(REPO_ROOT)}`,
-      output === 'both' ? this.teed(cli, stdin) : output === 'terminal' ? `${cli} ${stdin}` : `${cli} >${shq(this.out)} 2>${shq(this.err)} ${stdin}`,
+      output === 'both'
+        ? this.teed(cli, stdin)
+        : output === 'terminal'
+          ? `${cli} ${stdin}`
+          : `${cli} >${shq(this.out)} 2>${shq(this.err)} ${stdin}`,
       // The terminal's mode after the CLI is gone: a prompt must not leave it without echo.
       `rc=$?; ${output === 'both' ? 'wait; ' : ''}stty -a >${shq(this.sttyFile)}; echo "[exit $rc]"; echo $rc >${shq(this.rcFile)}; exec sleep 600`,
     ].join('; ');
@@ -102,7 +112,11 @@ export class Run {
   }
 
   async exitCode(timeoutMs = 45_000): Promise<number> {
-    for (const deadline = Date.now() + timeoutMs; !fs.existsSync(this.rcFile) || fs.readFileSync(this.rcFile, 'utf8') === ''; await sleep(50)) {
+    for (
+      const deadline = Date.now() + timeoutMs;
+      !fs.existsSync(this.rcFile) || fs.readFileSync(this.rcFile, 'utf8') === '';
+      await sleep(50)
+    ) {
       if (Date.now() > deadline) assert.fail(`the CLI did not exit; the pane shows:\n${this.screen()}`);
     }
     return Number(fs.readFileSync(this.rcFile, 'utf8').trim());
@@ -123,14 +137,26 @@ export interface SshCase {
 
 /** Creates `dir` with an ssh_config that logs in to `host` as `user` with one key and no agent. */
 export function sshCase(
-  dir: string, host: Pick<LabHost, 'address' | 'port' | 'hostKeyLine'>, user: string, identityFile: string, knownHosts: 'empty' | 'known',
+  dir: string,
+  host: Pick<LabHost, 'address' | 'port' | 'hostKeyLine'>,
+  user: string,
+  identityFile: string,
+  knownHosts: 'empty' | 'known',
 ): SshCase {
   fs.mkdirSync(dir);
   const kh = path.join(dir, 'known_hosts');
   fs.writeFileSync(kh, knownHosts === 'known' ? `${host.hostKeyLine}\n` : '');
   const conf = path.join(dir, 'ssh_config');
-  const lines = [`HostName ${host.address}`, `Port ${host.port}`, `User ${user}`, `IdentityFile ${identityFile}`, 'IdentitiesOnly yes',
-    `UserKnownHostsFile ${kh}`, 'GlobalKnownHostsFile /dev/null', 'IdentityAgent none'];
+  const lines = [
+    `HostName ${host.address}`,
+    `Port ${host.port}`,
+    `User ${user}`,
+    `IdentityFile ${identityFile}`,
+    'IdentitiesOnly yes',
+    `UserKnownHostsFile ${kh}`,
+    'GlobalKnownHostsFile /dev/null',
+    'IdentityAgent none',
+  ];
   fs.writeFileSync(conf, `Host target\n${lines.map((l) => `  ${l}\n`).join('')}`);
   return { dir, conf, kh };
 }
@@ -142,11 +168,22 @@ export function descendantPids(pid: number): number[] {
 }
 
 export function childPids(pid: number): number[] {
-  return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).map(Number).filter((p) => {
-    try {
-      return Number(fs.readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]) === pid;
-    } catch {
-      return false;
-    }
-  });
+  return fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .map(Number)
+    .filter((p) => {
+      try {
+        return (
+          Number(
+            fs
+              .readFileSync(`/proc/${p}/stat`, 'utf8')
+              .replace(/^.*\) /, '')
+              .split(' ')[1],
+          ) === pid
+        );
+      } catch {
+        return false;
+      }
+    });
 }

@@ -11,7 +11,10 @@ function tokenize(clause: string): Token[] {
   while (i < clause.length) {
     const rest = clause.slice(i);
     const space = /^\s+/.exec(rest);
-    if (space) { i += space[0].length; continue; }
+    if (space) {
+      i += space[0].length;
+      continue;
+    }
     const op = /^(&&|\|\||==|!=|=~|!|\(|\))/.exec(rest);
     if (op) {
       tokens.push({ kind: 'op', text: op[1] });
@@ -45,8 +48,17 @@ export function evaluateWhen(clause: string, context: WhenContext): boolean {
     return t.text;
   };
   const primary = (): boolean => {
-    if (isOp('!')) { pos++; return !primary(); }
-    if (isOp('(')) { pos++; const v = or(); if (!isOp(')')) throw new Error(`missing ) in ${clause}`); pos++; return v; }
+    if (isOp('!')) {
+      pos++;
+      return !primary();
+    }
+    if (isOp('(')) {
+      pos++;
+      const v = or();
+      if (!isOp(')')) throw new Error(`missing ) in ${clause}`);
+      pos++;
+      return v;
+    }
     const key = word();
     if (key === 'true') return true;
     if (key === 'false') return false;
@@ -65,12 +77,18 @@ export function evaluateWhen(clause: string, context: WhenContext): boolean {
   };
   const and = (): boolean => {
     let v = primary();
-    while (isOp('&&')) { pos++; v = primary() && v; }
+    while (isOp('&&')) {
+      pos++;
+      v = primary() && v;
+    }
     return v;
   };
   const or = (): boolean => {
     let v = and();
-    while (isOp('||')) { pos++; v = and() || v; }
+    while (isOp('||')) {
+      pos++;
+      v = and() || v;
+    }
     return v;
   };
   const result = or();

@@ -1,11 +1,14 @@
 import { GpuQuery } from '../../core/parsers/gpuQuery';
 import { t } from '../../core/l10n';
 
-const smiErrorHint = (status: string): string => ({
-  'driver-unreachable': t('the NVIDIA kernel driver is not loaded or not reachable'),
-  'no-devices': t('the driver answered but sees no GPU'),
-  'nvml-init-failed': t('NVML could not start (often a driver/library version mismatch)'),
-} as Readonly<Record<string, string>>)[status];
+const smiErrorHint = (status: string): string =>
+  (
+    ({
+      'driver-unreachable': t('the NVIDIA kernel driver is not loaded or not reachable'),
+      'no-devices': t('the driver answered but sees no GPU'),
+      'nvml-init-failed': t('NVML could not start (often a driver/library version mismatch)'),
+    }) as Readonly<Record<string, string>>
+  )[status];
 
 /** One line per GPU: index, name, PCI bus id, driver version, then any extra queried fields. */
 export function summarizeGpuQuery(value: GpuQuery): string {

@@ -1,6 +1,16 @@
 import {
-  activeMtu, activeSpeedGbps, activeWidthLanes, fieldText, IbvDevice, IbvDevinfo, IbvPort, linkLayer, maxMtu,
-  physState, portRateGbps, portState,
+  activeMtu,
+  activeSpeedGbps,
+  activeWidthLanes,
+  fieldText,
+  IbvDevice,
+  IbvDevinfo,
+  IbvPort,
+  linkLayer,
+  maxMtu,
+  physState,
+  portRateGbps,
+  portState,
 } from '../../core/parsers/ibvDevinfo';
 import { t } from '../../core/l10n';
 

@@ -9,7 +9,13 @@ export function summarizeLspci(value: Lspci): string {
   for (const d of withAcs) {
     const ctl = d.acs?.ctl;
     const on = ctl ? ACS_FLAGS.filter((f) => ctl[f]) : [];
-    const state = !ctl ? t('ACSCtl not printed') : redirects(ctl) ? t('redirects peer traffic ({0})', on.join(' ')) : on.length > 0 ? t('no redirect ({0})', on.join(' ')) : t('all off');
+    const state = !ctl
+      ? t('ACSCtl not printed')
+      : redirects(ctl)
+        ? t('redirects peer traffic ({0})', on.join(' '))
+        : on.length > 0
+          ? t('no redirect ({0})', on.join(' '))
+          : t('all off');
     lines.push(`  ${d.slot.padEnd(13)} ${state}`);
   }
   if (denied > 0) lines.push(`  ${t('note: {0} device(s) show "Capabilities: <access denied>": run lspci as root to read ACS', denied)}`);

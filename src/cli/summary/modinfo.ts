@@ -1,7 +1,8 @@
 import { Modinfo, nvidiaModuleFlavor } from '../../core/parsers/modinfo';
 import { t } from '../../core/l10n';
 
-const flavorText = (flavor: 'open' | 'proprietary'): string => (flavor === 'open' ? t('open kernel module') : t('proprietary kernel module'));
+const flavorText = (flavor: 'open' | 'proprietary'): string =>
+  flavor === 'open' ? t('open kernel module') : t('proprietary kernel module');
 
 /** Module, file, version, license, dependencies and parameter names; or the "not found" answer. */
 export function summarizeModinfo(value: Modinfo): string {

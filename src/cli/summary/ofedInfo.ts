@@ -6,7 +6,8 @@ const FLAVOR_TEXT = {
   'doca-ofed': 'DOCA-Host OFED',
   other: 'unrecognised distribution',
 } as const;
-const flavorText = (flavor: keyof typeof FLAVOR_TEXT): string => (flavor === 'other' ? t('unrecognised distribution') : FLAVOR_TEXT[flavor]);
+const flavorText = (flavor: keyof typeof FLAVOR_TEXT): string =>
+  flavor === 'other' ? t('unrecognised distribution') : FLAVOR_TEXT[flavor];
 
 /** Distribution, version and what kind of OFED it is. */
 export function summarizeOfedInfo(value: OfedInfo): string {

@@ -10,7 +10,10 @@ export function summarizePerftest(run: PerftestRun): string {
       ? `  ${t('BW average {0} Gb/s at {1} B ({2}, printed in {3}{4})', run.averageGbps ?? '?', last.bytes, run.rows.length > 1 ? t('{0} rows', run.rows.length) : t('1 row'), run.unit, last.peak === 0 ? t(', peak not measured') : '')}`
       : `  ${t('no result row')}`,
   ];
-  if (run.cuda) lines.push(`  ${t('CUDA device {0}', run.cuda.device ?? '?')}${run.cuda.name ? ` (${run.cuda.name})` : ''}${run.cuda.dmabuf ? ', dma-buf' : ''}`);
+  if (run.cuda)
+    lines.push(
+      `  ${t('CUDA device {0}', run.cuda.device ?? '?')}${run.cuda.name ? ` (${run.cuda.name})` : ''}${run.cuda.dmabuf ? ', dma-buf' : ''}`,
+    );
   for (const e of run.errors) lines.push(`  ${t('error (line {0}): {1}', e.line, e.text)}`);
   if (run.usage) lines.push(`  ${t('printed its usage (--help, or a flag it refused)')}`);
   return lines.join('\n');

@@ -7,7 +7,9 @@ export function summarizeShowGids(value: { gids: GidEntry[] }): string {
   for (const g of value.gids) ports.set(`${g.device}:${g.port}`, [...(ports.get(`${g.device}:${g.port}`) ?? []), g]);
   const lines = [`show_gids: ${value.gids.length} GID(s) on ${ports.size} port(s)`];
   for (const [port, gids] of ports) {
-    lines.push(`  ${port.padEnd(12)} ${gids.map((g) => `${g.index}:v${g.roceVersion ?? '?'}${g.gid.startsWith('0000:0000:0000:0000:0000:ffff:') ? '(IPv4)' : g.gid.startsWith('fe80:') ? '(link-local)' : ''}`).join(' ')}`);
+    lines.push(
+      `  ${port.padEnd(12)} ${gids.map((g) => `${g.index}:v${g.roceVersion ?? '?'}${g.gid.startsWith('0000:0000:0000:0000:0000:ffff:') ? '(IPv4)' : g.gid.startsWith('fe80:') ? '(link-local)' : ''}`).join(' ')}`,
+    );
   }
   return lines.join('\n');
 }

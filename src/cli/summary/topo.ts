@@ -19,13 +19,19 @@ export function summarizeTopo(t: Topology): string {
   const lines = [`nvidia-smi topo -m: ${l10n('{0} GPU(s), {1} NIC(s)', t.gpus.length, t.nics.length)}`, ''];
   lines.push(...alignedMatrix(t));
   const aliases = t.nics.filter((nic) => nic.name !== nic.device);
-  if (aliases.length > 0) lines.push(l10n('NICs: {0}', aliases.map((nic) => `${nic.name} = ${nic.device ?? l10n('(not in a NIC Legend)')}`).join(', ')));
+  if (aliases.length > 0)
+    lines.push(l10n('NICs: {0}', aliases.map((nic) => `${nic.name} = ${nic.device ?? l10n('(not in a NIC Legend)')}`).join(', ')));
   lines.push('', l10n('Link types in this matrix:'), ...linkTypeLines(t));
   if (t.nics.length > 0) {
-    lines.push('', l10n('NCCL {0}\'s NIC per GPU (from the matrix alone: ports, peer memory and GPU models not read):', `${DEFAULT_NCCL.version.major}.${DEFAULT_NCCL.version.minor}`));
+    lines.push(
+      '',
+      l10n(
+        "NCCL {0}'s NIC per GPU (from the matrix alone: ports, peer memory and GPU models not read):",
+        `${DEFAULT_NCCL.version.major}.${DEFAULT_NCCL.version.minor}`,
+      ),
+    );
     lines.push(...pairsFromTopology(t, DEFAULT_NCCL).map(pairLine));
-  }
-  else lines.push('', l10n('No NIC columns: nothing for GPUDirect RDMA to use.'));
+  } else lines.push('', l10n('No NIC columns: nothing for GPUDirect RDMA to use.'));
   return lines.join('\n');
 }
 
@@ -40,7 +46,12 @@ function alignedMatrix(t: Topology): string[] {
     table.push([row, ...cells, ...info]);
   }
   const widths = table[0].map((_, j) => Math.max(...table.map((r) => r[j].length)));
-  const printed = table.map((r) => r.map((cell, j) => cell.padEnd(widths[j])).join('  ').trimEnd());
+  const printed = table.map((r) =>
+    r
+      .map((cell, j) => cell.padEnd(widths[j]))
+      .join('  ')
+      .trimEnd(),
+  );
   const missing = t.columns.some((row) => t.columns.some((c) => t.links[row]?.[c] === null));
   return missing ? [...printed, l10n('({0} = the output has no row for this device)', NOT_PRINTED)] : printed;
 }

@@ -62,7 +62,9 @@ export class DemoHost {
     if (id !== 'modules-load' || saved === undefined) return saved;
     // The probe prints each modules-load.d file after a `==> path <==` header (headedFiles, commands.ts);
     // a file the fix wrote sorts after the recorded modules.conf, as the shell's glob would list it.
-    const written = Object.entries(this.state.written).filter(([p]) => p.startsWith(MODULES_LOAD_D)).sort(([a], [b]) => a.localeCompare(b));
+    const written = Object.entries(this.state.written)
+      .filter(([p]) => p.startsWith(MODULES_LOAD_D))
+      .sort(([a], [b]) => a.localeCompare(b));
     const extra = written.map(([p, content]) => `==> ${p} <==\n${content}\n`).join('');
     return { ...saved, stdout: Buffer.concat([saved.stdout, Buffer.from(extra)]) };
   }

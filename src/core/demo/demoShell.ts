@@ -1,7 +1,16 @@
 // The demo host's "shell" for the quick fixes: it knows exactly the commands a fix plan sends (built
 // here from the same constants, src/core/fixes/scripts.ts) and answers each as the real host would,
 // changing the demo's state instead of a machine. Anything else is refused: nothing runs anywhere.
-import { ETC_MODULES, MODULE_CONSTANTS, PersistTarget, READ_STATE_COMMAND, loadScript, persistScript, privilegedCommand, CONF_HEADER } from '../fixes/scripts';
+import {
+  ETC_MODULES,
+  MODULE_CONSTANTS,
+  PersistTarget,
+  READ_STATE_COMMAND,
+  loadScript,
+  persistScript,
+  privilegedCommand,
+  CONF_HEADER,
+} from '../fixes/scripts';
 import { linesNaming } from '../fixes/persistState';
 import { contentAfter } from '../fixes/planChecks';
 import { RemoteShell, ShellResult } from '../fixes/shell';
@@ -25,8 +34,15 @@ export function demoShell(demo: DemoHost): RemoteShell {
         demo.update({ ...demo.current, peermemLoaded: true });
         return done('');
       }
-      if (PRIVILEGES.some((p) => command === privilegedCommand(persistScript(DEMO_MODULE, TARGET), p, UNUSED_MARKER))) return done(persist(demo));
-      return { exitCode: 1, stdout: Buffer.alloc(0), stderr: Buffer.from(`${DEMO_TEXT.notAFixCommand()}\n`), connectionLost: false, timedOut: false };
+      if (PRIVILEGES.some((p) => command === privilegedCommand(persistScript(DEMO_MODULE, TARGET), p, UNUSED_MARKER)))
+        return done(persist(demo));
+      return {
+        exitCode: 1,
+        stdout: Buffer.alloc(0),
+        stderr: Buffer.from(`${DEMO_TEXT.notAFixCommand()}\n`),
+        connectionLost: false,
+        timedOut: false,
+      };
     },
   };
 }
@@ -39,7 +55,8 @@ function done(stdout: string): ShellResult {
 function persist(demo: DemoHost): string {
   const file = MODULE_CONSTANTS[DEMO_MODULE].confFile;
   const before = demo.current.written[file];
-  if (before !== undefined && linesNaming(before, DEMO_MODULE).length > 0) return `gdr-doctor: ${file} already names ${MODULE_CONSTANTS[DEMO_MODULE].line}: not changed\n`;
+  if (before !== undefined && linesNaming(before, DEMO_MODULE).length > 0)
+    return `gdr-doctor: ${file} already names ${MODULE_CONSTANTS[DEMO_MODULE].line}: not changed\n`;
   const after = contentAfter(before ?? null, DEMO_MODULE, TARGET, CONF_HEADER);
   demo.update({ ...demo.current, written: { ...demo.current.written, [file]: after } });
   return `gdr-doctor: wrote ${file}\n`;
@@ -54,6 +71,8 @@ async function readState(demo: DemoHost): Promise<string> {
     ...Object.fromEntries(Object.values(MODULE_CONSTANTS).map((c) => [c.confFile, demo.current.written[c.confFile]])),
     [ETC_MODULES]: etcModules ? `${etcModules.lines.join('\n')}\n` : undefined,
   };
-  const entries = Object.entries(files).map(([p, content]) => (content === undefined ? `file ${p} absent\n` : `file ${p} regular ${Buffer.byteLength(content)}\n${content}\n`));
+  const entries = Object.entries(files).map(([p, content]) =>
+    content === undefined ? `file ${p} absent\n` : `file ${p} regular ${Buffer.byteLength(content)}\n${content}\n`,
+  );
   return `modules-load.d: directory\n${entries.join('')}end\n`;
 }

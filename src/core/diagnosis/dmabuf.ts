@@ -29,10 +29,12 @@ export function dmabufStatus(report: ProbeReport, host: HostState): DmabufStatus
   const open = openModules(report);
   if (open === false) missing.push(t('the open NVIDIA kernel modules (the proprietary ones are loaded)'));
   if (open === null) unchecked.push(t('which NVIDIA kernel modules (open or proprietary) are installed'));
-  if (host.driverBranch !== null && host.driverBranch < DMABUF_MIN_BRANCH) missing.push(t('driver branch ≥ {0} (found {1})', DMABUF_MIN_BRANCH, host.driverBranch));
+  if (host.driverBranch !== null && host.driverBranch < DMABUF_MIN_BRANCH)
+    missing.push(t('driver branch ≥ {0} (found {1})', DMABUF_MIN_BRANCH, host.driverBranch));
   if (host.driverBranch === null) unchecked.push(t('the driver branch (≥ {0} needed)', DMABUF_MIN_BRANCH));
   const kernel = kernelRelease(report);
-  if (kernel && compare([kernel.major, kernel.minor], DMABUF_MIN_KERNEL) < 0) missing.push(t('kernel ≥ 5.12 (running {0})', kernel.release));
+  if (kernel && compare([kernel.major, kernel.minor], DMABUF_MIN_KERNEL) < 0)
+    missing.push(t('kernel ≥ 5.12 (running {0})', kernel.release));
   if (!kernel) unchecked.push(t('the kernel release (≥ 5.12 needed)'));
   const archs = (factOf(report, 'smi-q')?.gpus ?? []).map((g) => g.productArchitecture ?? '');
   const old = archs.filter((a) => PRE_TURING.has(a));
@@ -50,15 +52,20 @@ export function dmabufStatus(report: ProbeReport, host: HostState): DmabufStatus
 /** `dmabuf.available` (info): peer memory becomes optional. */
 export function dmabufFindings(status: DmabufStatus): Finding[] {
   if (status.available !== true) return [];
-  return [{
-    id: 'dmabuf.available',
-    severity: 'info',
-    title: t('dma-buf can carry GPUDirect RDMA: the peer-memory module is optional'),
-    detail: t('The open NVIDIA kernel modules (branch ≥ 535; they drive only Turing and newer GPUs, so the GPU side is met), a kernel ≥ 5.12 and the GPUs seen meet the dma-buf prerequisites. NCCL uses dma-buf by itself (NCCL_DMABUF_ENABLE, default on) and logs "DMA-BUF is available on GPU device N"; inbox rdma-core is enough, no MLNX_OFED needed. NVIDIA recommends dma-buf where possible. Not checked by the probe: {0}.', status.unchecked.join('; ')),
-    evidence: status.evidence,
-    fixes: [],
-    source: SOURCES.dmabuf,
-  }];
+  return [
+    {
+      id: 'dmabuf.available',
+      severity: 'info',
+      title: t('dma-buf can carry GPUDirect RDMA: the peer-memory module is optional'),
+      detail: t(
+        'The open NVIDIA kernel modules (branch ≥ 535; they drive only Turing and newer GPUs, so the GPU side is met), a kernel ≥ 5.12 and the GPUs seen meet the dma-buf prerequisites. NCCL uses dma-buf by itself (NCCL_DMABUF_ENABLE, default on) and logs "DMA-BUF is available on GPU device N"; inbox rdma-core is enough, no MLNX_OFED needed. NVIDIA recommends dma-buf where possible. Not checked by the probe: {0}.',
+        status.unchecked.join('; '),
+      ),
+      evidence: status.evidence,
+      fixes: [],
+      source: SOURCES.dmabuf,
+    },
+  ];
 }
 
 function openModules(report: ProbeReport): boolean | null {

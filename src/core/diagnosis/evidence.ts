@@ -46,7 +46,9 @@ export function outputLines(report: ProbeReport, id: ProbeCommandId): string[] {
 
 /** `<command>: <line>` for each output line matching, at most a few, trimmed as printed. */
 export function quote(report: ProbeReport, id: ProbeCommandId, match: (line: string) => boolean): string[] {
-  const lines = outputLines(report, id).filter(match).map((l) => `${labelOf(report, id)}: ${l.trim()}`);
+  const lines = outputLines(report, id)
+    .filter(match)
+    .map((l) => `${labelOf(report, id)}: ${l.trim()}`);
   if (lines.length <= MAX_QUOTED_LINES) return lines;
   return [...lines.slice(0, MAX_QUOTED_LINES), `${labelOf(report, id)}: (${lines.length - MAX_QUOTED_LINES} more lines)`];
 }

@@ -30,7 +30,10 @@ const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 /** Errors first, then warnings, then info; the rules' own order within a severity. */
 export function sortFindings(findings: readonly Finding[]): Finding[] {
-  return findings.map((f, i) => ({ f, i })).sort((a, b) => RANK[a.f.severity] - RANK[b.f.severity] || a.i - b.i).map((x) => x.f);
+  return findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => RANK[a.f.severity] - RANK[b.f.severity] || a.i - b.i)
+    .map((x) => x.f);
 }
 
 /** The primary sources the rules cite; docs/ summarises what each says and where. */
@@ -39,7 +42,8 @@ export const SOURCES = {
   ncclGdr: 'NVIDIA/nccl src/graph/paths.cc ncclTopoCheckGdr and src/transport/net_ib/gdr.cc',
   ncclEnv: 'NCCL documentation, Environment Variables (NCCL_NET_GDR_LEVEL, NCCL_IB_HCA)',
   ncclTroubleshooting: 'NCCL documentation, Troubleshooting: GPU Direct RDMA, PCI Access Control Services, IOMMU',
-  peermemSymbol: 'NVIDIA/gpu-operator#2868; Mellanox/nv_peer_memory#79, #84 (ib_register_peer_memory_client is exported only by MLNX_OFED/DOCA-OFED ib_core)',
+  peermemSymbol:
+    'NVIDIA/gpu-operator#2868; Mellanox/nv_peer_memory#79, #84 (ib_register_peer_memory_client is exported only by MLNX_OFED/DOCA-OFED ib_core)',
   peermemRegistration: 'NVIDIA/nccl#1939, #897; NCCL src/transport/net_ib/gdr.cc (memory_peers version files)',
   modulesLoad: 'modules-load.d(5); NCCL Troubleshooting ("must be loaded on each node boot")',
   dmabuf: 'NVIDIA cloud-native-docs gpu-operator-rdma.rst (dma-buf vs nvidia-peermem); NCCL Troubleshooting (NCCL_DMABUF_ENABLE)',

@@ -27,7 +27,9 @@ interface GpuName {
 export function gpuFacts(report: ProbeReport, sysfs: PciSysfs | null): TableGpu[] {
   const named = namedGpus(report, sysfs);
   return named.map((g, dev) => ({
-    name: `GPU${dev}`, dev, busId: g.busId,
+    name: `GPU${dev}`,
+    dev,
+    busId: g.busId,
     cc: computeCapability(g),
     gdrSupport: g.name === null && g.brand === null ? null : !(NO_GDR_BRANDS.has(g.brand ?? '') || NO_GDR_NAME.test(g.name ?? '')),
     c2c: c2cOf(g),
@@ -39,7 +41,10 @@ function namedGpus(report: ProbeReport, sysfs: PciSysfs | null): GpuName[] {
   const topo = factOf(report, 'topo');
   const query = factOf(report, 'gpus')?.gpus ?? [];
   const smi = factOf(report, 'smi-q')?.gpus ?? [];
-  const sysfsGpus = [...(sysfs?.nvidia ?? [])].filter((p) => sysfs?.devices.get(p)?.class.startsWith('0x03')).map((p) => sysfs?.devices.get(p)?.bdf ?? '').sort();
+  const sysfsGpus = [...(sysfs?.nvidia ?? [])]
+    .filter((p) => sysfs?.devices.get(p)?.class.startsWith('0x03'))
+    .map((p) => sysfs?.devices.get(p)?.bdf ?? '')
+    .sort();
   const count = topo?.gpus.length ?? (query.length || smi.length);
   return Array.from({ length: count }, (_, i) => {
     const q = query.find((r) => r.index === i) ?? query[i];
@@ -75,17 +80,33 @@ export function normalizeBusId(busId: string | null): string | null {
 
 /** By name where the name decides it (A100 8.0, A10 8.6), else by architecture; × 10. */
 const BY_NAME: readonly [RegExp, number][] = [
-  [/\b(GB200|GB300|B200|B300|B100)\b/, 100], [/\bGB10\b/, 121], [/\b(H100|H200|H800|H20|GH200)\b/, 90],
-  [/\b(A100|A800|A30)\b/, 80], [/\b(A10|A16|A2|A40|RTX A\d+|RTX 30\d0)\b/, 86], [/\b(L4|L40S?|RTX 40\d0|RTX \d+ Ada)\b/, 89],
-  [/\b(V100|TITAN V|Quadro GV100)\b/, 70], [/\b(T4|RTX 20\d0|Quadro RTX)\b/, 75], [/\b(P100)\b/, 60], [/\b(P4|P40|P6)\b/, 61],
-  [/\b(K80)\b/, 37], [/\b(K40m?|K20X?m?)\b/, 35],
+  [/\b(GB200|GB300|B200|B300|B100)\b/, 100],
+  [/\bGB10\b/, 121],
+  [/\b(H100|H200|H800|H20|GH200)\b/, 90],
+  [/\b(A100|A800|A30)\b/, 80],
+  [/\b(A10|A16|A2|A40|RTX A\d+|RTX 30\d0)\b/, 86],
+  [/\b(L4|L40S?|RTX 40\d0|RTX \d+ Ada)\b/, 89],
+  [/\b(V100|TITAN V|Quadro GV100)\b/, 70],
+  [/\b(T4|RTX 20\d0|Quadro RTX)\b/, 75],
+  [/\b(P100)\b/, 60],
+  [/\b(P4|P40|P6)\b/, 61],
+  [/\b(K80)\b/, 37],
+  [/\b(K40m?|K20X?m?)\b/, 35],
 ];
 const BY_ARCH: Record<string, number> = {
-  Kepler: 35, Maxwell: 52, Pascal: 60, Volta: 70, Turing: 75, Ampere: 80, 'Ada Lovelace': 89, Hopper: 90, Blackwell: 100,
+  Kepler: 35,
+  Maxwell: 52,
+  Pascal: 60,
+  Volta: 70,
+  Turing: 75,
+  Ampere: 80,
+  'Ada Lovelace': 89,
+  Hopper: 90,
+  Blackwell: 100,
 };
 
 function computeCapability(g: GpuName): number | null {
   const byName = g.name ? BY_NAME.find(([re]) => re.test(g.name as string)) : undefined;
   if (byName) return byName[1];
-  return g.architecture ? BY_ARCH[g.architecture] ?? null : null;
+  return g.architecture ? (BY_ARCH[g.architecture] ?? null) : null;
 }

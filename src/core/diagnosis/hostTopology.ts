@@ -43,6 +43,8 @@ export interface HostDrawing extends HostTopology {
 export function hostDrawing(report: ProbeReport): HostDrawing | null {
   const host = hostTopology(report);
   if (!host) return null;
-  const c2cGpus = gpuFacts(report, factOf(report, 'pci-sysfs') ?? null).filter((g) => g.c2c === true).map((g) => g.name);
+  const c2cGpus = gpuFacts(report, factOf(report, 'pci-sysfs') ?? null)
+    .filter((g) => g.c2c === true)
+    .map((g) => g.name);
   return { ...host, tree: hostPcieTree(report, host.topology), c2cGpus };
 }

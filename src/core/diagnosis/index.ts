@@ -70,13 +70,19 @@ export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NC
     ...(gpuNone.length === 0 ? unsupported : []),
     ...rdmaNone,
     ...portDownFindings(report),
-    ...(gdrPossible ? [...peermemStateFindings(ctx), ...peermemLoadFindings(ctx), ...ofedMissingFindings(ctx), ...dmabufFindings(ctx.dmabuf)] : []),
+    ...(gdrPossible
+      ? [...peermemStateFindings(ctx), ...peermemLoadFindings(ctx), ...ofedMissingFindings(ctx), ...dmabufFindings(ctx.dmabuf)]
+      : []),
     ...(gdrPossible && verdict ? [...nicFarFindings(report, pairs, verdict), ...gdrReceiveOnlyFindings(report, verdict)] : []),
     ...(gdrPossible ? acsFindings(report, pairs, virt) : []),
     ...(gdrPossible ? linkFindings(report, paths) : []),
     ...(gdrPossible ? roceFindings(ctx, pairs) : []),
     ...(gdrPossible ? bar1Findings(report) : []),
-    ...iommuFindings(report, paths.flatMap((p) => [p.gpuBdf, p.nicBdf]), virt.guest.length > 0),
+    ...iommuFindings(
+      report,
+      paths.flatMap((p) => [p.gpuBdf, p.nicBdf]),
+      virt.guest.length > 0,
+    ),
     ...(gdrPossible ? vmFindings(report, virt, [...new Set(paths.map((p) => p.nicBdf))]) : []),
     ...operatorFindings(report),
     ...probeFindings(report, { gpuNone: gpuNone.length > 0, rdmaNone: rdmaNone.length > 0 }, blocker),
@@ -87,7 +93,9 @@ export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NC
     pairs,
     suggestedEnv: suggestEnv(pairs, verdict),
     nccl: {
-      assumed: formatNcclVersion(nccl.version), env: nccl.env, topologySource: verdict?.source ?? null,
+      assumed: formatNcclVersion(nccl.version),
+      env: nccl.env,
+      topologySource: verdict?.source ?? null,
       sysfsMissing: verdict?.source === 'matrix' && factOf(report, 'pci-sysfs') ? verdict.sysfsMissing : null,
       envProblems: verdict?.env.problems ?? [],
     },

@@ -36,7 +36,8 @@ export function iommuState(report: ProbeReport, endpoints: readonly string[] = [
   const mine = listed.filter((g) => g.devices.some((d) => endpoints.includes(d)));
   const typed = (mine.length > 0 ? mine : listed).filter((g) => g.type !== null);
   const translated = typed.filter((g) => TRANSLATED.test(g.type ?? ''));
-  const mode: IommuMode = typed.length === 0 ? 'unknown' : translated.length === 0 ? 'passthrough' : translated.length === typed.length ? 'translated' : 'mixed';
+  const mode: IommuMode =
+    typed.length === 0 ? 'unknown' : translated.length === 0 ? 'passthrough' : translated.length === typed.length ? 'translated' : 'mixed';
   const evidence = [
     ...quote(report, 'cmdline', () => on || off || passthroughParam),
     ...groupEvidence(report, mine.length > 0 ? mine : typed.slice(0, 1), groups?.count ?? null),
@@ -44,7 +45,11 @@ export function iommuState(report: ProbeReport, endpoints: readonly string[] = [
   return { active, mode, translatedGroups: (mine.length > 0 ? translated : []).map((g) => g.id), passthroughParam, evidence };
 }
 
-function groupEvidence(report: ProbeReport, shown: readonly { id: number; type: string | null; devices: string[] }[], count: number | null): string[] {
+function groupEvidence(
+  report: ProbeReport,
+  shown: readonly { id: number; type: string | null; devices: string[] }[],
+  count: number | null,
+): string[] {
   const label = labelOf(report, 'iommu-groups');
   if (count === null) return [];
   if (shown.length === 0) return [`${label}: ${count} group${count === 1 ? '' : 's'}`];
@@ -69,21 +74,37 @@ export function iommuFindings(report: ProbeReport, endpoints: readonly string[],
   if (!state?.active) return [];
   const passthrough = state.mode === 'passthrough' || (state.mode === 'unknown' && state.passthroughParam);
   const groups = state.translatedGroups;
-  const where = groups.length === 0 ? '' : groups.length > 1 ? t(' (IOMMU groups {0} of the GPUs and NICs)', groups.join(', ')) : t(' (IOMMU group {0} of the GPUs and NICs)', groups[0]);
-  return [{
-    id: 'iommu.enabled',
-    severity: passthrough || guest ? 'info' : 'warning',
-    title: passthrough ? t('IOMMU on, in passthrough mode') : state.mode === 'mixed' ? t('IOMMU on, translating DMA for some GPUs or NICs') : t('IOMMU on, translating DMA'),
-    detail: passthrough
-      ? t('The IOMMU is active but the GPUs\' and NICs\' groups are identity-mapped (passthrough), which keeps peer-to-peer DMA usable. Its groups still make the kernel enable ACS on PCIe switch ports (see pcie.acs-enabled).')
-      : [
-        t('With the IOMMU (VT-d/AMD-Vi/SMMU) translating DMA{0}, peer-to-peer traffic between the GPU and the NIC is redirected to the CPU, "causing a significant performance reduction or even a hang" (NCCL troubleshooting).', where),
-        guest
-          ? t('In a VM the IOMMU is usually required; enable ATS on the devices instead of turning it off.')
-          : t('On bare metal, boot with {0} or disable the IOMMU in the firmware.', passthroughAdvice(report)),
-      ].join(' '),
-    evidence: state.evidence,
-    fixes: [],
-    source: `${SOURCES.ncclTroubleshooting}; Linux Documentation/ABI/testing/sysfs-kernel-iommu_groups; Documentation/admin-guide/kernel-parameters.txt`,
-  }];
+  const where =
+    groups.length === 0
+      ? ''
+      : groups.length > 1
+        ? t(' (IOMMU groups {0} of the GPUs and NICs)', groups.join(', '))
+        : t(' (IOMMU group {0} of the GPUs and NICs)', groups[0]);
+  return [
+    {
+      id: 'iommu.enabled',
+      severity: passthrough || guest ? 'info' : 'warning',
+      title: passthrough
+        ? t('IOMMU on, in passthrough mode')
+        : state.mode === 'mixed'
+          ? t('IOMMU on, translating DMA for some GPUs or NICs')
+          : t('IOMMU on, translating DMA'),
+      detail: passthrough
+        ? t(
+            "The IOMMU is active but the GPUs' and NICs' groups are identity-mapped (passthrough), which keeps peer-to-peer DMA usable. Its groups still make the kernel enable ACS on PCIe switch ports (see pcie.acs-enabled).",
+          )
+        : [
+            t(
+              'With the IOMMU (VT-d/AMD-Vi/SMMU) translating DMA{0}, peer-to-peer traffic between the GPU and the NIC is redirected to the CPU, "causing a significant performance reduction or even a hang" (NCCL troubleshooting).',
+              where,
+            ),
+            guest
+              ? t('In a VM the IOMMU is usually required; enable ATS on the devices instead of turning it off.')
+              : t('On bare metal, boot with {0} or disable the IOMMU in the firmware.', passthroughAdvice(report)),
+          ].join(' '),
+      evidence: state.evidence,
+      fixes: [],
+      source: `${SOURCES.ncclTroubleshooting}; Linux Documentation/ABI/testing/sysfs-kernel-iommu_groups; Documentation/admin-guide/kernel-parameters.txt`,
+    },
+  ];
 }

@@ -68,9 +68,21 @@ export interface Blocker {
  * device the GPUs themselves are still worth listing (a NIC may be added), the rest is moot.
  */
 const BLOCKERS: readonly Blocker[] = [
-  { id: 'gpu.none', because: () => t('without an NVIDIA GPU and driver, GPUDirect RDMA cannot work whatever it would show'), moot: new Set<Check>(['gpu', 'nic', 'peer-memory', 'locality', 'platform']) },
-  { id: 'gpu.no-gdr-support', because: () => t('these GPUs do not support GPUDirect RDMA, whatever it would show'), moot: new Set<Check>(['nic', 'peer-memory', 'locality', 'platform']) },
-  { id: 'rdma.none', because: () => t('without an RDMA device, GPUDirect RDMA has no NIC to work with, whatever it would show'), moot: new Set<Check>(['peer-memory', 'locality', 'platform']) },
+  {
+    id: 'gpu.none',
+    because: () => t('without an NVIDIA GPU and driver, GPUDirect RDMA cannot work whatever it would show'),
+    moot: new Set<Check>(['gpu', 'nic', 'peer-memory', 'locality', 'platform']),
+  },
+  {
+    id: 'gpu.no-gdr-support',
+    because: () => t('these GPUs do not support GPUDirect RDMA, whatever it would show'),
+    moot: new Set<Check>(['nic', 'peer-memory', 'locality', 'platform']),
+  },
+  {
+    id: 'rdma.none',
+    because: () => t('without an RDMA device, GPUDirect RDMA has no NIC to work with, whatever it would show'),
+    moot: new Set<Check>(['peer-memory', 'locality', 'platform']),
+  },
 ];
 
 /** The finding that rules GPUDirect RDMA out, among those found; undefined when none does. */
@@ -89,7 +101,8 @@ export function mootUnder(blocker: Blocker | undefined, ids: readonly string[]):
  * order; one whose cause is not among the findings stays at the root.
  */
 export function nestKnockOns(findings: readonly Finding[]): Finding[] {
-  const causeOf = (f: Finding) => (f.causedBy === undefined ? undefined : findings.find((c) => c.id === f.causedBy && c.causedBy === undefined));
+  const causeOf = (f: Finding) =>
+    f.causedBy === undefined ? undefined : findings.find((c) => c.id === f.causedBy && c.causedBy === undefined);
   const roots = findings.filter((f) => causeOf(f) === undefined);
   return roots.map((root) => {
     const children = findings.filter((f) => causeOf(f) === root);

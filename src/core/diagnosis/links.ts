@@ -29,8 +29,10 @@ function gts(speed: string): number | null {
 
 /** The device's link against its own maximum; null when it trained fully or the numbers are not there. */
 export function degradedLink(sysfs: PciSysfs, d: PciDevice, role: string): DegradedLink | null {
-  const width = d.currentLinkWidth !== null && d.maxLinkWidth !== null && d.currentLinkWidth > 0 && d.currentLinkWidth < d.maxLinkWidth
-    ? { current: d.currentLinkWidth, max: d.maxLinkWidth } : null;
+  const width =
+    d.currentLinkWidth !== null && d.maxLinkWidth !== null && d.currentLinkWidth > 0 && d.currentLinkWidth < d.maxLinkWidth
+      ? { current: d.currentLinkWidth, max: d.maxLinkWidth }
+      : null;
   const [cur, max] = [gts(d.currentLinkSpeed), gts(d.maxLinkSpeed)];
   const speed = cur !== null && max !== null && cur < max ? { current: d.currentLinkSpeed, max: d.maxLinkSpeed } : null;
   if (!width && !speed) return null;
@@ -39,9 +41,15 @@ export function degradedLink(sysfs: PciSysfs, d: PciDevice, role: string): Degra
   const portSpeed = port ? gts(port.maxLinkSpeed) : null;
   const slot = [
     width && portWidth !== null && portWidth <= width.current ? `x${portWidth}` : null,
-    speed && portSpeed !== null && cur !== null && portSpeed <= cur ? port?.maxLinkSpeed ?? null : null,
+    speed && portSpeed !== null && cur !== null && portSpeed <= cur ? (port?.maxLinkSpeed ?? null) : null,
   ].filter((s): s is string => s !== null);
-  return { device: d, role, width, speed, slotLimit: slot.length > 0 ? `its upstream port ${port?.bdf} supports at most ${slot.join(', ')}` : null };
+  return {
+    device: d,
+    role,
+    width,
+    speed,
+    slotLimit: slot.length > 0 ? `its upstream port ${port?.bdf} supports at most ${slot.join(', ')}` : null,
+  };
 }
 
 /** GPUs, RDMA NICs and the bridges on the GPU↔NIC paths, each with its role. */
@@ -63,7 +71,9 @@ function candidates(report: ProbeReport, sysfs: PciSysfs, paths: readonly PairPa
 export function linkFindings(report: ProbeReport, paths: readonly PairPath[]): Finding[] {
   const sysfs = factOf(report, 'pci-sysfs');
   if (!sysfs) return [];
-  const degraded = candidates(report, sysfs, paths).map((c) => degradedLink(sysfs, c.device, c.role)).filter((d): d is DegradedLink => d !== null);
+  const degraded = candidates(report, sysfs, paths)
+    .map((c) => degradedLink(sysfs, c.device, c.role))
+    .filter((d): d is DegradedLink => d !== null);
   // A GPU's lower speed at full width is its idle power saving, unless the slot caps it.
   const real = degraded.filter((d) => d.width !== null || !d.role.startsWith('GPU') || d.slotLimit !== null);
   const idle = degraded.filter((d) => !real.includes(d));
@@ -71,7 +81,9 @@ export function linkFindings(report: ProbeReport, paths: readonly PairPath[]): F
 }
 
 function describe(d: DegradedLink): string {
-  const parts = [d.width ? `x${d.width.current} of x${d.width.max}` : null, d.speed ? `${d.speed.current} of ${d.speed.max}` : null].filter(Boolean);
+  const parts = [d.width ? `x${d.width.current} of x${d.width.max}` : null, d.speed ? `${d.speed.current} of ${d.speed.max}` : null].filter(
+    Boolean,
+  );
   return `${d.role} ${d.device.bdf}: ${parts.join(', ')}${d.slotLimit ? ` (${d.slotLimit})` : ''}`;
 }
 
@@ -80,11 +92,24 @@ function finding(links: readonly DegradedLink[], severity: 'warning' | 'info'): 
   return {
     id: 'pcie.link-degraded',
     severity,
-    title: idle ? t('GPU PCIe link below its top speed (likely idle power saving): {0}', links.map((l) => l.role).join(', ')) : t('PCIe link trained below capability: {0}', links.map((l) => l.role).join(', ')),
-    detail: `${links.map(describe).join('; ')}. ` + (idle
-      ? t('NVIDIA GPUs drop their link speed when idle and raise it under load; check "Link Gen Current" in nvidia-smi -q while a job runs. If it stays low, treat it as below.')
-      : t('A link at fewer lanes or a lower generation than both ends support caps every transfer over it, GPUDirect RDMA included. Reseat the card or riser, check the slot\'s lane wiring and the BIOS link settings (a slot running x8, bifurcation, "Gen" limits), and compare with a healthy node.')),
-    evidence: links.slice(0, 6).map((l) => `/sys/bus/pci/devices/${l.device.bdf}: current_link_width ${l.device.currentLinkWidth ?? '?'} (max ${l.device.maxLinkWidth ?? '?'}), current_link_speed ${l.device.currentLinkSpeed || '?'} (max ${l.device.maxLinkSpeed || '?'})`),
+    title: idle
+      ? t('GPU PCIe link below its top speed (likely idle power saving): {0}', links.map((l) => l.role).join(', '))
+      : t('PCIe link trained below capability: {0}', links.map((l) => l.role).join(', ')),
+    detail:
+      `${links.map(describe).join('; ')}. ` +
+      (idle
+        ? t(
+            'NVIDIA GPUs drop their link speed when idle and raise it under load; check "Link Gen Current" in nvidia-smi -q while a job runs. If it stays low, treat it as below.',
+          )
+        : t(
+            'A link at fewer lanes or a lower generation than both ends support caps every transfer over it, GPUDirect RDMA included. Reseat the card or riser, check the slot\'s lane wiring and the BIOS link settings (a slot running x8, bifurcation, "Gen" limits), and compare with a healthy node.',
+          )),
+    evidence: links
+      .slice(0, 6)
+      .map(
+        (l) =>
+          `/sys/bus/pci/devices/${l.device.bdf}: current_link_width ${l.device.currentLinkWidth ?? '?'} (max ${l.device.maxLinkWidth ?? '?'}), current_link_speed ${l.device.currentLinkSpeed || '?'} (max ${l.device.maxLinkSpeed || '?'})`,
+      ),
     fixes: [],
     source: 'Linux Documentation/ABI/testing/sysfs-bus-pci (current_link_speed/width, max_link_speed/width); nvidia-smi -q "GPU Link Info"',
   };

@@ -27,7 +27,8 @@ export function readNcclAssumptions(version: string | undefined, envEntries: rea
   for (const entry of envEntries) {
     const m = /^(NCCL_[A-Z0-9_]+)=(.*)$/s.exec(entry.trim());
     if (!m) return t('"{0}" is not NAME=VALUE with an NCCL_ name', entry);
-    if (!(NCCL_ENV_NAMES as readonly string[]).includes(m[1])) return t('{0} does not change a GPUDirect RDMA verdict; known: {1}', m[1], NCCL_ENV_NAMES.join(', '));
+    if (!(NCCL_ENV_NAMES as readonly string[]).includes(m[1]))
+      return t('{0} does not change a GPUDirect RDMA verdict; known: {1}', m[1], NCCL_ENV_NAMES.join(', '));
     env[m[1]] = m[2];
   }
   return { version: v, env };

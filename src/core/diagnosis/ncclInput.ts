@@ -18,7 +18,9 @@ export function ncclModelInput(ctx: RuleContext, dmabufEnabledByEnv: boolean): N
   const sysfs = factOf(report, 'pci-sysfs') ?? null;
   const gpus: TableGpu[] = gpuFacts(report, sysfs);
   return {
-    topology, sysfs, gpus,
+    topology,
+    sysfs,
+    gpus,
     nvlinks: nvlinksOf(topology, gpus),
     ports: rdmaPorts(report),
     cpu: cpuOf(factOf(report, 'lscpu')),
@@ -29,11 +31,21 @@ export function ncclModelInput(ctx: RuleContext, dmabufEnabledByEnv: boolean): N
 /** A saved `nvidia-smi topo -m` alone (editor, `parse topo`, the offline panel): nothing else is known. */
 export function matrixModelInput(topology: Topology): NcclModelInput {
   const gpus: TableGpu[] = topology.gpus.map((g, dev) => ({
-    name: g.name, dev, busId: null, cc: null, gdrSupport: null, c2c: /^\d+$/.test((g.gpuNumaId ?? '').trim()) ? true : null,
+    name: g.name,
+    dev,
+    busId: null,
+    cc: null,
+    gdrSupport: null,
+    c2c: /^\d+$/.test((g.gpuNumaId ?? '').trim()) ? true : null,
   }));
   return {
-    topology, sysfs: null, gpus, nvlinks: nvlinksOf(topology, gpus), ports: null,
-    cpu: { arch: null, vendor: null, family: null, model: null }, nicSupport: () => null,
+    topology,
+    sysfs: null,
+    gpus,
+    nvlinks: nvlinksOf(topology, gpus),
+    ports: null,
+    cpu: { arch: null, vendor: null, family: null, model: null },
+    nicSupport: () => null,
   };
 }
 
@@ -41,10 +53,12 @@ export function matrixModelInput(topology: Topology): NcclModelInput {
 function nvlinksOf(topology: Topology | null, gpus: readonly TableGpu[]): NvLink[] {
   if (!topology) return [];
   const links: NvLink[] = [];
-  gpus.forEach((a, i) => gpus.forEach((b, j) => {
-    const m = j > i ? /^NV(\d+)$/.exec(topology.links[a.name]?.[b.name] ?? '') : null;
-    if (m) links.push({ a: i, b: j, count: Number(m[1]) });
-  }));
+  gpus.forEach((a, i) =>
+    gpus.forEach((b, j) => {
+      const m = j > i ? /^NV(\d+)$/.exec(topology.links[a.name]?.[b.name] ?? '') : null;
+      if (m) links.push({ a: i, b: j, count: Number(m[1]) });
+    }),
+  );
   return links;
 }
 
@@ -55,7 +69,8 @@ function cpuOf(lscpu: Lscpu | undefined): CpuInfo {
   const int = (s: string | undefined) => (s !== undefined && /^\d+$/.test(s.trim()) ? Number(s.trim()) : null);
   return {
     arch: /^(x86_64|i[3-6]86)$/.test(arch) ? 'x86' : /^(aarch64|arm64)$/.test(arch) ? 'arm' : /^ppc64/.test(arch) ? 'power' : null,
-    vendor: vendor === 'GenuineIntel' ? 'intel' : vendor === 'AuthenticAMD' ? 'amd' : /CentaurHauls|Shanghai/.test(vendor) ? 'zhaoxin' : null,
+    vendor:
+      vendor === 'GenuineIntel' ? 'intel' : vendor === 'AuthenticAMD' ? 'amd' : /CentaurHauls|Shanghai/.test(vendor) ? 'zhaoxin' : null,
     family: int(f['CPU family']),
     model: int(f.Model),
   };

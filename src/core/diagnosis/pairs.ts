@@ -79,15 +79,25 @@ export function pairsFromTopology(topo: Topology, nccl: NcclAssumptions): GpuNic
 function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, numactl: Numactl | undefined, derived = false): GpuNicPair {
   const column = (device: string) => topo?.nics.find((n) => (n.device ?? n.name) === device)?.name ?? device;
   const ordered = gv.primary ? [gv.primary, ...gv.uses.filter((u) => u !== gv.primary)] : [];
-  const nics = ordered.map((u) => ({ nic: column(u.net.device), device: u.net.device, port: u.net.active === null ? null : u.net.port, portActive: u.net.active }));
+  const nics = ordered.map((u) => ({
+    nic: column(u.net.device),
+    device: u.net.device,
+    port: u.net.active === null ? null : u.net.port,
+    portActive: u.net.active,
+  }));
   const first = ordered[0];
-  const printed = first ? topo?.links[gv.gpu.name]?.[column(first.net.device)] ?? null : null;
-  const token = first ? printed ?? first.direct : null;
+  const printed = first ? (topo?.links[gv.gpu.name]?.[column(first.net.device)] ?? null) : null;
+  const token = first ? (printed ?? first.direct) : null;
   const send = first ? first.send.enabled !== false : false;
   const receive = first ? first.receive.enabled !== false : false;
   const topoGpu = topo?.gpus.find((g) => g.name === gv.gpu.name);
   return {
-    gpu: gv.gpu.name, nics, link: token, linkDerived: derived && printed !== null, ncclPath: first?.path ?? null, proxyGpu: first?.proxyGpu ?? null,
+    gpu: gv.gpu.name,
+    nics,
+    link: token,
+    linkDerived: derived && printed !== null,
+    ncclPath: first?.path ?? null,
+    proxyGpu: first?.proxyGpu ?? null,
     ...(topoGpu ? pinning(topoGpu, numactl) : { numaNode: null, cpus: null, cpuSource: null }),
     gdr: send && receive,
     ...(send !== receive ? { send, receive } : {}),
@@ -126,7 +136,9 @@ function pinning(gpu: TopoGpu, numactl: Numactl | undefined): Pick<GpuNicPair, '
   const ids = numaNode === null ? null : parseCpuList(numaNode);
   const chosen = ids?.ok ? nodes.filter((n) => ids.value.includes(n.id)) : [];
   const fromNuma = chosen.flatMap((n) => n.cpus);
-  return fromNuma.length > 0 ? { numaNode, cpus: formatCpuList(fromNuma), cpuSource: 'numactl' } : { numaNode, cpus: null, cpuSource: null };
+  return fromNuma.length > 0
+    ? { numaNode, cpus: formatCpuList(fromNuma), cpuSource: 'numactl' }
+    : { numaNode, cpus: null, cpuSource: null };
 }
 
 /** The NUMA node(s) whose CPUs cover an affinity list exactly, or null. */

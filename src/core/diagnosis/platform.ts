@@ -29,23 +29,32 @@ export function bar1Findings(report: ProbeReport): Finding[] {
   if (small.length === 0) return [];
   const fixed = small.every((g) => FIXED_BAR1.test(g.productName ?? ''));
   const vm = small.some((g) => g.virtualizationMode === 'Pass-Through');
-  return [{
-    id: 'bar1.small',
-    severity: fixed ? 'info' : 'warning',
-    title: small.length === 1 ? t('BAR1 is only {0} on {1}', small[0].bar1Memory.total ?? '?', small[0].busId) : t('BAR1 is only {0} on {1} GPUs', small[0].bar1Memory.total ?? '?', small.length),
-    detail: [
-      t('BAR1 is the window through which peers (the NIC) reach GPU memory; GPUDirect RDMA can pin at most that much at once.'),
-      `${small.map((g) => t('{0} ({1}): BAR1 {2} for {3}', g.busId, g.productName ?? 'GPU', g.bar1Memory.total ?? '?', g.fbMemory.total ?? '?')).join('; ')}.`,
-      fixed
-        ? t('This board fixes BAR1 at 256 MiB: no BIOS setting enlarges it. NCCL\'s own buffers fit; large registrations by other libraries (MPI/UCX, GDRCopy) can fail with "out of BAR1".')
-        : vm
-          ? t('In a VM, the hypervisor sizes the GPU\'s 64-bit MMIO window: give the passthrough device a window larger than its memory (and enable "Above 4G decoding" on the host).')
-          : t('The large BAR mapping is off: enable "Above 4G decoding" (and, where the GPU supports it, "Resizable BAR") in the BIOS.'),
-    ].join(' '),
-    evidence: small.flatMap((g) => bar1Lines(report, g.line)),
-    fixes: [],
-    source: `${SOURCES.cudaGdr}; nvidia-smi -q "BAR1 Memory Usage"`,
-  }];
+  return [
+    {
+      id: 'bar1.small',
+      severity: fixed ? 'info' : 'warning',
+      title:
+        small.length === 1
+          ? t('BAR1 is only {0} on {1}', small[0].bar1Memory.total ?? '?', small[0].busId)
+          : t('BAR1 is only {0} on {1} GPUs', small[0].bar1Memory.total ?? '?', small.length),
+      detail: [
+        t('BAR1 is the window through which peers (the NIC) reach GPU memory; GPUDirect RDMA can pin at most that much at once.'),
+        `${small.map((g) => t('{0} ({1}): BAR1 {2} for {3}', g.busId, g.productName ?? 'GPU', g.bar1Memory.total ?? '?', g.fbMemory.total ?? '?')).join('; ')}.`,
+        fixed
+          ? t(
+              'This board fixes BAR1 at 256 MiB: no BIOS setting enlarges it. NCCL\'s own buffers fit; large registrations by other libraries (MPI/UCX, GDRCopy) can fail with "out of BAR1".',
+            )
+          : vm
+            ? t(
+                'In a VM, the hypervisor sizes the GPU\'s 64-bit MMIO window: give the passthrough device a window larger than its memory (and enable "Above 4G decoding" on the host).',
+              )
+            : t('The large BAR mapping is off: enable "Above 4G decoding" (and, where the GPU supports it, "Resizable BAR") in the BIOS.'),
+      ].join(' '),
+      evidence: small.flatMap((g) => bar1Lines(report, g.line)),
+      fixes: [],
+      source: `${SOURCES.cudaGdr}; nvidia-smi -q "BAR1 Memory Usage"`,
+    },
+  ];
 }
 
 /** The GPU header and its BAR1 Total line, as printed (`line` counts blank lines, so read the raw text). */
@@ -54,19 +63,25 @@ function bar1Lines(report: ProbeReport, headerLine: number): string[] {
   const bar1 = raw.findIndex((l, i) => i >= headerLine && l.trim().startsWith('BAR1 Memory Usage'));
   const total = bar1 < 0 ? undefined : raw.slice(bar1 + 1).find((l) => /^\s*Total\s*:/.test(l));
   const label = labelOf(report, 'smi-q');
-  return [raw[headerLine - 1], bar1 < 0 ? undefined : raw[bar1], total].filter((l): l is string => l !== undefined && l.trim() !== '').map((l) => `${label}: ${l.trim()}`);
+  return [raw[headerLine - 1], bar1 < 0 ? undefined : raw[bar1], total]
+    .filter((l): l is string => l !== undefined && l.trim() !== '')
+    .map((l) => `${label}: ${l.trim()}`);
 }
 
 /** `driver.operator-managed`: the GPU Operator's driver container owns the kernel modules. */
 export function operatorFindings(report: ProbeReport): Finding[] {
   if (factOf(report, 'run-nvidia-driver')?.present !== true) return [];
-  return [{
-    id: 'driver.operator-managed',
-    severity: 'info',
-    title: t('The NVIDIA GPU Operator manages the driver: quick fixes are withheld'),
-    detail: t('The driver runs in the GPU Operator\'s container (/run/nvidia/driver). The operator loads nvidia-peermem itself once OFED is ready (ClusterPolicy driver.rdma.enabled=true; with the host\'s own MLNX_OFED also driver.rdma.useHostMofed=true) and checks it with `lsmod | grep -E \'^nvidia_peermem\\s\'`. Loading or persisting the module on the host would fight the operator, so gdr-doctor withholds its load/persist fixes here: change the ClusterPolicy instead.'),
-    evidence: quote(report, 'run-nvidia-driver', () => true),
-    fixes: [],
-    source: SOURCES.gpuOperator,
-  }];
+  return [
+    {
+      id: 'driver.operator-managed',
+      severity: 'info',
+      title: t('The NVIDIA GPU Operator manages the driver: quick fixes are withheld'),
+      detail: t(
+        "The driver runs in the GPU Operator's container (/run/nvidia/driver). The operator loads nvidia-peermem itself once OFED is ready (ClusterPolicy driver.rdma.enabled=true; with the host's own MLNX_OFED also driver.rdma.useHostMofed=true) and checks it with `lsmod | grep -E '^nvidia_peermem\\s'`. Loading or persisting the module on the host would fight the operator, so gdr-doctor withholds its load/persist fixes here: change the ClusterPolicy instead.",
+      ),
+      evidence: quote(report, 'run-nvidia-driver', () => true),
+      fixes: [],
+      source: SOURCES.gpuOperator,
+    },
+  ];
 }

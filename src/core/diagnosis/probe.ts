@@ -32,7 +32,16 @@ export function probeFindings(report: ProbeReport, covered: { gpuNone: boolean; 
   if (notRun.length > 0) {
     const finding = notCollected(report, notRun);
     const cut = report.connectionLost || report.timedOut;
-    findings.push(!cut && blocker && mootUnder(blocker, notRun.map((c) => c.id)) ? knockOn(finding, blocker) : finding);
+    findings.push(
+      !cut &&
+        blocker &&
+        mootUnder(
+          blocker,
+          notRun.map((c) => c.id),
+        )
+        ? knockOn(finding, blocker)
+        : finding,
+    );
   }
   return findings;
 }
@@ -41,11 +50,19 @@ export function probeFindings(report: ProbeReport, covered: { gpuNone: boolean; 
 function knockOn(f: Finding, blocker: Blocker): Finding {
   // The detail's first sentence says what failed (English '. ', Chinese '。').
   const what = f.detail.split(/\. |。/)[0];
-  const then = f.evidence[0]?.includes('command not found') ? t('install the tool (or put it on the PATH of non-interactive SSH sessions)') : t('run it by hand on the host to see why');
+  const then = f.evidence[0]?.includes('command not found')
+    ? t('install the tool (or put it on the PATH of non-interactive SSH sessions)')
+    : t('run it by hand on the host to see why');
   return {
     ...f,
     severity: 'info',
-    detail: t('{0}. It changes nothing here: {1} ({2}). Once that is solved, diagnose again; if it still fails, {3}.', what, blocker.because(), blocker.id, then),
+    detail: t(
+      '{0}. It changes nothing here: {1} ({2}). Once that is solved, diagnose again; if it still fails, {3}.',
+      what,
+      blocker.because(),
+      blocker.id,
+      then,
+    ),
     causedBy: blocker.id,
   };
 }
@@ -68,15 +85,23 @@ function failure(report: ProbeReport, c: CommandResult): string | null {
 
 function commandFailed(report: ProbeReport, c: CommandResult, why: string): Finding {
   const id = c.id as ProbeCommandId;
-  const stderr = c.stderr.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => l !== '').slice(0, 2);
+  const stderr = c.stderr
+    .split(/\r\n|\r|\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .slice(0, 2);
   return {
     id: 'probe.command-failed',
     severity: weighty(report, c.id) ? 'warning' : 'info',
     title: t('Could not read `{0}`: {1}', labelOf(report, id), whyText(why).split(/:|：/)[0]),
     detail: [
       t('The diagnostic `{0}` {1}.', labelOf(report, id), whyText(why)),
-      weighty(report, c.id) ? t('The diagnosis loses what it shows (GPU↔NIC links, module state or ports): findings that depend on it are missing.') : t('Findings that depend on it are skipped.'),
-      c.missing ? t('Install the tool (or put it on the PATH of non-interactive SSH sessions) and diagnose again.') : t('Run it by hand on the host to see why.'),
+      weighty(report, c.id)
+        ? t('The diagnosis loses what it shows (GPU↔NIC links, module state or ports): findings that depend on it are missing.')
+        : t('Findings that depend on it are skipped.'),
+      c.missing
+        ? t('Install the tool (or put it on the PATH of non-interactive SSH sessions) and diagnose again.')
+        : t('Run it by hand on the host to see why.'),
     ].join(' '),
     evidence: [note(report, id, why), ...stderr.map((l) => `${labelOf(report, id)}: ${l}`)],
     fixes: [],
@@ -87,11 +112,16 @@ function commandFailed(report: ProbeReport, c: CommandResult, why: string): Find
 /** A failure() reason in the reader's language (the evidence keeps the English note). */
 function whyText(why: string): string {
   switch (why) {
-    case 'command not found (exit 127)': return t('command not found (exit 127)');
-    case 'timed out': return t('timed out');
-    case 'output cut off (connection lost or deadline)': return t('output cut off (connection lost or deadline)');
-    case 'output over the size cap, cut': return t('output over the size cap, cut');
-    default: return why;
+    case 'command not found (exit 127)':
+      return t('command not found (exit 127)');
+    case 'timed out':
+      return t('timed out');
+    case 'output cut off (connection lost or deadline)':
+      return t('output cut off (connection lost or deadline)');
+    case 'output over the size cap, cut':
+      return t('output over the size cap, cut');
+    default:
+      return why;
   }
 }
 
@@ -108,7 +138,9 @@ function notCollected(report: ProbeReport, notRun: readonly CommandResult[]): Fi
     severity: cut || notRun.some((c) => WEIGHTY.has(c.id)) ? 'warning' : 'info',
     title: notRun.length === 1 ? t('1 diagnostic was not collected') : t('{0} diagnostics were not collected', notRun.length),
     detail: [
-      cut ? t('The probe was cut short (connection lost or deadline), so these never reported.') : t('The saved outputs do not include these (or the probe stopped before them).'),
+      cut
+        ? t('The probe was cut short (connection lost or deadline), so these never reported.')
+        : t('The saved outputs do not include these (or the probe stopped before them).'),
       t('Findings that depend on them are skipped: {0}.', notRun.map((c) => c.id).join(', ')),
     ].join(' '),
     evidence: notRun.map((c) => note(report, c.id as ProbeCommandId, 'not collected')),

@@ -24,15 +24,19 @@ export function rdmaNoneFindings(report: ProbeReport): Finding[] {
   else if (!ibv && ibvMissing && topo && topo.nics.length === 0) {
     evidence = [note(report, 'ibv', 'command not found (exit 127)'), note(report, 'topo', 'no NIC column in the matrix')];
   } else return [];
-  return [{
-    id: 'rdma.none',
-    severity: 'error',
-    title: t('No RDMA device'),
-    detail: t('GPUDirect RDMA moves data between a GPU and an RDMA NIC (InfiniBand or RoCE); this host shows none. Install an RDMA-capable NIC, or load its driver (mlx5_core/mlx5_ib) and rdma-core; without one, multi-node NCCL falls back to TCP sockets.'),
-    evidence,
-    fixes: [],
-    source: SOURCES.rdmaCore,
-  }];
+  return [
+    {
+      id: 'rdma.none',
+      severity: 'error',
+      title: t('No RDMA device'),
+      detail: t(
+        'GPUDirect RDMA moves data between a GPU and an RDMA NIC (InfiniBand or RoCE); this host shows none. Install an RDMA-capable NIC, or load its driver (mlx5_core/mlx5_ib) and rdma-core; without one, multi-node NCCL falls back to TCP sockets.',
+      ),
+      evidence,
+      fixes: [],
+      source: SOURCES.rdmaCore,
+    },
+  ];
 }
 
 /** Devices with no PORT_ACTIVE port: error when every device is down, else a warning. */
@@ -47,17 +51,23 @@ export function portDownFindings(report: ProbeReport): Finding[] {
   const down = devices.filter((d) => d.active.length > 0 && !d.active.includes(true));
   if (down.length === 0) return [];
   const all = down.length === devices.length;
-  return [{
-    id: 'rdma.port-down',
-    severity: all ? 'error' : 'warning',
-    title: t('No active port on {0}', down.map((d) => d.name).join(', ')),
-    detail: all
-      ? t('No RDMA device has port in state PORT_ACTIVE, so no traffic can use any of them. Check the cable and switch port, the subnet manager (InfiniBand: ports stay INIT without one) or the link settings (RoCE), and keep inactive devices out of NCCL_IB_HCA.')
-      : t('These RDMA devices have no port in state PORT_ACTIVE, so no traffic can use them. Check the cable and switch port, the subnet manager (InfiniBand: ports stay INIT without one) or the link settings (RoCE), and keep inactive devices out of NCCL_IB_HCA.'),
-    evidence: down.flatMap((d) => d.evidence()),
-    fixes: [],
-    source: SOURCES.rdmaCore,
-  }];
+  return [
+    {
+      id: 'rdma.port-down',
+      severity: all ? 'error' : 'warning',
+      title: t('No active port on {0}', down.map((d) => d.name).join(', ')),
+      detail: all
+        ? t(
+            'No RDMA device has port in state PORT_ACTIVE, so no traffic can use any of them. Check the cable and switch port, the subnet manager (InfiniBand: ports stay INIT without one) or the link settings (RoCE), and keep inactive devices out of NCCL_IB_HCA.',
+          )
+        : t(
+            'These RDMA devices have no port in state PORT_ACTIVE, so no traffic can use them. Check the cable and switch port, the subnet manager (InfiniBand: ports stay INIT without one) or the link settings (RoCE), and keep inactive devices out of NCCL_IB_HCA.',
+          ),
+      evidence: down.flatMap((d) => d.evidence()),
+      fixes: [],
+      source: SOURCES.rdmaCore,
+    },
+  ];
 }
 
 /** The sysfs read's `port` lines of one device (`port  mlx5_1  1  1: DOWN  InfiniBand  …`). */
@@ -82,15 +92,24 @@ export function ofedMissingFindings({ report, host, dmabuf }: RuleContext): Find
   // A registered peer-memory client proves an OFED ib_core; the inbox case has its own finding.
   if ((host.peermem.registered?.length ?? 0) > 0 || inboxStackBlocksPeermem(host)) return [];
   const ofed = commandOf(report, 'ofed');
-  return [{
-    id: 'ofed.missing',
-    severity: dmabuf.available === true ? 'info' : 'warning',
-    title: t('MLNX_OFED / DOCA-OFED is not installed'),
-    detail: dmabuf.available === true
-      ? t('ofed_info is not there, so the RDMA stack is the inbox one. nvidia-peermem needs the OFED ib_core (ib_register_peer_memory_client); dma-buf is available here and works with inbox rdma-core, so OFED is optional.')
-      : t('ofed_info is not there, so the RDMA stack is the inbox one. nvidia-peermem needs the OFED ib_core (ib_register_peer_memory_client); install MLNX_OFED/DOCA-OFED before the NVIDIA driver, or use dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12, rdma-core ≥ 34).'),
-    evidence: [ofed?.missing ? note(report, 'ofed', 'command not found (exit 127)') : note(report, 'ofed', `exit ${ofed?.exitCode ?? '?'}`)],
-    fixes: [],
-    source: SOURCES.dmabuf,
-  }];
+  return [
+    {
+      id: 'ofed.missing',
+      severity: dmabuf.available === true ? 'info' : 'warning',
+      title: t('MLNX_OFED / DOCA-OFED is not installed'),
+      detail:
+        dmabuf.available === true
+          ? t(
+              'ofed_info is not there, so the RDMA stack is the inbox one. nvidia-peermem needs the OFED ib_core (ib_register_peer_memory_client); dma-buf is available here and works with inbox rdma-core, so OFED is optional.',
+            )
+          : t(
+              'ofed_info is not there, so the RDMA stack is the inbox one. nvidia-peermem needs the OFED ib_core (ib_register_peer_memory_client); install MLNX_OFED/DOCA-OFED before the NVIDIA driver, or use dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12, rdma-core ≥ 34).',
+            ),
+      evidence: [
+        ofed?.missing ? note(report, 'ofed', 'command not found (exit 127)') : note(report, 'ofed', `exit ${ofed?.exitCode ?? '?'}`),
+      ],
+      fixes: [],
+      source: SOURCES.dmabuf,
+    },
+  ];
 }

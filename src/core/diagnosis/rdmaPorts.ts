@@ -18,23 +18,37 @@ export function rdmaPorts(report: ProbeReport): RdmaPortView[] | null {
   const ibv = factOf(report, 'ibv');
   const sysfs = factOf(report, 'pci-sysfs') ?? null;
   if (ibv) {
-    return ibv.devices.flatMap((d) => d.ports.map((p): RdmaPortView => {
-      const state = portState(p);
-      const rate = portRateGbps(p) ?? sysfsRate(sysfs, d.hca_id, p.port);
-      return {
-        device: d.hca_id, port: p.port, state, active: state === null ? null : state === 'ACTIVE',
-        linkLayer: layerOf(linkLayer(p) ?? ''), speedMbps: rate === null ? null : rate * 1000, source: 'ibv',
-      };
-    }));
+    return ibv.devices.flatMap((d) =>
+      d.ports.map((p): RdmaPortView => {
+        const state = portState(p);
+        const rate = portRateGbps(p) ?? sysfsRate(sysfs, d.hca_id, p.port);
+        return {
+          device: d.hca_id,
+          port: p.port,
+          state,
+          active: state === null ? null : state === 'ACTIVE',
+          linkLayer: layerOf(linkLayer(p) ?? ''),
+          speedMbps: rate === null ? null : rate * 1000,
+          source: 'ibv',
+        };
+      }),
+    );
   }
   if (!sysfs || sysfs.rdma.length === 0) return null;
-  return sysfs.rdma.flatMap((d) => d.ports.map((p): RdmaPortView => {
-    const rate = rateGbps(p.rate);
-    return {
-      device: d.name, port: p.port, state: p.state === '' ? null : p.state, active: p.state === '' ? null : p.state === 'ACTIVE',
-      linkLayer: layerOf(p.linkLayer), speedMbps: rate === null ? null : rate * 1000, source: 'pci-sysfs',
-    };
-  }));
+  return sysfs.rdma.flatMap((d) =>
+    d.ports.map((p): RdmaPortView => {
+      const rate = rateGbps(p.rate);
+      return {
+        device: d.name,
+        port: p.port,
+        state: p.state === '' ? null : p.state,
+        active: p.state === '' ? null : p.state === 'ACTIVE',
+        linkLayer: layerOf(p.linkLayer),
+        speedMbps: rate === null ? null : rate * 1000,
+        source: 'pci-sysfs',
+      };
+    }),
+  );
 }
 
 function layerOf(layer: string): HostPort['linkLayer'] {

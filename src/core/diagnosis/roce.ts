@@ -18,7 +18,8 @@ import { Finding, SOURCES } from './finding';
 import { GpuNicPair } from './pairs';
 import { t } from '../l10n';
 
-const GID_SOURCE = 'NVIDIA/nccl src/transport/net_ib/connect.cc ncclIbGetGidIndex, ncclUpdateGidIndex (2.21+; net_ib.cc before 2.23); /sys/class/infiniband/<dev>/ports/<n>/gids, gid_attrs/types';
+const GID_SOURCE =
+  'NVIDIA/nccl src/transport/net_ib/connect.cc ncclIbGetGidIndex, ncclUpdateGidIndex (2.21+; net_ib.cc before 2.23); /sys/class/infiniband/<dev>/ports/<n>/gids, gid_attrs/types';
 
 interface UsedPort {
   readonly device: string;
@@ -30,7 +31,11 @@ function usedPorts(ctx: RuleContext, pairs: readonly GpuNicPair[]): UsedPort[] {
   const sysfs = factOf(ctx.report, 'pci-sysfs');
   if (!sysfs) return [];
   const wanted = new Set(pairs.flatMap((p) => p.nics.map((n) => `${n.device}:${n.port ?? 1}`)));
-  return sysfs.rdma.flatMap((d) => d.ports.filter((p) => (wanted.size > 0 ? wanted.has(`${d.name}:${p.port}`) : p.state === 'ACTIVE')).map((port) => ({ device: d.name, port })));
+  return sysfs.rdma.flatMap((d) =>
+    d.ports
+      .filter((p) => (wanted.size > 0 ? wanted.has(`${d.name}:${p.port}`) : p.state === 'ACTIVE'))
+      .map((port) => ({ device: d.name, port })),
+  );
 }
 
 function describeGid(g: GidEntry | null, index: number | null): string {
@@ -43,7 +48,9 @@ function describeGid(g: GidEntry | null, index: number | null): string {
 export function roceFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Finding[] {
   const roce = usedPorts(ctx, pairs).filter((u) => u.port.linkLayer === 'Ethernet');
   const noV2 = roce.filter((u) => !u.port.gids.some((g) => g.roceVersion === 2 && routable(g.gid)));
-  const wrong = roce.filter((u) => !noV2.includes(u)).map((u) => ({ u, choice: ncclGidChoice(u.port.gids, ctx.nccl.version, ctx.nccl.env), best: bestGid(u.port.gids) }))
+  const wrong = roce
+    .filter((u) => !noV2.includes(u))
+    .map((u) => ({ u, choice: ncclGidChoice(u.port.gids, ctx.nccl.version, ctx.nccl.env), best: bestGid(u.port.gids) }))
     .filter(({ choice }) => !(choice.entry && choice.entry.roceVersion === 2 && routable(choice.entry.gid)));
   return [
     ...(noV2.length > 0 ? [noV2Finding(noV2)] : []),
@@ -57,14 +64,21 @@ function noV2Finding(ports: readonly UsedPort[]): Finding {
   const why = (u: UsedPort) => {
     const g = u.port.gids;
     if (g.length === 0) return 'no GID at all';
-    if (g.every((x) => gidKind(x.gid) === 'link-local')) return `only link-local GIDs (${g.map((x) => x.index).join(', ')}): no IP address on ${g[0].netdev ?? 'its netdev'}`;
-    return `routable GIDs only as RoCE v1 (${g.filter((x) => routable(x.gid)).map((x) => x.index).join(', ')})`;
+    if (g.every((x) => gidKind(x.gid) === 'link-local'))
+      return `only link-local GIDs (${g.map((x) => x.index).join(', ')}): no IP address on ${g[0].netdev ?? 'its netdev'}`;
+    return `routable GIDs only as RoCE v1 (${g
+      .filter((x) => routable(x.gid))
+      .map((x) => x.index)
+      .join(', ')})`;
   };
   return {
     id: 'roce.no-v2-gid',
     severity: 'warning',
     title: t('No routable RoCE v2 GID on {0}', ports.map((u) => `${u.device}:${u.port.port}`).join(', ')),
-    detail: t('{0}. RoCE v2 carries RDMA in UDP/IP packets and needs a GID built from an IP address of the port\'s netdev; link-local (fe80::) and RoCE v1 GIDs do not cross a router, so NCCL connections to other nodes time out ("Got completion with error 12"). Give the netdev its IP address (the kernel then adds a v1 and a v2 GID for it) and check that the RoCE mode is v2 (cma_roce_mode).', ports.map((u) => `${u.device} port ${u.port.port}: ${why(u)}`).join('; ')),
+    detail: t(
+      '{0}. RoCE v2 carries RDMA in UDP/IP packets and needs a GID built from an IP address of the port\'s netdev; link-local (fe80::) and RoCE v1 GIDs do not cross a router, so NCCL connections to other nodes time out ("Got completion with error 12"). Give the netdev its IP address (the kernel then adds a v1 and a v2 GID for it) and check that the RoCE mode is v2 (cma_roce_mode).',
+      ports.map((u) => `${u.device} port ${u.port.port}: ${why(u)}`).join('; '),
+    ),
     evidence: ports.flatMap((u) => gidEvidence(u)).slice(0, 6),
     fixes: [],
     source: GID_SOURCE,
@@ -74,20 +88,38 @@ function noV2Finding(ports: readonly UsedPort[]): Finding {
 function gidEvidence(u: UsedPort): string[] {
   const base = `/sys/class/infiniband/${u.device}/ports/${u.port.port}`;
   if (u.port.gids.length === 0) return [`${base}/gids: (no populated entry)`];
-  return u.port.gids.slice(0, 4).map((g) => `${base}/gids/${g.index}: ${g.gid} (${g.roceVersion === null ? 'type unreadable' : `RoCE v${g.roceVersion}`}${g.netdev ? `, ${g.netdev}` : ''})`);
+  return u.port.gids
+    .slice(0, 4)
+    .map(
+      (g) =>
+        `${base}/gids/${g.index}: ${g.gid} (${g.roceVersion === null ? 'type unreadable' : `RoCE v${g.roceVersion}`}${g.netdev ? `, ${g.netdev}` : ''})`,
+    );
 }
 
 function gidIndexFinding(ctx: RuleContext, wrong: readonly { u: UsedPort; choice: GidChoice; best: GidEntry | null }[]): Finding {
   const indexes = [...new Set(wrong.map((w) => w.best?.index).filter((i): i is number => i !== undefined))];
   const ipv6 = wrong.every((w) => w.best && gidKind(w.best.gid) === 'ipv6');
-  const set = indexes.length === 1 ? `NCCL_IB_GID_INDEX=${indexes[0]}` : ipv6 ? 'NCCL_IB_ADDR_FAMILY=AF_INET6' : `NCCL_IB_GID_INDEX per port (${wrong.map((w) => `${w.u.device}: ${w.best?.index ?? '?'}`).join(', ')}; it is one value per job, so align the GID tables)`;
+  const set =
+    indexes.length === 1
+      ? `NCCL_IB_GID_INDEX=${indexes[0]}`
+      : ipv6
+        ? 'NCCL_IB_ADDR_FAMILY=AF_INET6'
+        : `NCCL_IB_GID_INDEX per port (${wrong.map((w) => `${w.u.device}: ${w.best?.index ?? '?'}`).join(', ')}; it is one value per job, so align the GID tables)`;
   return {
     id: 'roce.gid-index',
     severity: 'warning',
-    title: t('NCCL {0} would use a non-routable GID on {1}: set {2}', formatNcclVersion(ctx.nccl.version), wrong.map((w) => `${w.u.device}:${w.u.port.port}`).join(', '), indexes.length === 1 ? `NCCL_IB_GID_INDEX=${indexes[0]}` : t('the GID index')),
+    title: t(
+      'NCCL {0} would use a non-routable GID on {1}: set {2}',
+      formatNcclVersion(ctx.nccl.version),
+      wrong.map((w) => `${w.u.device}:${w.u.port.port}`).join(', '),
+      indexes.length === 1 ? `NCCL_IB_GID_INDEX=${indexes[0]}` : t('the GID index'),
+    ),
     detail: [
       `${wrong.map((w) => t('{0} port {1}: NCCL picks {2} ({3}), the routable RoCE v2 entry is {4}', w.u.device, w.u.port.port, describeGid(w.choice.entry, w.choice.index), w.choice.how, describeGid(w.best, w.best?.index ?? null))).join('; ')}.`,
-      t('A link-local or RoCE v1 GID does not cross an IP router, so connections between nodes fail or time out. Set {0} for the job (NCCL_IB_GID_INDEX needs the same index on every node).', set),
+      t(
+        'A link-local or RoCE v1 GID does not cross an IP router, so connections between nodes fail or time out. Set {0} for the job (NCCL_IB_GID_INDEX needs the same index on every node).',
+        set,
+      ),
     ].join(' '),
     evidence: wrong.flatMap((w) => gidEvidence(w.u)).slice(0, 6),
     fixes: [],
@@ -100,7 +132,8 @@ function ibPortFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Finding
   const ibv = factOf(ctx.report, 'ibv');
   if (!ibv) return [];
   // A down port's active_mtu and active_width are left over from its last link, not in use.
-  const active = ibv.devices.flatMap((d) => d.ports.map((p) => ({ name: `${d.hca_id}:${p.port}`, p })))
+  const active = ibv.devices
+    .flatMap((d) => d.ports.map((p) => ({ name: `${d.hca_id}:${p.port}`, p })))
     .filter(({ p }) => linkLayer(p) !== 'Ethernet' && (portState(p) ?? 'ACTIVE') === 'ACTIVE');
   const wanted = new Set(pairs.flatMap((p) => p.nics.map((n) => `${n.device}:${n.port ?? 1}`)));
   // Without a verdict on these devices (no pairs, or topo naming other devices than ibv_devinfo), every active port.
@@ -113,7 +146,10 @@ function ibPortFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Finding
       id: 'ib.mtu-low',
       severity: 'warning',
       title: t('InfiniBand MTU below 4096 on {0}', lowMtu.map((x) => x.name).join(', ')),
-      detail: t('{0}. NCCL connects with the smaller active MTU of the two ends (ncclIbConnect/ncclIbAccept in src/transport/net_ib/connect.cc), so each message needs more packets. InfiniBand HCAs and switches support 4096: raise the partition MTU in the subnet manager (opensm partitions.conf "mtu=5").', lowMtu.map((x) => `${x.name}: active_mtu ${activeMtu(x.p)}`).join('; ')),
+      detail: t(
+        '{0}. NCCL connects with the smaller active MTU of the two ends (ncclIbConnect/ncclIbAccept in src/transport/net_ib/connect.cc), so each message needs more packets. InfiniBand HCAs and switches support 4096: raise the partition MTU in the subnet manager (opensm partitions.conf "mtu=5").',
+        lowMtu.map((x) => `${x.name}: active_mtu ${activeMtu(x.p)}`).join('; '),
+      ),
       evidence: lowMtu.slice(0, 4).map((x) => `ibv_devinfo -v: ${x.name} active_mtu: ${activeMtu(x.p)}`),
       fixes: [],
       source: `${SOURCES.rdmaCore}; NVIDIA/nccl src/transport/net_ib/connect.cc (path_mtu = min of both active_mtu)`,
@@ -124,7 +160,10 @@ function ibPortFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Finding
       id: 'ib.link-degraded',
       severity: 'warning',
       title: t('InfiniBand port trained on fewer than 4 lanes: {0}', narrow.map((x) => x.name).join(', ')),
-      detail: t('{0}. HCA ports are 4X; a port at 1X or 2X (outside a deliberate split-port setup) points at a faulty cable, transceiver or switch port, and caps the port at that fraction of its rate. Compare with ibstat on the other nodes and reseat or replace the cable.', narrow.map((x) => `${x.name}: active_width ${activeWidthLanes(x.p)}X`).join('; ')),
+      detail: t(
+        '{0}. HCA ports are 4X; a port at 1X or 2X (outside a deliberate split-port setup) points at a faulty cable, transceiver or switch port, and caps the port at that fraction of its rate. Compare with ibstat on the other nodes and reseat or replace the cable.',
+        narrow.map((x) => `${x.name}: active_width ${activeWidthLanes(x.p)}X`).join('; '),
+      ),
       evidence: narrow.slice(0, 4).map((x) => `ibv_devinfo -v: ${x.name} active_width: ${activeWidthLanes(x.p)}X`),
       fixes: [],
       source: SOURCES.rdmaCore,
@@ -136,17 +175,25 @@ function ibPortFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Finding
 /** NCCL_IB_HCA should not mix link layers: an IB port cannot reach a RoCE port on another node. */
 function mixedFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Finding[] {
   const sysfs = factOf(ctx.report, 'pci-sysfs');
-  const layerOf = (device: string | null, port: number | null) => sysfs?.rdma.find((d) => d.name === device)?.ports.find((p) => p.port === (port ?? 1))?.linkLayer ?? '';
-  const used = [...new Set(pairs.flatMap((p) => p.nics.map((n) => `${n.device}:${n.port ?? 1}|${layerOf(n.device, n.port)}`)))].map((s) => s.split('|'));
+  const layerOf = (device: string | null, port: number | null) =>
+    sysfs?.rdma.find((d) => d.name === device)?.ports.find((p) => p.port === (port ?? 1))?.linkLayer ?? '';
+  const used = [...new Set(pairs.flatMap((p) => p.nics.map((n) => `${n.device}:${n.port ?? 1}|${layerOf(n.device, n.port)}`)))].map((s) =>
+    s.split('|'),
+  );
   const layers = new Set(used.map(([, l]) => l).filter((l) => l === 'InfiniBand' || l === 'Ethernet'));
   if (layers.size < 2) return [];
-  return [{
-    id: 'rdma.mixed-link-layers',
-    severity: 'warning',
-    title: t('The NICs NCCL uses mix InfiniBand and RoCE ports'),
-    detail: t('{0}. NCCL pairs a rank\'s NIC with the peer\'s NIC of the same channel; an InfiniBand port cannot reach a RoCE port, so mixed sets fail to connect or fall back. Keep NCCL_IB_HCA to one fabric (for example only the InfiniBand ports), the same on every node.', used.map(([name, l]) => `${name} ${l === 'Ethernet' ? 'RoCE' : l}`).join(', ')),
-    evidence: used.slice(0, 6).map(([name, l]) => `/sys/class/infiniband/${name.replace(':', '/ports/')}/link_layer: ${l}`),
-    fixes: [],
-    source: `${SOURCES.ncclEnv}; NVIDIA/nccl src/transport/net_ib (one fabric per connection)`,
-  }];
+  return [
+    {
+      id: 'rdma.mixed-link-layers',
+      severity: 'warning',
+      title: t('The NICs NCCL uses mix InfiniBand and RoCE ports'),
+      detail: t(
+        "{0}. NCCL pairs a rank's NIC with the peer's NIC of the same channel; an InfiniBand port cannot reach a RoCE port, so mixed sets fail to connect or fall back. Keep NCCL_IB_HCA to one fabric (for example only the InfiniBand ports), the same on every node.",
+        used.map(([name, l]) => `${name} ${l === 'Ethernet' ? 'RoCE' : l}`).join(', '),
+      ),
+      evidence: used.slice(0, 6).map(([name, l]) => `/sys/class/infiniband/${name.replace(':', '/ports/')}/link_layer: ${l}`),
+      fixes: [],
+      source: `${SOURCES.ncclEnv}; NVIDIA/nccl src/transport/net_ib (one fabric per connection)`,
+    },
+  ];
 }

@@ -16,9 +16,12 @@ export function nicSideSupport({ report, host, dmabuf }: RuleContext): NicSideSu
   if ((p.registered?.length ?? 0) > 0) return { ok: true, why: `peer memory registered (${p.registered?.join(', ')})` };
   if (dmabuf.available === true) return { ok: true, why: 'dma-buf available' };
   const brands = (factOf(report, 'smi-q')?.gpus ?? []).map((g) => g.productBrand ?? '');
-  if (brands.length > 0 && brands.every((b) => b === 'GeForce' || b === 'Titan')) return { ok: false, why: 'the GPU does not support GPUDirect RDMA' };
+  if (brands.length > 0 && brands.every((b) => b === 'GeForce' || b === 'Titan'))
+    return { ok: false, why: 'the GPU does not support GPUDirect RDMA' };
   const loaded = anyPeermemLoaded(p);
-  if (loaded === false && dmabuf.available === false) return { ok: false, why: 'no peer-memory module is loaded and dma-buf is not available' };
-  if (loaded === true && p.registered !== null) return { ok: false, why: 'the peer-memory module is loaded but not registered (no memory_peers version file)' };
+  if (loaded === false && dmabuf.available === false)
+    return { ok: false, why: 'no peer-memory module is loaded and dma-buf is not available' };
+  if (loaded === true && p.registered !== null)
+    return { ok: false, why: 'the peer-memory module is loaded but not registered (no memory_peers version file)' };
   return { ok: null, why: 'peer-memory registration and dma-buf could not both be checked' };
 }

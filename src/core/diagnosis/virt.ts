@@ -27,7 +27,11 @@ export function virtState(report: ProbeReport): VirtState {
   const hypervisor = factOf(report, 'lscpu')?.fields['Hypervisor vendor'];
   if (hypervisor) guest.push(`lscpu: Hypervisor vendor: ${hypervisor}`);
   const dmi = factOf(report, 'dmi');
-  if (dmi?.sysVendor && VM_DMI.test(dmi.sysVendor) && (dmi.sysVendor !== 'Microsoft Corporation' || VM_PRODUCT.test(dmi.productName ?? ''))) {
+  if (
+    dmi?.sysVendor &&
+    VM_DMI.test(dmi.sysVendor) &&
+    (dmi.sysVendor !== 'Microsoft Corporation' || VM_PRODUCT.test(dmi.productName ?? ''))
+  ) {
     guest.push(`${labelOf(report, 'dmi')}: sys_vendor ${dmi.sysVendor}${dmi.productName ? `, product_name ${dmi.productName}` : ''}`);
   } else if (dmi?.productName && VM_PRODUCT.test(dmi.productName)) guest.push(`${labelOf(report, 'dmi')}: product_name ${dmi.productName}`);
   if (dmi?.hypervisorType) guest.push(`/sys/hypervisor/type: ${dmi.hypervisorType}`);
@@ -38,7 +42,10 @@ export function virtState(report: ProbeReport): VirtState {
     if (/^Host VGPU$/i.test(mode)) hostsGuests.push(`nvidia-smi -q: Virtualization Mode: ${mode}`);
   }
   const vfioGroups = (factOf(report, 'iommu-groups')?.groups ?? []).filter((g) => g.vfio).map((g) => g.id);
-  if (vfioGroups.length > 0) hostsGuests.push(`/dev/vfio: IOMMU group${vfioGroups.length > 1 ? 's' : ''} ${vfioGroups.join(', ')} held by VFIO (devices passed through)`);
+  if (vfioGroups.length > 0)
+    hostsGuests.push(
+      `/dev/vfio: IOMMU group${vfioGroups.length > 1 ? 's' : ''} ${vfioGroups.join(', ')} held by VFIO (devices passed through)`,
+    );
   return { guest, hostsGuests, vfioGroups };
 }
 
@@ -57,17 +64,27 @@ export function vmFindings(report: ProbeReport, virt: VirtState, nicBdfs: readon
   if (virt.guest.length === 0) return [];
   const acs = factOf(report, 'pci-acs');
   const nics = nicBdfs.map((b) => ({ bdf: b, lspci: acs?.devices.get(b) ?? null })).filter((n) => n.lspci !== null);
-  const ats = nics.map((n) => `${n.bdf}: ${n.lspci?.ats ? `ATS ${n.lspci.ats.enabled === true ? 'enabled' : n.lspci.ats.enabled === false ? 'present, disabled' : 'present'}` : 'no ATS capability visible'}`);
-  const atsText = acs === undefined || acs.via === 'none' || acs.via === 'missing' || nics.length === 0
-    ? t('Whether the NICs expose ATS could not be read here (lspci -vvv as root shows "Address Translation Service (ATS)").')
-    : t('ATS as the guest sees it: {0}.', ats.join('; '));
-  return [{
-    id: 'platform.virtual-machine',
-    severity: 'info',
-    title: t('Virtual machine: the PCIe topology shown is the hypervisor\'s, not the hardware\'s'),
-    detail: t('{0}. Inside a VM, nvidia-smi topo -m and NCCL see the emulated PCI tree (often every GPU and NIC on its own root port, PHB or SYS between them), not the physical switches: GPUDirect RDMA distances and NIC choices made from it can be wrong. Give NCCL the physical topology with NCCL_TOPO_FILE=<the provider\'s topology XML> (cloud GPU images ship one; NCCL reads it in ncclTopoGetSystem, src/graph/topo.cc). ACS and the IOMMU are required in a guest: GPUDirect RDMA needs ATS on the NIC instead. {1}', virt.guest.join('; '), atsText),
-    evidence: [...virt.guest.slice(0, 3), ...ats.slice(0, 2).map((a) => `lspci -vvv -s ${a}`)],
-    fixes: [],
-    source: `${SOURCES.ncclTroubleshooting}; NVIDIA/nccl src/graph/topo.cc ncclTopoGetSystem (NCCL_TOPO_FILE); rdma-core kernel-boot/rdma_topo (ATS with virt)`,
-  }];
+  const ats = nics.map(
+    (n) =>
+      `${n.bdf}: ${n.lspci?.ats ? `ATS ${n.lspci.ats.enabled === true ? 'enabled' : n.lspci.ats.enabled === false ? 'present, disabled' : 'present'}` : 'no ATS capability visible'}`,
+  );
+  const atsText =
+    acs === undefined || acs.via === 'none' || acs.via === 'missing' || nics.length === 0
+      ? t('Whether the NICs expose ATS could not be read here (lspci -vvv as root shows "Address Translation Service (ATS)").')
+      : t('ATS as the guest sees it: {0}.', ats.join('; '));
+  return [
+    {
+      id: 'platform.virtual-machine',
+      severity: 'info',
+      title: t("Virtual machine: the PCIe topology shown is the hypervisor's, not the hardware's"),
+      detail: t(
+        "{0}. Inside a VM, nvidia-smi topo -m and NCCL see the emulated PCI tree (often every GPU and NIC on its own root port, PHB or SYS between them), not the physical switches: GPUDirect RDMA distances and NIC choices made from it can be wrong. Give NCCL the physical topology with NCCL_TOPO_FILE=<the provider's topology XML> (cloud GPU images ship one; NCCL reads it in ncclTopoGetSystem, src/graph/topo.cc). ACS and the IOMMU are required in a guest: GPUDirect RDMA needs ATS on the NIC instead. {1}",
+        virt.guest.join('; '),
+        atsText,
+      ),
+      evidence: [...virt.guest.slice(0, 3), ...ats.slice(0, 2).map((a) => `lspci -vvv -s ${a}`)],
+      fixes: [],
+      source: `${SOURCES.ncclTroubleshooting}; NVIDIA/nccl src/graph/topo.cc ncclTopoGetSystem (NCCL_TOPO_FILE); rdma-core kernel-boot/rdma_topo (ATS with virt)`,
+    },
+  ];
 }

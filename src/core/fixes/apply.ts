@@ -30,7 +30,16 @@ export interface ApplyOptions {
 
 export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<FixResult> {
   const result = (status: FixStatus, message: string, extra: Partial<FixResult> = {}): FixResult => ({
-    fixId: plan.fixId, host: plan.host, user: plan.user, status, message, plan, steps: [], findings: [], verification: [], ...extra,
+    fixId: plan.fixId,
+    host: plan.host,
+    user: plan.user,
+    status,
+    message,
+    plan,
+    steps: [],
+    findings: [],
+    verification: [],
+    ...extra,
   });
   if (plan.status !== 'ready') return result(plan.status, plan.summary, { findings: plan.findings });
   let stdin: string | undefined;
@@ -49,7 +58,11 @@ export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<Fi
     steps.push(outcome);
     if (outcome.ok) continue;
     const failure = describeFailure(plan, step, r, outcome, options.sudoMarker, steps.length === 1);
-    return result('failed', failure.message, { steps, findings: failure.findings, ...(failure.passwordRejected ? { passwordRejected: true } : {}) });
+    return result('failed', failure.message, {
+      steps,
+      findings: failure.findings,
+      ...(failure.passwordRejected ? { passwordRejected: true } : {}),
+    });
   }
   const checks: Verification[] = [];
   if (plan.steps.some((s) => s.kind === 'load')) checks.push(await verifyLoad(plan, options.reprobe));
@@ -84,20 +97,63 @@ function describeFailure(plan: FixPlan, step: FixStep, r: ShellResult, o: StepOu
   const printed = [o.stdout.trim(), o.stderr.trim()].filter((text) => text !== '').join('\n') || t('(nothing)');
   const asked = r.stderr.toString('utf8').split(marker).length - 1;
   if (plan.privilege === 'sudo-password' && (asked > 1 || WRONG_PASSWORD.test(o.stderr))) {
-    return { message: t('sudo did not accept the password of {0} on {1}, so "{2}" did not run: {3}. (One try only: run the fix again to retype it.)', plan.user, plan.host, step.title, unchanged), findings: [], passwordRejected: true };
+    return {
+      message: t(
+        'sudo did not accept the password of {0} on {1}, so "{2}" did not run: {3}. (One try only: run the fix again to retype it.)',
+        plan.user,
+        plan.host,
+        step.title,
+        unchanged,
+      ),
+      findings: [],
+      passwordRejected: true,
+    };
   }
   if (plan.privilege !== 'root' && NOT_A_SUDOER.test(o.stderr)) {
-    return { message: t('{0} may not use sudo on {1} (sudo said: {2}), so "{3}" did not run: {4}. Log in as root or as a user allowed to run sudo.', plan.user, plan.host, o.stderr.trim(), step.title, unchanged), findings: [] };
+    return {
+      message: t(
+        '{0} may not use sudo on {1} (sudo said: {2}), so "{3}" did not run: {4}. Log in as root or as a user allowed to run sudo.',
+        plan.user,
+        plan.host,
+        o.stderr.trim(),
+        step.title,
+        unchanged,
+      ),
+      findings: [],
+    };
   }
   if (r.connectionLost) {
-    return { message: t('The connection to {0} was lost while running "{1}": whether it took effect is unknown, and nothing after it ran. Run gdr-doctor diagnose to see the host\'s state.', plan.host, step.title), findings: [] };
+    return {
+      message: t(
+        'The connection to {0} was lost while running "{1}": whether it took effect is unknown, and nothing after it ran. Run gdr-doctor diagnose to see the host\'s state.',
+        plan.host,
+        step.title,
+      ),
+      findings: [],
+    };
   }
   if (r.timedOut) {
-    return { message: t('"{0}" did not finish within {1} s (it may still be running on the host); nothing after it ran.', step.title, step.timeoutMs / 1000), findings: [] };
+    return {
+      message: t(
+        '"{0}" did not finish within {1} s (it may still be running on the host); nothing after it ran.',
+        step.title,
+        step.timeoutMs / 1000,
+      ),
+      findings: [],
+    };
   }
-  const mismatch = step.kind === 'load' && plan.module ? ofedMismatchFromModprobe(`${o.stdout}\n${o.stderr}`, `modprobe ${plan.module}`, plan.dmabufAvailable) : null;
+  const mismatch =
+    step.kind === 'load' && plan.module
+      ? ofedMismatchFromModprobe(`${o.stdout}\n${o.stderr}`, `modprobe ${plan.module}`, plan.dmabufAvailable)
+      : null;
   const findings = mismatch ? [mismatch] : [];
-  const why = findings.length > 0 ? ` ${t('This is peermem.ofed-mismatch: the running ib_core lacks the peer-memory API the module was built for.')}` : '';
+  const why =
+    findings.length > 0
+      ? ` ${t('This is peermem.ofed-mismatch: the running ib_core lacks the peer-memory API the module was built for.')}`
+      : '';
   const nothingPersisted = plan.steps.some((s) => s.kind === 'persist') && step.kind === 'load' ? ` ${t('Nothing was persisted.')}` : '';
-  return { message: `${t('"{0}" failed (exit {1}): {2}.', step.title, String(r.exitCode), unchanged)}${why}${nothingPersisted} ${t('The host printed:')}\n${printed}`, findings };
+  return {
+    message: `${t('"{0}" failed (exit {1}): {2}.', step.title, String(r.exitCode), unchanged)}${why}${nothingPersisted} ${t('The host printed:')}\n${printed}`,
+    findings,
+  };
 }

@@ -29,7 +29,8 @@ export function unifiedDiff(path: string, before: string | null, after: string):
   const b = split(after);
   // Lines that stay: equal, and newline-terminated on both sides.
   let same = 0;
-  while (same < a.lines.length && same < b.lines.length && a.lines[same] === b.lines[same] && !(a.openEnd && same === a.lines.length - 1)) same++;
+  while (same < a.lines.length && same < b.lines.length && a.lines[same] === b.lines[same] && !(a.openEnd && same === a.lines.length - 1))
+    same++;
   if (same === a.lines.length && same === b.lines.length && a.openEnd === b.openEnd) return '';
   const from = Math.max(0, same - CONTEXT);
   const removed = a.lines.slice(same);

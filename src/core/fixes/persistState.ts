@@ -32,13 +32,21 @@ export function parsePersistState(out: Buffer, { dirLine = true } = {}): Parsed<
     const line = reader.line();
     if (line === 'end') return ok({ modulesLoadDir: dir[1] as PersistState['modulesLoadDir'], files });
     const m = FILE_LINE.exec(line ?? '');
-    if (!m) return fail(at, `${WHAT}: expected "file <path> <state>" or "end", found ${line === null ? 'the end of the output (cut off?)' : quote(line)}`);
+    if (!m)
+      return fail(
+        at,
+        `${WHAT}: expected "file <path> <state>" or "end", found ${line === null ? 'the end of the output (cut off?)' : quote(line)}`,
+      );
     if (m[3] === undefined) {
       files[m[1]] = { kind: m[2] as 'absent' | 'symlink' | 'other' };
       continue;
     }
     const content = reader.bytes(Number(m[3]));
-    if (content === null) return fail(at, `${WHAT}: ${m[1]} should have ${m[3]} bytes followed by a newline; the output was cut off or the file changed while read`);
+    if (content === null)
+      return fail(
+        at,
+        `${WHAT}: ${m[1]} should have ${m[3]} bytes followed by a newline; the output was cut off or the file changed while read`,
+      );
     files[m[1]] = { kind: 'regular', content };
   }
 }

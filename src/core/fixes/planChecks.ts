@@ -39,10 +39,17 @@ export function cannotLoad(ctx: RuleContext, findings: readonly Finding[]): Refu
   const p = ctx.host.peermem;
   const pick = (id: string) => findings.filter((f) => f.id === id);
   if (p.newExists === false && p.legacyExists !== true) {
-    return { refused: t('Neither nvidia_peermem nor nv_peer_mem exists for the running kernel (modinfo finds neither): there is nothing to load.'), findings: pick('peermem.missing') };
+    return {
+      refused: t('Neither nvidia_peermem nor nv_peer_mem exists for the running kernel (modinfo finds neither): there is nothing to load.'),
+      findings: pick('peermem.missing'),
+    };
   }
   const block = peermemLoadBlock(ctx.host);
-  if (block !== null) return { refused: t('modprobe would fail with "Invalid argument": {0}', loadBlockWords(block)), findings: pick('peermem.ofed-mismatch') };
+  if (block !== null)
+    return {
+      refused: t('modprobe would fail with "Invalid argument": {0}', loadBlockWords(block)),
+      findings: pick('peermem.ofed-mismatch'),
+    };
   return null;
 }
 
@@ -58,11 +65,20 @@ export function privilegeFor(report: ProbeReport, user: string, host: string): P
     case 'password-required':
       return 'sudo-password';
     case 'not-allowed':
-      return { refused: t('{0} is not root and may not use sudo on {1}{2}. Log in as root or as a user allowed to run sudo.', user, host, said) };
+      return {
+        refused: t('{0} is not root and may not use sudo on {1}{2}. Log in as root or as a user allowed to run sudo.', user, host, said),
+      };
     case 'not-installed':
       return { refused: t('{0} is not root and sudo is not installed on {1}. Log in as root.', user, host) };
     default:
-      return { refused: t('Could not tell whether {0} may become root on {1}{2}: the probe\'s "id -u; sudo -n true" gave no clear answer.', user, host, said) };
+      return {
+        refused: t(
+          'Could not tell whether {0} may become root on {1}{2}: the probe\'s "id -u; sudo -n true" gave no clear answer.',
+          user,
+          host,
+          said,
+        ),
+      };
   }
 }
 
@@ -81,18 +97,28 @@ export interface Target {
 /** modules-load.d where that directory exists (systemd); else a line in /etc/modules where that file is used. */
 export function persistTarget(state: PersistState, module: PeermemModule): Target | Refusal {
   const conf = MODULE_CONSTANTS[module].confFile;
-  const notRegular = (path: string) => ({ refused: t('{0} exists but is not a regular file (a symlink or something else): gdr-doctor does not replace it.', path) });
+  const notRegular = (path: string) => ({
+    refused: t('{0} exists but is not a regular file (a symlink or something else): gdr-doctor does not replace it.', path),
+  });
   if (state.modulesLoadDir === 'directory') {
     const f = state.files[conf] ?? { kind: 'absent' };
     if (f.kind === 'symlink' || f.kind === 'other') return notRegular(conf);
     return { target: 'modules-load.d', path: conf, before: f.kind === 'regular' ? f.content : null };
   }
-  if (state.modulesLoadDir === 'other') return { refused: t('{0} exists but is not a directory: gdr-doctor does not know where this host lists boot modules.', MODULES_LOAD_DIR) };
+  if (state.modulesLoadDir === 'other')
+    return {
+      refused: t('{0} exists but is not a directory: gdr-doctor does not know where this host lists boot modules.', MODULES_LOAD_DIR),
+    };
   const etc = state.files[ETC_MODULES] ?? { kind: 'absent' };
   if (etc.kind === 'regular') return { target: 'etc-modules', path: ETC_MODULES, before: etc.content };
   if (etc.kind !== 'absent') return notRegular(ETC_MODULES);
   return {
-    refused: t('This host has neither {0} nor {1}: gdr-doctor does not know how it loads modules at boot. Add {2} to its init system\'s module list by hand.', MODULES_LOAD_DIR, ETC_MODULES, MODULE_CONSTANTS[module].line),
+    refused: t(
+      "This host has neither {0} nor {1}: gdr-doctor does not know how it loads modules at boot. Add {2} to its init system's module list by hand.",
+      MODULES_LOAD_DIR,
+      ETC_MODULES,
+      MODULE_CONSTANTS[module].line,
+    ),
   };
 }
 

@@ -19,8 +19,16 @@ interface ModuleConstants {
 }
 
 export const MODULE_CONSTANTS: Readonly<Record<PeermemModule, ModuleConstants>> = {
-  nvidia_peermem: { confFile: `${MODULES_LOAD_DIR}/nvidia-peermem.conf`, line: 'nvidia-peermem', lineRegex: '[[:space:]]*nvidia[-_]peermem([[:space:]].*)?' },
-  nv_peer_mem: { confFile: `${MODULES_LOAD_DIR}/nv_peer_mem.conf`, line: 'nv_peer_mem', lineRegex: '[[:space:]]*nv[-_]peer[-_]mem([[:space:]].*)?' },
+  nvidia_peermem: {
+    confFile: `${MODULES_LOAD_DIR}/nvidia-peermem.conf`,
+    line: 'nvidia-peermem',
+    lineRegex: '[[:space:]]*nvidia[-_]peermem([[:space:]].*)?',
+  },
+  nv_peer_mem: {
+    confFile: `${MODULES_LOAD_DIR}/nv_peer_mem.conf`,
+    line: 'nv_peer_mem',
+    lineRegex: '[[:space:]]*nv[-_]peer[-_]mem([[:space:]].*)?',
+  },
 };
 
 /** First line of a modules-load.d file gdr-doctor creates (`#` starts a comment there). */

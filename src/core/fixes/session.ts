@@ -38,8 +38,10 @@ export function sshFixSession(conn: SshConnection, host: string): FixSession {
 
 /** ssh sends no password once StrictHostKeyChecking=no let a changed host key through; sudo's is no different. */
 function changedKeyRefusal(host: string, user: string): string {
-  return (
-    t('sudo on {0} needs the password of {1}, and no password is sent to {0}: its host key does not match known_hosts (StrictHostKeyChecking no let the connection go on, as ssh does, with passwords disabled). Nothing was changed. Check the host key with its administrator, correct known_hosts, and run the fix again.', host, user)
+  return t(
+    'sudo on {0} needs the password of {1}, and no password is sent to {0}: its host key does not match known_hosts (StrictHostKeyChecking no let the connection go on, as ssh does, with passwords disabled). Nothing was changed. Check the host key with its administrator, correct known_hosts, and run the fix again.',
+    host,
+    user,
   );
 }
 

@@ -4,14 +4,22 @@ import { Finding } from '../diagnosis';
 import { FixPlan, FixResult } from './types';
 import { t } from '../l10n';
 
-const statusWords = (status: FixPlan['status']): string => ({ ready: t('plan'), 'nothing-to-do': t('nothing to do'), refused: t('refused') })[status];
+const statusWords = (status: FixPlan['status']): string =>
+  ({ ready: t('plan'), 'nothing-to-do': t('nothing to do'), refused: t('refused') })[status];
 
 function indent(text: string, by: string): string {
-  return text.split('\n').map((l) => (l === '' ? l : `${by}${l}`)).join('\n');
+  return text
+    .split('\n')
+    .map((l) => (l === '' ? l : `${by}${l}`))
+    .join('\n');
 }
 
 function findingLines(findings: readonly Finding[]): string[] {
-  return findings.flatMap((f) => [`  ${f.severity} ${f.id}: ${f.title}`, indent(f.detail, '    '), ...f.evidence.map((e) => `    ${t('evidence: {0}', e)}`)]);
+  return findings.flatMap((f) => [
+    `  ${f.severity} ${f.id}: ${f.title}`,
+    indent(f.detail, '    '),
+    ...f.evidence.map((e) => `    ${t('evidence: {0}', e)}`),
+  ]);
 }
 
 /** After the status of a plan or result made on the demo host (src/core/demo). */
@@ -36,14 +44,16 @@ export function formatPlan(plan: FixPlan): string {
   return lines.join('\n');
 }
 
-const resultWords = (status: FixResult['status']): string => ({ applied: t('applied'), 'nothing-to-do': t('nothing to do'), refused: t('refused'), failed: t('FAILED') })[status];
+const resultWords = (status: FixResult['status']): string =>
+  ({ applied: t('applied'), 'nothing-to-do': t('nothing to do'), refused: t('refused'), failed: t('FAILED') })[status];
 
 export function formatResult(result: FixResult): string {
   const simulated = result.plan.simulated ? ` (${simulatedWords()})` : '';
   const lines = [`${result.host}: ${result.fixId} ${resultWords(result.status)}${simulated}: ${result.message.split('\n')[0]}`];
   const rest = result.message.split('\n').slice(1);
   if (rest.length > 0) lines.push(indent(rest.join('\n'), '    '));
-  for (const s of result.steps) lines.push(`  ${t('ran: {0}: {1}', s.title, s.exitCode === null ? t('no exit status') : `exit ${s.exitCode}`)}`);
+  for (const s of result.steps)
+    lines.push(`  ${t('ran: {0}: {1}', s.title, s.exitCode === null ? t('no exit status') : `exit ${s.exitCode}`)}`);
   for (const v of result.verification) lines.push(`  ${t('checked: {0}', v)}`);
   if (result.findings.length > 0) lines.push(`  ${t('Found:')}`, ...findingLines(result.findings));
   return lines.join('\n');

@@ -24,7 +24,11 @@ export async function verifyLoad(plan: FixPlan, reprobe: () => Promise<ProbeRepo
   try {
     report = await reprobe();
   } catch (e) {
-    return { ok: false, message: t('modprobe {0} succeeded but the host could not be probed again to verify it: {1}', module, errorText(e)), lines: [] };
+    return {
+      ok: false,
+      message: t('modprobe {0} succeeded but the host could not be probed again to verify it: {1}', module, errorText(e)),
+      lines: [],
+    };
   }
   const p = readHostState(report).peermem;
   const listed = module === 'nvidia_peermem' ? p.newLoaded : p.legacyLoaded;
@@ -33,9 +37,17 @@ export async function verifyLoad(plan: FixPlan, reprobe: () => Promise<ProbeRepo
     `lsmod / /sys/module: ${listed === true ? t('{0} is loaded', module) : listed === false ? t('{0} is not listed', module) : t('could not be read')}`,
     `/sys/kernel/mm/memory_peers: ${registered.length > 0 ? t('registered {0}', registered.join(', ')) : t('no nv_mem*/version')}`,
   ];
-  if (listed !== true) return { ok: false, message: t('modprobe {0} exited 0, but probing again does not show {0} loaded.', module), lines };
+  if (listed !== true)
+    return { ok: false, message: t('modprobe {0} exited 0, but probing again does not show {0} loaded.', module), lines };
   if (registered.length === 0) {
-    return { ok: false, message: t('{0} is loaded but did not register as a peer-memory client (no /sys/kernel/mm/memory_peers/nv_mem*/version): NCCL will not use GPUDirect RDMA (peermem.not-registered).', module), lines };
+    return {
+      ok: false,
+      message: t(
+        '{0} is loaded but did not register as a peer-memory client (no /sys/kernel/mm/memory_peers/nv_mem*/version): NCCL will not use GPUDirect RDMA (peermem.not-registered).',
+        module,
+      ),
+      lines,
+    };
   }
   return { ok: true, message: t('{0} is loaded and registered ({1}).', module, registered.join(', ')), lines };
 }
@@ -45,12 +57,21 @@ export async function verifyPersist(plan: FixPlan, reread: () => Promise<Parsed<
   const path = plan.fileChange?.path ?? MODULE_CONSTANTS[module].confFile;
   const line = MODULE_CONSTANTS[module].line;
   const state = await reread().catch((e: unknown) => ({ ok: false as const, error: { line: 0, message: errorText(e) } }));
-  if (!state.ok) return { ok: false, message: t('{0} was written but could not be read back to verify it: {1}', path, state.error.message), lines: [] };
+  if (!state.ok)
+    return { ok: false, message: t('{0} was written but could not be read back to verify it: {1}', path, state.error.message), lines: [] };
   const file = state.value.files[path];
-  if (file?.kind !== 'regular') return { ok: false, message: file ? t('{0} was written but reading it back finds a {1}.', path, file.kind) : t('{0} was written but reading it back finds nothing.', path), lines: [] };
+  if (file?.kind !== 'regular')
+    return {
+      ok: false,
+      message: file
+        ? t('{0} was written but reading it back finds a {1}.', path, file.kind)
+        : t('{0} was written but reading it back finds nothing.', path),
+      lines: [],
+    };
   const naming = linesNaming(file.content, module);
   const lines = [`${path}: ${naming.length === 0 ? t('no line names {0}', line) : t('line {0} names {1}', naming.join(', '), line)}`];
   if (naming.length === 0) return { ok: false, message: t('Reading {0} back finds no line naming {1}.', path, line), lines };
-  if (plan.fileChange && file.content !== plan.fileChange.after) lines.push(t('{0} differs from the planned content: it changed while the fix ran', path));
+  if (plan.fileChange && file.content !== plan.fileChange.after)
+    lines.push(t('{0} differs from the planned content: it changed while the fix ran', path));
   return { ok: true, message: t('{0} names {1}: {2} loads at boot.', path, line, module), lines };
 }

@@ -35,7 +35,12 @@ export function aspectFindings(results: readonly FleetHostResult[], aspect: Flee
   const reference = majority(read.map((r) => r.signature));
   if (!reference) return out;
   for (const { host, signature } of read) {
-    const lines = differences(aspect, signature, reference, read.map((r) => r.signature));
+    const lines = differences(
+      aspect,
+      signature,
+      reference,
+      read.map((r) => r.signature),
+    );
     if (lines.length > 0) out.set(host, aspect.finding(host, lines, read.length));
   }
   return out;

@@ -120,7 +120,11 @@ async function probeOne(host: string, options: FanOutOptions, fleet: FleetStop):
   const timer = options.hostDeadlineMs !== undefined ? setTimeout(() => stop('host-deadline'), options.hostDeadlineMs) : undefined;
   const unlisten = fleet.listen(stop);
   try {
-    const outcome = await settleAfterAbort(() => options.probeHost(host, controller.signal), controller.signal, options.stopGraceMs ?? STOP_GRACE_MS);
+    const outcome = await settleAfterAbort(
+      () => options.probeHost(host, controller.signal),
+      controller.signal,
+      options.stopGraceMs ?? STOP_GRACE_MS,
+    );
     return resultOf(host, path, outcome, reason, Date.now() - started, options);
   } finally {
     clearTimeout(timer);
@@ -142,11 +146,23 @@ function settleAfterAbort(run: () => Promise<ProbedHost>, signal: AbortSignal, g
       resolve(o);
     };
     // A probeHost that throws synchronously is an outcome like any other.
-    Promise.resolve().then(run).then((value) => done({ value }), (error: unknown) => done({ error }));
+    Promise.resolve()
+      .then(run)
+      .then(
+        (value) => done({ value }),
+        (error: unknown) => done({ error }),
+      );
   });
 }
 
-function resultOf(host: string, path: FleetPath, outcome: Outcome, reason: StopReason | undefined, durationMs: number, options: FanOutOptions): FleetHostResult {
+function resultOf(
+  host: string,
+  path: FleetPath,
+  outcome: Outcome,
+  reason: StopReason | undefined,
+  durationMs: number,
+  options: FanOutOptions,
+): FleetHostResult {
   const base = { host, path, durationMs };
   const value = 'value' in outcome ? outcome.value : undefined;
   // A probe that ran to its end just as the deadline struck is a finished probe.
@@ -160,10 +176,19 @@ function resultOf(host: string, path: FleetPath, outcome: Outcome, reason: StopR
 }
 
 /** A host a deadline or the user stopped, with what its probe handed back (marked as cut by the deadline). */
-function stopped(base: { host: string; path: FleetPath; durationMs: number }, reason: StopReason, value: ProbedHost | undefined, options: FanOutOptions, started: boolean): FleetHostResult {
+function stopped(
+  base: { host: string; path: FleetPath; durationMs: number },
+  reason: StopReason,
+  value: ProbedHost | undefined,
+  options: FanOutOptions,
+  started: boolean,
+): FleetHostResult {
   const deadline = reason !== 'cancelled';
   const report = value && deadline && !value.report.finished ? { ...value.report, timedOut: true } : value?.report;
-  const error = { step: deadline ? ('deadline' as const) : ('cancelled' as const), message: stopMessage(base.host, reason, options, started) };
+  const error = {
+    step: deadline ? ('deadline' as const) : ('cancelled' as const),
+    message: stopMessage(base.host, reason, options, started),
+  };
   const status = deadline ? 'timed-out' : 'cancelled';
   if (!report) return { ...base, status, error };
   return { ...base, status, error, report, diagnosis: diagnoseProbed({ report }, options.nccl).diagnosis, target: value?.target };

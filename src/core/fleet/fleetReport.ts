@@ -18,7 +18,11 @@ export interface FleetSummaryOptions {
   readonly each?: boolean;
 }
 
-export function formatFleetSummary(results: readonly FleetHostResult[], groups: readonly FleetGroup[], options: FleetSummaryOptions = {}): string {
+export function formatFleetSummary(
+  results: readonly FleetHostResult[],
+  groups: readonly FleetGroup[],
+  options: FleetSummaryOptions = {},
+): string {
   const byHost = new Map(results.map((r) => [r.host, r]));
   const lines = [fleetSummaryLine(groups)];
   for (const g of groups) {

@@ -19,7 +19,13 @@ export interface FleetGroup {
 /** Outliers first: fewer hosts first; among equals, hosts that never answered, then findings, then healthy. */
 const RANK: Record<FleetHostStatus, number> = { unreachable: 0, 'timed-out': 0, cancelled: 0, findings: 1, ok: 2 };
 
-const WORD: Record<FleetHostStatus, string> = { ok: 'healthy', findings: 'findings', unreachable: 'unreachable', 'timed-out': 'timed out', cancelled: 'cancelled' };
+const WORD: Record<FleetHostStatus, string> = {
+  ok: 'healthy',
+  findings: 'findings',
+  unreachable: 'unreachable',
+  'timed-out': 'timed out',
+  cancelled: 'cancelled',
+};
 
 export function groupFleet(results: readonly FleetHostResult[]): FleetGroup[] {
   const groups = new Map<string, { status: FleetHostStatus; findingIds: string[]; step?: string; hosts: string[] }>();
@@ -32,8 +38,16 @@ export function groupFleet(results: readonly FleetHostResult[]): FleetGroup[] {
     groups.set(key, group);
   }
   return [...groups.entries()]
-    .map(([key, g]) => ({ key, status: g.status, findingIds: g.findingIds, hosts: g.hosts, label: labelOf(g.status, g.findingIds, g.step) }))
-    .sort((a, b) => a.hosts.length - b.hosts.length || RANK[a.status] - RANK[b.status] || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+    .map(([key, g]) => ({
+      key,
+      status: g.status,
+      findingIds: g.findingIds,
+      hosts: g.hosts,
+      label: labelOf(g.status, g.findingIds, g.step),
+    }))
+    .sort(
+      (a, b) => a.hosts.length - b.hosts.length || RANK[a.status] - RANK[b.status] || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0),
+    );
 }
 
 /** `60 hosts healthy · 3 hosts peermem.not-loaded · 1 unreachable (auth)`: healthy first, then by size. */

@@ -123,10 +123,12 @@ function expandElement(text: string, el: Element): string[] {
 /** `user@host`: one `@` at most, neither part empty, neither beginning with `-` or `.`. */
 function checkShape(text: string, el: Element): void {
   const at = el.text.indexOf('@');
-  if (at >= 0 && el.text.indexOf('@', at + 1) >= 0) throw new HostListError('more than one "@"', text, el.start + el.text.indexOf('@', at + 1) + 1);
+  if (at >= 0 && el.text.indexOf('@', at + 1) >= 0)
+    throw new HostListError('more than one "@"', text, el.start + el.text.indexOf('@', at + 1) + 1);
   if (at === 0 || at === el.text.length - 1) throw new HostListError('empty user or host around "@"', text, el.start + at + 1);
   for (const begin of at >= 0 ? [0, at + 1] : [0]) {
-    if (el.text[begin] === '-' || el.text[begin] === '.') throw new HostListError(`a name may not begin with "${el.text[begin]}"`, text, el.start + begin + 1);
+    if (el.text[begin] === '-' || el.text[begin] === '.')
+      throw new HostListError(`a name may not begin with "${el.text[begin]}"`, text, el.start + begin + 1);
   }
 }
 
@@ -145,7 +147,11 @@ function parseSegments(text: string, el: Element): Segment[] {
     } else if (c === ']') {
       throw new HostListError('"]" without "["', text, el.start + i + 1);
     } else if (!HOST_CHAR.test(c)) {
-      throw new HostListError(`character ${JSON.stringify(c)} not allowed (letters, digits, . _ @ : - and [ranges])`, text, el.start + i + 1);
+      throw new HostListError(
+        `character ${JSON.stringify(c)} not allowed (letters, digits, . _ @ : - and [ranges])`,
+        text,
+        el.start + i + 1,
+      );
     } else {
       literal += c;
     }

@@ -58,7 +58,8 @@ function axisText(axis: Axis): string {
   let start: bigint | null = null;
   let step: bigint | null = null;
   let last = 0n;
-  const emit = (from: bigint, to: bigint) => out.push(from === to ? num(from, padded ? pad : 0) : `${num(from, padded ? pad : 0)}-${num(to, padded ? pad : 0)}`);
+  const emit = (from: bigint, to: bigint) =>
+    out.push(from === to ? num(from, padded ? pad : 0) : `${num(from, padded ? pad : 0)}-${num(to, padded ? pad : 0)}`);
   const restart = (s: string, idx: bigint) => {
     [start, padded, pad] = [idx, s.length > 1 && s[0] === '0', s.length];
   };

@@ -19,7 +19,8 @@ const TOPOLOGY: FleetAspect = {
   line: (key, here, usual, on) => {
     const [kind, a, b] = key.split(' ');
     if (kind === 'nic') return `nvidia-smi topo -m: NIC ${a} ${here ? `present here, absent on ${on}` : `missing (present on ${on})`}`;
-    if (kind === 'link' && here !== undefined && usual !== undefined) return `nvidia-smi topo -m: ${a}–${b} is ${here} here, ${usual} on ${on}`;
+    if (kind === 'link' && here !== undefined && usual !== undefined)
+      return `nvidia-smi topo -m: ${a}–${b} is ${here} here, ${usual} on ${on}`;
     if (kind === 'gpus') return `nvidia-smi topo -m: ${here} GPUs here, ${usual} on ${on}`;
     if (kind === 'models') return `nvidia-smi --query-gpu: ${here ?? '(not read)'} here, ${usual ?? '(not read)'} on ${on}`;
     if (kind === 'numa') return `numactl -H: ${here ?? '(not read)'} NUMA nodes here, ${usual ?? '(not read)'} on ${on}`;
@@ -29,7 +30,11 @@ const TOPOLOGY: FleetAspect = {
     id: TOPOLOGY_DIFFERS,
     severity: 'warning',
     title: t('Topology differs from the other hosts'),
-    detail: t('{0}\'s GPU/NIC topology is not the one most of the {1} hosts compared share. Nodes meant to be identical should show the same devices and the same links: NCCL builds its rings and trees over every node of a job, and a missing NIC or a GPU behind a farther PCIe path (which may also turn GPUDirect RDMA off for it) slows every job that lands here. Check the missing or moved cards, their slots and the BIOS PCIe settings against a healthy node.', host, total),
+    detail: t(
+      "{0}'s GPU/NIC topology is not the one most of the {1} hosts compared share. Nodes meant to be identical should show the same devices and the same links: NCCL builds its rings and trees over every node of a job, and a missing NIC or a GPU behind a farther PCIe path (which may also turn GPUDirect RDMA off for it) slows every job that lands here. Check the missing or moved cards, their slots and the BIOS PCIe settings against a healthy node.",
+      host,
+      total,
+    ),
     evidence,
     fixes: [],
     source: `${SOURCES.nvidiaSmiTopo}; ${SOURCES.ncclGdr}`,

@@ -103,10 +103,13 @@ function runnerFor(source: Exclude<HostSource, { kind: 'ssh' | 'connection' }>, 
 
 /** A runner that gives up when the user cancels (the demo replays files: nothing to stop). */
 function abortable(runner: ProbeRunner, signal: AbortSignal): ProbeRunner {
-  return (script, request) => new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new Error('cancelled'));
-    const onAbort = () => reject(new Error('cancelled'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    runner(script, request).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
+  return (script, request) =>
+    new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(new Error('cancelled'));
+      const onAbort = () => reject(new Error('cancelled'));
+      signal.addEventListener('abort', onAbort, { once: true });
+      runner(script, request)
+        .then(resolve, reject)
+        .finally(() => signal.removeEventListener('abort', onAbort));
+    });
 }

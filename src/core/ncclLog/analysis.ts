@@ -31,7 +31,10 @@ export class NcclLogAnalyzer {
   private stopped = false;
 
   /** `limitChars`: stop at the end of the line that reaches it (Infinity: read everything). */
-  constructor(readonly file: string, private readonly limitChars = Infinity) {
+  constructor(
+    readonly file: string,
+    private readonly limitChars = Infinity,
+  ) {
     this.reader = new NcclLogReader((line, text) => {
       this.summarizer.add(line, text, file);
       this.marks.add(line, text);
@@ -66,8 +69,14 @@ export class NcclLogAnalyzer {
     // The lens says so too, but VS Code shows no lens on a document too large to colour: Problems always shows this.
     if (this.stopped) marks.unshift(readLimitMark(this.read, lines));
     return {
-      file: this.file, summary, marks, marksDropped: this.marks.dropped,
-      lines, ncclLines, readChars: this.read, complete: !this.stopped,
+      file: this.file,
+      summary,
+      marks,
+      marksDropped: this.marks.dropped,
+      lines,
+      ncclLines,
+      readChars: this.read,
+      complete: !this.stopped,
     };
   }
 }

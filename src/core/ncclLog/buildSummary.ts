@@ -37,16 +37,18 @@ export function verdict(net: NcclConnectionCount, connectionLines: number): Nccl
 }
 
 function hostSummary(h: HostState, ncclVersion: string | null): NcclLogHost {
-  const gpus = [...h.gpus.values()].sort((a, b) => a.dev - b.dev).map((g) => ({
-    dev: g.dev,
-    busId: g.busId,
-    ranks: [...g.ranks].sort((a, b) => a - b),
-    dmabuf: g.dmabuf,
-    netConnections: { total: g.total, gdrdma: g.gdrdma },
-    nics: [...g.nics].map(([name, u]) => ({ name, connections: u.connections, gdrdma: u.gdrdma, pxn: u.pxn })),
-    firstGdrdma: g.firstGdrdma,
-    firstWithoutGdrdma: g.firstWithoutGdrdma,
-  }));
+  const gpus = [...h.gpus.values()]
+    .sort((a, b) => a.dev - b.dev)
+    .map((g) => ({
+      dev: g.dev,
+      busId: g.busId,
+      ranks: [...g.ranks].sort((a, b) => a - b),
+      dmabuf: g.dmabuf,
+      netConnections: { total: g.total, gdrdma: g.gdrdma },
+      nics: [...g.nics].map(([name, u]) => ({ name, connections: u.connections, gdrdma: u.gdrdma, pxn: u.pxn })),
+      firstGdrdma: g.firstGdrdma,
+      firstWithoutGdrdma: g.firstWithoutGdrdma,
+    }));
   return {
     name: h.name,
     ranks: [...h.ranks].sort((a, b) => a - b),

@@ -34,14 +34,23 @@ export function compareNcclLogWithHost(input: CompareInput): NcclHostComparison 
   const unmatchedLogGpus = logHost.gpus.filter((g) => g.netConnections.total > 0 && !matched.some((m) => m.log === g)).map((g) => g.dev);
   const hostNics = (rdmaPorts(input.report) ?? []).filter((p) => p.active !== false && p.linkLayer !== 'other');
   const base = {
-    host: input.host, logHost: logHost.name, ncclAssumed: diagnosis.nccl.assumed, versionFrom, envFromLog, gpus,
-    rdmaPorts: hostNics.map((p) => `${p.device}:${p.port}`), unmatchedLogGpus,
+    host: input.host,
+    logHost: logHost.name,
+    ncclAssumed: diagnosis.nccl.assumed,
+    versionFrom,
+    envFromLog,
+    gpus,
+    rdmaPorts: hostNics.map((p) => `${p.device}:${p.port}`),
+    unmatchedLogGpus,
   };
   return { ...base, findings: compareFindings(base, logHost, hostNics) };
 }
 
 /** The log's NCCL release when the model knows it, else the user's; the log's NCCL_* settings over the user's. */
-function assumptionsForLog(summary: NcclLogSummary, user: NcclAssumptions): { nccl: NcclAssumptions; versionFrom: 'log' | 'settings'; envFromLog: Record<string, string> } {
+function assumptionsForLog(
+  summary: NcclLogSummary,
+  user: NcclAssumptions,
+): { nccl: NcclAssumptions; versionFrom: 'log' | 'settings'; envFromLog: Record<string, string> } {
   const envFromLog = Object.fromEntries(Object.entries(summary.env).filter(([k]) => (NCCL_ENV_NAMES as readonly string[]).includes(k)));
   const env = Object.entries({ ...user.env, ...envFromLog }).map(([k, v]) => `${k}=${v}`);
   const fromLog = summary.ncclVersion === null ? null : readNcclAssumptions(summary.ncclVersion, env);
@@ -89,8 +98,15 @@ function compareGpu(m: MatchedGpu, pairs: readonly GpuNicPair[], everyNic: Reado
     .map((n) => n.name);
   const way = gdrWay(pair);
   return {
-    gpu: pair.gpu, matchedBy: m.matchedBy, pair, way, log, unexpectedNics, gdrAgrees: gdrAgrees(way, log),
-    predicted: COMPARE_TEXT.predicted(way, nicNames(pair), pair.proxyGpu), observed: COMPARE_TEXT.observed(log),
+    gpu: pair.gpu,
+    matchedBy: m.matchedBy,
+    pair,
+    way,
+    log,
+    unexpectedNics,
+    gdrAgrees: gdrAgrees(way, log),
+    predicted: COMPARE_TEXT.predicted(way, nicNames(pair), pair.proxyGpu),
+    observed: COMPARE_TEXT.observed(log),
   };
 }
 
@@ -105,7 +121,12 @@ export function logHostsMatching(summary: NcclLogSummary, names: readonly string
 }
 
 function shortHostName(name: string): string {
-  const host = name.replace(/^ssh:\/\//, '').replace(/^[^@]*@/, '').replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const host = name
+    .replace(/^ssh:\/\//, '')
+    .replace(/^[^@]*@/, '')
+    .replace(/:\d+$/, '')
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase();
   return /^[\d.]+$/.test(host) || host.includes(':') ? host : host.split('.')[0];
 }
 

@@ -29,7 +29,15 @@ export function compareFindings(c: Comparison, logHost: NcclLogHost, hostPorts: 
   if (found.length > 0) return sortFindings(found);
   const judged = c.gpus.filter((g) => g.gdrAgrees !== null);
   if (judged.length === 0) return [finding('nccl.not-compared', 'info', COMPARE_TEXT.notCompared(full), [], LOG_SOURCE)];
-  return [finding('nccl.agrees', 'info', COMPARE_TEXT.agrees(full, judged), judged.slice(0, QUOTED_GPUS).flatMap((g) => bothSides(full, g, 'gdr')), MODEL_SOURCE)];
+  return [
+    finding(
+      'nccl.agrees',
+      'info',
+      COMPARE_TEXT.agrees(full, judged),
+      judged.slice(0, QUOTED_GPUS).flatMap((g) => bothSides(full, g, 'gdr')),
+      MODEL_SOURCE,
+    ),
+  ];
 }
 
 function finding(id: string, severity: Severity, text: { title: string; detail: string }, evidence: string[], source: string): Finding {
@@ -38,7 +46,7 @@ function finding(id: string, severity: Severity, text: { title: string; detail: 
 
 /** The model's verdict for the GPU, then the log's line that shows what NCCL did. */
 function bothSides(c: NcclHostComparison, g: ComparedGpu, shown: 'gdr' | 'no-gdr'): string[] {
-  const line = shown === 'gdr' ? g.log.firstGdrdma ?? g.log.firstWithoutGdrdma : g.log.firstWithoutGdrdma ?? g.log.firstGdrdma;
+  const line = shown === 'gdr' ? (g.log.firstGdrdma ?? g.log.firstWithoutGdrdma) : (g.log.firstWithoutGdrdma ?? g.log.firstGdrdma);
   return [COMPARE_TEXT.modelEvidence(c, g), ...(line ? [evidenceText(line)] : [])];
 }
 
@@ -47,8 +55,19 @@ function gdrNotUsed(c: NcclHostComparison, logHost: NcclLogHost): Finding[] {
   if (gpus.length === 0) return [];
   const reason = logHost.gdrOffReasons[0];
   const severity: Severity = gpus.some((g) => g.log.netConnections.gdrdma === 0) ? 'error' : 'warning';
-  const evidence = [...gpus.slice(0, QUOTED_GPUS).flatMap((g) => bothSides(c, g, 'no-gdr')), ...(reason ? [evidenceText(reason.evidence)] : [])];
-  return [finding('nccl.gdr-not-used', severity, COMPARE_TEXT.gdrNotUsed(c, gpus, reason?.reason ?? null), evidence, `${MODEL_SOURCE}; ${LOG_SOURCE}`)];
+  const evidence = [
+    ...gpus.slice(0, QUOTED_GPUS).flatMap((g) => bothSides(c, g, 'no-gdr')),
+    ...(reason ? [evidenceText(reason.evidence)] : []),
+  ];
+  return [
+    finding(
+      'nccl.gdr-not-used',
+      severity,
+      COMPARE_TEXT.gdrNotUsed(c, gpus, reason?.reason ?? null),
+      evidence,
+      `${MODEL_SOURCE}; ${LOG_SOURCE}`,
+    ),
+  ];
 }
 
 function gdrNotPredicted(c: NcclHostComparison): Finding[] {
@@ -64,13 +83,37 @@ function unexpectedNic(c: NcclHostComparison, hostPorts: readonly RdmaPortView[]
   const devices = new Set(hostPorts.map((p) => p.device));
   const notOnHost = devices.size === 0 ? [] : [...new Set(gpus.flatMap((g) => g.unexpectedNics))].filter((n) => !devices.has(n));
   const evidence = gpus.slice(0, QUOTED_GPUS).flatMap((g) => bothSides(c, g, 'gdr'));
-  return [finding('nccl.unexpected-nic', 'warning', COMPARE_TEXT.unexpectedNic(c, gpus, notOnHost), evidence, `${MODEL_SOURCE} (section 5, which NICs a GPU uses); ${LOG_SOURCE}`)];
+  return [
+    finding(
+      'nccl.unexpected-nic',
+      'warning',
+      COMPARE_TEXT.unexpectedNic(c, gpus, notOnHost),
+      evidence,
+      `${MODEL_SOURCE} (section 5, which NICs a GPU uses); ${LOG_SOURCE}`,
+    ),
+  ];
 }
 
 function socketFallback(c: NcclHostComparison, logHost: NcclLogHost, hostPorts: readonly RdmaPortView[]): Finding[] {
   if (logHost.network !== 'Socket' || hostPorts.length === 0) return [];
   const nics = hostPorts.map((p) => `${p.device}:${p.port}${p.linkLayer ? ` ${p.linkLayer}` : ''}${p.active === true ? ' active' : ''}`);
   const logLines: NcclLogRef[] = logHost.gdrOffReasons.map((r) => r.evidence).slice(0, 3);
-  const evidence = [...logLines.map(evidenceText), ...hostPorts.slice(0, 4).map((p) => `${c.host} (${p.source === 'ibv' ? 'ibv_devinfo -v' : 'sysfs'}): ${p.device} port ${p.port}: ${p.state ?? 'state not read'}${p.linkLayer ? `, ${p.linkLayer}` : ''}`)];
-  return [finding('nccl.socket-fallback', 'error', COMPARE_TEXT.socketFallback(c, nics), evidence, 'NVIDIA/nccl src/init.cc ("Using network %s"), src/transport/net_ib.cc (ncclIbInit); gdr-doctor probe (ibv_devinfo -v, sysfs)')];
+  const evidence = [
+    ...logLines.map(evidenceText),
+    ...hostPorts
+      .slice(0, 4)
+      .map(
+        (p) =>
+          `${c.host} (${p.source === 'ibv' ? 'ibv_devinfo -v' : 'sysfs'}): ${p.device} port ${p.port}: ${p.state ?? 'state not read'}${p.linkLayer ? `, ${p.linkLayer}` : ''}`,
+      ),
+  ];
+  return [
+    finding(
+      'nccl.socket-fallback',
+      'error',
+      COMPARE_TEXT.socketFallback(c, nics),
+      evidence,
+      'NVIDIA/nccl src/init.cc ("Using network %s"), src/transport/net_ib.cc (ncclIbInit); gdr-doctor probe (ibv_devinfo -v, sysfs)',
+    ),
+  ];
 }

@@ -63,7 +63,17 @@ export class HostState {
   gpu(dev: number): GpuState {
     let gpu = this.gpus.get(dev);
     if (!gpu) {
-      gpu = { dev, busId: null, ranks: new Set(), dmabuf: false, total: 0, gdrdma: 0, nics: new Map(), firstGdrdma: null, firstWithoutGdrdma: null };
+      gpu = {
+        dev,
+        busId: null,
+        ranks: new Set(),
+        dmabuf: false,
+        total: 0,
+        gdrdma: 0,
+        nics: new Map(),
+        firstGdrdma: null,
+        firstWithoutGdrdma: null,
+      };
       this.gpus.set(dev, gpu);
     }
     return gpu;

@@ -19,9 +19,21 @@ const VIA_TOKEN =
   /(?<gdrdmaPci>\/GDRDMA\(PCI\))|(?<gdrdma>\/GDRDMA)|(?<shared>\/Shared)|(?<pxn>\(\d+\))|(?<p2pCumem>P2P\/CUMEM)|(?<p2pIpc>P2P\/IPC)|(?<p2pDirect>P2P\/direct pointer)|(?<p2pOther>P2P\/\w+)|(?<p2pRead>\/read)|(?<p2pCe>\/CE)|(?<shm>SHM(?:\/\w+)*|direct shared memory)|(?<netSocket>NET\/Socket)|(?<netIb>NET\/IB(?=\/))|(?<collnet>COLLNET)|(?<netPlugin>NET\/[^/]+)/g;
 
 const TOKEN_OF_GROUP: Record<string, TransportToken> = {
-  gdrdmaPci: 'gdrdma-pci', gdrdma: 'gdrdma', shared: 'shared', pxn: 'pxn', p2pCumem: 'p2p-cumem', p2pIpc: 'p2p-ipc',
-  p2pDirect: 'p2p-direct', p2pOther: 'p2p-other', p2pRead: 'p2p-read', p2pCe: 'p2p-ce', shm: 'shm', netSocket: 'net-socket',
-  netIb: 'net-ib', collnet: 'collnet', netPlugin: 'net-plugin',
+  gdrdmaPci: 'gdrdma-pci',
+  gdrdma: 'gdrdma',
+  shared: 'shared',
+  pxn: 'pxn',
+  p2pCumem: 'p2p-cumem',
+  p2pIpc: 'p2p-ipc',
+  p2pDirect: 'p2p-direct',
+  p2pOther: 'p2p-other',
+  p2pRead: 'p2p-read',
+  p2pCe: 'p2p-ce',
+  shm: 'shm',
+  netSocket: 'net-socket',
+  netIb: 'net-ib',
+  collnet: 'collnet',
+  netPlugin: 'net-plugin',
 };
 
 /** The hover at `character` (0-based) of one line of an NCCL log; null where nothing is NCCL's. */

@@ -60,7 +60,10 @@ export class MarkCollector {
         this.pushRef({ kind: 'net-without-gdrdma', severity: 'warning', message }, gpu.firstWithoutGdrdma);
       }
     }
-    return rewordSocketMarks(this.marks, summary.hcas.map((h) => h.name)).sort((a, b) => a.line - b.line || a.start - b.start);
+    return rewordSocketMarks(
+      this.marks,
+      summary.hcas.map((h) => h.name),
+    ).sort((a, b) => a.line - b.line || a.start - b.start);
   }
 
   private pushRef(found: MarkText, ref: NcclLogRef): void {
@@ -90,13 +93,19 @@ export function rewordSocketMarks(marks: readonly NcclLogMark[], rdmaDevices: re
 function lineMark(m: NcclMessage): MarkText | null {
   switch (m.kind) {
     case 'hca-gdr':
-      return m.enabled || m.net === 'Socket' ? null : { kind: 'hca-gdr-disabled', severity: 'warning', message: MARK_TEXT.hcaDisabled(m.name, m.reason) };
+      return m.enabled || m.net === 'Socket'
+        ? null
+        : { kind: 'hca-gdr-disabled', severity: 'warning', message: MARK_TEXT.hcaDisabled(m.name, m.reason) };
     case 'pair-gdr':
-      return m.enabled ? null : { kind: 'pair-gdr-disabled', severity: 'warning', message: MARK_TEXT.pairDisabled(m.gpu, m.hca, m.distance, m.threshold) };
+      return m.enabled
+        ? null
+        : { kind: 'pair-gdr-disabled', severity: 'warning', message: MARK_TEXT.pairDisabled(m.gpu, m.hca, m.distance, m.threshold) };
     case 'network':
       return m.name === 'Socket' ? { kind: 'socket', severity: 'warning', message: MARK_TEXT.socket() } : null;
     case 'net-devices':
-      return m.devices.length === 0 && m.net !== 'Socket' ? { kind: 'no-rdma-device', severity: 'warning', message: MARK_TEXT.noRdmaDevice(m.net) } : null;
+      return m.devices.length === 0 && m.net !== 'Socket'
+        ? { kind: 'no-rdma-device', severity: 'warning', message: MARK_TEXT.noRdmaDevice(m.net) }
+        : null;
     case 'env': {
       const reason = envReason(m.name, m.value);
       return reason === null ? null : { kind: 'env-gdr-off', severity: 'info', message: reason };

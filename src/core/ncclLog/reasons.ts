@@ -11,9 +11,15 @@ export function hcaDisabledReason(net: string, name: string, reason: string | nu
   if (reason !== null && /no module/.test(reason)) {
     return `HCA ${name}: ${t('GPU Direct RDMA disabled ({0}): no peer-memory module (nvidia-peermem, formerly nv_peer_mem) was loaded', reason)}`;
   }
-  const why = reason === null
-    ? t('GPU Direct RDMA disabled: NCCL found neither a peer-memory module (nvidia-peermem) nor a usable DMA-BUF path (GPU, driver, kernel and NIC must all support it)')
-    : t('GPU Direct RDMA disabled ({0}): NCCL found neither a peer-memory module (nvidia-peermem) nor a usable DMA-BUF path (GPU, driver, kernel and NIC must all support it)', reason);
+  const why =
+    reason === null
+      ? t(
+          'GPU Direct RDMA disabled: NCCL found neither a peer-memory module (nvidia-peermem) nor a usable DMA-BUF path (GPU, driver, kernel and NIC must all support it)',
+        )
+      : t(
+          'GPU Direct RDMA disabled ({0}): NCCL found neither a peer-memory module (nvidia-peermem) nor a usable DMA-BUF path (GPU, driver, kernel and NIC must all support it)',
+          reason,
+        );
   return `HCA ${name}: ${why}`;
 }
 
@@ -41,10 +47,13 @@ function pathClassNamer(ncclVersion: string | null): (n: number) => string {
 /** NCCL_* settings that turn GPUDirect RDMA (or RDMA) off, as NCCL echoed them. */
 export function envReason(name: string, value: string): string | null {
   const v = value.trim();
-  if (name === 'NCCL_NET_GDR_LEVEL' && (v === '0' || v === 'LOC')) return t('NCCL_NET_GDR_LEVEL set to {0}: GPU Direct RDMA is never used', v);
+  if (name === 'NCCL_NET_GDR_LEVEL' && (v === '0' || v === 'LOC'))
+    return t('NCCL_NET_GDR_LEVEL set to {0}: GPU Direct RDMA is never used', v);
   if (name === 'NCCL_NET_GDR_READ' && v === '0') return t('NCCL_NET_GDR_READ set to 0: sends do not use GPU Direct RDMA');
-  if (name === 'NCCL_IB_DISABLE' && v === '1') return t('NCCL_IB_DISABLE set to 1: the InfiniBand/RoCE transport is off, NCCL falls back to sockets');
-  if (name === 'NCCL_DMABUF_ENABLE' && v === '0') return t('NCCL_DMABUF_ENABLE set to 0: DMA-BUF is not used (only a peer-memory module can enable GPU Direct RDMA)');
+  if (name === 'NCCL_IB_DISABLE' && v === '1')
+    return t('NCCL_IB_DISABLE set to 1: the InfiniBand/RoCE transport is off, NCCL falls back to sockets');
+  if (name === 'NCCL_DMABUF_ENABLE' && v === '0')
+    return t('NCCL_DMABUF_ENABLE set to 0: DMA-BUF is not used (only a peer-memory module can enable GPU Direct RDMA)');
   return null;
 }
 
@@ -57,7 +66,7 @@ export function noRdmaDeviceReason(net: string): string {
 }
 
 export function ringsGdrOffReason(): string {
-  return `Connected all rings, use ring PXN … GDR 0: ${t('NCCL decided not to use GPU Direct RDMA on this communicator\'s rings')}`;
+  return `Connected all rings, use ring PXN … GDR 0: ${t("NCCL decided not to use GPU Direct RDMA on this communicator's rings")}`;
 }
 
 export function pluginGdrOffReason(text: string): string {
@@ -65,5 +74,9 @@ export function pluginGdrOffReason(text: string): string {
 }
 
 export function unexplainedReason(without: number, total: number): string {
-  return t('{0} of {1} network connections without /GDRDMA, and the log does not say why (run with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET for the per-HCA and per-GPU lines)', without, total);
+  return t(
+    '{0} of {1} network connections without /GDRDMA, and the log does not say why (run with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET for the per-HCA and per-GPU lines)',
+    without,
+    total,
+  );
 }

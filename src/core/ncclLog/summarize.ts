@@ -4,14 +4,7 @@
 import type { NcclLogLine, NcclMessage } from '../parsers/ncclLogTypes';
 import { buildSummary } from './buildSummary';
 import { HostState, LazyRef, MAX_REASONS_PER_HOST } from './hostState';
-import {
-  envReason,
-  hcaDisabledReason,
-  noRdmaDeviceReason,
-  pluginGdrOffReason,
-  ringsGdrOffReason,
-  socketNetworkReason,
-} from './reasons';
+import { envReason, hcaDisabledReason, noRdmaDeviceReason, pluginGdrOffReason, ringsGdrOffReason, socketNetworkReason } from './reasons';
 import type { SummaryState } from './summaryState';
 import type { NcclLogFileStats, NcclLogSummary } from './types';
 

@@ -4,9 +4,7 @@
 // the caller knows the line and wraps the reason into its own fail(line, ...).
 
 /** Result of parseCpuList: the CPUs (sorted, without duplicates) or why the text is not a CPU list. */
-export type CpuListResult =
-  | { readonly ok: true; readonly value: number[] }
-  | { readonly ok: false; readonly reason: string };
+export type CpuListResult = { readonly ok: true; readonly value: number[] } | { readonly ok: false; readonly reason: string };
 
 /**
  * Highest CPU number accepted. Linux allows at most CONFIG_NR_CPUS = 8192 on x86 and 4096 on arm64;

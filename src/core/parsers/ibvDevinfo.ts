@@ -27,8 +27,17 @@ import { DeviceDraft, FieldDraft, finishDevice, RESERVED_KEYS, ScopeDraft, split
 import type { IbvDevice, IbvDevinfo, IbvGid } from './ibvDevinfoTypes';
 
 export {
-  activeMtu, activeSpeedGbps, activeWidthLanes, fieldLines, fieldText, linkLayer, maxMtu, physPortCount, physState,
-  portRateGbps, portState,
+  activeMtu,
+  activeSpeedGbps,
+  activeWidthLanes,
+  fieldLines,
+  fieldText,
+  linkLayer,
+  maxMtu,
+  physPortCount,
+  physState,
+  portRateGbps,
+  portState,
 } from './ibvDevinfoFields';
 export type { IbvLinkLayer, IbvPhysState, IbvPortState } from './ibvDevinfoFields';
 export type { IbvDevice, IbvDevinfo, IbvGid, IbvLines, IbvPort, IbvValue } from './ibvDevinfoTypes';
@@ -93,7 +102,10 @@ function addLine(device: DeviceDraft, raw: string, trimmed: string, lineNo: numb
   if (portHeader) {
     const port = Number(portHeader[1]);
     if (device.ports.some((p) => p.port === port)) {
-      return fail(lineNo, `${WHAT}: port ${port} of ${device.hcaId} is printed twice; expected each port once (two outputs pasted together?)`);
+      return fail(
+        lineNo,
+        `${WHAT}: port ${port} of ${device.hcaId} is printed twice; expected each port once (two outputs pasted together?)`,
+      );
     }
     device.ports.push({ port, gids: [], fields: new Map(), repeats: new Map(), owner: null, lastLine: lineNo });
     return ok(true);
@@ -153,7 +165,10 @@ function indentColumns(line: string): number {
 function noDevices(messages: string[], lineCount: number): Parsed<IbvDevinfo> {
   // Warnings alone come before the device list, so without a final word the output was cut off.
   if (messages.every((m) => m.startsWith('libibverbs: Warning'))) {
-    return fail(lineCount, `${WHAT}: only libibverbs warnings; expected the device blocks or "No IB devices found" after them (output cut off?)`);
+    return fail(
+      lineCount,
+      `${WHAT}: only libibverbs warnings; expected the device blocks or "No IB devices found" after them (output cut off?)`,
+    );
   }
   return ok({ devices: [], messages });
 }

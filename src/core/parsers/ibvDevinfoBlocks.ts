@@ -61,7 +61,10 @@ export function finishDevice(draft: DeviceDraft): Parsed<IbvDevice> {
   const name = draft.hcaId;
   const count = draft.fields.get('phys_port_cnt');
   if (count === undefined) {
-    return fail(draft.lastLine, `${WHAT}: device ${name} ends before its "phys_port_cnt:" line; expected the whole block (output cut off?)`);
+    return fail(
+      draft.lastLine,
+      `${WHAT}: device ${name} ends before its "phys_port_cnt:" line; expected the whole block (output cut off?)`,
+    );
   }
   if (!/^\d+$/.test(count.value)) {
     return fail(count.line, `${WHAT}: device ${name} has phys_port_cnt ${JSON.stringify(count.value)}; expected a number`);
@@ -71,7 +74,10 @@ export function finishDevice(draft: DeviceDraft): Parsed<IbvDevice> {
   for (const port of draft.ports) {
     const missing = REQUIRED_PORT_FIELDS.find((key) => !port.fields.has(key));
     if (missing !== undefined) {
-      return fail(port.lastLine, `${WHAT}: port ${port.port} of ${name} ends before its "${missing}:" line; expected state, MTUs, LIDs and LMC for every port (output cut off?)`);
+      return fail(
+        port.lastLine,
+        `${WHAT}: port ${port.port} of ${name} ends before its "${missing}:" line; expected state, MTUs, LIDs and LMC for every port (output cut off?)`,
+      );
     }
   }
   return ok(toDevice(draft));
@@ -89,15 +95,14 @@ function checkPortNumbers(draft: DeviceDraft, count: number): Parsed<true> {
   const list = printed.length === 0 ? 'none' : printed.join(', ');
   const prefix = printed.every((p, i) => p === i + 1);
   const why = prefix && printed.length < count ? ' (output cut off?)' : '';
-  return fail(draft.lastLine, `${WHAT}: device ${draft.hcaId} has phys_port_cnt ${count} but ports printed: ${list}; expected ports 1 to ${count}${why}`);
+  return fail(
+    draft.lastLine,
+    `${WHAT}: device ${draft.hcaId} has phys_port_cnt ${count} but ports printed: ${list}; expected ports 1 to ${count}${why}`,
+  );
 }
 
 function toDevice(draft: DeviceDraft): IbvDevice {
-  return Object.fromEntries([
-    ['hca_id', draft.hcaId],
-    ...fieldEntries(draft.fields),
-    ['ports', draft.ports.map(toPort)],
-  ]) as IbvDevice;
+  return Object.fromEntries([['hca_id', draft.hcaId], ...fieldEntries(draft.fields), ['ports', draft.ports.map(toPort)]]) as IbvDevice;
 }
 
 function toPort(draft: PortDraft): IbvPort {

@@ -6,15 +6,21 @@ import type { IbvDevice, IbvPort } from './ibvDevinfoTypes';
 export type IbvPortState = 'NOP' | 'DOWN' | 'INIT' | 'ARMED' | 'ACTIVE' | 'ACTIVE_DEFER' | 'UNKNOWN';
 
 /** IB PortPhysicalState as rdma-core names it (`-v` only); `UNKNOWN` for anything else. */
-export type IbvPhysState =
-  | 'SLEEP' | 'POLLING' | 'DISABLED' | 'TRAINING' | 'LINK_UP' | 'LINK_ERROR_RECOVERY' | 'PHY_TEST' | 'UNKNOWN';
+export type IbvPhysState = 'SLEEP' | 'POLLING' | 'DISABLED' | 'TRAINING' | 'LINK_UP' | 'LINK_ERROR_RECOVERY' | 'PHY_TEST' | 'UNKNOWN';
 
 /** What `link_layer:` says; rdma-core prints `Unknown` for a value it has no name for. */
 export type IbvLinkLayer = 'InfiniBand' | 'Ethernet' | 'Unknown';
 
 const PORT_STATES: readonly IbvPortState[] = ['NOP', 'DOWN', 'INIT', 'ARMED', 'ACTIVE', 'ACTIVE_DEFER'];
 const PHYS_STATES: readonly IbvPhysState[] = [
-  'UNKNOWN', 'SLEEP', 'POLLING', 'DISABLED', 'TRAINING', 'LINK_UP', 'LINK_ERROR_RECOVERY', 'PHY_TEST',
+  'UNKNOWN',
+  'SLEEP',
+  'POLLING',
+  'DISABLED',
+  'TRAINING',
+  'LINK_UP',
+  'LINK_ERROR_RECOVERY',
+  'PHY_TEST',
 ];
 
 type Fields = IbvDevice | IbvPort;
@@ -56,7 +62,7 @@ export function physState(port: IbvPort): IbvPhysState | null {
   const text = fieldText(port, 'phys_state');
   if (text === null) return null;
   const code = parenCode(text);
-  return code !== null && code > 0 ? PHYS_STATES[code] ?? 'UNKNOWN' : 'UNKNOWN';
+  return code !== null && code > 0 ? (PHYS_STATES[code] ?? 'UNKNOWN') : 'UNKNOWN';
 }
 
 /**

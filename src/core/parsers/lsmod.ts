@@ -65,7 +65,10 @@ export function parseLsmod(text: string, options: LsmodOptions = {}): Parsed<Lsm
     const parsed = parseModuleLine(dedent(raw, indent).trimEnd(), i + 1);
     if (!parsed.ok) return parsed;
     if (seen.has(parsed.value.name)) {
-      return fail(i + 1, `${WHAT}: module ${quote(parsed.value.name)} is listed twice; expected one line per module (two outputs pasted together?)`);
+      return fail(
+        i + 1,
+        `${WHAT}: module ${quote(parsed.value.name)} is listed twice; expected one line per module (two outputs pasted together?)`,
+      );
     }
     seen.add(parsed.value.name);
     modules.push(parsed.value);

@@ -82,7 +82,8 @@ export function parseLspci(text: string): Parsed<Lspci> {
     if (header) devices.push(newDevice(header[1], header[2], i + 1));
     else if (WARNING.test(raw)) warnings.push(raw.trim());
     else if (/^\s/.test(raw) && devices.length > 0) detail(devices[devices.length - 1], raw.trim(), i + 1);
-    else return fail(i + 1, `${WHAT}: expected a device line such as "16:00.0 PCI bridge: …" or an indented detail line, found ${quote(raw)}`);
+    else
+      return fail(i + 1, `${WHAT}: expected a device line such as "16:00.0 PCI bridge: …" or an indented detail line, found ${quote(raw)}`);
   }
   if (devices.length === 0) return fail(1, `${WHAT}: no device in the output; expected lines such as "16:00.0 PCI bridge: …"`);
   return ok({ devices, warnings });
@@ -90,15 +91,25 @@ export function parseLspci(text: string): Parsed<Lspci> {
 
 function newDevice(slot: string, description: string, line: number): Building {
   return {
-    slot, description, line, capabilitiesDenied: false, acs: null, ats: null,
-    linkCapability: null, linkStatus: null, numaNode: null, iommuGroup: null, driver: null,
+    slot,
+    description,
+    line,
+    capabilitiesDenied: false,
+    acs: null,
+    ats: null,
+    linkCapability: null,
+    linkStatus: null,
+    numaNode: null,
+    iommuGroup: null,
+    driver: null,
   };
 }
 
 /** One indented line of a device (tabs or spaces, as copies of lspci output vary). */
 function detail(d: Building, line: string, at: number): void {
   if (line === 'Capabilities: <access denied>') d.capabilitiesDenied = true;
-  else if (/^Capabilities: \[[0-9a-f]+ v\d+\] Access Control Services/.test(line)) d.acs = { cap: null, ctl: null, ctlLine: null, line: at };
+  else if (/^Capabilities: \[[0-9a-f]+ v\d+\] Access Control Services/.test(line))
+    d.acs = { cap: null, ctl: null, ctlLine: null, line: at };
   else if (/^Capabilities: \[[0-9a-f]+ v\d+\] Address Translation Service/.test(line)) d.ats = { enabled: null };
   else if (line.startsWith('ACSCap:') && d.acs) d.acs.cap = acsBits(line);
   else if (line.startsWith('ACSCtl:') && d.acs) Object.assign(d.acs, { ctl: acsBits(line), ctlLine: line.replace(/\s+/g, ' ') });

@@ -102,7 +102,10 @@ function continueValue(value: string, more: string): string {
 
 function buildModule(pairs: readonly Pair[], lastLine: number): Parsed<ModinfoFound> {
   if (pairs[0].key !== 'filename') {
-    return fail(pairs[0].line, `${WHAT}: expected "filename:" as the first field, found ${quote(`${pairs[0].key}:`)} (output of "modinfo -F", or another command?)`);
+    return fail(
+      pairs[0].line,
+      `${WHAT}: expected "filename:" as the first field, found ${quote(`${pairs[0].key}:`)} (output of "modinfo -F", or another command?)`,
+    );
   }
   // Null-prototype maps: keys come from the input, and "constructor" or "__proto__" must stay plain keys.
   const values: Record<string, string[]> = Object.create(null);
@@ -125,7 +128,10 @@ function buildModule(pairs: readonly Pair[], lastLine: number): Parsed<ModinfoFo
     fields,
     values,
     aliases: values.alias ?? [],
-    depends: (fields.depends ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    depends: (fields.depends ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
     firmware: values.firmware ?? [],
     parm,
   });

@@ -80,19 +80,22 @@ export class NcclLogReader {
     this.ncclLineCount++;
     headers.forEach((h, i) => {
       const last = i === headers.length - 1;
-      this.onLine({
-        line,
-        column: h.column,
-        messageColumn: h.messageColumn,
-        host: h.host,
-        pid: h.pid,
-        tid: h.tid,
-        dev: h.dev,
-        level: h.level,
-        origin: h.origin,
-        cut: h.cut || (last && cutAtEnd),
-        message: classifyMessage(h.message, h.level),
-      }, text);
+      this.onLine(
+        {
+          line,
+          column: h.column,
+          messageColumn: h.messageColumn,
+          host: h.host,
+          pid: h.pid,
+          tid: h.tid,
+          dev: h.dev,
+          level: h.level,
+          origin: h.origin,
+          cut: h.cut || (last && cutAtEnd),
+          message: classifyMessage(h.message, h.level),
+        },
+        text,
+      );
     });
   }
 }

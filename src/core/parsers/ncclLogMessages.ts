@@ -23,48 +23,79 @@ const SOCKET_DEVICE = /^\[(\d+)\]([^:\s]+):(.+)$/;
 // "NET/IB : GPU Direct RDMA Disabled for GPU %d[%d] / HCA %d '%s' (no module or not supported by GPU)" (2.4),
 // "NET/IB : GPU Direct RDMA (DMABUF) enabled for HCA %d '%s" (Mellanox nccl-rdma-sharp-plugins
 // src/p2p_plugin.c; also "(nvidia-peermem)"; its closing quote is missing in the source).
-const HCA_GDR = /^NET\/(.+?) : GPU Direct RDMA (?:\(([^)]+)\) )?(Enabled|Disabled|enabled|disabled) for (?:GPU \S+ \/ )?HCA (\d+) '([^']*)'?(?: \((.+)\))?\s*$/;
+const HCA_GDR =
+  /^NET\/(.+?) : GPU Direct RDMA (?:\(([^)]+)\) )?(Enabled|Disabled|enabled|disabled) for (?:GPU \S+ \/ )?HCA (\d+) '([^']*)'?(?: \((.+)\))?\s*$/;
 // Per GPU/HCA pair (ncclTopoCheckGdr): "GPU Direct RDMA %s for GPU %lx / HCA %d (distance %d <= %d), read %d"
 // (src/graph/paths.cc 2.7–2.20; HCA "%lx" 2.21+; GPU a rank "%d" 2.25+; ", read %d mode %s" 2.27–2.29);
 // before 2.7 in src/transport/net.cc with "NET/%s : " in front and "<" / ">=".
-const PAIR_GDR = /^(?:NET\/.+? : )?GPU Direct RDMA (Enabled|Disabled) for GPU (\S+) \/ HCA (\S+) \(distance (\d+) (?:<=|<|>=|>) (\d+)\)(?:, read (\d+))?(?: mode (\S+))?\s*$/;
+const PAIR_GDR =
+  /^(?:NET\/.+? : )?GPU Direct RDMA (Enabled|Disabled) for GPU (\S+) \/ HCA (\S+) \(distance (\d+) (?:<=|<|>=|>) (\d+)\)(?:, read (\d+))?(?: mode (\S+))?\s*$/;
 // 2.30 prints it at TRACE level: "GPU Direct RDMA %s for GPU/%ld-%ld (rank %d) - NET/%ld-%ld (… distance %d <= %d, read %d, mode %s)".
-const PAIR_GDR_TRACE = /^GPU Direct RDMA (Enabled|Disabled) for (GPU\/\S+ \(rank \d+\)) - NET\/(\S+) \(.*?distance (\d+) (?:<=|>) (\d+)(?:, read (\d+), mode (\w+))?\)\s*$/;
+const PAIR_GDR_TRACE =
+  /^GPU Direct RDMA (Enabled|Disabled) for (GPU\/\S+ \(rank \d+\)) - NET\/(\S+) \(.*?distance (\d+) (?:<=|>) (\d+)(?:, read (\d+), mode (\w+))?\)\s*$/;
 // "DMA-BUF is available on GPU device %d" (src/init.cc, 2.13+).
 const GPU_DMABUF = /^DMA-BUF is available on GPU device (\d+)/;
 // "comm %p rank %d nranks %d cudaDev %d nvmlDev %d - Init COMPLETE" (2.4), "… cudaDev %d busId %lx - Init COMPLETE"
 // (2.7–2.18), "… nvmlDev %d busId %lx commId 0x%llx - Init START|COMPLETE" (2.19+, with a function name in front from 2.21).
-const COMM = /\bcomm 0x[0-9a-f]+ rank (\d+) nranks (\d+) cudaDev (\d+)(?: nvmlDev (\d+))?(?: busId ([0-9a-f]+))?.*Init (START|COMPLETE)\s*$/;
+const COMM =
+  /\bcomm 0x[0-9a-f]+ rank (\d+) nranks (\d+) cudaDev (\d+)(?: nvmlDev (\d+))?(?: busId ([0-9a-f]+))?.*Init (START|COMPLETE)\s*$/;
 // "Connected all rings" (src/init.cc 2.12–2.23), "Connected all rings, use ring PXN %d GDR %d" (src/transport/generic.cc 2.24+).
 const RINGS = /^Connected all rings(?:, use ring PXN (\d) GDR (\d))?\s*$/;
 // "%s set by environment to %s" (src/include/param.h, src/misc/param.cc; "… to %lu." with a dot), "NCCL_IB_HCA set to %s".
 const ENV = /^(NCCL_\w+) set (?:by environment )?to (.*?)\.?\s*$/;
 // aws-ofi-nccl src/nccl_ofi_ofiutils.cpp: "Could not disable CUDA API usage for HMEM, disabling GDR".
 const GDR_OFF = /\bdisabling GDR\b/;
-const PLUGIN = /^(?:NET\/(?:Plugin|OFI)\b|Plugin Path|P2P plugin|Loaded (?:net|coll) plugin|Successfully loaded external plugin|Initialized NET plugin|Using non-device net plugin|NET\/Plugin:)/;
+const PLUGIN =
+  /^(?:NET\/(?:Plugin|OFI)\b|Plugin Path|P2P plugin|Loaded (?:net|coll) plugin|Successfully loaded external plugin|Initialized NET plugin|Using non-device net plugin|NET\/Plugin:)/;
 // The topology NCCL found and what it built: the system dump, search patterns, trees, ring orders.
-const TOPOLOGY = /^(?:\s*\d+ : (?:NET|GPU)\/|=== System|={10}|CPU\/|GPU\/|NIC\/|NET\/\d|\s*\+ |Pattern \d|Trees? |Ring \d+ : -?\d+ -> \d+ -> -?\d+\s*$|Channel \d+(?:\/\d+)? :(?:\s+\d+)+\s*$|Setting affinity|threadThresholds|\d+ coll channels|Connected all trees|NVLS )/;
+const TOPOLOGY =
+  /^(?:\s*\d+ : (?:NET|GPU)\/|=== System|={10}|CPU\/|GPU\/|NIC\/|NET\/\d|\s*\+ |Pattern \d|Trees? |Ring \d+ : -?\d+ -> \d+ -> -?\d+\s*$|Channel \d+(?:\/\d+)? :(?:\s+\d+)+\s*$|Setting affinity|threadThresholds|\d+ coll channels|Connected all trees|NVLS )/;
 
 type Classifier = (text: string) => NcclMessage | null;
 
 const CLASSIFIERS: readonly Classifier[] = [
   parseConnection,
   (t) => map(VERSION, t, (m) => ({ kind: 'version', nccl: m[1], cuda: m[2] ?? null })),
-  (t) => map(HCA_GDR, t, (m) => ({
-    kind: 'hca-gdr', net: m[1], hca: Number(m[4]), name: m[5], enabled: m[3].toLowerCase() === 'enabled', mechanism: m[2] ?? null, reason: m[6] ?? null,
-  })),
+  (t) =>
+    map(HCA_GDR, t, (m) => ({
+      kind: 'hca-gdr',
+      net: m[1],
+      hca: Number(m[4]),
+      name: m[5],
+      enabled: m[3].toLowerCase() === 'enabled',
+      mechanism: m[2] ?? null,
+      reason: m[6] ?? null,
+    })),
   (t) => map(PAIR_GDR, t, (m) => pair(m)),
   (t) => map(PAIR_GDR_TRACE, t, (m) => pair(m)),
-  (t) => map(NET_DEVICES, t, (m) => ({ kind: 'net-devices', net: m[1], devices: devices(m[1], m[2]), relaxedOrdering: m[3] !== undefined, oob: m[4] ?? null })),
+  (t) =>
+    map(NET_DEVICES, t, (m) => ({
+      kind: 'net-devices',
+      net: m[1],
+      devices: devices(m[1], m[2]),
+      relaxedOrdering: m[3] !== undefined,
+      oob: m[4] ?? null,
+    })),
   (t) => map(NET_NO_DEVICE, t, (m) => ({ kind: 'net-devices', net: m[1], devices: [], relaxedOrdering: false, oob: null })),
   (t) => map(NETWORK, t, (m) => ({ kind: 'network', name: m[1] })),
   (t) => map(GPU_DMABUF, t, (m) => ({ kind: 'gpu-dmabuf', dev: Number(m[1]) })),
   (t) => map(CUDA_DRIVER, t, (m) => ({ kind: 'cuda-driver', version: Number(m[1]) })),
-  (t) => map(COMM, t, (m) => ({
-    kind: 'comm', state: m[6] as 'START' | 'COMPLETE', rank: Number(m[1]), nranks: Number(m[2]), cudaDev: Number(m[3]),
-    nvmlDev: m[4] === undefined ? null : Number(m[4]), busId: m[5] ?? null,
-  })),
-  (t) => map(RINGS, t, (m) => ({ kind: 'rings-connected', pxn: m[1] === undefined ? null : m[1] === '1', gdr: m[2] === undefined ? null : m[2] === '1' })),
+  (t) =>
+    map(COMM, t, (m) => ({
+      kind: 'comm',
+      state: m[6] as 'START' | 'COMPLETE',
+      rank: Number(m[1]),
+      nranks: Number(m[2]),
+      cudaDev: Number(m[3]),
+      nvmlDev: m[4] === undefined ? null : Number(m[4]),
+      busId: m[5] ?? null,
+    })),
+  (t) =>
+    map(RINGS, t, (m) => ({
+      kind: 'rings-connected',
+      pxn: m[1] === undefined ? null : m[1] === '1',
+      gdr: m[2] === undefined ? null : m[2] === '1',
+    })),
   (t) => map(ENV, t, (m) => ({ kind: 'env', name: m[1], value: m[2] })),
   (t) => (GDR_OFF.test(t) ? { kind: 'gdr-off', text: t } : null),
   (t) => (PLUGIN.test(t) ? { kind: 'plugin', text: t } : null),
@@ -90,18 +121,28 @@ function map(pattern: RegExp, text: string, build: (m: RegExpExecArray) => NcclM
 
 function pair(m: RegExpExecArray): NcclMessage {
   return {
-    kind: 'pair-gdr', enabled: m[1] === 'Enabled', gpu: m[2], hca: m[3], distance: Number(m[4]), threshold: Number(m[5]),
-    read: m[6] === undefined ? null : m[6] === '1', mode: m[7] ?? null,
+    kind: 'pair-gdr',
+    enabled: m[1] === 'Enabled',
+    gpu: m[2],
+    hca: m[3],
+    distance: Number(m[4]),
+    threshold: Number(m[5]),
+    read: m[6] === undefined ? null : m[6] === '1',
+    mode: m[7] ?? null,
   };
 }
 
 function devices(net: string, list: string): NcclNetDevice[] {
   const socket = net === 'Socket';
-  return list.trim().split(' ').filter((t) => t !== '').flatMap((token): NcclNetDevice[] => {
-    const m = (socket ? SOCKET_DEVICE : IB_DEVICE).exec(token);
-    if (!m) return [];
-    return socket
-      ? [{ index: Number(m[1]), name: m[2], port: null, link: m[3] }]
-      : [{ index: Number(m[1]), name: m[2], port: Number(m[3]), link: m[4] }];
-  });
+  return list
+    .trim()
+    .split(' ')
+    .filter((t) => t !== '')
+    .flatMap((token): NcclNetDevice[] => {
+      const m = (socket ? SOCKET_DEVICE : IB_DEVICE).exec(token);
+      if (!m) return [];
+      return socket
+        ? [{ index: Number(m[1]), name: m[2], port: null, link: m[3] }]
+        : [{ index: Number(m[1]), name: m[2], port: Number(m[3]), link: m[4] }];
+    });
 }

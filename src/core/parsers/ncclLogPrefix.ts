@@ -86,12 +86,36 @@ function headerAt(text: string, at: number, level: NcclLevel): Mutable<NcclHeade
   if (!bare) return null;
   const column = at - (bare[1]?.length ?? 0);
   const dev = bare[2] === undefined ? null : Number(bare[2]);
-  return { column, messageColumn, message: text.slice(messageColumn), host: null, pid: null, tid: null, dev, level, origin: null, cut: false };
+  return {
+    column,
+    messageColumn,
+    message: text.slice(messageColumn),
+    host: null,
+    pid: null,
+    tid: null,
+    dev,
+    level,
+    origin: null,
+    cut: false,
+  };
 }
 
 function versionLine(text: string): NcclHeader[] {
   const version = VERSION_LINE.exec(text);
   if (!version) return [];
   const column = version.index;
-  return [{ column, messageColumn: column, message: text.slice(column), host: null, pid: null, tid: null, dev: null, level: 'VERSION', origin: null, cut: false }];
+  return [
+    {
+      column,
+      messageColumn: column,
+      message: text.slice(column),
+      host: null,
+      pid: null,
+      tid: null,
+      dev: null,
+      level: 'VERSION',
+      origin: null,
+      cut: false,
+    },
+  ];
 }

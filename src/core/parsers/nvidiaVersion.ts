@@ -71,7 +71,10 @@ function parseNvrmLine(line: string, lineNo: number): Parsed<Omit<NvidiaVersion,
   const proprietary = PROPRIETARY_DESCRIPTION.exec(description);
   const arch = open?.[1] ?? proprietary?.[1];
   if (!arch) {
-    return fail(lineNo, `${WHAT}: expected "NVIDIA UNIX <arch> Kernel Module" or "NVIDIA UNIX Open Kernel Module for <arch>" before the version, found ${quote(description)}`);
+    return fail(
+      lineNo,
+      `${WHAT}: expected "NVIDIA UNIX <arch> Kernel Module" or "NVIDIA UNIX Open Kernel Module for <arch>" before the version, found ${quote(description)}`,
+    );
   }
   const driverVersion = tokens[at];
   // Everything after the version token, keeping the driver's own double spaces.

@@ -61,7 +61,7 @@ const WHAT = 'ib_write_bw output';
 const USAGE = /^(Usage:$|(-\w, )?--[a-z][\w-]*(=<[^>]+>)?\s)/;
 const RESULT_HEADER = /^\s*#bytes\s+#iterations\s+BW peak\[([^\]]+)\]\s+BW average\[([^\]]+)\]/;
 const ROW = /^\s*(\d+)\s+(\d+)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)(?:\s+(\d+(?:\.\d+)?))?(?:\s+[\d.]+)*\s*$/;
-const UNITS: Readonly<Record<PerftestUnit, number>> = { 'Gb/sec': 1, 'MiB/sec': (1 << 20) * 8 / 1e9, 'MB/sec': (1 << 20) * 8 / 1e9 };
+const UNITS: Readonly<Record<PerftestUnit, number>> = { 'Gb/sec': 1, 'MiB/sec': ((1 << 20) * 8) / 1e9, 'MB/sec': ((1 << 20) * 8) / 1e9 };
 // perftest's own failure messages (fprintf(stderr, …) across src/*.c), and what the shell or the
 // dynamic loader says when it dies; "Conflicting CPU frequency values" is a warning, not one of them.
 const ERROR =
@@ -70,7 +70,12 @@ const ERROR =
 export function parsePerftest(text: string): Parsed<PerftestRun> {
   const read = readLines(text, WHAT);
   if (!read.ok) return read;
-  const run = { test: null as string | null, device: null as string | null, linkType: null as string | null, unit: null as PerftestUnit | null };
+  const run = {
+    test: null as string | null,
+    device: null as string | null,
+    linkType: null as string | null,
+    unit: null as PerftestUnit | null,
+  };
   const rows: PerftestRow[] = [];
   const errors: { line: number; text: string }[] = [];
   let cuda: { device: number | null; name: string | null; dmabuf: boolean } | null = null;
@@ -90,7 +95,8 @@ export function parsePerftest(text: string): Parsed<PerftestRun> {
     const header = RESULT_HEADER.exec(raw);
     if (header) {
       const unit = unitOf(header[2]);
-      if (unit === null) return fail(i + 1, `${WHAT}: unknown bandwidth unit ${quote(header[2])} in the result header; expected Gb/sec, MiB/sec or MB/sec`);
+      if (unit === null)
+        return fail(i + 1, `${WHAT}: unknown bandwidth unit ${quote(header[2])} in the result header; expected Gb/sec, MiB/sec or MB/sec`);
       run.unit = unit;
       inTable = true;
       continue;
@@ -98,7 +104,8 @@ export function parsePerftest(text: string): Parsed<PerftestRun> {
     if (inTable && /^-{10,}$/.test(line)) inTable = false;
     if (inTable && /^\d/.test(line)) {
       const row = rowOf(raw, i + 1);
-      if (!row) return fail(i + 1, `${WHAT}: expected a result row (#bytes, #iterations, BW peak, BW average, MsgRate), found ${quote(raw)}`);
+      if (!row)
+        return fail(i + 1, `${WHAT}: expected a result row (#bytes, #iterations, BW peak, BW average, MsgRate), found ${quote(raw)}`);
       rows.push(row);
       continue;
     }
@@ -126,7 +133,14 @@ function unitOf(text: string): PerftestUnit | null {
 function rowOf(raw: string, line: number): PerftestRow | null {
   const m = ROW.exec(raw);
   if (!m) return null;
-  return { bytes: Number(m[1]), iterations: Number(m[2]), peak: Number(m[3]), average: Number(m[4]), msgRateMpps: m[5] === undefined ? null : Number(m[5]), line };
+  return {
+    bytes: Number(m[1]),
+    iterations: Number(m[2]),
+    peak: Number(m[3]),
+    average: Number(m[4]),
+    msgRateMpps: m[5] === undefined ? null : Number(m[5]),
+    line,
+  };
 }
 
 /** The banner's `Key : value` pairs, two per line where perftest prints two. */

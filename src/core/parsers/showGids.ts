@@ -38,10 +38,19 @@ export function parseShowGids(text: string): Parsed<{ gids: GidEntry[]; found: n
       continue;
     }
     const m = ROW.exec(line);
-    if (!m || !GID.test(m[4])) return fail(i + 1, `${WHAT}: expected "<dev> <port> <index> <gid> [IPv4] v1|v2 <netdev>", found ${quote(line)}`);
-    gids.push({ device: m[1], port: Number(m[2]), index: Number(m[3]), gid: m[4], roceVersion: m[6] === 'v1' ? 1 : 2, netdev: m[7] || null });
+    if (!m || !GID.test(m[4]))
+      return fail(i + 1, `${WHAT}: expected "<dev> <port> <index> <gid> [IPv4] v1|v2 <netdev>", found ${quote(line)}`);
+    gids.push({
+      device: m[1],
+      port: Number(m[2]),
+      index: Number(m[3]),
+      gid: m[4],
+      roceVersion: m[6] === 'v1' ? 1 : 2,
+      netdev: m[7] || null,
+    });
   }
-  if (found !== null && found !== gids.length) return fail(lines.length, `${WHAT}: n_gids_found=${found} but ${gids.length} rows were listed`);
+  if (found !== null && found !== gids.length)
+    return fail(lines.length, `${WHAT}: n_gids_found=${found} but ${gids.length} rows were listed`);
   return ok({ gids, found });
 }
 

@@ -116,7 +116,10 @@ function readReport(roots: readonly TreeNode[], lineCount: number): Parsed<SmiQu
     gpus.push(gpu.value);
   }
   if (gpus.length < attachedGpus) {
-    return fail(lineCount, `${WHAT}: output ends after ${gpus.length} of ${attachedGpus} GPU sections ("Attached GPUs : ${attachedGpus}"); it was cut off`);
+    return fail(
+      lineCount,
+      `${WHAT}: output ends after ${gpus.length} of ${attachedGpus} GPU sections ("Attached GPUs : ${attachedGpus}"); it was cut off`,
+    );
   }
   return ok({
     status: 'ok',
@@ -194,9 +197,14 @@ function readPci(pci: TreeNode | undefined): SmiPci {
 /** Each "Process ID : <pid>" with its Type, Name and Used GPU Memory lines below it. */
 function readProcesses(node: TreeNode | undefined): { processes?: SmiProcess[] } {
   if (!node) return {};
-  const processes = node.children.filter((c) => c.key === 'Process ID' && /^\d+$/.test(c.value ?? '')).map((c) => ({
-    pid: Number(c.value), type: valueAt(c, 'Type') ?? '', name: valueAt(c, 'Name') ?? '', usedMemory: valueAt(c, 'Used GPU Memory') ?? '',
-  }));
+  const processes = node.children
+    .filter((c) => c.key === 'Process ID' && /^\d+$/.test(c.value ?? ''))
+    .map((c) => ({
+      pid: Number(c.value),
+      type: valueAt(c, 'Type') ?? '',
+      name: valueAt(c, 'Name') ?? '',
+      usedMemory: valueAt(c, 'Used GPU Memory') ?? '',
+    }));
   return { processes };
 }
 

@@ -89,13 +89,19 @@ function findHeader(lines: readonly string[]): Parsed<{ index: number; header: T
   for (let i = 0; i < lines.length; i++) {
     const kind = classifyHeaderCandidate(lines[i]);
     if (kind === 'row') {
-      return fail(i + 1, `${COMMAND}: expected the header line (device names, then CPU Affinity) before the matrix rows, found the row ${quote(lines[i])}`);
+      return fail(
+        i + 1,
+        `${COMMAND}: expected the header line (device names, then CPU Affinity) before the matrix rows, found the row ${quote(lines[i])}`,
+      );
     }
     if (kind === 'other') continue;
     const header = splitHeader(lines[i], MAX_HEADER_WORDS);
     if (typeof header === 'string') return fail(i + 1, `${COMMAND}: cannot read the header: ${header}: ${quote(lines[i])}`);
     if (header.devices.length > MAX_DEVICE_COLUMNS) {
-      return fail(i + 1, `${COMMAND}: the header has ${header.devices.length} device columns, more than ${MAX_DEVICE_COLUMNS}; expected one host's matrix`);
+      return fail(
+        i + 1,
+        `${COMMAND}: the header has ${header.devices.length} device columns, more than ${MAX_DEVICE_COLUMNS}; expected one host's matrix`,
+      );
     }
     return ok({ index: i, header });
   }
@@ -105,7 +111,10 @@ function findHeader(lines: readonly string[]): Parsed<{ index: number; header: T
 function noHeaderError(lines: readonly string[]): [number, string] {
   const first = firstContentLine(lines);
   if (first < 0) return [1, `${COMMAND}: input is empty; expected the matrix header line (GPU0 GPU1 … CPU Affinity)`];
-  return [first + 1, `${COMMAND}: expected a matrix header line starting with GPU0 (e.g. "\\tGPU0\\tGPU1\\tNIC0\\tCPU Affinity"); no such line found, the text starts with ${quote(lines[first])}`];
+  return [
+    first + 1,
+    `${COMMAND}: expected a matrix header line starting with GPU0 (e.g. "\\tGPU0\\tGPU1\\tNIC0\\tCPU Affinity"); no such line found, the text starts with ${quote(lines[first])}`,
+  ];
 }
 
 function readMatrix(lines: readonly string[], headerIndex: number, header: TopoHeader): Parsed<{ rows: Rows; endIndex: number }> {
@@ -145,8 +154,10 @@ function checkLinkCells(row: TopoRowCells, devices: readonly string[]): string |
   for (let j = 0; j < devices.length; j++) {
     const cell = row.links[j];
     const where = `row ${row.name}, column ${devices[j]}`;
-    if (P2P_STATUS.has(cell)) return `${where}: found the P2P status ${JSON.stringify(cell)}; this looks like \`nvidia-smi topo -p2p\` output, expected \`topo -m\``;
-    if (!LINK_TOKEN.test(cell)) return `${where}: expected a link type (X, NV#, PIX, PXB, PHB, NODE, SYS, SOC), found ${JSON.stringify(cell)}`;
+    if (P2P_STATUS.has(cell))
+      return `${where}: found the P2P status ${JSON.stringify(cell)}; this looks like \`nvidia-smi topo -p2p\` output, expected \`topo -m\``;
+    if (!LINK_TOKEN.test(cell))
+      return `${where}: expected a link type (X, NV#, PIX, PXB, PHB, NODE, SYS, SOC), found ${JSON.stringify(cell)}`;
     const self = row.name === devices[j];
     if (self && cell !== 'X') return `${where}: a device's link to itself must be X, found ${JSON.stringify(cell)}`;
     if (!self && cell === 'X') return `${where}: X (self) off the diagonal`;
@@ -174,10 +185,12 @@ function assemble(header: TopoHeader, rows: Rows, nicDevices: Map<string, string
     numaAffinity: infoOf(name, 'NUMA Affinity'),
     gpuNumaId: infoOf(name, 'GPU NUMA ID'),
   }));
-  const nics = header.devices.filter((d) => !isGpuName(d)).map((name) => ({
-    name,
-    device: isNicAlias(name) ? (nicDevices.get(name) ?? null) : name,
-  }));
+  const nics = header.devices
+    .filter((d) => !isGpuName(d))
+    .map((name) => ({
+      name,
+      device: isNicAlias(name) ? (nicDevices.get(name) ?? null) : name,
+    }));
   const links: TopoLinks = {};
   for (const row of header.devices) {
     const cells = rows.get(row);

@@ -74,7 +74,12 @@ function groupInfoColumns(words: readonly Word[]): string[] {
   while (i < words.length) {
     const phrase = knownPhraseAt(words, i);
     if (phrase > 0) {
-      columns.push(words.slice(i, i + phrase).map((w) => w.text).join(' '));
+      columns.push(
+        words
+          .slice(i, i + phrase)
+          .map((w) => w.text)
+          .join(' '),
+      );
       i += phrase;
       continue;
     }

@@ -72,30 +72,46 @@ export const PROBE_COMMANDS = [
   { id: 'memory-peers', command: headedFiles(['/sys/kernel/mm/memory_peers/*/version']), timeoutS: DEFAULT_S },
   {
     id: 'sys-module-peermem',
-    command: headedFiles(['nvidia_peermem', 'nv_peer_mem'].flatMap((m) => ['initstate', 'refcnt', 'version'].map((f) => `/sys/module/${m}/${f}`))),
+    command: headedFiles(
+      ['nvidia_peermem', 'nv_peer_mem'].flatMap((m) => ['initstate', 'refcnt', 'version'].map((f) => `/sys/module/${m}/${f}`)),
+    ),
     timeoutS: DEFAULT_S,
   },
   // modules-load.d(5) directories; on merged-/usr systems /lib and /usr/lib show the same files.
   {
     id: 'modules-load',
-    command: headedFiles(['/etc/modules-load.d/*.conf', '/run/modules-load.d/*.conf', '/usr/lib/modules-load.d/*.conf', '/lib/modules-load.d/*.conf']),
+    command: headedFiles([
+      '/etc/modules-load.d/*.conf',
+      '/run/modules-load.d/*.conf',
+      '/usr/lib/modules-load.d/*.conf',
+      '/lib/modules-load.d/*.conf',
+    ]),
     timeoutS: DEFAULT_S,
   },
   { id: 'etc-modules', command: headedFiles(['/etc/modules']), timeoutS: DEFAULT_S },
   // The GPU Operator's driver container mounts its root here; then the operator owns the module.
-  { id: 'run-nvidia-driver', command: 'if [ -d /run/nvidia/driver ]; then echo present; ls -A /run/nvidia/driver | head -n 50; else echo absent; fi', timeoutS: DEFAULT_S },
+  {
+    id: 'run-nvidia-driver',
+    command: 'if [ -d /run/nvidia/driver ]; then echo present; ls -A /run/nvidia/driver | head -n 50; else echo absent; fi',
+    timeoutS: DEFAULT_S,
+  },
   { id: 'sudo-n', command: 'id -u; sudo -n true', timeoutS: DEFAULT_S },
   // Exported only by MLNX_OFED/DOCA-OFED ib_core (docs/peer-memory.md §2); names are readable without
   // root. Reading /proc/kallsyms makes the kernel format every symbol (tens of ms of CPU), and the answer
   // only matters when no peer-memory module is loaded: a live one has resolved the symbol (hostChecks.ts).
-  { id: 'kallsyms-peer', command: KALLSYMS_PEER_COMMAND, display: 'grep ib_register_peer_memory_client /proc/kallsyms', timeoutS: DEFAULT_S },
+  {
+    id: 'kallsyms-peer',
+    command: KALLSYMS_PEER_COMMAND,
+    display: 'grep ib_register_peer_memory_client /proc/kallsyms',
+    timeoutS: DEFAULT_S,
+  },
   // The legacy service must be off when nvidia-peermem is used (docs/peer-memory.md §1). stderr is
   // dropped: for a SysV script systemctl says it redirects to systemd-sysv-install; an empty
   // is-enabled = no such unit.
   {
     id: 'nv-peer-mem-service',
     command:
-      "command -v systemctl >/dev/null 2>&1 || exit 127; printf 'is-enabled: %s\\n' \"$(systemctl is-enabled nv_peer_mem.service 2>/dev/null)\"; printf 'is-active: %s\\n' \"$(systemctl is-active nv_peer_mem.service 2>/dev/null)\"",
+      'command -v systemctl >/dev/null 2>&1 || exit 127; printf \'is-enabled: %s\\n\' "$(systemctl is-enabled nv_peer_mem.service 2>/dev/null)"; printf \'is-active: %s\\n\' "$(systemctl is-active nv_peer_mem.service 2>/dev/null)"',
     timeoutS: DEFAULT_S,
   },
   // Where NCCL learns locality: every RDMA device and NVIDIA GPU with its PCI path, port states (pciSysfs.ts).
@@ -103,11 +119,25 @@ export const PROBE_COMMANDS = [
   // IOMMU groups exist only when an IOMMU is active; each group's default domain type says whether DMA
   // is translated (DMA, DMA-FQ) or passed through (identity), and /dev/vfio/<n> whether VFIO holds it
   // (a device passed to a VM): docs/platform.md §2 and Documentation/ABI/testing/sysfs-kernel-iommu_groups.
-  { id: 'iommu-groups', command: IOMMU_GROUPS_COMMAND, display: 'cat /sys/kernel/iommu_groups/*/type; ls /sys/kernel/iommu_groups/*/devices /dev/vfio', timeoutS: DEFAULT_S },
+  {
+    id: 'iommu-groups',
+    command: IOMMU_GROUPS_COMMAND,
+    display: 'cat /sys/kernel/iommu_groups/*/type; ls /sys/kernel/iommu_groups/*/devices /dev/vfio',
+    timeoutS: DEFAULT_S,
+  },
   // ACS and ATS of the devices between GPUs and NICs, read by lspci as root where that needs no password (pciAcs.ts).
-  { id: 'pci-acs', command: PCI_ACS_COMMAND, display: 'lspci -vvv -s <each GPU, NIC and bridge between them> (as root, or through sudo -n)', timeoutS: 20 },
+  {
+    id: 'pci-acs',
+    command: PCI_ACS_COMMAND,
+    display: 'lspci -vvv -s <each GPU, NIC and bridge between them> (as root, or through sudo -n)',
+    timeoutS: 20,
+  },
   // Who made the machine: a hypervisor names itself here (QEMU, VMware, Amazon EC2…); Xen guests in /sys/hypervisor.
-  { id: 'dmi', command: headedFiles(['/sys/class/dmi/id/sys_vendor', '/sys/class/dmi/id/product_name', '/sys/hypervisor/type']), timeoutS: DEFAULT_S },
+  {
+    id: 'dmi',
+    command: headedFiles(['/sys/class/dmi/id/sys_vendor', '/sys/class/dmi/id/product_name', '/sys/hypervisor/type']),
+    timeoutS: DEFAULT_S,
+  },
 ] as const satisfies readonly ProbeCommandSpec[];
 
 export type ProbeCommandId = (typeof PROBE_COMMANDS)[number]['id'];

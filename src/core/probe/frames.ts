@@ -74,12 +74,28 @@ class FrameReader {
     this.prefix = `${boundary} `;
   }
 
-  readAll(): { sections: Map<string, Section>; started: boolean; done: boolean; header: Record<string, string>; preamble: string; preambleBytes: number; errors: string[] } {
+  readAll(): {
+    sections: Map<string, Section>;
+    started: boolean;
+    done: boolean;
+    header: Record<string, string>;
+    preamble: string;
+    preambleBytes: number;
+    errors: string[];
+  } {
     const start = this.findLineStarting(`${this.prefix}PROBE `, 0);
     // The newline right before the header is the script's own (it starts the header on a line of its own).
     const end = start < 0 ? this.buf.length : start > 0 && this.buf[start - 1] === 0x0a ? start - 1 : start;
     const preamble = this.buf.subarray(0, end);
-    const result = { sections: this.sections, started: start >= 0, done: false, header: {} as Record<string, string>, preamble: '', preambleBytes: end, errors: this.errors };
+    const result = {
+      sections: this.sections,
+      started: start >= 0,
+      done: false,
+      header: {} as Record<string, string>,
+      preamble: '',
+      preambleBytes: end,
+      errors: this.errors,
+    };
     result.preamble = decode(preamble.subarray(0, PREAMBLE_KEEP_BYTES));
     if (start < 0) return result;
     this.pos = start;

@@ -87,7 +87,10 @@ export function parseModulesLoad(text: string): Parsed<{ files: ModulesLoadFile[
   return ok({
     files: files.value.map((f) => ({
       path: f.path,
-      modules: f.lines.map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#') && !l.startsWith(';')).map((l) => l.split(/\s+/)[0]),
+      modules: f.lines
+        .map((l) => l.trim())
+        .filter((l) => l !== '' && !l.startsWith('#') && !l.startsWith(';'))
+        .map((l) => l.split(/\s+/)[0]),
     })),
   });
 }
@@ -110,5 +113,9 @@ export function parseDmi(text: string): Parsed<Dmi> {
   const files = parseHeadedFiles(text, 'DMI files');
   if (!files.ok) return files;
   const value = (path: string) => files.value.find((f) => f.path === path)?.lines[0]?.trim() || null;
-  return ok({ sysVendor: value('/sys/class/dmi/id/sys_vendor'), productName: value('/sys/class/dmi/id/product_name'), hypervisorType: value('/sys/hypervisor/type') });
+  return ok({
+    sysVendor: value('/sys/class/dmi/id/sys_vendor'),
+    productName: value('/sys/class/dmi/id/product_name'),
+    hypervisorType: value('/sys/hypervisor/type'),
+  });
 }

@@ -56,7 +56,10 @@ export function parseKallsymsPeer(out: CommandOutput): Parsed<KallsymsPeer> {
   const read = readLines(out.stdout, what);
   if (!read.ok) return read;
   const lines = read.value.filter((l) => l.trim() !== '');
-  const skipped = lines.length === 1 && out.exitCode === 0 && lines[0].startsWith(`${KALLSYMS_NOT_READ} `) ? lines[0].slice(KALLSYMS_NOT_READ.length + 1).trim() : '';
+  const skipped =
+    lines.length === 1 && out.exitCode === 0 && lines[0].startsWith(`${KALLSYMS_NOT_READ} `)
+      ? lines[0].slice(KALLSYMS_NOT_READ.length + 1).trim()
+      : '';
   if (/^(nvidia_peermem|nv_peer_mem)$/.test(skipped)) return ok({ exported: true, lines: [], impliedBy: skipped });
   if (out.exitCode === 1 && lines.length === 0) return ok({ exported: false, lines });
   if (out.exitCode !== 0) return fail(1, `${what}: grep could not read /proc/kallsyms (exit ${out.exitCode}): ${quote(out.stderr.trim())}`);
@@ -77,7 +80,8 @@ export function parseNvPeerMemService(text: string): Parsed<{ enabled: string; a
   for (let i = 0; i < read.value.length; i++) {
     const m = /^(is-enabled|is-active): ?(.*)$/.exec(read.value[i]);
     if (m) values[m[1]] = m[2].trim();
-    else if (read.value[i].trim() !== '') return fail(i + 1, `${what}: expected "is-enabled: …" or "is-active: …", found ${quote(read.value[i])}`);
+    else if (read.value[i].trim() !== '')
+      return fail(i + 1, `${what}: expected "is-enabled: …" or "is-active: …", found ${quote(read.value[i])}`);
   }
   if (values['is-enabled'] === undefined || values['is-active'] === undefined) {
     return fail(read.value.length + 1, `${what}: expected both "is-enabled:" and "is-active:" lines; the output ended early`);
@@ -97,7 +101,8 @@ export function parseUname(text: string): Parsed<KernelRelease> {
   const line = singleLine(text, what);
   if (!line.ok) return line;
   const m = /^(\d+)\.(\d+)/.exec(line.value);
-  if (!m || /\s/.test(line.value)) return fail(1, `${what}: expected a kernel release such as "5.15.0-91-generic", found ${quote(line.value)}`);
+  if (!m || /\s/.test(line.value))
+    return fail(1, `${what}: expected a kernel release such as "5.15.0-91-generic", found ${quote(line.value)}`);
   return ok({ release: line.value, major: Number(m[1]), minor: Number(m[2]) });
 }
 
@@ -164,7 +169,15 @@ export function parseIommuGroups(text: string): Parsed<IommuGroups> {
     if (f[0] !== 'group' || f.length < 4 || !/^\d+$/.test(f[1]) || !/^[01]$/.test(f[3])) {
       return fail(i + 1, `${what}: expected "group <id> <type> <0|1> <devices…>" (tab-separated), found ${quote(line)}`);
     }
-    groups.push({ id: Number(f[1]), type: f[2].trim() || null, vfio: f[3] === '1', devices: f.slice(4).filter((d) => d !== '').map((d) => d.toLowerCase()) });
+    groups.push({
+      id: Number(f[1]),
+      type: f[2].trim() || null,
+      vfio: f[3] === '1',
+      devices: f
+        .slice(4)
+        .filter((d) => d !== '')
+        .map((d) => d.toLowerCase()),
+    });
   }
   return ok({ count: groups.length, groups });
 }

@@ -23,8 +23,23 @@ async function runLocally(script: string, request: ProbeRequest, options: LocalR
   const cap = options.maxStreamBytes ?? request.commands.length * 2 * (request.maxOutputBytes + 4096) + 65536;
   const out = new ProbeStdout(request.boundary, cap);
   const err = new HeadKeeper(STDERR_KEEP_BYTES);
-  const run = await runLocalScript(script, { env: options.env, shell: options.shell, timeoutMs: request.deadlineMs, signal: options.signal, stdout: out, stderr: err });
+  const run = await runLocalScript(script, {
+    env: options.env,
+    shell: options.shell,
+    timeoutMs: request.deadlineMs,
+    signal: options.signal,
+    stdout: out,
+    stderr: err,
+  });
   const { stdout, preambleCutBytes } = out.result();
   const stderr = Buffer.concat([err.contents(), Buffer.from(run.note ?? '')]);
-  return { stdout, stderr, exitCode: run.exitCode, connectionLost: run.connectionLost, timedOut: run.timedOut, preambleCutBytes, stderrCutBytes: err.cutBytes };
+  return {
+    stdout,
+    stderr,
+    exitCode: run.exitCode,
+    connectionLost: run.connectionLost,
+    timedOut: run.timedOut,
+    preambleCutBytes,
+    stderrCutBytes: err.cutBytes,
+  };
 }

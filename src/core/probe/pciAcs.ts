@@ -15,7 +15,8 @@ const HEX = '[0-9a-f]';
 const BDF_PATTERN = `${HEX}${HEX}${HEX}${HEX}:${HEX}${HEX}:${HEX}${HEX}.[0-7]`;
 
 /** Only the lines the diagnosis reads: each device's header, ACS and ATS lines, an access-denied mark. */
-const KEEP = "'^(== |lspci-via|setpci:|[0-9a-f]{2,}:|[[:space:]]*(Capabilities: \\[[0-9a-f]+ v[0-9]+\\] (Access Control Services|Address Translation Service)|Capabilities: <access denied>|ACSCap:|ACSCtl:|ATSCtl:))'";
+const KEEP =
+  "'^(== |lspci-via|setpci:|[0-9a-f]{2,}:|[[:space:]]*(Capabilities: \\[[0-9a-f]+ v[0-9]+\\] (Access Control Services|Address Translation Service)|Capabilities: <access denied>|ACSCap:|ACSCtl:|ATSCtl:))'";
 
 /**
  * POSIX sh. Prints `lspci-via: root|sudo`, `setpci: <path>` (for the persist fix), then per device
@@ -32,7 +33,7 @@ export const PCI_ACS_COMMAND = [
   '{ printf \'setpci: %s\\n\' "$(command -v setpci)"',
   '  if [ "$(id -u)" = 0 ]; then echo "lspci-via: root"; sh -c "$S" sh "$@"',
   '  elif e=$(sudo -n true 2>&1 </dev/null); then echo "lspci-via: sudo"; sudo -n sh -c "$S" sh "$@" </dev/null',
-  "  else printf 'lspci-via: none\\t%s\\n' \"$(printf '%s' \"$e\" | head -n 1)\"; fi",
+  '  else printf \'lspci-via: none\\t%s\\n\' "$(printf \'%s\' "$e" | head -n 1)"; fi',
   `} | grep -E ${KEEP}`,
 ].join('\n');
 
@@ -66,9 +67,13 @@ export function parsePciAcs(text: string): Parsed<PciAcs> {
     else if (line.startsWith('setpci:')) setpci = line.slice('setpci:'.length).trim() || null;
     else if (s) sections.push({ bdf: s[1], start: i + 1, lines: [] });
     else if (sections.length > 0) sections[sections.length - 1].lines.push(line);
-    else if (line.trim() !== '') return fail(i + 1, `${WHAT}: expected "lspci-via:", "setpci:" or "== <bus address>", found ${quote(line)}`);
+    else if (line.trim() !== '')
+      return fail(i + 1, `${WHAT}: expected "lspci-via:", "setpci:" or "== <bus address>", found ${quote(line)}`);
   }
-  if (via === null) return read.value.length === 0 ? ok({ via: 'root', why: null, setpci: null, devices: new Map() }) : fail(1, `${WHAT}: no "lspci-via:" line`);
+  if (via === null)
+    return read.value.length === 0
+      ? ok({ via: 'root', why: null, setpci: null, devices: new Map() })
+      : fail(1, `${WHAT}: no "lspci-via:" line`);
   const devices = new Map<string, LspciDevice | null>();
   for (const s of sections) {
     const parsed = s.lines.some((l) => l.trim() !== '') ? parseLspci(s.lines.join('\n')) : null;

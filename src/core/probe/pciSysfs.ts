@@ -28,7 +28,9 @@ export function deviceLoops(onRdma: string, onGpu: string): string[] {
 
 /** sh: each populated GID of an Ethernet (RoCE) port `$q` of device `$i`, with its RoCE type and netdev (as show_gids reads them). */
 const GID_LINES =
-  'if [ "$l" = Ethernet ]; then for e in "$q"/gids/*; do [ $k -lt ' + MAX_GIDS + ' ] || break; v=; read -r v 2>/dev/null < "$e" || continue; ' +
+  'if [ "$l" = Ethernet ]; then for e in "$q"/gids/*; do [ $k -lt ' +
+  MAX_GIDS +
+  ' ] || break; v=; read -r v 2>/dev/null < "$e" || continue; ' +
   'case $v in 0000:0000:0000:0000:0000:0000:0000:0000|fe80:0000:0000:0000:0000:0000:0000:0000) continue;; esac; x=${e##*/}; t=; d=; ' +
   'read -r t 2>/dev/null < "$q/gid_attrs/types/$x"; read -r d 2>/dev/null < "$q/gid_attrs/ndevs/$x"; k=$((k+1)); ' +
   'printf \'gid\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n\' "${i##*/}" "${q##*/}" "$x" "$v" "$t" "$d"; done; fi';
@@ -41,7 +43,9 @@ const GID_LINES =
 export const PCI_SYSFS_COMMAND = [
   'n=0; k=0; seen=" "',
   'emit() { d=$1; while :; do b=${d##*/}; case $b in ????:??:??.?) ;; *) break;; esac; case $seen in *" $d "*) break;; esac; ' +
-    'n=$((n+1)); [ $n -le ' + MAX_DEVICES + ' ] || break; seen="$seen$d "; printf \'pci\\t%s\' "$d"; ' +
+    'n=$((n+1)); [ $n -le ' +
+    MAX_DEVICES +
+    ' ] || break; seen="$seen$d "; printf \'pci\\t%s\' "$d"; ' +
     `for a in ${ATTRS.join(' ')}; do v=; [ -r "$d/$a" ] && read -r v < "$d/$a"; printf '\\t%s' "$v"; done; printf '\\n'; d=\${d%/*}; done; }`,
   ...deviceLoops(
     'f=; [ -r "$i/fw_ver" ] && read -r f < "$i/fw_ver"; printf \'ib\\t%s\\t%s\\t%s\\n\' "${i##*/}" "$p" "$f"; for q in "$i"/ports/*; do [ -d "$q" ] || continue; s=; l=; r=; ' +
@@ -100,7 +104,11 @@ const BDF = /^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$/;
 export function parsePciSysfs(text: string): Parsed<PciSysfs> {
   const read = readLines(text, WHAT);
   if (!read.ok) return read;
-  const out = { rdma: [] as { name: string; path: string; fwVer: string | null; ports: RdmaPort[] }[], nvidia: [] as string[], devices: new Map<string, PciDevice>() };
+  const out = {
+    rdma: [] as { name: string; path: string; fwVer: string | null; ports: RdmaPort[] }[],
+    nvidia: [] as string[],
+    devices: new Map<string, PciDevice>(),
+  };
   for (let i = 0; i < read.value.length; i++) {
     const line = read.value[i];
     if (line.trim() === '') continue;
@@ -110,12 +118,17 @@ export function parsePciSysfs(text: string): Parsed<PciSysfs> {
   return ok(out);
 }
 
-type Building = { rdma: { name: string; path: string; fwVer: string | null; ports: RdmaPort[] }[]; nvidia: string[]; devices: Map<string, PciDevice> };
+type Building = {
+  rdma: { name: string; path: string; fwVer: string | null; ports: RdmaPort[] }[];
+  nvidia: string[];
+  devices: Map<string, PciDevice>;
+};
 
 /** One line into `out`; the problem in words when it is not one the script prints. */
 function readLine(f: readonly string[], out: Building): string | null {
   // `ib NAME PATH` without FW_VER: a probe from before fw_ver was read (a saved folder).
-  if (f[0] === 'ib' && (f.length === 3 || f.length === 4) && f[2].startsWith('/sys/')) out.rdma.push({ name: f[1], path: f[2], fwVer: f[3]?.trim() || null, ports: [] });
+  if (f[0] === 'ib' && (f.length === 3 || f.length === 4) && f[2].startsWith('/sys/'))
+    out.rdma.push({ name: f[1], path: f[2], fwVer: f[3]?.trim() || null, ports: [] });
   else if (f[0] === 'port' && f.length === 6 && /^\d+$/.test(f[2])) {
     const dev = out.rdma.find((d) => d.name === f[1]);
     if (!dev) return `a port of ${quote(f[1])} before its "ib" line`;
@@ -123,7 +136,14 @@ function readLine(f: readonly string[], out: Building): string | null {
   } else if (f[0] === 'gid' && f.length === 7 && /^\d+$/.test(f[2]) && /^\d+$/.test(f[3])) {
     const port = out.rdma.find((d) => d.name === f[1])?.ports.find((p) => p.port === Number(f[2]));
     if (!port) return `a GID of ${quote(`${f[1]} port ${f[2]}`)} before its "port" line`;
-    port.gids.push({ device: f[1], port: port.port, index: Number(f[3]), gid: f[4].trim().toLowerCase(), roceVersion: roceVersionOf(f[5]), netdev: f[6].trim() || null });
+    port.gids.push({
+      device: f[1],
+      port: port.port,
+      index: Number(f[3]),
+      gid: f[4].trim().toLowerCase(),
+      roceVersion: roceVersionOf(f[5]),
+      netdev: f[6].trim() || null,
+    });
   } else if (f[0] === 'gpu' && f.length === 2 && f[1].startsWith('/sys/')) out.nvidia.push(f[1]);
   else if (f[0] === 'pci' && f.length === 2 + ATTRS.length) {
     const device = pciDevice(f);
@@ -139,7 +159,15 @@ function pciDevice(f: readonly string[]): PciDevice | null {
   if (!path.startsWith('/sys/') || !BDF.test(bdf)) return null;
   const int = (s: string) => (/^-?\d+$/.test(s.trim()) ? Number(s.trim()) : null);
   return {
-    path, bdf: bdf.toLowerCase(), class: f[2], vendor: f[3], device: f[4], numaNode: int(f[5]),
-    maxLinkSpeed: f[6], maxLinkWidth: int(f[7]), currentLinkSpeed: f[8], currentLinkWidth: int(f[9]),
+    path,
+    bdf: bdf.toLowerCase(),
+    class: f[2],
+    vendor: f[3],
+    device: f[4],
+    numaNode: int(f[5]),
+    maxLinkSpeed: f[6],
+    maxLinkWidth: int(f[7]),
+    currentLinkSpeed: f[8],
+    currentLinkWidth: int(f[9]),
   };
 }

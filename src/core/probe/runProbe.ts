@@ -98,7 +98,9 @@ export async function runProbe(runner: ProbeRunner, options: ProbeOptions): Prom
     timedOut: out.timedOut,
     finished: framed.done,
     notes: [...cut.notes, ...framed.framingErrors, ...(budget.cutChars > 0 ? [budgetNote(budget.cutChars)] : [])],
-    ...(cut.outputCut || budget.cutChars > 0 ? { outputCut: { ...cut.outputCut, ...(budget.cutChars > 0 ? { commandOutputChars: budget.cutChars } : {}) } } : {}),
+    ...(cut.outputCut || budget.cutChars > 0
+      ? { outputCut: { ...cut.outputCut, ...(budget.cutChars > 0 ? { commandOutputChars: budget.cutChars } : {}) } }
+      : {}),
   };
 }
 
@@ -111,8 +113,14 @@ function streamCuts(out: RunnerOutput, framed: FramedStream): { notes: string[];
   const notes = [err.text.trim()];
   if (stderr.cutBytes > 0) notes.push(`${stderr.cutBytes} more bytes on stderr were cut (the first ${stderr.keptBytes} are kept above)`);
   notes.push(framed.preamble.trim());
-  if (beforeProbe.cutBytes > 0) notes.push(`${beforeProbe.cutBytes} more bytes printed before the probe started (the login shell's output) were cut (the first ${keptBefore} are kept above)`);
-  const outputCut = stderr.cutBytes > 0 || beforeProbe.cutBytes > 0 ? { ...(beforeProbe.cutBytes > 0 ? { beforeProbe } : {}), ...(stderr.cutBytes > 0 ? { stderr } : {}) } : undefined;
+  if (beforeProbe.cutBytes > 0)
+    notes.push(
+      `${beforeProbe.cutBytes} more bytes printed before the probe started (the login shell's output) were cut (the first ${keptBefore} are kept above)`,
+    );
+  const outputCut =
+    stderr.cutBytes > 0 || beforeProbe.cutBytes > 0
+      ? { ...(beforeProbe.cutBytes > 0 ? { beforeProbe } : {}), ...(stderr.cutBytes > 0 ? { stderr } : {}) }
+      : undefined;
   return { notes: notes.filter((n) => n !== ''), outputCut };
 }
 

@@ -93,7 +93,10 @@ interface TimerEvent {
 /** The flush tick, TERM at each distinct limit and KILL KILL_AFTER_S later, in time order. */
 function timerEvents(commands: readonly ProbeCommandSpec[]): TimerEvent[] {
   const limits = [...new Set(commands.map((c) => c.timeoutS))];
-  const events = limits.flatMap((l): TimerEvent[] => [{ atS: l, kind: 'T', limitS: l }, { atS: l + KILL_AFTER_S, kind: 'K', limitS: l }]);
+  const events = limits.flatMap((l): TimerEvent[] => [
+    { atS: l, kind: 'T', limitS: l },
+    { atS: l + KILL_AFTER_S, kind: 'K', limitS: l },
+  ]);
   if (limits.some((l) => l > FLUSH_TICK_S)) events.push({ atS: FLUSH_TICK_S, kind: 'F', limitS: 0 });
   const order = { F: 0, K: 1, T: 2 };
   return events.sort((a, b) => a.atS - b.atS || order[a.kind] - order[b.kind]);
@@ -109,7 +112,7 @@ function timerLine(events: readonly TimerEvent[]): string {
     return step;
   });
   // stdio off: a sleep left over must not hold the session's output open.
-  return `(exec </dev/null >/dev/null 2>&1 7<&-; ${steps.join(" && ")}) & TW=$!`;
+  return `(exec </dev/null >/dev/null 2>&1 7<&-; ${steps.join(' && ')}) & TW=$!`;
 }
 
 function checkSpec(c: ProbeCommandSpec): void {

@@ -13,10 +13,25 @@ export function sshRunner(client: Client, signal?: AbortSignal): ProbeRunner {
     // probe and stderr are kept only in part (streamCaps.ts), however much of them arrives.
     const stdoutSink = new ProbeStdout(request.boundary, request.commands.length * request.maxOutputBytes * 2 + 1024 * 1024);
     const stderrSink = new HeadKeeper(STDERR_KEEP_BYTES);
-    const r = await exec(client, PROBE_REMOTE_COMMAND, { stdin: script, timeoutMs: request.deadlineMs, maxBytes: 0, signal, stdoutSink, stderrSink });
+    const r = await exec(client, PROBE_REMOTE_COMMAND, {
+      stdin: script,
+      timeoutMs: request.deadlineMs,
+      maxBytes: 0,
+      signal,
+      stdoutSink,
+      stderrSink,
+    });
     const { stdout, preambleCutBytes } = stdoutSink.result();
     // exec()'s own error text (a channel that could not open) comes in the result, not through the sink.
     const stderr = Buffer.concat([stderrSink.contents(), r.stderr]);
-    return { stdout, stderr, exitCode: r.exitCode, connectionLost: r.connectionLost, timedOut: r.timedOut, preambleCutBytes, stderrCutBytes: stderrSink.cutBytes };
+    return {
+      stdout,
+      stderr,
+      exitCode: r.exitCode,
+      connectionLost: r.connectionLost,
+      timedOut: r.timedOut,
+      preambleCutBytes,
+      stderrCutBytes: stderrSink.cutBytes,
+    };
   };
 }

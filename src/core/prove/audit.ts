@@ -19,13 +19,27 @@ export function proofAuditEntry(report: ProofReport, user: string | null, now: D
       client: `${g.client.host}:${g.client.device}:${g.client.port}`,
       server: `${g.server.host}:${g.server.device}:${g.server.port}`,
       verdict: g.verdict,
-      modes: g.modes.map((m) => ({ mode: m.mode, status: m.status, gbps: m.gbps, lineRateGbps: m.lineRateGbps, ratio: m.ratio, reason: m.reason, command: m.command, ...(m.sharedFrom ? { sharedFrom: m.sharedFrom } : {}) })),
+      modes: g.modes.map((m) => ({
+        mode: m.mode,
+        status: m.status,
+        gbps: m.gbps,
+        lineRateGbps: m.lineRateGbps,
+        ratio: m.ratio,
+        reason: m.reason,
+        command: m.command,
+        ...(m.sharedFrom ? { sharedFrom: m.sharedFrom } : {}),
+      })),
     })),
   };
 }
 
 /** Appends the proof when a measurement ran; returns the log's path, or null when nothing ran (refused). */
-export function appendProofAudit(report: ProofReport, user: string | null, logPath: string = auditLogPath(), now: Date = new Date()): string | null {
+export function appendProofAudit(
+  report: ProofReport,
+  user: string | null,
+  logPath: string = auditLogPath(),
+  now: Date = new Date(),
+): string | null {
   const ran = report.gpus.some((g) => g.modes.some((m) => m.command !== null));
   return ran ? appendAuditLine(proofAuditEntry(report, user, now), logPath) : null;
 }

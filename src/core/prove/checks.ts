@@ -15,7 +15,7 @@ export const PROVE_CHECK_COMMANDS: readonly ProbeCommandSpec[] = [
   {
     id: PERFTEST_CHECK_ID,
     command:
-      "for t in ib_write_bw numactl timeout; do p=$(command -v \"$t\" 2>/dev/null) || p=-; printf 'which %s %s\\n' \"$t\" \"$p\"; done; " +
+      'for t in ib_write_bw numactl timeout; do p=$(command -v "$t" 2>/dev/null) || p=-; printf \'which %s %s\\n\' "$t" "$p"; done; ' +
       'if command -v ib_write_bw >/dev/null 2>&1; then ib_write_bw --help 2>&1 | grep -e use_cuda; fi; exit 0',
     timeoutS: 10,
   },
@@ -45,20 +45,33 @@ export function readPerftestCheck(report: ProbeReport): PerftestCheck | null {
   }
   if (!which.has('ib_write_bw')) return null;
   const flags = parsePerftestHelp(help.join('\n'));
-  return { ibWriteBw: which.get('ib_write_bw') ?? null, numactl: which.get('numactl') ?? null, timeout: which.get('timeout') ?? null, ...flags, helpLines: help };
+  return {
+    ibWriteBw: which.get('ib_write_bw') ?? null,
+    numactl: which.get('numactl') ?? null,
+    timeout: which.get('timeout') ?? null,
+    ...flags,
+    helpLines: help,
+  };
 }
 
 /** Where the GPU modes need more than the distribution's package (docs/perftest.md §3). */
 export const cudaBuildHint = (): string =>
-  t('distribution packages are built without CUDA: for the GPU modes build perftest from linux-rdma/perftest with CUDA (./autogen.sh && ./configure CUDA_H_PATH=/usr/local/cuda/include/cuda.h && make)');
+  t(
+    'distribution packages are built without CUDA: for the GPU modes build perftest from linux-rdma/perftest with CUDA (./autogen.sh && ./configure CUDA_H_PATH=/usr/local/cuda/include/cuda.h && make)',
+  );
 
 /** How to install perftest on the host's distribution (from /etc/os-release), in words. */
 export function perftestInstallHint(report: ProbeReport): string {
   const os = factOf(report, 'os-release');
   const ids = os ? [os.id, ...os.idLike] : [];
-  const install = ids.some((i) => i === 'debian' || i === 'ubuntu') ? 'apt install perftest'
-    : ids.some((i) => ['rhel', 'centos', 'fedora', 'rocky', 'almalinux', 'ol'].includes(i)) ? 'dnf install perftest'
-    : ids.some((i) => i.startsWith('suse') || i === 'sles' || i === 'opensuse') ? 'zypper install perftest'
-    : null;
-  return install ? `${t('install it with {0}', `\`${install}\``)}${os ? ` (${os.prettyName})` : ''}` : t('install the perftest package of the distribution');
+  const install = ids.some((i) => i === 'debian' || i === 'ubuntu')
+    ? 'apt install perftest'
+    : ids.some((i) => ['rhel', 'centos', 'fedora', 'rocky', 'almalinux', 'ol'].includes(i))
+      ? 'dnf install perftest'
+      : ids.some((i) => i.startsWith('suse') || i === 'sles' || i === 'opensuse')
+        ? 'zypper install perftest'
+        : null;
+  return install
+    ? `${t('install it with {0}', `\`${install}\``)}${os ? ` (${os.prettyName})` : ''}`
+    : t('install the perftest package of the distribution');
 }

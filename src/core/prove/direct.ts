@@ -25,7 +25,10 @@ export interface ProveShell {
   readonly host: string;
   /** How the other host reaches this one for perftest's TCP connection: its SSH HostName. */
   readonly address: string;
-  run(script: string, o: { readonly timeoutMs: number; readonly signal?: AbortSignal; readonly onStdout?: (chunk: Buffer) => void }): Promise<ShellRun>;
+  run(
+    script: string,
+    o: { readonly timeoutMs: number; readonly signal?: AbortSignal; readonly onStdout?: (chunk: Buffer) => void },
+  ): Promise<ShellRun>;
 }
 
 /** Each side prints a few KiB; a cap far above that. */
@@ -73,14 +76,27 @@ export async function runOnTwoHosts(client: ProveShell, server: ProveShell, m: M
       clientRun = client.run(clientScript(ctx, m, server.address, port), { timeoutMs: execTimeoutMs(m, 1), signal: ctx.signal });
     }
   };
-  const serverRun = await server.run(serverScript(ctx, m, candidatePorts()), { timeoutMs: execTimeoutMs(m, 2), signal: ctx.signal, onStdout });
+  const serverRun = await server.run(serverScript(ctx, m, candidatePorts()), {
+    timeoutMs: execTimeoutMs(m, 2),
+    signal: ctx.signal,
+    onStdout,
+  });
   const clientDone = await clientRun;
-  const events = [...scriptEvents(serverRun.stdout.toString('utf8'), ctx.tag), ...(clientDone ? scriptEvents(clientDone.stdout.toString('utf8'), ctx.tag) : [])];
+  const events = [
+    ...scriptEvents(serverRun.stdout.toString('utf8'), ctx.tag),
+    ...(clientDone ? scriptEvents(clientDone.stdout.toString('utf8'), ctx.tag) : []),
+  ];
   return sideRuns(m, ctx, events, clientDone ? [serverRun, clientDone] : [serverRun], server.address);
 }
 
 /** The two sides' results from the script's lines; a stopped exec says why the rest is missing. */
-export function sideRuns(m: Measurement, ctx: RunContext, events: readonly ScriptEvent[], runs: readonly ShellRun[], serverAddress: string): SideRuns {
+export function sideRuns(
+  m: Measurement,
+  ctx: RunContext,
+  events: readonly ScriptEvent[],
+  runs: readonly ShellRun[],
+  serverAddress: string,
+): SideRuns {
   const mine = events.filter((e) => e.id === m.id);
   const role = (r: 'server' | 'client'): RoleRun | null => {
     const e = mine.find((x) => x.kind === 'R' && x.role === r);
@@ -89,10 +105,17 @@ export function sideRuns(m: Measurement, ctx: RunContext, events: readonly Scrip
   const port = mine.find((e) => e.kind === 'P')?.port;
   const stopped = ctx.signal?.aborted ? 'cancelled' : runs.some((r) => r.timedOut) ? 'timed-out' : undefined;
   const lost = runs.find((r) => r.connectionLost && !r.timedOut);
-  const client = role('client') ?? (lost && !stopped ? { exitCode: null, output: `connection to the host lost: ${lost.stderr.toString('utf8').trim() || 'no exit status'}` } : null);
+  const client =
+    role('client') ??
+    (lost && !stopped
+      ? { exitCode: null, output: `connection to the host lost: ${lost.stderr.toString('utf8').trim() || 'no exit status'}` }
+      : null);
   const side = { endpoint: m.client, cuda: m.mode, sizeBytes: ctx.sizeBytes, durationS: ctx.durationS };
   return {
-    server: role('server'), client, stopped, noPort: mine.some((e) => e.kind === 'N'),
+    server: role('server'),
+    client,
+    stopped,
+    noPort: mine.some((e) => e.kind === 'N'),
     command: commandLine(side, port ?? '<port>', serverAddress),
   };
 }

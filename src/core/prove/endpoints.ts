@@ -16,7 +16,8 @@ export interface DiagnosedHost {
 }
 
 /** A GPU's endpoint, or why it has none. */
-export type EndpointOf = { readonly ok: true; readonly endpoint: ProveEndpoint; readonly pair: GpuNicPair } | { readonly ok: false; readonly reason: string };
+export type EndpointOf =
+  { readonly ok: true; readonly endpoint: ProveEndpoint; readonly pair: GpuNicPair } | { readonly ok: false; readonly reason: string };
 
 export function gpuIndex(gpu: string): number | null {
   const m = /^GPU(\d+)$/.exec(gpu);
@@ -30,17 +31,35 @@ export function endpointOf(h: DiagnosedHost, pair: GpuNicPair): EndpointOf {
   if (!nic || nic.device === null) return { ok: false, reason: `${h.host}: ${pair.gpu} has no usable RDMA NIC (${pair.reason})` };
   const ports = rdmaPorts(h.report) ?? [];
   const port = ports.find((p) => p.device === nic.device && (nic.port === null || p.port === nic.port));
-  if (port && port.active === false) return { ok: false, reason: `${h.host}: ${pair.gpu}'s NIC ${nic.device} port ${port.port} is not active (${port.state ?? 'state unknown'})` };
+  if (port && port.active === false)
+    return {
+      ok: false,
+      reason: `${h.host}: ${pair.gpu}'s NIC ${nic.device} port ${port.port} is not active (${port.state ?? 'state unknown'})`,
+    };
   return { ok: true, pair, endpoint: endpoint(h, pair, index, nic.device, port?.port ?? nic.port ?? 1, port) };
 }
 
-function endpoint(h: DiagnosedHost, pair: GpuNicPair, index: number, device: string, portNo: number, port: RdmaPortView | undefined): ProveEndpoint {
+function endpoint(
+  h: DiagnosedHost,
+  pair: GpuNicPair,
+  index: number,
+  device: string,
+  portNo: number,
+  port: RdmaPortView | undefined,
+): ProveEndpoint {
   const nicNode = nicNumaNode(h.report, device);
   const gpuNode = pair.numaNode !== null && /^\d+$/.test(pair.numaNode) ? Number(pair.numaNode) : null;
   return {
-    host: h.host, gpu: pair.gpu, gpuIndex: index, gpuName: smiGpu(h.report, index)?.productName ?? gpuQueryName(h.report, index),
-    device, port: portNo, linkLayer: port?.linkLayer ?? null, lineRateGbps: port?.speedMbps === null || port?.speedMbps === undefined ? null : port.speedMbps / 1000,
-    numaNode: nicNode ?? gpuNode, numaSource: nicNode !== null ? 'nic' : gpuNode !== null ? 'gpu' : null,
+    host: h.host,
+    gpu: pair.gpu,
+    gpuIndex: index,
+    gpuName: smiGpu(h.report, index)?.productName ?? gpuQueryName(h.report, index),
+    device,
+    port: portNo,
+    linkLayer: port?.linkLayer ?? null,
+    lineRateGbps: port?.speedMbps === null || port?.speedMbps === undefined ? null : port.speedMbps / 1000,
+    numaNode: nicNode ?? gpuNode,
+    numaSource: nicNode !== null ? 'nic' : gpuNode !== null ? 'gpu' : null,
   };
 }
 
@@ -64,7 +83,10 @@ function gpuQueryName(report: ProbeReport, index: number): string | null {
 }
 
 /** Every GPU of the host that has an endpoint, and the reasons of those that have none. */
-export function hostEndpoints(h: DiagnosedHost): { endpoints: Map<string, { endpoint: ProveEndpoint; pair: GpuNicPair }>; missing: { gpu: string; reason: string }[] } {
+export function hostEndpoints(h: DiagnosedHost): {
+  endpoints: Map<string, { endpoint: ProveEndpoint; pair: GpuNicPair }>;
+  missing: { gpu: string; reason: string }[];
+} {
   const endpoints = new Map<string, { endpoint: ProveEndpoint; pair: GpuNicPair }>();
   const missing: { gpu: string; reason: string }[] = [];
   for (const pair of h.diagnosis.pairs) {
@@ -79,15 +101,27 @@ export function hostEndpoints(h: DiagnosedHost): { endpoints: Map<string, { endp
  * The server end of a one-host measurement: another active port of the same link layer, preferring
  * one that NCCL gives to some GPU (that GPU then serves, next to its NIC); else the same port and GPU.
  */
-export function loopbackPartner(client: ProveEndpoint, all: ReadonlyMap<string, { endpoint: ProveEndpoint }>, h: DiagnosedHost): { server: ProveEndpoint; kind: 'other-port' | 'same-port' } {
+export function loopbackPartner(
+  client: ProveEndpoint,
+  all: ReadonlyMap<string, { endpoint: ProveEndpoint }>,
+  h: DiagnosedHost,
+): { server: ProveEndpoint; kind: 'other-port' | 'same-port' } {
   const same = (e: ProveEndpoint) => e.device === client.device && e.port === client.port;
   const served = [...all.values()].map((x) => x.endpoint).filter((e) => !same(e) && e.linkLayer === client.linkLayer);
   if (served.length > 0) return { server: served[0], kind: 'other-port' };
-  const other = (rdmaPorts(h.report) ?? []).find((p) => p.active === true && p.linkLayer === client.linkLayer && !(p.device === client.device && p.port === client.port));
+  const other = (rdmaPorts(h.report) ?? []).find(
+    (p) => p.active === true && p.linkLayer === client.linkLayer && !(p.device === client.device && p.port === client.port),
+  );
   if (other) {
     return {
       kind: 'other-port',
-      server: { ...client, device: other.device, port: other.port, lineRateGbps: other.speedMbps === null ? null : other.speedMbps / 1000, numaNode: nicNumaNode(h.report, other.device) ?? client.numaNode },
+      server: {
+        ...client,
+        device: other.device,
+        port: other.port,
+        lineRateGbps: other.speedMbps === null ? null : other.speedMbps / 1000,
+        numaNode: nicNumaNode(h.report, other.device) ?? client.numaNode,
+      },
     };
   }
   return { server: client, kind: 'same-port' };

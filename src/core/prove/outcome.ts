@@ -25,12 +25,28 @@ export function modeOutcome(m: Measurement, runs: SideRuns, explain: (failed: bo
   const gbps = client?.averageGbps ?? null;
   const firstError = client?.errors[0]?.text ?? server?.errors[0]?.text ?? null;
   const clean = runs.client?.exitCode === 0 && gbps !== null && firstError === null && (runs.server === null || runs.server.exitCode === 0);
-  if (clean) return { ...base, status: 'ok', gbps, ratio: lineRate === null ? null : Math.round((gbps / lineRate) * 100) / 100, reason: null, explainedBy: [] };
+  if (clean)
+    return {
+      ...base,
+      status: 'ok',
+      gbps,
+      ratio: lineRate === null ? null : Math.round((gbps / lineRate) * 100) / 100,
+      reason: null,
+      explainedBy: [],
+    };
   // 124: `timeout` stopped the side at its deadline; 137: it had to KILL it (`-k 2`).
-  const stopped = runs.stopped ?? ([runs.client, runs.server].some((r) => r?.exitCode === 124 || r?.exitCode === 137) ? 'timed-out' : undefined);
+  const stopped =
+    runs.stopped ?? ([runs.client, runs.server].some((r) => r?.exitCode === 124 || r?.exitCode === 137) ? 'timed-out' : undefined);
   if (stopped) {
     const why = stopped === 'cancelled' ? t('cancelled while it ran') : t('stopped at its deadline ({0} s per side)', m.limitS);
-    return { ...base, status: stopped, gbps: null, ratio: null, reason: firstError ? t('{0}; perftest said: {1}', why, firstError) : why, explainedBy: [] };
+    return {
+      ...base,
+      status: stopped,
+      gbps: null,
+      ratio: null,
+      reason: firstError ? t('{0}; perftest said: {1}', why, firstError) : why,
+      explainedBy: [],
+    };
   }
   return { ...base, status: 'failed', gbps: null, ratio: null, reason: failure(runs, firstError), explainedBy: explain(true) };
 }
@@ -43,15 +59,20 @@ function read(run: RoleRun | null): PerftestRun | null {
 
 function failure(runs: SideRuns, firstError: string | null): string {
   if (firstError) return firstError;
-  if (runs.noPort) return t('no free TCP port for perftest\'s out-of-band connection on the server');
-  if (!runs.client && runs.server) return t('the server ended before the client could connect (exit {0}): {1}', runs.server.exitCode ?? '?', lastLine(runs.server.output));
+  if (runs.noPort) return t("no free TCP port for perftest's out-of-band connection on the server");
+  if (!runs.client && runs.server)
+    return t('the server ended before the client could connect (exit {0}): {1}', runs.server.exitCode ?? '?', lastLine(runs.server.output));
   if (!runs.client) return t('the client did not run');
-  if (runs.client.exitCode !== 0) return t('exit {0} without an error line: {1}', runs.client.exitCode ?? '?', lastLine(runs.client.output));
+  if (runs.client.exitCode !== 0)
+    return t('exit {0} without an error line: {1}', runs.client.exitCode ?? '?', lastLine(runs.client.output));
   return t('perftest printed no report line');
 }
 
 function lastLine(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   return lines[lines.length - 1] ?? '(nothing printed)';
 }
 

@@ -37,7 +37,13 @@ export interface ProvePlan {
 /** CUDA context creation and the out-of-band exchange, on top of the measured seconds. */
 const SETUP_SLACK_S = 45;
 
-export function planProof(host: DiagnosedHost, peer: DiagnosedHost | null, options: ProveOptions, modes: readonly ProveMode[], checks: ReadonlyMap<string, PerftestCheck>): ProvePlan {
+export function planProof(
+  host: DiagnosedHost,
+  peer: DiagnosedHost | null,
+  options: ProveOptions,
+  modes: readonly ProveMode[],
+  checks: ReadonlyMap<string, PerftestCheck>,
+): ProvePlan {
   const own = hostEndpoints(host);
   const other = peer ? hostEndpoints(peer) : null;
   const asked = (gpu: string) => options.gpus === null || options.gpus.some((i) => `GPU${i}` === gpu);
@@ -64,7 +70,14 @@ export function planProof(host: DiagnosedHost, peer: DiagnosedHost | null, optio
       measurementOf.set(mode, id);
       if (mode === 'host') hostRuns.set(key, id);
     }
-    gpus.push({ gpu, client, server: end.server, loopback: end.loopback, notes: notes(pair, client, end.server, end.loopback, checks), measurementOf });
+    gpus.push({
+      gpu,
+      client,
+      server: end.server,
+      loopback: end.loopback,
+      notes: notes(pair, client, end.server, end.loopback, checks),
+      measurementOf,
+    });
   }
   const known = new Set(host.diagnosis.pairs.map((p) => p.gpu));
   for (const i of options.gpus ?? []) if (!known.has(`GPU${i}`)) skipped.push(`${host.host}: there is no GPU${i}`);
@@ -73,7 +86,13 @@ export function planProof(host: DiagnosedHost, peer: DiagnosedHost | null, optio
 
 type ServerEnd = { server: ProveEndpoint; loopback: 'other-port' | 'same-port' | null } | { reason: string };
 
-function serverEnd(client: ProveEndpoint, own: ReadonlyMap<string, { endpoint: ProveEndpoint }>, host: DiagnosedHost, other: ReturnType<typeof hostEndpoints> | null, peer: DiagnosedHost | null): ServerEnd {
+function serverEnd(
+  client: ProveEndpoint,
+  own: ReadonlyMap<string, { endpoint: ProveEndpoint }>,
+  host: DiagnosedHost,
+  other: ReturnType<typeof hostEndpoints> | null,
+  peer: DiagnosedHost | null,
+): ServerEnd {
   if (!other || !peer) {
     const p = loopbackPartner(client, own, host);
     return { server: p.server, loopback: p.kind };
@@ -83,15 +102,34 @@ function serverEnd(client: ProveEndpoint, own: ReadonlyMap<string, { endpoint: P
   return { server: counterpart, loopback: null };
 }
 
-function notes(pair: GpuNicPair, client: ProveEndpoint, server: ProveEndpoint, loopback: PlannedGpu['loopback'], checks: ReadonlyMap<string, PerftestCheck>): string[] {
+function notes(
+  pair: GpuNicPair,
+  client: ProveEndpoint,
+  server: ProveEndpoint,
+  loopback: PlannedGpu['loopback'],
+  checks: ReadonlyMap<string, PerftestCheck>,
+): string[] {
   const out: string[] = [];
-  if (pair.proxyGpu) out.push(`NCCL relays ${pair.gpu}'s sends through ${pair.proxyGpu} over NVLink (PXN) to ${client.device}; this measures ${pair.gpu}'s own memory over ${client.device}`);
-  if (loopback === 'same-port') out.push(`one active ${client.linkLayer ?? ''} port on ${client.host} for ${client.device}: both ends use ${client.device} port ${client.port}, which loops the traffic back inside the HCA (the cable is not measured)`.replace('  ', ' '));
+  if (pair.proxyGpu)
+    out.push(
+      `NCCL relays ${pair.gpu}'s sends through ${pair.proxyGpu} over NVLink (PXN) to ${client.device}; this measures ${pair.gpu}'s own memory over ${client.device}`,
+    );
+  if (loopback === 'same-port')
+    out.push(
+      `one active ${client.linkLayer ?? ''} port on ${client.host} for ${client.device}: both ends use ${client.device} port ${client.port}, which loops the traffic back inside the HCA (the cable is not measured)`.replace(
+        '  ',
+        ' ',
+      ),
+    );
   for (const e of client === server ? [client] : [client, server]) {
     if (checks.get(e.host)?.numactl === null) out.push(`${e.host}: not pinned to a NUMA node: numactl is not installed`);
     else if (e.numaNode === null) out.push(`${e.host}: ${e.device} not pinned: its NUMA node is unknown`);
-    else if (e.numaSource === 'gpu') out.push(`${e.host}: ${e.device} pinned to NUMA node ${e.numaNode}, the GPU's (the NIC's was not read)`);
+    else if (e.numaSource === 'gpu')
+      out.push(`${e.host}: ${e.device} pinned to NUMA node ${e.numaNode}, the GPU's (the NIC's was not read)`);
   }
-  if (client.linkLayer !== null && server.linkLayer !== null && client.linkLayer !== server.linkLayer) out.push(`${client.device} is ${client.linkLayer} and ${server.device} ${server.linkLayer}: RDMA cannot connect ports of different link layers`);
+  if (client.linkLayer !== null && server.linkLayer !== null && client.linkLayer !== server.linkLayer)
+    out.push(
+      `${client.device} is ${client.linkLayer} and ${server.device} ${server.linkLayer}: RDMA cannot connect ports of different link layers`,
+    );
   return out;
 }

@@ -9,7 +9,12 @@ import { DiagnosedHost } from './endpoints';
 
 export const PROOF_PROBE_COMMANDS = [...PROBE_COMMANDS, ...PROVE_CHECK_COMMANDS];
 
-export async function probeForProof(runner: ProbeRunner, host: string, nccl: NcclAssumptions, deadlineMs = probeDeadlineMs(PROOF_PROBE_COMMANDS)): Promise<DiagnosedHost> {
+export async function probeForProof(
+  runner: ProbeRunner,
+  host: string,
+  nccl: NcclAssumptions,
+  deadlineMs = probeDeadlineMs(PROOF_PROBE_COMMANDS),
+): Promise<DiagnosedHost> {
   const { report, diagnosis } = await diagnoseHost({ kind: 'runner', host, runner }, { commands: PROOF_PROBE_COMMANDS, deadlineMs, nccl });
   return { host, report, diagnosis };
 }

@@ -40,8 +40,18 @@ function checked(re: RegExp, what: string, s: string): string {
 /** ib_write_bw's arguments for one side, without -p and the server address; `--use_cuda` before `--use_cuda_dmabuf`. */
 export function perftestArgs(side: PerftestSide): string[] {
   const e = side.endpoint;
-  const args = ['-d', checked(DEVICE, 'RDMA device name', e.device), '-i', String(int('port', e.port, 1, 255)),
-    '-s', String(int('message size', side.sizeBytes, 1, 2 ** 31)), '-D', String(int('duration', side.durationS, 1, 3600)), '-F', '--report_gbits'];
+  const args = [
+    '-d',
+    checked(DEVICE, 'RDMA device name', e.device),
+    '-i',
+    String(int('port', e.port, 1, 255)),
+    '-s',
+    String(int('message size', side.sizeBytes, 1, 2 ** 31)),
+    '-D',
+    String(int('duration', side.durationS, 1, 3600)),
+    '-F',
+    '--report_gbits',
+  ];
   if (side.cuda !== 'host') args.push(`--use_cuda=${int('GPU index', e.gpuIndex, 0, 4095)}`);
   if (side.cuda === 'dmabuf') args.push('--use_cuda_dmabuf');
   return args;
@@ -49,7 +59,8 @@ export function perftestArgs(side: PerftestSide): string[] {
 
 /** The command line as it runs, for people and the audit log. */
 export function commandLine(side: PerftestSide, tcpPort: number | string, server?: string): string {
-  const pin = side.endpoint.numaNode === null ? [] : ['numactl', `--cpunodebind=${side.endpoint.numaNode}`, `--membind=${side.endpoint.numaNode}`];
+  const pin =
+    side.endpoint.numaNode === null ? [] : ['numactl', `--cpunodebind=${side.endpoint.numaNode}`, `--membind=${side.endpoint.numaNode}`];
   return [...pin, 'ib_write_bw', ...perftestArgs(side), '-p', String(tcpPort), ...(server === undefined ? [] : [server])].join(' ');
 }
 
@@ -64,8 +75,8 @@ const PRELUDE = [
   'run() { l=$1; n=$2; shift 2; set -- ib_write_bw "$@"; if [ "$n" != - ] && [ -n "$NU" ]; then set -- numactl --cpunodebind="$n" --membind="$n" "$@"; fi; if [ -n "$TO" ]; then $TO "$l" "$@"; else "$@"; fi; }',
   'report() { printf \'%s\' "$4" | base64 | while read -r b; do printf \'%s O %s %s %s\\n\' "$T" "$1" "$2" "$b"; done; printf \'%s R %s %s %s\\n\' "$T" "$1" "$2" "$3"; }',
   // A port no socket uses as local or remote port (hex in /proc/net/tcp*).
-  "pickport() { P=; for c in $1; do h=$(printf '%04X' \"$c\"); if ! cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | grep -q \":$h \"; then P=$c; return 0; fi; done; return 1; }",
-  "listening() { h=$(printf '%04X' \"$1\"); cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | grep -Eq \":$h [0-9A-F]+:0000 0A\"; }",
+  'pickport() { P=; for c in $1; do h=$(printf \'%04X\' "$c"); if ! cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | grep -q ":$h "; then P=$c; return 0; fi; done; return 1; }',
+  'listening() { h=$(printf \'%04X\' "$1"); cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | grep -Eq ":$h [0-9A-F]+:0000 0A"; }',
   // srv ID LIMIT NUMA CANDIDATES ARGS...: the server in the background on the first free port.
   'srv() { id=$1; l=$2; n=$3; c=$4; shift 4; SP=; if ! pickport "$c"; then printf \'%s N %s no-port\\n\' "$T" "$id"; return 1; fi; ' +
     'printf \'%s P %s %s\\n\' "$T" "$id" "$P"; ( o=$(run "$l" "$n" "$@" -p "$P" 2>&1); report "$id" server $? "$o" ) & SP=$!; }',
@@ -90,7 +101,11 @@ function head(ctx: ScriptContext): string[] {
 
 function side(ctx: ScriptContext, m: Measurement, e: ProveEndpoint): string {
   const args = perftestArgs({ endpoint: e, cuda: m.mode, sizeBytes: ctx.sizeBytes, durationS: ctx.durationS });
-  return [String(int('time limit', m.limitS, 1, 7200)), e.numaNode === null ? '-' : String(int('NUMA node', e.numaNode, 0, 4095)), ...args.map(shQuote)].join(' ');
+  return [
+    String(int('time limit', m.limitS, 1, 7200)),
+    e.numaNode === null ? '-' : String(int('NUMA node', e.numaNode, 0, 4095)),
+    ...args.map(shQuote),
+  ].join(' ');
 }
 
 /** `srv` with the measurement's values; the candidate ports in order. */
@@ -118,7 +133,12 @@ export function loopbackScript(ctx: ScriptContext, m: Measurement, ports: readon
 
 /** The server side on the peer: says which port, says when it listens, ends when perftest ends. */
 export function serverScript(ctx: ScriptContext, m: Measurement, ports: readonly number[]): string {
-  return [...head(ctx), `if ${srvCall(ctx, m, ports)} && waitlisten "$P" ${LISTEN_POLLS}; then printf '%s L %s\\n' "$T" ${m.id}; fi`, '[ -n "$SP" ] && wait "$SP"', ''].join('\n');
+  return [
+    ...head(ctx),
+    `if ${srvCall(ctx, m, ports)} && waitlisten "$P" ${LISTEN_POLLS}; then printf '%s L %s\\n' "$T" ${m.id}; fi`,
+    '[ -n "$SP" ] && wait "$SP"',
+    '',
+  ].join('\n');
 }
 
 /** The client side, once the server listens on `port` of `server`. */
@@ -138,10 +158,12 @@ const CLIENT_RETRIES = 5;
  */
 export function slurmNodeScript(ctx: ScriptContext, runs: readonly { m: Measurement; port: number }[], serverNode: string): string {
   const node = checked(ADDRESS, 'node name', serverNode);
-  const lines = runs.map(({ m, port }) => [
-    `if [ "$N" = ${shQuote(node)} ]; then if ${srvCall(ctx, m, [port])} && waitlisten "$P" ${LISTEN_POLLS}; then printf '%s L %s\\n' "$T" ${m.id}; fi; [ -n "$SP" ] && wait "$SP"`,
-    `else ${cliCall(ctx, m, node, String(port), SLURM_CLIENT_RETRIES)}; clidone; fi`,
-  ].join('\n'));
+  const lines = runs.map(({ m, port }) =>
+    [
+      `if [ "$N" = ${shQuote(node)} ]; then if ${srvCall(ctx, m, [port])} && waitlisten "$P" ${LISTEN_POLLS}; then printf '%s L %s\\n' "$T" ${m.id}; fi; [ -n "$SP" ] && wait "$SP"`,
+      `else ${cliCall(ctx, m, node, String(port), SLURM_CLIENT_RETRIES)}; clidone; fi`,
+    ].join('\n'),
+  );
   return [...head(ctx), 'N=${SLURMD_NODENAME:-$(hostname 2>/dev/null || uname -n)}', ...lines, ''].join('\n');
 }
 
@@ -163,7 +185,10 @@ export function scriptEvents(text: string, tag: string): ScriptEvent[] {
   for (const line of text.split('\n').slice(0, -1)) {
     const at = line.indexOf(`${tag} `);
     if (at < 0) continue;
-    const f = line.slice(at + tag.length + 1).trimEnd().split(' ');
+    const f = line
+      .slice(at + tag.length + 1)
+      .trimEnd()
+      .split(' ');
     const [kind, id, role] = f;
     if (!ID.test(id ?? '')) continue;
     if (kind === 'P' && /^\d+$/.test(f[2] ?? '')) out.push({ kind, id, port: Number(f[2]) });
@@ -171,7 +196,14 @@ export function scriptEvents(text: string, tag: string): ScriptEvent[] {
     else if ((kind === 'O' || kind === 'R') && (role === 'server' || role === 'client')) {
       const key = `${id} ${role}`;
       if (kind === 'O') chunks.set(key, [...(chunks.get(key) ?? []), f[3] ?? '']);
-      else out.push({ kind, id, role, exitCode: /^\d+$/.test(f[3] ?? '') ? Number(f[3]) : null, output: Buffer.from((chunks.get(key) ?? []).join(''), 'base64').toString('utf8') });
+      else
+        out.push({
+          kind,
+          id,
+          role,
+          exitCode: /^\d+$/.test(f[3] ?? '') ? Number(f[3]) : null,
+          output: Buffer.from((chunks.get(key) ?? []).join(''), 'base64').toString('utf8'),
+        });
     }
   }
   return out;

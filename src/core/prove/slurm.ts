@@ -30,13 +30,27 @@ const NODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 function checkNodes(n: SlurmNodes): void {
   for (const node of [n.host, n.peer]) if (!NODE.test(node)) throw new Error(`not a Slurm node name: ${JSON.stringify(node)}`);
   if (n.host === n.peer) throw new Error('a Slurm proof needs two different nodes');
-  if (n.partition !== undefined && !PARTITION.test(n.partition)) throw new Error(`not a Slurm partition name: ${JSON.stringify(n.partition)}`);
+  if (n.partition !== undefined && !PARTITION.test(n.partition))
+    throw new Error(`not a Slurm partition name: ${JSON.stringify(n.partition)}`);
 }
 
 /** Both nodes probed for a proof through the login node; a node that could not be probed is an error naming it. */
-export async function probeViaSlurm(client: Client, n: SlurmNodes, nccl: NcclAssumptions, signal?: AbortSignal): Promise<[DiagnosedHost, DiagnosedHost]> {
+export async function probeViaSlurm(
+  client: Client,
+  n: SlurmNodes,
+  nccl: NcclAssumptions,
+  signal?: AbortSignal,
+): Promise<[DiagnosedHost, DiagnosedHost]> {
   checkNodes(n);
-  const results = await diagnoseViaLoginNode(client, { tool: 'slurm', loginHost: n.login, nodes: `${n.host},${n.peer}`, partition: n.partition, commands: PROOF_PROBE_COMMANDS, nccl, signal });
+  const results = await diagnoseViaLoginNode(client, {
+    tool: 'slurm',
+    loginHost: n.login,
+    nodes: `${n.host},${n.peer}`,
+    partition: n.partition,
+    commands: PROOF_PROBE_COMMANDS,
+    nccl,
+    signal,
+  });
   const of = (node: string): DiagnosedHost => {
     const r = results.find((x) => x.host === node);
     if (!r?.report || !r.diagnosis) throw new Error(`${node}: not probed through ${n.login}: ${r?.error?.message ?? 'no result'}`);
@@ -62,7 +76,13 @@ export function slurmExecutor(client: Client, n: SlurmNodes, ctx: ScriptContext)
         done(m, sideRuns(m, { ...ctx, signal }, events, [], n.peer));
       }
     };
-    const r = await exec(client, PROBE_REMOTE_COMMAND, { stdin: loginScript(ctx, n, runs, totalS), timeoutMs: (totalS + 60) * 1000, maxBytes: 64 * 1024 * 1024, signal, onStdout });
+    const r = await exec(client, PROBE_REMOTE_COMMAND, {
+      stdin: loginScript(ctx, n, runs, totalS),
+      timeoutMs: (totalS + 60) * 1000,
+      maxBytes: 64 * 1024 * 1024,
+      signal,
+      onStdout,
+    });
     const events = scriptEvents(r.stdout.toString('utf8'), ctx.tag);
     for (const m of measurements) if (!reported.has(m.id)) finishUnreported(m, events, r, n, { ...ctx, signal }, done);
   };
@@ -74,11 +94,29 @@ function ended(m: Measurement, events: ReturnType<typeof scriptEvents>): boolean
   return mine.some((e) => e.role === 'client') && mine.some((e) => e.role === 'server');
 }
 
-function finishUnreported(m: Measurement, events: ReturnType<typeof scriptEvents>, r: ShellRun, n: SlurmNodes, ctx: ScriptContext & { signal?: AbortSignal }, done: Parameters<Executor>[1]): void {
+function finishUnreported(
+  m: Measurement,
+  events: ReturnType<typeof scriptEvents>,
+  r: ShellRun,
+  n: SlurmNodes,
+  ctx: ScriptContext & { signal?: AbortSignal },
+  done: Parameters<Executor>[1],
+): void {
   const stopped = events.some((e) => e.id === m.id);
   if (!stopped && !ctx.signal?.aborted && !r.timedOut) {
-    const srun = r.stderr.toString('utf8').trim() || r.stdout.toString('utf8').split('\n').filter((l) => !l.includes(ctx.tag)).join('\n').trim();
-    done(m, { server: null, client: { exitCode: null, output: `srun through ${n.login} did not run this measurement: ${srun || `exit ${r.exitCode ?? '?'}`}` }, command: null });
+    const srun =
+      r.stderr.toString('utf8').trim() ||
+      r.stdout
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => !l.includes(ctx.tag))
+        .join('\n')
+        .trim();
+    done(m, {
+      server: null,
+      client: { exitCode: null, output: `srun through ${n.login} did not run this measurement: ${srun || `exit ${r.exitCode ?? '?'}`}` },
+      command: null,
+    });
     return;
   }
   done(m, sideRuns(m, ctx, events, [r], n.peer));

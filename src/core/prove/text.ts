@@ -13,7 +13,9 @@ export function formatProof(report: ProofReport): string {
   }
   const endsHeading = t('NIC → other end');
   const width = Math.max(...report.gpus.map((g) => ends(g).length), endsHeading.length);
-  lines.push(`  ${'GPU'.padEnd(6)}${endsHeading.padEnd(width + 2)}${t('mode').padEnd(9)}${'Gb/s'.padStart(8)}${t('line').padStart(7)}${t('ratio').padStart(7)}  ${t('result')}`);
+  lines.push(
+    `  ${'GPU'.padEnd(6)}${endsHeading.padEnd(width + 2)}${t('mode').padEnd(9)}${'Gb/s'.padStart(8)}${t('line').padStart(7)}${t('ratio').padStart(7)}  ${t('result')}`,
+  );
   for (const g of report.gpus) lines.push(...gpuLines(g, width), '');
   for (const s of report.skipped) lines.push(`  ${t('not measured: {0}', s)}`);
   if (report.status === 'cancelled') lines.push(`  ${t('Cancelled: perftest was stopped on every host; what had ended is shown.')}`);
@@ -22,8 +24,13 @@ export function formatProof(report: ProofReport): string {
 }
 
 function heading(r: ProofReport): string {
-  const size = r.options.sizeBytes >= 1 << 20 && r.options.sizeBytes % (1 << 20) === 0 ? `${r.options.sizeBytes >> 20} MiB` : `${r.options.sizeBytes} B`;
-  const where = r.peer ? `${r.host} ↔ ${r.peer}${r.via ? t(' (one Slurm step through {0})', r.via) : ''}` : t('{0} (one host: between its ports)', r.host);
+  const size =
+    r.options.sizeBytes >= 1 << 20 && r.options.sizeBytes % (1 << 20) === 0
+      ? `${r.options.sizeBytes >> 20} MiB`
+      : `${r.options.sizeBytes} B`;
+  const where = r.peer
+    ? `${r.host} ↔ ${r.peer}${r.via ? t(' (one Slurm step through {0})', r.via) : ''}`
+    : t('{0} (one host: between its ports)', r.host);
   return t('GPUDirect RDMA proof: {0}; ib_write_bw, {1} messages, {2} s per mode', where, size, r.options.durationS);
 }
 
@@ -41,6 +48,7 @@ function gpuLines(g: GpuProof, width: number): string[] {
 function modeRow(m: ModeOutcome): string {
   const num = (n: number | null, digits = 2) => (n === null ? '-' : n.toFixed(digits));
   const ratio = m.ratio === null ? '-' : pct(m.ratio);
-  const result = m.status === 'ok' ? `ok${m.sharedFrom ? t(' (measured with {0}: same ports)', m.sharedFrom) : ''}` : `${m.status}: ${m.reason ?? ''}`;
+  const result =
+    m.status === 'ok' ? `ok${m.sharedFrom ? t(' (measured with {0}: same ports)', m.sharedFrom) : ''}` : `${m.status}: ${m.reason ?? ''}`;
   return `${m.mode.padEnd(9)}${num(m.gbps).padStart(8)}${num(m.lineRateGbps, 0).padStart(7)}${ratio.padStart(7)}  ${result}`;
 }

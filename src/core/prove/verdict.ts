@@ -12,7 +12,19 @@ import { t } from '../l10n';
 /** Finding ids that explain each mode failing (peer-memory.md, dma-buf.md, platform.md). */
 const EXPLAINS: Readonly<Record<ProveMode, readonly string[]>> = {
   host: ['rdma.none', 'rdma.port-down'],
-  peermem: ['peermem.missing', 'peermem.not-loaded', 'peermem.not-registered', 'peermem.ofed-mismatch', 'peermem.conflict', 'ofed.missing', 'gpu.no-gdr-support', 'driver.operator-managed', 'pcie.acs-enabled', 'iommu.enabled', 'dmabuf.available'],
+  peermem: [
+    'peermem.missing',
+    'peermem.not-loaded',
+    'peermem.not-registered',
+    'peermem.ofed-mismatch',
+    'peermem.conflict',
+    'ofed.missing',
+    'gpu.no-gdr-support',
+    'driver.operator-managed',
+    'pcie.acs-enabled',
+    'iommu.enabled',
+    'dmabuf.available',
+  ],
   dmabuf: ['gpu.no-gdr-support', 'pcie.acs-enabled', 'iommu.enabled'],
 };
 /** Findings that explain GPU memory slower than host memory: the path between GPU and NIC. */
@@ -30,16 +42,28 @@ export function explanations(mode: ProveMode, hosts: readonly DiagnosedHost[], i
     for (const h of hosts) {
       const p = readHostState(h.report).peermem;
       if (p.newLoaded === false && p.legacyLoaded === false && !found.some((f) => f.startsWith('peermem.'))) {
-        found.unshift(many
-          ? t('no peer-memory module is loaded on {0} (neither nvidia_peermem nor nv_peer_mem): modprobe nvidia_peermem, or use the dmabuf mode where dma-buf works (docs/peer-memory.md)', h.host)
-          : t('no peer-memory module is loaded (neither nvidia_peermem nor nv_peer_mem): modprobe nvidia_peermem, or use the dmabuf mode where dma-buf works (docs/peer-memory.md)'));
+        found.unshift(
+          many
+            ? t(
+                'no peer-memory module is loaded on {0} (neither nvidia_peermem nor nv_peer_mem): modprobe nvidia_peermem, or use the dmabuf mode where dma-buf works (docs/peer-memory.md)',
+                h.host,
+              )
+            : t(
+                'no peer-memory module is loaded (neither nvidia_peermem nor nv_peer_mem): modprobe nvidia_peermem, or use the dmabuf mode where dma-buf works (docs/peer-memory.md)',
+              ),
+        );
       }
     }
   }
   if (mode === 'dmabuf') {
     for (const h of hosts) {
       const missing = ruleContext(h.report, DEFAULT_NCCL).dmabuf.missing;
-      if (missing.length > 0) found.unshift(many ? t('dma-buf prerequisites missing on {0}: {1} (docs/dma-buf.md)', h.host, missing.join('; ')) : t('dma-buf prerequisites missing: {0} (docs/dma-buf.md)', missing.join('; ')));
+      if (missing.length > 0)
+        found.unshift(
+          many
+            ? t('dma-buf prerequisites missing on {0}: {1} (docs/dma-buf.md)', h.host, missing.join('; '))
+            : t('dma-buf prerequisites missing: {0} (docs/dma-buf.md)', missing.join('; ')),
+        );
     }
   }
   return [...new Set(found)];
@@ -63,13 +87,23 @@ export function gpuVerdict(modes: readonly ModeOutcome[], hosts: readonly Diagno
   if (works) return worksVerdict(works, host, hosts);
   const failed = gpu.filter((m) => m.status === 'failed' || m.status === 'timed-out');
   if (failed.length > 0) {
-    const hostFailed = host && host.status === 'failed' ? t('; host memory failed too ({0}): RDMA itself does not work between these ports', host.reason ?? '') : '';
-    const modes = failed.map((m) => (m.status === 'failed' ? t('{0} mode failed: {1}', m.mode, m.reason ?? '') : t('{0} mode timed out: {1}', m.mode, m.reason ?? '')));
+    const hostFailed =
+      host && host.status === 'failed'
+        ? t('; host memory failed too ({0}): RDMA itself does not work between these ports', host.reason ?? '')
+        : '';
+    const modes = failed.map((m) =>
+      m.status === 'failed' ? t('{0} mode failed: {1}', m.mode, m.reason ?? '') : t('{0} mode timed out: {1}', m.mode, m.reason ?? ''),
+    );
     return { verdict: `${modes.join('; ')}${hostFailed}`, tone: 'error' };
   }
-  if (gpu.length === 0 && host?.status === 'ok') return { verdict: t('RDMA from host memory works at {0} (GPU memory not measured)', rate(host)), tone: 'ok' };
-  if (host && host.status !== 'ok' && host.status !== 'skipped') return { verdict: t('host memory {0}: {1}', host.status, host.reason ?? ''), tone: host.status === 'failed' ? 'error' : 'unknown' };
-  const why = [...gpu, ...(host ? [host] : [])].filter((m) => m.reason).map((m) => `${m.mode}: ${m.reason}`).join('; ');
+  if (gpu.length === 0 && host?.status === 'ok')
+    return { verdict: t('RDMA from host memory works at {0} (GPU memory not measured)', rate(host)), tone: 'ok' };
+  if (host && host.status !== 'ok' && host.status !== 'skipped')
+    return { verdict: t('host memory {0}: {1}', host.status, host.reason ?? ''), tone: host.status === 'failed' ? 'error' : 'unknown' };
+  const why = [...gpu, ...(host ? [host] : [])]
+    .filter((m) => m.reason)
+    .map((m) => `${m.mode}: ${m.reason}`)
+    .join('; ');
   return { verdict: why ? t('not measured: {0}', why) : t('not measured'), tone: 'unknown' };
 }
 

@@ -46,10 +46,16 @@ function findingMarkdown(f: Finding): string[] {
   out.push(t('Source: {0}', plain(f.source)), '');
   const children = f.children ?? [];
   if (children.length > 0) {
-    out.push(children.length === 1
-      ? t('1 more finding following from this one (nothing they show can change the answer until it is solved):')
-      : t('{0} more findings following from this one (nothing they show can change the answer until it is solved):', children.length), '');
-    for (const c of children) out.push(`- ${severityLabel(c.severity)}: ${plain(c.title)} (${inlineCode(c.id)})${c.evidence.length > 0 ? `: ${c.evidence.map(inlineCode).join(', ')}` : ''}`);
+    out.push(
+      children.length === 1
+        ? t('1 more finding following from this one (nothing they show can change the answer until it is solved):')
+        : t('{0} more findings following from this one (nothing they show can change the answer until it is solved):', children.length),
+      '',
+    );
+    for (const c of children)
+      out.push(
+        `- ${severityLabel(c.severity)}: ${plain(c.title)} (${inlineCode(c.id)})${c.evidence.length > 0 ? `: ${c.evidence.map(inlineCode).join(', ')}` : ''}`,
+      );
     out.push('');
   }
   return out;

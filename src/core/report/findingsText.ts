@@ -18,9 +18,13 @@ function findingLines(f: Finding, indent: string): string[] {
   lines.push(`${body}${t('source: {0}', f.source)}`);
   const children = f.children ?? [];
   if (children.length === 0) return lines;
-  lines.push(`${body}${children.length === 1
-    ? t('1 more finding following from this one (nothing they show can change the answer until it is solved):')
-    : t('{0} more findings following from this one (nothing they show can change the answer until it is solved):', children.length)}`);
+  lines.push(
+    `${body}${
+      children.length === 1
+        ? t('1 more finding following from this one (nothing they show can change the answer until it is solved):')
+        : t('{0} more findings following from this one (nothing they show can change the answer until it is solved):', children.length)
+    }`,
+  );
   for (const c of children) lines.push(`${body}  ${MARK[c.severity]} ${c.id}: ${c.title}`, ...evidenceLines(c, `${body}        `));
   return lines;
 }

@@ -12,19 +12,35 @@ export function withProof(markdown: string, proof: ProofReport | undefined): str
 }
 
 export function proofMarkdown(proof: ProofReport): string[] {
-  const between = proof.peer ? t(' between {0} and {1}', inlineCode(proof.host), inlineCode(proof.peer)) : t(' on {0}', inlineCode(proof.host));
+  const between = proof.peer
+    ? t(' between {0} and {1}', inlineCode(proof.host), inlineCode(proof.peer))
+    : t(' on {0}', inlineCode(proof.host));
   const via = proof.via ? t(' through {0}', inlineCode(proof.via)) : '';
   const head = [
-    `## ${t('GPUDirect RDMA proof (ib_write_bw)')}`, '',
-    t('Measured{0}{1} at {2}: {3} s per mode, {4} bytes per message ({5}).', between, via, plain(proof.startedAt), proof.options.durationS, proof.options.sizeBytes, proof.status), '',
+    `## ${t('GPUDirect RDMA proof (ib_write_bw)')}`,
+    '',
+    t(
+      'Measured{0}{1} at {2}: {3} s per mode, {4} bytes per message ({5}).',
+      between,
+      via,
+      plain(proof.startedAt),
+      proof.options.durationS,
+      proof.options.sizeBytes,
+      proof.status,
+    ),
+    '',
   ];
   if (proof.status === 'refused') return [...head, t('Nothing was run:'), '', ...proof.refusals.map((r) => `- ${inlineCode(r)}`), ''];
   const rows = proof.gpus.flatMap((g) => g.modes.map((m) => modeRow(g, m)));
   return [
     ...head,
-    `| ${['GPU', t('NIC port'), t('Mode'), 'Gb/s', t('Line rate'), t('Ratio'), t('Why not')].join(' | ')} |`, '|---|---|---|---|---|---|---|', ...rows, '',
+    `| ${['GPU', t('NIC port'), t('Mode'), 'Gb/s', t('Line rate'), t('Ratio'), t('Why not')].join(' | ')} |`,
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
     ...proof.gpus.flatMap((g) => [`- ${inlineCode(g.gpu)}: ${inlineCode(g.verdict)}${g.notes.map((n) => ` (${inlineCode(n)})`).join('')}`]),
-    ...proof.skipped.map((s) => `- ${t('skipped: {0}', inlineCode(s))}`), '',
+    ...proof.skipped.map((s) => `- ${t('skipped: {0}', inlineCode(s))}`),
+    '',
   ];
 }
 

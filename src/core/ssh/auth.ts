@@ -99,10 +99,18 @@ function keyboardInteractive(ctx: AuthContext): Auth {
     username: ctx.target.user,
     prompt: (name, instructions, _lang, prompts, finish) => {
       void ctx.prompts
-        .keyboardInteractive(ctx.target.host, name, instructions, prompts.map((p) => ({ prompt: p.prompt, echo: p.echo === true })))
+        .keyboardInteractive(
+          ctx.target.host,
+          name,
+          instructions,
+          prompts.map((p) => ({ prompt: p.prompt, echo: p.echo === true })),
+        )
         // Declining still has to answer every prompt, or the server waits forever; empty
         // answers fail this method and authentication moves on to the next one.
-        .then((answers) => answers, () => null)
+        .then(
+          (answers) => answers,
+          () => null,
+        )
         .then((answers) => finish(answers ?? prompts.map(() => '')));
     },
   };

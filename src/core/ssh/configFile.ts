@@ -64,7 +64,12 @@ function globParts(fsys: ConfigFs, dir: string, parts: readonly string[]): strin
   if (parts.length === 0) return [dir];
   const [head, ...rest] = parts;
   if (!/[*?[]/.test(head)) return globParts(fsys, path.join(dir, head), rest);
-  const re = new RegExp(`^${head.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+  const re = new RegExp(
+    `^${head
+      .replace(/[.+^${}()|\\]/g, '\\$&')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\?/g, '[^/]')}$`,
+  );
   const names = (fsys.listDir(dir) ?? []).filter((n) => re.test(n) && !n.startsWith('.')).sort();
   return names.flatMap((n) => globParts(fsys, path.join(dir, n), rest));
 }

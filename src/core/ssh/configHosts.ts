@@ -10,9 +10,12 @@ const MAX_INCLUDE_DEPTH = 16;
 export function listConfigHosts(env: ResolveEnv): string[] {
   const names = new Set<string>();
   const userDir = path.join(env.home, '.ssh');
-  const roots = env.configFile !== undefined
-    ? (env.configFile === 'none' ? [] : [{ file: env.configFile, base: userDir }])
-    : [{ file: path.join(userDir, 'config'), base: userDir }];
+  const roots =
+    env.configFile !== undefined
+      ? env.configFile === 'none'
+        ? []
+        : [{ file: env.configFile, base: userDir }]
+      : [{ file: path.join(userDir, 'config'), base: userDir }];
   for (const { file, base } of roots) collect(env, file, base, names, 0);
   return [...names];
 }

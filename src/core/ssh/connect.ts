@@ -79,19 +79,30 @@ const MAX_JUMP_DEPTH = 8;
 async function hopsTo(target: SshTarget, options: ConnectOptions, depth: number): Promise<SshTarget[]> {
   const hops = await Promise.all(splitJumps(target.proxyJump).map((h) => options.resolveHop(h)));
   if (hops.length === 0 || hops[0].proxyJump === null) return hops;
-  if (depth >= MAX_JUMP_DEPTH) throw new ConnectError(target.host, 'proxy', `ProxyJump goes more than ${MAX_JUMP_DEPTH} hops deep from ${hops[0].host}: a loop in the ssh_config?`);
+  if (depth >= MAX_JUMP_DEPTH)
+    throw new ConnectError(
+      target.host,
+      'proxy',
+      `ProxyJump goes more than ${MAX_JUMP_DEPTH} hops deep from ${hops[0].host}: a loop in the ssh_config?`,
+    );
   return [...(await hopsTo(hops[0], options, depth + 1)), ...hops];
 }
 
 function splitJumps(proxyJump: string | null): string[] {
-  return proxyJump === null ? [] : proxyJump.split(',').map((h) => h.trim()).filter((h) => h !== '');
+  return proxyJump === null
+    ? []
+    : proxyJump
+        .split(',')
+        .map((h) => h.trim())
+        .filter((h) => h !== '');
 }
 
 /** Opens a direct-tcpip channel through a jump host to the next host of the chain. */
 function forward(via: Client, hop: SshTarget, next: SshTarget): Promise<Duplex> {
   return new Promise((resolve, reject) => {
     via.forwardOut('127.0.0.1', 0, next.hostname, next.port, (err, stream) => {
-      if (err) reject(new ConnectError(next.host, 'proxy', `jump host ${hop.host} could not reach ${next.hostname}:${next.port}: ${err.message}`));
+      if (err)
+        reject(new ConnectError(next.host, 'proxy', `jump host ${hop.host} could not reach ${next.hostname}:${next.port}: ${err.message}`));
       else resolve(stream);
     });
   });
@@ -106,7 +117,12 @@ interface KeyState {
   changed: boolean;
 }
 
-async function connectOne(target: SshTarget, options: ConnectOptions, sock: Duplex | undefined, proxy: ProxyProcess | undefined): Promise<Opened> {
+async function connectOne(
+  target: SshTarget,
+  options: ConnectOptions,
+  sock: Duplex | undefined,
+  proxy: ProxyProcess | undefined,
+): Promise<Opened> {
   const identityFiles = expandIdentityFiles(target);
   return new Promise((resolve, reject) => {
     const client = new Client();
@@ -130,7 +146,10 @@ async function connectOne(target: SshTarget, options: ConnectOptions, sock: Dupl
     // ConnectTimeout, as in ssh, bounds reaching the server: it ends once the server has spoken
     // (its host key arrives), so time a user spends answering prompts is not counted.
     const timeoutMs = target.connectTimeout !== null ? target.connectTimeout * 1000 : (options.defaultConnectTimeoutMs ?? 30_000);
-    const connectTimer = setTimeout(() => fail(new ConnectError(target.host, 'timeout', `no SSH banner/handshake within ${timeoutMs / 1000} s`)), timeoutMs);
+    const connectTimer = setTimeout(
+      () => fail(new ConnectError(target.host, 'timeout', `no SSH banner/handshake within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
     client.once('ready', () => {
       settle();
       resolve({ client, hostKeyChanged: keys.changed });
@@ -149,7 +168,12 @@ async function connectOne(target: SshTarget, options: ConnectOptions, sock: Dupl
 const PROXY_END_WAIT_MS = 1000;
 
 /** Why a connection failed: its host key, else a ProxyCommand that ended under it, else what ssh2 said. */
-async function explain(target: SshTarget, e: unknown, hostKeyError: ConnectError | null, proxy: ProxyProcess | undefined): Promise<ConnectError> {
+async function explain(
+  target: SshTarget,
+  e: unknown,
+  hostKeyError: ConnectError | null,
+  proxy: ProxyProcess | undefined,
+): Promise<ConnectError> {
   if (hostKeyError) return hostKeyError;
   const err = classifyConnectError(target.host, e);
   // The connection is still up while we wait, so the command cannot have ended because we closed it.
@@ -193,7 +217,13 @@ function clientConfig(target: SshTarget, options: ConnectOptions, parts: ClientP
         },
       );
     },
-    authHandler: authHandler({ target, prompts: options.prompts, identityFiles: parts.identityFiles, agentSocket: options.agentSocket, passwordsDisabled: () => keys.changed }),
+    authHandler: authHandler({
+      target,
+      prompts: options.prompts,
+      identityFiles: parts.identityFiles,
+      agentSocket: options.agentSocket,
+      passwordsDisabled: () => keys.changed,
+    }),
   };
 }
 

@@ -26,7 +26,11 @@ export function parseDestination(text: string): Destination {
 function parseUri(rest: string, original: string): Destination {
   const m = /^(?:([^@/]+)@)?(\[[^\]]+\]|[^:/@]+)(?::(\d+))?\/?$/.exec(rest);
   if (!m) throw new DestinationError(`not an ssh:// address: ${JSON.stringify(original)}`);
-  return { host: stripBrackets(m[2]), user: m[1] === undefined ? null : decodeURIComponent(m[1]), port: m[3] === undefined ? null : checkedPort(m[3], original) };
+  return {
+    host: stripBrackets(m[2]),
+    user: m[1] === undefined ? null : decodeURIComponent(m[1]),
+    port: m[3] === undefined ? null : checkedPort(m[3], original),
+  };
 }
 
 /**

@@ -17,11 +17,13 @@ export function classifyConnectError(host: string, e: unknown): ConnectError {
   if (e instanceof ConnectError) return e;
   const err = e as NodeJS.ErrnoException & { level?: string };
   const text = err?.message ?? String(e);
-  if (err?.code === 'ENOTFOUND' || err?.code === 'EAI_AGAIN') return new ConnectError(host, 'dns', `cannot resolve host name (${err.code})`);
+  if (err?.code === 'ENOTFOUND' || err?.code === 'EAI_AGAIN')
+    return new ConnectError(host, 'dns', `cannot resolve host name (${err.code})`);
   if (err?.code === 'ECONNREFUSED') return new ConnectError(host, 'tcp', 'connection refused');
   if (err?.code === 'EHOSTUNREACH' || err?.code === 'ENETUNREACH') return new ConnectError(host, 'tcp', `unreachable (${err.code})`);
   if (err?.code === 'ECONNRESET') return new ConnectError(host, 'tcp', 'connection reset by peer');
-  if (/Timed out while waiting for handshake/i.test(text)) return new ConnectError(host, 'timeout', 'no SSH banner/handshake before the connect timeout');
+  if (/Timed out while waiting for handshake/i.test(text))
+    return new ConnectError(host, 'timeout', 'no SSH banner/handshake before the connect timeout');
   if (err?.level === 'client-authentication' || /authentication methods failed/i.test(text)) {
     return new ConnectError(host, 'auth', 'authentication failed (every method was refused)');
   }

@@ -78,10 +78,12 @@ class RunningCommand {
     private readonly started: number,
     private readonly resolve: (r: ExecResult) => void,
   ) {
-    this.timers.push(setTimeout(() => {
-      this.timedOut = true;
-      this.stop();
-    }, options.timeoutMs));
+    this.timers.push(
+      setTimeout(() => {
+        this.timedOut = true;
+        this.stop();
+      }, options.timeoutMs),
+    );
     options.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
@@ -119,10 +121,12 @@ class RunningCommand {
     if (this.stopping) return;
     this.stopping = true;
     sendSignal(this.channel, 'TERM');
-    this.timers.push(setTimeout(() => {
-      sendSignal(this.channel, 'KILL');
-      this.channel.close();
-    }, STOP_GRACE_MS));
+    this.timers.push(
+      setTimeout(() => {
+        sendSignal(this.channel, 'KILL');
+        this.channel.close();
+      }, STOP_GRACE_MS),
+    );
     this.timers.push(setTimeout(() => this.finish(), 2 * STOP_GRACE_MS));
   }
 
@@ -134,7 +138,16 @@ class RunningCommand {
     // No exit status although nobody stopped it: the connection went away under the command.
     const lost = this.exitCode === null && this.signal === null && !this.stopping;
     const { exitCode, signal, timedOut, truncated } = this;
-    this.resolve({ exitCode, signal, stdout: Buffer.concat(this.out), stderr: Buffer.concat(this.err), timedOut, truncated, connectionLost: lost, durationMs: Date.now() - this.started });
+    this.resolve({
+      exitCode,
+      signal,
+      stdout: Buffer.concat(this.out),
+      stderr: Buffer.concat(this.err),
+      timedOut,
+      truncated,
+      connectionLost: lost,
+      durationMs: Date.now() - this.started,
+    });
   }
 }
 
@@ -162,5 +175,15 @@ function sendSignal(channel: ClientChannel, name: 'TERM' | 'KILL'): void {
 }
 
 function emptyResult(started: number, extra: Partial<ExecResult>): ExecResult {
-  return { exitCode: null, signal: null, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), timedOut: false, truncated: false, connectionLost: false, durationMs: Date.now() - started, ...extra };
+  return {
+    exitCode: null,
+    signal: null,
+    stdout: Buffer.alloc(0),
+    stderr: Buffer.alloc(0),
+    timedOut: false,
+    truncated: false,
+    connectionLost: false,
+    durationMs: Date.now() - started,
+    ...extra,
+  };
 }

@@ -30,7 +30,11 @@ export async function verifyHostKey(target: SshTarget, keyBlob: Buffer, prompts:
       return { verdict };
     case 'revoked':
       // Stricter than ssh, which goes on without passwords under StrictHostKeyChecking=no.
-      throw new ConnectError(target.host, 'host-key', `the host key ${verdict.fingerprint} is marked @revoked in ${verdict.entry.file}:${verdict.entry.line}`);
+      throw new ConnectError(
+        target.host,
+        'host-key',
+        `the host key ${verdict.fingerprint} is marked @revoked in ${verdict.entry.file}:${verdict.entry.line}`,
+      );
     case 'changed':
       return changedKey(target, name, keyBlob, verdict);
     case 'unknown':
@@ -91,17 +95,31 @@ function changedKeyWarning(target: SshTarget, keyBlob: Buffer, verdict: HostKeyV
   ];
 }
 
-async function acceptUnknown(target: SshTarget, name: string, keyBlob: Buffer, verdict: HostKeyVerdict & { status: 'unknown' }, prompts: SshPrompts): Promise<HostKeyCheck> {
+async function acceptUnknown(
+  target: SshTarget,
+  name: string,
+  keyBlob: Buffer,
+  verdict: HostKeyVerdict & { status: 'unknown' },
+  prompts: SshPrompts,
+): Promise<HostKeyCheck> {
   const mode = target.strictHostKeyChecking;
   const file = target.userKnownHostsFiles[0];
-  const refuse = (why: string) => new ConnectError(target.host, 'host-key', `host key for ${name} is not known (${verdict.fingerprint}) and ${why}`);
+  const refuse = (why: string) =>
+    new ConnectError(target.host, 'host-key', `host key for ${name} is not known (${verdict.fingerprint}) and ${why}`);
   // ssh accepts a new key only by writing it down: with nowhere to write it, no mode accepts it.
   if (file === undefined) throw refuse('there is no known_hosts file to record it in (UserKnownHostsFile none)');
-  if (/[@?*#[\]|'\\"]/.test(target.hostname)) throw refuse(`the host name ${JSON.stringify(target.hostname)} cannot be recorded in known_hosts`);
+  if (/[@?*#[\]|'\\"]/.test(target.hostname))
+    throw refuse(`the host name ${JSON.stringify(target.hostname)} cannot be recorded in known_hosts`);
   if (mode === 'yes') throw refuse('StrictHostKeyChecking is yes');
   if (mode === 'ask') {
     const keyType = keyTypeOfBlob(keyBlob) ?? 'unknown';
-    const accepted = await prompts.confirmHostKey({ host: name, port: target.port, keyType, fingerprint: verdict.fingerprint, knownHostsFile: file });
+    const accepted = await prompts.confirmHostKey({
+      host: name,
+      port: target.port,
+      keyType,
+      fingerprint: verdict.fingerprint,
+      knownHostsFile: file,
+    });
     if (!accepted) throw new ConnectError(target.host, 'host-key', `host key ${verdict.fingerprint} for ${name} was not accepted`);
   }
   // `no` records new keys too, as ssh does; only `ask` needed the user's word first.

@@ -106,7 +106,14 @@ export function knownHostsLine(name: string, keyBlob: Buffer, hash: boolean, sal
  * OpenSSH's default HostKeyAlgorithms (9.x), less those ssh2 cannot verify (certificates,
  * security keys). ssh-rsa (SHA-1) is off by default in OpenSSH, so it is not offered here either.
  */
-export const DEFAULT_HOST_KEY_ALGORITHMS = ['ssh-ed25519', 'ecdsa-sha2-nistp256', 'ecdsa-sha2-nistp384', 'ecdsa-sha2-nistp521', 'rsa-sha2-512', 'rsa-sha2-256'];
+export const DEFAULT_HOST_KEY_ALGORITHMS = [
+  'ssh-ed25519',
+  'ecdsa-sha2-nistp256',
+  'ecdsa-sha2-nistp384',
+  'ecdsa-sha2-nistp521',
+  'rsa-sha2-512',
+  'rsa-sha2-256',
+];
 
 /** The known_hosts key type an algorithm's host key has (`rsa-sha2-512` signs with an `ssh-rsa` key). */
 const keyTypeOfAlgorithm = (alg: string) => (alg.startsWith('rsa-sha2-') ? 'ssh-rsa' : alg);

@@ -23,5 +23,13 @@ export const nodeConfigFs: ConfigFs = {
 
 export function localResolveEnv(configFile?: string): ResolveEnv {
   const info = os.userInfo();
-  return { fs: nodeConfigFs, home: os.homedir(), localUser: info.username, localHost: os.hostname(), configFile, uid: info.uid, environment: process.env };
+  return {
+    fs: nodeConfigFs,
+    home: os.homedir(),
+    localUser: info.username,
+    localHost: os.hostname(),
+    configFile,
+    uid: info.uid,
+    environment: process.env,
+  };
 }

@@ -18,7 +18,12 @@ export interface SshPrompts {
   /** Password for user@host; null stops trying passwords. */
   password(user: string, host: string): Promise<string | null>;
   /** keyboard-interactive (2FA): the prompts exactly as the server sent them; null gives up. */
-  keyboardInteractive(host: string, name: string, instructions: string, prompts: readonly { prompt: string; echo: boolean }[]): Promise<string[] | null>;
+  keyboardInteractive(
+    host: string,
+    name: string,
+    instructions: string,
+    prompts: readonly { prompt: string; echo: boolean }[],
+  ): Promise<string[] | null>;
   /**
    * What ssh prints on stderr without asking anything (a changed host key let through by
    * StrictHostKeyChecking=no, an identity file it cannot use), in ssh's words, one line each.

@@ -46,13 +46,17 @@ function checkTokenValues(command: string, ctx: TokenContext): void {
     ['r', ctx.user, /[`'";&<>|(){}\p{Cc}]|^-|\s-|\\$/u],
   ];
   for (const [token, value, unsafe] of names) {
-    if (used.has(token) && unsafe.test(value)) throw new TokenError(`%${token} would be ${JSON.stringify(value)}, which a shell would interpret: not running it`);
+    if (used.has(token) && unsafe.test(value))
+      throw new TokenError(`%${token} would be ${JSON.stringify(value)}, which a shell would interpret: not running it`);
   }
 }
 
 export function startProxyCommand(commandLine: string, env: NodeJS.ProcessEnv = process.env): ProxyProcess {
   const shell = env.SHELL || '/bin/sh';
-  const child: ChildProcessByStdio<Writable, Readable, Readable> = spawn(shell, ['-c', commandLine], { stdio: ['pipe', 'pipe', 'pipe'], env });
+  const child: ChildProcessByStdio<Writable, Readable, Readable> = spawn(shell, ['-c', commandLine], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env,
+  });
   let stderr = '';
   const exited = new Promise<string>((resolve) => {
     child.once('exit', (code, signal) => resolve(signal !== null ? `was ended by ${signal}` : `exited with status ${code}`));

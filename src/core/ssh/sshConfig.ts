@@ -91,7 +91,15 @@ function configFiles(env: ResolveEnv): { file: string; base: string }[] {
   ];
 }
 
-function evaluate(lines: readonly ConfigLine[], base: string, startActive: boolean, host: string, env: ResolveEnv, state: State, depth: number): void {
+function evaluate(
+  lines: readonly ConfigLine[],
+  base: string,
+  startActive: boolean,
+  host: string,
+  env: ResolveEnv,
+  state: State,
+  depth: number,
+): void {
   let active = startActive;
   for (const l of lines) {
     if (l.keyword === 'host') active = matchPatternList(host, l.args, false);
@@ -164,9 +172,20 @@ function evaluateCriterion(criterion: string, value: string, host: string, env: 
 
 function tokenContext(host: string, env: ResolveEnv, state: State): TokenContext {
   const lower = host.toLowerCase();
-  const base = { home: env.home, localUser: env.localUser, localHost: env.localHost, uid: env.uid, env: env.environment, originalHost: host };
+  const base = {
+    home: env.home,
+    localUser: env.localUser,
+    localHost: env.localHost,
+    uid: env.uid,
+    env: env.environment,
+    originalHost: host,
+  };
   // ssh lower-cases the final host name, including the parts HostName spelled out.
-  const hostname = expandTokens(state.values.get('hostname')?.[0] ?? lower, { ...base, host: lower, user: '', port: 22 }, { tokens: HOSTNAME_TOKENS }).toLowerCase();
+  const hostname = expandTokens(
+    state.values.get('hostname')?.[0] ?? lower,
+    { ...base, host: lower, user: '', port: 22 },
+    { tokens: HOSTNAME_TOKENS },
+  ).toLowerCase();
   return {
     ...base,
     host: hostname,
@@ -200,7 +219,9 @@ function finish(host: string, env: ResolveEnv, state: State): SshTarget {
     identitiesOnly: yes(one('identitiesonly')),
     identityAgent: agent === null || agent === 'SSH_AUTH_SOCK' ? agent : expandPath(agent, ctx),
     ...finishProxy(state.proxy),
-    userKnownHostsFiles: knownHostsFiles(get('userknownhostsfile'), ['~/.ssh/known_hosts', '~/.ssh/known_hosts2']).map((f) => expandPath(f, ctx)),
+    userKnownHostsFiles: knownHostsFiles(get('userknownhostsfile'), ['~/.ssh/known_hosts', '~/.ssh/known_hosts2']).map((f) =>
+      expandPath(f, ctx),
+    ),
     globalKnownHostsFiles: knownHostsFiles(get('globalknownhostsfile'), ['/etc/ssh/ssh_known_hosts', '/etc/ssh/ssh_known_hosts2']),
     strictHostKeyChecking: strictMode(one('stricthostkeychecking')),
     hashKnownHosts: yes(one('hashknownhosts')),

@@ -72,7 +72,9 @@ function tokenValues(ctx: TokenContext): Record<string, string> {
 
 /** `%C`: SHA-1 of %l%h%p%r in hex, as ssh_connection_hash() computes it. */
 function connectionHash(localHost: string, host: string, port: string, user: string): string {
-  return createHash('sha1').update(localHost + host + port + user).digest('hex');
+  return createHash('sha1')
+    .update(localHost + host + port + user)
+    .digest('hex');
 }
 
 /** `~` and `~/…` become the home folder; `~user` is left alone (rare, and needs a passwd lookup). */

@@ -97,5 +97,5 @@ function nvlinkEdges(topology: Topology): NvlinkEdge[] {
 }
 
 function compareNodes(a: string, b: string): number {
-  return (parseInt(a, 10) - parseInt(b, 10)) || a.localeCompare(b);
+  return parseInt(a, 10) - parseInt(b, 10) || a.localeCompare(b);
 }

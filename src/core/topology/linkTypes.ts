@@ -28,48 +28,83 @@ export interface LinkTypeInfo {
 
 const KNOWN_LINK_TYPES: readonly LinkTypeInfo[] = [
   {
-    legendToken: 'X', kind: 'self', meaning: 'the device itself',
-    currentLegend: 'Self', olderLegends: [], nvmlLevel: NVML_LEVEL.INTERNAL, ncclPath: 'LOC',
+    legendToken: 'X',
+    kind: 'self',
+    meaning: 'the device itself',
+    currentLegend: 'Self',
+    olderLegends: [],
+    nvmlLevel: NVML_LEVEL.INTERNAL,
+    ncclPath: 'LOC',
   },
   {
-    legendToken: 'NV#', kind: 'nvlink', meaning: 'direct NVLink connection, # link(s) bonded',
-    currentLegend: 'Connection traversing a bonded set of # NVLinks', olderLegends: [], nvmlLevel: null, ncclPath: 'NVL',
+    legendToken: 'NV#',
+    kind: 'nvlink',
+    meaning: 'direct NVLink connection, # link(s) bonded',
+    currentLegend: 'Connection traversing a bonded set of # NVLinks',
+    olderLegends: [],
+    nvmlLevel: null,
+    ncclPath: 'NVL',
   },
   {
-    legendToken: 'PIX', kind: 'pcie', meaning: 'PCIe through at most one PCIe bridge (the same PCIe switch)',
+    legendToken: 'PIX',
+    kind: 'pcie',
+    meaning: 'PCIe through at most one PCIe bridge (the same PCIe switch)',
     currentLegend: 'Connection traversing at most a single PCIe bridge',
     olderLegends: ['Connection traversing a single PCIe switch', 'Path traverses a PCIe internal switch'],
-    nvmlLevel: NVML_LEVEL.SINGLE, ncclPath: 'PIX',
+    nvmlLevel: NVML_LEVEL.SINGLE,
+    ncclPath: 'PIX',
   },
   {
-    legendToken: 'PXB', kind: 'pcie', meaning: 'PCIe through several PCIe bridges/switches, without passing the CPU host bridge',
+    legendToken: 'PXB',
+    kind: 'pcie',
+    meaning: 'PCIe through several PCIe bridges/switches, without passing the CPU host bridge',
     currentLegend: 'Connection traversing multiple PCIe bridges (without traversing the PCIe Host Bridge)',
-    olderLegends: ['Connection traversing multiple PCIe switches (without traversing the PCIe Host Bridge)',
-      'Path traverses multiple PCIe internal switches'],
-    nvmlLevel: NVML_LEVEL.MULTIPLE, ncclPath: 'PXB',
+    olderLegends: [
+      'Connection traversing multiple PCIe switches (without traversing the PCIe Host Bridge)',
+      'Path traverses multiple PCIe internal switches',
+    ],
+    nvmlLevel: NVML_LEVEL.MULTIPLE,
+    ncclPath: 'PXB',
   },
   {
-    legendToken: 'PHB', kind: 'pcie', meaning: 'PCIe through a PCIe host bridge, i.e. through the CPU',
+    legendToken: 'PHB',
+    kind: 'pcie',
+    meaning: 'PCIe through a PCIe host bridge, i.e. through the CPU',
     currentLegend: 'Connection traversing PCIe as well as a PCIe Host Bridge (typically the CPU)',
     olderLegends: ['Path traverses a PCIe host bridge'],
-    nvmlLevel: NVML_LEVEL.HOSTBRIDGE, ncclPath: 'PHB',
+    nvmlLevel: NVML_LEVEL.HOSTBRIDGE,
+    ncclPath: 'PHB',
   },
   {
-    legendToken: 'NODE', kind: 'pcie', meaning: 'PCIe between different PCIe host bridges of the same NUMA node',
+    legendToken: 'NODE',
+    kind: 'pcie',
+    meaning: 'PCIe between different PCIe host bridges of the same NUMA node',
     currentLegend: 'Connection traversing PCIe as well as the interconnect between PCIe Host Bridges within a NUMA node',
-    olderLegends: [], nvmlLevel: NVML_LEVEL.NODE, ncclPath: 'PHB',
+    olderLegends: [],
+    nvmlLevel: NVML_LEVEL.NODE,
+    ncclPath: 'PHB',
   },
   {
-    legendToken: 'SYS', kind: 'pcie', meaning: 'PCIe plus the interconnect between NUMA nodes: QPI/UPI between sockets, or Infinity Fabric between the NUMA nodes of one EPYC socket (NPS2/NPS4)',
+    legendToken: 'SYS',
+    kind: 'pcie',
+    meaning:
+      'PCIe plus the interconnect between NUMA nodes: QPI/UPI between sockets, or Infinity Fabric between the NUMA nodes of one EPYC socket (NPS2/NPS4)',
     currentLegend: 'Connection traversing PCIe as well as the SMP interconnect between NUMA nodes (e.g., QPI/UPI)',
-    olderLegends: [], nvmlLevel: NVML_LEVEL.SYSTEM, ncclPath: 'SYS',
+    olderLegends: [],
+    nvmlLevel: NVML_LEVEL.SYSTEM,
+    ncclPath: 'SYS',
   },
   {
-    legendToken: 'SOC', kind: 'pcie', meaning: 'older drivers\' name for SYS: PCIe plus the link between CPU sockets (QPI)',
+    legendToken: 'SOC',
+    kind: 'pcie',
+    meaning: "older drivers' name for SYS: PCIe plus the link between CPU sockets (QPI)",
     currentLegend: null,
-    olderLegends: ['Connection traversing PCIe as well as the SMP link between CPU sockets(e.g. QPI)',
-      'Path traverses a socket-level link (e.g. QPI)'],
-    nvmlLevel: NVML_LEVEL.SYSTEM, ncclPath: 'SYS',
+    olderLegends: [
+      'Connection traversing PCIe as well as the SMP link between CPU sockets(e.g. QPI)',
+      'Path traverses a socket-level link (e.g. QPI)',
+    ],
+    nvmlLevel: NVML_LEVEL.SYSTEM,
+    ncclPath: 'SYS',
   },
 ];
 
@@ -116,22 +151,37 @@ export function linkMeaning(token: string): string {
 /** A link type's `meaning` in the reader's language (the data above keeps the English). */
 export function meaningText(info: LinkTypeInfo): string {
   switch (info.kind === 'unknown' ? '' : info.legendToken) {
-    case 'X': return t('the device itself');
-    case 'NV#': return t('direct NVLink connection, # link(s) bonded');
-    case 'PIX': return t('PCIe through at most one PCIe bridge (the same PCIe switch)');
-    case 'PXB': return t('PCIe through several PCIe bridges/switches, without passing the CPU host bridge');
-    case 'PHB': return t('PCIe through a PCIe host bridge, i.e. through the CPU');
-    case 'NODE': return t('PCIe between different PCIe host bridges of the same NUMA node');
-    case 'SYS': return t('PCIe plus the interconnect between NUMA nodes: QPI/UPI between sockets, or Infinity Fabric between the NUMA nodes of one EPYC socket (NPS2/NPS4)');
-    case 'SOC': return t('older drivers\' name for SYS: PCIe plus the link between CPU sockets (QPI)');
-    default: return t('a link type this tool does not know (newer driver?); see the legend printed under the matrix');
+    case 'X':
+      return t('the device itself');
+    case 'NV#':
+      return t('direct NVLink connection, # link(s) bonded');
+    case 'PIX':
+      return t('PCIe through at most one PCIe bridge (the same PCIe switch)');
+    case 'PXB':
+      return t('PCIe through several PCIe bridges/switches, without passing the CPU host bridge');
+    case 'PHB':
+      return t('PCIe through a PCIe host bridge, i.e. through the CPU');
+    case 'NODE':
+      return t('PCIe between different PCIe host bridges of the same NUMA node');
+    case 'SYS':
+      return t(
+        'PCIe plus the interconnect between NUMA nodes: QPI/UPI between sockets, or Infinity Fabric between the NUMA nodes of one EPYC socket (NPS2/NPS4)',
+      );
+    case 'SOC':
+      return t("older drivers' name for SYS: PCIe plus the link between CPU sockets (QPI)");
+    default:
+      return t('a link type this tool does not know (newer driver?); see the legend printed under the matrix');
   }
 }
 
 function unknownLinkType(token: string): LinkTypeInfo {
   return {
-    legendToken: token, kind: 'unknown',
+    legendToken: token,
+    kind: 'unknown',
     meaning: 'a link type this tool does not know (newer driver?); see the legend printed under the matrix',
-    currentLegend: null, olderLegends: [], nvmlLevel: null, ncclPath: null,
+    currentLegend: null,
+    olderLegends: [],
+    nvmlLevel: null,
+    ncclPath: null,
   };
 }

@@ -21,32 +21,41 @@ export function escapeMarkdown(text: string): string {
 /** Markdown for the hovered token; paragraphs separated by blank lines. */
 export function explainTopoToken(hit: TopoTokenAt, topology: Topology, nccl: NcclAssumptions = DEFAULT_NCCL): string {
   switch (hit.kind) {
-    case 'cell': return explainCell(hit.token, hit.row, hit.column, topology, nccl);
-    case 'device': return explainDevice(hit.name, topology, nccl);
-    case 'legend': return explainLegendLine(hit.entry, nccl);
-    case 'nicLegend': return explainNicLegendLine(hit.alias, hit.device, topology, nccl);
+    case 'cell':
+      return explainCell(hit.token, hit.row, hit.column, topology, nccl);
+    case 'device':
+      return explainDevice(hit.name, topology, nccl);
+    case 'legend':
+      return explainLegendLine(hit.entry, nccl);
+    case 'nicLegend':
+      return explainNicLegendLine(hit.alias, hit.device, topology, nccl);
   }
 }
 
 function explainCell(token: string, row: string, column: string, topology: Topology, nccl: NcclAssumptions): string {
   const link = classifyLink(token);
-  const ends = row === column
-    ? t('{0} itself (the diagonal)', deviceLabel(row, topology))
-    : `${deviceLabel(row, topology)} ↔ ${deviceLabel(column, topology)}`;
+  const ends =
+    row === column
+      ? t('{0} itself (the diagonal)', deviceLabel(row, topology))
+      : `${deviceLabel(row, topology)} ↔ ${deviceLabel(column, topology)}`;
   return [
     `**${escapeMarkdown(token)}**: ${ends}`,
     `${capitalize(escapeMarkdown(linkMeaning(token)))}.`,
     cellVerdict(token, row, column, nccl),
     levels(link),
     wordings(link),
-  ].filter((p) => p !== '').join('\n\n');
+  ]
+    .filter((p) => p !== '')
+    .join('\n\n');
 }
 
 function cellVerdict(token: string, row: string, column: string, nccl: NcclAssumptions): string {
   const rule = linkRule(token, nccl.version, nccl.env);
   if (classifyLink(token).kind !== 'pcie') return escapeMarkdown(rule.sentence);
   if (isGpuName(row) !== isGpuName(column)) return `${ruleLabel(rule.usesGdr)} ${escapeMarkdown(rule.sentence)}`;
-  const links = isGpuName(row) ? t('This cell links two GPUs: no GPUDirect RDMA verdict applies here.') : t('This cell links two NICs: no GPUDirect RDMA verdict applies here.');
+  const links = isGpuName(row)
+    ? t('This cell links two GPUs: no GPUDirect RDMA verdict applies here.')
+    : t('This cell links two NICs: no GPUDirect RDMA verdict applies here.');
   return `${links} ${escapeMarkdown(rule.sentence)}`;
 }
 
@@ -65,9 +74,11 @@ function levels(link: LinkClass): string {
 function wordings(info: LinkTypeInfo): string {
   if (info.kind === 'unknown') return '';
   const lines: string[] = [];
-  lines.push(info.currentLegend !== null
-    ? `- ${currentEra()}: ${quoted(info.currentLegend)}`
-    : `- ${currentEra()}: ${t('not printed (they print SYS instead)')}`);
+  lines.push(
+    info.currentLegend !== null
+      ? `- ${currentEra()}: ${quoted(info.currentLegend)}`
+      : `- ${currentEra()}: ${t('not printed (they print SYS instead)')}`,
+  );
   for (const older of info.olderLegends) lines.push(`- ${olderEra(older)}: ${quoted(older)}`);
   return `${t('Legend wording of {0}:', `**${escapeMarkdown(info.legendToken)}**`)}\n\n${lines.join('\n')}`;
 }
@@ -104,7 +115,9 @@ function explainLegendLine(entry: TopoLegendEntry, nccl: NcclAssumptions): strin
 function explainNicLegendLine(alias: string, device: string, topology: Topology, nccl: NcclAssumptions): string {
   return [
     t('{0} is the RDMA device {1}', `**${escapeMarkdown(alias)}**`, `**${escapeMarkdown(device)}**`),
-    t('Drivers ≈ R525 and later name NIC columns NIC0…NICn and list their devices in this NIC Legend; older ones print the device name as the column.'),
+    t(
+      'Drivers ≈ R525 and later name NIC columns NIC0…NICn and list their devices in this NIC Legend; older ones print the device name as the column.',
+    ),
     nicReach(alias, topology, nccl),
   ].join('\n\n');
 }
@@ -114,7 +127,7 @@ function nicReach(nic: string, topology: Topology, nccl: NcclAssumptions): strin
   if (topology.gpus.length === 0) return '';
   const users = pairsFromTopology(topology, nccl).filter((p) => p.nics.some((n) => n.nic === nic));
   if (users.length === 0) return t('NCCL gives this NIC to no GPU: every GPU has a NIC it reaches better.');
-  return `${t('NCCL\'s NIC for:')} ${users.map((p) => `${escapeMarkdown(p.gpu)} (${escapeMarkdown(shortVerdict(p))})`).join(', ')}.`;
+  return `${t("NCCL's NIC for:")} ${users.map((p) => `${escapeMarkdown(p.gpu)} (${escapeMarkdown(shortVerdict(p))})`).join(', ')}.`;
 }
 
 /** `GPU3`, `NIC2 (mlx5_2)`, or `mlx5_0` for an older driver's column. */

@@ -21,12 +21,13 @@ interface Span {
   readonly end: number;
 }
 
-export type TopoTokenAt = Span & (
-  | { readonly kind: 'cell'; readonly token: string; readonly row: string; readonly column: string }
-  | { readonly kind: 'device'; readonly name: string }
-  | { readonly kind: 'legend'; readonly entry: TopoLegendEntry }
-  | { readonly kind: 'nicLegend'; readonly alias: string; readonly device: string }
-);
+export type TopoTokenAt = Span &
+  (
+    | { readonly kind: 'cell'; readonly token: string; readonly row: string; readonly column: string }
+    | { readonly kind: 'device'; readonly name: string }
+    | { readonly kind: 'legend'; readonly entry: TopoLegendEntry }
+    | { readonly kind: 'nicLegend'; readonly alias: string; readonly device: string }
+  );
 
 /** Detection reads no further: a pasted matrix header sits near the top. */
 const DETECT_MAX_CHARS = 512 * 1024;

@@ -37,11 +37,18 @@ export async function diagnoseHosts(ctx: Ctx, hosts: readonly HostEntry[]): Prom
       cancel.dispose();
     }
   });
-  const notice = failureNotice(hosts.length, failures.filter((f): f is HostFailure => f !== undefined));
+  const notice = failureNotice(
+    hosts.length,
+    failures.filter((f): f is HostFailure => f !== undefined),
+  );
   if (!notice) return;
   void showFailureNotice(notice, {
     log: ctx.log,
     ssh: hosts.some((h) => h.kind === 'ssh'),
-    retry: (labels) => diagnoseHosts(ctx, hosts.filter((h) => labels.includes(h.label))),
+    retry: (labels) =>
+      diagnoseHosts(
+        ctx,
+        hosts.filter((h) => labels.includes(h.label)),
+      ),
   });
 }

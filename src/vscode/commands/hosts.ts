@@ -10,11 +10,12 @@ import { checkDestination } from '../ssh/destinationInput';
 import { diagnoseHosts } from './diagnose';
 import { notifyInfo } from '../notify';
 
-
 export async function addHostCommand(ctx: Ctx): Promise<void> {
   const destination = await vscode.window.showInputBox({
     title: vscode.l10n.t('Add Host'),
-    prompt: vscode.l10n.t('An SSH destination, written as for ssh: host, user@host, user@host:port, [IPv6]:port or ssh://user@host:port. It is resolved through your SSH config.'),
+    prompt: vscode.l10n.t(
+      'An SSH destination, written as for ssh: host, user@host, user@host:port, [IPv6]:port or ssh://user@host:port. It is resolved through your SSH config.',
+    ),
     placeHolder: 'user@gpu-node-01:22',
     ignoreFocusOut: true,
     validateInput: destinationValidation,
@@ -51,10 +52,19 @@ export async function reloadHostsCommand(ctx: Ctx): Promise<void> {
 }
 
 export async function removeHostCommand(ctx: Ctx, clicked?: HostsNode, selected?: readonly HostsNode[]): Promise<void> {
-  const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: vscode.l10n.t('Remove which hosts?'), filter: (h) => h.origin !== 'ssh-config' });
+  const hosts = await targetHosts(ctx, clicked, selected, {
+    many: true,
+    title: vscode.l10n.t('Remove which hosts?'),
+    filter: (h) => h.origin !== 'ssh-config',
+  });
   const fromConfig = hosts.filter((h) => h.origin === 'ssh-config');
   if (fromConfig.length > 0) {
-    void notifyInfo(vscode.l10n.t('{0} come(s) from your SSH config: remove the Host entry there, or point gdrDoctor.sshConfigFile at another file.', fromConfig.map((h) => h.label).join(', ')));
+    void notifyInfo(
+      vscode.l10n.t(
+        '{0} come(s) from your SSH config: remove the Host entry there, or point gdrDoctor.sshConfigFile at another file.',
+        fromConfig.map((h) => h.label).join(', '),
+      ),
+    );
   }
   const removable = hosts.filter((h) => h.origin !== 'ssh-config');
   if (removable.length === 0) return;
@@ -79,7 +89,9 @@ export async function resetDemoHostCommand(ctx: Ctx): Promise<void> {
   ctx.log.info(`${DEMO_HOST.label}: reset to its recordings`);
   if (!ctx.model.demoListed) return;
   await diagnoseHosts(ctx, [DEMO_HOST]);
-  void notifyInfo(vscode.l10n.t('{0} is reset: its recordings are replayed as they are, nvidia_peermem not loaded again.', DEMO_HOST.label));
+  void notifyInfo(
+    vscode.l10n.t('{0} is reset: its recordings are replayed as they are, nvidia_peermem not loaded again.', DEMO_HOST.label),
+  );
 }
 
 export async function diagnoseThisMachineCommand(ctx: Ctx): Promise<void> {
@@ -89,7 +101,11 @@ export async function diagnoseThisMachineCommand(ctx: Ctx): Promise<void> {
 }
 
 export async function disconnectCommand(ctx: Ctx, clicked?: HostsNode, selected?: readonly HostsNode[]): Promise<void> {
-  const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: vscode.l10n.t('Disconnect which hosts?'), filter: (h) => ctx.diagnoser.connected(h) });
+  const hosts = await targetHosts(ctx, clicked, selected, {
+    many: true,
+    title: vscode.l10n.t('Disconnect which hosts?'),
+    filter: (h) => ctx.diagnoser.connected(h),
+  });
   for (const h of hosts) {
     if (ctx.diagnoser.disconnect(h)) ctx.log.info(`${h.label}: disconnected on request`);
   }
@@ -97,5 +113,7 @@ export async function disconnectCommand(ctx: Ctx, clicked?: HostsNode, selected?
 
 async function reveal(ctx: Ctx, hostId: string): Promise<void> {
   await vscode.commands.executeCommand(`workbench.view.extension.${ViewContainers.main}`);
-  await ctx.view.reveal({ kind: 'host', id: hostId, hostId }, { select: true, focus: false, expand: true }).then(undefined, () => undefined);
+  await ctx.view
+    .reveal({ kind: 'host', id: hostId, hostId }, { select: true, focus: false, expand: true })
+    .then(undefined, () => undefined);
 }

@@ -4,7 +4,15 @@ import { CommandId, Commands, EXTENSION_ID, WALKTHROUGH_ID } from '../../constan
 import { Ctx } from '../context';
 import type { HostsNode } from '../tree/nodes';
 import { diagnoseCommand } from './diagnose';
-import { addHostCommand, diagnoseThisMachineCommand, disconnectCommand, openDemoHostCommand, reloadHostsCommand, removeHostCommand, resetDemoHostCommand } from './hosts';
+import {
+  addHostCommand,
+  diagnoseThisMachineCommand,
+  disconnectCommand,
+  openDemoHostCommand,
+  reloadHostsCommand,
+  removeHostCommand,
+  resetDemoHostCommand,
+} from './hosts';
 import { copyReportCommand, exportReportCommand, openRawOutputCommand } from './report';
 import { analyzeTopologyInEditorCommand, showTopologyCommand } from '../topology/commands';
 import { applyQuickFixCommand, fixFromFinding } from '../fixes/fixCommands';
@@ -51,15 +59,17 @@ const TABLE: Record<CommandId, Handler> = {
 /** Registers every command of the table, handing each registration to `own` as it is made. */
 export function registerCommands(ctx: Ctx, own: (registration: vscode.Disposable) => void): void {
   for (const [id, handler] of Object.entries(TABLE)) {
-    own(vscode.commands.registerCommand(id, async (node?: HostsNode, selected?: readonly HostsNode[]) => {
-      try {
-        await handler(ctx, isNode(node) ? node : undefined, Array.isArray(selected) ? selected.filter(isNode) : undefined);
-      } catch (e) {
-        const message = errorText(e);
-        ctx.log.error(`${id}: ${message}`);
-        await notifyWithLog('error', vscode.l10n.t('GPUDirect RDMA: {0}', message), ctx.log);
-      }
-    }));
+    own(
+      vscode.commands.registerCommand(id, async (node?: HostsNode, selected?: readonly HostsNode[]) => {
+        try {
+          await handler(ctx, isNode(node) ? node : undefined, Array.isArray(selected) ? selected.filter(isNode) : undefined);
+        } catch (e) {
+          const message = errorText(e);
+          ctx.log.error(`${id}: ${message}`);
+          await notifyWithLog('error', vscode.l10n.t('GPUDirect RDMA: {0}', message), ctx.log);
+        }
+      }),
+    );
   }
 }
 

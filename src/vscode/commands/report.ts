@@ -13,10 +13,18 @@ import { commandStatus } from '../../core/probe/commandStatus';
 import { PLAIN_TEXT, TOPO_LANGUAGE_ID } from '../editor/topoLanguage';
 import { notifyInfo } from '../notify';
 
-interface Found { host: HostEntry; last: DiagnosedOutcome; proof?: ProofReport }
+interface Found {
+  host: HostEntry;
+  last: DiagnosedOutcome;
+  proof?: ProofReport;
+}
 
 async function diagnosedHost(ctx: Ctx, clicked: HostsNode | undefined, title: string): Promise<Found | undefined> {
-  const [host] = await targetHosts(ctx, clicked, undefined, { many: false, title, filter: (h) => ctx.model.status(h.id).lastDiagnosed !== undefined });
+  const [host] = await targetHosts(ctx, clicked, undefined, {
+    many: false,
+    title,
+    filter: (h) => ctx.model.status(h.id).lastDiagnosed !== undefined,
+  });
   if (!host) return undefined;
   const last = ctx.model.status(host.id).lastDiagnosed;
   if (!last) {
@@ -66,12 +74,21 @@ export async function openRawOutputCommand(ctx: Ctx, node?: HostsNode): Promise<
   } else {
     const found = await diagnosedHost(ctx, node, vscode.l10n.t('Raw outputs of which host?'));
     if (!found) return;
-    const pick = await vscode.window.showQuickPick(found.last.report.commands.map((c) => ({ label: commandTitle(c), description: commandStatus(c), id: c.id })), { title: vscode.l10n.t('Open the output of which command on {0}?', found.host.label) });
+    const pick = await vscode.window.showQuickPick(
+      found.last.report.commands.map((c) => ({ label: commandTitle(c), description: commandStatus(c), id: c.id })),
+      { title: vscode.l10n.t('Open the output of which command on {0}?', found.host.label) },
+    );
     if (!pick) return;
     hostId = found.host.id;
     commandId = pick.id;
   }
-  const command = ctx.model.status(hostId).lastDiagnosed?.report.commands.find((c) => c.id === commandId) ?? { id: commandId, command: commandId };
+  const command = ctx.model.status(hostId).lastDiagnosed?.report.commands.find((c) => c.id === commandId) ?? {
+    id: commandId,
+    command: commandId,
+  };
   const hostLabel = ctx.model.get(hostId)?.label ?? hostId;
-  await showRawOutput(rawOutputUri(hostId, commandId, rawOutputTitle(command, hostLabel)), commandId === 'topo' ? TOPO_LANGUAGE_ID : PLAIN_TEXT);
+  await showRawOutput(
+    rawOutputUri(hostId, commandId, rawOutputTitle(command, hostLabel)),
+    commandId === 'topo' ? TOPO_LANGUAGE_ID : PLAIN_TEXT,
+  );
 }

@@ -21,13 +21,18 @@ export interface ContentLanguage {
   readonly confirm?: (doc: vscode.TextDocument) => boolean;
 }
 
-export function registerContentLanguageDetection(language: ContentLanguage, log: vscode.LogOutputChannel, own: (registration: vscode.Disposable) => void): void {
+export function registerContentLanguageDetection(
+  language: ContentLanguage,
+  log: vscode.LogOutputChannel,
+  own: (registration: vscode.Disposable) => void,
+): void {
   // Keyed by the document object: VS Code keeps one object while a document is open (a change of
   // language is a close and an open of that same object) and makes a new one when it is opened
   // again, so closed documents drop out of these sets by themselves.
   const decided = new WeakSet<vscode.TextDocument>();
   const editedOnce = new WeakSet<vscode.TextDocument>();
-  const mayBe = (doc: vscode.TextDocument): boolean => language.from.includes(doc.languageId) && !language.ignoreSchemes?.includes(doc.uri.scheme);
+  const mayBe = (doc: vscode.TextDocument): boolean =>
+    language.from.includes(doc.languageId) && !language.ignoreSchemes?.includes(doc.uri.scheme);
   const check = (doc: vscode.TextDocument): void => {
     if (!mayBe(doc) || decided.has(doc) || !nearTop(doc, language) || !(language.confirm?.(doc) ?? true)) return;
     decided.add(doc);
@@ -37,11 +42,13 @@ export function registerContentLanguageDetection(language: ContentLanguage, log:
     );
   };
   own(vscode.workspace.onDidOpenTextDocument(check));
-  own(vscode.workspace.onDidChangeTextDocument((event) => {
-    if (event.contentChanges.length === 0 || editedOnce.has(event.document)) return;
-    editedOnce.add(event.document);
-    check(event.document);
-  }));
+  own(
+    vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.contentChanges.length === 0 || editedOnce.has(event.document)) return;
+      editedOnce.add(event.document);
+      check(event.document);
+    }),
+  );
   vscode.workspace.textDocuments.forEach(check);
 }
 

@@ -9,12 +9,16 @@ export const TOPO_LANGUAGE_ID = 'nvidia-topo';
 export const PLAIN_TEXT = 'plaintext';
 
 export function registerTopoLanguageDetection(log: vscode.LogOutputChannel, own: (registration: vscode.Disposable) => void): void {
-  registerContentLanguageDetection({
-    id: TOPO_LANGUAGE_ID,
-    what: 'nvidia-smi topo -m output',
-    from: [PLAIN_TEXT],
-    withinLines: DETECT_HEADER_WITHIN_LINES,
-    nearTop: topoHeaderNearTop,
-    confirm: (doc) => looksLikeTopoOutput(doc.getText()),
-  }, log, own);
+  registerContentLanguageDetection(
+    {
+      id: TOPO_LANGUAGE_ID,
+      what: 'nvidia-smi topo -m output',
+      from: [PLAIN_TEXT],
+      withinLines: DETECT_HEADER_WITHIN_LINES,
+      nearTop: topoHeaderNearTop,
+      confirm: (doc) => looksLikeTopoOutput(doc.getText()),
+    },
+    log,
+    own,
+  );
 }

@@ -3,7 +3,18 @@
 // diff); on confirm it runs with progress, sudo's password through fixes/sudoPassword; the result
 // goes to the audit log and the output channel, and the host is diagnosed again so the tree shows
 // what changed. A failure shows what the host printed, with "Show Log".
-import { appendAudit, auditLogPath, FixId, FixResult, FixSession, formatPlan, formatResult, newSudoMarker, prepareFix, sshFixSession } from '../../core/fixes';
+import {
+  appendAudit,
+  auditLogPath,
+  FixId,
+  FixResult,
+  FixSession,
+  formatPlan,
+  formatResult,
+  newSudoMarker,
+  prepareFix,
+  sshFixSession,
+} from '../../core/fixes';
 import { classifyConnectError } from '../../core/ssh/errors';
 import { diagnoseHosts } from '../commands/diagnose';
 import { Ctx, showError } from '../context';
@@ -20,7 +31,9 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
   if (host.kind === 'demo') return applyDemoQuickFix(ctx, host, fixId);
   const destination = host.destination;
   if (destination === undefined) {
-    void notifyInfo(t('Quick fixes run over SSH; {0} is not an SSH host. On this machine, run: {1}', host.label, `gdr-doctor fix <host> ${fixId}`));
+    void notifyInfo(
+      t('Quick fixes run over SSH; {0} is not an SSH host. On this machine, run: {1}', host.label, `gdr-doctor fix <host> ${fixId}`),
+    );
     return;
   }
   let result: FixResult | undefined;
@@ -28,10 +41,14 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
     result = await ctx.diagnoser.withConnection(host, async (conn) => {
       const session = sshFixSession(conn, destination);
       const sudoMarker = newSudoMarker();
-      const plan = await withNotificationProgress(t('Preparing {0} on {1}', fixId, host.label), false, () => prepareFix(session, fixId, sudoMarker));
+      const plan = await withNotificationProgress(t('Preparing {0} on {1}', fixId, host.label), false, () =>
+        prepareFix(session, fixId, sudoMarker),
+      );
       ctx.log.info(`plan:\n${formatPlan(plan)}`);
       if (!(await confirmPlan(ctx, plan))) return undefined;
-      return withNotificationProgress(t('Applying {0} on {1}', fixId, host.label), false, () => runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session), conn.target.proxyJump));
+      return withNotificationProgress(t('Applying {0} on {1}', fixId, host.label), false, () =>
+        runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session), conn.target.proxyJump),
+      );
     });
   } catch (e) {
     await showError(ctx, t('Quick fix {0} on {1}: {2}', fixId, host.label, classifyConnectError(host.label, e).message));
@@ -66,4 +83,3 @@ function report(ctx: Ctx, result: FixResult): void {
   logFixResult(ctx, result);
   notifyResult(ctx, result);
 }
-

@@ -12,7 +12,13 @@ export function findingContextValue(fixes: readonly string[]): string {
 
 /** `base`, then `;fix=<id>` per offered fix: the same inline actions on a fleet's group as on a finding. */
 export function fixContextValue(base: string, fixes: readonly string[]): string {
-  return base + fixes.filter(isFixId).map((f) => `${FIX_MARK}${f}`).join('');
+  return (
+    base +
+    fixes
+      .filter(isFixId)
+      .map((f) => `${FIX_MARK}${f}`)
+      .join('')
+  );
 }
 
 /** The `when` clause of the inline action for one fix (what package.json's menu must say). */

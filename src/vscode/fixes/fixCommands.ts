@@ -30,7 +30,11 @@ export function fixFromFinding(fixId: FixId): (ctx: Ctx, node?: HostsNode) => Pr
 }
 
 export async function applyQuickFixCommand(ctx: Ctx, node?: HostsNode): Promise<void> {
-  const [host] = await targetHosts(ctx, node, undefined, { many: false, title: vscode.l10n.t('Apply a quick fix on which host?'), filter: takesQuickFixes });
+  const [host] = await targetHosts(ctx, node, undefined, {
+    many: false,
+    title: vscode.l10n.t('Apply a quick fix on which host?'),
+    filter: takesQuickFixes,
+  });
   if (!host) return;
   const fixId = await pickFix(ctx, host);
   if (fixId) await applyQuickFix(ctx, host, fixId);
@@ -39,8 +43,15 @@ export async function applyQuickFixCommand(ctx: Ctx, node?: HostsNode): Promise<
 async function pickFix(ctx: Ctx, host: HostEntry): Promise<FixId | undefined> {
   const last = ctx.model.status(host.id).lastDiagnosed;
   const offeredBy = (id: FixId) => last?.diagnosis.findings.filter((f) => f.fixes.includes(id)).map((f) => f.id) ?? [];
-  const items = FIX_IDS.map((id) => ({ label: id, description: fixDescription(id), detail: offeredBy(id).length > 0 ? vscode.l10n.t('Offered by {0}', offeredBy(id).join(', ')) : undefined, id }));
+  const items = FIX_IDS.map((id) => ({
+    label: id,
+    description: fixDescription(id),
+    detail: offeredBy(id).length > 0 ? vscode.l10n.t('Offered by {0}', offeredBy(id).join(', ')) : undefined,
+    id,
+  }));
   items.sort((a, b) => Number(b.detail !== undefined) - Number(a.detail !== undefined));
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Which quick fix on {0}? The plan is shown before anything runs.', host.label) });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Which quick fix on {0}? The plan is shown before anything runs.', host.label),
+  });
   return picked?.id;
 }

@@ -13,7 +13,9 @@ export class PlanDocuments implements vscode.Disposable {
 
   constructor() {
     this.disposables = [
-      vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, { provideTextDocumentContent: (uri) => this.texts.get(uri.toString()) ?? '' }),
+      vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, {
+        provideTextDocumentContent: (uri) => this.texts.get(uri.toString()) ?? '',
+      }),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         if (doc.uri.scheme === PLAN_SCHEME) this.texts.delete(doc.uri.toString());
       }),

@@ -18,7 +18,9 @@ export async function confirmPlan(ctx: Ctx, plan: FixPlan): Promise<boolean> {
     return false;
   }
   if (text.split('\n').length > LONG_PLAN_LINES) await ctx.plans.open(plan.host, plan.fixId, text);
-  const simulated = plan.simulated ? ` ${vscode.l10n.t("Simulated: this changes only the demo host's replayed state; nothing runs on any machine.")}` : '';
+  const simulated = plan.simulated
+    ? ` ${vscode.l10n.t("Simulated: this changes only the demo host's replayed state; nothing runs on any machine.")}`
+    : '';
   const question = `${vscode.l10n.t('Apply {0} on {1}?', plan.fixId, plan.host)}${simulated}`;
   const apply = vscode.l10n.t('Apply');
   const answer = await vscode.window.showWarningMessage(question, { modal: true, detail: text }, apply);
@@ -29,7 +31,18 @@ export async function confirmPlan(ctx: Ctx, plan: FixPlan): Promise<boolean> {
 /** The outcome as a notification: a failure or refusal as an error with "Show Log". */
 export function notifyResult(ctx: Ctx, result: FixResult): void {
   const { host, fixId, message } = result;
-  if (result.status === 'applied') void notifyInfo(result.plan.simulated ? vscode.l10n.t('{0}: {1} applied (simulated): {2}', host, fixId, message) : vscode.l10n.t('{0}: {1} applied: {2}', host, fixId, message));
+  if (result.status === 'applied')
+    void notifyInfo(
+      result.plan.simulated
+        ? vscode.l10n.t('{0}: {1} applied (simulated): {2}', host, fixId, message)
+        : vscode.l10n.t('{0}: {1} applied: {2}', host, fixId, message),
+    );
   else if (result.status === 'nothing-to-do') void notifyInfo(vscode.l10n.t('{0}: {1}: nothing to do. {2}', host, fixId, message));
-  else void showError(ctx, result.status === 'failed' ? vscode.l10n.t('{0}: {1} failed: {2}', host, fixId, message) : vscode.l10n.t('{0}: {1} refused: {2}', host, fixId, message));
+  else
+    void showError(
+      ctx,
+      result.status === 'failed'
+        ? vscode.l10n.t('{0}: {1} failed: {2}', host, fixId, message)
+        : vscode.l10n.t('{0}: {1} refused: {2}', host, fixId, message),
+    );
 }

@@ -52,7 +52,13 @@ export function sudoVerdict(result: FixResult): SudoVerdict {
  * Runs a shown and agreed plan, answering sudo's password as described above. `proxyJump`: the
  * route's jump hosts (the connection's ProxyJump), part of the remembered password's key.
  */
-export async function runWithSudo(plan: FixPlan, session: FixSession, sudoMarker: string, deps: SudoDeps, proxyJump: string | null = null): Promise<FixResult> {
+export async function runWithSudo(
+  plan: FixPlan,
+  session: FixSession,
+  sudoMarker: string,
+  deps: SudoDeps,
+  proxyJump: string | null = null,
+): Promise<FixResult> {
   if (plan.privilege !== 'sudo-password') return runPlan(plan, session, { sudoMarker, sudoPassword: async () => null });
   const key = sudoSecretKey(session.user, session.host, proxyJump);
   const remembered = await deps.secrets.get(key);
@@ -61,7 +67,9 @@ export async function runWithSudo(plan: FixPlan, session: FixSession, sudoMarker
     const { result, heldBack } = await runThroughGate(plan, session, sudoMarker, deps, async () => remembered);
     if (!heldBack && !sudoRejectedPassword(result)) return result;
     if (heldBack) {
-      deps.note(`${session.host}: the remembered sudo password of ${session.user} was not sent: sudo refused it on ${deps.gate?.refusedOn() ?? 'another host'}`);
+      deps.note(
+        `${session.host}: the remembered sudo password of ${session.user} was not sent: sudo refused it on ${deps.gate?.refusedOn() ?? 'another host'}`,
+      );
     } else {
       // sudo ran nothing: the plan can run again unchanged with a password typed now.
       await deps.secrets.delete(key);
@@ -87,7 +95,11 @@ export async function runWithSudo(plan: FixPlan, session: FixSession, sudoMarker
  * hears what sudo made of it, also when the run throws. `heldBack`: the gate did not let it through.
  */
 async function runThroughGate(
-  plan: FixPlan, session: FixSession, sudoMarker: string, deps: SudoDeps, password: () => Promise<string | null>,
+  plan: FixPlan,
+  session: FixSession,
+  sudoMarker: string,
+  deps: SudoDeps,
+  password: () => Promise<string | null>,
 ): Promise<{ result: FixResult; heldBack: boolean }> {
   const sent: { password?: string; heldBack: boolean } = { heldBack: false };
   let result: FixResult | undefined;

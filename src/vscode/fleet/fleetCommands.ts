@@ -30,28 +30,56 @@ const PARTITION = /^[A-Za-z0-9._-]{1,128}$/;
 
 export async function addFleetCommand(ctx: Ctx): Promise<void> {
   const existing = readSettings().fleets;
-  const ask = (title: string, o: vscode.InputBoxOptions) => vscode.window.showInputBox({ title: vscode.l10n.t('Add Fleet: {0}', title), ignoreFocusOut: true, ...o });
-  const name = await ask(vscode.l10n.t('name'), { prompt: vscode.l10n.t('A name for this group of hosts, shown in the Hosts view.'), placeHolder: 'gpu-cluster', validateInput: (v) => validateName(v, existing) });
+  const ask = (title: string, o: vscode.InputBoxOptions) =>
+    vscode.window.showInputBox({ title: vscode.l10n.t('Add Fleet: {0}', title), ignoreFocusOut: true, ...o });
+  const name = await ask(vscode.l10n.t('name'), {
+    prompt: vscode.l10n.t('A name for this group of hosts, shown in the Hosts view.'),
+    placeHolder: 'gpu-cluster',
+    validateInput: (v) => validateName(v, existing),
+  });
   if (name === undefined) return;
-  const hosts = await ask(vscode.l10n.t('hosts'), { prompt: vscode.l10n.t('Hosts as pdsh and ClusterShell write them: gpu[01-64], node-[1-4,7],login1. Each is an SSH destination resolved through your SSH config.'), placeHolder: 'gpu[01-64]', validateInput: validateHostList });
+  const hosts = await ask(vscode.l10n.t('hosts'), {
+    prompt: vscode.l10n.t(
+      'Hosts as pdsh and ClusterShell write them: gpu[01-64], node-[1-4,7],login1. Each is an SSH destination resolved through your SSH config.',
+    ),
+    placeHolder: 'gpu[01-64]',
+    validateInput: validateHostList,
+  });
   if (hosts === undefined) return;
-  const via = await ask(vscode.l10n.t('login node (optional)'), { prompt: vscode.l10n.t('Leave empty to reach each host over SSH directly. Or an SSH destination of a login node that reaches them with Slurm, pdsh or clush.'), placeHolder: vscode.l10n.t('login-node (empty: direct SSH)'), validateInput: (v) => destinationProblem(v, true) });
+  const via = await ask(vscode.l10n.t('login node (optional)'), {
+    prompt: vscode.l10n.t(
+      'Leave empty to reach each host over SSH directly. Or an SSH destination of a login node that reaches them with Slurm, pdsh or clush.',
+    ),
+    placeHolder: vscode.l10n.t('login-node (empty: direct SSH)'),
+    validateInput: (v) => destinationProblem(v, true),
+  });
   if (via === undefined) return;
   const fleet = await relayPart({ name: name.trim(), hosts: hosts.trim() }, via.trim());
   if (!fleet) return;
   await updateFleets((raw) => withFleetAdded(raw, fleet));
   ctx.fleets.invalidate();
-  ctx.log.info(`added fleet ${fleet.name}: ${fleet.hosts}${fleet.via ? ` via ${fleet.via} with ${fleet.with ?? 'the tool it offers'}` : ''}`);
+  ctx.log.info(
+    `added fleet ${fleet.name}: ${fleet.hosts}${fleet.via ? ` via ${fleet.via} with ${fleet.with ?? 'the tool it offers'}` : ''}`,
+  );
 }
 
 /** With a login node: the tool it runs (and, for Slurm, an optional partition). */
 async function relayPart(fleet: FleetConfig, via: string): Promise<FleetConfig | undefined> {
   if (via === '') return fleet;
-  const tool = await vscode.window.showQuickPick(relayTools(), { title: vscode.l10n.t('Add Fleet: how does {0} reach the hosts?', via), ignoreFocusOut: true });
+  const tool = await vscode.window.showQuickPick(relayTools(), {
+    title: vscode.l10n.t('Add Fleet: how does {0} reach the hosts?', via),
+    ignoreFocusOut: true,
+  });
   if (!tool) return undefined;
   if (tool.label === DETECT) return { ...fleet, via };
   if (tool.label !== 'slurm') return { ...fleet, via, with: tool.label };
-  const partition = await vscode.window.showInputBox({ title: vscode.l10n.t('Add Fleet: Slurm partition (optional)'), prompt: vscode.l10n.t('Leave empty for the default partition.'), ignoreFocusOut: true, validateInput: (v) => (v.trim() === '' || PARTITION.test(v.trim()) ? undefined : vscode.l10n.t('A partition name: letters, digits, . _ -')) });
+  const partition = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Add Fleet: Slurm partition (optional)'),
+    prompt: vscode.l10n.t('Leave empty for the default partition.'),
+    ignoreFocusOut: true,
+    validateInput: (v) =>
+      v.trim() === '' || PARTITION.test(v.trim()) ? undefined : vscode.l10n.t('A partition name: letters, digits, . _ -'),
+  });
   if (partition === undefined) return undefined;
   return { ...fleet, via, with: 'slurm', ...(partition.trim() !== '' ? { partition: partition.trim() } : {}) };
 }
@@ -67,7 +95,13 @@ export function validateHostList(v: string): vscode.InputBoxValidationMessage | 
   if (v.trim() === '') return vscode.l10n.t('Type a host list, e.g. gpu[01-64].');
   try {
     const hosts = expandHostList(v);
-    return { message: hosts.length === 1 ? vscode.l10n.t('1 host: {0}', foldHostList(hosts)) : vscode.l10n.t('{0} hosts: {1}', hosts.length, foldHostList(hosts)), severity: vscode.InputBoxValidationSeverity.Info };
+    return {
+      message:
+        hosts.length === 1
+          ? vscode.l10n.t('1 host: {0}', foldHostList(hosts))
+          : vscode.l10n.t('{0} hosts: {1}', hosts.length, foldHostList(hosts)),
+      severity: vscode.InputBoxValidationSeverity.Info,
+    };
   } catch (e) {
     if (e instanceof HostListError) return vscode.l10n.t('Column {0}: {1}', e.column, e.reason);
     return errorText(e);
@@ -97,6 +131,9 @@ async function targetFleet(ctx: Ctx, node: HostsNode | undefined, title: string)
     void notifyInfo(vscode.l10n.t('No fleet yet: add one with "GPUDirect RDMA: Add Fleet…".'));
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(fleets.map((f) => ({ label: f.name, description: f.hosts, fleet: f })), { title });
+  const picked = await vscode.window.showQuickPick(
+    fleets.map((f) => ({ label: f.name, description: f.hosts, fleet: f })),
+    { title },
+  );
   return picked?.fleet;
 }

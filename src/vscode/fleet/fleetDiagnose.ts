@@ -37,9 +37,13 @@ export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonl
   }
   const hosts = only ? [...only] : expandHostList(fleet.hosts);
   const label = `fleet ${fleet.name}`;
-  const title = only ? vscode.l10n.t('Diagnosing {0} host(s) of fleet {1}', hosts.length, fleet.name) : vscode.l10n.t('Diagnosing fleet {0}', fleet.name);
+  const title = only
+    ? vscode.l10n.t('Diagnosing {0} host(s) of fleet {1}', hosts.length, fleet.name)
+    : vscode.l10n.t('Diagnosing fleet {0}', fleet.name);
   let probed: FleetHostResult[] | undefined;
-  ctx.log.info(`${label}: diagnosing ${hosts.length} host(s) ${fleet.via === undefined ? 'over direct SSH' : `through ${fleet.via} with ${fleet.with ?? 'the tool it offers'}`}`);
+  ctx.log.info(
+    `${label}: diagnosing ${hosts.length} host(s) ${fleet.via === undefined ? 'over direct SSH' : `through ${fleet.via} with ${fleet.with ?? 'the tool it offers'}`}`,
+  );
   await withNotificationProgress(title, true, async (progress, token) => {
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
@@ -51,12 +55,24 @@ export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonl
     ctx.work.begin(label);
     report();
     try {
-      probed = fleet.via === undefined
-        ? await fanOut({ hosts, probeHost: vscodeProbeHost(readSettings(), inputBoxPrompts(), ctx.log), concurrency: readSettings().maxConcurrentHosts, nccl: readSettings().nccl, signal: abort.signal, onResult: (r) => { done++; logResult(ctx, label, r); report(); } })
-        : await viaLoginNode(ctx, fleet, only, abort.signal, (ended) => {
-            done = Math.min(ended, hosts.length);
-            report();
-          });
+      probed =
+        fleet.via === undefined
+          ? await fanOut({
+              hosts,
+              probeHost: vscodeProbeHost(readSettings(), inputBoxPrompts(), ctx.log),
+              concurrency: readSettings().maxConcurrentHosts,
+              nccl: readSettings().nccl,
+              signal: abort.signal,
+              onResult: (r) => {
+                done++;
+                logResult(ctx, label, r);
+                report();
+              },
+            })
+          : await viaLoginNode(ctx, fleet, only, abort.signal, (ended) => {
+              done = Math.min(ended, hosts.length);
+              report();
+            });
     } catch (e) {
       await showError(ctx, `${label}: ${fleet.via !== undefined ? classifyConnectError(fleet.via, e).message : errorText(e)}`);
     } finally {
@@ -75,13 +91,23 @@ export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonl
 /** Hosts of the fleet that could not be diagnosed, told as a host's failure is (failureNotice). */
 function notifyFailures(ctx: Ctx, fleet: FleetConfig, probed: readonly FleetHostResult[]): void {
   const failed = probed.filter((r) => r.status === 'unreachable' || (r.status === 'timed-out' && !r.report));
-  const notice = failureNotice(probed.length, failed.map((r) => ({ host: r.host, message: r.error?.message ?? `${r.host}: ${r.status}` })), fleet.name);
+  const notice = failureNotice(
+    probed.length,
+    failed.map((r) => ({ host: r.host, message: r.error?.message ?? `${r.host}: ${r.status}` })),
+    fleet.name,
+  );
   if (!notice) return;
   void showFailureNotice(notice, { log: ctx.log, ssh: true, retry: (hosts) => diagnoseFleet(ctx, fleet, hosts) });
 }
 
 /** Through the login node: one pooled connection (connected, host key checked, like any host). */
-async function viaLoginNode(ctx: Ctx, fleet: FleetConfig, only: readonly string[] | undefined, signal: AbortSignal, onNodeEnded: (count: number) => void): Promise<FleetHostResult[]> {
+async function viaLoginNode(
+  ctx: Ctx,
+  fleet: FleetConfig,
+  only: readonly string[] | undefined,
+  signal: AbortSignal,
+  onNodeEnded: (count: number) => void,
+): Promise<FleetHostResult[]> {
   const via = fleet.via as string;
   const login: HostEntry = { id: sshHostId(via), label: via, kind: 'ssh', origin: 'fleet', destination: via };
   // Cancelled while connecting (or at a prompt): drop the connection being opened.
@@ -114,14 +140,24 @@ async function viaLoginNode(ctx: Ctx, fleet: FleetConfig, only: readonly string[
 async function detectTool(ctx: Ctx, fleet: FleetConfig, client: Client, signal: AbortSignal): Promise<RelayTool> {
   const found = await detectRelayTools(client, signal);
   const tool = preferredRelayTool(found);
-  if (tool === undefined) throw new Error(vscode.l10n.t('{0} has none of {1} on its PATH: set "with" for fleet {2}, or diagnose its hosts directly', fleet.via ?? '', RELAY_COMMANDS, fleet.name));
+  if (tool === undefined)
+    throw new Error(
+      vscode.l10n.t(
+        '{0} has none of {1} on its PATH: set "with" for fleet {2}, or diagnose its hosts directly',
+        fleet.via ?? '',
+        RELAY_COMMANDS,
+        fleet.name,
+      ),
+    );
   ctx.log.info(`fleet ${fleet.name}: through ${fleet.via} with ${tool} (found: ${found.join(', ')})`);
   return tool;
 }
 
 function logResult(ctx: Ctx, label: string, r: FleetHostResult): void {
   const findings = r.diagnosis?.findings.filter((f) => f.severity !== 'info').map((f) => f.id) ?? [];
-  ctx.log.info(`${label}: ${r.host}: ${r.status}${findings.length > 0 ? ` (${findings.join(', ')})` : ''}${r.error ? `: ${r.error.message}` : ''} in ${r.durationMs} ms`);
+  ctx.log.info(
+    `${label}: ${r.host}: ${r.status}${findings.length > 0 ? ` (${findings.join(', ')})` : ''}${r.error ? `: ${r.error.message}` : ''} in ${r.durationMs} ms`,
+  );
 }
 
 /** Into the fleet model (grouping, fleet findings), then each host's outcome into the host model. */

@@ -20,13 +20,15 @@ export function isRelayedHostId(hostId: string): boolean {
 
 /** Hosts of the fleets diagnosed over direct SSH (a fleet whose list does not parse has none). */
 export function directMembers(fleets: readonly FleetConfig[]): string[] {
-  return fleets.filter((f) => f.via === undefined).flatMap((f) => {
-    try {
-      return expandHostList(f.hosts);
-    } catch {
-      return [];
-    }
-  });
+  return fleets
+    .filter((f) => f.via === undefined)
+    .flatMap((f) => {
+      try {
+        return expandHostList(f.hosts);
+      } catch {
+        return [];
+      }
+    });
 }
 
 /**

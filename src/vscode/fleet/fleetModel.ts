@@ -60,12 +60,15 @@ export class FleetModel {
   rediagnose(redo: (report: ProbeReport) => Diagnosis): void {
     for (const [name, st] of this.states) {
       if (!st.probed) continue;
-      this.setResults(name, st.probed.map((r) => {
-        if (!r.report) return r;
-        const diagnosis = redo(r.report);
-        // Stopped hosts keep their status; a finished one may change between healthy and findings.
-        return { ...r, diagnosis, status: r.status === 'ok' || r.status === 'findings' ? statusOfProbe(r.report, diagnosis) : r.status };
-      }));
+      this.setResults(
+        name,
+        st.probed.map((r) => {
+          if (!r.report) return r;
+          const diagnosis = redo(r.report);
+          // Stopped hosts keep their status; a finished one may change between healthy and findings.
+          return { ...r, diagnosis, status: r.status === 'ok' || r.status === 'findings' ? statusOfProbe(r.report, diagnosis) : r.status };
+        }),
+      );
     }
   }
 

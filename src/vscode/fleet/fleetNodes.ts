@@ -25,10 +25,33 @@ export function fleetChildren(node: HostsNode, fleets: FleetModel): HostsNode[] 
   }
   if (node.kind !== 'fleet') return [];
   const state = fleets.state(node.fleet);
-  const groups = (state.groups ?? []).map((group): HostsNode => ({ kind: 'fleetGroup', id: `${node.id}/${group.key}`, hostId: '', fleet: node.fleet, group, fixes: groupFixes(fleets, node.fleet, group) }));
+  const groups = (state.groups ?? []).map((group): HostsNode => ({
+    kind: 'fleetGroup',
+    id: `${node.id}/${group.key}`,
+    hostId: '',
+    fleet: node.fleet,
+    group,
+    fixes: groupFixes(fleets, node.fleet, group),
+  }));
   if (groups.length > 0 && !state.running) return groups;
-  const row = (label: string, tone: Tone, tooltip: string): HostsNode => ({ kind: 'row', id: `${node.id}/status`, hostId: '', label, description: '', tone, tooltip });
-  if (state.running) return [row(t('Diagnosing… {0}', progressText(state)), 'working', t('Each host is probed over its own connection; the groups appear when every host has ended.')), ...groups];
+  const row = (label: string, tone: Tone, tooltip: string): HostsNode => ({
+    kind: 'row',
+    id: `${node.id}/status`,
+    hostId: '',
+    label,
+    description: '',
+    tone,
+    tooltip,
+  });
+  if (state.running)
+    return [
+      row(
+        t('Diagnosing… {0}', progressText(state)),
+        'working',
+        t('Each host is probed over its own connection; the groups appear when every host has ended.'),
+      ),
+      ...groups,
+    ];
   return [row(t('Not diagnosed yet'), 'idle', t('Nothing connects until you run Diagnose Fleet.'))];
 }
 
@@ -50,7 +73,10 @@ function progressText(state: FleetState): string {
 export function groupFixes(fleets: FleetModel, fleet: string, group: FleetGroup): FixId[] {
   if (group.hosts.length === 0) return [];
   const findings = fleets.result(fleet, group.hosts[0])?.diagnosis?.findings ?? [];
-  const offered = findings.filter((f) => group.findingIds.includes(f.id)).flatMap((f) => f.fixes).filter(isFixId);
+  const offered = findings
+    .filter((f) => group.findingIds.includes(f.id))
+    .flatMap((f) => f.fixes)
+    .filter(isFixId);
   return [...new Set(offered)];
 }
 

@@ -38,7 +38,8 @@ export function parseFleets(raw: unknown): ParsedFleets {
     }
     seen.add(name);
     const tool = text(e.with);
-    if (tool !== undefined && !isRelayTool(tool)) problems.push(`${name}: "with" must be ${RELAY_TOOL_CHOICES}; the login node's tools are detected instead`);
+    if (tool !== undefined && !isRelayTool(tool))
+      problems.push(`${name}: "with" must be ${RELAY_TOOL_CHOICES}; the login node's tools are detected instead`);
     const via = text(e.via);
     fleets.push({
       name,
@@ -66,7 +67,9 @@ export function withFleetAdded(raw: unknown, fleet: FleetConfig): unknown[] {
 
 /** The setting without the entries named `name`; every other entry stays as written. */
 export function withFleetRemoved(raw: unknown, name: string): unknown[] {
-  return (Array.isArray(raw) ? raw : []).filter((e) => typeof e !== 'object' || e === null || text((e as Record<string, unknown>).name) !== name);
+  return (Array.isArray(raw) ? raw : []).filter(
+    (e) => typeof e !== 'object' || e === null || text((e as Record<string, unknown>).name) !== name,
+  );
 }
 
 function text(v: unknown): string | undefined {

@@ -29,7 +29,10 @@ export interface GroupApply<H extends { readonly label: string }> {
   readonly apply: (host: H, plan: FixPlan, sudo: SudoDeps) => Promise<FixResult>;
 }
 
-export async function applyToGroup<H extends { readonly label: string }>(ready: readonly { host: H; plan: FixPlan }[], run: GroupApply<H>): Promise<Applied<H>[]> {
+export async function applyToGroup<H extends { readonly label: string }>(
+  ready: readonly { host: H; plan: FixPlan }[],
+  run: GroupApply<H>,
+): Promise<Applied<H>[]> {
   const gate = new SudoPasswordGate();
   const sudo: SudoDeps = { ...run.sudo, gate };
   let stopped = false;
@@ -42,7 +45,13 @@ export async function applyToGroup<H extends { readonly label: string }>(ready: 
   });
 }
 
-async function applyOne<H extends { readonly label: string }>(host: H, plan: FixPlan, sudo: SudoDeps, gate: SudoPasswordGate, apply: GroupApply<H>['apply']): Promise<Applied<H>> {
+async function applyOne<H extends { readonly label: string }>(
+  host: H,
+  plan: FixPlan,
+  sudo: SudoDeps,
+  gate: SudoPasswordGate,
+  apply: GroupApply<H>['apply'],
+): Promise<Applied<H>> {
   try {
     const result = await apply(host, plan, sudo);
     // The gate kept the password from this host: nothing was sent, nothing ran.

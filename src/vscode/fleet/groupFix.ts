@@ -30,7 +30,6 @@ import { notifyWithLog, withNotificationProgress } from '../notify';
 type Prepared = PreparedOn<HostEntry>;
 type Applied = AppliedOn<HostEntry>;
 
-
 type Handler = (ctx: Ctx, node?: HostsNode, selected?: readonly HostsNode[]) => Promise<void>;
 
 /** The finding's inline fix, which on a fleet group fixes the whole group. */
@@ -44,29 +43,46 @@ export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGr
   const hosts = node.group.hosts.map((h) => groupHost(ctx, fleet, h));
   const marker = newSudoMarker();
   const limit = readSettings().maxConcurrentHosts;
-  const prepared = await withNotificationProgress(vscode.l10n.t('Preparing {0} on {1} hosts of {2}', fixId, hosts.length, fleet.name), false, () => runLimited(hosts, limit, (h) => prepareOne(ctx, h, fixId, marker)));
+  const prepared = await withNotificationProgress(
+    vscode.l10n.t('Preparing {0} on {1} hosts of {2}', fixId, hosts.length, fleet.name),
+    false,
+    () => runLimited(hosts, limit, (h) => prepareOne(ctx, h, fixId, marker)),
+  );
   const ready = prepared.filter((p): p is Prepared & { plan: FixPlan } => p.plan?.status === 'ready');
   const text = `${fleet.via !== undefined ? `${vscode.l10n.t('Each host over SSH through {0} (as {1}).', fleet.via, `ssh -J ${fleet.via} <host>`)}\n\n` : ''}${groupPlanText(fixId, prepared)}`;
   ctx.log.info(`plan for ${foldHostList(hosts.map((h) => h.label))}:\n${text}`);
   if (ready.length === 0) {
-    await showError(ctx, `${vscode.l10n.t('{0} on {1} ({2}): nothing to apply.', fixId, fleet.name, node.group.label)} ${prepared.map((p) => (p.plan ? `${p.host.label}: ${p.plan.summary}` : `${p.host.label}: ${p.error}`))[0]}`);
+    await showError(
+      ctx,
+      `${vscode.l10n.t('{0} on {1} ({2}): nothing to apply.', fixId, fleet.name, node.group.label)} ${prepared.map((p) => (p.plan ? `${p.host.label}: ${p.plan.summary}` : `${p.host.label}: ${p.error}`))[0]}`,
+    );
     return;
   }
   if (text.split('\n').length > LONG_PLAN_LINES) await ctx.plans.open(fleet.name, fixId, text);
   const apply = vscode.l10n.t('Apply');
   const applyStop = vscode.l10n.t('Apply, stop on first failure');
-  const question = ready.length === 1 ? vscode.l10n.t('Apply {0} on 1 host of {1}?', fixId, fleet.name) : vscode.l10n.t('Apply {0} on {1} hosts of {2}?', fixId, ready.length, fleet.name);
+  const question =
+    ready.length === 1
+      ? vscode.l10n.t('Apply {0} on 1 host of {1}?', fixId, fleet.name)
+      : vscode.l10n.t('Apply {0} on {1} hosts of {2}?', fixId, ready.length, fleet.name);
   const answer = await vscode.window.showWarningMessage(question, { modal: true, detail: text }, apply, applyStop);
   if (answer === undefined) {
     ctx.log.info(`${fleet.name}: ${fixId} not applied: nothing was changed`);
     return;
   }
-  const results = await withNotificationProgress(vscode.l10n.t('Applying {0} on {1} hosts of {2}', fixId, ready.length, fleet.name), false, () => applyToGroup(ready, {
-    limit: answer === applyStop ? 1 : limit,
-    sudo: sharedSudo(ctx, ready),
-    apply: (host, plan, sudo) => ctx.diagnoser.withConnection(host, (conn) =>
-      runWithSudo(plan, sshFixSession(conn, host.destination as string), marker, sudo, conn.target.proxyJump)),
-  }));
+  const results = await withNotificationProgress(
+    vscode.l10n.t('Applying {0} on {1} hosts of {2}', fixId, ready.length, fleet.name),
+    false,
+    () =>
+      applyToGroup(ready, {
+        limit: answer === applyStop ? 1 : limit,
+        sudo: sharedSudo(ctx, ready),
+        apply: (host, plan, sudo) =>
+          ctx.diagnoser.withConnection(host, (conn) =>
+            runWithSudo(plan, sshFixSession(conn, host.destination as string), marker, sudo, conn.target.proxyJump),
+          ),
+      }),
+  );
   for (const a of results) {
     if (a.result) logFixResult(ctx, a.result);
     else ctx.log.error(`${a.host.label}: ${fixId}: ${a.error}`);
@@ -81,13 +97,16 @@ export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGr
  * node, through that node as a jump host (the relay that diagnosed it cannot carry sudo's prompt).
  */
 function groupHost(ctx: Ctx, fleet: FleetConfig, host: string): HostEntry {
-  if (fleet.via !== undefined) return { id: memberHostId(fleet, host), label: host, kind: 'ssh', origin: 'fleet', destination: host, jump: fleet.via };
+  if (fleet.via !== undefined)
+    return { id: memberHostId(fleet, host), label: host, kind: 'ssh', origin: 'fleet', destination: host, jump: fleet.via };
   return ctx.model.get(sshHostId(host)) ?? { id: sshHostId(host), label: host, kind: 'ssh', origin: 'fleet', destination: host };
 }
 
 async function prepareOne(ctx: Ctx, host: HostEntry, fixId: FixId, marker: string): Promise<Prepared> {
   try {
-    const plan = await ctx.diagnoser.withConnection(host, (conn) => prepareFix(sshFixSession(conn, host.destination as string), fixId, marker));
+    const plan = await ctx.diagnoser.withConnection(host, (conn) =>
+      prepareFix(sshFixSession(conn, host.destination as string), fixId, marker),
+    );
     return { host, plan };
   } catch (e) {
     return { host, error: classifyConnectError(host.label, e).message };
@@ -105,7 +124,6 @@ function sharedSudo(ctx: Ctx, ready: readonly (Prepared & { plan: FixPlan })[]):
   };
 }
 
-
 /** "load-peermem on fleet lab: 3 applied", or with what failed, and Show Log. */
 async function summarize(ctx: Ctx, fleet: string, fixId: FixId, results: readonly Applied[]): Promise<void> {
   const word = (a: Applied) => a.result?.status ?? (a.notRun ? 'not run' : 'not reached');
@@ -116,7 +134,12 @@ async function summarize(ctx: Ctx, fleet: string, fixId: FixId, results: readonl
   const bad = results.filter((a) => word(a) !== 'applied' && word(a) !== 'nothing-to-do');
   ctx.log.info(message);
   if (bad.length === 0) void notifyWithLog('info', message, ctx.log);
-  else void notifyWithLog('error', `${message}. ${bad[0].host.label}: ${(bad[0].result?.message ?? bad[0].error ?? '').split('\n')[0]}`, ctx.log);
+  else
+    void notifyWithLog(
+      'error',
+      `${message}. ${bad[0].host.label}: ${(bad[0].result?.message ?? bad[0].error ?? '').split('\n')[0]}`,
+      ctx.log,
+    );
 }
 
 /** A host's outcome as the summary says it (the key is a FixResult status, or why nothing ran). */

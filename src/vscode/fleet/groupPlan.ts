@@ -15,7 +15,14 @@ export interface Prepared<H extends Pick<HostEntry, 'label'> = Pick<HostEntry, '
 
 /** Plans that would do exactly the same thing on their hosts. */
 function planKey(p: FixPlan): string {
-  return JSON.stringify([p.status, p.module, p.privilege, p.steps.map((s) => s.command), p.fileChange?.diff ?? null, p.status === 'ready' ? '' : p.summary]);
+  return JSON.stringify([
+    p.status,
+    p.module,
+    p.privilege,
+    p.steps.map((s) => s.command),
+    p.fileChange?.diff ?? null,
+    p.status === 'ready' ? '' : p.summary,
+  ]);
 }
 
 export function groupPlanText(fixId: FixId, prepared: readonly Prepared[]): string {

@@ -9,8 +9,15 @@ import type { HostsNode } from '../tree/nodes';
 import { plainText } from '../plainText';
 
 const CODICON: Record<HostRow['look'], string> = {
-  ok: 'pass', warning: 'warning', error: 'error', unreachable: 'debug-disconnect', origin: 'remote',
-  working: 'sync~spin', done: 'history', idle: 'circle-outline', unknown: 'question',
+  ok: 'pass',
+  warning: 'warning',
+  error: 'error',
+  unreachable: 'debug-disconnect',
+  origin: 'remote',
+  working: 'sync~spin',
+  done: 'history',
+  idle: 'circle-outline',
+  unknown: 'question',
 };
 
 export class SelectedHostStatus implements vscode.Disposable {
@@ -20,13 +27,13 @@ export class SelectedHostStatus implements vscode.Disposable {
   /** The label the tree shows (a fleet's relayed host is not in the host list). */
   private label?: string;
 
-  constructor(view: vscode.TreeView<HostsNode>, private readonly model: HostModel) {
+  constructor(
+    view: vscode.TreeView<HostsNode>,
+    private readonly model: HostModel,
+  ) {
     this.item.name = vscode.l10n.t('GPUDirect RDMA: selected host');
     this.item.command = `${Views.hosts}.focus`;
-    this.subscriptions = [
-      view.onDidChangeSelection((e) => this.select(e.selection)),
-      model.onDidChange(() => this.update()),
-    ];
+    this.subscriptions = [view.onDidChangeSelection((e) => this.select(e.selection)), model.onDidChange(() => this.update())];
   }
 
   private select(selection: readonly HostsNode[]): void {
@@ -49,7 +56,8 @@ export class SelectedHostStatus implements vscode.Disposable {
     // A host's name may hold `$(…)`: shown as written, not as an icon.
     this.item.text = `$(${CODICON[row.look]}) ${plainText(`${label}: ${row.description}`)}`;
     this.item.tooltip = [`GPUDirect RDMA — ${label}`, ...row.details].join('\n');
-    this.item.backgroundColor = row.look === 'error' || row.look === 'unreachable' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    this.item.backgroundColor =
+      row.look === 'error' || row.look === 'unreachable' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.item.show();
   }
 

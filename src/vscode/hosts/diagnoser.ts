@@ -61,7 +61,9 @@ export class Diagnoser {
         return undefined;
       }
       model.setOutcome(host.id, outcome);
-      log.info(`${host.label}: ${outcome.kind === 'diagnosed' ? `${outcome.diagnosis.findings.length} finding(s) in ${outcome.report.durationMs} ms` : `failed (${outcome.step}): ${outcome.message}`}`);
+      log.info(
+        `${host.label}: ${outcome.kind === 'diagnosed' ? `${outcome.diagnosis.findings.length} finding(s) in ${outcome.report.durationMs} ms` : `failed (${outcome.step}): ${outcome.message}`}`,
+      );
       return outcome;
     } catch (e) {
       model.setWorking(host.id, false);
@@ -106,7 +108,8 @@ export class Diagnoser {
     try {
       if (host.destination === undefined) {
         // This machine: the signal stops the script's process group; the demo only needs to give up.
-        const source = host.kind === 'demo' ? { kind: 'demo' as const, demo: this.deps.demo } : { kind: 'local' as const, name: host.label };
+        const source =
+          host.kind === 'demo' ? { kind: 'demo' as const, demo: this.deps.demo } : { kind: 'local' as const, name: host.label };
         return diagnosed(await diagnoseHost(source, options));
       }
       const destination = host.destination;

@@ -30,5 +30,9 @@ export function failureNotice(total: number, failed: readonly HostFailure[], fle
     return { severity: 'error', message: t('Diagnose failed for all {0} hosts{1}.{2}', total, of, first), hosts };
   }
   const named = hosts.length > NAMED ? t('{0} +{1} more', hosts.slice(0, NAMED).join(', '), hosts.length - NAMED) : hosts.join(', ');
-  return { severity: 'warning', message: t('{0} of {1} hosts{2} could not be diagnosed ({3}).{4}', failed.length, total, of, named, first), hosts };
+  return {
+    severity: 'warning',
+    message: t('{0} of {1} hosts{2} could not be diagnosed ({3}).{4}', failed.length, total, of, named, first),
+    hosts,
+  };
 }

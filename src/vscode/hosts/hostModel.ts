@@ -74,7 +74,14 @@ export interface HostSources {
 }
 
 // The label is read when shown, so it follows the display language (the bundle is loaded on activation).
-export const LOCAL_HOST: HostEntry = { id: 'local', get label() { return t('This machine'); }, kind: 'local', origin: 'local' };
+export const LOCAL_HOST: HostEntry = {
+  id: 'local',
+  get label() {
+    return t('This machine');
+  },
+  kind: 'local',
+  origin: 'local',
+};
 export const DEMO_HOST: HostEntry = { id: 'demo', label: DEMO_HOST_NAME, kind: 'demo', origin: 'demo' };
 
 export function sshHostId(destination: string): string {

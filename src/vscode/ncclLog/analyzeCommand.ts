@@ -29,9 +29,15 @@ export async function analyzeNcclLogCommand(ctx: Ctx): Promise<void> {
     return;
   }
   const compared = comparisonsOfLog(ctx.model, uri.toString()).map((c) => comparisonText(c.comparison));
-  const text = [summarizeNcclLogText(analysis.summary), ...(analysis.complete ? [] : ['', ANALYZE_TEXT.stoppedEarly(analysis.readChars, analysis.lines)]), ...compared.flatMap((c) => ['', c])];
+  const text = [
+    summarizeNcclLogText(analysis.summary),
+    ...(analysis.complete ? [] : ['', ANALYZE_TEXT.stoppedEarly(analysis.readChars, analysis.lines)]),
+    ...compared.flatMap((c) => ['', c]),
+  ];
   await ctx.ncclLogs.summaries.show(uri, name, `${text.join('\n')}\n`);
-  ctx.log.info(`Analyze NCCL Log: ${name}: ${analysis.lines} lines (${megabytes(analysis.readChars)}), verdict ${analysis.summary.verdict}`);
+  ctx.log.info(
+    `Analyze NCCL Log: ${name}: ${analysis.lines} lines (${megabytes(analysis.readChars)}), verdict ${analysis.summary.verdict}`,
+  );
 }
 
 /** The log in the active editor, or in the active tab when VS Code keeps a big file from extensions. */
@@ -46,7 +52,11 @@ export function activeLogUri(): vscode.Uri | undefined {
 function readWholeLog(uri: vscode.Uri, name: string): Thenable<NcclLogAnalysis | null> {
   return withNotificationProgress(ANALYZE_TEXT.progress(name), true, async (progress, token) => {
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    const chunks = doc ? textChunks(doc.getText()) : uri.scheme === 'file' ? fileChunks(uri.fsPath) : textChunks(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+    const chunks = doc
+      ? textChunks(doc.getText())
+      : uri.scheme === 'file'
+        ? fileChunks(uri.fsPath)
+        : textChunks(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
     let shown = 0;
     return analyzeNcclLogChunks(chunks, name, {
       cancelled: () => token.isCancellationRequested,

@@ -27,7 +27,9 @@ export function registerNcclLogLens(documents: NcclLogDocuments, model: HostMode
         lens(LENS_TEXT.headline(summary), Commands.analyzeNcclLog),
         lens(LENS_TEXT.problems(marks.length, marksDropped), 'workbench.actions.view.problems'),
         ...(complete ? [] : [lens(LENS_TEXT.stoppedEarly(readChars, lines), Commands.analyzeNcclLog)]),
-        ...compared.map((c) => lens(LENS_TEXT.compared(c.host.label, c.comparison.findings.length), `workbench.view.extension.${ViewContainers.main}`)),
+        ...compared.map((c) =>
+          lens(LENS_TEXT.compared(c.host.label, c.comparison.findings.length), `workbench.view.extension.${ViewContainers.main}`),
+        ),
         lens(LENS_TEXT.compare, Commands.compareNcclLog),
       ];
     },

@@ -37,7 +37,9 @@ export async function compareNcclLogCommand(ctx: Ctx, clicked?: HostsNode): Prom
   const file = NcclLogDocuments.nameOf(log.uri);
   ctx.model.setNcclLog(host.id, { file, uri: log.uri.toString(), logHost, summary });
   const comparison = comparisonOf(host, ctx.model.status(host.id));
-  ctx.log.info(`compared ${file} (log host ${logHost}) with ${host.label}: ${comparison?.findings.map((f) => f.id).join(', ') ?? 'no comparison'}`);
+  ctx.log.info(
+    `compared ${file} (log host ${logHost}) with ${host.label}: ${comparison?.findings.map((f) => f.id).join(', ') ?? 'no comparison'}`,
+  );
   await ctx.view.reveal({ kind: 'host', id: host.id, hostId: host.id }, { expand: true, focus: false, select: true });
 }
 
@@ -51,12 +53,20 @@ function logToCompare(documents: NcclLogDocuments): DocumentAnalysis | undefined
 }
 
 async function pickHost(ctx: Ctx, summary: NcclLogSummary): Promise<HostEntry | undefined> {
-  const items = ctx.model.hosts().map((host) => {
-    const status = ctx.model.status(host.id);
-    const named = logHostsMatching(summary, hostNames(host, status)).length > 0;
-    const description = [named ? vscode.l10n.t('named in the log') : undefined, status.lastDiagnosed ? vscode.l10n.t('diagnosed') : vscode.l10n.t('not diagnosed yet')].filter((d) => d !== undefined).join(' · ');
-    return { label: host.label, description, host, named };
-  }).sort((a, b) => Number(b.named) - Number(a.named));
+  const items = ctx.model
+    .hosts()
+    .map((host) => {
+      const status = ctx.model.status(host.id);
+      const named = logHostsMatching(summary, hostNames(host, status)).length > 0;
+      const description = [
+        named ? vscode.l10n.t('named in the log') : undefined,
+        status.lastDiagnosed ? vscode.l10n.t('diagnosed') : vscode.l10n.t('not diagnosed yet'),
+      ]
+        .filter((d) => d !== undefined)
+        .join(' · ');
+      return { label: host.label, description, host, named };
+    })
+    .sort((a, b) => Number(b.named) - Number(a.named));
   if (items.length === 0) {
     void notifyInfo(vscode.l10n.t('No host to compare with: add one, or open the demo host.'));
     return undefined;
@@ -68,6 +78,9 @@ async function pickLogHost(summary: NcclLogSummary, names: readonly string[], la
   const matching = logHostsMatching(summary, names);
   if (matching.length === 1) return matching[0];
   if (summary.hosts.length === 1) return summary.hosts[0].name;
-  const items = summary.hosts.map((h) => ({ label: h.name, description: vscode.l10n.t('{0} GPUs, {1} network connections', h.gpus.length, h.netConnections.total) }));
+  const items = summary.hosts.map((h) => ({
+    label: h.name,
+    description: vscode.l10n.t('{0} GPUs, {1} network connections', h.gpus.length, h.netConnections.total),
+  }));
   return (await vscode.window.showQuickPick(items, { title: COMPARE_TEXT.pickLogHost(label) }))?.label;
 }

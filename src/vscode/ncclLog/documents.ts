@@ -34,7 +34,10 @@ export class NcclLogDocuments implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
 
   /** `rdmaOf`: RDMA ports known to exist where the log ran (the hosts it is compared with), for its Socket marks. */
-  constructor(private readonly log: vscode.LogOutputChannel, private readonly rdmaOf: (uri: string) => string[]) {
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly rdmaOf: (uri: string) => string[],
+  ) {
     this.subscriptions = [
       vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => e.contentChanges.length > 0 && this.schedule(e.document, SETTLE_MS)),
@@ -63,10 +66,13 @@ export class NcclLogDocuments implements vscode.Disposable {
     if (doc.languageId !== Languages.ncclLog) return;
     const key = doc.uri.toString();
     clearTimeout(this.timers.get(key));
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      this.analyze(doc).catch((e: unknown) => this.log.error(`NCCL log ${NcclLogDocuments.nameOf(doc.uri)}: ${errorText(e)}`));
-    }, delayMs));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        this.analyze(doc).catch((e: unknown) => this.log.error(`NCCL log ${NcclLogDocuments.nameOf(doc.uri)}: ${errorText(e)}`));
+      }, delayMs),
+    );
   }
 
   private async analyze(doc: vscode.TextDocument): Promise<void> {

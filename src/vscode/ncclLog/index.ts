@@ -19,10 +19,15 @@ export interface NcclLogEditor {
   readonly summaries: NcclLogSummaryDocuments;
 }
 
-export function registerNcclLogEditor(model: HostModel, log: vscode.LogOutputChannel, own: <T extends vscode.Disposable>(registration: T) => T): NcclLogEditor {
-  const rdmaOf = (uri: string) => comparisonsOfLog(model, uri)
-    .filter((c) => c.comparison.findings.some((f) => f.id === SOCKET_FALLBACK))
-    .flatMap((c) => c.comparison.rdmaPorts.map((p) => `${p} on ${c.host.label}`));
+export function registerNcclLogEditor(
+  model: HostModel,
+  log: vscode.LogOutputChannel,
+  own: <T extends vscode.Disposable>(registration: T) => T,
+): NcclLogEditor {
+  const rdmaOf = (uri: string) =>
+    comparisonsOfLog(model, uri)
+      .filter((c) => c.comparison.findings.some((f) => f.id === SOCKET_FALLBACK))
+      .flatMap((c) => c.comparison.rdmaPorts.map((p) => `${p} on ${c.host.label}`));
   const documents = own(new NcclLogDocuments(log, rdmaOf));
   const summaries = own(new NcclLogSummaryDocuments());
   own(vscode.workspace.registerTextDocumentContentProvider(NCCL_LOG_SUMMARY_SCHEME, summaries));
@@ -39,13 +44,24 @@ export function registerNcclLogEditor(model: HostModel, log: vscode.LogOutputCha
     }
   };
   own(documents.onDidAnalyze(link));
-  own(model.onDidChange(() => {
-    link();
-    documents.refreshMarks();
-  }));
-  registerContentLanguageDetection({
-    // Analyze NCCL Log's summary quotes NCCL's lines: it stays plain text, not a log of its own.
-    id: Languages.ncclLog, what: 'an NCCL log', from: ['plaintext', 'log'], ignoreSchemes: [NCCL_LOG_SUMMARY_SCHEME], withinLines: DETECT_WITHIN_LINES, nearTop: ncclLogNearTop,
-  }, log, own);
+  own(
+    model.onDidChange(() => {
+      link();
+      documents.refreshMarks();
+    }),
+  );
+  registerContentLanguageDetection(
+    {
+      // Analyze NCCL Log's summary quotes NCCL's lines: it stays plain text, not a log of its own.
+      id: Languages.ncclLog,
+      what: 'an NCCL log',
+      from: ['plaintext', 'log'],
+      ignoreSchemes: [NCCL_LOG_SUMMARY_SCHEME],
+      withinLines: DETECT_WITHIN_LINES,
+      nearTop: ncclLogNearTop,
+    },
+    log,
+    own,
+  );
   return { documents, summaries };
 }

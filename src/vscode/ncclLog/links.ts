@@ -19,7 +19,11 @@ export function comparisonOf(host: HostEntry, status: HostStatus): NcclHostCompa
   const env = Object.entries(last.diagnosis.nccl.env).map(([k, v]) => `${k}=${v}`);
   const user = readNcclAssumptions(last.diagnosis.nccl.assumed, env);
   const comparison = compareNcclLogWithHost({
-    summary: link.summary, logHost: link.logHost, host: host.label, report: last.report, nccl: typeof user === 'string' ? DEFAULT_NCCL : user,
+    summary: link.summary,
+    logHost: link.logHost,
+    host: host.label,
+    report: last.report,
+    nccl: typeof user === 'string' ? DEFAULT_NCCL : user,
   });
   made.set(last, { link, comparison });
   return comparison;

@@ -43,10 +43,22 @@ export function relayedPair(ctx: Ctx, nodes: readonly HostsNode[]): RelayedPair 
   return { hostId: ids[0], fleet, host: parts[0][2], peer: parts[1][2] };
 }
 
-export async function proveRelayed(ctx: Ctx, pair: RelayedPair, options: ProveOptions, confirmBusy: (busy: readonly BusyGpu[]) => Promise<boolean>): Promise<ProofReport | undefined> {
+export async function proveRelayed(
+  ctx: Ctx,
+  pair: RelayedPair,
+  options: ProveOptions,
+  confirmBusy: (busy: readonly BusyGpu[]) => Promise<boolean>,
+): Promise<ProofReport | undefined> {
   const via = pair.fleet.via as string;
   if (pair.fleet.with !== undefined && pair.fleet.with !== 'slurm') {
-    void notifyInfo(t('{0} reaches its nodes with {1}; a proof through {2} needs Slurm (one srun step on both nodes).', pair.fleet.name, pair.fleet.with, via));
+    void notifyInfo(
+      t(
+        '{0} reaches its nodes with {1}; a proof through {2} needs Slurm (one srun step on both nodes).',
+        pair.fleet.name,
+        pair.fleet.with,
+        via,
+      ),
+    );
     return undefined;
   }
   const login: HostEntry = { id: sshHostId(via), label: via, kind: 'ssh', origin: 'fleet', destination: via };
@@ -56,11 +68,21 @@ export async function proveRelayed(ctx: Ctx, pair: RelayedPair, options: ProveOp
       progress.report({ message: t('checking both nodes (one srun step)…') });
       const [a, b] = await probeViaSlurm(conn.client, nodes, readSettings().nccl, signal);
       return runProof({
-        host: a, peer: b, via, options, signal, confirmBusy, onProgress: measuredProgress(progress),
+        host: a,
+        peer: b,
+        via,
+        options,
+        signal,
+        confirmBusy,
+        onProgress: measuredProgress(progress),
         execute: slurmExecutor(conn.client, nodes, { tag: newRunTag(), sizeBytes: options.sizeBytes, durationS: options.durationS }),
       });
-    })).then((r) => r, async (e: unknown) => {
-    await showError(ctx, t('Prove GPUDirect RDMA through {0}: {1}', via, classifyConnectError(via, e).message));
-    return undefined;
-  });
+    }),
+  ).then(
+    (r) => r,
+    async (e: unknown) => {
+      await showError(ctx, t('Prove GPUDirect RDMA through {0}: {1}', via, classifyConnectError(via, e).message));
+      return undefined;
+    },
+  );
 }

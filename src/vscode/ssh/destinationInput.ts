@@ -11,7 +11,8 @@ export function destinationProblem(typed: string, optional = false): string | un
   return check.ok ? undefined : check.message;
 }
 
-export type DestinationCheck = { readonly ok: true; readonly message: string | undefined } | { readonly ok: false; readonly message: string };
+export type DestinationCheck =
+  { readonly ok: true; readonly message: string | undefined } | { readonly ok: false; readonly message: string };
 
 /** What the box shows as the user types: the problem, or how the destination is read. */
 export function checkDestination(typed: string, optional = false): DestinationCheck {
@@ -25,7 +26,11 @@ export function checkDestination(typed: string, optional = false): DestinationCh
 
 /** "host gpu01, port 2222, user root; resolved through your SSH config". */
 function readAs(d: Destination): string {
-  const parts = [t('host {0}', d.host), d.port !== null ? t('port {0}', d.port) : undefined, d.user !== null ? t('user {0}', d.user) : undefined];
+  const parts = [
+    t('host {0}', d.host),
+    d.port !== null ? t('port {0}', d.port) : undefined,
+    d.user !== null ? t('user {0}', d.user) : undefined,
+  ];
   // A bare IPv6 address cannot carry a port: its last group would be read as part of the address.
   const v6 = d.port === null && d.host.split(':').length > 2 ? t(' (an IPv6 address: write [address]:port for a port)') : '';
   return t('Reads as {0}{1}; the rest comes from your SSH config.', parts.filter((p) => p !== undefined).join(', '), v6);

@@ -9,9 +9,19 @@ import { plainText } from '../plainText';
 export function inputBoxPrompts(): SshPrompts {
   return {
     async confirmHostKey(q: HostKeyQuestion) {
-      const detail = vscode.l10n.t("The authenticity of host {0} can't be established.\n{1} key fingerprint is {2}.\n\nTrust it only if this fingerprint is the one the host's administrator gave you. It will be recorded in {3}.", q.host, q.keyType, q.fingerprint, q.knownHostsFile);
+      const detail = vscode.l10n.t(
+        "The authenticity of host {0} can't be established.\n{1} key fingerprint is {2}.\n\nTrust it only if this fingerprint is the one the host's administrator gave you. It will be recorded in {3}.",
+        q.host,
+        q.keyType,
+        q.fingerprint,
+        q.knownHostsFile,
+      );
       const accept = vscode.l10n.t('Trust and Connect');
-      const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Unknown host key for {0}', q.host), { modal: true, detail }, accept);
+      const answer = await vscode.window.showWarningMessage(
+        vscode.l10n.t('Unknown host key for {0}', q.host),
+        { modal: true, detail },
+        accept,
+      );
       return answer === accept;
     },
     async passphrase(keyFile: string) {
@@ -35,7 +45,11 @@ export function inputBoxPrompts(): SshPrompts {
 
 async function ask(prompt: string, secret: boolean, title?: string, placeHolder?: string): Promise<string | null> {
   const value = await vscode.window.showInputBox({
-    prompt: plainText(prompt), title: title === undefined ? undefined : plainText(title), placeHolder: placeHolder || undefined, password: secret, ignoreFocusOut: true,
+    prompt: plainText(prompt),
+    title: title === undefined ? undefined : plainText(title),
+    placeHolder: placeHolder || undefined,
+    password: secret,
+    ignoreFocusOut: true,
   });
   return value ?? null;
 }

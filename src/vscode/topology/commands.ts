@@ -17,7 +17,9 @@ import { dateTime } from '../displayLocale';
 
 export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
   const [host] = await targetHosts(ctx, clicked, undefined, {
-    many: false, title: vscode.l10n.t('Show the topology of which host?'), filter: (h) => ctx.model.status(h.id).lastDiagnosed !== undefined,
+    many: false,
+    title: vscode.l10n.t('Show the topology of which host?'),
+    filter: (h) => ctx.model.status(h.id).lastDiagnosed !== undefined,
   });
   if (!host) return;
   const last = ctx.model.status(host.id).lastDiagnosed;
@@ -27,17 +29,28 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
   }
   const drawing = hostDrawing(last.report);
   if (!drawing) {
-    void notifyWarning(vscode.l10n.t('{0}: the last diagnosis has neither a readable `nvidia-smi topo -m` output nor the PCI tree from sysfs.', host.label));
+    void notifyWarning(
+      vscode.l10n.t('{0}: the last diagnosis has neither a readable `nvidia-smi topo -m` output nor the PCI tree from sysfs.', host.label),
+    );
     return;
   }
   const derived = drawing.derived ? vscode.l10n.t(', distances derived from the PCI tree (nvidia-smi topo -m not read)') : '';
-  ctx.topology.show(topologyData({
-    title: host.label, source: `${vscode.l10n.t('diagnosed {0}', dateTime(last.finishedAt))}${derived}`, topology: drawing.topology,
-    pairs: last.diagnosis.pairs, suggestedEnv: last.diagnosis.suggestedEnv, nccl: readSettings().nccl, proof: ctx.model.status(host.id).proof,
-    tree: drawing.tree, derived: drawing.derived, c2cGpus: drawing.c2cGpus,
-    // Bridges that redirect peer traffic (pcie.acs-enabled) carry an ACS mark in the graph.
-    bridgeMarks: acsMarks(last.report, last.diagnosis.pairs, virtState(last.report)),
-  }));
+  ctx.topology.show(
+    topologyData({
+      title: host.label,
+      source: `${vscode.l10n.t('diagnosed {0}', dateTime(last.finishedAt))}${derived}`,
+      topology: drawing.topology,
+      pairs: last.diagnosis.pairs,
+      suggestedEnv: last.diagnosis.suggestedEnv,
+      nccl: readSettings().nccl,
+      proof: ctx.model.status(host.id).proof,
+      tree: drawing.tree,
+      derived: drawing.derived,
+      c2cGpus: drawing.c2cGpus,
+      // Bridges that redirect peer traffic (pcie.acs-enabled) carry an ACS mark in the graph.
+      bridgeMarks: acsMarks(last.report, last.diagnosis.pairs, virtState(last.report)),
+    }),
+  );
   ctx.keys.set(ContextKeys.topologyShown, true);
 }
 
@@ -60,8 +73,13 @@ export async function analyzeTopologyInEditorCommand(ctx: Ctx): Promise<void> {
     return;
   }
   // Beside the source, which stays open: the panel explains what the editor shows.
-  ctx.topology.show(topologyData({
-    title: name, source: useSelection ? vscode.l10n.t('selection of {0}, read offline', name) : vscode.l10n.t('{0}, read offline', name), topology: parsed.value,
-    nccl: readSettings().nccl,
-  }), { beside: true });
+  ctx.topology.show(
+    topologyData({
+      title: name,
+      source: useSelection ? vscode.l10n.t('selection of {0}, read offline', name) : vscode.l10n.t('{0}, read offline', name),
+      topology: parsed.value,
+      nccl: readSettings().nccl,
+    }),
+    { beside: true },
+  );
 }

@@ -13,7 +13,15 @@ import { pct } from '../../core/prove/verdict';
 import { speedWidth } from '../../core/topology/pcie/link';
 import type { PcieTree } from '../../core/topology/pcie/tree';
 import { linkWords, nodeWords } from '../../core/topology/pcie/words';
-import type { BridgeMark, GpuDetail, LinkClassName, LinkExplanation, PcieTreeData, ProofDetail, TopologyData } from '../../protocol/topology';
+import type {
+  BridgeMark,
+  GpuDetail,
+  LinkClassName,
+  LinkExplanation,
+  PcieTreeData,
+  ProofDetail,
+  TopologyData,
+} from '../../protocol/topology';
 import { t } from '../../core/l10n';
 import { dateTime } from '../displayLocale';
 
@@ -45,7 +53,10 @@ export function topologyData(input: TopologySource): TopologyData {
   return {
     title: input.title,
     source: input.source,
-    gpus: topology.gpus.map((gpu) => ({ ...gpuDetail(topology, gpu.name, pairs.get(gpu.name), input.pairs === undefined), proof: proofDetail(input.proof, gpu.name) })),
+    gpus: topology.gpus.map((gpu) => ({
+      ...gpuDetail(topology, gpu.name, pairs.get(gpu.name), input.pairs === undefined),
+      proof: proofDetail(input.proof, gpu.name),
+    })),
     nics: topology.nics.map((n) => ({ name: n.name, device: n.device })),
     columns: topology.columns,
     cells: topology.columns.map((row) => topology.columns.map((column) => topology.links[row]?.[column] ?? null)),
@@ -65,13 +76,21 @@ function treeData(tree: PcieTree, nccl: NcclAssumptions, marks: readonly BridgeM
     nodes: tree.nodes.map((node) => {
       const words = nodeWords(node, nccl.version, nccl.env);
       return {
-        id: node.id, kind: node.kind, parent: node.parent, ...words,
-        numaNode: node.numaNode === null ? null : String(node.numaNode), column: node.column,
+        id: node.id,
+        kind: node.kind,
+        parent: node.parent,
+        ...words,
+        numaNode: node.numaNode === null ? null : String(node.numaNode),
+        column: node.column,
         bridges: [...(node.bdf ? [node.bdf] : []), ...node.ports],
-        link: node.link ? {
-          text: speedWidth(node.link.speed, node.link.width), max: speedWidth(node.link.maxSpeed, node.link.maxWidth),
-          degraded: node.link.degraded, explanation: linkWords(node, node.link),
-        } : null,
+        link: node.link
+          ? {
+              text: speedWidth(node.link.speed, node.link.width),
+              max: speedWidth(node.link.maxSpeed, node.link.maxWidth),
+              degraded: node.link.degraded,
+              explanation: linkWords(node, node.link),
+            }
+          : null,
       };
     }),
     marks: [...marks],
@@ -94,9 +113,14 @@ function explanations(topology: Topology, nccl: NcclAssumptions): LinkExplanatio
     const i = order.indexOf(classifyLink(t).legendToken);
     return i < 0 ? order.length : i;
   };
-  return [...tokens].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).map((token) => ({
-    token, linkClass: linkClassOf(token), meaning: linkMeaning(token), gdrVerdict: linkRule(token, nccl.version, nccl.env).sentence,
-  }));
+  return [...tokens]
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+    .map((token) => ({
+      token,
+      linkClass: linkClassOf(token),
+      meaning: linkMeaning(token),
+      gdrVerdict: linkRule(token, nccl.version, nccl.env).sentence,
+    }));
 }
 
 function gpuDetail(topology: Topology, name: string, pair: GpuNicPair | undefined, fromMatrix: boolean): GpuDetail {
@@ -107,7 +131,11 @@ function gpuDetail(topology: Topology, name: string, pair: GpuNicPair | undefine
   const nics = pair?.nics ?? [];
   const caveat = fromMatrix ? t(' (From the matrix alone: NIC ports, peer memory and the GPU model were not read.)') : '';
   return {
-    name, numaNode, cpus, link: pair?.link ?? null, linkDerived: pair?.linkDerived === true,
+    name,
+    numaNode,
+    cpus,
+    link: pair?.link ?? null,
+    linkDerived: pair?.linkDerived === true,
     nearestNics: nics.map((n) => nicLabel(topology, n.nic)),
     nearestNicColumns: nics.map((n) => n.nic),
     gdr: pair ? pair.gdr : null,
@@ -132,8 +160,15 @@ function proofDetail(proof: ProofReport | undefined, gpu: string): ProofDetail |
   const g = proof?.gpus.find((x) => x.gpu === gpu);
   if (!proof || !g) return null;
   return {
-    verdict: g.verdict, tone: g.tone,
-    measured: proof.peer ? t('measured {0} against {1}', dateTime(new Date(proof.startedAt)), proof.peer) : t('measured {0}', dateTime(new Date(proof.startedAt))),
-    modes: g.modes.map((m) => (m.status === 'ok' ? `${m.mode} ${t('{0} Gb/s of {1}', String(m.gbps), m.lineRateGbps ?? '?')}${m.ratio === null ? '' : ` (${pct(m.ratio)})`}` : `${m.mode} ${m.status}`)),
+    verdict: g.verdict,
+    tone: g.tone,
+    measured: proof.peer
+      ? t('measured {0} against {1}', dateTime(new Date(proof.startedAt)), proof.peer)
+      : t('measured {0}', dateTime(new Date(proof.startedAt))),
+    modes: g.modes.map((m) =>
+      m.status === 'ok'
+        ? `${m.mode} ${t('{0} Gb/s of {1}', String(m.gbps), m.lineRateGbps ?? '?')}${m.ratio === null ? '' : ` (${pct(m.ratio)})`}`
+        : `${m.mode} ${m.status}`,
+    ),
   };
 }

@@ -12,7 +12,10 @@ const VIEW_TYPE = 'gdrDoctor.topology';
 export class TopologyPanels implements vscode.Disposable {
   private current?: TopologyPanel;
 
-  constructor(private readonly extension: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly extension: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
 
   /** Shows `data` in the open panel, or opens one; `beside`: next to the active editor, never in its place. */
   show(data: TopologyData, where: { beside?: boolean } = {}): void {
@@ -34,17 +37,27 @@ class TopologyPanel {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly panel: vscode.WebviewPanel;
 
-  constructor(extension: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel, private data: TopologyData, column: vscode.ViewColumn, onClosed: () => void) {
+  constructor(
+    extension: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private data: TopologyData,
+    column: vscode.ViewColumn,
+    onClosed: () => void,
+  ) {
     const roots = [vscode.Uri.joinPath(extension.extensionUri, 'dist'), vscode.Uri.joinPath(extension.extensionUri, 'media')];
     this.panel = vscode.window.createWebviewPanel(VIEW_TYPE, panelTitle(data), column, {
       enableScripts: true,
       localResourceRoots: roots,
     });
     this.panel.webview.html = pageHtml(this.panel.webview, extension.extensionUri);
-    this.panel.onDidDispose(() => {
-      onClosed();
-      for (const d of this.disposables.splice(0)) d.dispose();
-    }, null, this.disposables);
+    this.panel.onDidDispose(
+      () => {
+        onClosed();
+        for (const d of this.disposables.splice(0)) d.dispose();
+      },
+      null,
+      this.disposables,
+    );
     this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m), null, this.disposables);
   }
 

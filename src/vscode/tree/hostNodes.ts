@@ -26,7 +26,13 @@ export function childNodes(node: HostsNode, model: HostModel): HostsNode[] {
   const last = model.status(node.hostId).lastDiagnosed;
   // Children's ids extend the parent's, so a host shown at the root and under a fleet stays unique.
   const proof = model.status(node.hostId).proof;
-  if (node.kind === 'host') return [statusNode(node.hostId, model, node.id), ...(last ? groupNodes(node.id, node.hostId, last) : []), ...(proof ? [proofGroup(node.id, node.hostId, proof)] : []), ...ncclLogGroupNodes(node.id, node.hostId, model)];
+  if (node.kind === 'host')
+    return [
+      statusNode(node.hostId, model, node.id),
+      ...(last ? groupNodes(node.id, node.hostId, last) : []),
+      ...(proof ? [proofGroup(node.id, node.hostId, proof)] : []),
+      ...ncclLogGroupNodes(node.id, node.hostId, model),
+    ];
   if (node.kind === 'group' && node.group === 'ncclLog') return ncclLogChildren(node.id, node.hostId, model);
   if (node.kind === 'group' && node.group === 'proof') return proof ? proofRows(node.id, node.hostId, proof) : [];
   if (node.kind !== 'group' || !last) return [];
@@ -36,9 +42,25 @@ export function childNodes(node: HostsNode, model: HostModel): HostsNode[] {
 export function statusNode(hostId: string, model: HostModel, scope = hostId): HostsNode {
   const s = model.status(hostId);
   const id = `${scope}/status`;
-  if (s.working) return { kind: 'status', id, hostId, label: t('Diagnosing…'), tone: 'working', tooltip: t('Collecting every diagnostic in one round trip.') };
+  if (s.working)
+    return {
+      kind: 'status',
+      id,
+      hostId,
+      label: t('Diagnosing…'),
+      tone: 'working',
+      tooltip: t('Collecting every diagnostic in one round trip.'),
+    };
   const last = s.last;
-  if (!last) return { kind: 'status', id, hostId, label: t('Not diagnosed yet'), tone: 'idle', tooltip: t('Nothing connects until you run Diagnose.') };
+  if (!last)
+    return {
+      kind: 'status',
+      id,
+      hostId,
+      label: t('Not diagnosed yet'),
+      tone: 'idle',
+      tooltip: t('Nothing connects until you run Diagnose.'),
+    };
   // The time fits the sidebar; the full date is in the tooltip.
   const when = timeOfDay(last.finishedAt);
   const date = dateTime(last.finishedAt);
@@ -49,7 +71,14 @@ export function statusNode(hostId: string, model: HostModel, scope = hostId): Ho
   const r = last.report;
   const partial = r.connectionLost ? t(' · connection lost, partial') : r.timedOut ? t(' · deadline hit, partial') : '';
   // Neutral when complete: reaching a host says nothing about GPUDirect RDMA (the host's icon does).
-  return { kind: 'status', id, hostId, label: t('Diagnosed {0} in {1}{2}', when, formatMs(r.durationMs), partial), tone: partial ? 'warning' : 'done', tooltip: t('Diagnosed {0}: {1} commands collected from {2} in {3}.', date, r.commands.length, r.host, formatMs(r.durationMs)) };
+  return {
+    kind: 'status',
+    id,
+    hostId,
+    label: t('Diagnosed {0} in {1}{2}', when, formatMs(r.durationMs), partial),
+    tone: partial ? 'warning' : 'done',
+    tooltip: t('Diagnosed {0}: {1} commands collected from {2} in {3}.', date, r.commands.length, r.host, formatMs(r.durationMs)),
+  };
 }
 
 function groupNodes(scope: string, hostId: string, d: DiagnosedOutcome): HostsNode[] {
@@ -57,9 +86,26 @@ function groupNodes(scope: string, hostId: string, d: DiagnosedOutcome): HostsNo
   const errors = f.filter((x) => x.severity === 'error').length;
   const ports = rdmaPorts(d.report);
   const numa = factOf(d.report, 'numactl');
-  const group = (g: GroupId, label: string, description: string): HostsNode => ({ kind: 'group', id: `${scope}/${g}`, hostId, group: g, label, description });
+  const group = (g: GroupId, label: string, description: string): HostsNode => ({
+    kind: 'group',
+    id: `${scope}/${g}`,
+    hostId,
+    group: g,
+    label,
+    description,
+  });
   return [
-    group('findings', t('Findings'), f.length === 0 ? t('none') : errors === 0 ? `${f.length}` : errors > 1 ? t('{0}, {1} errors', f.length, errors) : t('{0}, {1} error', f.length, errors)),
+    group(
+      'findings',
+      t('Findings'),
+      f.length === 0
+        ? t('none')
+        : errors === 0
+          ? `${f.length}`
+          : errors > 1
+            ? t('{0}, {1} errors', f.length, errors)
+            : t('{0}, {1} error', f.length, errors),
+    ),
     group('gpus', t('GPUs'), d.diagnosis.pairs.length > 0 ? `${d.diagnosis.pairs.length}` : t('topology not read')),
     group('nics', t('NICs'), ports ? `${new Set(ports.map((p) => p.device)).size}` : t('not read')),
     group('numa', 'NUMA', numa ? t('{0} node(s)', numa.nodes.length) : t('not read')),
@@ -69,8 +115,15 @@ function groupNodes(scope: string, hostId: string, d: DiagnosedOutcome): HostsNo
 }
 
 function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOutcome): HostsNode[] {
-  const row = (key: string, label: string, description: string, tone: Tone = 'unknown', tooltip?: string): HostsNode =>
-    ({ kind: 'row', id: `${base}/${key}`, hostId, label, description, tone, tooltip });
+  const row = (key: string, label: string, description: string, tone: Tone = 'unknown', tooltip?: string): HostsNode => ({
+    kind: 'row',
+    id: `${base}/${key}`,
+    hostId,
+    label,
+    description,
+    tone,
+    tooltip,
+  });
   switch (g) {
     case 'findings':
       return findingNodes(base, hostId, d.diagnosis.findings);
@@ -79,11 +132,24 @@ function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOut
     case 'nics':
       return nicNodes(base, hostId, d.report);
     case 'numa':
-      return (factOf(d.report, 'numactl')?.nodes ?? []).map((n) => row(`${n.id}`, t('node {0}', n.id), t('CPUs {0} · {1} MB', n.cpus.length > 0 ? formatCpuList(n.cpus) : t('none (memory only)'), n.sizeMb)));
+      return (factOf(d.report, 'numactl')?.nodes ?? []).map((n) =>
+        row(
+          `${n.id}`,
+          t('node {0}', n.id),
+          t('CPUs {0} · {1} MB', n.cpus.length > 0 ? formatCpuList(n.cpus) : t('none (memory only)'), n.sizeMb),
+        ),
+      );
     case 'modules':
       return moduleRows(readHostState(d.report)).map((m, i) => row(`${i}`, m.label, m.value, m.tone));
     case 'raw':
-      return d.report.commands.map((c) => ({ kind: 'raw', id: `${base}/${c.id}`, hostId, commandId: c.id, label: commandTitle(c), description: commandStatus(c) }));
+      return d.report.commands.map((c) => ({
+        kind: 'raw',
+        id: `${base}/${c.id}`,
+        hostId,
+        commandId: c.id,
+        label: commandTitle(c),
+        description: commandStatus(c),
+      }));
     case 'ncclLog':
       return []; // childNodes asks ncclLogNodes.ts
     case 'proof':
@@ -102,8 +168,21 @@ function gpuNode(base: string, hostId: string, pair: GpuNicPair, report: ProbeRe
   const row = factOf(report, 'gpus')?.gpus.find((g) => index !== undefined && g.index === Number(index));
   const nics = pair.nics.map((n) => n.device ?? n.nic);
   const nic = (nics.length > 2 ? `${nics.slice(0, 2).join(', ')} +${nics.length - 2}` : nics.join(', ')) || t('no RDMA NIC');
-  const parts = [shortVerdict(pair), `${nic}${pair.link ? ` (${pathLabel(pair)})` : ''}`, pair.numaNode !== null ? `NUMA ${pair.numaNode}` : undefined, row?.name, row?.pciBusId];
-  return { kind: 'gpu', id: `${base}/${pair.gpu}`, hostId, pair, label: pair.gpu, description: parts.filter((p) => p !== undefined).join(' · ') };
+  const parts = [
+    shortVerdict(pair),
+    `${nic}${pair.link ? ` (${pathLabel(pair)})` : ''}`,
+    pair.numaNode !== null ? `NUMA ${pair.numaNode}` : undefined,
+    row?.name,
+    row?.pciBusId,
+  ];
+  return {
+    kind: 'gpu',
+    id: `${base}/${pair.gpu}`,
+    hostId,
+    pair,
+    label: pair.gpu,
+    description: parts.filter((p) => p !== undefined).join(' · '),
+  };
 }
 
 /** One row per RDMA device with its ports: ibv_devinfo's, or sysfs's when ibv_devinfo is missing. */
@@ -114,7 +193,9 @@ function nicNodes(base: string, hostId: string, report: ProbeReport): HostsNode[
     const own = ports.filter((p) => p.device === device);
     const rows: HostsNode[] = own.map((p) => {
       const layer = p.linkLayer === 'IB' ? 'InfiniBand' : p.linkLayer === 'RoCE' ? 'Ethernet' : undefined;
-      const description = [p.state ?? t('state ?'), p.speedMbps !== null ? `${p.speedMbps / 1000} Gb/s` : undefined, layer].filter((x) => x !== undefined).join(' · ');
+      const description = [p.state ?? t('state ?'), p.speedMbps !== null ? `${p.speedMbps / 1000} Gb/s` : undefined, layer]
+        .filter((x) => x !== undefined)
+        .join(' · ');
       const tone: Tone = p.active === true ? 'ok' : p.active === null ? 'unknown' : 'warning';
       return { kind: 'row', id: `${id}/port${p.port}`, hostId, label: t('port {0}', p.port), description, tone };
     });

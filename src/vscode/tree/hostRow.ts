@@ -20,7 +20,13 @@ export interface HostRow {
 
 /** Where a host comes from, in words (called when shown: the words follow the display language). */
 export function originText(origin: HostOrigin): string {
-  const words: Record<HostOrigin, () => string> = { 'ssh-config': () => t('ssh config'), added: () => t('added'), local: () => t('local probe'), demo: () => t('demo, replayed'), fleet: () => t('fleet') };
+  const words: Record<HostOrigin, () => string> = {
+    'ssh-config': () => t('ssh config'),
+    added: () => t('added'),
+    local: () => t('local probe'),
+    demo: () => t('demo, replayed'),
+    fleet: () => t('fleet'),
+  };
   return words[origin]();
 }
 
@@ -29,14 +35,30 @@ export function hostRow(host: HostEntry | undefined, status: HostStatus): HostRo
   const last = status.last;
   const from = t('From {0}.', origin);
   if (status.working) return { description: t('diagnosing…'), look: 'working', details: [from, t('Being diagnosed.')], errors: 0 };
-  if (!last) return { description: origin, look: 'origin', details: [from, t('Not diagnosed yet: nothing connects until you run Diagnose.')], errors: 0 };
+  if (!last)
+    return {
+      description: origin,
+      look: 'origin',
+      details: [from, t('Not diagnosed yet: nothing connects until you run Diagnose.')],
+      errors: 0,
+    };
   const when = dateTime(last.finishedAt);
   if (last.kind === 'failed') {
     const what = last.step === 'host-key' ? t('host key refused') : t('unreachable ({0})', last.step);
-    return { description: what, look: 'unreachable', details: [from, t('Could not be diagnosed, {0}: {1}', when, last.message)], errors: 0 };
+    return {
+      description: what,
+      look: 'unreachable',
+      details: [from, t('Could not be diagnosed, {0}: {1}', when, last.message)],
+      errors: 0,
+    };
   }
   const verdict = hostVerdict(last.diagnosis);
   const errors = verdict.errors === 1 ? t('1 error') : t('{0} errors', verdict.errors);
   const warnings = verdict.warnings === 1 ? t('1 warning') : t('{0} warnings', verdict.warnings);
-  return { description: verdict.text, look: verdict.tone, details: [from, t('{0} ({1}, {2}), diagnosed {3}.', verdict.text, errors, warnings, when)], errors: verdict.errors };
+  return {
+    description: verdict.text,
+    look: verdict.tone,
+    details: [from, t('{0} ({1}, {2}), diagnosed {3}.', verdict.text, errors, warnings, when)],
+    errors: verdict.errors,
+  };
 }

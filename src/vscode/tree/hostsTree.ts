@@ -20,18 +20,26 @@ export class HostsTreeProvider implements vscode.TreeDataProvider<HostsNode>, vs
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: { dispose(): void }[];
 
-  constructor(private readonly model: HostModel, private readonly fleets: FleetModel, private readonly connections: Connections) {
+  constructor(
+    private readonly model: HostModel,
+    private readonly fleets: FleetModel,
+    private readonly connections: Connections,
+  ) {
     const redraw = () => this.changed.fire(undefined);
     this.subscriptions = [model.onDidChange(redraw), fleets.onDidChange(redraw), connections.onDidChangeConnections(redraw)];
   }
 
   getTreeItem(node: HostsNode): vscode.TreeItem {
-    return node.kind === 'fleet' || node.kind === 'fleetGroup' ? fleetTreeItem(node, this.fleets) : toTreeItem(node, this.model, (h) => this.connections.connected(h));
+    return node.kind === 'fleet' || node.kind === 'fleetGroup'
+      ? fleetTreeItem(node, this.fleets)
+      : toTreeItem(node, this.model, (h) => this.connections.connected(h));
   }
 
   /** Needed by TreeView.reveal, which the commands use for root rows (hosts, fleets) only. */
   getParent(node: HostsNode): HostsNode | undefined {
-    return node.kind === 'host' || node.kind === 'fleet' || node.hostId === '' ? undefined : { kind: 'host', id: node.hostId, hostId: node.hostId };
+    return node.kind === 'host' || node.kind === 'fleet' || node.hostId === ''
+      ? undefined
+      : { kind: 'host', id: node.hostId, hostId: node.hostId };
   }
 
   /** Fleets first: one line sums up many hosts. */

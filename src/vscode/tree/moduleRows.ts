@@ -29,7 +29,11 @@ export function moduleRows(h: HostState): ModuleRow[] {
     tri(t('ib_register_peer_memory_client exported'), p.symbolExported, 'ok', 'warning'),
     tri(t('MLNX_OFED / DOCA-OFED installed'), h.ofedPresent, 'ok', 'idle'),
     { label: t('driver owned by GPU Operator'), value: h.operatorManaged ? t('yes') : t('no'), tone: 'idle' },
-    { label: t('NVIDIA driver branch'), value: h.driverBranch === null ? t('not read') : String(h.driverBranch), tone: h.driverBranch === null ? 'unknown' : 'idle' },
+    {
+      label: t('NVIDIA driver branch'),
+      value: h.driverBranch === null ? t('not read') : String(h.driverBranch),
+      tone: h.driverBranch === null ? 'unknown' : 'idle',
+    },
   ];
   return rows;
 }

@@ -23,7 +23,15 @@ export function ncclLogChildren(base: string, hostId: string, model: HostModel):
   if (!comparison) return [];
   return [
     ...comparison.findings.map((finding, i): HostsNode => ({ kind: 'finding', id: `${base}/${i}:${finding.id}`, hostId, finding })),
-    ...comparison.gpus.map((g): HostsNode => ({ kind: 'row', id: `${base}/${g.gpu}`, hostId, label: g.gpu, description: t('log: {0}', g.observed), tone: toneOf(g), tooltip: COMPARE_TEXT.gpuLine(g) })),
+    ...comparison.gpus.map((g): HostsNode => ({
+      kind: 'row',
+      id: `${base}/${g.gpu}`,
+      hostId,
+      label: g.gpu,
+      description: t('log: {0}', g.observed),
+      tone: toneOf(g),
+      tooltip: COMPARE_TEXT.gpuLine(g),
+    })),
   ];
 }
 

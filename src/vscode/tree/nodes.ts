@@ -29,4 +29,11 @@ export type HostsNode =
 export type FleetNode =
   | { readonly kind: 'fleet'; readonly id: string; readonly hostId: ''; readonly fleet: string }
   /** `fixes`: quick fixes every host of the group is offered. */
-  | { readonly kind: 'fleetGroup'; readonly id: string; readonly hostId: ''; readonly fleet: string; readonly group: FleetGroup; readonly fixes: readonly FixId[] };
+  | {
+      readonly kind: 'fleetGroup';
+      readonly id: string;
+      readonly hostId: '';
+      readonly fleet: string;
+      readonly group: FleetGroup;
+      readonly fixes: readonly FixId[];
+    };

@@ -34,7 +34,13 @@ const SEVERITY_ICON: Record<Finding['severity'], vscode.ThemeIcon> = {
   info: new vscode.ThemeIcon('info', new vscode.ThemeColor('notificationsInfoIcon.foreground')),
 };
 
-const HOST_ICON: Record<HostEntry['origin'], string> = { 'ssh-config': 'remote', added: 'remote', local: 'device-desktop', demo: 'beaker', fleet: 'remote' };
+const HOST_ICON: Record<HostEntry['origin'], string> = {
+  'ssh-config': 'remote',
+  added: 'remote',
+  local: 'device-desktop',
+  demo: 'beaker',
+  fleet: 'remote',
+};
 const UNREACHABLE_ICON = new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('list.errorForeground'));
 
 /** Fleet and group rows are rendered by fleet/fleetItems.ts; their hosts are host rows like any other. */
@@ -50,7 +56,8 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
       return findingItem(node.id, node.finding, !isRelayedHostId(node.hostId));
     case 'gpu': {
       const t = item(node.id, node.label, None, {
-        description: node.description, icon: node.pair.gdr ? TONE_ICON.ok : TONE_ICON.warning,
+        description: node.description,
+        icon: node.pair.gdr ? TONE_ICON.ok : TONE_ICON.warning,
         tooltip: markdown([plain(node.pair.reason), plain(node.pair.confirm)]),
       });
       // Prove GPUDirect RDMA runs over SSH: only for a host gdr-doctor reaches itself.
@@ -58,7 +65,10 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
       return t;
     }
     case 'nic':
-      return item(node.id, node.label, node.ports.length > 0 ? Collapsed : None, { description: node.description, icon: new vscode.ThemeIcon('plug') });
+      return item(node.id, node.label, node.ports.length > 0 ? Collapsed : None, {
+        description: node.description,
+        icon: new vscode.ThemeIcon('plug'),
+      });
     case 'row':
       return item(node.id, node.label, None, { description: node.description, icon: TONE_ICON[node.tone], tooltip: node.tooltip });
     case 'raw': {
@@ -71,14 +81,27 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
   }
 }
 
-const GROUP_ICON = { findings: 'checklist', gpus: 'circuit-board', proof: 'dashboard', nics: 'plug', numa: 'server', modules: 'extensions', raw: 'output', ncclLog: 'pulse' } as const;
+const GROUP_ICON = {
+  findings: 'checklist',
+  gpus: 'circuit-board',
+  proof: 'dashboard',
+  nics: 'plug',
+  numa: 'server',
+  modules: 'extensions',
+  raw: 'output',
+  ncclLog: 'pulse',
+} as const;
 
 function hostItem(node: HostsNode & { kind: 'host' }, model: HostModel, connected: IsConnected): vscode.TreeItem {
   const { hostId } = node;
   const host = model.get(hostId);
   const label = node.label ?? host?.label ?? hostId;
   const row = hostRow(host, model.status(hostId));
-  const t = item(node.id, label, Collapsed, { description: row.description, icon: hostIcon(row, host), tooltip: markdown([`**${plain(label)}**`, '', ...row.details.map(plain)]) });
+  const t = item(node.id, label, Collapsed, {
+    description: row.description,
+    icon: hostIcon(row, host),
+    tooltip: markdown([`**${plain(label)}**`, '', ...row.details.map(plain)]),
+  });
   if (isRelayedHostId(hostId) || !host) t.contextValue = ContextValues.relayedHost;
   else t.contextValue = hostContextValue({ host, status: model.status(hostId), connected: connected(host) });
   return t;
@@ -98,7 +121,18 @@ function findingItem(id: string, f: Finding, fixable: boolean): vscode.TreeItem 
   if (f.fixes.length > 0) parts.push('', vscode.l10n.t('Quick fix: {0}', f.fixes.map(plain).join(', ')));
   parts.push('', `_${plain(f.source)}_`);
   const following = f.children?.length ?? 0;
-  if (following > 0) parts.push('', following === 1 ? vscode.l10n.t('1 more finding follows from this one (listed under it): nothing they show can change the answer until it is solved.') : vscode.l10n.t('{0} more findings follow from this one (listed under it): nothing they show can change the answer until it is solved.', following));
+  if (following > 0)
+    parts.push(
+      '',
+      following === 1
+        ? vscode.l10n.t(
+            '1 more finding follows from this one (listed under it): nothing they show can change the answer until it is solved.',
+          )
+        : vscode.l10n.t(
+            '{0} more findings follow from this one (listed under it): nothing they show can change the answer until it is solved.',
+            following,
+          ),
+    );
   const description = following > 0 ? vscode.l10n.t('{0} · {1} following', f.id, following) : f.id;
   const t = item(id, f.title, following > 0 ? Collapsed : None, { description, icon: SEVERITY_ICON[f.severity], tooltip: markdown(parts) });
   t.contextValue = findingContextValue(fixable ? f.fixes : []);

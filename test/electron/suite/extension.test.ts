@@ -7,7 +7,9 @@ const EXTENSION_ID = 'gdr-doctor.gdr-doctor';
 /** A host row as the Hosts view passes it to a command (the demo host's id is `demo`). */
 const DEMO_NODE = { kind: 'host', id: 'demo', hostId: 'demo' };
 
-interface Manifest { contributes: { commands: { command: string }[] } }
+interface Manifest {
+  contributes: { commands: { command: string }[] };
+}
 
 describe('gdr-doctor in a desktop VS Code (@vscode/test-electron)', () => {
   let extension: vscode.Extension<unknown>;
@@ -27,7 +29,10 @@ describe('gdr-doctor in a desktop VS Code (@vscode/test-electron)', () => {
     const contributed = (extension.packageJSON as Manifest).contributes.commands.map((c) => c.command);
     assert.ok(contributed.length > 0);
     const registered = new Set(await vscode.commands.getCommands(true));
-    assert.deepStrictEqual(contributed.filter((id) => !registered.has(id)), []);
+    assert.deepStrictEqual(
+      contributed.filter((id) => !registered.has(id)),
+      [],
+    );
   });
 
   it('diagnoses the demo host: its Markdown report names the host and its findings', async () => {

@@ -7,12 +7,21 @@
 import * as fs from 'node:fs';
 import { parseLspci } from '../../../src/core/parsers/lspci';
 
-interface Section { slot: string; header: string; bus: { primary: number; secondary: number; subordinate: number } | null; text: string }
+interface Section {
+  slot: string;
+  header: string;
+  bus: { primary: number; secondary: number; subordinate: number } | null;
+  text: string;
+}
 
 /** Class codes of the header words lspci prints (pciutils lib/header.h PCI_CLASS_*). */
 const CLASS: Record<string, string> = {
-  'PCI bridge': '0x060400', '3D controller': '0x030200', 'VGA compatible controller': '0x030000',
-  'Ethernet controller': '0x020000', 'Infiniband controller': '0x020700', 'Bridge': '0x068000',
+  'PCI bridge': '0x060400',
+  '3D controller': '0x030200',
+  'VGA compatible controller': '0x030000',
+  'Ethernet controller': '0x020000',
+  'Infiniband controller': '0x020700',
+  Bridge: '0x068000',
 };
 
 /** Vendor and device ids of the names lspci printed (pci.ids; "Device 2330" is printed as the id itself). */
@@ -31,7 +40,12 @@ function sections(text: string): Section[] {
     const m = /^([0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) /.exec(header);
     if (!m) continue;
     const b = /Bus: primary=([0-9a-f]{2}), secondary=([0-9a-f]{2}), subordinate=([0-9a-f]{2})/.exec(block);
-    out.push({ slot: m[1], header, bus: b ? { primary: parseInt(b[1], 16), secondary: parseInt(b[2], 16), subordinate: parseInt(b[3], 16) } : null, text: block });
+    out.push({
+      slot: m[1],
+      header,
+      bus: b ? { primary: parseInt(b[1], 16), secondary: parseInt(b[2], 16), subordinate: parseInt(b[3], 16) } : null,
+      text: block,
+    });
   }
   return out;
 }
@@ -51,8 +65,10 @@ function attributes(s: Section): Record<string, string> {
     if (m) Object.assign(attrs, { vendor, device: device ?? `0x${m[1]}` });
   }
   if (d.numaNode !== null) attrs.numa_node = String(d.numaNode);
-  if (d.linkCapability) Object.assign(attrs, { max_link_speed: sysfsSpeed(d.linkCapability.speed), max_link_width: String(d.linkCapability.width) });
-  if (d.linkStatus) Object.assign(attrs, { current_link_speed: sysfsSpeed(d.linkStatus.speed), current_link_width: String(d.linkStatus.width) });
+  if (d.linkCapability)
+    Object.assign(attrs, { max_link_speed: sysfsSpeed(d.linkCapability.speed), max_link_width: String(d.linkCapability.width) });
+  if (d.linkStatus)
+    Object.assign(attrs, { current_link_speed: sysfsSpeed(d.linkStatus.speed), current_link_width: String(d.linkStatus.width) });
   return attrs;
 }
 

@@ -13,10 +13,16 @@ describe('gdr-doctor fix --demo (built CLI)', () => {
   it('load-peermem: the simulated plan, the result, and the host after it (peer memory fixed, every GPU with GPUDirect RDMA)', () => {
     const r = cli(['fix', '--demo', 'load-peermem']);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /^demo-hgx-h100 \(replayed\): load-peermem \(nvidia_peermem\): plan \(SIMULATED on the demo host: nothing runs on any machine\)\n/);
+    assert.match(
+      r.stdout,
+      /^demo-hgx-h100 \(replayed\): load-peermem \(nvidia_peermem\): plan \(SIMULATED on the demo host: nothing runs on any machine\)\n/,
+    );
     assert.match(r.stdout, /\$ LC_ALL=C sudo -n \/bin\/sh -c 'PATH=/);
     assert.match(r.stdout, /- Simulated: the demo host is replayed from recordings/);
-    assert.match(r.stdout, /^demo-hgx-h100 \(replayed\): load-peermem applied \(SIMULATED on the demo host: nothing runs on any machine\): nvidia_peermem is loaded and registered \(nv_mem\)\.$/m);
+    assert.match(
+      r.stdout,
+      /^demo-hgx-h100 \(replayed\): load-peermem applied \(SIMULATED on the demo host: nothing runs on any machine\): nvidia_peermem is loaded and registered \(nv_mem\)\.$/m,
+    );
     const after = r.stdout.slice(r.stdout.indexOf('demo-hgx-h100 (replayed) after load-peermem (simulated):'));
     assert.ok(after.length > 0, r.stdout);
     assert.doesNotMatch(after, /peermem\.not-loaded/);
@@ -31,10 +37,16 @@ describe('gdr-doctor fix --demo (built CLI)', () => {
     assert.equal(r.status, 0, r.stderr);
     const { plan, result, after } = JSON.parse(r.stdout);
     assert.equal(plan.simulated, true);
-    assert.deepEqual(plan.steps.map((s: { kind: string }) => s.kind), ['load', 'persist']);
+    assert.deepEqual(
+      plan.steps.map((s: { kind: string }) => s.kind),
+      ['load', 'persist'],
+    );
     assert.equal(plan.fileChange.path, '/etc/modules-load.d/nvidia-peermem.conf');
     assert.equal(result.status, 'applied');
-    assert.deepEqual(after.findings.map((f: { id: string }) => f.id), ['rdma.port-down', 'pcie.acs-unread']);
+    assert.deepEqual(
+      after.findings.map((f: { id: string }) => f.id),
+      ['rdma.port-down', 'pcie.acs-unread'],
+    );
   });
 
   it('--dry-run shows the plan only; every run starts from the recordings', () => {
@@ -48,7 +60,11 @@ describe('gdr-doctor fix --demo (built CLI)', () => {
   });
 
   it('takes a fix id and no destination (exit 64)', () => {
-    for (const args of [['fix', '--demo'], ['fix', '--demo', 'gpu01', 'load-peermem'], ['fix', '--demo', 'reboot']]) {
+    for (const args of [
+      ['fix', '--demo'],
+      ['fix', '--demo', 'gpu01', 'load-peermem'],
+      ['fix', '--demo', 'reboot'],
+    ]) {
       const r = cli(args);
       assert.equal(r.status, 64, args.join(' '));
     }

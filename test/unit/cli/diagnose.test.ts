@@ -21,7 +21,10 @@ describe('gdr-doctor diagnose (offline paths)', () => {
     // modinfo finds no legacy nv_peer_mem: exit 1 is its answer, not a failure; nothing else is short of "ok".
     const statuses = r.stdout.split('\n').filter((l) => /^ {2}\S/.test(l) && !/findings:|GPU↔NIC|suggested/.test(l));
     assert.equal(statuses.length, 27);
-    assert.deepEqual(statuses.filter((l) => !l.startsWith('  ok ')).map((l) => l.trim().split(/\s+/).slice(0, 3).join(' ')), ['exit 1 modinfo-nv-peer-mem']);
+    assert.deepEqual(
+      statuses.filter((l) => !l.startsWith('  ok ')).map((l) => l.trim().split(/\s+/).slice(0, 3).join(' ')),
+      ['exit 1 modinfo-nv-peer-mem'],
+    );
     assert.match(r.stdout, /^ {4}ERROR peermem\.not-loaded: nvidia_peermem is not loaded\n/m);
     assert.match(r.stdout, /^ {10}fix: gdr-doctor fix <host> load-peermem$/m);
     assert.match(r.stdout, /^ {4}WARN {2}peermem\.not-persistent: nvidia_peermem is not loaded at boot$/m);
@@ -66,7 +69,8 @@ describe('gdr-doctor diagnose (offline paths)', () => {
       assert.equal(r.status, 66, r.stderr);
       assert.equal(r.stdout, '');
       assert.match(r.stderr, /holds none of the files --from reads/);
-      for (const name of ['topo.txt', 'lsmod.txt', 'modules-load.txt', 'pci-sysfs.txt', 'iommu-groups.txt']) assert.ok(r.stderr.includes(name), name);
+      for (const name of ['topo.txt', 'lsmod.txt', 'modules-load.txt', 'pci-sysfs.txt', 'iommu-groups.txt'])
+        assert.ok(r.stderr.includes(name), name);
       assert.match(r.stderr, /--print-collect-script/);
       assert.ok(r.stderr.includes(`These folders inside it do: ${path.join(dir, 'gpu01')}.`), r.stderr);
       // The same folder with one saved output is a (partial) probe: read, exit 0.
@@ -83,13 +87,27 @@ describe('gdr-doctor diagnose (offline paths)', () => {
     assert.equal(text.status, 0, text.stderr);
     const findings = text.stdout.slice(text.stdout.indexOf('  findings:'));
     assert.match(findings, /^ {2}findings:\n {4}ERROR gpu\.none: nvidia-smi is not installed: no NVIDIA driver\n/);
-    assert.match(findings, /^ {10}8 more findings following from this one \(nothing they show can change the answer until it is solved\):\n {12}info {2}probe\.command-failed: Could not read `numactl -H`: command not found \(exit 127\)\n {18}> numactl -H: /m);
+    assert.match(
+      findings,
+      /^ {10}8 more findings following from this one \(nothing they show can change the answer until it is solved\):\n {12}info {2}probe\.command-failed: Could not read `numactl -H`: command not found \(exit 127\)\n {18}> numactl -H: /m,
+    );
     // Nothing else at the top level: every other line of the findings is indented under gpu.none.
-    assert.deepEqual(findings.split('\n').filter((l) => /^ {4}\S/.test(l)).map((l) => l.trim().split(':')[0]), ['ERROR gpu.none']);
+    assert.deepEqual(
+      findings
+        .split('\n')
+        .filter((l) => /^ {4}\S/.test(l))
+        .map((l) => l.trim().split(':')[0]),
+      ['ERROR gpu.none'],
+    );
     const json = JSON.parse(cli(['diagnose', '--from', dir, '--json']).stdout);
-    assert.deepEqual(json.findings.map((f: { id: string }) => f.id), ['gpu.none']);
+    assert.deepEqual(
+      json.findings.map((f: { id: string }) => f.id),
+      ['gpu.none'],
+    );
     assert.equal(json.findings[0].children.length, 8);
-    assert.ok(json.findings[0].children.every((c: { causedBy: string; severity: string }) => c.causedBy === 'gpu.none' && c.severity === 'info'));
+    assert.ok(
+      json.findings[0].children.every((c: { causedBy: string; severity: string }) => c.causedBy === 'gpu.none' && c.severity === 'info'),
+    );
   });
 
   it('refuses ambiguous or missing input with exit 64', () => {

@@ -10,7 +10,11 @@ import * as path from 'node:path';
 import { CLI } from '../../support/paths';
 
 function cli(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [CLI, 'diagnose', ...args], { encoding: 'utf8', input, env: { ...process.env, SSH_AUTH_SOCK: '' } });
+  const r = spawnSync(process.execPath, [CLI, 'diagnose', ...args], {
+    encoding: 'utf8',
+    input,
+    env: { ...process.env, SSH_AUTH_SOCK: '' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -31,7 +35,10 @@ describe('gdr-doctor diagnose: many hosts', function () {
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-fleet-cli-'));
     config = path.join(dir, 'ssh_config');
-    fs.writeFileSync(config, `Host dead*\n  HostName 127.0.0.1\n  Port ${await closedPort()}\n  User gdr\n  UserKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n`);
+    fs.writeFileSync(
+      config,
+      `Host dead*\n  HostName 127.0.0.1\n  Port ${await closedPort()}\n  User gdr\n  UserKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n`,
+    );
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -82,7 +89,10 @@ describe('gdr-doctor diagnose: many hosts', function () {
     const r = cli(['-F', config, 'dead[1-3]', 'dead5', '--json', '-f', '2']);
     assert.equal(r.status, 3, r.stderr);
     const fleet = JSON.parse(r.stdout);
-    assert.deepEqual(fleet.hosts.map((h: { host: string }) => h.host), ['dead1', 'dead2', 'dead3', 'dead5']);
+    assert.deepEqual(
+      fleet.hosts.map((h: { host: string }) => h.host),
+      ['dead1', 'dead2', 'dead3', 'dead5'],
+    );
     for (const h of fleet.hosts) assert.deepEqual([h.status, h.error.step, h.path], ['unreachable', 'tcp', 'direct']);
     assert.equal(r.stderr.match(/cannot reach \(tcp\)/g)?.length, 4, r.stderr);
   });
@@ -101,6 +111,9 @@ describe('gdr-doctor diagnose: many hosts', function () {
   it('reads hosts from standard input with --hosts-file -', () => {
     const r = cli(['-F', config, '--hosts-file', '-', '--json'], '# fleet\ndead[7-8]\n');
     assert.equal(r.status, 3, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout).hosts.map((h: { host: string }) => h.host), ['dead7', 'dead8']);
+    assert.deepEqual(
+      JSON.parse(r.stdout).hosts.map((h: { host: string }) => h.host),
+      ['dead7', 'dead8'],
+    );
   });
 });

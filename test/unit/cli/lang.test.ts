@@ -10,7 +10,9 @@ const CHINESE_ENV = { LC_ALL: '', LC_MESSAGES: '', LANG: 'zh_CN.UTF-8' };
 
 /** What the demo report shows that is not text of ours: ids, evidence, fix commands, the suggested variable. */
 function untranslated(stdout: string): string[] {
-  return stdout.split('\n').filter((l) => /^ {4}(ERROR|WARN |info ) [a-z-]+\.[a-z-]+:|^ {10}> |gdr-doctor fix <host>|^ {4}NCCL_IB_HCA=/.test(l))
+  return stdout
+    .split('\n')
+    .filter((l) => /^ {4}(ERROR|WARN |info ) [a-z-]+\.[a-z-]+:|^ {10}> |gdr-doctor fix <host>|^ {4}NCCL_IB_HCA=/.test(l))
     .map((l) => l.replace(/^( {4}(?:ERROR|WARN |info ) [a-z-]+\.[a-z-]+):.*/, '$1').replace(/^.*(gdr-doctor fix <host> \S+).*$/, '$1'));
 }
 
@@ -42,7 +44,10 @@ describe('gdr-doctor --lang and the locale (built CLI)', () => {
     assert.match(zh.stdout, /— GDR 否$/m);
     assert.doesNotMatch(zh.stdout, /is not loaded|findings:|Check the cable/);
     assert.deepEqual(untranslated(zh.stdout), untranslated(en.stdout));
-    assert.ok(untranslated(en.stdout).some((l) => l.includes('> lsmod: ')), en.stdout);
+    assert.ok(
+      untranslated(en.stdout).some((l) => l.includes('> lsmod: ')),
+      en.stdout,
+    );
   });
 
   it('LANG=zh_CN.UTF-8 speaks Chinese too, and --lang en overrides it', async function () {

@@ -42,9 +42,21 @@ describe('gdr-doctor nccl-log', () => {
     assert.equal(j.network, 'IB');
     assert.deepEqual(j.netConnections, { total: 11, gdrdma: 0 });
     assert.equal(j.verdict, 'no-gdr');
-    assert.deepEqual(j.hcas, ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3'].map((name) => ({ name, gdr: false, dmabuf: null })));
-    assert.deepEqual(j.hosts.map((h: { name: string; gdrOffReasons: unknown[] }) => [h.name, h.gdrOffReasons.length]), [['6a5a91752e39', 1], ['21346d5cefce', 3]]);
-    assert.deepEqual(j.files.map((f: { name: string }) => f.name), [PART1, PART2]);
+    assert.deepEqual(
+      j.hcas,
+      ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3'].map((name) => ({ name, gdr: false, dmabuf: null })),
+    );
+    assert.deepEqual(
+      j.hosts.map((h: { name: string; gdrOffReasons: unknown[] }) => [h.name, h.gdrOffReasons.length]),
+      [
+        ['6a5a91752e39', 1],
+        ['21346d5cefce', 3],
+      ],
+    );
+    assert.deepEqual(
+      j.files.map((f: { name: string }) => f.name),
+      [PART1, PART2],
+    );
     assert.equal(j.findings[0].id, 'nccl-log.no-gdrdma');
   });
 

@@ -20,8 +20,14 @@ describe('gdr-doctor nccl-log with a host to compare with', () => {
     assert.equal(r.status, 0, r.stderr);
     const [summary, comparison] = r.stdout.split('\nCompared with ');
     assert.match(summary, /^NCCL \(version not in the log\), network IB/);
-    assert.match(comparison, /^demo-hgx-h100 \(replayed\) \(log host tpgds-aihub0008; predicted for NCCL 2\.30\.7 \(the log does not name its release\)\):/);
-    assert.match(comparison, /^ {2}GPU0 \(log: GPU 0\): predicted no GDR via mlx5_0, mlx5_2, mlx5_3; log: GDRDMA on 4 of 4 network connections via NET\/IB\/0 — differs$/m);
+    assert.match(
+      comparison,
+      /^demo-hgx-h100 \(replayed\) \(log host tpgds-aihub0008; predicted for NCCL 2\.30\.7 \(the log does not name its release\)\):/,
+    );
+    assert.match(
+      comparison,
+      /^ {2}GPU0 \(log: GPU 0\): predicted no GDR via mlx5_0, mlx5_2, mlx5_3; log: GDRDMA on 4 of 4 network connections via NET\/IB\/0 — differs$/m,
+    );
     assert.match(comparison, /^ {4}info {2}nccl\.gdr-not-predicted: NCCL used GPU Direct RDMA on GPU0, GPU1/m);
   });
 
@@ -31,8 +37,14 @@ describe('gdr-doctor nccl-log with a host to compare with', () => {
     const j = JSON.parse(r.stdout);
     assert.equal(j.verdict, 'no-gdr');
     assert.equal(j.comparison.logHost, 'hostname-test');
-    assert.deepEqual(j.comparison.findings.map((f: { id: string }) => f.id), ['nccl.agrees']);
-    assert.deepEqual(j.comparison.gpus.map((g: { gpu: string; gdrAgrees: boolean }) => [g.gpu, g.gdrAgrees]).slice(0, 2), [['GPU0', true], ['GPU2', true]]);
+    assert.deepEqual(
+      j.comparison.findings.map((f: { id: string }) => f.id),
+      ['nccl.agrees'],
+    );
+    assert.deepEqual(j.comparison.gpus.map((g: { gpu: string; gdrAgrees: boolean }) => [g.gpu, g.gdrAgrees]).slice(0, 2), [
+      ['GPU0', true],
+      ['GPU2', true],
+    ]);
   });
 
   it('a log of two hosts needs --log-host, which must name one of them', () => {

@@ -25,13 +25,32 @@ describe('gdr-doctor CLI', () => {
   it('has --help on parse listing every kind', () => {
     const r = cli(['parse', '--help']);
     assert.equal(r.status, 0);
-    for (const kind of ['topo', 'ibv', 'lscpu', 'numactl', 'lsmod', 'modinfo', 'ofed', 'nvidia-version', 'os-release', 'gpus', 'smi-q', 'nccl-log']) {
+    for (const kind of [
+      'topo',
+      'ibv',
+      'lscpu',
+      'numactl',
+      'lsmod',
+      'modinfo',
+      'ofed',
+      'nvidia-version',
+      'os-release',
+      'gpus',
+      'smi-q',
+      'nccl-log',
+    ]) {
       assert.match(r.stdout, new RegExp(`^  ${kind} `, 'm'), kind);
     }
   });
 
   it('exits 64 on bad usage: unknown command, unknown kind, unknown flag, extra input', () => {
-    for (const args of [['frobnicate'], ['parse'], ['parse', 'nope', seedTopo], ['parse', 'topo', seedTopo, '--jsn'], ['parse', 'topo', seedTopo, seedTopo]]) {
+    for (const args of [
+      ['frobnicate'],
+      ['parse'],
+      ['parse', 'nope', seedTopo],
+      ['parse', 'topo', seedTopo, '--jsn'],
+      ['parse', 'topo', seedTopo, seedTopo],
+    ]) {
       const r = cli(args);
       assert.equal(r.status, 64, args.join(' '));
       assert.ok(r.stderr.length > 0);
@@ -82,15 +101,30 @@ describe('gdr-doctor CLI', () => {
 
 /** Fixture folders and the kind that reads them. */
 const KIND_OF_DIR: Record<string, string> = {
-  topo: 'topo', ibv: 'ibv', lscpu: 'lscpu', numactl: 'numactl', lsmod: 'lsmod', modinfo: 'modinfo',
-  ofed: 'ofed', 'nvidia-version': 'nvidia-version', 'os-release': 'os-release', gpus: 'gpus', 'smi-q': 'smi-q',
-  'nccl-log': 'nccl-log', lspci: 'lspci', 'show-gids': 'show-gids', perftest: 'perftest',
+  topo: 'topo',
+  ibv: 'ibv',
+  lscpu: 'lscpu',
+  numactl: 'numactl',
+  lsmod: 'lsmod',
+  modinfo: 'modinfo',
+  ofed: 'ofed',
+  'nvidia-version': 'nvidia-version',
+  'os-release': 'os-release',
+  gpus: 'gpus',
+  'smi-q': 'smi-q',
+  'nccl-log': 'nccl-log',
+  lspci: 'lspci',
+  'show-gids': 'show-gids',
+  perftest: 'perftest',
 };
 
 describe('gdr-doctor parse reads every real fixture', () => {
   it('has a kind for every fixture folder', () => {
     const dirs = fs.readdirSync(FIXTURES).filter((d) => fs.statSync(path.join(FIXTURES, d)).isDirectory());
-    assert.deepEqual(dirs.filter((d) => !(d in KIND_OF_DIR)), []);
+    assert.deepEqual(
+      dirs.filter((d) => !(d in KIND_OF_DIR)),
+      [],
+    );
   });
   for (const [dir, kind] of Object.entries(KIND_OF_DIR)) {
     for (const file of fixtureFiles(dir)) {

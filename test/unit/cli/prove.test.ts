@@ -35,7 +35,10 @@ describe('gdr-doctor prove: usage', function () {
   it('says how in --help, the mode order and the flag order among it', () => {
     const r = cli(['--help']);
     assert.equal(r.status, 0);
-    assert.match(r.stdout, /host memory \(the yardstick\), GPU memory through the peer-memory module \(--use_cuda\),\nGPU memory through dma-buf \(--use_cuda=N --use_cuda_dmabuf\)/);
+    assert.match(
+      r.stdout,
+      /host memory \(the yardstick\), GPU memory through the peer-memory module \(--use_cuda\),\nGPU memory through dma-buf \(--use_cuda=N --use_cuda_dmabuf\)/,
+    );
   });
 
   it('exits 3 for a host it cannot reach, having run nothing', () => {
@@ -48,24 +51,41 @@ describe('gdr-doctor prove: usage', function () {
 describe('gdr-doctor prove: the table', () => {
   it('shows each GPU, its ports, one line per mode and the verdict', async () => {
     const report = await runProof({
-      host: await healthyHost(), peer: null, options: { ...DEFAULT_PROVE_OPTIONS, gpus: [5] }, confirmBusy: async () => true,
-      execute: async (ms, done) => ms.forEach((m) => done(m, {
-        client: { exitCode: 0, output: fixture(m.mode === 'host' ? 'perftest/write-bw-host-ib-t9k-client-all-sizes.txt' : 'perftest/write-bw-cuda-a100-ib-t9k-client-all-sizes.txt') },
-        server: { exitCode: 0, output: '' }, command: 'x',
-      })),
+      host: await healthyHost(),
+      peer: null,
+      options: { ...DEFAULT_PROVE_OPTIONS, gpus: [5] },
+      confirmBusy: async () => true,
+      execute: async (ms, done) =>
+        ms.forEach((m) =>
+          done(m, {
+            client: {
+              exitCode: 0,
+              output: fixture(
+                m.mode === 'host'
+                  ? 'perftest/write-bw-host-ib-t9k-client-all-sizes.txt'
+                  : 'perftest/write-bw-cuda-a100-ib-t9k-client-all-sizes.txt',
+              ),
+            },
+            server: { exitCode: 0, output: '' },
+            command: 'x',
+          }),
+        ),
       now: () => new Date(0),
     });
-    assert.equal(formatProof(report), [
-      'GPUDirect RDMA proof: gpu-a (one host: between its ports); ib_write_bw, 1 MiB messages, 5 s per mode',
-      '',
-      '  GPU   NIC → other end      mode         Gb/s   line  ratio  result',
-      '  GPU5  mlx5_1:1 → mlx5_2:1  host        98.38    100   98 %  ok',
-      '                             peermem     80.96    100   81 %  ok',
-      '                             dmabuf          -      -      -  skipped: the perftest on gpu-a has no --use_cuda_dmabuf (built without CUDA dma-buf support: CUDA ≥ 11.7 headers and rdma-core ≥ 34 at build time; docs/perftest.md §3)',
-      '        GPUDirect RDMA works at 81 % of line rate with peermem (host memory: 98 %): GPU memory is 18 % slower than host memory; topo.nic-far: GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7: nearest usable NIC is PHB/SYS; NCCL 2.30.7 will not use GPUDirect RDMA for them',
-      '        note: gpu-a: mlx5_1 pinned to NUMA node 1, the GPU\'s (the NIC\'s was not read)',
-      '        note: gpu-a: mlx5_2 pinned to NUMA node 1, the GPU\'s (the NIC\'s was not read)',
-      '',
-    ].join('\n'));
+    assert.equal(
+      formatProof(report),
+      [
+        'GPUDirect RDMA proof: gpu-a (one host: between its ports); ib_write_bw, 1 MiB messages, 5 s per mode',
+        '',
+        '  GPU   NIC → other end      mode         Gb/s   line  ratio  result',
+        '  GPU5  mlx5_1:1 → mlx5_2:1  host        98.38    100   98 %  ok',
+        '                             peermem     80.96    100   81 %  ok',
+        '                             dmabuf          -      -      -  skipped: the perftest on gpu-a has no --use_cuda_dmabuf (built without CUDA dma-buf support: CUDA ≥ 11.7 headers and rdma-core ≥ 34 at build time; docs/perftest.md §3)',
+        '        GPUDirect RDMA works at 81 % of line rate with peermem (host memory: 98 %): GPU memory is 18 % slower than host memory; topo.nic-far: GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7: nearest usable NIC is PHB/SYS; NCCL 2.30.7 will not use GPUDirect RDMA for them',
+        "        note: gpu-a: mlx5_1 pinned to NUMA node 1, the GPU's (the NIC's was not read)",
+        "        note: gpu-a: mlx5_2 pinned to NUMA node 1, the GPU's (the NIC's was not read)",
+        '',
+      ].join('\n'),
+    );
   });
 });

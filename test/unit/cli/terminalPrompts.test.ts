@@ -4,13 +4,26 @@ import * as assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { HostKeyQuestion } from '../../../src/core/ssh/prompts';
 import {
-  acceptsHostKey, cliPrompts, hostKeyAddedText, hostKeyQuestionText, keyboardInteractiveHeader, nonInteractivePrompts,
-  openSshKeyTypeName, PromptTerminal, terminalPrompts,
+  acceptsHostKey,
+  cliPrompts,
+  hostKeyAddedText,
+  hostKeyQuestionText,
+  keyboardInteractiveHeader,
+  nonInteractivePrompts,
+  openSshKeyTypeName,
+  PromptTerminal,
+  terminalPrompts,
 } from '../../../src/cli/terminalPrompts';
 import { applyKeys, rawTtyTerminal } from '../../../src/cli/ttyLine';
 
 const FP = 'SHA256:AdILD1j57/+RTi50QHLP21DhPr1YLSZof/48sok0Trs';
-const question: HostKeyQuestion = { host: '[127.0.0.1]:46457', port: 46457, keyType: 'ssh-ed25519', fingerprint: FP, knownHostsFile: '/tmp/kh' };
+const question: HostKeyQuestion = {
+  host: '[127.0.0.1]:46457',
+  port: 46457,
+  keyType: 'ssh-ed25519',
+  fingerprint: FP,
+  knownHostsFile: '/tmp/kh',
+};
 
 /** A terminal that answers from a script and keeps what was written and how each line was read. */
 function scripted(answers: (string | null)[]) {
@@ -82,7 +95,8 @@ describe('terminal prompts: wording', () => {
 describe('terminal prompts: answers', () => {
   it('trusts a key only on "yes" (any case) or the fingerprint itself; everything else is No', () => {
     for (const yes of ['yes', 'YES', 'Yes', ' yes ', FP]) assert.equal(acceptsHostKey(yes, FP), true, yes);
-    for (const no of ['', 'no', 'y', 'ye', 'yess', 'yes please', 'SHA256:AdILD1j57', FP.toLowerCase()]) assert.equal(acceptsHostKey(no, FP), false, no);
+    for (const no of ['', 'no', 'y', 'ye', 'yess', 'yes please', 'SHA256:AdILD1j57', FP.toLowerCase()])
+      assert.equal(acceptsHostKey(no, FP), false, no);
     assert.equal(acceptsHostKey(null, FP), false);
   });
 
@@ -119,7 +133,10 @@ describe('terminal prompts: answers', () => {
 
   it('shows keyboard-interactive prompts as sent, echoing only where the server asks', async () => {
     const t = scripted(['123456', 'alice']);
-    const prompts = [{ prompt: 'Verification code: ', echo: false }, { prompt: 'Login as: ', echo: true }];
+    const prompts = [
+      { prompt: 'Verification code: ', echo: false },
+      { prompt: 'Login as: ', echo: true },
+    ];
     const answers = await terminalPrompts(t.term).keyboardInteractive('gpu1', 'Duo', 'Check your phone.', prompts);
     assert.deepEqual(answers, ['123456', 'alice']);
     assert.deepEqual(t.echoes, [false, true]);
@@ -175,11 +192,17 @@ describe('terminal prompts: non-interactive', () => {
     assert.equal(await p.passphrase('/k'), null);
     assert.equal(await p.keyboardInteractive('h', '', '', [{ prompt: 'Password: ', echo: false }]), null);
     assert.equal(notices.length, 1);
-    assert.match(notices[0], /^gdr-doctor: not asking questions \(--batch\): an unknown host key is refused, so hosts must already be in known_hosts \(or set StrictHostKeyChecking accept-new\)/);
+    assert.match(
+      notices[0],
+      /^gdr-doctor: not asking questions \(--batch\): an unknown host key is refused, so hosts must already be in known_hosts \(or set StrictHostKeyChecking accept-new\)/,
+    );
   });
 
   it('is what the CLI uses with --batch (even on a terminal) and when stdin is not a terminal', async () => {
-    for (const [batch, isTTY, why] of [[true, true, '--batch'], [false, false, 'standard input is not a terminal']] as const) {
+    for (const [batch, isTTY, why] of [
+      [true, true, '--batch'],
+      [false, false, 'standard input is not a terminal'],
+    ] as const) {
       const tty = Object.assign(new FakeTty(), { isTTY });
       const notices: string[] = [];
       const p = cliPrompts({ batch, notice: (t) => notices.push(t), input: tty });
@@ -216,7 +239,11 @@ describe('terminal prompts: reading keys in raw mode', () => {
     assert.equal(applyKeys('', 'y\x1b[Ae\x1b[1;5Ds\x1bOA\t\x01', true).line, 'yes');
   });
 
-  for (const [how, keys] of [['Enter', 'pw\r'], ['Ctrl-C', 'p\x03'], ['Ctrl-D', '\x04']] as const) {
+  for (const [how, keys] of [
+    ['Enter', 'pw\r'],
+    ['Ctrl-C', 'p\x03'],
+    ['Ctrl-D', '\x04'],
+  ] as const) {
     it(`puts the terminal back in its mode after ${how}`, async () => {
       const tty = new FakeTty();
       const written: string[] = [];

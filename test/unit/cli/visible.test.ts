@@ -17,7 +17,9 @@ const HOSTILE = 'driver\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b[2J\x1b[Huser@laptop:~$
 
 function capture(): CliIo & { out: string; err: string; control: string } {
   const io = {
-    out: '', err: '', control: '',
+    out: '',
+    err: '',
+    control: '',
     stdout: (t: string) => void (io.out += t),
     stderr: (t: string) => void (io.err += t),
     stderrControl: (t: string) => void (io.control += t),
@@ -54,19 +56,26 @@ describe('visible: host text on a terminal, as OpenSSH prints it', () => {
     assert.doesNotMatch(text, /[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
   });
 
-  it('gdr-doctor diagnose shows a host\'s escape sequences as text; --json keeps them exactly', async () => {
+  it("gdr-doctor diagnose shows a host's escape sequences as text; --json keeps them exactly", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-visible-'));
     fs.copyFileSync(path.join(FIXTURES, 'topo/seed-xeon-gold-5318y-8gpu-3nic.txt'), path.join(dir, 'topo.txt'));
     fs.writeFileSync(path.join(dir, 'run-nvidia-driver.txt'), `present\n${HOSTILE}\n`);
     const human = capture();
     assert.equal(await main(['diagnose', '--from', dir], human), 0, human.err);
     assert.match(human.out, /driver\\033\]52;c;ZWNobyBwd25lZA==\\007\\033\[2J\\033\[Huser@laptop:~\$ \\302\\23331mred/);
-    assert.doesNotMatch(human.out + human.err, /[\x00-\x09\x0b-\x1f\x7f-\x9f]/, 'no control character but newline and tab reaches the terminal');
+    assert.doesNotMatch(
+      human.out + human.err,
+      /[\x00-\x09\x0b-\x1f\x7f-\x9f]/,
+      'no control character but newline and tab reaches the terminal',
+    );
     const json = capture();
     assert.equal(await main(['diagnose', '--from', dir, '--json'], json), 0, json.err);
     const report = JSON.parse(json.out) as { findings: { id: string; evidence: string[] }[] };
     const evidence = report.findings.find((f) => f.id === 'driver.operator-managed')?.evidence ?? [];
-    assert.ok(evidence.some((e) => e.endsWith(HOSTILE)), JSON.stringify(evidence));
+    assert.ok(
+      evidence.some((e) => e.endsWith(HOSTILE)),
+      JSON.stringify(evidence),
+    );
   });
 
   it('the progress line still draws with its own control sequences', () => {

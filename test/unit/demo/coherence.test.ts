@@ -17,7 +17,11 @@ import { pciSysfsOutput } from '../../support/pciSysfsOutput';
 const host = (file: string) => fs.readFileSync(path.join(DEMO_DIR, 'host', file), 'utf8');
 const fixture = (rel: string) => fs.readFileSync(path.join(FIXTURES, rel), 'utf8');
 /** `00000000:18:00.0` (nvidia-smi) and `/sys/devices/…/0000:18:00.0` (sysfs) as one bus id. */
-const bdf = (id: string) => id.slice(id.lastIndexOf('/') + 1).replace(/^0000(\w{4}:)/, '$1').toLowerCase();
+const bdf = (id: string) =>
+  id
+    .slice(id.lastIndexOf('/') + 1)
+    .replace(/^0000(\w{4}:)/, '$1')
+    .toLowerCase();
 
 async function demoReport(loaded = false): Promise<ProbeReport> {
   const demo = new DemoHost(DEMO_DIR);
@@ -44,13 +48,19 @@ describe('the demo host: one coherent machine', () => {
   };
 
   it('has every diagnostic, each complete and read', () => {
-    assert.deepEqual(r.commands.map((c) => c.id), PROBE_COMMANDS.map((c) => c.id));
+    assert.deepEqual(
+      r.commands.map((c) => c.id),
+      PROBE_COMMANDS.map((c) => c.id),
+    );
     for (const c of r.commands) {
       assert.equal(c.state, 'complete', c.id);
       assert.ok(r.facts[c.id as keyof typeof r.facts]?.parsed.ok, `${c.id} is not read`);
     }
     // The one non-zero exit is modinfo's answer for a module that is not installed.
-    assert.deepEqual(r.commands.filter((c) => c.exitCode !== 0).map((c) => [c.id, c.exitCode]), [['modinfo-nv-peer-mem', 1]]);
+    assert.deepEqual(
+      r.commands.filter((c) => c.exitCode !== 0).map((c) => [c.id, c.exitCode]),
+      [['modinfo-nv-peer-mem', 1]],
+    );
     assert.equal(fact('modinfo-nv-peer-mem').found, false);
   });
 
@@ -61,26 +71,39 @@ describe('the demo host: one coherent machine', () => {
     assert.equal(fact('topo').gpus.length, 8);
     assert.equal(smi.attachedGpus, 8);
     const buses = smi.gpus.map((g) => bdf(g.busId));
-    assert.deepEqual(query.gpus.map((g) => bdf(g.pciBusId ?? '')), buses);
+    assert.deepEqual(
+      query.gpus.map((g) => bdf(g.pciBusId ?? '')),
+      buses,
+    );
     assert.deepEqual(sysfs.nvidia.map(bdf), buses);
-    assert.deepEqual(query.gpus.map((g) => g.name), smi.gpus.map((g) => g.productName));
+    assert.deepEqual(
+      query.gpus.map((g) => g.name),
+      smi.gpus.map((g) => g.productName),
+    );
     // nvidia-smi numbers GPUs by bus id, as the matrix's GPU0…GPU7.
-    assert.deepEqual(query.gpus.map((g) => g.index), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(
+      query.gpus.map((g) => g.index),
+      [0, 1, 2, 3, 4, 5, 6, 7],
+    );
     for (const path of sysfs.nvidia) assert.equal(sysfs.devices.get(path)?.device, '0x2330', path); // H100 SXM
   });
 
   it('one driver, 565.57.01, proprietary, in every output that names it (no dma-buf)', () => {
     const versions = [
-      fact('smi-q').driverVersion, ...fact('gpus').gpus.map((g) => g.driverVersion), modinfo('modinfo-nvidia').fields.version,
-      fact('nvidia-version').driverVersion, modinfo('modinfo-nvidia-peermem').fields.version,
-      ...fact('sys-module-peermem', loaded).modules.map((m) => m.version), ...fact('memory-peers', loaded).peers.map((p) => p.version),
+      fact('smi-q').driverVersion,
+      ...fact('gpus').gpus.map((g) => g.driverVersion),
+      modinfo('modinfo-nvidia').fields.version,
+      fact('nvidia-version').driverVersion,
+      modinfo('modinfo-nvidia-peermem').fields.version,
+      ...fact('sys-module-peermem', loaded).modules.map((m) => m.version),
+      ...fact('memory-peers', loaded).peers.map((p) => p.version),
     ];
     assert.deepEqual([...new Set(versions)], ['565.57.01']);
     assert.equal(fact('nvidia-version').openKernelModule, false);
     assert.equal(modinfo('modinfo-nvidia').fields.license, 'NVIDIA');
   });
 
-  it('one kernel: uname, both modules\' vermagic and DKMS paths; the OFED of that kernel; Ubuntu 22.04', () => {
+  it("one kernel: uname, both modules' vermagic and DKMS paths; the OFED of that kernel; Ubuntu 22.04", () => {
     const release = fact('uname').release;
     assert.equal(release, '6.8.0-58-generic');
     for (const id of ['modinfo-nvidia', 'modinfo-nvidia-peermem'] as const) {
@@ -95,14 +118,27 @@ describe('the demo host: one coherent machine', () => {
     const names = ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3', 'mlx5_4', 'mlx5_5', 'mlx5_6', 'mlx5_7'];
     const ibv = fact('ibv');
     const sysfs = fact('pci-sysfs');
-    assert.deepEqual(fact('topo').nics.map((n) => n.device), names);
-    assert.deepEqual(ibv.devices.map((d) => d.hca_id), names);
-    assert.deepEqual(sysfs.rdma.map((d) => d.name), names);
+    assert.deepEqual(
+      fact('topo').nics.map((n) => n.device),
+      names,
+    );
+    assert.deepEqual(
+      ibv.devices.map((d) => d.hca_id),
+      names,
+    );
+    assert.deepEqual(
+      sysfs.rdma.map((d) => d.name),
+      names,
+    );
     for (const d of ibv.devices) {
       const own = sysfs.rdma.find((s) => s.name === d.hca_id);
       assert.ok(own);
       const ibvState = (p: (typeof d.ports)[number]) => String(p.state).replace(/^PORT_(\w+) \(\d\)$/, '$1');
-      assert.deepEqual(own.ports.map((p) => [p.port, p.state, p.linkLayer]), d.ports.map((p) => [p.port, ibvState(p), String(p.link_layer)]), d.hca_id);
+      assert.deepEqual(
+        own.ports.map((p) => [p.port, p.state, p.linkLayer]),
+        d.ports.map((p) => [p.port, ibvState(p), String(p.link_layer)]),
+        d.hca_id,
+      );
       // ConnectX-6: vendor_part_id 4123 = PCI device 0x101b.
       assert.equal(Number(sysfs.devices.get(own.path)?.device), Number(d.vendor_part_id), d.hca_id);
     }
@@ -115,7 +151,10 @@ describe('the demo host: one coherent machine', () => {
     const numactl = fact('numactl');
     const lscpu = fact('lscpu');
     const sysfs = fact('pci-sysfs');
-    assert.deepEqual(numactl.nodes.map((n) => formatCpuList(n.cpus)), Object.values(lscpu.numaNodes));
+    assert.deepEqual(
+      numactl.nodes.map((n) => formatCpuList(n.cpus)),
+      Object.values(lscpu.numaNodes),
+    );
     topo.gpus.forEach((g, i) => {
       const node = Number(g.numaAffinity);
       assert.equal(sysfs.devices.get(sysfs.nvidia[i])?.numaNode, node, g.name);
@@ -124,17 +163,21 @@ describe('the demo host: one coherent machine', () => {
       const nic = sysfs.rdma.find((d) => d.name === `mlx5_${i}`);
       assert.equal(sysfs.devices.get(nic?.path ?? '')?.numaNode, node, `mlx5_${i}`);
     });
-    assert.deepEqual(numactl.nodes.map((n) => n.cpus.length), [96, 96]);
+    assert.deepEqual(
+      numactl.nodes.map((n) => n.cpus.length),
+      [96, 96],
+    );
   });
 
   it('the matrix and the PCI tree NCCL reads give each GPU the same path to its NIC (once GPUDirect RDMA is on)', () => {
     const d = diagnose(loaded);
     assert.equal(d.nccl.topologySource, 'sysfs');
     // GPU1's own NIC is down: NCCL relays it through GPU0 (PXN), the matrix shows its nearest active NIC.
-    for (const p of d.pairs.filter((x) => x.gpu !== 'GPU1')) assert.deepEqual([p.nics[0]?.device, p.ncclPath], [`mlx5_${p.gpu.slice(3)}`, p.link], p.gpu);
+    for (const p of d.pairs.filter((x) => x.gpu !== 'GPU1'))
+      assert.deepEqual([p.nics[0]?.device, p.ncclPath], [`mlx5_${p.gpu.slice(3)}`, p.link], p.gpu);
   });
 
-  it('module state agrees: OFED\'s ib_core exports the peer-memory API; nvidia_peermem built against it, not loaded until the fix', () => {
+  it("module state agrees: OFED's ib_core exports the peer-memory API; nvidia_peermem built against it, not loaded until the fix", () => {
     const lsmod = fact('lsmod');
     const has = (name: string, report = r) => fact('lsmod', report).modules.some((m) => m.name === name);
     for (const m of ['ib_core', 'ib_uverbs', 'mlx5_ib', 'mlx5_core', 'nvidia']) assert.ok(has(m), m);
@@ -145,8 +188,14 @@ describe('the demo host: one coherent machine', () => {
     assert.deepEqual(fact('sys-module-peermem').modules, []);
     assert.deepEqual(fact('memory-peers').peers, []);
     assert.ok(has('nvidia_peermem', loaded));
-    assert.deepEqual(fact('memory-peers', loaded).peers.map((p) => p.name), ['nv_mem']);
-    assert.deepEqual(fact('sys-module-peermem', loaded).modules.map((m) => m.name), ['nvidia_peermem']);
+    assert.deepEqual(
+      fact('memory-peers', loaded).peers.map((p) => p.name),
+      ['nv_mem'],
+    );
+    assert.deepEqual(
+      fact('sys-module-peermem', loaded).modules.map((m) => m.name),
+      ['nvidia_peermem'],
+    );
   });
 });
 
@@ -163,7 +212,10 @@ describe('the demo host: each recording is what media/demo/SOURCES.md says', () 
 
   it('the real copies are byte for byte their fixtures', () => {
     for (const [file, rel] of Object.entries(COPIES)) assert.equal(host(file), fixture(rel), file);
-    assert.equal(host('kallsyms-peer.txt'), fs.readFileSync(path.join(REPO_ROOT, 'test/lab/profiles/healthy/kallsyms/ib_uverbs.txt'), 'utf8'));
+    assert.equal(
+      host('kallsyms-peer.txt'),
+      fs.readFileSync(path.join(REPO_ROOT, 'test/lab/profiles/healthy/kallsyms/ib_uverbs.txt'), 'utf8'),
+    );
   });
 
   it('ibv_devinfo: the real two blocks, and six copies of mlx5_0 differing only in name, GUIDs and LID', () => {
@@ -176,7 +228,11 @@ describe('the demo host: each recording is what media/demo/SOURCES.md says', () 
     assert.equal(blocks[1], `${real1.replace('sys_image_guid:\t\t\t88e9:a4ff:ff25:a462', 'sys_image_guid:\t\t\t88e9:a4ff:ff25:a463')}\n`);
     for (let n = 2; n < 8; n++) {
       const guid = `88e9:a4ff:ff25:${(0xa462 + 0x20 * n).toString(16)}`;
-      const back = blocks[n].replace(`hca_id:\tmlx5_${n}`, 'hca_id:\tmlx5_0').split(guid).join('88e9:a4ff:ff25:a462').replace(`port_lid:\t\t${4 + n}\n`, 'port_lid:\t\t4\n');
+      const back = blocks[n]
+        .replace(`hca_id:\tmlx5_${n}`, 'hca_id:\tmlx5_0')
+        .split(guid)
+        .join('88e9:a4ff:ff25:a462')
+        .replace(`port_lid:\t\t${4 + n}\n`, 'port_lid:\t\t4\n');
       assert.equal(back, real0, `mlx5_${n}`);
     }
   });
@@ -196,7 +252,7 @@ describe('the demo host: each recording is what media/demo/SOURCES.md says', () 
     ]);
   });
 
-  it('the sysfs read is what the probe\'s own command prints over pci-tree.json', () => {
+  it("the sysfs read is what the probe's own command prints over pci-tree.json", () => {
     const tree = JSON.parse(fs.readFileSync(path.join(DEMO_DIR, 'pci-tree.json'), 'utf8'));
     assert.equal(host('pci-sysfs.txt'), pciSysfsOutput(tree));
   });

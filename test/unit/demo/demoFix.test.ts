@@ -20,7 +20,10 @@ const verdicts = (d: Diagnosis) => d.pairs.map((p) => `${p.gpu} ${p.gdr ? 'yes' 
 async function apply(session: FixSession, fixId: FixId) {
   const sudoMarker = newSudoMarker();
   const plan = await prepareDemoFix(session, fixId, sudoMarker);
-  const result = await runPlan(plan, session, { sudoMarker, sudoPassword: async () => assert.fail('the demo user needs no sudo password') });
+  const result = await runPlan(plan, session, {
+    sudoMarker,
+    sudoPassword: async () => assert.fail('the demo user needs no sudo password'),
+  });
   return { plan, result };
 }
 
@@ -32,10 +35,18 @@ describe('the demo host: its findings and its simulated quick fixes', () => {
     session = demoFixSession(demo);
   });
 
-  it('shows exactly the intended findings: peer memory not loaded nor persisted, GPU1\'s NIC port down; ACS unread (no lspci)', async () => {
+  it("shows exactly the intended findings: peer memory not loaded nor persisted, GPU1's NIC port down; ACS unread (no lspci)", async () => {
     const d = await diagnosed(demo);
     assert.deepEqual(ids(d), ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent', 'pcie.acs-unread']);
-    assert.deepEqual(d.findings.map((f) => [f.severity, f.fixes]), [['error', ['load-peermem']], ['warning', []], ['warning', ['persist-peermem']], ['info', []]]);
+    assert.deepEqual(
+      d.findings.map((f) => [f.severity, f.fixes]),
+      [
+        ['error', ['load-peermem']],
+        ['warning', []],
+        ['warning', ['persist-peermem']],
+        ['info', []],
+      ],
+    );
     assert.equal(d.findings[1].title, 'No active port on mlx5_1');
     assert.ok(d.findings.every((f) => f.children === undefined));
     // Without peer memory (proprietary modules: no dma-buf) no GPU gets GPUDirect RDMA.
@@ -47,24 +58,45 @@ describe('the demo host: its findings and its simulated quick fixes', () => {
     assert.equal(plan.status, 'ready');
     assert.equal(plan.simulated, true);
     assert.equal(plan.privilege, 'sudo');
-    assert.deepEqual(plan.steps.map((s) => s.command), [privilegedCommand(loadScript('nvidia_peermem'), 'sudo', 'unused-marker')]);
+    assert.deepEqual(
+      plan.steps.map((s) => s.command),
+      [privilegedCommand(loadScript('nvidia_peermem'), 'sudo', 'unused-marker')],
+    );
     assert.match(plan.notes.at(-1) ?? '', /^Simulated: the demo host is replayed from recordings/);
-    assert.match(formatPlan(plan), /^demo-hgx-h100 \(replayed\): load-peermem \(nvidia_peermem\): plan \(SIMULATED on the demo host: nothing runs on any machine\)\n/);
+    assert.match(
+      formatPlan(plan),
+      /^demo-hgx-h100 \(replayed\): load-peermem \(nvidia_peermem\): plan \(SIMULATED on the demo host: nothing runs on any machine\)\n/,
+    );
     assert.equal(result.status, 'applied', result.message);
-    assert.deepEqual(result.verification, ['lsmod / /sys/module: nvidia_peermem is loaded', '/sys/kernel/mm/memory_peers: registered nv_mem']);
+    assert.deepEqual(result.verification, [
+      'lsmod / /sys/module: nvidia_peermem is loaded',
+      '/sys/kernel/mm/memory_peers: registered nv_mem',
+    ]);
     assert.match(formatResult(result), /^demo-hgx-h100 \(replayed\): load-peermem applied \(SIMULATED/);
     assert.deepEqual(demo.current, { peermemLoaded: true, written: {} });
     const after = await diagnosed(demo);
     assert.deepEqual(ids(after), ['rdma.port-down', 'peermem.not-persistent', 'pcie.acs-unread']);
     // Every GPU now uses GPUDirect RDMA; GPU1, whose own NIC is down, through GPU0's (PXN).
-    assert.deepEqual(verdicts(after), ['GPU0 yes', 'GPU1 yes via GPU0', 'GPU2 yes', 'GPU3 yes', 'GPU4 yes', 'GPU5 yes', 'GPU6 yes', 'GPU7 yes']);
+    assert.deepEqual(verdicts(after), [
+      'GPU0 yes',
+      'GPU1 yes via GPU0',
+      'GPU2 yes',
+      'GPU3 yes',
+      'GPU4 yes',
+      'GPU5 yes',
+      'GPU6 yes',
+      'GPU7 yes',
+    ]);
     // Loaded once, there is nothing more to load.
     assert.equal((await prepareDemoFix(session, 'load-peermem', newSudoMarker())).status, 'nothing-to-do');
   });
 
   it('persist-peermem: loads it first, writes modules-load.d (diff shown), the probe then reads the file', async () => {
     const { plan, result } = await apply(session, 'persist-peermem');
-    assert.deepEqual(plan.steps.map((s) => s.kind), ['load', 'persist']);
+    assert.deepEqual(
+      plan.steps.map((s) => s.kind),
+      ['load', 'persist'],
+    );
     assert.equal(plan.steps[1].command, privilegedCommand(persistScript('nvidia_peermem', 'modules-load.d'), 'sudo', 'unused-marker'));
     assert.deepEqual([plan.fileChange?.path, plan.fileChange?.before], ['/etc/modules-load.d/nvidia-peermem.conf', null]);
     assert.equal(plan.fileChange?.after, `${CONF_HEADER}\nnvidia-peermem\n`);
@@ -72,7 +104,10 @@ describe('the demo host: its findings and its simulated quick fixes', () => {
     assert.equal(result.steps[1].stdout, 'gdr-doctor: wrote /etc/modules-load.d/nvidia-peermem.conf\n');
     assert.deepEqual(demo.current.written, { '/etc/modules-load.d/nvidia-peermem.conf': `${CONF_HEADER}\nnvidia-peermem\n` });
     const report = await runProbe(demo.runner(), { host: DEMO_HOST_NAME });
-    assert.match(report.commands.find((c) => c.id === 'modules-load')?.stdout ?? '', /\n==> \/etc\/modules-load\.d\/nvidia-peermem\.conf <==\n# GPUDirect RDMA[^\n]*\nnvidia-peermem\n\n$/);
+    assert.match(
+      report.commands.find((c) => c.id === 'modules-load')?.stdout ?? '',
+      /\n==> \/etc\/modules-load\.d\/nvidia-peermem\.conf <==\n# GPUDirect RDMA[^\n]*\nnvidia-peermem\n\n$/,
+    );
     assert.deepEqual(ids(diagnose(report)), ['rdma.port-down', 'pcie.acs-unread']);
     assert.equal((await prepareDemoFix(session, 'persist-peermem', newSudoMarker())).status, 'nothing-to-do');
   });
@@ -93,8 +128,13 @@ describe('the demo host: its findings and its simulated quick fixes', () => {
     assert.deepEqual(demo.current, INITIAL_DEMO_STATE);
   });
 
-  it('each DemoHost has its own state: one demo\'s fix leaves another as recorded', async () => {
+  it("each DemoHost has its own state: one demo's fix leaves another as recorded", async () => {
     await apply(session, 'load-peermem');
-    assert.deepEqual(ids(await diagnosed(new DemoHost(DEMO_DIR))), ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent', 'pcie.acs-unread']);
+    assert.deepEqual(ids(await diagnosed(new DemoHost(DEMO_DIR))), [
+      'peermem.not-loaded',
+      'rdma.port-down',
+      'peermem.not-persistent',
+      'pcie.acs-unread',
+    ]);
   });
 });

@@ -7,7 +7,9 @@ import { fixture } from './hostReport';
 
 /** The probe's `headedFiles()` framing (commands.ts) of files with the given content. */
 export function headed(files: Record<string, string>): string {
-  return Object.entries(files).map(([p, content]) => `==> ${p} <==\n${content}\n\n`).join('');
+  return Object.entries(files)
+    .map(([p, content]) => `==> ${p} <==\n${content}\n\n`)
+    .join('');
 }
 
 /** nv_mem's version file; its content is assumed to be the driver version (see test/lab/profiles/README.md). */
@@ -17,7 +19,11 @@ export function memoryPeers(version: string): string {
 
 /** `/sys/module/<m>/{initstate,refcnt,version}` of a loaded module (kernel format: one value per file). */
 export function sysModule(module: string, version: string): string {
-  return headed({ [`/sys/module/${module}/initstate`]: 'live', [`/sys/module/${module}/refcnt`]: '0', [`/sys/module/${module}/version`]: version });
+  return headed({
+    [`/sys/module/${module}/initstate`]: 'live',
+    [`/sys/module/${module}/refcnt`]: '0',
+    [`/sys/module/${module}/version`]: version,
+  });
 }
 
 /** A modules-load.d(5) file naming the module, as the persist fix writes it. */

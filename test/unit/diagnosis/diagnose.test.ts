@@ -22,11 +22,21 @@ describe('diagnose()', () => {
     assert.ok(!('NCCL_NET_GDR_LEVEL' in d.suggestedEnv.env));
   });
 
-  it('every finding has the issue\'s shape, and errors come before warnings before info', async () => {
-    const d = diagnose(await hostReport({ ...NO_PEERMEM, cmdline: cmdline('intel_iommu=on'), 'iommu-groups': iommuGroups(87), lscpu: commandNotFound('lscpu') }));
+  it("every finding has the issue's shape, and errors come before warnings before info", async () => {
+    const d = diagnose(
+      await hostReport({
+        ...NO_PEERMEM,
+        cmdline: cmdline('intel_iommu=on'),
+        'iommu-groups': iommuGroups(87),
+        lscpu: commandNotFound('lscpu'),
+      }),
+    );
     const rank = { error: 0, warning: 1, info: 2 };
     const ranks = d.findings.map((f) => rank[f.severity]);
-    assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b));
+    assert.deepEqual(
+      ranks,
+      [...ranks].sort((a, b) => a - b),
+    );
     assert.ok(d.findings.length >= 5);
     for (const f of d.findings) {
       assert.deepEqual(Object.keys(f).sort(), ['detail', 'evidence', 'fixes', 'id', 'severity', 'source', 'title']);
@@ -39,7 +49,10 @@ describe('diagnose()', () => {
     const d = diagnose(await hostReport({ ...HEALTHY, cmdline: cmdline('intel_iommu=on'), 'iommu-groups': iommuGroups(87) }));
     const iommu = only(d.findings, 'iommu.enabled');
     assert.equal(iommu.severity, 'warning');
-    assert.deepEqual(iommu.evidence, ['cat /proc/cmdline: BOOT_IMAGE=/boot/vmlinuz root=/dev/sda2 ro intel_iommu=on', 'ls /sys/kernel/iommu_groups: 87 groups']);
+    assert.deepEqual(iommu.evidence, [
+      'cat /proc/cmdline: BOOT_IMAGE=/boot/vmlinuz root=/dev/sda2 ro intel_iommu=on',
+      'ls /sys/kernel/iommu_groups: 87 groups',
+    ]);
     assert.equal(only(d.findings, 'pcie.acs-enabled').severity, 'warning');
   });
 
@@ -54,24 +67,30 @@ describe('diagnose()', () => {
   it('a diagnostic that could not run: probe.command-failed, warning when the diagnosis loses a verdict', async () => {
     const d = diagnose(await hostReport({ ...HEALTHY, lsmod: commandNotFound('lsmod'), lscpu: commandNotFound('lscpu') }));
     const failed = d.findings.filter((f) => f.id === 'probe.command-failed' && f.title.startsWith('Could not read'));
-    assert.deepEqual(failed.map((f) => [f.severity, f.evidence[0]]), [
-      ['warning', 'lsmod: (command not found (exit 127))'],
-      ['info', 'lscpu: (command not found (exit 127))'],
-    ]);
+    assert.deepEqual(
+      failed.map((f) => [f.severity, f.evidence[0]]),
+      [
+        ['warning', 'lsmod: (command not found (exit 127))'],
+        ['info', 'lscpu: (command not found (exit 127))'],
+      ],
+    );
     assert.equal(failed[0].evidence[1], 'lsmod: sh: 1: lsmod: not found');
     // /sys/module still shows nvidia_peermem loaded, so the module rules stay quiet.
     assert.ok(!ids(d.findings).some((id) => id.startsWith('peermem.')));
   });
 
   it('without ibv_devinfo but with the ports read from sysfs, its failure is only info: no verdict is lost', async () => {
-    const sysfs = pciSysfsText(constructedSysfs([], [{ name: 'mlx5_0', path: '/sys/devices/pci0000:20/0000:20:01.0/0000:21:00.0', ports: [{}] }]));
+    const sysfs = pciSysfsText(
+      constructedSysfs([], [{ name: 'mlx5_0', path: '/sys/devices/pci0000:20/0000:20:01.0/0000:21:00.0', ports: [{}] }]),
+    );
     const missing = diagnose(await hostReport({ ...HEALTHY, ibv: commandNotFound('ibv_devinfo') }));
     const withSysfs = diagnose(await hostReport({ ...HEALTHY, ibv: commandNotFound('ibv_devinfo'), 'pci-sysfs': sysfs }));
-    const severity = (d: typeof missing) => d.findings.find((f) => f.id === 'probe.command-failed' && f.title.includes('ibv_devinfo'))?.severity;
+    const severity = (d: typeof missing) =>
+      d.findings.find((f) => f.id === 'probe.command-failed' && f.title.includes('ibv_devinfo'))?.severity;
     assert.deepEqual([severity(missing), severity(withSysfs)], ['warning', 'info']);
   });
 
-  it('an unreadable output (a cut ibv_devinfo) is reported with the parser\'s line', async () => {
+  it("an unreadable output (a cut ibv_devinfo) is reported with the parser's line", async () => {
     const cut = fixture('ibv/mlx4-connectx3-roce-2port-device-ports.txt').split('\n').slice(0, 3).join('\n');
     const d = diagnose(await hostReport({ ...HEALTHY, ibv: cut }));
     const f = d.findings.find((x) => x.id === 'probe.command-failed' && x.title.includes('ibv_devinfo'));
@@ -89,16 +108,22 @@ describe('diagnose()', () => {
   });
 
   it('lab profile healthy (real recordings only): dma-buf seen from modinfo, GPU4-7 far, no error', async () => {
-    const d = diagnose(await hostReport({
-      topo: labFile('healthy', 'out/nvidia-smi_topo_-m.stdout'),
-      lscpu: labFile('healthy', 'out/lscpu.stdout'),
-      numactl: labFile('healthy', 'out/numactl_-H.stdout'),
-      ofed: labFile('healthy', 'out/ofed%5Finfo_-s.stdout'),
-      'modinfo-nvidia': labFile('healthy', 'modinfo/nvidia.txt'),
-      'nvidia-version': labFile('healthy', 'files/proc/driver/nvidia/version'),
-    }));
+    const d = diagnose(
+      await hostReport({
+        topo: labFile('healthy', 'out/nvidia-smi_topo_-m.stdout'),
+        lscpu: labFile('healthy', 'out/lscpu.stdout'),
+        numactl: labFile('healthy', 'out/numactl_-H.stdout'),
+        ofed: labFile('healthy', 'out/ofed%5Finfo_-s.stdout'),
+        'modinfo-nvidia': labFile('healthy', 'modinfo/nvidia.txt'),
+        'nvidia-version': labFile('healthy', 'files/proc/driver/nvidia/version'),
+      }),
+    );
     assert.ok(!d.findings.some((f) => f.severity === 'error'));
-    assert.ok(only(d.findings, 'dmabuf.available').evidence.some((e) => e.startsWith('cat /proc/driver/nvidia/version: NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  595.71.05')));
+    assert.ok(
+      only(d.findings, 'dmabuf.available').evidence.some((e) =>
+        e.startsWith('cat /proc/driver/nvidia/version: NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  595.71.05'),
+      ),
+    );
     assert.match(only(d.findings, 'topo.nic-far').title, /^GPU4, GPU5, GPU6, GPU7/);
   });
 });

@@ -19,7 +19,7 @@ const PXN_FILES: HostFiles = {
 };
 
 describe('NIC distances derived from the PCI tree when nvidia-smi topo -m is missing', () => {
-  it('each GPU\'s link is the distance nvidia-smi would print, marked derived; NUMA nodes from sysfs', async () => {
+  it("each GPU's link is the distance nvidia-smi would print, marked derived; NUMA nodes from sysfs", async () => {
     const d = diagnose(await hostReport({ ...PXN_FILES, topo: { stderr: 'nvidia-smi: topo not supported\n', rc: 3 } }));
     const gpu0 = d.pairs.find((p) => p.gpu === 'GPU0');
     assert.deepEqual([gpu0?.link, gpu0?.linkDerived, gpu0?.numaNode], ['PIX', true, '0']);
@@ -30,7 +30,10 @@ describe('NIC distances derived from the PCI tree when nvidia-smi topo -m is mis
   it('the CLI report says the distances are derived, once for the host and beside each GPU', async () => {
     const report = await hostReport(PXN_FILES);
     const text = formatProbeReport(report, diagnose(report));
-    assert.match(text, /GPU↔NIC verdicts for NCCL [\d.]+ \(topology from sysfs, as NCCL reads it; distances derived from the sysfs PCI tree, nvidia-smi topo -m not read;/);
+    assert.match(
+      text,
+      /GPU↔NIC verdicts for NCCL [\d.]+ \(topology from sysfs, as NCCL reads it; distances derived from the sysfs PCI tree, nvidia-smi topo -m not read;/,
+    );
     assert.match(text, /GPU0: mlx5_0:1 \(PIX, derived\)/);
   });
 
@@ -50,7 +53,7 @@ describe('NIC distances derived from the PCI tree when nvidia-smi topo -m is mis
 });
 
 describe('NCCL_IB_HCA per GPU and for the whole host', () => {
-  it('pxn-port-down (mlx5_1 DOWN): no GPU\'s value names the port rdma.port-down calls down, and each is part of the host\'s', async () => {
+  it("pxn-port-down (mlx5_1 DOWN): no GPU's value names the port rdma.port-down calls down, and each is part of the host's", async () => {
     const d = diagnose(await hostReport({ ...PXN_FILES, topo: labFile('pxn-port-down', 'out/nvidia-smi_topo_-m.stdout') }));
     const down = d.findings.find((f) => f.id === 'rdma.port-down');
     assert.match(down?.title ?? '', /mlx5_1\b/);
@@ -58,7 +61,10 @@ describe('NCCL_IB_HCA per GPU and for the whole host', () => {
     assert.ok(!host.some((e) => e.startsWith('mlx5_1:')));
     for (const p of d.pairs) {
       const own = (p.ncclIbHca ?? '').replace(/^=/, '').split(',');
-      assert.ok(own.every((e) => host.includes(e)), `${p.gpu}: ${p.ncclIbHca} not within ${d.suggestedEnv.env.NCCL_IB_HCA}`);
+      assert.ok(
+        own.every((e) => host.includes(e)),
+        `${p.gpu}: ${p.ncclIbHca} not within ${d.suggestedEnv.env.NCCL_IB_HCA}`,
+      );
       assert.ok(!own.some((e) => e.startsWith('mlx5_1:')), `${p.gpu}: ${p.ncclIbHca}`);
     }
     assert.equal(d.pairs.find((p) => p.gpu === 'GPU1')?.ncclIbHca?.split(',')[0], '=mlx5_0:1');

@@ -24,7 +24,10 @@ describe('hostVerdict: a host in a few words', () => {
   it('GPUs without GDR or a warning make it a warning, still counted', () => {
     const pairs = healthy.pairs.map((p, i) => (i < 2 ? { ...p, gdr: false } : p));
     assert.deepEqual(hostVerdict({ ...healthy, pairs }), { text: 'GDR 6/8 GPUs', tone: 'warning', errors: 0, warnings: 0 });
-    const warned = { ...healthy, findings: [...healthy.findings, { ...healthy.findings[0], id: 'iommu.enabled', severity: 'warning' as const }] };
+    const warned = {
+      ...healthy,
+      findings: [...healthy.findings, { ...healthy.findings[0], id: 'iommu.enabled', severity: 'warning' as const }],
+    };
     assert.equal(hostVerdict(warned).tone, 'warning');
     assert.equal(hostVerdict(warned).text, 'GDR 8/8 GPUs · 1 warning');
   });

@@ -4,8 +4,17 @@
 // (mlx4_0, both ports active) while topo's NIC legend names mlx5 devices, so pairs carry no port.
 import { Finding } from '../../../src/core/diagnosis';
 import {
-  KALLSYMS_EXPORTED, NO_FILES, PERSISTED_PEERMEM, RUN_NVIDIA_DRIVER_ABSENT, cmdline, iommuGroups, memoryPeers, modinfoNotFound,
-  nvPeerMemService, sysModule, unameFromModinfo,
+  KALLSYMS_EXPORTED,
+  NO_FILES,
+  PERSISTED_PEERMEM,
+  RUN_NVIDIA_DRIVER_ABSENT,
+  cmdline,
+  iommuGroups,
+  memoryPeers,
+  modinfoNotFound,
+  nvPeerMemService,
+  sysModule,
+  unameFromModinfo,
 } from './constructedInputs';
 import { HostFiles, fixture } from './hostReport';
 

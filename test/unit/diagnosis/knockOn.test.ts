@@ -47,24 +47,43 @@ describe('diagnosis: knock-on findings under their cause', () => {
 
   it('a GPU node whose driver is not running: the /proc file it would have made is a knock-on', async () => {
     const down = { stdout: fixture('gpus/driver-not-loaded-couldnt-communicate.txt'), rc: 9 };
-    const d = diagnose(await hostReport({
-      ...HEALTHY, topo: down, gpus: down, 'smi-q': down, 'memory-peers': '', 'sys-module-peermem': '',
-      'nvidia-version': { stdout: '', stderr: 'cat: /proc/driver/nvidia/version: No such file or directory\n', rc: 1 },
-    }));
+    const d = diagnose(
+      await hostReport({
+        ...HEALTHY,
+        topo: down,
+        gpus: down,
+        'smi-q': down,
+        'memory-peers': '',
+        'sys-module-peermem': '',
+        'nvidia-version': { stdout: '', stderr: 'cat: /proc/driver/nvidia/version: No such file or directory\n', rc: 1 },
+      }),
+    );
     assert.deepEqual(ids(d.findings), ['gpu.none']);
     assert.equal(d.findings[0].title, 'The NVIDIA driver is not running');
     // The preset saves no gpus, modinfo nvidia_peermem, sudo -n, sysfs, lspci (ACS) or DMI output: moot as well.
-    assert.deepEqual(titles(d.findings[0].children), ['Could not read `cat /proc/driver/nvidia/version`: exit 1', '5 diagnostics were not collected']);
+    assert.deepEqual(titles(d.findings[0].children), [
+      'Could not read `cat /proc/driver/nvidia/version`: exit 1',
+      '5 diagnostics were not collected',
+    ]);
   });
 
   it('a host without an RDMA device: what only peer memory and locality need goes under rdma.none', async () => {
-    const d = diagnose(await hostReport({
-      ...HEALTHY, topo: fixture('topo/tesla-p4-single-gpu-numa-na.txt'), ibv: fixture('ibv/no-ib-devices-found-libibverbs-warnings.txt'),
-      'smi-q': fixture('smi-q/t4-1gpu-vm-passthrough-bar1-256mib-driver530.txt'), numactl: commandNotFound('numactl'), lsmod: commandNotFound('lsmod'),
-    }));
+    const d = diagnose(
+      await hostReport({
+        ...HEALTHY,
+        topo: fixture('topo/tesla-p4-single-gpu-numa-na.txt'),
+        ibv: fixture('ibv/no-ib-devices-found-libibverbs-warnings.txt'),
+        'smi-q': fixture('smi-q/t4-1gpu-vm-passthrough-bar1-256mib-driver530.txt'),
+        numactl: commandNotFound('numactl'),
+        lsmod: commandNotFound('lsmod'),
+      }),
+    );
     const rdma = d.findings.find((f) => f.id === 'rdma.none');
     assert.ok(rdma, ids(d.findings).join(', '));
-    assert.deepEqual(titles(rdma.children), ['Could not read `numactl -H`: command not found (exit 127)', 'Could not read `lsmod`: command not found (exit 127)']);
+    assert.deepEqual(titles(rdma.children), [
+      'Could not read `numactl -H`: command not found (exit 127)',
+      'Could not read `lsmod`: command not found (exit 127)',
+    ]);
     // Not collected by the preset: gpus and the sysfs PCI tree could still show a GPU or an RDMA device,
     // so that finding stays at the top (the rule looks at every diagnostic it names).
     const rest = d.findings.filter((f) => f.id === 'probe.command-failed');
@@ -105,9 +124,16 @@ describe('diagnosis: knock-on findings under their cause', () => {
     });
 
     it('nests under the first finding with the cause id, and leaves an orphan at the top', () => {
-      const f = (id: string, causedBy?: string) => ({ id, severity: 'info', title: id, detail: '', evidence: [], fixes: [], source: '', causedBy }) as Finding;
+      const f = (id: string, causedBy?: string) =>
+        ({ id, severity: 'info', title: id, detail: '', evidence: [], fixes: [], source: '', causedBy }) as Finding;
       const nested = nestKnockOns([f('gpu.none'), f('a', 'gpu.none'), f('b', 'rdma.none'), f('c', 'gpu.none')]);
-      assert.deepEqual(nested.map((n) => [n.id, (n.children ?? []).map((c) => c.id)]), [['gpu.none', ['a', 'c']], ['b', []]]);
+      assert.deepEqual(
+        nested.map((n) => [n.id, (n.children ?? []).map((c) => c.id)]),
+        [
+          ['gpu.none', ['a', 'c']],
+          ['b', []],
+        ],
+      );
     });
   });
 });

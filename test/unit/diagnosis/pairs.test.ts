@@ -7,15 +7,30 @@ import { HEALTHY, only, without } from './hosts';
 
 describe('diagnosis: GPU↔NIC pairs', () => {
   it('NICs on one socket only (seed topology): GPU4-7 are SYS to every NIC and get topo.nic-far', async () => {
-    const d = diagnose(await hostReport({ ...without(HEALTHY, 'ibv'), topo: fixture('topo/seed-xeon-gold-5318y-8gpu-3nic.txt'), numactl: fixture('numactl/seed-xeon-gold-5318y-2node.txt') }));
+    const d = diagnose(
+      await hostReport({
+        ...without(HEALTHY, 'ibv'),
+        topo: fixture('topo/seed-xeon-gold-5318y-8gpu-3nic.txt'),
+        numactl: fixture('numactl/seed-xeon-gold-5318y-2node.txt'),
+      }),
+    );
     // GPU3 row: "… NODE NODE PIX 0-31 0 N/A"; GPU4 row: "… SYS SYS SYS 32-63 1 N/A".
     const byGpu = Object.fromEntries(d.pairs.map((p) => [p.gpu, p]));
-    assert.deepEqual(byGpu.GPU3.nics.map((n) => n.device), ['mlx5_2']);
+    assert.deepEqual(
+      byGpu.GPU3.nics.map((n) => n.device),
+      ['mlx5_2'],
+    );
     assert.equal(byGpu.GPU3.link, 'PIX');
     assert.equal(byGpu.GPU0.link, 'PXB');
     assert.deepEqual([byGpu.GPU0.gdr, byGpu.GPU0.numaNode, byGpu.GPU0.cpus, byGpu.GPU0.cpuSource], [true, '0', '0-31', 'topo']);
-    assert.deepEqual(byGpu.GPU4.nics.map((n) => n.device), ['mlx5_0', 'mlx5_1', 'mlx5_2']);
-    assert.deepEqual([byGpu.GPU4.link, byGpu.GPU4.ncclPath, byGpu.GPU4.gdr, byGpu.GPU4.numaNode, byGpu.GPU4.cpus], ['SYS', 'SYS', false, '1', '32-63']);
+    assert.deepEqual(
+      byGpu.GPU4.nics.map((n) => n.device),
+      ['mlx5_0', 'mlx5_1', 'mlx5_2'],
+    );
+    assert.deepEqual(
+      [byGpu.GPU4.link, byGpu.GPU4.ncclPath, byGpu.GPU4.gdr, byGpu.GPU4.numaNode, byGpu.GPU4.cpus],
+      ['SYS', 'SYS', false, '1', '32-63'],
+    );
     // No NVLink among the seed GPUs, so no PXN: NCCL judges GPU4's own SYS path (ncclTopoCheckGdr).
     assert.equal(byGpu.GPU4.proxyGpu, null);
     assert.match(byGpu.GPU4.reason, /^GPU4 → mlx5_0 over SYS .*NCCL 2\.30\.7: GPUDirect RDMA off: SYS is beyond the default threshold P2C/);
@@ -36,25 +51,42 @@ describe('diagnosis: GPU↔NIC pairs', () => {
   });
 
   it('the healthy lab profile (same seed topology) gets the same verdicts', async () => {
-    const d = diagnose(await hostReport({ topo: labFile('healthy', 'out/nvidia-smi_topo_-m.stdout'), numactl: labFile('healthy', 'out/numactl_-H.stdout') }));
-    assert.deepEqual(d.pairs.filter((p) => !p.gdr).map((p) => p.gpu), ['GPU4', 'GPU5', 'GPU6', 'GPU7']);
+    const d = diagnose(
+      await hostReport({ topo: labFile('healthy', 'out/nvidia-smi_topo_-m.stdout'), numactl: labFile('healthy', 'out/numactl_-H.stdout') }),
+    );
+    assert.deepEqual(
+      d.pairs.filter((p) => !p.gdr).map((p) => p.gpu),
+      ['GPU4', 'GPU5', 'GPU6', 'GPU7'],
+    );
     assert.equal(only(d.findings, 'topo.nic-far').severity, 'warning');
   });
 
   it('PHB/NODE-only NICs (NUMA range affinity): NCCL_NET_GDR_LEVEL=PHB is suggested', async () => {
     // GPU0-2 "… SYS 0,64 0-3", GPU3 "… PHB 0,64 0-3"; one NIC, NIC0: mlx5_0.
     const d = diagnose(await hostReport({ ...without(HEALTHY, 'ibv'), topo: fixture('topo/a100-4gpu-nv4-numa-range-affinity.txt') }));
-    assert.deepEqual(d.pairs.map((p) => p.link), ['SYS', 'SYS', 'SYS', 'PHB']);
+    assert.deepEqual(
+      d.pairs.map((p) => p.link),
+      ['SYS', 'SYS', 'SYS', 'PHB'],
+    );
     assert.deepEqual([d.pairs[3].numaNode, d.pairs[3].cpus], ['0-3', '0,64']);
     assert.deepEqual(d.suggestedEnv.env, { NCCL_IB_HCA: '=mlx5_0', NCCL_NET_GDR_LEVEL: 'PHB' });
     // GPU3 is PHB, not PXB: it cannot relay for GPU0-2 (PXN needs the peer within PXB; ncclTopoComputePaths).
-    assert.deepEqual(d.pairs.map((p) => p.proxyGpu), [null, null, null, null]);
+    assert.deepEqual(
+      d.pairs.map((p) => p.proxyGpu),
+      [null, null, null, null],
+    );
     assert.match(only(d.findings, 'topo.nic-far').title, /^GPU0, GPU1, GPU2, GPU3: nearest usable NIC is SYS\/PHB/);
   });
 
   it('empty CPU affinity (Slurm job): CPUs come from numactl for the NUMA node topo names', async () => {
     // GPU2 row: "NV4 NV4 X NV4 NODE NODE NODE <empty> 1 <empty> N/A"; seed numactl: node 1 cpus 24..47.
-    const d = diagnose(await hostReport({ ...without(HEALTHY, 'ibv'), topo: fixture('topo/hgx-4gpu-nv4-slurm-empty-cpu-affinity.txt'), numactl: fixture('numactl/seed-xeon-gold-5318y-2node.txt') }));
+    const d = diagnose(
+      await hostReport({
+        ...without(HEALTHY, 'ibv'),
+        topo: fixture('topo/hgx-4gpu-nv4-slurm-empty-cpu-affinity.txt'),
+        numactl: fixture('numactl/seed-xeon-gold-5318y-2node.txt'),
+      }),
+    );
     assert.deepEqual([d.pairs[2].numaNode, d.pairs[2].cpus, d.pairs[2].cpuSource], ['1', '24-47', 'numactl']);
     assert.deepEqual([d.pairs[0].numaNode, d.pairs[0].cpus, d.pairs[0].cpuSource], ['0', '0', 'topo']);
     assert.equal(d.pairs[0].link, 'NODE');
@@ -63,7 +95,13 @@ describe('diagnosis: GPU↔NIC pairs', () => {
   });
 
   it('a host without NUMA (numactl: No NUMA available; topo NUMA N/A): no node, CPUs from topo', async () => {
-    const d = diagnose(await hostReport({ ...HEALTHY, topo: fixture('topo/tesla-p4-single-gpu-numa-na.txt'), numactl: fixture('numactl/uma-no-numa-available.txt') }));
+    const d = diagnose(
+      await hostReport({
+        ...HEALTHY,
+        topo: fixture('topo/tesla-p4-single-gpu-numa-na.txt'),
+        numactl: fixture('numactl/uma-no-numa-available.txt'),
+      }),
+    );
     assert.equal(d.pairs.length, 1);
     assert.deepEqual([d.pairs[0].numaNode, d.pairs[0].cpus, d.pairs[0].cpuSource], [null, '0-7', 'topo']);
     assert.deepEqual(d.pairs[0].nics, []);
@@ -74,19 +112,37 @@ describe('diagnosis: GPU↔NIC pairs', () => {
     // GPU0 → NIC0, GPU1 → NIC3, GPU2 → NIC4, GPU3 → NIC5, GPU4 → NIC6, GPU5 → NIC9, GPU6 → NIC10, GPU7 → NIC11 (all PXB).
     const d = diagnose(await hostReport({ ...without(HEALTHY, 'ibv'), topo: fixture('topo/h200-hgx-8gpu-12nic-tabs.txt') }));
     assert.ok(d.pairs.every((p) => p.gdr && p.link === 'PXB'));
-    assert.deepEqual(d.pairs.map((p) => p.nics.map((n) => n.device).join()), ['mlx5_0', 'mlx5_3', 'mlx5_4', 'mlx5_5', 'mlx5_6', 'mlx5_9', 'mlx5_10', 'mlx5_11']);
+    assert.deepEqual(
+      d.pairs.map((p) => p.nics.map((n) => n.device).join()),
+      ['mlx5_0', 'mlx5_3', 'mlx5_4', 'mlx5_5', 'mlx5_6', 'mlx5_9', 'mlx5_10', 'mlx5_11'],
+    );
     assert.deepEqual(d.suggestedEnv.env, { NCCL_IB_HCA: '=mlx5_0,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_9,mlx5_10,mlx5_11' });
     assert.deepEqual([d.pairs[4].numaNode, d.pairs[4].cpus], ['1', '56-111,168-223']);
   });
 
   it('older drivers: SOC counts as SYS, PHB as PHB, device names are the columns', async () => {
     // k40m: GPU0 "… SOC 0-5", GPU2 "… PHB 6-11"; column mlx4_0.
-    const d = diagnose(await hostReport({ ...HEALTHY, topo: fixture('topo/k40m-4gpu-mlx4-soc-legend.txt'), ibv: fixture('ibv/mlx4-connectx3-roce-2port-device-ports.txt') }));
-    assert.deepEqual(d.pairs.map((p) => [p.link, p.ncclPath]), [['SOC', 'SYS'], ['SOC', 'SYS'], ['PHB', 'PHB'], ['PHB', 'PHB']]);
+    const d = diagnose(
+      await hostReport({
+        ...HEALTHY,
+        topo: fixture('topo/k40m-4gpu-mlx4-soc-legend.txt'),
+        ibv: fixture('ibv/mlx4-connectx3-roce-2port-device-ports.txt'),
+      }),
+    );
+    assert.deepEqual(
+      d.pairs.map((p) => [p.link, p.ncclPath]),
+      [
+        ['SOC', 'SYS'],
+        ['SOC', 'SYS'],
+        ['PHB', 'PHB'],
+        ['PHB', 'PHB'],
+      ],
+    );
     assert.match(d.pairs[0].reason, /GPUDirect RDMA off: SYS is beyond/);
     // Both ports of mlx4_0 are active: NCCL makes each its own device, and both are the GPU's local NICs.
     assert.deepEqual(d.pairs[2].nics, [
-      { nic: 'mlx4_0', device: 'mlx4_0', port: 1, portActive: true }, { nic: 'mlx4_0', device: 'mlx4_0', port: 2, portActive: true },
+      { nic: 'mlx4_0', device: 'mlx4_0', port: 1, portActive: true },
+      { nic: 'mlx4_0', device: 'mlx4_0', port: 2, portActive: true },
     ]);
     assert.deepEqual(d.suggestedEnv.env, { NCCL_IB_HCA: '=mlx4_0:1,mlx4_0:2', NCCL_NET_GDR_LEVEL: 'PHB' });
   });

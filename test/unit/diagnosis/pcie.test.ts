@@ -14,7 +14,7 @@ import { pcieHost, profileGids } from './pcieHost';
 const DSPS = ['0000:17:01.0', '0000:17:02.0'];
 
 describe('PCIe fabric rules (lab host hgx-acs)', () => {
-  it('ACS on (Linux with an IOMMU): pcie.acs-enabled names each pair\'s two switch ports, with the quick fixes', async () => {
+  it("ACS on (Linux with an IOMMU): pcie.acs-enabled names each pair's two switch ports, with the quick fixes", async () => {
     const report = await hostReport(pcieHost({ acsCtl: 0x1d, iommuType: 'identity' }));
     const d = diagnose(report);
     const f = only(d.findings, 'pcie.acs-enabled');
@@ -22,16 +22,32 @@ describe('PCIe fabric rules (lab host hgx-acs)', () => {
     assert.deepEqual(f.fixes, ['disable-acs', 'persist-acs']);
     assert.match(f.title, /on 16 bridges/);
     assert.match(f.detail, /GPU0↔mlx5_0 via 0000:17:01\.0, 0000:17:02\.0; GPU1↔mlx5_1 via 0000:39:01\.0, 0000:39:02\.0/);
-    assert.equal(f.evidence[0], 'lspci -vvv -s 0000:17:01.0: ACSCtl: SrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-');
+    assert.equal(
+      f.evidence[0],
+      'lspci -vvv -s 0000:17:01.0: ACSCtl: SrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-',
+    );
     assert.equal(only(d.findings, 'iommu.enabled').severity, 'info');
     const marks = acsMarks(report, d.pairs, virtState(report));
-    assert.deepEqual(marks.slice(0, 2).map((m) => [m.bridge, m.label]), DSPS.map((b) => [b, 'ACS']));
+    assert.deepEqual(
+      marks.slice(0, 2).map((m) => [m.bridge, m.label]),
+      DSPS.map((b) => [b, 'ACS']),
+    );
     // The topology panel's graph marks the switch that holds those ports.
     const drawing = hostDrawing(report);
-    const data = topologyData({ title: 'hgx-acs', source: 'test', topology: drawing!.topology, pairs: d.pairs, tree: drawing!.tree, bridgeMarks: marks });
+    const data = topologyData({
+      title: 'hgx-acs',
+      source: 'test',
+      topology: drawing!.topology,
+      pairs: d.pairs,
+      tree: drawing!.tree,
+      bridgeMarks: marks,
+    });
     const marked = data.graph.tree?.nodes.filter((n) => n.bridges.some((b) => DSPS.includes(b))) ?? [];
     assert.ok(marked.length > 0, 'a graph node stands for the marked bridges');
-    assert.deepEqual(data.graph.tree?.marks.filter((m) => DSPS.includes(m.bridge)).map((m) => m.label), ['ACS', 'ACS']);
+    assert.deepEqual(
+      data.graph.tree?.marks.filter((m) => DSPS.includes(m.bridge)).map((m) => m.label),
+      ['ACS', 'ACS'],
+    );
   });
 
   it('ACS off, or a root port redirecting outside every GPU↔NIC path: no finding', async () => {
@@ -41,10 +57,13 @@ describe('PCIe fabric rules (lab host hgx-acs)', () => {
   it('sudo needs a password: pcie.acs-unread names the bridges and the one command to run', async () => {
     const f = only(diagnose(await hostReport(pcieHost({ acsUnread: true, iommuType: 'identity' }))).findings, 'pcie.acs-unread');
     assert.match(f.detail, /sudo -n did not run it \(sudo: a password is required\)/);
-    assert.match(f.detail, /for b in 0000:17:01\.0 0000:17:02\.0 0000:39:01\.0 .* do sudo lspci -vvv -s \$b \| grep -E '\^\[0-9a-f\]\|ACSCtl'; done/);
+    assert.match(
+      f.detail,
+      /for b in 0000:17:01\.0 0000:17:02\.0 0000:39:01\.0 .* do sudo lspci -vvv -s \$b \| grep -E '\^\[0-9a-f\]\|ACSCtl'; done/,
+    );
   });
 
-  it('IOMMU translating the GPUs\' groups (DMA-FQ): a warning with the Intel boot parameters', async () => {
+  it("IOMMU translating the GPUs' groups (DMA-FQ): a warning with the Intel boot parameters", async () => {
     const f = only(diagnose(await hostReport(pcieHost({ iommuType: 'DMA-FQ' }))).findings, 'iommu.enabled');
     assert.equal(f.severity, 'warning');
     assert.match(f.detail, /boot with intel_iommu=on iommu=pt/);
@@ -52,12 +71,21 @@ describe('PCIe fabric rules (lab host hgx-acs)', () => {
   });
 
   it('a GPU at x8 of x16: pcie.link-degraded with the numbers; a GPU at a lower speed only: info', async () => {
-    const x8 = only(diagnose(await hostReport(pcieHost({ patch: { '0000:3b:00.0': { current_link_width: '8' } } }))).findings, 'pcie.link-degraded');
+    const x8 = only(
+      diagnose(await hostReport(pcieHost({ patch: { '0000:3b:00.0': { current_link_width: '8' } } }))).findings,
+      'pcie.link-degraded',
+    );
     assert.deepEqual([x8.severity, x8.title], ['warning', 'PCIe link trained below capability: GPU1']);
     assert.match(x8.detail, /^GPU1 0000:3b:00\.0: x8 of x16\./);
-    const idle = only(diagnose(await hostReport(pcieHost({ patch: { '0000:19:00.0': { current_link_speed: '2.5 GT/s PCIe' } } }))).findings, 'pcie.link-degraded');
+    const idle = only(
+      diagnose(await hostReport(pcieHost({ patch: { '0000:19:00.0': { current_link_speed: '2.5 GT/s PCIe' } } }))).findings,
+      'pcie.link-degraded',
+    );
     assert.equal(idle.severity, 'info');
-    const nic = only(diagnose(await hostReport(pcieHost({ patch: { '0000:1a:00.0': { current_link_speed: '16.0 GT/s PCIe' } } }))).findings, 'pcie.link-degraded');
+    const nic = only(
+      diagnose(await hostReport(pcieHost({ patch: { '0000:1a:00.0': { current_link_speed: '16.0 GT/s PCIe' } } }))).findings,
+      'pcie.link-degraded',
+    );
     assert.match(nic.detail, /mlx5_0 0000:1a:00\.0: 16\.0 GT\/s PCIe of 32\.0 GT\/s PCIe/);
   });
 
@@ -73,18 +101,25 @@ describe('PCIe fabric rules (lab host hgx-acs)', () => {
     assert.match(old.title, /set NCCL_IB_GID_INDEX=3$/);
     assert.match(old.detail, /NCCL picks GID 0 \(link-local, RoCE v1\)/);
     assert.ok(!ids(diagnose(report).findings).includes('roce.gid-index'));
-    assert.ok(!ids(diagnose(report, { version: parseNcclVersion('2.20.5')!, env: { NCCL_IB_GID_INDEX: '3' } }).findings).includes('roce.gid-index'));
+    assert.ok(
+      !ids(diagnose(report, { version: parseNcclVersion('2.20.5')!, env: { NCCL_IB_GID_INDEX: '3' } }).findings).includes('roce.gid-index'),
+    );
   });
 
   it('a KVM guest: platform.virtual-machine; ACS that redirects is info, without a fix', async () => {
-    const d = diagnose(await hostReport({ ...pcieHost({ acsCtl: 0x1d }), lscpu: fixture('lscpu/kvm-q35-amd-epyc-9654-44vcpu-vm-hypervisor-kvm.txt') }));
+    const d = diagnose(
+      await hostReport({ ...pcieHost({ acsCtl: 0x1d }), lscpu: fixture('lscpu/kvm-q35-amd-epyc-9654-44vcpu-vm-hypervisor-kvm.txt') }),
+    );
     assert.match(only(d.findings, 'platform.virtual-machine').detail, /lscpu: Hypervisor vendor: KVM.*NCCL_TOPO_FILE/);
     const acs = only(d.findings, 'pcie.acs-enabled');
     assert.deepEqual([acs.severity, acs.fixes], ['info', []]);
   });
 
   it('a host passing a device to a VM (an IOMMU group held by VFIO): ACS is required, no fix', async () => {
-    const acs = only(diagnose(await hostReport(pcieHost({ acsCtl: 0x1d, iommuType: 'identity', vfioGroup: 3 }))).findings, 'pcie.acs-enabled');
+    const acs = only(
+      diagnose(await hostReport(pcieHost({ acsCtl: 0x1d, iommuType: 'identity', vfioGroup: 3 }))).findings,
+      'pcie.acs-enabled',
+    );
     assert.match(acs.detail, /passes devices through to virtual machines \(\/dev\/vfio: IOMMU group 3 held by VFIO/);
     assert.deepEqual(acs.fixes, []);
   });

@@ -24,13 +24,19 @@ const spec = JSON.parse(fs.readFileSync(path.join(PROFILE, 'sysfs.json'), 'utf8'
 const profileGids = (JSON.parse(fs.readFileSync(path.join(PROFILE, 'profile.json'), 'utf8')) as { gids: Gids }).gids;
 const lspciText = fs.readFileSync(path.join(FIXTURES, 'lspci/hgx-h100-pex890xx-cx7-full-vvv-acs-off.txt'), 'utf8');
 const ATTRS = ['class', 'vendor', 'device', 'numa_node', 'max_link_speed', 'max_link_width', 'current_link_speed', 'current_link_width'];
-const KEEP = /^([0-9a-f]{2,}:|\s*(Capabilities: \[[0-9a-f]+ v[0-9]+\] (Access Control Services|Address Translation Service)|Capabilities: <access denied>|ACSCap:|ACSCtl:|ATSCtl:))/;
+const KEEP =
+  /^([0-9a-f]{2,}:|\s*(Capabilities: \[[0-9a-f]+ v[0-9]+\] (Access Control Services|Address Translation Service)|Capabilities: <access denied>|ACSCap:|ACSCtl:|ATSCtl:))/;
 
 export const bdfOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 const pathOf = (bdf: string) => `/sys/devices/${Object.keys(spec.pci).find((p) => p.endsWith(`/${bdf}`))}`;
 
 /** What the probe's pci-sysfs script prints for the tree (RDMA devices with ports and GIDs, then GPUs). */
-function pciSysfs(patch: Record<string, Record<string, string>>, gids: Gids, fw: Record<string, string>, layers: Record<string, string>): string {
+function pciSysfs(
+  patch: Record<string, Record<string, string>>,
+  gids: Gids,
+  fw: Record<string, string>,
+  layers: Record<string, string>,
+): string {
   const seen = new Set<string>();
   const lines: string[] = [];
   const emit = (p: string) => {
@@ -68,7 +74,8 @@ function pciAcs(acsCtl: number): string {
   for (const p of Object.keys(spec.pci)) {
     const bdf = bdfOf(p);
     out.push(`== ${bdf}`);
-    for (const line of (sections.get(bdf.slice(5)) ?? '').split('\n').filter((l) => KEEP.test(l))) out.push(line.includes('ACSCtl:') ? acsLine(acsCtl) : line);
+    for (const line of (sections.get(bdf.slice(5)) ?? '').split('\n').filter((l) => KEEP.test(l)))
+      out.push(line.includes('ACSCtl:') ? acsLine(acsCtl) : line);
   }
   return `${out.join('\n')}\n`;
 }
@@ -88,8 +95,13 @@ export interface PcieOptions {
 }
 
 export function pcieHost(o: PcieOptions = {}): HostFiles {
-  const iommu = o.iommuType === null || o.iommuType === undefined ? '' :
-    Object.keys(spec.pci).sort().map((p, id) => `group\t${id}\t${o.iommuType}\t${id === o.vfioGroup ? 1 : 0}\t${bdfOf(p)}\n`).join('');
+  const iommu =
+    o.iommuType === null || o.iommuType === undefined
+      ? ''
+      : Object.keys(spec.pci)
+          .sort()
+          .map((p, id) => `group\t${id}\t${o.iommuType}\t${id === o.vfioGroup ? 1 : 0}\t${bdfOf(p)}\n`)
+          .join('');
   return {
     ...HEALTHY,
     topo: labFile('hgx-acs', 'out/nvidia-smi_topo_-m.stdout'),

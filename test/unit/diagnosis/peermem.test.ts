@@ -3,7 +3,14 @@
 import * as assert from 'node:assert/strict';
 import { NcclAssumptions, diagnose, ofedMismatchFromModprobe, readNcclAssumptions } from '../../../src/core/diagnosis';
 import {
-  KALLSYMS_ABSENT, NO_FILES, RUN_NVIDIA_DRIVER_PRESENT, commandNotFound, memoryPeers, modinfoNotFound, nvPeerMemService, sysModule,
+  KALLSYMS_ABSENT,
+  NO_FILES,
+  RUN_NVIDIA_DRIVER_PRESENT,
+  commandNotFound,
+  memoryPeers,
+  modinfoNotFound,
+  nvPeerMemService,
+  sysModule,
   unameFromModinfo,
 } from './constructedInputs';
 import { fixture, hostReport, labFile } from './hostReport';
@@ -20,18 +27,23 @@ function readAssumptions(version: string, env: string[] = []): NcclAssumptions {
 describe('diagnosis: peer-memory module', () => {
   it('a loaded, registered, persisted nvidia_peermem raises nothing', async () => {
     const d = diagnose(await hostReport(HEALTHY));
-    assert.deepEqual(ids(d.findings).filter((id) => id.startsWith('peermem.')), []);
+    assert.deepEqual(
+      ids(d.findings).filter((id) => id.startsWith('peermem.')),
+      [],
+    );
   });
 
   it('legacy nv_peer_mem in use: peermem.legacy (warning), not a conflict', async () => {
-    const d = diagnose(await hostReport({
-      ...NO_PEERMEM,
-      lsmod: LEGACY_LSMOD,
-      'modinfo-nv-peer-mem': fixture('modinfo/nv-peer-mem-1.0-8-ubuntu1804-dkms.txt'),
-      'modinfo-nvidia-peermem': modinfoNotFound('nvidia_peermem'),
-      'memory-peers': memoryPeers('1.0-8'),
-      'nv-peer-mem-service': nvPeerMemService('enabled', 'active'),
-    }));
+    const d = diagnose(
+      await hostReport({
+        ...NO_PEERMEM,
+        lsmod: LEGACY_LSMOD,
+        'modinfo-nv-peer-mem': fixture('modinfo/nv-peer-mem-1.0-8-ubuntu1804-dkms.txt'),
+        'modinfo-nvidia-peermem': modinfoNotFound('nvidia_peermem'),
+        'memory-peers': memoryPeers('1.0-8'),
+        'nv-peer-mem-service': nvPeerMemService('enabled', 'active'),
+      }),
+    );
     const legacy = only(d.findings, 'peermem.legacy');
     assert.equal(legacy.severity, 'warning');
     // egx-grep-nv-peer-mem-legacy.txt line 1; nv-peer-mem-1.0-8 "version:" line.
@@ -43,12 +55,14 @@ describe('diagnosis: peer-memory module', () => {
   });
 
   it('both modules loaded: peermem.conflict (error) quoting both', async () => {
-    const d = diagnose(await hostReport({
-      ...NO_PEERMEM,
-      lsmod: LEGACY_LSMOD,
-      'sys-module-peermem': sysModule('nvidia_peermem', '510.73.05') + sysModule('nv_peer_mem', '1.0-8'),
-      'memory-peers': memoryPeers('510.73.05'),
-    }));
+    const d = diagnose(
+      await hostReport({
+        ...NO_PEERMEM,
+        lsmod: LEGACY_LSMOD,
+        'sys-module-peermem': sysModule('nvidia_peermem', '510.73.05') + sysModule('nv_peer_mem', '1.0-8'),
+        'memory-peers': memoryPeers('510.73.05'),
+      }),
+    );
     const conflict = only(d.findings, 'peermem.conflict');
     assert.equal(conflict.severity, 'error');
     assert.equal(d.findings[0].id, 'peermem.conflict');
@@ -65,7 +79,11 @@ describe('diagnosis: peer-memory module', () => {
   });
 
   it('loaded but not registered: a warning under NCCL ≥ 2.23 (it reads /sys/module/nvidia_peermem/version), an error under 2.22', async () => {
-    const host = { ...NO_PEERMEM, lsmod: fixture('lsmod/roce-ubuntu-grep-nvid-peermem-loaded.txt'), 'modules-load': HEALTHY['modules-load'] };
+    const host = {
+      ...NO_PEERMEM,
+      lsmod: fixture('lsmod/roce-ubuntu-grep-nvid-peermem-loaded.txt'),
+      'modules-load': HEALTHY['modules-load'],
+    };
     const report = await hostReport(host);
     const d = diagnose(report);
     const f = only(d.findings, 'peermem.not-registered');
@@ -100,7 +118,10 @@ describe('diagnosis: peer-memory module', () => {
     const d = diagnose(await hostReport({ ...NO_PEERMEM, 'modinfo-nvidia-peermem': modinfoNotFound('nvidia_peermem') }));
     const f = only(d.findings, 'peermem.missing');
     assert.equal(f.severity, 'error');
-    assert.deepEqual(f.evidence, ['modinfo nvidia_peermem: modinfo: ERROR: Module nvidia_peermem not found.', 'modinfo nv_peer_mem: modinfo: ERROR: Module nv_peer_mem not found.']);
+    assert.deepEqual(f.evidence, [
+      'modinfo nvidia_peermem: modinfo: ERROR: Module nvidia_peermem not found.',
+      'modinfo nv_peer_mem: modinfo: ERROR: Module nv_peer_mem not found.',
+    ]);
     assert.ok(!ids(d.findings).includes('peermem.not-loaded'));
     assert.ok(!ids(d.findings).includes('peermem.not-persistent'));
   });
@@ -119,30 +140,41 @@ describe('diagnosis: peer-memory module', () => {
 
   it('inbox stack with dma-buf prerequisites met (open 595, kernel 7.0): dmabuf.available, mismatch only info', async () => {
     const open = 'modinfo/nvidia-595-open-endeavouros.txt';
-    const d = diagnose(await hostReport({
-      ...NO_PEERMEM, ofed: commandNotFound('ofed_info'), 'kallsyms-peer': KALLSYMS_ABSENT, 'modinfo-nvidia': fixture(open), uname: unameFromModinfo(open),
-    }));
+    const d = diagnose(
+      await hostReport({
+        ...NO_PEERMEM,
+        ofed: commandNotFound('ofed_info'),
+        'kallsyms-peer': KALLSYMS_ABSENT,
+        'modinfo-nvidia': fixture(open),
+        uname: unameFromModinfo(open),
+      }),
+    );
     assert.deepEqual(problems(d.findings), []);
     assert.equal(only(d.findings, 'peermem.ofed-mismatch').severity, 'info');
     assert.ok(only(d.findings, 'dmabuf.available').evidence.includes('modinfo nvidia: license:        Dual MIT/GPL'));
     assert.equal(d.pairs[0].gdr, true);
   });
 
-  it('the fix step can raise ofed-mismatch from modprobe\'s own message, and only from it', () => {
+  it("the fix step can raise ofed-mismatch from modprobe's own message, and only from it", () => {
     const message = JSON.parse(labFile('no-nic', 'profile.json')).modprobeErrors.nvidia_peermem as string;
     const f = ofedMismatchFromModprobe(message, 'modprobe nvidia_peermem');
     assert.equal(f?.id, 'peermem.ofed-mismatch');
     assert.deepEqual(f?.evidence, [`modprobe nvidia_peermem: ${message}`]);
-    assert.equal(ofedMismatchFromModprobe("modprobe: FATAL: Module nvidia_peermem not found in directory /lib/modules/x", 'modprobe nvidia_peermem'), null);
+    assert.equal(
+      ofedMismatchFromModprobe('modprobe: FATAL: Module nvidia_peermem not found in directory /lib/modules/x', 'modprobe nvidia_peermem'),
+      null,
+    );
   });
 
   it('operator-managed driver: module state is reported, fixes are withheld and missing module files are not "missing"', async () => {
-    const d = diagnose(await hostReport({
-      ...NO_PEERMEM,
-      'run-nvidia-driver': RUN_NVIDIA_DRIVER_PRESENT,
-      'modinfo-nvidia': modinfoNotFound('nvidia'),
-      'modinfo-nvidia-peermem': modinfoNotFound('nvidia_peermem'),
-    }));
+    const d = diagnose(
+      await hostReport({
+        ...NO_PEERMEM,
+        'run-nvidia-driver': RUN_NVIDIA_DRIVER_PRESENT,
+        'modinfo-nvidia': modinfoNotFound('nvidia'),
+        'modinfo-nvidia-peermem': modinfoNotFound('nvidia_peermem'),
+      }),
+    );
     assert.equal(only(d.findings, 'driver.operator-managed').severity, 'info');
     assert.deepEqual(only(d.findings, 'driver.operator-managed').evidence.slice(0, 1), ['ls /run/nvidia/driver: present']);
     const notLoaded = only(d.findings, 'peermem.not-loaded');

@@ -12,7 +12,11 @@ import { persistState, report } from './hosts';
 const MARKER = 'gdr-doctor-sudo-feedc0ffee';
 const ACS_ON = { acsCtl: 0x1d, iommuType: 'identity' } as const;
 
-async function plan(fixId: FixPlan['fixId'], files = pcieHost(ACS_ON), unit = ok(persistState('absent', { [ACS_UNIT]: { kind: 'absent' }, [ACS_WANTS]: { kind: 'absent' } }))): Promise<FixPlan> {
+async function plan(
+  fixId: FixPlan['fixId'],
+  files = pcieHost(ACS_ON),
+  unit = ok(persistState('absent', { [ACS_UNIT]: { kind: 'absent' }, [ACS_WANTS]: { kind: 'absent' } })),
+): Promise<FixPlan> {
   return planFix({ fixId, host: 'hgx', user: 'gdr', report: await report(files), unitState: unit, sudoMarker: MARKER });
 }
 
@@ -22,7 +26,12 @@ describe('disable-acs', () => {
     assert.equal(p.status, 'ready', p.summary);
     assert.equal(p.privilege, 'sudo');
     assert.equal(p.acs?.bridges.length, 16);
-    assert.deepEqual(p.acs?.bridges[0], { bdf: '0000:17:01.0', description: 'PCI bridge: Broadcom / LSI PEX890xx PCIe Gen 5 Switch (rev b0)', before: '001d', pairs: ['GPU0↔mlx5_0'] });
+    assert.deepEqual(p.acs?.bridges[0], {
+      bdf: '0000:17:01.0',
+      description: 'PCI bridge: Broadcom / LSI PEX890xx PCIe Gen 5 Switch (rev b0)',
+      before: '001d',
+      pairs: ['GPU0↔mlx5_0'],
+    });
     assert.match(p.steps[0].command, /^LC_ALL=C sudo -n \/bin\/sh -c '.*for b in 0000:17:01\.0 0000:17:02\.0 0000:39:01\.0 /s);
     assert.match(p.steps[0].command, /setpci -s "\$b" ECAP_ACS\+0x6\.w=0000/);
     assert.ok(p.notes.some((n) => /Lost at the next reboot/.test(n)));
@@ -34,7 +43,10 @@ describe('disable-acs', () => {
   });
 
   it('refused in a VM, on a host with a VFIO group, and while the IOMMU translates', async () => {
-    const vm = await plan('disable-acs', { ...pcieHost(ACS_ON), lscpu: fixture('lscpu/kvm-q35-amd-epyc-9654-44vcpu-vm-hypervisor-kvm.txt') });
+    const vm = await plan('disable-acs', {
+      ...pcieHost(ACS_ON),
+      lscpu: fixture('lscpu/kvm-q35-amd-epyc-9654-44vcpu-vm-hypervisor-kvm.txt'),
+    });
     assert.deepEqual([vm.status, vm.steps], ['refused', []]);
     assert.match(vm.summary, /^This host is a virtual machine \(lscpu: Hypervisor vendor: KVM\): ACS keeps/);
     const vfio = await plan('persist-acs', pcieHost({ ...ACS_ON, vfioGroup: 7 }));
@@ -82,10 +94,23 @@ describe('persist-acs', () => {
 
 function fakeShell(replies: Partial<ShellResult>[]): RemoteShell {
   return {
-    run: async () => ({ exitCode: 0, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), connectionLost: false, timedOut: false, ...(replies.shift() ?? {}) }),
+    run: async () => ({
+      exitCode: 0,
+      stdout: Buffer.alloc(0),
+      stderr: Buffer.alloc(0),
+      connectionLost: false,
+      timedOut: false,
+      ...(replies.shift() ?? {}),
+    }),
   };
 }
 
 function options(shell: RemoteShell) {
-  return { shell, sudoMarker: MARKER, sudoPassword: async () => null, reprobe: () => report(pcieHost()), rereadState: async () => ok(persistState('directory')) };
+  return {
+    shell,
+    sudoMarker: MARKER,
+    sudoPassword: async () => null,
+    reprobe: () => report(pcieHost()),
+    rereadState: async () => ok(persistState('directory')),
+  };
 }

@@ -9,7 +9,10 @@ import { CONF, LOADED_NOT_PERSISTED, NEEDS_PEERMEM, SUDO, persistState, report }
 
 const MARKER = 'gdr-doctor-sudo-feedc0ffee';
 
-interface Call { command: string; stdin?: string }
+interface Call {
+  command: string;
+  stdin?: string;
+}
 
 /** Answers each command with the next reply; records what it was sent. */
 function fakeShell(replies: Partial<ShellResult>[]): RemoteShell & { calls: Call[] } {
@@ -25,10 +28,24 @@ function fakeShell(replies: Partial<ShellResult>[]): RemoteShell & { calls: Call
 }
 
 const text = (s: string) => Buffer.from(s);
-const written: Parsed<PersistState> = ok(persistState('directory', { [CONF]: { kind: 'regular', content: '# GPUDirect RDMA peer-memory module, loaded at boot (written by gdr-doctor persist-peermem)\nnvidia-peermem\n' } }));
+const written: Parsed<PersistState> = ok(
+  persistState('directory', {
+    [CONF]: {
+      kind: 'regular',
+      content: '# GPUDirect RDMA peer-memory module, loaded at boot (written by gdr-doctor persist-peermem)\nnvidia-peermem\n',
+    },
+  }),
+);
 
 async function planned(files = NEEDS_PEERMEM, fixId: FixPlan['fixId'] = 'persist-peermem'): Promise<FixPlan> {
-  return planFix({ fixId, host: 'gpu-a', user: 'pwuser', report: await report(files), persistState: ok(persistState('directory')), sudoMarker: MARKER });
+  return planFix({
+    fixId,
+    host: 'gpu-a',
+    user: 'pwuser',
+    report: await report(files),
+    persistState: ok(persistState('directory')),
+    sudoMarker: MARKER,
+  });
 }
 
 function options(shell: RemoteShell, password: string | null = null) {
@@ -36,7 +53,8 @@ function options(shell: RemoteShell, password: string | null = null) {
   return {
     asked,
     opts: {
-      shell, sudoMarker: MARKER,
+      shell,
+      sudoMarker: MARKER,
       sudoPassword: async () => (asked.n++, password),
       reprobe: () => report(LOADED_NOT_PERSISTED),
       rereadState: async () => written,
@@ -50,20 +68,30 @@ describe('applying fix plans', () => {
     const result = await applyFix(await planned(), options(shell).opts);
     assert.equal(result.status, 'applied', result.message);
     assert.equal(shell.calls.length, 2);
-    assert.deepEqual(result.verification, ['lsmod / /sys/module: nvidia_peermem is loaded', '/sys/kernel/mm/memory_peers: registered nv_mem', `${CONF}: line 2 names nvidia-peermem`]);
+    assert.deepEqual(result.verification, [
+      'lsmod / /sys/module: nvidia_peermem is loaded',
+      '/sys/kernel/mm/memory_peers: registered nv_mem',
+      `${CONF}: line 2 names nvidia-peermem`,
+    ]);
   });
 
-  it('asks sudo\'s password once, sends it on stdin to every step, and keeps it out of the result', async () => {
+  it("asks sudo's password once, sends it on stdin to every step, and keeps it out of the result", async () => {
     const shell = fakeShell([{ stderr: text(MARKER) }, { stderr: text(MARKER) }]);
     const plan = await planned({ ...NEEDS_PEERMEM, 'sudo-n': SUDO.password });
     const { opts, asked } = options(shell, 's3cret-pw');
     const result = await applyFix(plan, opts);
     assert.equal(result.status, 'applied', result.message);
     assert.equal(asked.n, 1);
-    assert.deepEqual(shell.calls.map((c) => c.stdin), ['s3cret-pw\n', 's3cret-pw\n']);
+    assert.deepEqual(
+      shell.calls.map((c) => c.stdin),
+      ['s3cret-pw\n', 's3cret-pw\n'],
+    );
     assert.ok(shell.calls.every((c) => !c.command.includes('s3cret-pw')));
     assert.doesNotMatch(JSON.stringify(result), /s3cret-pw/);
-    assert.ok(result.steps.every((s) => s.stderr === ''), 'the prompt marker is removed from what the host printed');
+    assert.ok(
+      result.steps.every((s) => s.stderr === ''),
+      'the prompt marker is removed from what the host printed',
+    );
   });
 
   it('a wrong password stops at once with a clear message', async () => {
@@ -72,7 +100,10 @@ describe('applying fix plans', () => {
     const shell = fakeShell([{ exitCode: 1, stderr: text(stderr) }]);
     const result = await applyFix(await planned({ ...NEEDS_PEERMEM, 'sudo-n': SUDO.password }), options(shell, 'wrong').opts);
     assert.equal(result.status, 'failed');
-    assert.match(result.message, /^sudo did not accept the password of pwuser on gpu-a, so "load nvidia_peermem \(modprobe nvidia_peermem\)" did not run: nothing was changed\./);
+    assert.match(
+      result.message,
+      /^sudo did not accept the password of pwuser on gpu-a, so "load nvidia_peermem \(modprobe nvidia_peermem\)" did not run: nothing was changed\./,
+    );
     assert.equal(shell.calls.length, 1);
   });
 
@@ -88,15 +119,24 @@ describe('applying fix plans', () => {
     const result = await applyFix(await planned(), options(shell).opts);
     assert.equal(result.status, 'failed');
     assert.equal(shell.calls.length, 1);
-    assert.deepEqual(result.findings.map((f) => [f.id, f.severity]), [['peermem.ofed-mismatch', 'error']]);
-    assert.match(result.message, /"load nvidia_peermem \(modprobe nvidia_peermem\)" failed \(exit 1\): nothing was changed\. This is peermem\.ofed-mismatch.* Nothing was persisted\. The host printed:\nmodprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument$/s);
+    assert.deepEqual(
+      result.findings.map((f) => [f.id, f.severity]),
+      [['peermem.ofed-mismatch', 'error']],
+    );
+    assert.match(
+      result.message,
+      /"load nvidia_peermem \(modprobe nvidia_peermem\)" failed \(exit 1\): nothing was changed\. This is peermem\.ofed-mismatch.* Nothing was persisted\. The host printed:\nmodprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument$/s,
+    );
   });
 
   it('a later step failing says which one, what the host printed, and that the earlier ones ran', async () => {
     const shell = fakeShell([{}, { exitCode: 1, stderr: text('mktemp: failed to create file via template\n') }]);
     const result = await applyFix(await planned(), options(shell).opts);
     assert.equal(result.status, 'failed');
-    assert.match(result.message, /^"add the line "nvidia-peermem" to \/etc\/modules-load\.d\/nvidia-peermem\.conf .*" failed \(exit 1\): the steps before it ran, nothing after it\. The host printed:\nmktemp: failed/s);
+    assert.match(
+      result.message,
+      /^"add the line "nvidia-peermem" to \/etc\/modules-load\.d\/nvidia-peermem\.conf .*" failed \(exit 1\): the steps before it ran, nothing after it\. The host printed:\nmktemp: failed/s,
+    );
     assert.deepEqual(result.findings, []);
   });
 

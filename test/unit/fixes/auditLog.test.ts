@@ -7,8 +7,24 @@ import { FixResult, appendAudit, auditLogPath, planFix } from '../../../src/core
 import { NEEDS_PEERMEM, report } from './hosts';
 
 async function result(steps: FixResult['steps']): Promise<FixResult> {
-  const plan = planFix({ fixId: 'load-peermem', host: 'gpu-a', user: 'gdr', report: await report(NEEDS_PEERMEM), sudoMarker: 'gdr-doctor-sudo-0000000000' });
-  return { fixId: 'load-peermem', host: 'gpu-a', user: 'gdr', status: 'applied', message: 'nvidia_peermem is loaded and registered (nv_mem).', plan, steps, findings: [], verification: ['lsmod / /sys/module: nvidia_peermem is loaded'] };
+  const plan = planFix({
+    fixId: 'load-peermem',
+    host: 'gpu-a',
+    user: 'gdr',
+    report: await report(NEEDS_PEERMEM),
+    sudoMarker: 'gdr-doctor-sudo-0000000000',
+  });
+  return {
+    fixId: 'load-peermem',
+    host: 'gpu-a',
+    user: 'gdr',
+    status: 'applied',
+    message: 'nvidia_peermem is loaded and registered (nv_mem).',
+    plan,
+    steps,
+    findings: [],
+    verification: ['lsmod / /sys/module: nvidia_peermem is loaded'],
+  };
 }
 
 describe('audit log', () => {
@@ -23,16 +39,34 @@ describe('audit log', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-audit-'));
     try {
       const log = path.join(dir, 'state', 'gdr-doctor', 'audit.log');
-      const ran = await result([{ title: 'load', command: 'LC_ALL=C sudo -n /bin/sh -c \'…\'', exitCode: 0, stdout: '', stderr: '', ok: true }]);
+      const ran = await result([
+        { title: 'load', command: "LC_ALL=C sudo -n /bin/sh -c '…'", exitCode: 0, stdout: '', stderr: '', ok: true },
+      ]);
       assert.equal(appendAudit(ran, log, new Date('2026-01-02T03:04:05Z')), log);
       assert.equal(appendAudit(ran, log, new Date('2026-01-02T03:05:05Z')), log);
       assert.equal(appendAudit(await result([]), log), null, 'nothing ran: nothing to audit');
-      const lines = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const lines = fs
+        .readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.equal(lines.length, 2);
-      assert.deepEqual({ ...lines[0], commands: lines[0].commands.length }, {
-        time: '2026-01-02T03:04:05.000Z', host: 'gpu-a', user: 'gdr', fix: 'load-peermem', module: 'nvidia_peermem', status: 'applied',
-        message: 'nvidia_peermem is loaded and registered (nv_mem).', commands: 1, fileChange: null, findings: [], verification: ['lsmod / /sys/module: nvidia_peermem is loaded'],
-      });
+      assert.deepEqual(
+        { ...lines[0], commands: lines[0].commands.length },
+        {
+          time: '2026-01-02T03:04:05.000Z',
+          host: 'gpu-a',
+          user: 'gdr',
+          fix: 'load-peermem',
+          module: 'nvidia_peermem',
+          status: 'applied',
+          message: 'nvidia_peermem is loaded and registered (nv_mem).',
+          commands: 1,
+          fileChange: null,
+          findings: [],
+          verification: ['lsmod / /sys/module: nvidia_peermem is loaded'],
+        },
+      );
       assert.equal(fs.statSync(log).mode & 0o777, 0o600);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -35,7 +35,10 @@ describe('gdr-doctor fix: arguments', () => {
     for (const [args, message] of [
       [['fix'], /give one destination and one fix id \(load-peermem or persist-peermem or disable-acs or persist-acs\)/],
       [['fix', 'gpu-a'], /give one destination/],
-      [['fix', 'gpu-a', 'reboot-host'], /unknown fix "reboot-host": the fixes are load-peermem, persist-peermem, disable-acs, persist-acs$/m],
+      [
+        ['fix', 'gpu-a', 'reboot-host'],
+        /unknown fix "reboot-host": the fixes are load-peermem, persist-peermem, disable-acs, persist-acs$/m,
+      ],
       [['fix', 'gpu-a', 'load-peermem', '--force'], /unknown option "--force"/],
     ] as const) {
       const io = capture();

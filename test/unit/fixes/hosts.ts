@@ -28,7 +28,11 @@ export const LEGACY_ONLY: HostFiles = {
 };
 /** Inbox ib_core: no OFED, symbol not exported. */
 export const INBOX: HostFiles = { ...NEEDS_PEERMEM, 'kallsyms-peer': KALLSYMS_ABSENT, ofed: commandNotFound('ofed_info') };
-export const NO_MODULE: HostFiles = { ...NEEDS_PEERMEM, 'modinfo-nvidia-peermem': modinfoNotFound('nvidia_peermem'), 'modinfo-nv-peer-mem': modinfoNotFound('nv_peer_mem') };
+export const NO_MODULE: HostFiles = {
+  ...NEEDS_PEERMEM,
+  'modinfo-nvidia-peermem': modinfoNotFound('nvidia_peermem'),
+  'modinfo-nv-peer-mem': modinfoNotFound('nv_peer_mem'),
+};
 export const OPERATOR: HostFiles = { ...NEEDS_PEERMEM, 'run-nvidia-driver': RUN_NVIDIA_DRIVER_PRESENT };
 
 export { headed, hostReport };
@@ -44,5 +48,8 @@ export const ETC_MODULES_TEXT = labFile('needs-peermem', 'etc-modules-variant/mo
 /** A reading of the boot module files: modules-load.d as given, other files absent unless set. */
 export function persistState(dir: PersistState['modulesLoadDir'], files: PersistState['files'] = {}): PersistState {
   const absent = { kind: 'absent' } as const;
-  return { modulesLoadDir: dir, files: { [CONF]: absent, '/etc/modules-load.d/nv_peer_mem.conf': absent, '/etc/modules': absent, ...files } };
+  return {
+    modulesLoadDir: dir,
+    files: { [CONF]: absent, '/etc/modules-load.d/nv_peer_mem.conf': absent, '/etc/modules': absent, ...files },
+  };
 }

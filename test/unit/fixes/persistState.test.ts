@@ -7,7 +7,9 @@ const b = (s: string) => Buffer.from(s);
 
 describe('persist state reader', () => {
   it('reads states and contents, counting bytes (not characters)', () => {
-    const r = parsePersistState(b('modules-load.d: absent\nfile /etc/a absent\nfile /etc/modules regular 9\nlp\népée\nfile /etc/c other\nend\n'));
+    const r = parsePersistState(
+      b('modules-load.d: absent\nfile /etc/a absent\nfile /etc/modules regular 9\nlp\népée\nfile /etc/c other\nend\n'),
+    );
     assert.ok(r.ok);
     assert.equal(r.value.modulesLoadDir, 'absent');
     assert.deepEqual(r.value.files['/etc/modules'], { kind: 'regular', content: 'lp\népée' });

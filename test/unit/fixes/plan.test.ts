@@ -4,7 +4,18 @@ import * as assert from 'node:assert/strict';
 import { PlanInput, planFix } from '../../../src/core/fixes';
 import { ok } from '../../../src/core/parsers/result';
 import {
-  CONF, ETC_MODULES_TEXT, INBOX, LEGACY_ONLY, LOADED_AND_PERSISTED, LOADED_NOT_PERSISTED, NEEDS_PEERMEM, NO_MODULE, OPERATOR, SUDO, persistState, report,
+  CONF,
+  ETC_MODULES_TEXT,
+  INBOX,
+  LEGACY_ONLY,
+  LOADED_AND_PERSISTED,
+  LOADED_NOT_PERSISTED,
+  NEEDS_PEERMEM,
+  NO_MODULE,
+  OPERATOR,
+  SUDO,
+  persistState,
+  report,
 } from './hosts';
 import { HostFiles, fixture } from '../diagnosis/hostReport';
 import { without } from '../diagnosis/hosts';
@@ -22,7 +33,10 @@ describe('fix plans: load-peermem', () => {
     assert.equal(p.module, 'nvidia_peermem');
     assert.equal(p.privilege, 'sudo');
     assert.equal(p.steps.length, 1);
-    assert.equal(p.steps[0].command, "LC_ALL=C sudo -n /bin/sh -c 'PATH=/usr/sbin:/sbin:/usr/bin:/bin\nexport PATH\nLC_ALL=C\nexport LC_ALL\nexec </dev/null\nmodprobe nvidia_peermem'");
+    assert.equal(
+      p.steps[0].command,
+      "LC_ALL=C sudo -n /bin/sh -c 'PATH=/usr/sbin:/sbin:/usr/bin:/bin\nexport PATH\nLC_ALL=C\nexport LC_ALL\nexec </dev/null\nmodprobe nvidia_peermem'",
+    );
     assert.equal(p.fileChange, null);
   });
 
@@ -51,7 +65,10 @@ describe('fix plans: load-peermem', () => {
   it('refuses, saying why, when the user cannot become root', async () => {
     const notAllowed = await plan({ ...NEEDS_PEERMEM, 'sudo-n': SUDO.notAllowed });
     assert.equal(notAllowed.status, 'refused');
-    assert.match(notAllowed.summary, /gdr is not root and may not use sudo on gpu-a \(sudo said: Sorry, user nosudo may not run sudo on fx\.\)\. Log in as root/);
+    assert.match(
+      notAllowed.summary,
+      /gdr is not root and may not use sudo on gpu-a \(sudo said: Sorry, user nosudo may not run sudo on fx\.\)\. Log in as root/,
+    );
     assert.deepEqual(notAllowed.steps, []);
     const noSudo = await plan({ ...NEEDS_PEERMEM, 'sudo-n': SUDO.notInstalled });
     assert.match(noSudo.summary, /sudo is not installed on gpu-a/);
@@ -63,22 +80,37 @@ describe('fix plans: load-peermem', () => {
     const p = await plan(OPERATOR);
     assert.equal(p.status, 'refused');
     assert.match(p.summary, /GPU Operator owns the driver/);
-    assert.deepEqual(p.findings.map((f) => f.id), ['driver.operator-managed']);
+    assert.deepEqual(
+      p.findings.map((f) => f.id),
+      ['driver.operator-managed'],
+    );
   });
 
   it('refuses on the inbox ib_core (it cannot load) and where no module exists', async () => {
     const inbox = await plan(INBOX);
     assert.equal(inbox.status, 'refused');
     assert.match(inbox.summary, /Invalid argument/);
-    assert.deepEqual(inbox.findings.map((f) => f.id), ['peermem.ofed-mismatch']);
+    assert.deepEqual(
+      inbox.findings.map((f) => f.id),
+      ['peermem.ofed-mismatch'],
+    );
     const none = await plan(NO_MODULE);
     assert.equal(none.status, 'refused');
-    assert.deepEqual(none.findings.map((f) => f.id), ['peermem.missing']);
+    assert.deepEqual(
+      none.findings.map((f) => f.id),
+      ['peermem.missing'],
+    );
   });
 
   it('refuses when the probe did not finish', async () => {
     const r = await report(NEEDS_PEERMEM);
-    const p = planFix({ fixId: 'load-peermem', host: 'gpu-a', user: 'gdr', report: { ...r, connectionLost: true, finished: false }, sudoMarker: MARKER });
+    const p = planFix({
+      fixId: 'load-peermem',
+      host: 'gpu-a',
+      user: 'gdr',
+      report: { ...r, connectionLost: true, finished: false },
+      sudoMarker: MARKER,
+    });
     assert.equal(p.status, 'refused');
     assert.match(p.summary, /did not finish \(connection lost\)/);
   });
@@ -88,17 +120,29 @@ describe('fix plans: persist-peermem', () => {
   it('a loaded module, modules-load.d present: one atomic write of a new file, shown as a diff', async () => {
     const p = await plan(LOADED_NOT_PERSISTED, 'persist-peermem');
     assert.equal(p.status, 'ready', p.summary);
-    assert.deepEqual(p.steps.map((s) => s.kind), ['persist']);
-    assert.match(p.steps[0].command, /mktemp "\/etc\/modules-load\.d\/\.nvidia-peermem\.conf\.gdr-doctor\.XXXXXX"[\s\S]*mv -f -- "\$t" "\$f"/);
+    assert.deepEqual(
+      p.steps.map((s) => s.kind),
+      ['persist'],
+    );
+    assert.match(
+      p.steps[0].command,
+      /mktemp "\/etc\/modules-load\.d\/\.nvidia-peermem\.conf\.gdr-doctor\.XXXXXX"[\s\S]*mv -f -- "\$t" "\$f"/,
+    );
     assert.equal(p.fileChange?.path, CONF);
     assert.equal(p.fileChange?.before, null);
-    assert.equal(p.fileChange?.after, '# GPUDirect RDMA peer-memory module, loaded at boot (written by gdr-doctor persist-peermem)\nnvidia-peermem\n');
+    assert.equal(
+      p.fileChange?.after,
+      '# GPUDirect RDMA peer-memory module, loaded at boot (written by gdr-doctor persist-peermem)\nnvidia-peermem\n',
+    );
     assert.match(p.fileChange?.diff ?? '', /^--- \/dev\/null\n\+\+\+ \/etc\/modules-load\.d\/nvidia-peermem\.conf\n@@ -0,0 \+1,2 @@\n/);
   });
 
   it('a module not loaded yet is loaded first, so nothing is persisted that cannot load', async () => {
     const p = await plan(NEEDS_PEERMEM, 'persist-peermem');
-    assert.deepEqual(p.steps.map((s) => s.kind), ['load', 'persist']);
+    assert.deepEqual(
+      p.steps.map((s) => s.kind),
+      ['load', 'persist'],
+    );
   });
 
   it('is idempotent: nothing to do when a boot file already names the module', async () => {
@@ -106,17 +150,29 @@ describe('fix plans: persist-peermem', () => {
     assert.equal(probed.status, 'nothing-to-do');
     assert.match(probed.summary, /already loaded at boot by \/etc\/modules-load\.d\/nvidia-peermem\.conf/);
     // The probe saw no file, but the live read of the target does (e.g. written meanwhile).
-    const live = await plan(LOADED_NOT_PERSISTED, 'persist-peermem', persistState('directory', { [CONF]: { kind: 'regular', content: '# x\nnvidia_peermem  \n' } }));
+    const live = await plan(
+      LOADED_NOT_PERSISTED,
+      'persist-peermem',
+      persistState('directory', { [CONF]: { kind: 'regular', content: '# x\nnvidia_peermem  \n' } }),
+    );
     assert.equal(live.status, 'nothing-to-do');
     assert.match(live.summary, /already names nvidia-peermem \(line 2\)/);
     // Commented out does not count.
-    const commented = await plan(LOADED_NOT_PERSISTED, 'persist-peermem', persistState('directory', { [CONF]: { kind: 'regular', content: '#nvidia-peermem\n' } }));
+    const commented = await plan(
+      LOADED_NOT_PERSISTED,
+      'persist-peermem',
+      persistState('directory', { [CONF]: { kind: 'regular', content: '#nvidia-peermem\n' } }),
+    );
     assert.equal(commented.status, 'ready');
     assert.equal(commented.fileChange?.after, '#nvidia-peermem\nnvidia-peermem\n');
   });
 
   it('without modules-load.d, appends one line to /etc/modules (a real Ubuntu one)', async () => {
-    const p = await plan(LOADED_NOT_PERSISTED, 'persist-peermem', persistState('absent', { '/etc/modules': { kind: 'regular', content: ETC_MODULES_TEXT } }));
+    const p = await plan(
+      LOADED_NOT_PERSISTED,
+      'persist-peermem',
+      persistState('absent', { '/etc/modules': { kind: 'regular', content: ETC_MODULES_TEXT } }),
+    );
     assert.equal(p.status, 'ready', p.summary);
     assert.equal(p.fileChange?.path, '/etc/modules');
     assert.equal(p.fileChange?.after, `${ETC_MODULES_TEXT}nvidia-peermem\n`);
@@ -125,9 +181,16 @@ describe('fix plans: persist-peermem', () => {
   });
 
   it('adds the missing final newline before its line', async () => {
-    const p = await plan(LOADED_NOT_PERSISTED, 'persist-peermem', persistState('absent', { '/etc/modules': { kind: 'regular', content: 'lp\nrtc' } }));
+    const p = await plan(
+      LOADED_NOT_PERSISTED,
+      'persist-peermem',
+      persistState('absent', { '/etc/modules': { kind: 'regular', content: 'lp\nrtc' } }),
+    );
     assert.equal(p.fileChange?.after, 'lp\nrtc\nnvidia-peermem\n');
-    assert.equal(p.fileChange?.diff, '--- /etc/modules\n+++ /etc/modules\n@@ -1,2 +1,3 @@\n lp\n-rtc\n\\ No newline at end of file\n+rtc\n+nvidia-peermem\n');
+    assert.equal(
+      p.fileChange?.diff,
+      '--- /etc/modules\n+++ /etc/modules\n@@ -1,2 +1,3 @@\n lp\n-rtc\n\\ No newline at end of file\n+rtc\n+nvidia-peermem\n',
+    );
   });
 
   it('refuses where it would not know what it changes', async () => {
@@ -135,7 +198,13 @@ describe('fix plans: persist-peermem', () => {
     assert.match(neither.summary, /neither \/etc\/modules-load\.d nor \/etc\/modules/);
     const link = await plan(LOADED_NOT_PERSISTED, 'persist-peermem', persistState('directory', { [CONF]: { kind: 'symlink' } }));
     assert.match(link.summary, /nvidia-peermem\.conf exists but is not a regular file/);
-    const unread = planFix({ fixId: 'persist-peermem', host: 'gpu-a', user: 'gdr', report: await report(LOADED_NOT_PERSISTED), sudoMarker: MARKER });
+    const unread = planFix({
+      fixId: 'persist-peermem',
+      host: 'gpu-a',
+      user: 'gdr',
+      report: await report(LOADED_NOT_PERSISTED),
+      sudoMarker: MARKER,
+    });
     assert.match(unread.summary, /Could not read \/etc\/modules-load\.d and \/etc\/modules/);
     for (const p of [neither, link, unread]) assert.equal(p.status, 'refused');
   });
@@ -151,7 +220,13 @@ describe('fix plans: persist-peermem', () => {
 
   it('persists the legacy module where only it exists', async () => {
     const p = await plan(LEGACY_ONLY, 'persist-peermem');
-    assert.deepEqual(p.steps.map((s) => s.title), ['load nv_peer_mem (modprobe nv_peer_mem)', 'add the line "nv_peer_mem" to /etc/modules-load.d/nv_peer_mem.conf (temp file in the same directory, then rename)']);
+    assert.deepEqual(
+      p.steps.map((s) => s.title),
+      [
+        'load nv_peer_mem (modprobe nv_peer_mem)',
+        'add the line "nv_peer_mem" to /etc/modules-load.d/nv_peer_mem.conf (temp file in the same directory, then rename)',
+      ],
+    );
     assert.equal(p.module, 'nv_peer_mem');
     assert.equal(p.fileChange?.path, '/etc/modules-load.d/nv_peer_mem.conf');
     assert.match(p.fileChange?.after ?? '', /\nnv_peer_mem\n$/);
@@ -161,6 +236,9 @@ describe('fix plans: persist-peermem', () => {
     const p = await plan({ ...LEGACY_ONLY, lsmod: fixture('lsmod/egx-grep-nv-peer-mem-legacy.txt') }, 'persist-peermem');
     assert.equal(p.status, 'ready', p.summary);
     assert.equal(p.module, 'nv_peer_mem');
-    assert.deepEqual(p.steps.map((s) => s.kind), ['persist']);
+    assert.deepEqual(
+      p.steps.map((s) => s.kind),
+      ['persist'],
+    );
   });
 });

@@ -8,9 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parsePersistState } from '../../../src/core/fixes';
 import { contentAfter } from '../../../src/core/fixes/planChecks';
-import {
-  CONF_HEADER, READ_STATE_SCRIPT, checkMarker, loadScript, persistScript, privilegedCommand,
-} from '../../../src/core/fixes/scripts';
+import { CONF_HEADER, READ_STATE_SCRIPT, checkMarker, loadScript, persistScript, privilegedCommand } from '../../../src/core/fixes/scripts';
 import { ETC_MODULES_TEXT } from './hosts';
 
 let root: string;
@@ -82,7 +80,10 @@ describe('fix scripts, run by a real sh', () => {
       assert.ok(rename > 0);
       const writes = lines.slice(0, rename).flatMap((l) => [...l.matchAll(/>>?\s*("[^"]*"|[^\s;]+)/g)].map((m) => m[1]));
       assert.deepEqual([...new Set(writes)].sort(), ['"$t"', '&2'].sort(), target);
-      assert.ok(lines.slice(rename + 1).every((l) => !/>\s*"\$f"|\bmv\b|\bcp\b/.test(l)), 'nothing writes the target after the rename');
+      assert.ok(
+        lines.slice(rename + 1).every((l) => !/>\s*"\$f"|\bmv\b|\bcp\b/.test(l)),
+        'nothing writes the target after the rename',
+      );
     }
   });
 
@@ -107,7 +108,13 @@ describe('fix scripts, run by a real sh', () => {
 
 describe('fix command lines', () => {
   it('are built from constants: no single quote inside any script', () => {
-    for (const s of [loadScript('nvidia_peermem'), loadScript('nv_peer_mem'), persistScript('nvidia_peermem', 'etc-modules'), persistScript('nv_peer_mem', 'modules-load.d'), READ_STATE_SCRIPT]) {
+    for (const s of [
+      loadScript('nvidia_peermem'),
+      loadScript('nv_peer_mem'),
+      persistScript('nvidia_peermem', 'etc-modules'),
+      persistScript('nv_peer_mem', 'modules-load.d'),
+      READ_STATE_SCRIPT,
+    ]) {
       assert.ok(!s.includes("'"), s);
     }
   });
@@ -116,7 +123,10 @@ describe('fix command lines', () => {
     const script = loadScript('nvidia_peermem');
     assert.equal(privilegedCommand(script, 'root', 'unused-marker'), `/bin/sh -c '${script}'`);
     assert.equal(privilegedCommand(script, 'sudo', 'unused-marker'), `LC_ALL=C sudo -n /bin/sh -c '${script}'`);
-    assert.equal(privilegedCommand(script, 'sudo-password', 'gdr-doctor-sudo-abc123'), `LC_ALL=C sudo -S -p 'gdr-doctor-sudo-abc123' /bin/sh -c '${script}'`);
+    assert.equal(
+      privilegedCommand(script, 'sudo-password', 'gdr-doctor-sudo-abc123'),
+      `LC_ALL=C sudo -S -p 'gdr-doctor-sudo-abc123' /bin/sh -c '${script}'`,
+    );
     assert.throws(() => checkMarker("x'; rm -rf /; '"), /marker/);
     assert.throws(() => checkMarker('short'), /marker/);
   });

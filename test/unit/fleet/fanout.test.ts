@@ -19,7 +19,8 @@ import { DEMO_DIR } from '../../support/paths';
 type Kind = 'demo' | 'clean' | 'hang' | 'refused' | 'bug' | 'deaf';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const aborted = (signal: AbortSignal) => new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener('abort', () => r(), { once: true })));
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener('abort', () => r(), { once: true })));
 
 /** The demo host's stream cut after its first sections, handed back once the host is stopped (as exec() does). */
 function hangingRunner(signal: AbortSignal, onHang: () => void): ProbeRunner {
@@ -48,7 +49,7 @@ class Hosts {
     this.active++;
     this.maxActive = Math.max(this.maxActive, this.active);
     try {
-      await sleep(1 + (host.length * 7) % 13); // a little jitter, so hosts end out of order
+      await sleep(1 + ((host.length * 7) % 13)); // a little jitter, so hosts end out of order
       return await this.probe(host.split('-')[0] as Kind, host, signal);
     } finally {
       this.active--;
@@ -64,9 +65,14 @@ class Hosts {
       case 'demo':
         return runProbe(new DemoHost(DEMO_DIR).runner(), { host }).then((report) => ({ report }));
       case 'clean': // a host whose only section is clean: no finding at all
-        return runProbe(offlineRunner(this.cleanDir), { host, commands: PROBE_COMMANDS.filter((c) => c.id === 'os-release') }).then((report) => ({ report }));
+        return runProbe(offlineRunner(this.cleanDir), { host, commands: PROBE_COMMANDS.filter((c) => c.id === 'os-release') }).then(
+          (report) => ({ report }),
+        );
       case 'hang':
-        return runProbe(hangingRunner(signal, () => this.hanging.push(host)), { host }).then((report) => ({ report }));
+        return runProbe(
+          hangingRunner(signal, () => this.hanging.push(host)),
+          { host },
+        ).then((report) => ({ report }));
       case 'refused':
         throw new ConnectError(host, 'tcp', 'connection refused');
       case 'bug':
@@ -88,13 +94,24 @@ describe('fanOut', function () {
   it('never runs more hosts than the concurrency, keeps input order and tells each result once', async () => {
     const names = Array.from({ length: 23 }, (_, i) => (i % 3 === 0 ? `clean-${i}` : `demo-${i}`));
     const told: number[] = [];
-    const results = await fanOut({ hosts: names, probeHost: hosts.probeHost, concurrency: 4, onResult: (r, i) => {
-      assert.equal(r.host, names[i]);
-      told.push(i);
-    } });
+    const results = await fanOut({
+      hosts: names,
+      probeHost: hosts.probeHost,
+      concurrency: 4,
+      onResult: (r, i) => {
+        assert.equal(r.host, names[i]);
+        told.push(i);
+      },
+    });
     assert.equal(hosts.maxActive, 4);
-    assert.deepEqual(results.map((r) => r.host), names);
-    assert.deepEqual([...told].sort((a, b) => a - b), names.map((_, i) => i));
+    assert.deepEqual(
+      results.map((r) => r.host),
+      names,
+    );
+    assert.deepEqual(
+      [...told].sort((a, b) => a - b),
+      names.map((_, i) => i),
+    );
     assert.deepEqual(hosts.started, names, 'hosts start in the order given');
     for (const r of results) {
       assert.equal(r.path, 'direct');
@@ -122,8 +139,22 @@ describe('fanOut', function () {
   it('a hung host is stopped at its deadline, keeps what arrived, and never holds up the others', async () => {
     const names = ['hang-a', 'demo-b', 'demo-c', 'clean-d', 'demo-e', 'hang-f', 'clean-g'];
     const order: string[] = [];
-    const results = await fanOut({ hosts: names, probeHost: hosts.probeHost, concurrency: 2, hostDeadlineMs: 1500, onResult: (r) => order.push(r.host) });
-    assert.deepEqual(statuses(results), ['hang-a:timed-out', 'demo-b:findings', 'demo-c:findings', 'clean-d:ok', 'demo-e:findings', 'hang-f:timed-out', 'clean-g:ok']);
+    const results = await fanOut({
+      hosts: names,
+      probeHost: hosts.probeHost,
+      concurrency: 2,
+      hostDeadlineMs: 1500,
+      onResult: (r) => order.push(r.host),
+    });
+    assert.deepEqual(statuses(results), [
+      'hang-a:timed-out',
+      'demo-b:findings',
+      'demo-c:findings',
+      'clean-d:ok',
+      'demo-e:findings',
+      'hang-f:timed-out',
+      'clean-g:ok',
+    ]);
     // With two slots and one held by hang-a, every host after it went through the other slot first.
     assert.deepEqual(order.slice(0, 4), ['demo-b', 'demo-c', 'clean-d', 'demo-e']);
     const hung = results[0];
@@ -137,7 +168,12 @@ describe('fanOut', function () {
   });
 
   it('the overall deadline stops running hosts and ends hosts not yet started as timed out', async () => {
-    const results = await fanOut({ hosts: ['hang-a', 'demo-b', 'clean-c'], probeHost: hosts.probeHost, concurrency: 1, overallDeadlineMs: 300 });
+    const results = await fanOut({
+      hosts: ['hang-a', 'demo-b', 'clean-c'],
+      probeHost: hosts.probeHost,
+      concurrency: 1,
+      overallDeadlineMs: 300,
+    });
     assert.deepEqual(statuses(results), ['hang-a:timed-out', 'demo-b:timed-out', 'clean-c:timed-out']);
     assert.deepEqual(hosts.started, ['hang-a']);
     assert.ok(results[0].report);
@@ -173,7 +209,13 @@ describe('fanOut', function () {
   });
 
   it('a probe that ignores the stop is given up after the grace, and its slot goes to the next host', async () => {
-    const results = await fanOut({ hosts: ['deaf-a', 'demo-b'], probeHost: hosts.probeHost, concurrency: 1, hostDeadlineMs: 100, stopGraceMs: 100 });
+    const results = await fanOut({
+      hosts: ['deaf-a', 'demo-b'],
+      probeHost: hosts.probeHost,
+      concurrency: 1,
+      hostDeadlineMs: 100,
+      stopGraceMs: 100,
+    });
     assert.deepEqual(statuses(results), ['deaf-a:timed-out', 'demo-b:findings']);
     assert.equal(results[0].report, undefined);
   });

@@ -16,7 +16,11 @@ export async function labFleet(): Promise<FleetHostResult[]> {
     ...(await probedAs(['gpu01', 'gpu02', 'gpu03', 'gpu04', 'gpu05'], HEALTHY)),
     await probed('gpu06', { ...HEALTHY, 'modinfo-nvidia': fixture(PROPRIETARY_510), uname: unameFromModinfo(PROPRIETARY_510) }),
     ...(await probedAs(['gpu07', 'gpu08', 'gpu09'], NO_PEERMEM)),
-    await probed('gpu10', { ...HEALTHY, topo: fixture('topo/seed-xeon-gold-5318y-8gpu-3nic.txt'), numactl: fixture('numactl/seed-xeon-gold-5318y-2node.txt') }),
+    await probed('gpu10', {
+      ...HEALTHY,
+      topo: fixture('topo/seed-xeon-gold-5318y-8gpu-3nic.txt'),
+      numactl: fixture('numactl/seed-xeon-gold-5318y-2node.txt'),
+    }),
     unreachable('gpu11', { level: 'client-authentication', message: 'All configured authentication methods failed' }),
     unreachable('gpu12', { code: 'ECONNREFUSED' }),
     unreachable('gpu13', { level: 'client-authentication', message: 'All configured authentication methods failed' }),

@@ -58,13 +58,28 @@ describe('fleet report (CLI text, JSON)', () => {
     const groups = groupFleet(fleet);
     const json = JSON.parse(JSON.stringify(fleetJson(fleet, groups))) as ReturnType<typeof fleetJson>;
     assert.equal(json.summary.split(' · ').length, 5);
-    assert.deepEqual(json.groups.map((g) => g.folded), ['gpu12', 'gpu10', 'gpu[11,13]', 'gpu[07-09]', 'gpu[01-06]']);
+    assert.deepEqual(
+      json.groups.map((g) => g.folded),
+      ['gpu12', 'gpu10', 'gpu[11,13]', 'gpu[07-09]', 'gpu[01-06]'],
+    );
     assert.deepEqual(json.groups[3].findingIds, ['peermem.not-loaded', 'peermem.not-persistent']);
-    assert.deepEqual(json.hosts.map((h) => h.host), fleet.map((r) => r.host));
+    assert.deepEqual(
+      json.hosts.map((h) => h.host),
+      fleet.map((r) => r.host),
+    );
     const gpu07 = fleet[6];
     assert.deepEqual(json.hosts[6].report, JSON.parse(JSON.stringify(diagnosisJson(gpu07.report!, gpu07.diagnosis!, gpu07.target))));
-    assert.deepEqual(json.hosts[6].report?.findings.map((f) => f.id), gpu07.diagnosis?.findings.map((f) => f.id));
-    assert.deepEqual(json.hosts[11], { host: 'gpu12', status: 'unreachable', path: 'direct', durationMs: 12, error: { step: 'tcp', message: 'gpu12: connection refused' } });
+    assert.deepEqual(
+      json.hosts[6].report?.findings.map((f) => f.id),
+      gpu07.diagnosis?.findings.map((f) => f.id),
+    );
+    assert.deepEqual(json.hosts[11], {
+      host: 'gpu12',
+      status: 'unreachable',
+      path: 'direct',
+      durationMs: 12,
+      error: { step: 'tcp', message: 'gpu12: connection refused' },
+    });
     assert.equal('error' in json.hosts[0], false);
   });
 

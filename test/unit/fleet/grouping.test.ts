@@ -38,14 +38,28 @@ describe('fleet grouping (as clush -b groups identical output)', () => {
   it('puts hosts that never answered before findings before healthy when groups are the same size', () => {
     const one = (i: number) => [fleet[i]];
     const groups = groupFleet([...one(0), ...one(6), ...one(11)]);
-    assert.deepEqual(groups.map((g) => g.status), ['unreachable', 'findings', 'ok']);
+    assert.deepEqual(
+      groups.map((g) => g.status),
+      ['unreachable', 'findings', 'ok'],
+    );
   });
 
   it('keys a timed-out or cancelled host by its status, whatever part of the probe arrived', () => {
-    const cut: FleetHostResult = { ...fleet[6], status: 'timed-out', error: { step: 'deadline', message: 'per-host deadline (120 s) reached' } };
+    const cut: FleetHostResult = {
+      ...fleet[6],
+      status: 'timed-out',
+      error: { step: 'deadline', message: 'per-host deadline (120 s) reached' },
+    };
     const stopped: FleetHostResult = { ...fleet[7], status: 'cancelled', error: { step: 'cancelled', message: 'cancelled by the user' } };
     const groups = groupFleet([cut, stopped, fleet[8]]);
-    assert.deepEqual(groups.map((g) => [g.label, g.findingIds.length]), [['cancelled', 0], ['timed out', 0], ['peermem.not-loaded, peermem.not-persistent', 2]]);
+    assert.deepEqual(
+      groups.map((g) => [g.label, g.findingIds.length]),
+      [
+        ['cancelled', 0],
+        ['timed out', 0],
+        ['peermem.not-loaded, peermem.not-persistent', 2],
+      ],
+    );
   });
 
   it('says it in one line: healthy first, then by size, "host" for one', () => {
@@ -57,7 +71,10 @@ describe('fleet grouping (as clush -b groups identical output)', () => {
   });
 
   it('reads 60 healthy hosts as one group', async () => {
-    const many = await probedAs(Array.from({ length: 60 }, (_, i) => `node-${i + 1}`), HEALTHY);
+    const many = await probedAs(
+      Array.from({ length: 60 }, (_, i) => `node-${i + 1}`),
+      HEALTHY,
+    );
     assert.equal(fleetSummaryLine(groupFleet(many)), '60 hosts healthy');
   });
 });

@@ -117,7 +117,11 @@ function nodesetPython(): string[] {
 
 function clusterShell(expand: readonly (readonly string[])[], fold: readonly (readonly string[])[]): ClusterShellAnswers {
   const [python, ...pre] = nodesetPython();
-  const out = execFileSync(python, [...pre, '-c', CLUSTERSHELL], { input: JSON.stringify({ expand, fold }), encoding: 'utf8', maxBuffer: 1 << 26 });
+  const out = execFileSync(python, [...pre, '-c', CLUSTERSHELL], {
+    input: JSON.stringify({ expand, fold }),
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   return JSON.parse(out) as ClusterShellAnswers;
 }
 
@@ -174,7 +178,22 @@ const REFUSED: [string, number, RegExp][] = [
 ];
 
 /** Refused by ClusterShell too: syntax both reject (the rest it takes as names, steps, operators or groups). */
-const CLUSTERSHELL_REFUSES = new Set(['gpu[1-3', 'gpu[9-1]', 'a,,b', 'a,', ',a', 'a, ,b', 'gpu[]', 'gpu[1,,2]', 'gpu[1-]', 'gpu[a-b]', 'gpu[1-2,x]', 'gpu1]', 'gpu[1-2][3-4]', 'gpu[1-[2]]']);
+const CLUSTERSHELL_REFUSES = new Set([
+  'gpu[1-3',
+  'gpu[9-1]',
+  'a,,b',
+  'a,',
+  ',a',
+  'a, ,b',
+  'gpu[]',
+  'gpu[1,,2]',
+  'gpu[1-]',
+  'gpu[a-b]',
+  'gpu[1-2,x]',
+  'gpu1]',
+  'gpu[1-2][3-4]',
+  'gpu[1-[2]]',
+]);
 
 describe('host lists (pdsh / ClusterShell syntax) against ClusterShell and pdsh', () => {
   let cs: ClusterShellAnswers;
@@ -185,11 +204,16 @@ describe('host lists (pdsh / ClusterShell syntax) against ClusterShell and pdsh'
 
   before(async function () {
     this.timeout(120_000);
-    for (const [bin, args] of [['nodeset', ['--version']], ['pdsh', ['-V']]] as const) {
+    for (const [bin, args] of [
+      ['nodeset', ['--version']],
+      ['pdsh', ['-V']],
+    ] as const) {
       try {
         execFileSync(bin, args, { stdio: 'ignore' });
       } catch {
-        throw new Error(`${bin} ${args.join(' ')} failed: the host-list tests compare with ClusterShell (clustershell) and pdsh; run test/lab/install.sh as root`);
+        throw new Error(
+          `${bin} ${args.join(' ')} failed: the host-list tests compare with ClusterShell (clustershell) and pdsh; run test/lab/install.sh as root`,
+        );
       }
     }
     const executed = [...viaPdsh.filter(ranPdsh), ...PDSH_ONLY];
@@ -264,7 +288,12 @@ describe('host lists: hosts files and folding refusals', () => {
   });
 
   it('refuses to fold what is not one host name', () => {
-    for (const [host, column] of [['gpu[1-2]', 4], ['a,b', 2], ['a b', 2], ['', 1]] as const) {
+    for (const [host, column] of [
+      ['gpu[1-2]', 4],
+      ['a,b', 2],
+      ['a b', 2],
+      ['', 1],
+    ] as const) {
       const err = catchError(() => foldHostList(['ok1', host]));
       assert.ok(err instanceof HostListError && err.column === column, `${host}: ${String(err)}`);
     }

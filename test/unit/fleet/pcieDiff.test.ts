@@ -12,12 +12,22 @@ describe('fleet differences of the PCIe fabric', () => {
   it('flags the host whose NIC firmware, GPU link width and ACS differ from the other three, each as its own finding', async () => {
     const alike = await probedAs(['gpu01', 'gpu02', 'gpu03'], pcieHost({ acsCtl: 0, iommuType: 'identity' }));
     // 28.41.1000: a real ConnectX-7 release (another 8-GPU node's ibv_devinfo), older than the fleet's 28.43.3608.
-    const odd = await probed('gpu04', pcieHost({ acsCtl: 0x1d, iommuType: 'identity', fw: { mlx5_3: '28.41.1000' }, patch: { '0000:3b:00.0': { current_link_width: '8' } } }));
+    const odd = await probed(
+      'gpu04',
+      pcieHost({
+        acsCtl: 0x1d,
+        iommuType: 'identity',
+        fw: { mlx5_3: '28.41.1000' },
+        patch: { '0000:3b:00.0': { current_link_width: '8' } },
+      }),
+    );
     const out = withFleetFindings([...alike, odd]);
     for (let i = 0; i < 3; i++) assert.deepEqual(findingsOf(out[i]), [], out[i].host);
     const byId = new Map(findingsOf(out[3]).map((f) => [f.id, f]));
     assert.deepEqual([...byId.keys()].sort(), ['fleet.acs-differs', 'fleet.firmware-differs', 'fleet.link-width-differs']);
-    assert.deepEqual(byId.get('fleet.firmware-differs')?.evidence, ['/sys/class/infiniband/mlx5_3/fw_ver: 28.41.1000 here, 28.43.3608 on 3 of 4 hosts']);
+    assert.deepEqual(byId.get('fleet.firmware-differs')?.evidence, [
+      '/sys/class/infiniband/mlx5_3/fw_ver: 28.41.1000 here, 28.43.3608 on 3 of 4 hosts',
+    ]);
     assert.deepEqual(byId.get('fleet.link-width-differs')?.evidence, ['current_link_width of GPU1: x8 here, x16 on 3 of 4 hosts']);
     const acs = byId.get('fleet.acs-differs')?.evidence ?? [];
     // Per bridge: at x8 GPU1 reaches the network through GPU0 (PXN), so the pairs differ, but not the bridges' ACS.
@@ -28,14 +38,23 @@ describe('fleet differences of the PCIe fabric', () => {
 
   it('a GPU at x8 (NCCL then pairs it through an NVLink peer) with the same ACS is no ACS difference', async () => {
     const alike = await probedAs(['gpu01', 'gpu02', 'gpu03'], pcieHost({ acsCtl: 0, iommuType: 'identity' }));
-    const x8 = await probed('gpu04', pcieHost({ acsCtl: 0, iommuType: 'identity', patch: { '0000:3b:00.0': { current_link_width: '8' } } }));
-    assert.deepEqual(findingsOf(withFleetFindings([...alike, x8])[3]).map((f) => f.id), ['fleet.link-width-differs']);
+    const x8 = await probed(
+      'gpu04',
+      pcieHost({ acsCtl: 0, iommuType: 'identity', patch: { '0000:3b:00.0': { current_link_width: '8' } } }),
+    );
+    assert.deepEqual(
+      findingsOf(withFleetFindings([...alike, x8])[3]).map((f) => f.id),
+      ['fleet.link-width-differs'],
+    );
   });
 
   it('says nothing with fewer than three hosts, or where ACS could not be read', async () => {
     const two = withFleetFindings([await probed('a', pcieHost()), await probed('b', pcieHost({ fw: { mlx5_0: '28.41.1000' } }))]);
     assert.deepEqual(two.flatMap(findingsOf), []);
-    const unread = withFleetFindings([...(await probedAs(['a', 'b', 'c'], pcieHost({ acsCtl: 0 }))), await probed('d', pcieHost({ acsUnread: true }))]);
+    const unread = withFleetFindings([
+      ...(await probedAs(['a', 'b', 'c'], pcieHost({ acsCtl: 0 }))),
+      await probed('d', pcieHost({ acsUnread: true })),
+    ]);
     assert.deepEqual(unread.flatMap(findingsOf), []);
   });
 });

@@ -29,7 +29,16 @@ describe('relay transport through real pdsh and clush', function () {
     it(`${tool}: each node's bytes come back exactly, with its exit code`, async () => {
       // The "probe" here prints the payload, and exits 3 on n2.
       const probeScript = `cat "${path.join(host.log, 'payload')}"\n[ "$GDR_NODE" = n2 ] && exit 3\nexit 0\n`;
-      const script = loginScript({ tool, tag: TAG, probeScript, nodeLimitS: 60, nodes: 'n[1-3]', expectedCount: 3, concurrency: 2, deadlineS: 90 });
+      const script = loginScript({
+        tool,
+        tag: TAG,
+        probeScript,
+        nodeLimitS: 60,
+        nodes: 'n[1-3]',
+        expectedCount: 3,
+        concurrency: 2,
+        deadlineS: 90,
+      });
       const run = await runLoginCollecting(host, script, 90_000);
       const d = demux(tool, TAG, run, ['n1', 'n2', 'n3']);
       assert.deepEqual([...d.nodes.keys()], ['n1', 'n2', 'n3']);
@@ -50,15 +59,28 @@ describe('relay transport through real pdsh and clush', function () {
     const d = demux('pdsh', TAG, run, ['n1', 'n2', 'n3']);
     for (const name of ['n1', 'n2']) {
       const node = d.nodes.get(name)!;
-      assert.deepEqual([node.began, node.ended, node.exitCode, node.data.bytes().toString(), node.messages], [true, true, 0, 'ABC', []], name);
+      assert.deepEqual(
+        [node.began, node.ended, node.exitCode, node.data.bytes().toString(), node.messages],
+        [true, true, 0, 'ABC', []],
+        name,
+      );
     }
     const cut = d.nodes.get('n3')!;
     assert.deepEqual([cut.began, cut.ended, cut.data.bytes().toString()], [true, false, 'ABC']);
   });
 
   it("drops the nodes' heartbeats from stderr, and keeps what else the nodes and the tool said", () => {
-    const stderr = [`n1: ${TAG} H`, 'n1: motd: be nice', `n2: ${TAG} H\r`, `pdsh@login: n2: ssh exited with exit code 255`, `n1: ${TAG} H`].join('\n');
-    const d = demux('pdsh', TAG, { stdout: Buffer.from(`n1: ${TAG} B n1\nn2: ${TAG} B n2\n`), stderr: Buffer.from(`${stderr}\n`) }, ['n1', 'n2']);
+    const stderr = [
+      `n1: ${TAG} H`,
+      'n1: motd: be nice',
+      `n2: ${TAG} H\r`,
+      `pdsh@login: n2: ssh exited with exit code 255`,
+      `n1: ${TAG} H`,
+    ].join('\n');
+    const d = demux('pdsh', TAG, { stdout: Buffer.from(`n1: ${TAG} B n1\nn2: ${TAG} B n2\n`), stderr: Buffer.from(`${stderr}\n`) }, [
+      'n1',
+      'n2',
+    ]);
     assert.deepEqual(d.nodes.get('n1')?.messages, ['motd: be nice']);
     assert.deepEqual(d.nodes.get('n2')?.messages, ['pdsh@login: n2: ssh exited with exit code 255']);
     assert.deepEqual(d.toolMessages, []);
@@ -76,7 +98,8 @@ describe('checkRelayOptions', () => {
   const check = (o: object) => checkRelayOptions({ tool: 'pdsh', loginHost: 'login', ...o }, 47_000);
 
   it('refuses anything that is not a plain host list, partition, job id or count', () => {
-    for (const nodes of ['gpu[01-02];reboot', 'gpu$(id)', "a'b", 'a b|c', 'gdr@gpu1', '-oProxyCommand=x']) assert.throws(() => check({ nodes }), Error, nodes);
+    for (const nodes of ['gpu[01-02];reboot', 'gpu$(id)', "a'b", 'a b|c', 'gdr@gpu1', '-oProxyCommand=x'])
+      assert.throws(() => check({ nodes }), Error, nodes);
     assert.throws(() => check({ tool: 'slurm', nodes: 'gpu1', partition: 'gpu;id' }), /partition/);
     assert.throws(() => check({ tool: 'slurm', jobId: '12 && id' }), /job id/);
     assert.throws(() => check({ tool: 'slurm', nodeCount: 0 }), /node count/);

@@ -46,8 +46,20 @@ export function makeLoginNode(stubs: Record<string, string>): FakeHost {
 
 export function localLogin(host: FakeHost): LoginRunner {
   return async (script, limits) => {
-    const run = await runLocalScript(script, { env: host.env, timeoutMs: limits.timeoutMs, signal: limits.signal, stdout: limits.stdoutSink, stderr: limits.stderrSink });
-    return { stdout: Buffer.alloc(0), stderr: Buffer.from(run.note ?? ''), exitCode: run.exitCode, timedOut: run.timedOut, connectionLost: run.connectionLost };
+    const run = await runLocalScript(script, {
+      env: host.env,
+      timeoutMs: limits.timeoutMs,
+      signal: limits.signal,
+      stdout: limits.stdoutSink,
+      stderr: limits.stderrSink,
+    });
+    return {
+      stdout: Buffer.alloc(0),
+      stderr: Buffer.from(run.note ?? ''),
+      exitCode: run.exitCode,
+      timedOut: run.timedOut,
+      connectionLost: run.connectionLost,
+    };
   };
 }
 

@@ -31,14 +31,34 @@ describe('relay: node names are only those asked for', function () {
   it('pdsh: a node naming others in its step node list adds no host', async () => {
     const commands = PROBE_COMMANDS.filter((c) => c.id === 'uname');
     const refused: string[] = [];
-    const results = await relayDiagnose(localLogin(host), { tool: 'pdsh', loginHost: 'login', nodes: 'n[1-2]', commands, onRefusedNode: (l) => refused.push(l) });
-    assert.deepEqual(results.map((r) => r.host), ['n1', 'n2']);
-    assert.ok(results.every((r) => r.report?.finished), JSON.stringify(results.map((r) => r.error)));
+    const results = await relayDiagnose(localLogin(host), {
+      tool: 'pdsh',
+      loginHost: 'login',
+      nodes: 'n[1-2]',
+      commands,
+      onRefusedNode: (l) => refused.push(l),
+    });
+    assert.deepEqual(
+      results.map((r) => r.host),
+      ['n1', 'n2'],
+    );
+    assert.ok(
+      results.every((r) => r.report?.finished),
+      JSON.stringify(results.map((r) => r.error)),
+    );
     assert.deepEqual(refused, []);
   });
 
   it('srun: a task naming a node not asked for is refused with an error line, and its output dropped', () => {
-    const stdout = [` 0: ${TAG} B n1 n[1-2]`, ' 0: QUJD', ` 0: ${TAG} E 0`, ` 1: ${TAG} B evil9 n[1-2],evil9`, ' 1: QUJD', ` 1: ${TAG} E 0`, ''].join('\n');
+    const stdout = [
+      ` 0: ${TAG} B n1 n[1-2]`,
+      ' 0: QUJD',
+      ` 0: ${TAG} E 0`,
+      ` 1: ${TAG} B evil9 n[1-2],evil9`,
+      ' 1: QUJD',
+      ` 1: ${TAG} E 0`,
+      '',
+    ].join('\n');
     const d = demux('slurm', TAG, { stdout: Buffer.from(stdout), stderr: Buffer.from(' 1: sudo make me a sandwich\n') }, ['n1', 'n2']);
     assert.deepEqual([...d.nodes.keys()], ['n1', 'n2']);
     assert.deepEqual([d.nodes.get('n1')?.began, d.nodes.get('n2')?.began], [true, false]);

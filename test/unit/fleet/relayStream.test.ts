@@ -43,7 +43,10 @@ describe('relay demux as a stream', () => {
   });
 
   it("ends srun's task-numbered nodes and a node whose line pdsh glued after a dying node's partial one", () => {
-    assert.deepEqual(feed('slurm', ` 0: ${TAG} B n1\n 1: ${TAG} B n2\n 0: ${TAG} E 0\n 1: ${TAG} E 0\n`, 5, ['n1', 'n2']).ended, ['n1', 'n2']);
+    assert.deepEqual(feed('slurm', ` 0: ${TAG} B n1\n 1: ${TAG} B n2\n 0: ${TAG} E 0\n 1: ${TAG} E 0\n`, 5, ['n1', 'n2']).ended, [
+      'n1',
+      'n2',
+    ]);
     assert.deepEqual(feed('pdsh', `gpu04: ${TAG} B gpu04\ngpu03: VEVTgpu04: ${TAG} E 0\n`, 9, ['gpu03', 'gpu04']).ended, ['gpu04']);
   });
 

@@ -31,7 +31,8 @@ describe('relay through real pdsh and clush', function () {
   let host: FakeHost;
   let direct: { status: string; findings: unknown; outputs: unknown };
   /** What each command printed and how it ended: the node's report must carry exactly this. */
-  const outputsOf = (report: ProbeReport) => report.commands.map((c) => [c.id, c.state, c.exitCode, c.timedOut, c.truncated, c.stdout, c.stderr]);
+  const outputsOf = (report: ProbeReport) =>
+    report.commands.map((c) => [c.id, c.state, c.exitCode, c.timedOut, c.truncated, c.stdout, c.stderr]);
   before(async () => {
     host = makeLoginNode(STUBS);
     fs.writeFileSync(path.join(host.log, 'down-n4'), '');
@@ -44,13 +45,17 @@ describe('relay through real pdsh and clush', function () {
   after(() => host.cleanup());
 
   const byHost = (results: FleetHostResult[]) => new Map(results.map((r) => [r.host, r]));
-  const run = (tool: RelayTool, nodes: string) => relayDiagnose(localLogin(host), { tool, loginHost: 'login', nodes, concurrency: 3, commands: COMMANDS });
+  const run = (tool: RelayTool, nodes: string) =>
+    relayDiagnose(localLogin(host), { tool, loginHost: 'login', nodes, concurrency: 3, commands: COMMANDS });
 
   function assertLikeDirect(r: FleetHostResult | undefined, tool: RelayTool): void {
     assert.ok(r?.report && r.diagnosis, JSON.stringify(r?.error));
     assert.equal(r.path, tool);
     assert.equal(r.report.finished, true, r.report.notes.join('\n'));
-    assert.deepEqual(r.report.commands.filter((c) => c.state !== 'complete').map((c) => c.id), []);
+    assert.deepEqual(
+      r.report.commands.filter((c) => c.state !== 'complete').map((c) => c.id),
+      [],
+    );
     assert.deepEqual(outputsOf(r.report), direct.outputs);
     assert.deepEqual(r.diagnosis.findings, direct.findings);
     assert.equal(r.status, direct.status);
@@ -85,7 +90,9 @@ describe('relay through real pdsh and clush', function () {
   it('a node hanging past the deadline stops itself and keeps the sections that finished', async () => {
     // Two commands, so a loaded machine still finishes the quick one well within the node's 25 s.
     const commands = COMMANDS.filter((c) => c.id === 'topo' || c.id === 'uname');
-    const results = byHost(await relayDiagnose(localLogin(host), { tool: 'pdsh', loginHost: 'login', nodes: 'n1,n5', deadlineMs: 30_000, commands }));
+    const results = byHost(
+      await relayDiagnose(localLogin(host), { tool: 'pdsh', loginHost: 'login', nodes: 'n1,n5', deadlineMs: 30_000, commands }),
+    );
     const slow = results.get('n5');
     assert.equal(slow?.status, 'timed-out');
     assert.equal(slow.report?.timedOut, true);
@@ -93,10 +100,13 @@ describe('relay through real pdsh and clush', function () {
     const states = new Map(slow.report?.commands.map((c) => [c.id, c.state]));
     assert.deepEqual([states.get('uname'), states.get('topo')], ['complete', 'not-run']);
     assert.equal(results.get('n1')?.report?.finished, true);
-    assert.deepEqual(results.get('n1')?.report?.commands.map((c) => c.state), ['complete', 'complete']);
+    assert.deepEqual(
+      results.get('n1')?.report?.commands.map((c) => c.state),
+      ['complete', 'complete'],
+    );
   });
 
-  it("a cancel that comes as the run ends: a node whose probe did not finish is cancelled, though its stream ended", async () => {
+  it('a cancel that comes as the run ends: a node whose probe did not finish is cancelled, though its stream ended', async () => {
     // As with srun: the step is TERMed, the probe's trap stops its commands, and the node still
     // prints its last line, so its stream looks whole; here n5 stops at its own limit instead.
     const commands = COMMANDS.filter((c) => c.id === 'topo' || c.id === 'uname');
@@ -106,7 +116,16 @@ describe('relay through real pdsh and clush', function () {
       abort.abort();
       return r;
     };
-    const results = byHost(await relayDiagnose(cancelAtEnd, { tool: 'pdsh', loginHost: 'login', nodes: 'n1,n5', deadlineMs: 15_000, commands, signal: abort.signal }));
+    const results = byHost(
+      await relayDiagnose(cancelAtEnd, {
+        tool: 'pdsh',
+        loginHost: 'login',
+        nodes: 'n1,n5',
+        deadlineMs: 15_000,
+        commands,
+        signal: abort.signal,
+      }),
+    );
     assert.deepEqual([results.get('n5')?.status, results.get('n5')?.error?.step], ['cancelled', 'cancelled']);
     assert.equal(results.get('n5')?.report?.finished, false);
     assert.equal(results.get('n1')?.report?.finished, true);

@@ -7,9 +7,24 @@ import type { SshTarget } from '../../../src/core/ssh/sshConfig';
 
 function target(host: string, proxyJump: string | null = null, proxyCommand: string | null = null): SshTarget {
   return {
-    host, hostname: host, user: 'gdr', port: 22, identityFiles: [], identitiesOnly: false, identityAgent: null, proxyJump, proxyCommand,
-    userKnownHostsFiles: [], globalKnownHostsFiles: [], strictHostKeyChecking: 'ask', hashKnownHosts: false, hostKeyAlias: null,
-    connectTimeout: null, serverAliveInterval: 0, serverAliveCountMax: 3, warnings: [],
+    host,
+    hostname: host,
+    user: 'gdr',
+    port: 22,
+    identityFiles: [],
+    identitiesOnly: false,
+    identityAgent: null,
+    proxyJump,
+    proxyCommand,
+    userKnownHostsFiles: [],
+    globalKnownHostsFiles: [],
+    strictHostKeyChecking: 'ask',
+    hashKnownHosts: false,
+    hostKeyAlias: null,
+    connectTimeout: null,
+    serverAliveInterval: 0,
+    serverAliveCountMax: 3,
+    warnings: [],
   };
 }
 

@@ -8,7 +8,11 @@ import { HEALTHY, ids, without } from '../diagnosis/hosts';
 import { fixture } from '../diagnosis/hostReport';
 import { probed, probedAs, unreachable } from './fleetHosts';
 
-const SEED_BOX = { ...HEALTHY, topo: fixture('topo/seed-xeon-gold-5318y-8gpu-3nic.txt'), numactl: fixture('numactl/seed-xeon-gold-5318y-2node.txt') };
+const SEED_BOX = {
+  ...HEALTHY,
+  topo: fixture('topo/seed-xeon-gold-5318y-8gpu-3nic.txt'),
+  numactl: fixture('numactl/seed-xeon-gold-5318y-2node.txt'),
+};
 const FOUR_GPU = { ...HEALTHY, topo: fixture('topo/a100-sxm4-4gpu-epyc-rocep-nic.txt') };
 const H100 = { ...HEALTHY, topo: fixture('topo/h100-hgx-8gpu-nic-legend-spaces.txt') };
 const H200 = { ...HEALTHY, topo: fixture('topo/h200-hgx-8gpu-12nic-tabs.txt') };
@@ -26,7 +30,8 @@ describe('fleet.topology-differs', () => {
     assert.equal(f.severity, 'warning');
     assert.deepEqual(f.fixes, []);
     assert.match(f.source, /nvidia-smi topo -m/);
-    for (const nic of [3, 4, 5, 6, 7, 8, 9]) assert.ok(f.evidence.includes(`nvidia-smi topo -m: NIC mlx5_${nic} missing (present on 15 of 16 hosts)`), `mlx5_${nic}`);
+    for (const nic of [3, 4, 5, 6, 7, 8, 9])
+      assert.ok(f.evidence.includes(`nvidia-smi topo -m: NIC mlx5_${nic} missing (present on 15 of 16 hosts)`), `mlx5_${nic}`);
     // DGX-A100: GPU0 is PXB to NIC0/NIC1 and SYS to NIC2; the seed box: NODE, NODE, PXB.
     assert.ok(f.evidence.includes('nvidia-smi topo -m: GPU0–mlx5_0 is NODE here, PXB on 15 of 16 hosts'));
     assert.ok(f.evidence.includes('nvidia-smi topo -m: GPU0–mlx5_2 is PXB here, SYS on 15 of 16 hosts'));
@@ -37,7 +42,10 @@ describe('fleet.topology-differs', () => {
     assert.equal(f.evidence.length, 7 + 11 + 1, f.evidence.join('\n'));
     assert.equal(out[15].status, 'findings');
     const severities = out[15].diagnosis?.findings.map((x) => x.severity) ?? [];
-    assert.deepEqual(severities, [...severities].sort((a, b) => ['error', 'warning', 'info'].indexOf(a) - ['error', 'warning', 'info'].indexOf(b)));
+    assert.deepEqual(
+      severities,
+      [...severities].sort((a, b) => ['error', 'warning', 'info'].indexOf(a) - ['error', 'warning', 'info'].indexOf(b)),
+    );
   });
 
   it('names a different GPU count', async () => {
@@ -47,7 +55,7 @@ describe('fleet.topology-differs', () => {
     assert.ok(f.evidence.includes('nvidia-smi topo -m: 4 GPUs here, 8 on 3 of 4 hosts'), f.evidence.join('\n'));
   });
 
-  it('recomputes an ok host\'s status from its probe once flagged', async () => {
+  it("recomputes an ok host's status from its probe once flagged", async () => {
     const majority = await probedAs(names(1, 3), without(HEALTHY, 'numactl'));
     const odd = await probed('gpu04', HEALTHY);
     assert.equal(odd.status, 'ok');
@@ -64,7 +72,10 @@ describe('fleet.topology-differs', () => {
       unreachable('gpu08', { code: 'ECONNREFUSED' }),
     ];
     const out = withFleetFindings(results);
-    assert.deepEqual(out.filter(fleetFinding).map((r) => r.host), ['gpu04']);
+    assert.deepEqual(
+      out.filter(fleetFinding).map((r) => r.host),
+      ['gpu04'],
+    );
     assert.ok(fleetFinding(out[3])?.evidence.includes('nvidia-smi topo -m: NIC mlx5_9 missing (present on 3 of 4 hosts)'));
     assert.equal(out[7], results[7]);
   });
@@ -75,7 +86,10 @@ describe('fleet.topology-differs', () => {
     const few = [await probed('a', HEALTHY), await probed('b', SEED_BOX), ...(await probedAs(['c', 'd', 'e'], without(HEALTHY, 'topo')))];
     for (const results of [each, split, few]) {
       const out = withFleetFindings(results);
-      assert.deepEqual(out.filter(fleetFinding).map((r) => r.host), []);
+      assert.deepEqual(
+        out.filter(fleetFinding).map((r) => r.host),
+        [],
+      );
       out.forEach((r, i) => assert.equal(r, results[i]));
     }
   });
@@ -84,7 +98,10 @@ describe('fleet.topology-differs', () => {
     const results = [...(await probedAs(names(1, 3), HEALTHY)), await probed('gpu04', SEED_BOX)];
     const twice = withFleetFindings(withFleetFindings(results));
     assert.equal(ids(twice[3].diagnosis?.findings ?? []).filter((id) => id === TOPOLOGY_DIFFERS).length, 1);
-    const healed = withFleetFindings([...twice.slice(0, 3), { ...twice[3], report: results[0].report, diagnosis: { ...results[0].diagnosis!, findings: twice[3].diagnosis!.findings } }]);
+    const healed = withFleetFindings([
+      ...twice.slice(0, 3),
+      { ...twice[3], report: results[0].report, diagnosis: { ...results[0].diagnosis!, findings: twice[3].diagnosis!.findings } },
+    ]);
     assert.equal(fleetFinding(healed[3]), undefined);
   });
 });

@@ -43,8 +43,11 @@ describe('an NCCL log compared with the host it ran on', () => {
     // The healthy lab host's recordings: the seed 8-GPU box, an H100 `nvidia-smi -q` (bus ids 18:00.0, 2A:00.0 …), mlx5_0..2.
     const out = (f: string) => labFile('healthy', `out/${f}`);
     healthy = await hostReport({
-      topo: out('nvidia-smi_topo_-m.stdout'), numactl: out('numactl_-H.stdout'), 'smi-q': out('nvidia-smi_-q.stdout'),
-      ibv: out('ibv%5Fdevinfo_-v.stdout'), lscpu: out('lscpu.stdout'),
+      topo: out('nvidia-smi_topo_-m.stdout'),
+      numactl: out('numactl_-H.stdout'),
+      'smi-q': out('nvidia-smi_-q.stdout'),
+      ibv: out('ibv%5Fdevinfo_-v.stdout'),
+      lscpu: out('lscpu.stdout'),
     });
   });
 
@@ -52,12 +55,18 @@ describe('an NCCL log compared with the host it ran on', () => {
     const c = compare(demo, 'demo', 'ibext-plugin-no-gdrdma-8-gpus-cut.txt');
     assert.deepEqual(ids(c), ['error nccl.gdr-not-used']);
     const f = c.findings[0];
-    assert.match(f.title, /^NCCL did not use GPU Direct RDMA on GPU0, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7 of demo, where gdr-doctor predicts it$/);
+    assert.match(
+      f.title,
+      /^NCCL did not use GPU Direct RDMA on GPU0, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7 of demo, where gdr-doctor predicts it$/,
+    );
     assert.match(f.detail, /matched by CUDA device number .*CUDA_VISIBLE_DEVICES/);
     assert.ok(c.gpus.every((g) => g.matchedBy === 'device' && g.way === 'both' && g.gdrAgrees === false));
     // Each GPU quoted from both sides: the model's verdict, then the log line without /GDRDMA.
     assert.match(f.evidence[0], /^demo \(gdr-doctor's model of NCCL 2\.30\.7\): GPU0: GDR via mlx5_0\. GPU0 → mlx5_0:1 over PIX/);
-    assert.equal(f.evidence[1], 'ibext-plugin-no-gdrdma-8-gpus-cut.txt:8: hostname-test:980:1265 [0] NCCL INFO Channel 01/0 : 32[0] -> 40[0] [send] via NET/IBext_v8/7');
+    assert.equal(
+      f.evidence[1],
+      'ibext-plugin-no-gdrdma-8-gpus-cut.txt:8: hostname-test:980:1265 [0] NCCL INFO Channel 01/0 : 32[0] -> 40[0] [send] via NET/IBext_v8/7',
+    );
   });
 
   it('GDRDMA on every connection where the demo host predicts it: the log agrees', () => {
@@ -69,23 +78,44 @@ describe('an NCCL log compared with the host it ran on', () => {
   it('GDRDMA in the log where the demo host as first opened (nvidia_peermem not loaded) predicts none: nccl.gdr-not-predicted', async () => {
     const c = compare(await demoReport(false), 'demo', CHANNELS);
     assert.deepEqual(ids(c), ['info nccl.gdr-not-predicted']);
-    assert.match(c.findings[0].title, /^NCCL used GPU Direct RDMA on GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7 of demo, where gdr-doctor predicts it would not$/);
+    assert.match(
+      c.findings[0].title,
+      /^NCCL used GPU Direct RDMA on GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7 of demo, where gdr-doctor predicts it would not$/,
+    );
   });
 
   it('NCCL on sockets where the host has an active InfiniBand port: nccl.socket-fallback, quoting the log and ibv_devinfo', () => {
     const c = compare(demo, 'demo', 'socket-fallback-no-libibverbs-1-host-cut.txt');
     assert.deepEqual(ids(c), ['error nccl.socket-fallback']);
     const f = c.findings[0];
-    assert.match(f.title, /^NCCL fell back to TCP sockets on demo, which has RDMA ports \(mlx5_0:1 IB active, mlx5_2:1 IB active, mlx5_3:1 IB active, mlx5_4:1 IB active, …\)$/);
-    assert.ok(f.evidence.some((e) => e.startsWith('socket-fallback-no-libibverbs-1-host-cut.txt:1: axon:5022:5089 [3] NCCL INFO Using network Socket')), f.evidence.join('\n'));
-    assert.ok(f.evidence.some((e) => /^demo \(ibv_devinfo -v\): mlx5_0 port 1: ACTIVE, IB$/.test(e)), f.evidence.join('\n'));
+    assert.match(
+      f.title,
+      /^NCCL fell back to TCP sockets on demo, which has RDMA ports \(mlx5_0:1 IB active, mlx5_2:1 IB active, mlx5_3:1 IB active, mlx5_4:1 IB active, …\)$/,
+    );
+    assert.ok(
+      f.evidence.some((e) =>
+        e.startsWith('socket-fallback-no-libibverbs-1-host-cut.txt:1: axon:5022:5089 [3] NCCL INFO Using network Socket'),
+      ),
+      f.evidence.join('\n'),
+    );
+    assert.ok(
+      f.evidence.some((e) => /^demo \(ibv_devinfo -v\): mlx5_0 port 1: ACTIVE, IB$/.test(e)),
+      f.evidence.join('\n'),
+    );
   });
 
   it('GPUs matched by busId on the healthy lab host; NCCL_NET_GDR_LEVEL=PIX from the log makes the model say no GDR, the log shows GDRDMA: nccl.gdr-not-predicted, and NICs the host does not have: nccl.unexpected-nic', () => {
     // The job's own environment as the log prints it (`… set by environment to …`), GID index included.
     const c = compare(healthy, 'healthy', INIT, CHANNELS);
-    assert.deepEqual(c.envFromLog, { NCCL_IB_GID_INDEX: '3', NCCL_IB_HCA: 'mlx5_0,mlx5_1,mlx5_2,mlx5_5,mlx5_6,mlx5_7,mlx5_8,mlx5_11', NCCL_NET_GDR_LEVEL: 'PIX' });
-    assert.ok(c.gpus.every((g) => g.matchedBy === 'busId'), 'the log\'s busIds (18000, 2a000 …) are the host\'s 00000000:18:00.0, 2A:00.0 …');
+    assert.deepEqual(c.envFromLog, {
+      NCCL_IB_GID_INDEX: '3',
+      NCCL_IB_HCA: 'mlx5_0,mlx5_1,mlx5_2,mlx5_5,mlx5_6,mlx5_7,mlx5_8,mlx5_11',
+      NCCL_NET_GDR_LEVEL: 'PIX',
+    });
+    assert.ok(
+      c.gpus.every((g) => g.matchedBy === 'busId'),
+      "the log's busIds (18000, 2a000 …) are the host's 00000000:18:00.0, 2A:00.0 …",
+    );
     assert.deepEqual(ids(c), ['warning nccl.unexpected-nic', 'info nccl.gdr-not-predicted']);
     const nic = c.findings[0];
     assert.match(nic.detail, /mlx5_5, mlx5_6, mlx5_7, mlx5_8, mlx5_11 are not an RDMA device of healthy: is the log from this host\?/);
@@ -93,7 +123,7 @@ describe('an NCCL log compared with the host it ran on', () => {
     assert.match(c.findings[1].detail, /The model may be missing something/);
   });
 
-  it('a log whose GPUs (by busId) are not the host\'s is not compared, and says so', () => {
+  it("a log whose GPUs (by busId) are not the host's is not compared, and says so", () => {
     const c = compare(demo, 'demo', 'ib-gdrdma-a100-single-process-4-gpus-cut.txt');
     assert.deepEqual(ids(c), ['info nccl.not-compared']);
     assert.deepEqual(c.unmatchedLogGpus, [0, 1, 2, 3]);

@@ -13,22 +13,34 @@ describe('NCCL log detection from the first lines', () => {
   it('recognises every real NCCL log fixture, but not a torchrun output whose only NCCL line is its version', () => {
     const missed = fixtureFiles('nccl-log').filter((f) => !ncclLogNearTop(lines(f)));
     // NCCL_DEBUG unset: NCCL printed "[rank0]:NCCL version 2.27.5+cuda12.9" and nothing else; the file is torchtitan's output.
-    assert.deepEqual(missed.map((f) => path.basename(f)), ['torchrun-rank-prefix-tee-version-only-nccl2.27.5.txt']);
+    assert.deepEqual(
+      missed.map((f) => path.basename(f)),
+      ['torchrun-rank-prefix-tee-version-only-nccl2.27.5.txt'],
+    );
     assert.equal(readNcclLog(fs.readFileSync(missed[0], 'utf8')).lines.length, 1);
   });
 
   it('recognises none of the other real outputs', () => {
-    const others = fs.readdirSync(FIXTURES, { withFileTypes: true })
+    const others = fs
+      .readdirSync(FIXTURES, { withFileTypes: true })
       .filter((d) => d.isDirectory() && d.name !== 'nccl-log')
       .flatMap((d) => fixtureFiles(d.name));
     assert.ok(others.length > 50, `${others.length} other fixtures`);
     const taken = others.filter((f) => ncclLogNearTop(lines(f)));
-    assert.deepEqual(taken.map((f) => path.relative(FIXTURES, f)), []);
+    assert.deepEqual(
+      taken.map((f) => path.relative(FIXTURES, f)),
+      [],
+    );
   });
 
   it('needs a full header, or three headerless NCCL lines: a lone "NCCL version" in PyTorch\'s error is not a log', () => {
     // PyTorch's message as quoted in the parser's tests (ncclLogPrefix.ts: ", NCCL version 2.18.1").
-    assert.equal(ncclLogNearTop(['torch.distributed.DistBackendError: NCCL error in: ../ProcessGroupNCCL.cpp:1275, unhandled system error, NCCL version 2.18.1']), false);
+    assert.equal(
+      ncclLogNearTop([
+        'torch.distributed.DistBackendError: NCCL error in: ../ProcessGroupNCCL.cpp:1275, unhandled system error, NCCL version 2.18.1',
+      ]),
+      false,
+    );
     assert.equal(ncclLogNearTop(['NCCL version 2.18.1+cuda12.1']), false);
     const stripped = lines(path.join(FIXTURES, 'nccl-log', 'roce-gb10-gdr0-nccl2.30.7-header-stripped-by-author.txt'));
     assert.equal(ncclLogNearTop(stripped), true);

@@ -51,14 +51,25 @@ describe('the editor and gdr-doctor nccl-log agree on every real NCCL log fixtur
       const kinds = (kind: string) => marks.filter((m) => m.kind === kind);
       // Every HCA a Disabled line names (Socket "HCAs" aside) has a mark on such a line, and only those lines.
       const disabled = summary.hosts.flatMap((h) => h.hcas.filter((x) => x.gdr === false).map((x) => x.name));
-      for (const hca of disabled) assert.ok(kinds('hca-gdr-disabled').some((m) => m.message.startsWith(`GPU Direct RDMA disabled for HCA ${hca}`)), hca);
-      for (const m of kinds('hca-gdr-disabled')) assert.match(lines[m.line - 1].slice(m.start, m.end), /GPU Direct RDMA Disabled for (GPU \S+ \/ )?HCA/);
+      for (const hca of disabled)
+        assert.ok(
+          kinds('hca-gdr-disabled').some((m) => m.message.startsWith(`GPU Direct RDMA disabled for HCA ${hca}`)),
+          hca,
+        );
+      for (const m of kinds('hca-gdr-disabled'))
+        assert.match(lines[m.line - 1].slice(m.start, m.end), /GPU Direct RDMA Disabled for (GPU \S+ \/ )?HCA/);
       // One mark per NCCL WARN line; one per GPU with network connections without /GDRDMA, on such a line.
-      assert.equal(kinds('warn').length, summary.warnings.reduce((a, w) => a + w.count, 0));
+      assert.equal(
+        kinds('warn').length,
+        summary.warnings.reduce((a, w) => a + w.count, 0),
+      );
       const without = summary.hosts.flatMap((h) => h.gpus).filter((g) => g.netConnections.gdrdma < g.netConnections.total);
       assert.equal(kinds('net-without-gdrdma').length, without.length);
       for (const m of kinds('net-without-gdrdma')) assert.match(lines[m.line - 1].slice(m.start, m.end), /via NET\/(?!.*\/GDRDMA)/);
-      assert.equal(kinds('socket').length > 0, summary.hosts.some((h) => h.network === 'Socket' && h.gdrOffReasons.some((r) => r.reason.startsWith('Using network Socket'))));
+      assert.equal(
+        kinds('socket').length > 0,
+        summary.hosts.some((h) => h.network === 'Socket' && h.gdrOffReasons.some((r) => r.reason.startsWith('Using network Socket'))),
+      );
     });
   }
 });

@@ -14,7 +14,13 @@ function sidecarView(s: NcclLogSummary): unknown {
   for (const h of s.hosts) {
     const nicsByGpu: Record<string, string[]> = {};
     for (const g of h.gpus) if (g.nics.length > 0) nicsByGpu[String(g.dev)] = g.nics.map((n) => n.name);
-    hosts[h.name] = { ranks: h.ranks, network: h.network, netConnections: h.netConnections, nicsByGpu, gdrOffReasons: h.gdrOffReasons.length };
+    hosts[h.name] = {
+      ranks: h.ranks,
+      network: h.network,
+      netConnections: h.netConnections,
+      nicsByGpu,
+      gdrOffReasons: h.gdrOffReasons.length,
+    };
   }
   return {
     ncclVersion: s.ncclVersion,
@@ -41,9 +47,12 @@ describe('NCCL log summary of every real fixture in test/fixtures/nccl-log', () 
     });
   }
 
-  it('reads two files of one job as one: the NIC list of the first names the NICs the second\'s channels use', () => {
+  it("reads two files of one job as one: the NIC list of the first names the NICs the second's channels use", () => {
     const summarizer = new NcclLogSummarizer();
-    for (const part of ['roce-8gpu-nccl2.27.5-aws-ofi-plugin-fallback-init-cut.txt', 'roce-8gpu-nccl2.27.5-gdrdma-p2p-ipc-channel-setup-cut.txt']) {
+    for (const part of [
+      'roce-8gpu-nccl2.27.5-aws-ofi-plugin-fallback-init-cut.txt',
+      'roce-8gpu-nccl2.27.5-gdrdma-p2p-ipc-channel-setup-cut.txt',
+    ]) {
       addNcclLogText(summarizer, readFixture('nccl-log', part), part);
     }
     const s = summarizer.summary();
@@ -51,12 +60,27 @@ describe('NCCL log summary of every real fixture in test/fixtures/nccl-log', () 
     const host = s.hosts.find((h) => h.name === 'tpgds-aihub0008');
     assert.ok(host);
     // NET/IB/n is the n-th of "NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [2]mlx5_2:1/RoCE [3]mlx5_5:1/RoCE …".
-    assert.deepEqual(host.gpus.map((g) => [g.dev, g.busId, g.ranks, g.nics.map((n) => n.name)]), [
-      [0, '18000', [8], ['mlx5_0']], [1, '2a000', [9], ['mlx5_1']], [2, '3a000', [10], ['mlx5_2']], [3, '5d000', [11], ['mlx5_5']],
-      [4, '9a000', [12], ['mlx5_6']], [5, 'ab000', [13], ['mlx5_7']], [6, 'ba000', [14], ['mlx5_8']], [7, 'db000', [15], ['mlx5_11']],
-    ]);
-    assert.ok(host.gpus.every((g) => g.dmabuf), 'DMA-BUF is available on every GPU');
-    assert.deepEqual(s.files.map((f) => f.name), ['roce-8gpu-nccl2.27.5-aws-ofi-plugin-fallback-init-cut.txt', 'roce-8gpu-nccl2.27.5-gdrdma-p2p-ipc-channel-setup-cut.txt']);
+    assert.deepEqual(
+      host.gpus.map((g) => [g.dev, g.busId, g.ranks, g.nics.map((n) => n.name)]),
+      [
+        [0, '18000', [8], ['mlx5_0']],
+        [1, '2a000', [9], ['mlx5_1']],
+        [2, '3a000', [10], ['mlx5_2']],
+        [3, '5d000', [11], ['mlx5_5']],
+        [4, '9a000', [12], ['mlx5_6']],
+        [5, 'ab000', [13], ['mlx5_7']],
+        [6, 'ba000', [14], ['mlx5_8']],
+        [7, 'db000', [15], ['mlx5_11']],
+      ],
+    );
+    assert.ok(
+      host.gpus.every((g) => g.dmabuf),
+      'DMA-BUF is available on every GPU',
+    );
+    assert.deepEqual(
+      s.files.map((f) => f.name),
+      ['roce-8gpu-nccl2.27.5-aws-ofi-plugin-fallback-init-cut.txt', 'roce-8gpu-nccl2.27.5-gdrdma-p2p-ipc-channel-setup-cut.txt'],
+    );
   });
 
   it('gives the reason NCCL printed for each host, with the line that says it (NVIDIA/nccl#899, both parts)', () => {
@@ -68,7 +92,11 @@ describe('NCCL log summary of every real fixture in test/fixtures/nccl-log', () 
     const reasons = Object.fromEntries(s.hosts.map((h) => [h.name, h.gdrOffReasons.map((r) => `${r.evidence.file}:${r.evidence.line}`)]));
     assert.deepEqual(reasons, {
       '6a5a91752e39': ['ib-no-module-2-containers-part1-start-cut.txt:6'],
-      '21346d5cefce': ['ib-no-module-2-containers-part2-channels-cut.txt:1', 'ib-no-module-2-containers-part2-channels-cut.txt:2', 'ib-no-module-2-containers-part2-channels-cut.txt:3'],
+      '21346d5cefce': [
+        'ib-no-module-2-containers-part2-channels-cut.txt:1',
+        'ib-no-module-2-containers-part2-channels-cut.txt:2',
+        'ib-no-module-2-containers-part2-channels-cut.txt:3',
+      ],
     });
     assert.match(s.hosts[0].gdrOffReasons[0].reason, /^HCA mlx5_0: GPU Direct RDMA disabled \(no module\)/);
     assert.equal(s.verdict, 'no-gdr');

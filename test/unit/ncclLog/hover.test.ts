@@ -39,14 +39,16 @@ describe('NCCL log hovers', () => {
     assert.deepEqual(hoverOn(pxn, 'Channel').titles, ['Channel connection']);
   });
 
-  it('explains P2P/IPC behind mpirun\'s prefix, P2P/CUMEM/read behind a CloudWatch timestamp, NET/Socket and NET/IB', () => {
+  it("explains P2P/IPC behind mpirun's prefix, P2P/CUMEM/read behind a CloudWatch timestamp, NET/Socket and NET/IB", () => {
     const ipc = hoverOn(line('efa-ofi-plugin-nccl2.4-mpirun-ring-warn-cut.txt', 2), 'P2P/IPC');
     assert.deepEqual([ipc.text, ipc.titles[0]], ['P2P/IPC', 'P2P/IPC']);
     assert.match(ipc.sources[0], /src\/transport\/p2p\.cc/);
     const cumem = line('efa-aws-libfabric-cloudwatch-timestamp-prefix-gdrdma-cut.txt', 8);
     assert.deepEqual(hoverOn(cumem, 'P2P/CUMEM').titles[0], 'P2P/CUMEM');
     assert.deepEqual(hoverOn(cumem, '/read').titles[0], '/read');
-    const ib = readFixture('nccl-log', 'ib-no-module-2-containers-part2-channels-cut.txt').split('\n').find((l) => l.includes('via NET/IB/'));
+    const ib = readFixture('nccl-log', 'ib-no-module-2-containers-part2-channels-cut.txt')
+      .split('\n')
+      .find((l) => l.includes('via NET/IB/'));
     assert.ok(ib);
     assert.deepEqual(hoverOn(ib, 'NET/IB').titles, ['NET/IB', 'Channel connection']);
   });
@@ -60,7 +62,7 @@ describe('NCCL log hovers', () => {
     assert.match(hoverOn(socket, 'NET/Socket').sources[0], /src\/transport\/net_socket\.cc/);
   });
 
-  it('explains DMABUF in the HPC-X plugin\'s HCA line (Mellanox nccl-rdma-sharp-plugins src/p2p_plugin.c format, formatted by hand)', () => {
+  it("explains DMABUF in the HPC-X plugin's HCA line (Mellanox nccl-rdma-sharp-plugins src/p2p_plugin.c format, formatted by hand)", () => {
     const text = "gpu01:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA (DMABUF) enabled for HCA 0 'mlx5_0";
     assert.deepEqual(hoverOn(text, 'DMABUF').titles, ['DMABUF', 'GPU Direct RDMA for one NIC']);
     assert.deepEqual(hoverOn(text, 'enabled').titles, ['GPU Direct RDMA for one NIC']);
@@ -69,16 +71,20 @@ describe('NCCL log hovers', () => {
   it('explains the kind of other lines: Using network, HCA Disabled, DMA-BUF, NCCL WARN, version', () => {
     assert.deepEqual(hoverOn(line('socket-fallback-no-libibverbs-1-host-cut.txt', 1), 'Socket').titles, ['Network transport']);
     assert.deepEqual(hoverOn(line('ib-no-module-2-containers-part1-start-cut.txt', 6), 'Disabled').titles, ['GPU Direct RDMA for one NIC']);
-    const dmabuf = readFixture('nccl-log', 'ib-roce-gdrdma-dmabuf-shared-nccl-tests-nccl2.16.5.txt').split('\n').find((l) => l.includes('DMA-BUF is available'));
+    const dmabuf = readFixture('nccl-log', 'ib-roce-gdrdma-dmabuf-shared-nccl-tests-nccl2.16.5.txt')
+      .split('\n')
+      .find((l) => l.includes('DMA-BUF is available'));
     assert.ok(dmabuf);
     assert.deepEqual(hoverOn(dmabuf, 'DMA-BUF').titles, ['DMA-BUF on a GPU']);
     assert.deepEqual(hoverOn(line('efa-ofi-plugin-nccl2.4-mpirun-ring-warn-cut.txt', 14), "Couldn't").titles, ['NCCL WARN']);
-    const version = readFixture('nccl-log', 'ib-roce-gdrdma-dmabuf-shared-nccl-tests-nccl2.16.5.txt').split('\n').find((l) => /NCCL version 2\.16\.5/.test(l));
+    const version = readFixture('nccl-log', 'ib-roce-gdrdma-dmabuf-shared-nccl-tests-nccl2.16.5.txt')
+      .split('\n')
+      .find((l) => /NCCL version 2\.16\.5/.test(l));
     assert.ok(version);
     assert.deepEqual(hoverOn(version, '2.16.5').titles, ['NCCL version']);
   });
 
-  it('has nothing to say about other programs\' lines or past the end of NCCL\'s text', () => {
+  it("has nothing to say about other programs' lines or past the end of NCCL's text", () => {
     const banner = line('ib-no-module-2-containers-part1-start-cut.txt', 1);
     assert.equal(ncclLogHoverAt(banner, 3), null);
     assert.equal(ncclLogHoverAt(pxn, pxn.length + 2), null);

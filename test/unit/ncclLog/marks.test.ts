@@ -9,7 +9,7 @@ const log = (name: string) => readFixture('nccl-log', name);
 const NO_MODULE = 'ib-no-module-2-containers-part1-start-cut.txt';
 
 describe('NCCL log marks for the Problems panel', () => {
-  it('marks "GPU Direct RDMA Disabled for HCA 0 \'mlx5_0\' (no module)" on its line, from NCCL\'s header to the end', () => {
+  it("marks \"GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)\" on its line, from NCCL's header to the end", () => {
     const text = log(NO_MODULE);
     const { marks } = analyzeNcclLogText(text, NO_MODULE);
     const hca = marks.filter((m) => m.kind === 'hca-gdr-disabled');
@@ -19,7 +19,7 @@ describe('NCCL log marks for the Problems panel', () => {
     assert.equal(hca[0].end, text.split('\n')[5].trimEnd().length);
   });
 
-  it('marks each NCCL WARN behind mpirun\'s prefix, starting where NCCL\'s text starts (aws/aws-ofi-nccl#24)', () => {
+  it("marks each NCCL WARN behind mpirun's prefix, starting where NCCL's text starts (aws/aws-ofi-nccl#24)", () => {
     const name = 'efa-ofi-plugin-nccl2.4-mpirun-ring-warn-cut.txt';
     const line = log(name).split('\n')[13];
     const warn = analyzeNcclLogText(log(name), name).marks.filter((m) => m.kind === 'warn');
@@ -36,22 +36,31 @@ describe('NCCL log marks for the Problems panel', () => {
     // No HCA line of NET/Socket ("GPU Direct RDMA Disabled for HCA 0 'enp1s0f0'") is marked: sockets never do GDR.
     assert.equal(analyzeNcclLogText(log(name), name).marks.filter((m) => m.kind === 'hca-gdr-disabled').length, 0);
     const known = rewordSocketMarks(socket, ['mlx5_0:1 on gpu01']);
-    assert.equal(known[0].message, 'Using network Socket while InfiniBand devices exist (mlx5_0:1 on gpu01): NCCL sends over TCP, without RDMA or GPU Direct RDMA');
+    assert.equal(
+      known[0].message,
+      'Using network Socket while InfiniBand devices exist (mlx5_0:1 on gpu01): NCCL sends over TCP, without RDMA or GPU Direct RDMA',
+    );
   });
 
-  it('marks each GPU\'s first network connection without /GDRDMA, with its counts', () => {
+  it("marks each GPU's first network connection without /GDRDMA, with its counts", () => {
     const name = 'ibext-plugin-no-gdrdma-8-gpus-cut.txt';
     const marks = analyzeNcclLogText(log(name), name).marks.filter((m) => m.kind === 'net-without-gdrdma');
     assert.equal(marks.length, 7);
     const gpu6 = marks.find((m) => m.line === 1);
-    assert.equal(gpu6?.message, 'Network connections without GDRDMA: 3 of 3 of GPU 6 on hostname-test are staged through host memory (this is the first)');
+    assert.equal(
+      gpu6?.message,
+      'Network connections without GDRDMA: 3 of 3 of GPU 6 on hostname-test are staged through host memory (this is the first)',
+    );
   });
 
   it('marks the GPU/HCA pairs beyond the distance threshold, and NCCL_NET_GDR_LEVEL as a setting', () => {
     const name = 'pair-gdr-distance-gdr-level-phb-cut.txt';
     const marks = analyzeNcclLogText(log(name), name).marks;
     const pair = marks.find((m) => m.kind === 'pair-gdr-disabled');
-    assert.equal(pair?.message, 'GPU Direct RDMA disabled for GPU 18000 / HCA 0: path distance 5 is beyond the threshold 4 (NCCL_NET_GDR_LEVEL)');
+    assert.equal(
+      pair?.message,
+      'GPU Direct RDMA disabled for GPU 18000 / HCA 0: path distance 5 is beyond the threshold 4 (NCCL_NET_GDR_LEVEL)',
+    );
     assert.ok(!marks.some((m) => m.kind === 'env-gdr-off'), 'NCCL_NET_GDR_LEVEL=PHB does not turn GDR off');
   });
 
@@ -76,7 +85,14 @@ describe('NCCL log marks for the Problems panel', () => {
     assert.equal(a.readChars, text.lastIndexOf('\n', limit - 1) + 1);
     assert.equal(a.lines, text.slice(0, a.readChars).split('\n').length - 1);
     // Said in Problems on line 1 (VS Code shows no lens on a log too large to colour).
-    assert.deepEqual(a.marks[0], { kind: 'read-limit', severity: 'info', line: 1, start: 0, end: 0, message: `Read the first 0.0 MB only (${a.lines} lines): nothing past line ${a.lines} is marked; Analyze NCCL Log reads the whole file` });
+    assert.deepEqual(a.marks[0], {
+      kind: 'read-limit',
+      severity: 'info',
+      line: 1,
+      start: 0,
+      end: 0,
+      message: `Read the first 0.0 MB only (${a.lines} lines): nothing past line ${a.lines} is marked; Analyze NCCL Log reads the whole file`,
+    });
     const whole = analyzeNcclLogText(text, name);
     assert.equal(whole.complete, true);
     assert.ok(!whole.marks.some((m) => m.kind === 'read-limit'));

@@ -26,7 +26,8 @@ describe('NCCL log summary', () => {
       [13, 0, 13, 'no-gdr'],
       [10, 4, 20, 'mixed'],
     ];
-    for (const [total, gdrdma, lines, expected] of rows) assert.equal(verdict({ total, gdrdma }, lines), expected, `${gdrdma}/${total} of ${lines}`);
+    for (const [total, gdrdma, lines, expected] of rows)
+      assert.equal(verdict({ total, gdrdma }, lines), expected, `${gdrdma}/${total} of ${lines}`);
   });
 
   it('is mixed, naming the hosts without GDRDMA, when one job log has both', () => {
@@ -41,7 +42,10 @@ describe('NCCL log summary', () => {
   it('says no-net for a log whose connections all stay inside a host (NVIDIA/nccl#302, cut before the network)', () => {
     const s = summaryOf('ib-roce-nccl2.5.6-rank-prefix-ring-busid-cut.txt');
     assert.equal(s.verdict, 'no-net');
-    assert.deepEqual(s.hcas.map((h) => h.name), ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3', 'mlx5_4']);
+    assert.deepEqual(
+      s.hcas.map((h) => h.name),
+      ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3', 'mlx5_4'],
+    );
   });
 
   it('reports the Socket fallback of NCCL 2.5, which never says "Using network" (NVIDIA/nccl#300)', () => {
@@ -56,7 +60,10 @@ describe('NCCL log summary', () => {
     // Built from "NCCL version %s" (src/init.cc) and "GPU Direct RDMA Disabled for GPU %lx / HCA %d (distance %d > %d)" (src/graph/paths.cc v2.16.5-1).
     const text = 'NCCL version 2.16.5+cuda11.8\nn1:10:11 [0] NCCL INFO GPU Direct RDMA Disabled for GPU 81000 / HCA 0 (distance 7 > 4)\n';
     const s = expectOk(summarizeNcclLog(text));
-    assert.equal(s.hosts[0].gdrOffReasons[0].reason, 'GPU 81000 / HCA 0: path distance 7 (SYS) is beyond the GPU Direct RDMA threshold 4 (PXB) (NCCL_NET_GDR_LEVEL)');
+    assert.equal(
+      s.hosts[0].gdrOffReasons[0].reason,
+      'GPU 81000 / HCA 0: path distance 7 (SYS) is beyond the GPU Direct RDMA threshold 4 (PXB) (NCCL_NET_GDR_LEVEL)',
+    );
     const without = expectOk(summarizeNcclLog(text.split('\n').slice(1).join('\n')));
     assert.match(without.hosts[0].gdrOffReasons[0].reason, /path distance 7 is beyond the GPU Direct RDMA threshold 4 /);
   });

@@ -43,8 +43,14 @@ describe('parseGpuQuery', () => {
 
     it('reads hxs-2: two RTX 5060 Ti on buses 02 and 03', () => {
       const value = parsed(readFixture('gpus', 'geforce-rtx5060ti-x2-csv-header-crlf.txt'));
-      assert.deepEqual(value.gpus.map((g) => g.pciBusId), ['00000000:02:00.0', '00000000:03:00.0']);
-      assert.deepEqual(value.gpus.map((g) => g.name), ['NVIDIA GeForce RTX 5060 Ti', 'NVIDIA GeForce RTX 5060 Ti']);
+      assert.deepEqual(
+        value.gpus.map((g) => g.pciBusId),
+        ['00000000:02:00.0', '00000000:03:00.0'],
+      );
+      assert.deepEqual(
+        value.gpus.map((g) => g.name),
+        ['NVIDIA GeForce RTX 5060 Ti', 'NVIDIA GeForce RTX 5060 Ti'],
+      );
     });
 
     it('lets the header win over the field list passed in', () => {

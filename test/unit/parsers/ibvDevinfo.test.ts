@@ -1,7 +1,17 @@
 import * as assert from 'assert';
 import {
-  activeMtu, activeSpeedGbps, activeWidthLanes, fieldLines, fieldText, linkLayer, maxMtu, parseIbvDevinfo,
-  physPortCount, physState, portRateGbps, portState,
+  activeMtu,
+  activeSpeedGbps,
+  activeWidthLanes,
+  fieldLines,
+  fieldText,
+  linkLayer,
+  maxMtu,
+  parseIbvDevinfo,
+  physPortCount,
+  physState,
+  portRateGbps,
+  portState,
 } from '../../../src/core/parsers/ibvDevinfo';
 import { splitField } from '../../../src/core/parsers/ibvDevinfoBlocks';
 import { checksFor, firstLines, readFixture } from '../../support/parsing';
@@ -34,41 +44,85 @@ describe('parseIbvDevinfo: real outputs', () => {
     assert.strictEqual(d.board_id, 'MT_1090110023');
     assert.strictEqual(d.phys_port_cnt, '2');
     assert.strictEqual(d['Device ports'], undefined, 'the heading carries no data');
-    assert.deepStrictEqual(d.ports.map((p) => p.port), [1, 2]);
+    assert.deepStrictEqual(
+      d.ports.map((p) => p.port),
+      [1, 2],
+    );
     assert.deepStrictEqual(d.ports[1], {
-      port: 2, state: 'PORT_ACTIVE (4)', max_mtu: '4096 (5)', active_mtu: '1024 (3)', sm_lid: '0', port_lid: '0',
-      port_lmc: '0x00', link_layer: 'Ethernet',
+      port: 2,
+      state: 'PORT_ACTIVE (4)',
+      max_mtu: '4096 (5)',
+      active_mtu: '1024 (3)',
+      sm_lid: '0',
+      port_lid: '0',
+      port_lmc: '0x00',
+      link_layer: 'Ethernet',
     });
     assert.deepStrictEqual(v.messages, []);
   });
 
   it('two ConnectX-3 InfiniBand HCAs, port 2 down on each', () => {
     const v = parsed(fixture(CX3_IB));
-    assert.deepStrictEqual(v.devices.map((d) => d.hca_id), ['mlx4_1', 'mlx4_0']);
+    assert.deepStrictEqual(
+      v.devices.map((d) => d.hca_id),
+      ['mlx4_1', 'mlx4_0'],
+    );
     const [a, b] = v.devices;
     assert.strictEqual(a.sys_image_guid, '7cfe:9003:00a5:95c3');
     assert.strictEqual(b.node_guid, 'e41d:2d03:00e0:c740');
-    assert.deepStrictEqual(a.ports.map((p) => [p.state, p.port_lid]), [['PORT_ACTIVE (4)', '22'], ['PORT_DOWN (1)', '0']]);
-    assert.deepStrictEqual(b.ports.map((p) => [p.sm_lid, p.port_lid]), [['18', '32'], ['0', '0']]);
+    assert.deepStrictEqual(
+      a.ports.map((p) => [p.state, p.port_lid]),
+      [
+        ['PORT_ACTIVE (4)', '22'],
+        ['PORT_DOWN (1)', '0'],
+      ],
+    );
+    assert.deepStrictEqual(
+      b.ports.map((p) => [p.sm_lid, p.port_lid]),
+      [
+        ['18', '32'],
+        ['0', '0'],
+      ],
+    );
     assert.strictEqual(b.ports[1].link_layer, 'InfiniBand');
   });
 
   it('rdma-core -vv on two ConnectX-6: flag lists, nested caps, repeated key, GIDs (openucx/ucx#9908)', () => {
     const v = parsed(fixture(CX6_VV));
-    assert.deepStrictEqual(v.devices.map((d) => d.hca_id), ['mlx5_0', 'mlx5_1']);
+    assert.deepStrictEqual(
+      v.devices.map((d) => d.hca_id),
+      ['mlx5_0', 'mlx5_1'],
+    );
     const d = v.devices[0];
     assert.strictEqual(d.max_mr_size, '0xffffffffffffffff');
     assert.strictEqual(d.max_qp_wr, '32768');
     assert.deepStrictEqual(d.device_cap_flags, {
       value: '0x21361c36',
-      lines: ['BAD_PKEY_CNTR', 'BAD_QKEY_CNTR', 'AUTO_PATH_MIG', 'CHANGE_PHY_PORT', 'PORT_ACTIVE_EVENT', 'SYS_IMAGE_GUID',
-        'RC_RNR_NAK_GEN', 'MEM_WINDOW', 'UD_IP_CSUM', 'XRC', 'MEM_MGT_EXTENSIONS', 'MEM_WINDOW_TYPE_2B', 'MANAGED_FLOW_STEERING'],
+      lines: [
+        'BAD_PKEY_CNTR',
+        'BAD_QKEY_CNTR',
+        'AUTO_PATH_MIG',
+        'CHANGE_PHY_PORT',
+        'PORT_ACTIVE_EVENT',
+        'SYS_IMAGE_GUID',
+        'RC_RNR_NAK_GEN',
+        'MEM_WINDOW',
+        'UD_IP_CSUM',
+        'XRC',
+        'MEM_MGT_EXTENSIONS',
+        'MEM_WINDOW_TYPE_2B',
+        'MANAGED_FLOW_STEERING',
+      ],
     });
     assert.deepStrictEqual(d.uc_odp_caps, { value: '', lines: ['NO SUPPORT'] });
     assert.deepStrictEqual(d.rss_caps, {
       value: '',
-      lines: ['max_rwq_indirection_tables:\t\t\t0', 'max_rwq_indirection_table_size:\t\t\t0', 'rx_hash_function:\t\t\t\t0x0',
-        'rx_hash_fields_mask:\t\t\t\t0x0'],
+      lines: [
+        'max_rwq_indirection_tables:\t\t\t0',
+        'max_rwq_indirection_table_size:\t\t\t0',
+        'rx_hash_function:\t\t\t\t0x0',
+        'rx_hash_fields_mask:\t\t\t\t0x0',
+      ],
     });
     assert.deepStrictEqual(d['cq moderation caps'], { value: '', lines: ['max_cq_count:\t65535', 'max_cq_period:\t4095 us'] });
     assert.strictEqual(d['completion timestamp_mask'], '0x7fffffffffffffff');
@@ -82,17 +136,22 @@ describe('parseIbvDevinfo: real outputs', () => {
     assert.strictEqual(p.phys_state, 'LINK_UP (5)');
     assert.deepStrictEqual(p.GID, [{ index: 0, gid: 'fe80:0000:0000:0000:88e9:a4ff:ff25:a462', type: null }]);
     const down = v.devices[1].ports[0];
-    assert.deepStrictEqual([down.state, down.port_lid, down.active_speed, down.phys_state],
-      ['PORT_DOWN (1)', '65535', 'invalid speed (0)', 'DISABLED (3)']);
+    assert.deepStrictEqual(
+      [down.state, down.port_lid, down.active_speed, down.phys_state],
+      ['PORT_DOWN (1)', '65535', 'invalid speed (0)', 'DISABLED (3)'],
+    );
   });
 
   it('-v on three mlx5 HCAs: ConnectX-6 InfiniBand + two ConnectX-5 RoCE ports (E3SM-Project/scorpio, Chrysalis)', () => {
     const v = parsed(fixture(CHRYSALIS_V));
-    assert.deepStrictEqual(v.devices.map((d) => [d.hca_id, d.fw_ver, d.vendor_part_id, d.board_id]), [
-      ['mlx5_0', '20.29.2002', '4123', 'MT_0000000223'],
-      ['mlx5_1', '16.27.2008', '4119', 'MT_0000000012'],
-      ['mlx5_2', '16.27.2008', '4119', 'MT_0000000012'],
-    ]);
+    assert.deepStrictEqual(
+      v.devices.map((d) => [d.hca_id, d.fw_ver, d.vendor_part_id, d.board_id]),
+      [
+        ['mlx5_0', '20.29.2002', '4123', 'MT_0000000223'],
+        ['mlx5_1', '16.27.2008', '4119', 'MT_0000000012'],
+        ['mlx5_2', '16.27.2008', '4119', 'MT_0000000012'],
+      ],
+    );
     const [ib, roce1, roce2] = v.devices;
     assert.strictEqual(roce2.sys_image_guid, '0c42:a103:002b:07a4', 'the two ConnectX-5 ports share one card');
     assert.strictEqual(ib.hca_core_clock, '156250kHZ');
@@ -100,30 +159,46 @@ describe('parseIbvDevinfo: real outputs', () => {
     assert.strictEqual(ib['max_sge#2'], '1', 'tag-matching max_sge');
     assert.deepStrictEqual(ib.flags, { value: '', lines: ['IBV_TM_CAP_RC'] });
     assert.strictEqual(roce1['tag matching not supported'], '');
-    assert.deepStrictEqual(fieldLines(roce1, 'raw packet caps'),
-      ['C-VLAN stripping offload', 'Scatter FCS offload', 'IP csum offload', 'Delay drop']);
-    assert.deepStrictEqual(v.devices.map((d) => d.num_comp_vectors), ['63', '63', '63']);
-    const ports = v.devices.map((d) => d.ports[0]);
-    assert.deepStrictEqual(ports.map((p) => [p.port, portState(p), physState(p), linkLayer(p), activeMtu(p), portRateGbps(p)]), [
-      [1, 'ACTIVE', 'LINK_UP', 'InfiniBand', 4096, 200],
-      [1, 'ACTIVE', 'LINK_UP', 'Ethernet', 1024, 100],
-      [1, 'ACTIVE', 'LINK_UP', 'Ethernet', 1024, 100],
+    assert.deepStrictEqual(fieldLines(roce1, 'raw packet caps'), [
+      'C-VLAN stripping offload',
+      'Scatter FCS offload',
+      'IP csum offload',
+      'Delay drop',
     ]);
+    assert.deepStrictEqual(
+      v.devices.map((d) => d.num_comp_vectors),
+      ['63', '63', '63'],
+    );
+    const ports = v.devices.map((d) => d.ports[0]);
+    assert.deepStrictEqual(
+      ports.map((p) => [p.port, portState(p), physState(p), linkLayer(p), activeMtu(p), portRateGbps(p)]),
+      [
+        [1, 'ACTIVE', 'LINK_UP', 'InfiniBand', 4096, 200],
+        [1, 'ACTIVE', 'LINK_UP', 'Ethernet', 1024, 100],
+        [1, 'ACTIVE', 'LINK_UP', 'Ethernet', 1024, 100],
+      ],
+    );
     assert.deepStrictEqual([ports[0].sm_lid, ports[0].port_lid, ports[0].gid_tbl_len], ['3', '62', '8']);
     assert.deepStrictEqual(ports[0].GID, [{ index: 0, gid: 'fe80:0000:0000:0000:0c42:a103:0065:d6b6', type: null }]);
-    assert.deepStrictEqual((ports[2].GID ?? []).map((g) => [g.index, g.gid, g.type]), [
-      [0, 'fe80:0000:0000:0000:0e42:a1ff:fe2b:07a5', 'RoCE v1'],
-      [1, 'fe80::e42:a1ff:fe2b:7a5', 'RoCE v2'],
-      [2, '0000:0000:0000:0000:0000:ffff:0a3c:200b', 'RoCE v1'],
-      [3, '::ffff:10.60.32.11', 'RoCE v2'],
-    ]);
+    assert.deepStrictEqual(
+      (ports[2].GID ?? []).map((g) => [g.index, g.gid, g.type]),
+      [
+        [0, 'fe80:0000:0000:0000:0e42:a1ff:fe2b:07a5', 'RoCE v1'],
+        [1, 'fe80::e42:a1ff:fe2b:7a5', 'RoCE v2'],
+        [2, '0000:0000:0000:0000:0000:ffff:0a3c:200b', 'RoCE v1'],
+        [3, '::ffff:10.60.32.11', 'RoCE v2'],
+      ],
+    );
     assert.deepStrictEqual(v.messages, []);
   });
 
   it('MLNX_OFED 4 -v for port 2 only (-i 2): colon-less lines, legacy caps', () => {
     const d = parsed(fixture(CX3_V)).devices[0];
     assert.strictEqual(d.phys_port_cnt, '2');
-    assert.deepStrictEqual(d.ports.map((p) => p.port), [2]);
+    assert.deepStrictEqual(
+      d.ports.map((p) => p.port),
+      [2],
+    );
     assert.deepStrictEqual(fieldLines(d, 'device_cap_flags').slice(-1), ['Unknown flags: 0x056e8000']);
     assert.strictEqual(fieldText(d, 'device_cap_exp_flags'), '0x5000401600000000');
     assert.strictEqual(d['log atomic arg sizes (mask)'], '0x8');
@@ -144,7 +219,13 @@ describe('parseIbvDevinfo: real outputs', () => {
     assert.strictEqual(d.transport, undefined);
     assert.strictEqual(d.board_id, undefined);
     assert.strictEqual(d.hw_ver, '0xA1');
-    assert.deepStrictEqual(d.ports.map((p) => [p.port, p.state, p.active_mtu]), [[1, 'active (4)', '2048 (4)'], [2, 'down (1)', '512 (2)']]);
+    assert.deepStrictEqual(
+      d.ports.map((p) => [p.port, p.state, p.active_mtu]),
+      [
+        [1, 'active (4)', '2048 (4)'],
+        [2, 'down (1)', '512 (2)'],
+      ],
+    );
     assert.strictEqual(d.ports[0].link_layer, undefined);
   });
 
@@ -161,21 +242,30 @@ describe('parseIbvDevinfo: real outputs', () => {
     assert.strictEqual(v.devices.length, 1);
     const d = v.devices[0];
     assert.deepStrictEqual([d.hca_id, d.vendor_part_id, d.sys_image_guid], ['mlx4_2', '4100', '248a:0703:00e5:3d43']);
-    assert.deepStrictEqual(d.ports.map((p) => [p.port, p.state, p.sm_lid, p.port_lid]), [[1, 'PORT_ACTIVE (4)', '2', '1']]);
+    assert.deepStrictEqual(
+      d.ports.map((p) => [p.port, p.state, p.sm_lid, p.port_lid]),
+      [[1, 'PORT_ACTIVE (4)', '2', '1']],
+    );
     assert.deepStrictEqual(v.messages, Array(8).fill('Failed to open device'));
   });
 
   it('Soft-RoCE of 2016, tabs expanded at width 4, no link_layer (SoftRoCE/rxe-dev#46)', () => {
     const d = parsed(fixture(RXE)).devices[0];
     assert.deepStrictEqual([d.hca_id, d.fw_ver, d.sys_image_guid, d.vendor_id], ['rxe0', '0.0.0', '0000:0000:0000:0000', '0x0000']);
-    assert.deepStrictEqual(d.ports.map((p) => [p.port, p.max_mtu, p.active_mtu]), [[1, '4096 (5)', '1024 (3)']]);
+    assert.deepStrictEqual(
+      d.ports.map((p) => [p.port, p.max_mtu, p.active_mtu]),
+      [[1, '4096 (5)', '1024 (3)']],
+    );
     assert.strictEqual(linkLayer(d.ports[0]), null);
   });
 
   it('reads CRLF copies and whole-block indentation the same', () => {
     const text = fixture(CX3_IB);
     assert.deepStrictEqual(parsed(text.replace(/\n/g, '\r\n')), parsed(text));
-    const indented = text.split('\n').map((l) => (l === '' ? l : `    ${l}`)).join('\n');
+    const indented = text
+      .split('\n')
+      .map((l) => (l === '' ? l : `    ${l}`))
+      .join('\n');
     assert.deepStrictEqual(parsed(indented), parsed(text));
   });
 });

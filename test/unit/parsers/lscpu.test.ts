@@ -39,7 +39,10 @@ describe('parseLscpu', () => {
       assert.equal(value.fields['L3 cache'], '36864K');
       assert.equal(value.fields['NUMA node(s)'], '2');
       assert.equal(Object.keys(value.fields).length, 25);
-      assert.ok(Object.keys(value.fields).every((key) => !key.includes('/')), 'flat layout keys are not prefixed');
+      assert.ok(
+        Object.keys(value.fields).every((key) => !key.includes('/')),
+        'flat layout keys are not prefixed',
+      );
     });
 
     it('reads the new layout with sections and joins wrapped Flags (AMD EPYC 9534, NPS4)', () => {
@@ -50,8 +53,14 @@ describe('parseLscpu', () => {
       assert.equal(value.coresPerSocket, 64);
       assert.equal(value.threadsPerCore, 2);
       assert.deepEqual(value.numaNodes, {
-        0: '0-15,128-143', 1: '16-31,144-159', 2: '32-47,160-175', 3: '48-63,176-191',
-        4: '64-79,192-207', 5: '80-95,208-223', 6: '96-111,224-239', 7: '112-127,240-255',
+        0: '0-15,128-143',
+        1: '16-31,144-159',
+        2: '32-47,160-175',
+        3: '48-63,176-191',
+        4: '64-79,192-207',
+        5: '80-95,208-223',
+        6: '96-111,224-239',
+        7: '112-127,240-255',
       });
       // Keys nested under a valued line stay bare; keys under a value-less header get its name.
       assert.equal(value.fields['CPU op-mode(s)'], '32-bit, 64-bit');
@@ -64,7 +73,14 @@ describe('parseLscpu', () => {
       const flags = value.fields['Flags'];
       assert.ok(flags.startsWith('fpu vme de pse tsc'));
       assert.ok(flags.endsWith('fsrm flush_l1d debug_swap'));
-      for (const joined of ['nopl nonstop_tsc', 'cmp_legacy svm extapic cr8_legacy abm', 'stibp ibrs_enhanced', 'xsavec xgetbv1', 'nrip_save tsc_scale', 'vpclmulqdq avx512_vnni']) {
+      for (const joined of [
+        'nopl nonstop_tsc',
+        'cmp_legacy svm extapic cr8_legacy abm',
+        'stibp ibrs_enhanced',
+        'xsavec xgetbv1',
+        'nrip_save tsc_scale',
+        'vpclmulqdq avx512_vnni',
+      ]) {
         assert.ok(flags.includes(joined), `Flags should contain ${JSON.stringify(joined)}`);
       }
     });
@@ -150,7 +166,7 @@ describe('parseLscpu', () => {
       assert.match(failure('').message, /empty/);
     });
 
-    it('refuses another command\'s output at its first line', () => {
+    it("refuses another command's output at its first line", () => {
       const error = failure(readFixture('numactl', 'seed-xeon-gold-5318y-2node.txt'));
       assert.equal(error.line, 1);
       assert.match(error.message, /expected "Architecture:"/);

@@ -23,8 +23,17 @@ describe('parseLsmod', () => {
   it('reads header-less "lsmod | grep nvid" with nvidia_peermem loaded', () => {
     const v = parsed(fixture('roce-ubuntu-grep-nvid-peermem-loaded.txt'));
     assert.strictEqual(v.hasHeader, false);
-    assert.deepStrictEqual(v.modules.map((m) => m.name), ['nvidia_uvm', 'nvidia_peermem', 'ib_uverbs', 'nvidia_drm', 'nvidia_modeset', 'nvidia', 'video']);
-    assert.deepStrictEqual(findModule(v, 'nvidia_peermem'), { name: 'nvidia_peermem', size: 16384, useCount: 0, usedBy: [], permanent: false });
+    assert.deepStrictEqual(
+      v.modules.map((m) => m.name),
+      ['nvidia_uvm', 'nvidia_peermem', 'ib_uverbs', 'nvidia_drm', 'nvidia_modeset', 'nvidia', 'video'],
+    );
+    assert.deepStrictEqual(findModule(v, 'nvidia_peermem'), {
+      name: 'nvidia_peermem',
+      size: 16384,
+      useCount: 0,
+      usedBy: [],
+      permanent: false,
+    });
     assert.deepStrictEqual(findModule(v, 'ib_uverbs')?.usedBy, ['nvidia_peermem', 'rdma_ucm', 'mlx5_ib']);
     assert.strictEqual(findModule(v, 'nvidia')?.size, 54292480);
     assert.strictEqual(findModule(v, 'nvidia')?.useCount, 63);
@@ -39,7 +48,10 @@ describe('parseLsmod', () => {
 
   it('reads the legacy nv_peer_mem module and mlx4_ib among ib_core users', () => {
     const v = parsed(fixture('egx-grep-nv-peer-mem-legacy.txt'));
-    assert.deepStrictEqual(v.modules.map((m) => m.name), ['nv_peer_mem', 'ib_core', 'nvidia']);
+    assert.deepStrictEqual(
+      v.modules.map((m) => m.name),
+      ['nv_peer_mem', 'ib_core', 'nvidia'],
+    );
     assert.ok(findModule(v, 'ib_core')?.usedBy.includes('mlx4_ib'));
     assert.strictEqual(findModule(v, 'ib_core')?.usedBy.length, 11);
     assert.deepStrictEqual(findModule(v, 'nvidia')?.usedBy, ['nvidia_uvm', 'nv_peer_mem', 'nvidia_modeset']);

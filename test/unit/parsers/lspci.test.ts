@@ -16,7 +16,10 @@ describe('parseLspci', () => {
     assert.equal(dsp.acs.cap.ReqRedir, true);
     assert.equal(redirects(dsp.acs.ctl), false);
     assert.equal(acsWord(dsp.acs.ctl), 0);
-    assert.deepEqual([dsp.linkCapability, dsp.linkStatus, dsp.numaNode, dsp.driver], [{ speed: '32GT/s', width: 16 }, { speed: '32GT/s', width: 16 }, 0, 'pcieport']);
+    assert.deepEqual(
+      [dsp.linkCapability, dsp.linkStatus, dsp.numaNode, dsp.driver],
+      [{ speed: '32GT/s', width: 16 }, { speed: '32GT/s', width: 16 }, 0, 'pcieport'],
+    );
     const gpu = v.devices.find((d) => d.slot === '19:00.0');
     assert.deepEqual([gpu?.acs, gpu?.driver], [null, 'nvidia']);
     // A port that trained slower than it can: LnkSta "16GT/s (downgraded)".

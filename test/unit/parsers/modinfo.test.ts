@@ -12,7 +12,6 @@ function found(text: string): ModinfoFound {
   return v;
 }
 
-
 describe('parseModinfo', () => {
   it('reads the legacy nv_peer_mem 1.0-8 (DKMS, Ubuntu 18.04) with empty signer fields', () => {
     const v = found(fixture('nv-peer-mem-1.0-8-ubuntu1804-dkms.txt'));
@@ -43,7 +42,12 @@ describe('parseModinfo', () => {
     assert.strictEqual(v.fields.version, '510.73.05');
     assert.strictEqual(v.fields.license, 'NVIDIA');
     assert.strictEqual(nvidiaModuleFlavor(v), 'proprietary');
-    assert.deepStrictEqual(v.aliases, ['char-major-195-*', 'pci:v000010DEd*sv*sd*bc06sc80i00*', 'pci:v000010DEd*sv*sd*bc03sc02i00*', 'pci:v000010DEd*sv*sd*bc03sc00i00*']);
+    assert.deepStrictEqual(v.aliases, [
+      'char-major-195-*',
+      'pci:v000010DEd*sv*sd*bc06sc80i00*',
+      'pci:v000010DEd*sv*sd*bc03sc02i00*',
+      'pci:v000010DEd*sv*sd*bc03sc00i00*',
+    ]);
     assert.strictEqual(v.fields.alias, 'char-major-195-*');
     assert.deepStrictEqual(v.firmware, ['nvidia/510.73.05/gsp.bin']);
     assert.deepStrictEqual(v.depends, ['drm']);
@@ -95,7 +99,9 @@ describe('parseModinfo', () => {
   });
 
   it('keeps a parm description that continues on an indented line', () => {
-    const v = found('filename:       /lib/x.ko\nvermagic:       4.10.0 SMP\nparm:           swenc:Set to 1 for software crypto (default 0)\n (bool)\n');
+    const v = found(
+      'filename:       /lib/x.ko\nvermagic:       4.10.0 SMP\nparm:           swenc:Set to 1 for software crypto (default 0)\n (bool)\n',
+    );
     assert.deepStrictEqual(v.parm[0], { name: 'swenc', description: 'Set to 1 for software crypto (default 0)\n(bool)', type: 'bool' });
   });
 

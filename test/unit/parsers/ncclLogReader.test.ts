@@ -29,7 +29,10 @@ describe('NcclLogReader', () => {
     const lf = GB10.trimEnd().split('\n');
     const mixed = `${lf[0]}\r\n\r${lf[1]}\n`;
     const whole = readNcclLog(mixed);
-    assert.deepEqual(whole.lines.map((l) => l.line), [1, 3]);
+    assert.deepEqual(
+      whole.lines.map((l) => l.line),
+      [1, 3],
+    );
     assert.equal(whole.lineCount, 3);
     const split = mixed.indexOf('\n');
     const lines: NcclLogLine[] = [];
@@ -37,7 +40,10 @@ describe('NcclLogReader', () => {
     reader.push(mixed.slice(0, split));
     reader.push(mixed.slice(split));
     reader.end();
-    assert.deepEqual(lines.map((l) => l.line), [1, 3]);
+    assert.deepEqual(
+      lines.map((l) => l.line),
+      [1, 3],
+    );
     assert.equal(lines[0].message.kind, 'hca-gdr');
   });
 
@@ -59,10 +65,16 @@ describe('NcclLogReader', () => {
     reader.end();
     assert.equal(lines.length, 3);
     assert.deepEqual([lines[0].line, lines[0].cut], [1, true]);
-    assert.deepEqual(lines.slice(1).map((l) => [l.line, l.message.kind]), [[2, 'hca-gdr'], [3, 'hca-gdr']]);
+    assert.deepEqual(
+      lines.slice(1).map((l) => [l.line, l.message.kind]),
+      [
+        [2, 'hca-gdr'],
+        [3, 'hca-gdr'],
+      ],
+    );
   });
 
-  it('counts other programs\' lines without reporting them (nccl-tests output in fixture ib-roce-gdrdma-dmabuf-shared-…)', () => {
+  it("counts other programs' lines without reporting them (nccl-tests output in fixture ib-roce-gdrdma-dmabuf-shared-…)", () => {
     const text = readFixture('nccl-log', 'ib-roce-gdrdma-dmabuf-shared-nccl-tests-nccl2.16.5.txt');
     const { lines, lineCount } = readNcclLog(text);
     assert.equal(lineCount, 87);

@@ -21,13 +21,19 @@ describe('parseNumactl', () => {
           { id: 0, cpus: range(0, 23), sizeMb: 257434, freeMb: 201543 },
           { id: 1, cpus: range(24, 47), sizeMb: 258027, freeMb: 213800 },
         ],
-        distances: [[10, 20], [20, 10]],
+        distances: [
+          [10, 20],
+          [20, 10],
+        ],
       });
     });
 
     it('reads an 8-node AMD EPYC NPS4 host whose distance rows end in a space', () => {
       const value = parsed(epyc);
-      assert.deepEqual(value.nodes.map((node) => node.id), range(0, 7));
+      assert.deepEqual(
+        value.nodes.map((node) => node.id),
+        range(0, 7),
+      );
       assert.deepEqual(value.nodes[0].cpus, [...range(0, 15), ...range(128, 143)]);
       assert.deepEqual(value.nodes[7], { id: 7, cpus: [...range(112, 127), ...range(240, 255)], sizeMb: 64492, freeMb: 55638 });
       assert.deepEqual(value.distances[0], [10, 12, 12, 12, 32, 32, 32, 32]);
@@ -37,7 +43,10 @@ describe('parseNumactl', () => {
 
     it('reads non-contiguous node ids and CPU-less GPU memory nodes (POWER9 AC922: 0, 8, 252-255)', () => {
       const value = parsed(power9);
-      assert.deepEqual(value.nodes.map((node) => node.id), [0, 8, 252, 253, 254, 255]);
+      assert.deepEqual(
+        value.nodes.map((node) => node.id),
+        [0, 8, 252, 253, 254, 255],
+      );
       assert.deepEqual(value.nodes[1], { id: 8, cpus: range(64, 127), sizeMb: 130784, freeMb: 129864 });
       assert.deepEqual(value.nodes[2], { id: 252, cpus: [], sizeMb: 0, freeMb: 0 });
       // Distances are indexed by position in `nodes`: row 1 is node 8, row 2 is node 252.
@@ -86,7 +95,7 @@ describe('parseNumactl', () => {
       assert.match(failure('\n \n').message, /empty/);
     });
 
-    it('refuses garbage and other commands\' output at the first line', () => {
+    it("refuses garbage and other commands' output at the first line", () => {
       assert.equal(failure('hello world\n').line, 1);
       failure(readFixture('lscpu', 'seed-xeon-gold-5318y-2socket-old-layout.txt'), 1, /expected "available: N nodes/);
     });

@@ -78,7 +78,11 @@ describe('parseNvidiaVersion', () => {
     });
 
     it('reports the wrong file: dmesg NVRM loading line', () => {
-      failsAt('[    5.826670] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  610.43.03  Release Build\n', 1, /starting with "NVRM version:"/);
+      failsAt(
+        '[    5.826670] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  610.43.03  Release Build\n',
+        1,
+        /starting with "NVRM version:"/,
+      );
     });
   });
 });

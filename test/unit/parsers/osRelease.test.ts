@@ -54,15 +54,17 @@ describe('parseOsRelease', () => {
   });
 
   it('follows os-release(5) quoting: single quotes, backslash escapes, comments, defaults', () => {
-    const v = parsed([
-      '# comment',
-      "VERSION_ID='9.4'",
-      'PRETTY_NAME="Rocky \\"Blue\\" \\$HOME \\n"',
-      'NAME=Plain\\ Linux',
-      'NAME=Later',
-      'constructor=x',
-      '',
-    ].join('\n'));
+    const v = parsed(
+      [
+        '# comment',
+        "VERSION_ID='9.4'",
+        'PRETTY_NAME="Rocky \\"Blue\\" \\$HOME \\n"',
+        'NAME=Plain\\ Linux',
+        'NAME=Later',
+        'constructor=x',
+        '',
+      ].join('\n'),
+    );
     assert.strictEqual(v.versionId, '9.4');
     assert.strictEqual(v.prettyName, 'Rocky "Blue" $HOME \\n');
     assert.strictEqual(v.fields.NAME, 'Later');

@@ -6,13 +6,26 @@ describe('parseShowGids', () => {
   it('reads a ConnectX-6 port with two link-local addresses and one IPv4 address, as show_gids prints sysfs', () => {
     const v = expectOk(parseShowGids(readFixture('show-gids', 'cx6-mlx5_0-two-link-local-ipv6-plus-ipv4-spectrumscale.txt')));
     assert.equal(v.found, 6);
-    assert.deepEqual(v.gids.map((g) => [g.index, g.roceVersion, g.netdev]), [[0, 1, 'ens1f0'], [1, 2, 'ens1f0'], [2, 1, 'ens1f0'], [3, 2, 'ens1f0'], [4, 1, 'ens1f0'], [5, 2, 'ens1f0']]);
+    assert.deepEqual(
+      v.gids.map((g) => [g.index, g.roceVersion, g.netdev]),
+      [
+        [0, 1, 'ens1f0'],
+        [1, 2, 'ens1f0'],
+        [2, 1, 'ens1f0'],
+        [3, 2, 'ens1f0'],
+        [4, 1, 'ens1f0'],
+        [5, 2, 'ens1f0'],
+      ],
+    );
     assert.equal(v.gids[5].gid, '0000:0000:0000:0000:0000:ffff:ac13:003c');
   });
 
   it('reads a sparse Kubernetes table (entries 6-9 only)', () => {
     const v = expectOk(parseShowGids(readFixture('show-gids', 'k8s-sparse-ipv4-first-then-link-local-nccl-pr1587.txt')));
-    assert.deepEqual(v.gids.map((g) => g.index), [6, 7, 8, 9]);
+    assert.deepEqual(
+      v.gids.map((g) => g.index),
+      [6, 7, 8, 9],
+    );
     assert.equal(v.found, null);
   });
 

@@ -18,15 +18,21 @@ describe('parseSmiQuery', () => {
       const value = parsed(readFixture('smi-q', GH200));
       assert.equal(value.attachedGpus, 1);
       const gpu = value.gpus[0];
-      assert.deepEqual([gpu.productName, gpu.productArchitecture, gpu.c2cMode, gpu.addressingMode, gpu.virtualizationMode],
-        ['NVIDIA GH200 480GB', 'Hopper', 'Enabled', 'ATS', 'Pass-Through']);
+      assert.deepEqual(
+        [gpu.productName, gpu.productArchitecture, gpu.c2cMode, gpu.addressingMode, gpu.virtualizationMode],
+        ['NVIDIA GH200 480GB', 'Hopper', 'Enabled', 'ATS', 'Pass-Through'],
+      );
       assert.equal(gpu.bar1Memory.total, 'N/A');
     });
 
     it('reads the processes on a GPU (an MPS server on a T4), and none where it prints "Processes : None"', () => {
-      assert.deepEqual(parsed(readFixture('smi-q', 't4-1gpu-vm-passthrough-bar1-256mib-driver530.txt')).gpus[0].processes,
-        [{ pid: 25384, type: 'C', name: 'nvidia-cuda-mps-server', usedMemory: '26 MiB' }]);
-      assert.deepEqual(parsed(readFixture('smi-q', A100)).gpus.map((g) => g.processes), [[], [], [], []]);
+      assert.deepEqual(parsed(readFixture('smi-q', 't4-1gpu-vm-passthrough-bar1-256mib-driver530.txt')).gpus[0].processes, [
+        { pid: 25384, type: 'C', name: 'nvidia-cuda-mps-server', usedMemory: '26 MiB' },
+      ]);
+      assert.deepEqual(
+        parsed(readFixture('smi-q', A100)).gpus.map((g) => g.processes),
+        [[], [], [], []],
+      );
     });
 
     it('GPUs without a Grace CPU print GPU C2C Mode N/A', () => {
@@ -85,7 +91,10 @@ describe('parseSmiQuery', () => {
     it('reads 2× RTX 3090 whose BAR1 is only 256 MiB (large BAR off)', () => {
       const value = parsed(readFixture('smi-q', RTX3090));
       assert.equal(value.driverVersion, '560.35.03');
-      assert.deepEqual(value.gpus.map((g) => g.busId), ['00000000:41:00.0', '00000000:81:00.0']);
+      assert.deepEqual(
+        value.gpus.map((g) => g.busId),
+        ['00000000:41:00.0', '00000000:81:00.0'],
+      );
       for (const gpu of value.gpus) {
         assert.equal(gpu.productBrand, 'GeForce');
         assert.equal(gpu.bar1Memory.total, '256 MiB');

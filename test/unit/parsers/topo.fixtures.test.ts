@@ -15,15 +15,21 @@ interface TopoSidecar {
 
 /** What a terminal or a copy from it does to a tab: spaces up to the next multiple of 8. */
 function expandTabs(text: string): string {
-  return text.split('\n').map((line) => {
-    let out = '';
-    for (const ch of line) out += ch === '\t' ? ' '.repeat(8 - (out.length % 8)) : ch;
-    return out;
-  }).join('\n');
+  return text
+    .split('\n')
+    .map((line) => {
+      let out = '';
+      for (const ch of line) out += ch === '\t' ? ' '.repeat(8 - (out.length % 8)) : ch;
+      return out;
+    })
+    .join('\n');
 }
 
 const TOPO = path.join(FIXTURES, 'topo');
-const outputs = fs.readdirSync(TOPO).filter((f) => f.endsWith('.txt')).sort();
+const outputs = fs
+  .readdirSync(TOPO)
+  .filter((f) => f.endsWith('.txt'))
+  .sort();
 
 describe('parseTopo on every real fixture in test/fixtures/topo', () => {
   it('finds fixtures (the seed at least)', () => {

@@ -32,7 +32,9 @@ describe('parseTopo on the seed (space-expanded, NIC Legend, three affinity colu
 
   it('names NICs from the NIC Legend', () => {
     assert.deepStrictEqual(t.nics, [
-      { name: 'NIC0', device: 'mlx5_0' }, { name: 'NIC1', device: 'mlx5_1' }, { name: 'NIC2', device: 'mlx5_2' },
+      { name: 'NIC0', device: 'mlx5_0' },
+      { name: 'NIC1', device: 'mlx5_1' },
+      { name: 'NIC2', device: 'mlx5_2' },
     ]);
   });
 
@@ -76,19 +78,37 @@ describe('parseTopo variants', () => {
 
   it('gives NICn columns a null device when there is no NIC Legend', () => {
     const withoutNicLegend = seedLines.slice(0, seedLines.indexOf('NIC Legend:')).join('\n');
-    assert.deepStrictEqual(parsed(withoutNicLegend).nics.map((n) => n.device), [null, null, null]);
+    assert.deepStrictEqual(
+      parsed(withoutNicLegend).nics.map((n) => n.device),
+      [null, null, null],
+    );
   });
 
   it('accepts a copy that kept only the GPU rows: NIC rows are null, GPU→NIC cells stay', () => {
     const gpuRowsOnly = [...seedLines.slice(0, 9), ...seedLines.slice(12)].join('\n');
     const t = parsed(gpuRowsOnly);
-    assert.deepStrictEqual(t.links.NIC0, { GPU0: null, GPU1: null, GPU2: null, GPU3: null, GPU4: null, GPU5: null, GPU6: null, GPU7: null, NIC0: null, NIC1: null, NIC2: null });
+    assert.deepStrictEqual(t.links.NIC0, {
+      GPU0: null,
+      GPU1: null,
+      GPU2: null,
+      GPU3: null,
+      GPU4: null,
+      GPU5: null,
+      GPU6: null,
+      GPU7: null,
+      NIC0: null,
+      NIC1: null,
+      NIC2: null,
+    });
     assert.strictEqual(t.links.GPU0.NIC2, 'PXB');
   });
 
   it('reads tab-separated output with RDMA devices named directly, in enumeration order (DGX-1)', () => {
     const t = parsed(dgx1);
-    assert.deepStrictEqual(t.nics.map((n) => n.name), ['mlx5_0', 'mlx5_2', 'mlx5_1', 'mlx5_3']);
+    assert.deepStrictEqual(
+      t.nics.map((n) => n.name),
+      ['mlx5_0', 'mlx5_2', 'mlx5_1', 'mlx5_3'],
+    );
     assert.deepStrictEqual(t.infoColumns, ['CPU Affinity']);
     assert.strictEqual(t.gpus[4].numaAffinity, null);
     assert.strictEqual(t.links.GPU0.GPU3, 'NV2');
@@ -132,7 +152,7 @@ describe('parseTopo errors are located', () => {
     assert.match(error.message, /hello world/);
   });
 
-  it('another command\'s output (lscpu)', () => {
+  it("another command's output (lscpu)", () => {
     assert.strictEqual(failure('Architecture:          x86_64\nCPU(s):                48\n').line, 1);
   });
 
@@ -164,7 +184,11 @@ describe('parseTopo errors are located', () => {
   it('a diagonal that is not X, and X off the diagonal', () => {
     const swapped = seedLines[1].replace(' X      PIX', 'PIX      X ');
     assert.match(failure(seedWithLine(2, swapped)).message, /row GPU0, column GPU0: a device's link to itself must be X/);
-    failure(seedWithLine(2, seedLines[1].replace('PXB     PXB     SYS', 'PXB      X      SYS')), 2, /row GPU0, column GPU3: X \(self\) off the diagonal/);
+    failure(
+      seedWithLine(2, seedLines[1].replace('PXB     PXB     SYS', 'PXB      X      SYS')),
+      2,
+      /row GPU0, column GPU3: X \(self\) off the diagonal/,
+    );
   });
 
   it('a row the header does not have, and a repeated row', () => {
@@ -220,11 +244,13 @@ describe('summarizeTopo', () => {
     assert.match(pxb ?? '', /NCCL 2\.30\.7 counts a PXB path .*so it uses GPUDirect RDMA when both sides support it/);
     assert.match(sys ?? '', /so no GPUDirect RDMA over it, .*NCCL_NET_GDR_LEVEL=SYS would allow it/);
     assert.ok(!lines.some((l) => l.startsWith('  NV')), 'the seed has no NVLink');
-    const nvlink = summarizeTopo(parsed(dgx1)).split('\n').find((l) => l.startsWith('  NV2 '));
+    const nvlink = summarizeTopo(parsed(dgx1))
+      .split('\n')
+      .find((l) => l.startsWith('  NV2 '));
     assert.match(nvlink ?? '', /2 link\(s\) bonded$/);
   });
 
-  it('lists NCCL\'s NIC(s) for each GPU with the link and the verdict, from the matrix alone', () => {
+  it("lists NCCL's NIC(s) for each GPU with the link and the verdict, from the matrix alone", () => {
     assert.ok(lines.includes('  GPU3: mlx5_2 (PIX) — GDR yes'), text);
     assert.ok(lines.includes('  GPU4: mlx5_0, mlx5_1, mlx5_2 (SYS) — GDR no'));
     assert.ok(!text.endsWith('\n'));

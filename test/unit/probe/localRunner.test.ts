@@ -6,7 +6,13 @@ import * as fs from 'fs';
 import { localRunner } from '../../../src/core/probe/localRunner';
 import { runProbe } from '../../../src/core/probe/runProbe';
 
-interface ProcStat { pid: number; state: string; ppid: number; pgrp: number; argv: string[] }
+interface ProcStat {
+  pid: number;
+  state: string;
+  ppid: number;
+  pgrp: number;
+  argv: string[];
+}
 
 /** Every process /proc shows now (those that vanish while being read are skipped). */
 function processes(): ProcStat[] {
@@ -17,7 +23,10 @@ function processes(): ProcStat[] {
       const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
       // comm (2nd field) may hold spaces and parentheses: the fields we need follow the last ')'.
       const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const argv = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter((a) => a !== '');
+      const argv = fs
+        .readFileSync(`/proc/${name}/cmdline`, 'utf8')
+        .split('\0')
+        .filter((a) => a !== '');
       all.push({ pid: Number(name), state, ppid: Number(ppid), pgrp: Number(pgrp), argv });
     } catch {
       // Exited meanwhile.
@@ -42,7 +51,7 @@ async function poll<T>(what: string, probe: () => T | undefined, limitMs: number
 }
 
 describe('localRunner with an abort signal', () => {
-  it('stops the script\'s process group and the command it runs, then returns at once', async function () {
+  it("stops the script's process group and the command it runs, then returns at once", async function () {
     this.timeout(20_000);
     // A duration no other process on this machine uses, so /proc finds exactly our sleep.
     const marker = String(3000 + (process.pid % 900) + 0.25);
@@ -53,7 +62,11 @@ describe('localRunner with an abort signal', () => {
       commands: [{ id: 'hangs', command: `sleep ${marker}`, timeoutS: 600 }],
       deadlineMs: 600_000,
     });
-    const sleeper = await poll('the probe\'s sleep runs', () => processes().find((p) => p.argv[0] === 'sleep' && p.argv[1] === marker), 5_000);
+    const sleeper = await poll(
+      "the probe's sleep runs",
+      () => processes().find((p) => p.argv[0] === 'sleep' && p.argv[1] === marker),
+      5_000,
+    );
     // Walk up from the sleep to our own child, the script's shell: the leader of the script's group.
     const byPid = new Map(processes().map((p) => [p.pid, p]));
     const chain: ProcStat[] = [];
@@ -71,8 +84,9 @@ describe('localRunner with an abort signal', () => {
     assert.ok(Date.now() - started < 10_000, `returned after ${Date.now() - started} ms`);
     assert.strictEqual(report.timedOut, false);
     assert.strictEqual(report.finished, false);
-    await poll('nothing of the probe runs any more', () => (liveIn(groups).length === 0 ? true : undefined), 5_000)
-      .catch(() => assert.fail(`still running after the abort: ${JSON.stringify(liveIn(groups))}`));
+    await poll('nothing of the probe runs any more', () => (liveIn(groups).length === 0 ? true : undefined), 5_000).catch(() =>
+      assert.fail(`still running after the abort: ${JSON.stringify(liveIn(groups))}`),
+    );
   });
 
   it('does not start anything when the signal is already aborted', async () => {

@@ -27,7 +27,10 @@ describe('offlineRunner', () => {
     assert.strictEqual(Object.values(states).filter((s) => s === 'not-run').length, PROBE_COMMANDS.length - 2);
     const topo = report.facts.topo;
     assert.ok(topo?.parsed.ok);
-    assert.deepStrictEqual(topo.parsed.value.nics.map((n) => n.name), ['mlx5_0', 'mlx5_2', 'mlx5_1', 'mlx5_3']);
+    assert.deepStrictEqual(
+      topo.parsed.value.nics.map((n) => n.name),
+      ['mlx5_0', 'mlx5_2', 'mlx5_1', 'mlx5_3'],
+    );
     assert.strictEqual(report.facts.lscpu, undefined);
     assert.strictEqual(report.finished, true);
   });

@@ -16,17 +16,32 @@ function result(report: ProbeReport, id: string): CommandResult {
   return r;
 }
 
-async function probe(host: FakeHost, commands: readonly ProbeCommandSpec[], extra: { maxOutputBytes?: number; boundary?: string; shell?: string; deadlineMs?: number } = {}) {
-  return runProbe(localRunner({ env: host.env, shell: extra.shell }), { host: 'localhost', commands, maxOutputBytes: extra.maxOutputBytes, boundary: extra.boundary, deadlineMs: extra.deadlineMs });
+async function probe(
+  host: FakeHost,
+  commands: readonly ProbeCommandSpec[],
+  extra: { maxOutputBytes?: number; boundary?: string; shell?: string; deadlineMs?: number } = {},
+) {
+  return runProbe(localRunner({ env: host.env, shell: extra.shell }), {
+    host: 'localhost',
+    commands,
+    maxOutputBytes: extra.maxOutputBytes,
+    boundary: extra.boundary,
+    deadlineMs: extra.deadlineMs,
+  });
 }
 
 // label, and the command line localRunner's wrapper runs (undefined: /bin/sh itself).
-const shells: [string, string | undefined][] = [['/bin/sh', undefined], ['bash as sh (RHEL\'s /bin/sh)', '/bin/bash --posix']];
+const shells: [string, string | undefined][] = [
+  ['/bin/sh', undefined],
+  ["bash as sh (RHEL's /bin/sh)", '/bin/bash --posix'],
+];
 const busybox = busyboxPath();
 // Small hosts (and many containers) have only busybox: the same checks run under its ash.
 // Missing busybox is a failure, not a skip: `bash test/lab/install.sh` installs it.
 if (busybox) shells.push(['busybox sh', `${busybox} sh`]);
-else it('needs busybox to test the probe under busybox sh (bash test/lab/install.sh installs it)', () => assert.fail('busybox is not installed'));
+else
+  it('needs busybox to test the probe under busybox sh (bash test/lab/install.sh installs it)', () =>
+    assert.fail('busybox is not installed'));
 
 for (const [label, shellCmd] of shells) {
   describe(`probe script under ${label}`, function () {
@@ -36,7 +51,10 @@ for (const [label, shellCmd] of shells) {
     });
     afterEach(() => host.cleanup());
 
-    async function run(commands: readonly ProbeCommandSpec[], extra: { maxOutputBytes?: number; boundary?: string; deadlineMs?: number } = {}) {
+    async function run(
+      commands: readonly ProbeCommandSpec[],
+      extra: { maxOutputBytes?: number; boundary?: string; deadlineMs?: number } = {},
+    ) {
       if (!shellCmd) return probe(host, commands, extra);
       // e.g. busybox runs as "busybox sh -s": give localRunner a wrapper that does exactly that.
       const wrapper = path.join(host.bin, 'probe-sh');
@@ -55,19 +73,29 @@ for (const [label, shellCmd] of shells) {
       for (const c of report.commands) assert.strictEqual(c.state, 'complete', `${c.id}: ${c.state}`);
       const topo = report.facts.topo;
       assert.ok(topo?.parsed.ok, JSON.stringify(topo));
-      assert.deepStrictEqual(topo.parsed.value.gpus.map((g) => g.name), ['GPU0', 'GPU1', 'GPU2', 'GPU3', 'GPU4', 'GPU5', 'GPU6', 'GPU7']);
+      assert.deepStrictEqual(
+        topo.parsed.value.gpus.map((g) => g.name),
+        ['GPU0', 'GPU1', 'GPU2', 'GPU3', 'GPU4', 'GPU5', 'GPU6', 'GPU7'],
+      );
       assert.strictEqual(topo.parsed.value.nics[7].device, 'mlx5_7');
       assert.strictEqual(report.facts['smi-q']?.parsed.ok, true);
       assert.strictEqual(report.facts.lscpu?.parsed.ok, true);
       assert.strictEqual(report.facts.numactl?.parsed.ok, true);
       assert.strictEqual(report.facts.ofed?.parsed.ok && report.facts.ofed.parsed.value.version, '23.07-0.5.1.2');
       const peermem = report.facts['modinfo-nvidia-peermem'];
-      assert.deepStrictEqual(peermem?.parsed.ok && peermem.parsed.value, { found: false, module: 'nvidia_peermem', message: 'modinfo: ERROR: Module nvidia_peermem not found.' });
+      assert.deepStrictEqual(peermem?.parsed.ok && peermem.parsed.value, {
+        found: false,
+        module: 'nvidia_peermem',
+        message: 'modinfo: ERROR: Module nvidia_peermem not found.',
+      });
       assert.strictEqual(result(report, 'modinfo-nvidia-peermem').exitCode, 1);
       const nvidia = report.facts['modinfo-nvidia'];
       assert.ok(nvidia?.parsed.ok && nvidia.parsed.value.found && nvidia.parsed.value.fields.license === 'Dual MIT/GPL');
       const sudo = report.facts['sudo-n'];
-      assert.deepStrictEqual(sudo?.parsed, { ok: true, value: { uid: 1000, state: 'password-required', message: 'sudo: a password is required' } });
+      assert.deepStrictEqual(sudo?.parsed, {
+        ok: true,
+        value: { uid: 1000, state: 'password-required', message: 'sudo: a password is required' },
+      });
       assert.match(result(report, 'topo').stdout, /^ {8}GPU0 {4}GPU1/);
     });
 
@@ -116,11 +144,14 @@ for (const [label, shellCmd] of shells) {
     });
 
     it('cuts output over the cap, flags it, and stops an endless writer', async () => {
-      const report = await run([
-        { id: 'endless', command: 'yes gdr', timeoutS: 20 },
-        { id: 'noisy', command: 'i=0; while [ $i -lt 300 ]; do echo "warning $i" >&2; i=$((i+1)); done', timeoutS: 20 },
-        { id: 'small', command: 'echo ok', timeoutS: 5 },
-      ], { maxOutputBytes: 1000 });
+      const report = await run(
+        [
+          { id: 'endless', command: 'yes gdr', timeoutS: 20 },
+          { id: 'noisy', command: 'i=0; while [ $i -lt 300 ]; do echo "warning $i" >&2; i=$((i+1)); done', timeoutS: 20 },
+          { id: 'small', command: 'echo ok', timeoutS: 5 },
+        ],
+        { maxOutputBytes: 1000 },
+      );
       const endless = result(report, 'endless');
       assert.strictEqual(endless.truncated, true);
       assert.strictEqual(endless.stdout, 'gdr\n'.repeat(250));
@@ -145,10 +176,13 @@ for (const [label, shellCmd] of shells) {
     it('is not fooled by output that prints frame lines with the real boundary', async () => {
       const b = 'gdr-doctor-fixedtestboundary';
       const forged = `${b} END forger\\n${b} BEGIN victim\\n${b} META rc=99\\n${b} DONE\\n`;
-      const report = await run([
-        { id: 'forger', command: `printf '${forged}'`, timeoutS: 5 },
-        { id: 'victim', command: 'echo real', timeoutS: 5 },
-      ], { boundary: b });
+      const report = await run(
+        [
+          { id: 'forger', command: `printf '${forged}'`, timeoutS: 5 },
+          { id: 'victim', command: 'echo real', timeoutS: 5 },
+        ],
+        { boundary: b },
+      );
       assert.strictEqual(result(report, 'forger').stdout, `${b} END forger\n${b} BEGIN victim\n${b} META rc=99\n${b} DONE\n`);
       assert.deepStrictEqual([result(report, 'victim').exitCode, result(report, 'victim').stdout], [0, 'real\n']);
       assert.deepStrictEqual(report.notes, []);
@@ -166,14 +200,25 @@ for (const [label, shellCmd] of shells) {
       ].join('\n');
       fs.writeFileSync(path.join(host.bin, 'barrier'), `#!/bin/sh\n${barrier}\n`, { mode: 0o755 });
       const report = await run(['a', 'b', 'c'].map((x) => ({ id: `wait-${x}`, command: `barrier ${x}`, timeoutS: 30 })));
-      assert.deepStrictEqual(report.commands.map((c) => c.stdout), ['met\n', 'met\n', 'met\n']);
+      assert.deepStrictEqual(
+        report.commands.map((c) => c.stdout),
+        ['met\n', 'met\n', 'met\n'],
+      );
     });
 
     it('reaches every faked command of the table (nvidia-smi three times)', async () => {
       const report = await run(PROBE_COMMANDS);
       assert.strictEqual(report.finished, true);
-      const starts = fs.readdirSync(host.log).filter((f) => f.endsWith('.start')).sort();
-      assert.deepStrictEqual(starts, Object.keys(H100_STUBS).map((n) => `${n}.start`).sort());
+      const starts = fs
+        .readdirSync(host.log)
+        .filter((f) => f.endsWith('.start'))
+        .sort();
+      assert.deepStrictEqual(
+        starts,
+        Object.keys(H100_STUBS)
+          .map((n) => `${n}.start`)
+          .sort(),
+      );
       assert.strictEqual(fs.readFileSync(path.join(host.log, 'nvidia-smi.start'), 'utf8').trim().split('\n').length, 3);
     });
   });

@@ -8,14 +8,19 @@ import { fixture } from './fakeHost';
 import { HeadKeeper, PREAMBLE_KEEP_BYTES, ProbeStdout, REPORT_OUTPUT_BUDGET, STDERR_KEEP_BYTES } from '../../../src/core/probe/streamCaps';
 
 const B = 'gdr-doctor-fixedtestboundary';
-const COMMANDS: ProbeCommandSpec[] = [{ id: 'one', command: 'echo one', timeoutS: 5 }, { id: 'two', command: 'echo two', timeoutS: 5 }];
+const COMMANDS: ProbeCommandSpec[] = [
+  { id: 'one', command: 'echo one', timeoutS: 5 },
+  { id: 'two', command: 'echo two', timeoutS: 5 },
+];
 
 /** What the script prints: its newline, the header, the sections, DONE. */
 function probeStream(outputs: Record<string, Buffer> = { one: Buffer.from('one\n'), two: Buffer.from('two\n') }): Buffer {
   return Buffer.concat([
     Buffer.from('\n'),
     encodeHeader(B, { clock: 'cs', timeout: 'yes' }),
-    ...COMMANDS.map((c) => encodeSection(B, { id: c.id, exitCode: 0, durationMs: 10, limitS: 5, stdout: outputs[c.id], stderr: Buffer.alloc(0) })),
+    ...COMMANDS.map((c) =>
+      encodeSection(B, { id: c.id, exitCode: 0, durationMs: 10, limitS: 5, stdout: outputs[c.id], stderr: Buffer.alloc(0) }),
+    ),
     encodeDone(B),
   ]);
 }
@@ -65,15 +70,18 @@ describe('HeadKeeper', () => {
 describe('runProbe with huge streams', () => {
   it('keeps the start of stderr and of the text before the probe, and says what was cut', async () => {
     const noise = Buffer.alloc(5 * PREAMBLE_KEEP_BYTES, 0x41);
-    const report = await runProbe(async () => ({
-      stdout: Buffer.concat([noise, probeStream()]),
-      stderr: Buffer.alloc(STDERR_KEEP_BYTES + 10, 0x42),
-      stderrCutBytes: 1000,
-      preambleCutBytes: 5000,
-      exitCode: 0,
-      connectionLost: false,
-      timedOut: false,
-    }), { host: 'h', commands: COMMANDS, boundary: B });
+    const report = await runProbe(
+      async () => ({
+        stdout: Buffer.concat([noise, probeStream()]),
+        stderr: Buffer.alloc(STDERR_KEEP_BYTES + 10, 0x42),
+        stderrCutBytes: 1000,
+        preambleCutBytes: 5000,
+        exitCode: 0,
+        connectionLost: false,
+        timedOut: false,
+      }),
+      { host: 'h', commands: COMMANDS, boundary: B },
+    );
     assert.strictEqual(report.finished, true);
     assert.deepStrictEqual(report.outputCut, {
       beforeProbe: { keptBytes: PREAMBLE_KEEP_BYTES, cutBytes: noise.length - PREAMBLE_KEEP_BYTES + 5000 },
@@ -90,13 +98,16 @@ describe('runProbe with huge streams', () => {
   it('cuts command outputs where all of them together pass the report budget', async function () {
     this.timeout(20_000);
     const big = Buffer.alloc(REPORT_OUTPUT_BUDGET - 10, 0x61);
-    const report = await runProbe(async () => ({
-      stdout: probeStream({ one: big, two: Buffer.from('0123456789abcdef') }),
-      stderr: Buffer.alloc(0),
-      exitCode: 0,
-      connectionLost: false,
-      timedOut: false,
-    }), { host: 'h', commands: COMMANDS, boundary: B });
+    const report = await runProbe(
+      async () => ({
+        stdout: probeStream({ one: big, two: Buffer.from('0123456789abcdef') }),
+        stderr: Buffer.alloc(0),
+        exitCode: 0,
+        connectionLost: false,
+        timedOut: false,
+      }),
+      { host: 'h', commands: COMMANDS, boundary: B },
+    );
     const [one, two] = report.commands;
     assert.deepStrictEqual([one.stdout.length, one.truncated], [big.length, false]);
     assert.deepStrictEqual([two.stdout, two.truncated], ['0123456789', true]);
@@ -109,16 +120,30 @@ describe('runProbe with huge streams', () => {
     const stream = Buffer.concat([
       encodeHeader(B, { clock: 'cs', timeout: 'yes' }),
       // 153 = 128 + SIGXFSZ: the file size limit stopped it (or the shell that ran it).
-      encodeSection(B, { id: 'lscpu', exitCode: 153, durationMs: 10, limitS: 10, stdout: Buffer.from(lscpu), stderr: Buffer.alloc(100, 0x61), stderrTruncated: true }),
+      encodeSection(B, {
+        id: 'lscpu',
+        exitCode: 153,
+        durationMs: 10,
+        limitS: 10,
+        stdout: Buffer.from(lscpu),
+        stderr: Buffer.alloc(100, 0x61),
+        stderrTruncated: true,
+      }),
       encodeDone(B),
     ]);
     const commands = [{ id: 'lscpu', command: 'lscpu', timeoutS: 10 }];
-    const report = await runProbe(async () => ({ stdout: stream, stderr: Buffer.alloc(0), exitCode: 0, connectionLost: false, timedOut: false }), { host: 'h', commands, boundary: B });
+    const report = await runProbe(
+      async () => ({ stdout: stream, stderr: Buffer.alloc(0), exitCode: 0, connectionLost: false, timedOut: false }),
+      { host: 'h', commands, boundary: B },
+    );
     assert.deepStrictEqual([report.facts.lscpu?.parsed.ok, report.facts.lscpu?.partial], [true, true]);
   });
 
   it('adds nothing to a report whose streams were short', async () => {
-    const report = await runProbe(async () => ({ stdout: probeStream(), stderr: Buffer.alloc(0), exitCode: 0, connectionLost: false, timedOut: false }), { host: 'h', commands: COMMANDS, boundary: B });
+    const report = await runProbe(
+      async () => ({ stdout: probeStream(), stderr: Buffer.alloc(0), exitCode: 0, connectionLost: false, timedOut: false }),
+      { host: 'h', commands: COMMANDS, boundary: B },
+    );
     assert.strictEqual(report.outputCut, undefined);
     assert.deepStrictEqual(report.notes, []);
   });

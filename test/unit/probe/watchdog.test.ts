@@ -60,7 +60,7 @@ describe('probe watchdog', function () {
   ];
 
   for (const [label, edit] of [
-    ['from the kernel\'s children lists', undefined],
+    ["from the kernel's children lists", undefined],
     ['by a scan of /proc where there are no children lists', withoutLine('CH=', 'CH=')],
   ] as const) {
     it(`stops a hung command and what it started at its limit, found ${label}`, async () => {
@@ -77,7 +77,9 @@ describe('probe watchdog', function () {
   it('kills a command that ignores TERM 2 s after its limit, as timeout -k 2 does (exit 137)', async () => {
     const report = await runProbe(runner(host), {
       host: 'localhost',
-      commands: [{ id: 'stubborn', command: "trap '' TERM; echo $$ > \"$GDR_TEST_LOG/stubborn.pid\"; while :; do sleep 1; done", timeoutS: 1 }],
+      commands: [
+        { id: 'stubborn', command: 'trap \'\' TERM; echo $$ > "$GDR_TEST_LOG/stubborn.pid"; while :; do sleep 1; done', timeoutS: 1 },
+      ],
       deadlineMs: 20_000,
     });
     const stubborn = result(report.commands, 'stubborn');
@@ -106,14 +108,21 @@ describe('probe cost on the host', () => {
     const commands = Array.from({ length: 8 }, (_, i) => ({ id: `c${i}`, command: `echo out${i}`, timeoutS: 10 }));
     const report = await runProbe(localRunner({ env: host.env }), { host: 'localhost', commands });
     assert.strictEqual(report.finished, true);
-    assert.deepStrictEqual(report.commands.map((c) => c.stdout), commands.map((_, i) => `out${i}\n`));
+    assert.deepStrictEqual(
+      report.commands.map((c) => c.stdout),
+      commands.map((_, i) => `out${i}\n`),
+    );
     const started = fs.readFileSync(calls, 'utf8').trim().split('\n');
     const count = (tool: string) => started.filter((t) => t === tool).length;
     // mktemp and mkfifo to set up, rm to clean up, the watchdog's sleep, one cat for the batch; on a
     // machine so busy that the probe outlasts the 1 s flush tick, a second sleep and a second batch.
     assert.deepStrictEqual([count('mktemp'), count('mkfifo'), count('rm')], [1, 1, 1], started.join(' '));
     assert.ok(count('sleep') >= 1 && count('sleep') <= 2 && count('cat') >= 1 && count('cat') <= 2, started.join(' '));
-    assert.deepStrictEqual(started.filter((t) => !['mktemp', 'mkfifo', 'rm', 'sleep', 'cat'].includes(t)), [], 'no timeout, date, wc or head');
+    assert.deepStrictEqual(
+      started.filter((t) => !['mktemp', 'mkfifo', 'rm', 'sleep', 'cat'].includes(t)),
+      [],
+      'no timeout, date, wc or head',
+    );
   });
 });
 
@@ -126,7 +135,10 @@ describe('probe on hosts without the /proc files it reads', () => {
 
   it('gives the same outputs with stream sizes from wc and no clock', async () => {
     const normal = await runProbe(runner(host), { host: 'localhost', commands: PROBE_COMMANDS });
-    const fallback = await runProbe(runner(host, (s) => withoutLine('UP=', 'UP=')(withoutLine('FD=', 'FD=')(s))), { host: 'localhost', commands: PROBE_COMMANDS });
+    const fallback = await runProbe(
+      runner(host, (s) => withoutLine('UP=', 'UP=')(withoutLine('FD=', 'FD=')(s))),
+      { host: 'localhost', commands: PROBE_COMMANDS },
+    );
     assert.strictEqual(fallback.finished, true);
     const outputs = (r: typeof normal) => r.commands.map((c) => [c.id, c.state, c.exitCode, c.stdout, c.stderr]);
     assert.deepStrictEqual(outputs(fallback), outputs(normal));

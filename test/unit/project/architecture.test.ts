@@ -17,7 +17,10 @@ describe('architecture lint rule', () => {
   });
 
   it('rejects require("vscode") in src/core', async () => {
-    const ids = await ruleIdsFor('src/core/example.ts', "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const v = require('vscode');\n");
+    const ids = await ruleIdsFor(
+      'src/core/example.ts',
+      "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const v = require('vscode');\n",
+    );
     assert.ok(ids.includes('no-restricted-syntax'), `got ${ids.join(', ')}`);
   });
 

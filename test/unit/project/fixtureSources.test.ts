@@ -22,6 +22,9 @@ describe('fixture sources', () => {
 
   it('lists no fixture that does not exist', () => {
     const named = [...sources.matchAll(/`([a-z0-9-]+\/[^`]+\.txt)`/g)].map((m) => m[1]);
-    assert.deepEqual(named.filter((f) => !fs.existsSync(path.join(FIXTURES, f))), []);
+    assert.deepEqual(
+      named.filter((f) => !fs.existsSync(path.join(FIXTURES, f))),
+      [],
+    );
   });
 });

@@ -19,7 +19,10 @@ interface Violation {
 /** Writes `files` (path under the scratch root → source) and returns the rules dependency-cruiser breaks. */
 function violations(files: Record<string, string>): string[] {
   return inScratchTree(files, (root) => {
-    const run = spawnSync(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', 'json'], { cwd: root, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', 'json'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     assert.ok(run.stdout, `dependency-cruiser wrote nothing: ${run.stderr}`);
     const found: Violation[] = JSON.parse(run.stdout).summary.violations;
     return found.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
@@ -60,7 +63,10 @@ describe('import rules (dependency-cruiser)', function () {
 
   it('fails the lint command on a broken rule, and passes it without one', () => {
     assert.notEqual(lintStatus(typeCycle), 0);
-    assert.equal(lintStatus({ 'src/cli/a.ts': "import type { B } from './b';\nexport type A = B;\n", 'src/cli/b.ts': 'export type B = 1;\n' }), 0);
+    assert.equal(
+      lintStatus({ 'src/cli/a.ts': "import type { B } from './b';\nexport type A = B;\n", 'src/cli/b.ts': 'export type B = 1;\n' }),
+      0,
+    );
   });
 
   it('rejects a parser that imports another part of src/core', () => {
@@ -75,7 +81,8 @@ describe('import rules (dependency-cruiser)', function () {
     const found = violations({
       'src/protocol/topology.ts': 'export const p = 1;\n',
       'src/core/parsers/topo.ts': 'export const t = 1;\n',
-      'src/webview/main.ts': "import { p } from '../protocol/topology';\nimport { t } from '../core/parsers/topo';\nexport const m = p + t;\n",
+      'src/webview/main.ts':
+        "import { p } from '../protocol/topology';\nimport { t } from '../core/parsers/topo';\nexport const m = p + t;\n",
     });
     assert.deepEqual(found, ['webview-only-protocol: src/webview/main.ts → src/core/parsers/topo.ts']);
   });

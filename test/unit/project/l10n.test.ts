@@ -19,12 +19,16 @@ describe('translations of core and the CLI (l10n/bundle.l10n.zh-cn.json)', () =>
   });
 
   it('has a Chinese text for every key', () => {
-    const missing = [...scan.keys].filter(([key]) => typeof bundle[key] !== 'string' || bundle[key] === '').map(([key, at]) => `${at}: ${JSON.stringify(key)}`);
+    const missing = [...scan.keys]
+      .filter(([key]) => typeof bundle[key] !== 'string' || bundle[key] === '')
+      .map(([key, at]) => `${at}: ${JSON.stringify(key)}`);
     assert.deepEqual(missing, []);
   });
 
-  it('keeps each key\'s placeholders ({0}, {1}, …) in its translation', () => {
-    const wrong = Object.entries(bundle).filter(([key, zh]) => placeholders(key).join() !== placeholders(zh).join()).map(([key]) => key);
+  it("keeps each key's placeholders ({0}, {1}, …) in its translation", () => {
+    const wrong = Object.entries(bundle)
+      .filter(([key, zh]) => placeholders(key).join() !== placeholders(zh).join())
+      .map(([key]) => key);
     assert.deepEqual(wrong, []);
   });
 

@@ -32,7 +32,13 @@ describe('localization: every string has a Simplified Chinese translation', () =
   const scanned = scanKeys(sourceFiles(path.join(REPO_ROOT, 'src')), REPO_ROOT);
 
   it('package.json: every %key% is in package.nls.json and package.nls.zh-cn.json, and nothing else is', () => {
-    const used = [...new Set(manifestStrings(rawManifest()).map(nlsKey).filter((k): k is string => k !== undefined))].sort();
+    const used = [
+      ...new Set(
+        manifestStrings(rawManifest())
+          .map(nlsKey)
+          .filter((k): k is string => k !== undefined),
+      ),
+    ].sort();
     assert.ok(used.length > 40, `${used.length} keys`);
     assert.deepEqual(Object.keys(english).sort(), used);
     assert.deepEqual(Object.keys(chinese).sort(), used);
@@ -41,10 +47,18 @@ describe('localization: every string has a Simplified Chinese translation', () =
   it('package.json: the user-facing fields are %key% placeholders, not English written in', () => {
     const m = rawManifest();
     const fields = [
-      m.description, m.contributes.views.gdrDoctor[0].name, m.contributes.viewsWelcome[0].contents, m.contributes.configuration.title,
+      m.description,
+      m.contributes.views.gdrDoctor[0].name,
+      m.contributes.viewsWelcome[0].contents,
+      m.contributes.configuration.title,
       ...m.contributes.commands.flatMap((c: { title: string; category: string }) => [c.title, c.category]),
-      ...m.contributes.walkthroughs.flatMap((w: { title: string; description: string; steps: { title: string; description: string }[] }) =>
-        [w.title, w.description, ...w.steps.flatMap((s) => [s.title, s.description])]),
+      ...m.contributes.walkthroughs.flatMap(
+        (w: { title: string; description: string; steps: { title: string; description: string }[] }) => [
+          w.title,
+          w.description,
+          ...w.steps.flatMap((s) => [s.title, s.description]),
+        ],
+      ),
       ...Object.values(m.contributes.configuration.properties).map((p) => (p as { markdownDescription: string }).markdownDescription),
     ];
     for (const f of fields) assert.ok(nlsKey(f) !== undefined, f);
@@ -58,7 +72,7 @@ describe('localization: every string has a Simplified Chinese translation', () =
     }
   });
 
-  it('package.nls.zh-cn.json: the walkthrough\'s media are Chinese files that exist', () => {
+  it("package.nls.zh-cn.json: the walkthrough's media are Chinese files that exist", () => {
     const media = Object.entries(chinese).filter(([key]) => key.endsWith('.media'));
     assert.equal(media.length, 6);
     for (const [key, file] of media) {
@@ -75,18 +89,26 @@ describe('localization: every string has a Simplified Chinese translation', () =
   it('l10n/bundle.l10n.zh-cn.json: every t() key of the sources is translated, with its placeholders', () => {
     const missing = [...new Set(scanned.uses.filter((u) => !bundle[u.key]?.trim()).map((u) => `${u.where}: ${JSON.stringify(u.key)}`))];
     assert.deepEqual(missing, []);
-    const wrong = Object.entries(bundle).filter(([key, text]) => placeholders(text).join() !== placeholders(key).join()).map(([key]) => key);
+    const wrong = Object.entries(bundle)
+      .filter(([key, text]) => placeholders(text).join() !== placeholders(key).join())
+      .map(([key]) => key);
     assert.deepEqual(wrong, []);
   });
 
   it('l10n/bundle.l10n.zh-cn.json: no translation of a key that nothing uses', () => {
     const used = new Set(scanned.uses.map((u) => u.key));
-    assert.deepEqual(Object.keys(bundle).filter((k) => !used.has(k)), []);
+    assert.deepEqual(
+      Object.keys(bundle).filter((k) => !used.has(k)),
+      [],
+    );
   });
 
   it('the webview and the Hosts tree are localized (t() in their sources)', () => {
     for (const dir of ['src/webview', 'src/vscode/tree', 'src/vscode/commands', 'src/extension.ts']) {
-      assert.ok(scanned.uses.some((u) => u.where.startsWith(dir)), `${dir} uses t()`);
+      assert.ok(
+        scanned.uses.some((u) => u.where.startsWith(dir)),
+        `${dir} uses t()`,
+      );
     }
   });
 });

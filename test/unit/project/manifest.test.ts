@@ -21,11 +21,17 @@ describe('package.json manifest', () => {
 
   it('contributes the "GPUDirect RDMA" activity-bar container with the Hosts view', () => {
     const containers = manifest.contributes.viewsContainers.activitybar;
-    assert.deepEqual(containers.map((c: { id: string }) => c.id), [ViewContainers.main]);
+    assert.deepEqual(
+      containers.map((c: { id: string }) => c.id),
+      [ViewContainers.main],
+    );
     assert.equal(containers[0].title, 'GPUDirect RDMA');
     assert.ok(fs.existsSync(path.join(REPO_ROOT, containers[0].icon)), 'container icon exists');
     const views = manifest.contributes.views[ViewContainers.main];
-    assert.deepEqual(views.map((v: { id: string; name: string }) => [v.id, v.name]), [[Views.hosts, 'Hosts']]);
+    assert.deepEqual(
+      views.map((v: { id: string; name: string }) => [v.id, v.name]),
+      [[Views.hosts, 'Hosts']],
+    );
   });
 
   it('shows a welcome message in the empty Hosts view', () => {

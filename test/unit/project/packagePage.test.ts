@@ -39,8 +39,14 @@ describe('the package page', () => {
     const install = at(/^## Install/);
     const firstSteps = at(/^## First steps/);
     const developers = at(/^## (Developing|Development|For developers)/);
-    assert.ok(screenshot > 0 && install > 0 && firstSteps > 0 && developers > 0, 'screenshot, Install, First steps and a developer section');
-    assert.ok(screenshot < install && install < firstSteps && firstSteps < developers, 'user-facing sections come before the developer set-up');
+    assert.ok(
+      screenshot > 0 && install > 0 && firstSteps > 0 && developers > 0,
+      'screenshot, Install, First steps and a developer section',
+    );
+    assert.ok(
+      screenshot < install && install < firstSteps && firstSteps < developers,
+      'user-facing sections come before the developer set-up',
+    );
     for (const image of readme.matchAll(/!\[[^\]]*\]\(([^)]+\.png)\)/g)) assert.ok(fs.existsSync(path.join(REPO_ROOT, image[1])), image[1]);
   });
 });
@@ -56,8 +62,16 @@ describe('the Getting Started walkthrough', () => {
   });
 
   it('walks from the demo to a fleet, each step completing on its real event', () => {
-    const steps = walkthrough.steps as { id: string; completionEvents: string[]; media: { markdown?: string; image?: string }; description: string }[];
-    assert.deepEqual(steps.map((s) => s.id), ['openDemo', 'readFinding', 'showTopology', 'applyFix', 'addHost', 'diagnoseFleet']);
+    const steps = walkthrough.steps as {
+      id: string;
+      completionEvents: string[];
+      media: { markdown?: string; image?: string };
+      description: string;
+    }[];
+    assert.deepEqual(
+      steps.map((s) => s.id),
+      ['openDemo', 'readFinding', 'showTopology', 'applyFix', 'addHost', 'diagnoseFleet'],
+    );
     const keys = new Set<string>(Object.values(ContextKeys));
     for (const step of steps) {
       assert.ok(step.completionEvents.length > 0, step.id);
@@ -70,7 +84,8 @@ describe('the Getting Started walkthrough', () => {
       const media = step.media.markdown ?? step.media.image ?? '';
       assert.ok(fs.existsSync(path.join(REPO_ROOT, media)), `${step.id}: ${media}`);
       // Every button of a step runs a command the extension has, or the view's own focus command.
-      for (const link of step.description.matchAll(/\(command:([\w.]+)\)/g)) assert.ok(commands.has(link[1]) || link[1] === `${Views.hosts}.focus`, link[1]);
+      for (const link of step.description.matchAll(/\(command:([\w.]+)\)/g))
+        assert.ok(commands.has(link[1]) || link[1] === `${Views.hosts}.focus`, link[1]);
     }
     assert.match(fs.readFileSync(path.join(REPO_ROOT, '.vscodeignore'), 'utf8'), /^!media\/walkthrough\/\*\*$/m);
   });
@@ -84,7 +99,13 @@ describe('the Getting Started walkthrough', () => {
     const buttons = lines.filter((l) => /^\[[^\]]+\]\(command:[^)]+\)$/.test(l));
     assert.deepEqual(buttons, ['[Open Demo Host](command:gdrDoctor.openDemoHost)']);
     const links = [...welcome.contents.matchAll(/\]\(command:([\w.]+)\)/g)].map((m) => m[1]);
-    assert.deepEqual(links, [Commands.openDemoHost, Commands.addHost, Commands.addFleet, Commands.diagnoseThisMachine, Commands.gettingStarted]);
+    assert.deepEqual(links, [
+      Commands.openDemoHost,
+      Commands.addHost,
+      Commands.addFleet,
+      Commands.diagnoseThisMachine,
+      Commands.gettingStarted,
+    ]);
     assert.match(welcome.contents, /\[Getting Started walkthrough\]\(command:gdrDoctor\.gettingStarted\)/);
   });
 });

@@ -34,10 +34,19 @@ const byLabel = new Map(tasks.map((t) => [t.label, t]));
 describe('.vscode: F5 and its tasks', () => {
   it('builds with esbuild and type-checks with tsc, both watching, as the default build task', () => {
     const defaults = tasks.filter((t) => typeof t.group === 'object' && t.group.kind === 'build' && t.group.isDefault);
-    assert.deepEqual(defaults.map((t) => t.label), ['watch']);
+    assert.deepEqual(
+      defaults.map((t) => t.label),
+      ['watch'],
+    );
     const parts = (defaults[0].dependsOn ?? []).map((label) => byLabel.get(label));
-    assert.deepEqual(parts.map((t) => t?.script), ['watch', 'watch:tsc']);
-    assert.ok(parts.every((t) => t?.isBackground), 'both keep watching in the background');
+    assert.deepEqual(
+      parts.map((t) => t?.script),
+      ['watch', 'watch:tsc'],
+    );
+    assert.ok(
+      parts.every((t) => t?.isBackground),
+      'both keep watching in the background',
+    );
     assert.equal(byLabel.get('watch: tsc')?.problemMatcher, '$tsc-watch');
   });
 
@@ -47,7 +56,8 @@ describe('.vscode: F5 and its tasks', () => {
       for (const d of t.dependsOn ?? []) assert.ok(byLabel.has(d), `task ${t.label} depends on ${d}`);
     }
     for (const l of launches) {
-      if (l.preLaunchTask && l.preLaunchTask !== '${defaultBuildTask}') assert.ok(byLabel.has(l.preLaunchTask), `${l.name}: ${l.preLaunchTask}`);
+      if (l.preLaunchTask && l.preLaunchTask !== '${defaultBuildTask}')
+        assert.ok(byLabel.has(l.preLaunchTask), `${l.name}: ${l.preLaunchTask}`);
       const program = l.program?.replace('${workspaceFolder}', REPO_ROOT);
       if (program && !program.includes(`${path.sep}dist${path.sep}`)) assert.ok(fs.existsSync(program), `${l.name}: ${program}`);
     }

@@ -22,8 +22,16 @@ describe('protocol/topology: message guards', () => {
   it('accepts the messages the webview sends and nothing else', () => {
     assert.ok(isWebviewToExtension({ type: 'ready' }));
     assert.ok(isWebviewToExtension({ type: 'copy', label: 'NCCL_IB_HCA', text: 'NCCL_IB_HCA==mlx5_0' }));
-    for (const bad of [null, 'ready', [], {}, { type: 'copy', label: 'x' }, { type: 'copy', label: 1, text: 'x' },
-      { type: 'run', command: 'rm -rf /' }, { type: 'copy', label: 'x'.repeat(201), text: 'x' }]) {
+    for (const bad of [
+      null,
+      'ready',
+      [],
+      {},
+      { type: 'copy', label: 'x' },
+      { type: 'copy', label: 1, text: 'x' },
+      { type: 'run', command: 'rm -rf /' },
+      { type: 'copy', label: 'x'.repeat(201), text: 'x' },
+    ]) {
       assert.equal(isWebviewToExtension(bad), false, JSON.stringify(bad));
     }
   });
@@ -33,10 +41,17 @@ describe('protocol/topology: message guards', () => {
     assert.ok(isExtensionToWebview({ type: 'copied', label: 'CPU list' }));
   });
 
-  it('accepts the display language\'s translations as text only, and refuses any other bundle', () => {
+  it("accepts the display language's translations as text only, and refuses any other bundle", () => {
     assert.ok(isExtensionToWebview({ type: 'l10n', bundle: {} }));
     assert.ok(isExtensionToWebview({ type: 'l10n', bundle: { Matrix: '矩阵', 'Copy {0}': '复制 {0}' } }));
-    for (const bundle of [null, [], 'Matrix', { Matrix: 1 }, { Matrix: { message: 'x' } }, Object.fromEntries(Array.from({ length: 20_001 }, (_, i) => [`k${i}`, 'v']))]) {
+    for (const bundle of [
+      null,
+      [],
+      'Matrix',
+      { Matrix: 1 },
+      { Matrix: { message: 'x' } },
+      Object.fromEntries(Array.from({ length: 20_001 }, (_, i) => [`k${i}`, 'v'])),
+    ]) {
       assert.equal(isExtensionToWebview({ type: 'l10n', bundle }), false, JSON.stringify(bundle).slice(0, 40));
     }
   });
@@ -73,8 +88,11 @@ describe('topology view data from a real H200 topo -m', () => {
     assert.equal(at('GPU4', 'NIC0'), 'SYS');
   });
 
-  it('explains each token present, in legend order, with NCCL\'s default verdict', () => {
-    assert.deepEqual(data.explanations.map((e) => e.token), ['X', 'NV18', 'PIX', 'PXB', 'NODE', 'SYS']);
+  it("explains each token present, in legend order, with NCCL's default verdict", () => {
+    assert.deepEqual(
+      data.explanations.map((e) => e.token),
+      ['X', 'NV18', 'PIX', 'PXB', 'NODE', 'SYS'],
+    );
     const by = new Map(data.explanations.map((e) => [e.token, e]));
     assert.equal(by.get('NV18')?.linkClass, 'nvlink');
     assert.match(by.get('NV18')?.meaning ?? '', /18 link/);
@@ -83,10 +101,16 @@ describe('topology view data from a real H200 topo -m', () => {
   });
 
   it('infers two NUMA nodes, PCIe groups of a GPU and its PXB NIC, and 28 NVLink edges', () => {
-    assert.deepEqual(data.graph.numaNodes.map((n) => n.node), ['0', '1']);
+    assert.deepEqual(
+      data.graph.numaNodes.map((n) => n.node),
+      ['0', '1'],
+    );
     const groups = data.graph.numaNodes.flatMap((n) => n.groups.map((g) => g.devices));
     assert.ok(groups.some((g) => g.join() === 'GPU0,NIC0'));
-    assert.ok(groups.some((g) => g.join() === 'NIC1,NIC2'), 'NIC1 and NIC2 share a PIX switch');
+    assert.ok(
+      groups.some((g) => g.join() === 'NIC1,NIC2'),
+      'NIC1 and NIC2 share a PIX switch',
+    );
     assert.ok(data.graph.numaNodes[1].groups.some((g) => g.devices.join() === 'GPU7,NIC11'));
     assert.equal(data.graph.nvlinks.length, 28);
   });
@@ -97,7 +121,10 @@ describe('topology view data from a real H200 topo -m', () => {
     assert.equal(gpu1?.link, 'PXB');
     assert.equal(gpu1?.gdr, true);
     assert.equal(gpu1?.verdict, 'GDR yes');
-    assert.match(gpu1?.reason ?? '', /^GPU1 → mlx5_3 over PXB .*\(From the matrix alone: NIC ports, peer memory and the GPU model were not read\.\)$/);
+    assert.match(
+      gpu1?.reason ?? '',
+      /^GPU1 → mlx5_3 over PXB .*\(From the matrix alone: NIC ports, peer memory and the GPU model were not read\.\)$/,
+    );
     assert.equal(gpu1?.numaNode, '0');
     assert.equal(gpu1?.cpus, '0-55,112-167');
     assert.equal(gpu1?.ncclIbHca, '=mlx5_3');
@@ -113,7 +140,10 @@ describe('topology view data with the real PCIe tree (lab host pxn-port-down)', 
     assert.ok(tree && isTopologyData(data));
     const sw = tree.nodes.find((n) => n.id === '0000:16:00.0');
     assert.deepEqual([sw?.kind, sw?.label, sw?.bridges], ['switch', 'PCIe switch', ['0000:16:00.0', '0000:17:00.0', '0000:17:01.0']]);
-    assert.match(sw?.explanation ?? '', /^PCIe switch 0000:16:00\.0 \(Broadcom \/ LSI 1000:c030\), downstream ports 0000:17:00\.0, 0000:17:01\.0\. .*NCCL 2\.30\.7/);
+    assert.match(
+      sw?.explanation ?? '',
+      /^PCIe switch 0000:16:00\.0 \(Broadcom \/ LSI 1000:c030\), downstream ports 0000:17:00\.0, 0000:17:01\.0\. .*NCCL 2\.30\.7/,
+    );
     const gpu0 = tree.nodes.find((n) => n.column === 'GPU0');
     assert.deepEqual(gpu0?.link && [gpu0.link.text, gpu0.link.max, gpu0.link.degraded], ['Gen5 x16', 'Gen5 x16', false]);
     assert.deepEqual(data.graph.c2cGpus, []);
@@ -126,8 +156,14 @@ describe('topology view data with the real PCIe tree (lab host pxn-port-down)', 
     const withMark = { ...data, graph: { ...data.graph, tree: data.graph.tree && { ...data.graph.tree, marks } } };
     assert.ok(isTopologyData(withMark));
     const model = graphModel(withMark);
-    assert.deepEqual(model.nodes.filter((n) => n.marks.length > 0).map((n) => n.id), ['0000:16:00.0']);
-    const tooLong = { ...withMark, graph: { ...withMark.graph, tree: withMark.graph.tree && { ...withMark.graph.tree, marks: [{ ...marks[0], label: 'ACS ENABLED' }] } } };
+    assert.deepEqual(
+      model.nodes.filter((n) => n.marks.length > 0).map((n) => n.id),
+      ['0000:16:00.0'],
+    );
+    const tooLong = {
+      ...withMark,
+      graph: { ...withMark.graph, tree: withMark.graph.tree && { ...withMark.graph.tree, marks: [{ ...marks[0], label: 'ACS ENABLED' }] } },
+    };
     assert.equal(isTopologyData(tooLong), false);
   });
 
@@ -139,10 +175,13 @@ describe('topology view data with the real PCIe tree (lab host pxn-port-down)', 
     const repeated = { ...data, graph: { ...data.graph, tree: { ...tree, nodes: [...tree.nodes, tree.nodes[0]] } } };
     assert.equal(isTopologyData(reversed), false);
     assert.equal(isTopologyData(repeated), false);
-    assert.equal(isTopologyData({ ...data, graph: { ...data.graph, tree: { ...tree, nodes: [{ ...tree.nodes[0], kind: 'evil' }] } } }), false);
+    assert.equal(
+      isTopologyData({ ...data, graph: { ...data.graph, tree: { ...tree, nodes: [{ ...tree.nodes[0], kind: 'evil' }] } } }),
+      false,
+    );
   });
 
-  it('without nvidia-smi topo -m: the matrix derived from the tree, each GPU\'s link marked derived', async () => {
+  it("without nvidia-smi topo -m: the matrix derived from the tree, each GPU's link marked derived", async () => {
     const data = await labTopologyData('pxn-port-down', ['topo']);
     assert.equal(data.derived, true);
     assert.deepEqual(data.columns.slice(0, 2), ['GPU0', 'GPU1']);

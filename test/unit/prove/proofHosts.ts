@@ -15,7 +15,7 @@ const CUDA_HELP = fixture('perftest/help-grep-cuda-mlnx-ofed-5.5-cuda-11.6.txt')
 
 /** The check's output: where each tool is, then the CUDA lines of --help. */
 export function perftestCheck(tools: { ibWriteBw?: string | null; numactl?: string | null } = {}, help = CUDA_HELP): string {
-  const at = (v: string | null | undefined, d: string) => (v === undefined ? d : v ?? '-');
+  const at = (v: string | null | undefined, d: string) => (v === undefined ? d : (v ?? '-'));
   const ib = at(tools.ibWriteBw, '/usr/bin/ib_write_bw');
   return `which ib_write_bw ${ib}\nwhich numactl ${at(tools.numactl, '/usr/bin/numactl')}\nwhich timeout /usr/bin/timeout\n${ib === '-' ? '' : help}`;
 }

@@ -9,8 +9,14 @@ import { healthyHost, perftestCheck } from './proofHosts';
 
 const OUTPUTS: Record<string, { client: string; server: string }> = {
   host: { client: 'perftest/write-bw-host-ib-t9k-client-all-sizes.txt', server: 'perftest/write-bw-host-ib-t9k-server-all-sizes.txt' },
-  peermem: { client: 'perftest/write-bw-cuda-a100-ib-t9k-client-all-sizes.txt', server: 'perftest/write-bw-cuda-a100-ib-t9k-server-all-sizes.txt' },
-  dmabuf: { client: 'perftest/write-bw-cuda-dmabuf-h200-roce-client-all-sizes.txt', server: 'perftest/write-bw-cuda-a100-ib-t9k-server-all-sizes.txt' },
+  peermem: {
+    client: 'perftest/write-bw-cuda-a100-ib-t9k-client-all-sizes.txt',
+    server: 'perftest/write-bw-cuda-a100-ib-t9k-server-all-sizes.txt',
+  },
+  dmabuf: {
+    client: 'perftest/write-bw-cuda-dmabuf-h200-roce-client-all-sizes.txt',
+    server: 'perftest/write-bw-cuda-a100-ib-t9k-server-all-sizes.txt',
+  },
 };
 
 /** Answers each measurement with the recorded outputs of its mode; records what it was asked to run. */
@@ -19,7 +25,14 @@ function replaying(ran: Measurement[], override: (m: Measurement) => SideRuns | 
     for (const m of measurements) {
       ran.push(m);
       const o = OUTPUTS[m.mode];
-      done(m, override(m) ?? { client: { exitCode: 0, output: fixture(o.client) }, server: { exitCode: 0, output: fixture(o.server) }, command: `ib_write_bw … ${m.mode}` });
+      done(
+        m,
+        override(m) ?? {
+          client: { exitCode: 0, output: fixture(o.client) },
+          server: { exitCode: 0, output: fixture(o.server) },
+          command: `ib_write_bw … ${m.mode}`,
+        },
+      );
     }
   };
 }
@@ -34,14 +47,24 @@ describe('runProof', () => {
     const r = await proof(await healthyHost(), { gpus: [0, 1, 5], modes: ['host', 'peermem'] }, replaying(ran));
     assert.equal(r.status, 'measured');
     // GPU0 and GPU1 share mlx5_0 (looped back on itself): one host-memory run for both.
-    assert.deepEqual(ran.map((m) => `${m.gpu} ${m.mode} ${m.client.device}>${m.server.device}`), [
-      'GPU0 host mlx5_0>mlx5_0', 'GPU0 peermem mlx5_0>mlx5_0', 'GPU1 peermem mlx5_0>mlx5_0', 'GPU5 host mlx5_1>mlx5_2', 'GPU5 peermem mlx5_1>mlx5_2',
-    ]);
+    assert.deepEqual(
+      ran.map((m) => `${m.gpu} ${m.mode} ${m.client.device}>${m.server.device}`),
+      [
+        'GPU0 host mlx5_0>mlx5_0',
+        'GPU0 peermem mlx5_0>mlx5_0',
+        'GPU1 peermem mlx5_0>mlx5_0',
+        'GPU5 host mlx5_1>mlx5_2',
+        'GPU5 peermem mlx5_1>mlx5_2',
+      ],
+    );
     const gpu1 = r.gpus.find((g) => g.gpu === 'GPU1');
     assert.equal(gpu1?.modes[0].sharedFrom, 'GPU0');
     // Recordings of a 100 Gb/s link on a 200 Gb/s port: 49 % and 40 %; GPU memory 18 % below host memory.
-    assert.equal(gpu1?.verdict, 'GPUDirect RDMA works at 40 % of line rate with peermem (host memory: 49 %): GPU memory is 18 % slower than host memory; ' +
-      'topo.nic-far: GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7: nearest usable NIC is PHB/SYS; NCCL 2.30.7 will not use GPUDirect RDMA for them');
+    assert.equal(
+      gpu1?.verdict,
+      'GPUDirect RDMA works at 40 % of line rate with peermem (host memory: 49 %): GPU memory is 18 % slower than host memory; ' +
+        'topo.nic-far: GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7: nearest usable NIC is PHB/SYS; NCCL 2.30.7 will not use GPUDirect RDMA for them',
+    );
     assert.equal(gpu1?.tone, 'warning');
   });
 
@@ -49,24 +72,38 @@ describe('runProof', () => {
     const ran: Measurement[] = [];
     const r = await proof(await healthyHost(), { gpus: [5], modes: ['host'] }, replaying(ran));
     assert.deepEqual([ran[0].client.numaNode, ran[0].client.numaSource], [1, 'gpu']);
-    assert.ok(r.gpus[0].notes.includes('gpu-a: mlx5_1 pinned to NUMA node 1, the GPU\'s (the NIC\'s was not read)'), r.gpus[0].notes.join('\n'));
+    assert.ok(
+      r.gpus[0].notes.includes("gpu-a: mlx5_1 pinned to NUMA node 1, the GPU's (the NIC's was not read)"),
+      r.gpus[0].notes.join('\n'),
+    );
   });
 
   it('refuses, running nothing, where ib_write_bw is missing, naming the package', async () => {
     const ran: Measurement[] = [];
-    const host = await healthyHost('gpu-a', { perftest: perftestCheck({ ibWriteBw: null }), 'os-release': fixture('os-release/ubuntu-22.04.5.txt') });
+    const host = await healthyHost('gpu-a', {
+      perftest: perftestCheck({ ibWriteBw: null }),
+      'os-release': fixture('os-release/ubuntu-22.04.5.txt'),
+    });
     const r = await proof(host, {}, replaying(ran));
     assert.equal(r.status, 'refused');
     assert.deepEqual(ran, []);
-    assert.match(r.refusals[0], /^gpu-a: perftest's ib_write_bw is not installed \(not on the login PATH\): install it with `apt install perftest` \(Ubuntu 22\.04\.5 LTS\); distribution packages are built without CUDA/);
+    assert.match(
+      r.refusals[0],
+      /^gpu-a: perftest's ib_write_bw is not installed \(not on the login PATH\): install it with `apt install perftest` \(Ubuntu 22\.04\.5 LTS\); distribution packages are built without CUDA/,
+    );
   });
 
   it('refuses the GPU modes of a perftest without CUDA, and runs host memory alone', async () => {
-    const noCuda = await healthyHost('gpu-a', { perftest: perftestCheck({}, fixture('perftest/help-debian12-perftest-4.5-0.17-no-cuda.txt')) });
+    const noCuda = await healthyHost('gpu-a', {
+      perftest: perftestCheck({}, fixture('perftest/help-debian12-perftest-4.5-0.17-no-cuda.txt')),
+    });
     const refused = await proof(noCuda, {}, replaying([]));
     assert.match(refused.refusals.join('\n'), /built without CUDA/);
     const hostOnly = await proof(noCuda, { gpus: [5], modes: ['host'] }, replaying([]));
-    assert.deepEqual(hostOnly.gpus[0].modes.map((m) => [m.mode, m.status, m.gbps]), [['host', 'ok', 98.38]]);
+    assert.deepEqual(
+      hostOnly.gpus[0].modes.map((m) => [m.mode, m.status, m.gbps]),
+      [['host', 'ok', 98.38]],
+    );
     assert.equal(hostOnly.gpus[0].verdict, 'RDMA from host memory works at 98 % of line rate (GPU memory not measured)');
   });
 
@@ -82,7 +119,10 @@ describe('runProof', () => {
     const asked: string[] = [];
     const ran: Measurement[] = [];
     const r = await runProof({
-      host: busy, peer: null, options: { ...DEFAULT_PROVE_OPTIONS, gpus: [0] }, execute: replaying(ran),
+      host: busy,
+      peer: null,
+      options: { ...DEFAULT_PROVE_OPTIONS, gpus: [0] },
+      execute: replaying(ran),
       confirmBusy: async (b) => (asked.push(...b.map((x) => `${x.gpu} ${x.processes.map((p) => p.name).join()}`)), false),
     });
     assert.deepEqual(asked, ['GPU0 nvidia-cuda-mps-server']);
@@ -90,14 +130,22 @@ describe('runProof', () => {
     assert.deepEqual(ran, []);
   });
 
-  it('reports a failed mode with perftest\'s own line, and what explains it', async () => {
-    const fail = (m: Measurement): SideRuns | null => (m.mode === 'peermem'
-      ? { client: { exitCode: 1, output: fixture('perftest/write-bw-cuda-mr-failure-error14-excerpt.txt') }, server: { exitCode: 1, output: fixture('perftest/write-bw-cuda-mr-failure-k80-server.txt') }, command: 'x' }
-      : null);
+  it("reports a failed mode with perftest's own line, and what explains it", async () => {
+    const fail = (m: Measurement): SideRuns | null =>
+      m.mode === 'peermem'
+        ? {
+            client: { exitCode: 1, output: fixture('perftest/write-bw-cuda-mr-failure-error14-excerpt.txt') },
+            server: { exitCode: 1, output: fixture('perftest/write-bw-cuda-mr-failure-k80-server.txt') },
+            command: 'x',
+          }
+        : null;
     const r = await proof(await healthyHost(), { gpus: [5], modes: ['host', 'peermem'] }, replaying([], fail));
     const peermem = r.gpus[0].modes[1];
     assert.deepEqual([peermem.status, peermem.reason], ['failed', "Couldn't allocate MR with error=14"]);
-    assert.ok(peermem.explainedBy.includes('dmabuf.available: dma-buf can carry GPUDirect RDMA: the peer-memory module is optional'), peermem.explainedBy.join('\n'));
+    assert.ok(
+      peermem.explainedBy.includes('dmabuf.available: dma-buf can carry GPUDirect RDMA: the peer-memory module is optional'),
+      peermem.explainedBy.join('\n'),
+    );
     assert.deepEqual([r.gpus[0].tone, r.gpus[0].verdict], ['error', "peermem mode failed: Couldn't allocate MR with error=14"]);
   });
 
@@ -109,8 +157,21 @@ describe('runProof', () => {
       controller.abort();
       if (signal?.aborted) return;
     };
-    const r = await runProof({ host: await healthyHost(), peer: null, options: { ...DEFAULT_PROVE_OPTIONS, gpus: [5], modes: ['host', 'peermem'], timeoutS: 9 }, execute: stopped, confirmBusy: async () => true, signal: controller.signal });
+    const r = await runProof({
+      host: await healthyHost(),
+      peer: null,
+      options: { ...DEFAULT_PROVE_OPTIONS, gpus: [5], modes: ['host', 'peermem'], timeoutS: 9 },
+      execute: stopped,
+      confirmBusy: async () => true,
+      signal: controller.signal,
+    });
     assert.equal(r.status, 'cancelled');
-    assert.deepEqual(r.gpus[0].modes.map((m) => [m.status, m.reason]), [['timed-out', 'stopped at its deadline (9 s per side)'], ['cancelled', 'not run: cancelled before it started']]);
+    assert.deepEqual(
+      r.gpus[0].modes.map((m) => [m.status, m.reason]),
+      [
+        ['timed-out', 'stopped at its deadline (9 s per side)'],
+        ['cancelled', 'not run: cancelled before it started'],
+      ],
+    );
   });
 });

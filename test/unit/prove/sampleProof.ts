@@ -5,13 +5,26 @@ import { fixture } from '../diagnosis/hostReport';
 import { healthyHost } from './proofHosts';
 
 export async function sampleProof(peermem: 'works' | 'fails'): Promise<ProofReport> {
-  const cuda = peermem === 'works' ? 'perftest/write-bw-cuda-a100-ib-t9k-client-all-sizes.txt' : 'perftest/write-bw-cuda-mr-failure-error14-excerpt.txt';
+  const cuda =
+    peermem === 'works'
+      ? 'perftest/write-bw-cuda-a100-ib-t9k-client-all-sizes.txt'
+      : 'perftest/write-bw-cuda-mr-failure-error14-excerpt.txt';
   return runProof({
-    host: await healthyHost(), peer: null, options: { ...DEFAULT_PROVE_OPTIONS, gpus: [5] }, confirmBusy: async () => true,
-    execute: async (ms, done) => ms.forEach((m) => done(m, {
-      client: { exitCode: m.mode === 'host' || peermem === 'works' ? 0 : 1, output: fixture(m.mode === 'host' ? 'perftest/write-bw-host-ib-t9k-client-all-sizes.txt' : cuda) },
-      server: { exitCode: 0, output: '' }, command: 'x',
-    })),
+    host: await healthyHost(),
+    peer: null,
+    options: { ...DEFAULT_PROVE_OPTIONS, gpus: [5] },
+    confirmBusy: async () => true,
+    execute: async (ms, done) =>
+      ms.forEach((m) =>
+        done(m, {
+          client: {
+            exitCode: m.mode === 'host' || peermem === 'works' ? 0 : 1,
+            output: fixture(m.mode === 'host' ? 'perftest/write-bw-host-ib-t9k-client-all-sizes.txt' : cuda),
+          },
+          server: { exitCode: 0, output: '' },
+          command: 'x',
+        }),
+      ),
     now: () => new Date(0),
   });
 }

@@ -5,29 +5,69 @@ import type { Measurement } from '../../../src/core/prove/plan';
 import { commandLine, loopbackScript, perftestArgs, scriptEvents, slurmNodeScript } from '../../../src/core/prove/scripts';
 import type { ProveEndpoint } from '../../../src/core/prove/types';
 
-const endpoint: ProveEndpoint = { host: 'gpu-a', gpu: 'GPU3', gpuIndex: 3, gpuName: null, device: 'mlx5_3', port: 1, linkLayer: 'IB', lineRateGbps: 400, numaNode: 1, numaSource: 'nic' };
-const m = (over: Partial<Measurement> = {}): Measurement => ({ id: 'm1', gpu: 'GPU3', mode: 'dmabuf', client: endpoint, server: endpoint, limitS: 50, ...over });
+const endpoint: ProveEndpoint = {
+  host: 'gpu-a',
+  gpu: 'GPU3',
+  gpuIndex: 3,
+  gpuName: null,
+  device: 'mlx5_3',
+  port: 1,
+  linkLayer: 'IB',
+  lineRateGbps: 400,
+  numaNode: 1,
+  numaSource: 'nic',
+};
+const m = (over: Partial<Measurement> = {}): Measurement => ({
+  id: 'm1',
+  gpu: 'GPU3',
+  mode: 'dmabuf',
+  client: endpoint,
+  server: endpoint,
+  limitS: 50,
+  ...over,
+});
 const ctx = { tag: 'gdrp-0123456789abcdef', sizeBytes: 65536, durationS: 5 };
 
 describe('proof scripts', () => {
   it('gives --use_cuda before --use_cuda_dmabuf (perftest checks the latter when it reads it)', () => {
-    assert.deepEqual(perftestArgs({ endpoint, cuda: 'dmabuf', sizeBytes: 65536, durationS: 5 }), ['-d', 'mlx5_3', '-i', '1', '-s', '65536', '-D', '5', '-F', '--report_gbits', '--use_cuda=3', '--use_cuda_dmabuf']);
-    assert.deepEqual(perftestArgs({ endpoint, cuda: 'host', sizeBytes: 65536, durationS: 5 }).filter((a) => a.includes('cuda')), []);
+    assert.deepEqual(perftestArgs({ endpoint, cuda: 'dmabuf', sizeBytes: 65536, durationS: 5 }), [
+      '-d',
+      'mlx5_3',
+      '-i',
+      '1',
+      '-s',
+      '65536',
+      '-D',
+      '5',
+      '-F',
+      '--report_gbits',
+      '--use_cuda=3',
+      '--use_cuda_dmabuf',
+    ]);
+    assert.deepEqual(
+      perftestArgs({ endpoint, cuda: 'host', sizeBytes: 65536, durationS: 5 }).filter((a) => a.includes('cuda')),
+      [],
+    );
   });
 
   it('shows the command as it runs, pinned to the NUMA node', () => {
-    assert.equal(commandLine({ endpoint, cuda: 'peermem', sizeBytes: 65536, durationS: 5 }, 24000, 'gpu-b'),
-      'numactl --cpunodebind=1 --membind=1 ib_write_bw -d mlx5_3 -i 1 -s 65536 -D 5 -F --report_gbits --use_cuda=3 -p 24000 gpu-b');
+    assert.equal(
+      commandLine({ endpoint, cuda: 'peermem', sizeBytes: 65536, durationS: 5 }, 24000, 'gpu-b'),
+      'numactl --cpunodebind=1 --membind=1 ib_write_bw -d mlx5_3 -i 1 -s 65536 -D 5 -F --report_gbits --use_cuda=3 -p 24000 gpu-b',
+    );
   });
 
   it('refuses a value that is not what it claims before it reaches a script', () => {
-    assert.throws(() => perftestArgs({ endpoint: { ...endpoint, device: 'mlx5_0; reboot' }, cuda: 'host', sizeBytes: 1, durationS: 1 }), /not a valid RDMA device name/);
+    assert.throws(
+      () => perftestArgs({ endpoint: { ...endpoint, device: 'mlx5_0; reboot' }, cuda: 'host', sizeBytes: 1, durationS: 1 }),
+      /not a valid RDMA device name/,
+    );
     assert.throws(() => slurmNodeScript(ctx, [{ m: m(), port: 20000 }], '$(reboot)'), /not a valid node name/);
     assert.throws(() => loopbackScript(ctx, m({ limitS: 0 }), [20000]), /time limit must be a whole number/);
     assert.throws(() => loopbackScript(ctx, m(), [80]), /TCP port must be a whole number from 1024/);
   });
 
-  it('reads its lines back: ports, listening, each side\'s output in base64 chunks, through srun labels', () => {
+  it("reads its lines back: ports, listening, each side's output in base64 chunks, through srun labels", () => {
     const out = Buffer.from("Couldn't allocate MR with error=14\n").toString('base64');
     const text = [
       `${ctx.tag} P m1 24001`,

@@ -7,14 +7,21 @@ function memFs(files: Record<string, string>): ConfigFs {
     readFile: (f) => files[f] ?? null,
     listDir: (d) => {
       const prefix = d.endsWith('/') ? d : `${d}/`;
-      const names = Object.keys(files).filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length).split('/')[0]);
+      const names = Object.keys(files)
+        .filter((f) => f.startsWith(prefix))
+        .map((f) => f.slice(prefix.length).split('/')[0]);
       return names.length > 0 ? [...new Set(names)] : null;
     },
   };
 }
 
-const env = (files: Record<string, string>, configFile?: string) =>
-  ({ fs: memFs(files), home: '/home/u', localUser: 'u', localHost: 'here', configFile });
+const env = (files: Record<string, string>, configFile?: string) => ({
+  fs: memFs(files),
+  home: '/home/u',
+  localUser: 'u',
+  localHost: 'here',
+  configFile,
+});
 
 describe('listConfigHosts', () => {
   it('lists concrete Host aliases in file order, once, skipping patterns and negations', () => {

@@ -5,7 +5,14 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkHostKey, DEFAULT_HOST_KEY_ALGORITHMS, knownHostsLine, knownHostsName, orderHostKeyAlgorithms, parseKnownHosts } from '../../../src/core/ssh/knownHosts';
+import {
+  checkHostKey,
+  DEFAULT_HOST_KEY_ALGORITHMS,
+  knownHostsLine,
+  knownHostsName,
+  orderHostKeyAlgorithms,
+  parseKnownHosts,
+} from '../../../src/core/ssh/knownHosts';
 import { sha256Fingerprint } from '../../../src/core/ssh/fingerprint';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-kh-'));
@@ -103,10 +110,19 @@ describe('known_hosts', () => {
     const order = (text: string, name = 'gpu01') => orderHostKeyAlgorithms(parseKnownHosts(text, 'kh'), name);
     assert.deepEqual(order(''), DEFAULT_HOST_KEY_ALGORITHMS);
     assert.deepEqual(order(`gpu01 ${pub(c)}\n`).slice(0, 2), ['ecdsa-sha2-nistp256', 'ssh-ed25519']);
-    assert.deepEqual(order(`gpu01 ${pub(r)}\ngpu01 ${pub(c)}\n`).slice(0, 4), ['ecdsa-sha2-nistp256', 'rsa-sha2-512', 'rsa-sha2-256', 'ssh-ed25519']);
+    assert.deepEqual(order(`gpu01 ${pub(r)}\ngpu01 ${pub(c)}\n`).slice(0, 4), [
+      'ecdsa-sha2-nistp256',
+      'rsa-sha2-512',
+      'rsa-sha2-256',
+      'ssh-ed25519',
+    ]);
     // The first default type known: the list as it is (ssh uses HostKeyAlgorithms verbatim then).
     assert.deepEqual(order(`gpu01 ${pub(r)}\ngpu01 ${pub(a)}\n`), DEFAULT_HOST_KEY_ALGORITHMS);
-    assert.deepEqual(order(`gpu02 ${pub(r)}\n@revoked gpu01 ${pub(r)}\n`), DEFAULT_HOST_KEY_ALGORITHMS, 'other hosts and marked lines do not count');
+    assert.deepEqual(
+      order(`gpu02 ${pub(r)}\n@revoked gpu01 ${pub(r)}\n`),
+      DEFAULT_HOST_KEY_ALGORITHMS,
+      'other hosts and marked lines do not count',
+    );
     assert.deepEqual(order(`[gpu01]:2222 ${pub(c)}\n`, '[gpu01]:2222')[0], 'ecdsa-sha2-nistp256');
   });
 });

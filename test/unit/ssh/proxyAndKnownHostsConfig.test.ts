@@ -24,7 +24,10 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('ProxyCommand and ProxyJump (checked against ssh -G)', () => {
   it('takes ProxyCommand to the end of the line, comment and quotes included, after a space or "="', async () => {
-    const t = await assertSameAsSsh(conf('Host a\n  ProxyCommand ssh -W "%h:%p" login # via login\nHost b\n  ProxyCommand=nc %h %p\n'), 'a');
+    const t = await assertSameAsSsh(
+      conf('Host a\n  ProxyCommand ssh -W "%h:%p" login # via login\nHost b\n  ProxyCommand=nc %h %p\n'),
+      'a',
+    );
     assert.equal(t.proxyCommand, 'ssh -W "%h:%p" login # via login');
     assert.equal((await assertSameAsSsh(conf('ProxyCommand=nc %h %p\n'), 'b')).proxyCommand, 'nc %h %p');
   });
@@ -67,14 +70,23 @@ describe('known_hosts files, HostKeyAlias and tokens (checked against ssh -G)', 
 
   it('expands ~, every token and ${NAME} in UserKnownHostsFile, and lower-cases HostKeyAlias', async () => {
     const tokens = '~/kh-%k-%n-%h-%C-%L-%l-%i-%u-%r-%p-%d-%%';
-    const t = await assertSameAsSsh(conf(`Host *\n  HostKeyAlias MyAlias\n  UserKnownHostsFile ${tokens} \${HOME}/kh2\n`), 'alice@GPU07:2222');
+    const t = await assertSameAsSsh(
+      conf(`Host *\n  HostKeyAlias MyAlias\n  UserKnownHostsFile ${tokens} \${HOME}/kh2\n`),
+      'alice@GPU07:2222',
+    );
     assert.equal(t.hostKeyAlias, 'myalias');
     // The whole expansion is ssh -G's (above); the readable parts once more, by hand.
     const [host, local] = [os.hostname(), os.userInfo()];
-    const expected = [`${os.homedir()}/kh-myalias-GPU07-gpu07-`, `-${host.split('.')[0]}-${host}-${local.uid}-${local.username}-alice-2222-${os.homedir()}-%`];
+    const expected = [
+      `${os.homedir()}/kh-myalias-GPU07-gpu07-`,
+      `-${host.split('.')[0]}-${host}-${local.uid}-${local.username}-alice-2222-${os.homedir()}-%`,
+    ];
     assert.ok(t.userKnownHostsFiles[0].startsWith(expected[0]) && t.userKnownHostsFiles[0].endsWith(expected[1]), t.userKnownHostsFiles[0]);
     assert.equal(t.userKnownHostsFiles[1], `${os.homedir()}/kh2`);
-    assert.equal(await assertSameAsSsh(conf('UserKnownHostsFile ~/kh-%k\n'), 'GPU07').then((r) => r.userKnownHostsFiles[0]), `${os.homedir()}/kh-GPU07`);
+    assert.equal(
+      await assertSameAsSsh(conf('UserKnownHostsFile ~/kh-%k\n'), 'GPU07').then((r) => r.userKnownHostsFiles[0]),
+      `${os.homedir()}/kh-GPU07`,
+    );
   });
 
   it('leaves GlobalKnownHostsFile as written: ssh expands only ~ there, when it reads the files', async () => {
@@ -86,7 +98,10 @@ describe('known_hosts files, HostKeyAlias and tokens (checked against ssh -G)', 
     for (const bad of ['UserKnownHostsFile ~/kh-%x\n', 'UserKnownHostsFile ${GDR_DOCTOR_SURELY_UNSET}/kh\n', 'HostName %r.example\n']) {
       const file = conf(bad);
       assert.equal(await sshG(parseDestination('x'), file), null, `ssh -G refuses ${bad}`);
-      assert.throws(() => resolveSshConfig(parseDestination('x'), localResolveEnv(file)), (e: unknown) => e instanceof ConnectError && e.step === 'config' && /ssh_config: /.test(e.message));
+      assert.throws(
+        () => resolveSshConfig(parseDestination('x'), localResolveEnv(file)),
+        (e: unknown) => e instanceof ConnectError && e.step === 'config' && /ssh_config: /.test(e.message),
+      );
     }
   });
 });
@@ -111,7 +126,15 @@ describe('destinations', () => {
 });
 
 describe('tokens', () => {
-  const ctx = { home: '/home/a', localUser: 'a', localHost: 'ws1.lab.example', host: 'gpu01', originalHost: 'GPU01', user: 'root', port: 22 };
+  const ctx = {
+    home: '/home/a',
+    localUser: 'a',
+    localHost: 'ws1.lab.example',
+    host: 'gpu01',
+    originalHost: 'GPU01',
+    user: 'root',
+    port: 22,
+  };
 
   it('gives %l the whole local host name and %L its first label, as ssh_config(5) says', () => {
     // This machine's name has no dot, so ssh -G cannot tell the two apart here.
@@ -119,7 +142,10 @@ describe('tokens', () => {
   });
 
   it('expands ProxyCommand tokens only, with ${} left to the shell', () => {
-    assert.equal(expandTokens('exec nc %h %p # %n %r %k %% ${X}', ctx, { tokens: PROXY_COMMAND_TOKENS }), 'exec nc gpu01 22 # GPU01 root GPU01 % ${X}');
+    assert.equal(
+      expandTokens('exec nc %h %p # %n %r %k %% ${X}', ctx, { tokens: PROXY_COMMAND_TOKENS }),
+      'exec nc gpu01 22 # GPU01 root GPU01 % ${X}',
+    );
     assert.throws(() => expandTokens('nc %h %d', ctx, { tokens: PROXY_COMMAND_TOKENS }), /unknown token %d/);
     assert.throws(() => expandTokens('nc %h %', ctx, { tokens: PROXY_COMMAND_TOKENS }), /lone "%"/);
   });

@@ -7,22 +7,50 @@ import type { SshTarget } from '../../../src/core/ssh/sshConfig';
 import type { TokenContext } from '../../../src/core/ssh/tokens';
 
 const target = (proxyCommand: string): SshTarget => ({
-  host: 'gpu01', hostname: 'gpu01.cluster', user: 'alice', port: 2222, identityFiles: [], identitiesOnly: false, identityAgent: null,
-  proxyJump: null, proxyCommand, userKnownHostsFiles: [], globalKnownHostsFiles: [], strictHostKeyChecking: 'yes', hashKnownHosts: false,
-  hostKeyAlias: null, connectTimeout: null, serverAliveInterval: 0, serverAliveCountMax: 3, warnings: [],
+  host: 'gpu01',
+  hostname: 'gpu01.cluster',
+  user: 'alice',
+  port: 2222,
+  identityFiles: [],
+  identitiesOnly: false,
+  identityAgent: null,
+  proxyJump: null,
+  proxyCommand,
+  userKnownHostsFiles: [],
+  globalKnownHostsFiles: [],
+  strictHostKeyChecking: 'yes',
+  hashKnownHosts: false,
+  hostKeyAlias: null,
+  connectTimeout: null,
+  serverAliveInterval: 0,
+  serverAliveCountMax: 3,
+  warnings: [],
 });
 const tokens = (over: Partial<TokenContext> = {}): TokenContext => ({
-  home: '/home/a', localUser: 'a', localHost: 'ws', host: 'gpu01.cluster', originalHost: 'gpu01', user: 'alice', port: 2222, ...over,
+  home: '/home/a',
+  localUser: 'a',
+  localHost: 'ws',
+  host: 'gpu01.cluster',
+  originalHost: 'gpu01',
+  user: 'alice',
+  port: 2222,
+  ...over,
 });
 const configError = (e: unknown) => e instanceof ConnectError && e.step === 'config';
 
 describe('ProxyCommand command line', () => {
   it('is `exec` and the command with its tokens expanded, as ssh runs it', () => {
-    assert.equal(proxyCommandLine(target('ssh -W %h:%p -l %r login # %n %%'), tokens()), 'exec ssh -W gpu01.cluster:2222 -l alice login # gpu01 %');
+    assert.equal(
+      proxyCommandLine(target('ssh -W %h:%p -l %r login # %n %%'), tokens()),
+      'exec ssh -W gpu01.cluster:2222 -l alice login # gpu01 %',
+    );
   });
 
   it('refuses a token ProxyCommand does not take', () => {
-    assert.throws(() => proxyCommandLine(target('nc %h %d'), tokens()), (e: unknown) => configError(e) && /ProxyCommand: unknown token %d/.test((e as Error).message));
+    assert.throws(
+      () => proxyCommandLine(target('nc %h %d'), tokens()),
+      (e: unknown) => configError(e) && /ProxyCommand: unknown token %d/.test((e as Error).message),
+    );
   });
 
   it('refuses to put a host or user name a shell would act on into the command', () => {

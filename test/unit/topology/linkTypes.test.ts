@@ -29,7 +29,12 @@ describe('classifyLink', () => {
   }
 
   it('NV<n> of any count is NVLink with its count, no PCIe level and no GDR verdict', () => {
-    for (const [token, count] of [['NV1', 1], ['NV4', 4], ['NV12', 12], ['NV18', 18]] as const) {
+    for (const [token, count] of [
+      ['NV1', 1],
+      ['NV4', 4],
+      ['NV12', 12],
+      ['NV18', 18],
+    ] as const) {
       const link = classifyLink(token);
       assert.strictEqual(link.kind, 'nvlink');
       assert.strictEqual(link.legendToken, 'NV#');
@@ -50,7 +55,7 @@ describe('classifyLink', () => {
     assert.strictEqual(classifyLink('NV').kind, 'unknown');
   });
 
-  it('SOC is the older drivers\' SYS', () => {
+  it("SOC is the older drivers' SYS", () => {
     assert.strictEqual(classifyLink('SOC').nvmlLevel, classifyLink('SYS').nvmlLevel);
     assert.strictEqual(classifyLink('SOC').currentLegend, null);
     assert.strictEqual(NVML_LEVEL.SYSTEM, 50);

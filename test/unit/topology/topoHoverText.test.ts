@@ -31,7 +31,10 @@ describe('explainTopoToken', () => {
   it('seed: a GPU↔NIC PIX cell names both ends with the RDMA device and says GDR is used', () => {
     const text = shown(hover(seed, 'GPU3', 'PIX'));
     assert.match(text, /^\*\*PIX\*\*: GPU3 ↔ NIC2 \(mlx5_2\)/);
-    assert.match(text, /\*\*GDR yes\*\*: Between a GPU and a NIC, NCCL 2\.30\.7 counts a PIX path .*within the default threshold P2C .*ncclTopoCheckGdr/);
+    assert.match(
+      text,
+      /\*\*GDR yes\*\*: Between a GPU and a NIC, NCCL 2\.30\.7 counts a PIX path .*within the default threshold P2C .*ncclTopoCheckGdr/,
+    );
     assert.match(text, /NVML level 10 \(NVML_TOPOLOGY_SINGLE\) · NCCL path PIX/);
     assert.match(text, /current drivers \(≈ R450 and later\): “Connection traversing at most a single PCIe bridge”/);
     assert.match(text, /the oldest drivers \(Kepler era\): “Path traverses a PCIe internal switch”/);
@@ -40,10 +43,16 @@ describe('explainTopoToken', () => {
   it('H200: GPU4 ↔ NIC0 over SYS is not used; a GPU↔GPU PXB cell gets no pair verdict', () => {
     const sys = shown(hover(h200, 'GPU4', 'SYS'));
     assert.match(sys, /GPU4 ↔ NIC0 \(mlx5_0\)/);
-    assert.match(sys, /\*\*GDR no\*\*: .*beyond the default threshold P2C.*unless NCCL relays the GPU's sends through an NVLink peer nearer the NIC \(PXN\)/);
+    assert.match(
+      sys,
+      /\*\*GDR no\*\*: .*beyond the default threshold P2C.*unless NCCL relays the GPU's sends through an NVLink peer nearer the NIC \(PXN\)/,
+    );
     const gpuPair = shown(hover(seed, 'GPU0', 'PXB'));
     assert.match(gpuPair, /GPU0 ↔ GPU2/);
-    assert.match(gpuPair, /links two GPUs: no GPUDirect RDMA verdict applies here\. Between a GPU and a NIC, NCCL 2\.30\.7 counts a PXB path/);
+    assert.match(
+      gpuPair,
+      /links two GPUs: no GPUDirect RDMA verdict applies here\. Between a GPU and a NIC, NCCL 2\.30\.7 counts a PXB path/,
+    );
   });
 
   it('NV18 and X: NVLink count, no GDR verdict; the diagonal is the device itself', () => {
@@ -55,11 +64,14 @@ describe('explainTopoToken', () => {
     assert.match(shown(hover(h200, 'GPU1', 'X')), /GPU1 itself \(the diagonal\)/);
   });
 
-  it('SOC on a K40m: older drivers\' name for SYS, not printed by current drivers', () => {
+  it("SOC on a K40m: older drivers' name for SYS, not printed by current drivers", () => {
     const text = shown(hover(topoDoc('k40m-4gpu-mlx4-soc-legend.txt'), 'mlx4_0', 'SOC'));
     assert.match(text, /mlx4_0 ↔ GPU0/);
     assert.match(text, /current drivers \(≈ R450 and later\): not printed \(they print SYS instead\)/);
-    assert.match(text, /older drivers \(before ≈ R450\): “Connection traversing PCIe as well as the SMP link between CPU sockets\(e\.g\. QPI\)”/);
+    assert.match(
+      text,
+      /older drivers \(before ≈ R450\): “Connection traversing PCIe as well as the SMP link between CPU sockets\(e\.g\. QPI\)”/,
+    );
   });
 
   it('legend lines say whose wording they are and the GDR verdict of the token', () => {

@@ -2,7 +2,13 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import {
-  DETECT_HEADER_WITHIN_LINES, TopoDocument, TopoTokenAt, looksLikeTopoOutput, topoHeaderNearTop, readTopoDocument, topoTokenAt,
+  DETECT_HEADER_WITHIN_LINES,
+  TopoDocument,
+  TopoTokenAt,
+  looksLikeTopoOutput,
+  topoHeaderNearTop,
+  readTopoDocument,
+  topoTokenAt,
 } from '../../../src/core/topology/topoTokens';
 
 function fixture(dir: string, name: string): string {
@@ -108,7 +114,8 @@ describe('topoTokenAt', () => {
     assert.deepStrictEqual(topoTokenAt(doc, pxb, 3), {
       kind: 'legend',
       entry: { token: 'PXB', meaning: 'Connection traversing multiple PCIe bridges (without traversing the PCIe Host Bridge)' },
-      start: 2, end: doc.lines[pxb].length,
+      start: 2,
+      end: doc.lines[pxb].length,
     });
     const nic2 = doc.lines.indexOf('  NIC2: mlx5_2');
     assert.deepStrictEqual(topoTokenAt(doc, nic2, 10), { kind: 'nicLegend', alias: 'NIC2', device: 'mlx5_2', start: 2, end: 14 });
@@ -116,9 +123,16 @@ describe('topoTokenAt', () => {
 
   it('K40m (SOC legend) and K80 (Path traverses legend, spaces): legend entries as printed', () => {
     const k40 = topoDoc('k40m-4gpu-mlx4-soc-legend.txt');
-    const soc = hitAt(k40, k40.lines.findIndex((l) => l.includes('SOC  =')), 'SMP');
+    const soc = hitAt(
+      k40,
+      k40.lines.findIndex((l) => l.includes('SOC  =')),
+      'SMP',
+    );
     assert.ok(soc && soc.kind === 'legend');
-    assert.deepStrictEqual(soc.entry, { token: 'SOC', meaning: 'Connection traversing PCIe as well as the SMP link between CPU sockets(e.g. QPI)' });
+    assert.deepStrictEqual(soc.entry, {
+      token: 'SOC',
+      meaning: 'Connection traversing PCIe as well as the SMP link between CPU sockets(e.g. QPI)',
+    });
     const k80 = topoDoc('k80-mlx4-path-traverses-legend-spaces.txt');
     const pix = hitAt(k80, k80.lines.indexOf('  PIX = Path traverses a PCIe internal switch'), 'PIX');
     assert.ok(pix && pix.kind === 'legend');

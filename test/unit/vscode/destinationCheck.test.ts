@@ -4,8 +4,14 @@ import { checkDestination } from '../../../src/vscode/ssh/destinationInput';
 
 describe('Add Host: a destination read as it is typed', () => {
   it('user@host:port: the port is a port, not part of the host name', () => {
-    assert.deepEqual(checkDestination('root@gpu01:2222'), { ok: true, message: 'Reads as host gpu01, port 2222, user root; the rest comes from your SSH config.' });
-    assert.deepEqual(checkDestination('gpu01:2222'), { ok: true, message: 'Reads as host gpu01, port 2222; the rest comes from your SSH config.' });
+    assert.deepEqual(checkDestination('root@gpu01:2222'), {
+      ok: true,
+      message: 'Reads as host gpu01, port 2222, user root; the rest comes from your SSH config.',
+    });
+    assert.deepEqual(checkDestination('gpu01:2222'), {
+      ok: true,
+      message: 'Reads as host gpu01, port 2222; the rest comes from your SSH config.',
+    });
   });
 
   it('a port out of range is refused as it is typed', () => {
@@ -15,14 +21,20 @@ describe('Add Host: a destination read as it is typed', () => {
   });
 
   it('IPv6: a port only in brackets, and a bare address is said to be one', () => {
-    assert.deepEqual(checkDestination('[fe80::1]:2222'), { ok: true, message: 'Reads as host fe80::1, port 2222; the rest comes from your SSH config.' });
+    assert.deepEqual(checkDestination('[fe80::1]:2222'), {
+      ok: true,
+      message: 'Reads as host fe80::1, port 2222; the rest comes from your SSH config.',
+    });
     const bare = checkDestination('fe80::1:2222');
     assert.ok(bare.ok && bare.message?.includes('host fe80::1:2222 (an IPv6 address: write [address]:port for a port)'), bare.message);
     assert.equal(checkDestination('[fe80::1').ok, false);
   });
 
   it('ssh:// URLs, and empty input', () => {
-    assert.equal(checkDestination('ssh://admin@login1:2200').message, 'Reads as host login1, port 2200, user admin; the rest comes from your SSH config.');
+    assert.equal(
+      checkDestination('ssh://admin@login1:2200').message,
+      'Reads as host login1, port 2200, user admin; the rest comes from your SSH config.',
+    );
     assert.deepEqual(checkDestination('  '), { ok: false, message: 'Type a host name or user@host.' });
     assert.deepEqual(checkDestination('  ', true), { ok: true, message: undefined });
   });

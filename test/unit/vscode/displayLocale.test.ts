@@ -13,7 +13,7 @@ describe('dates in the display language', () => {
     assert.equal(timeOfDay(at), '17:42:26');
   });
 
-  it('English: the runtime\'s own format, as before', () => {
+  it("English: the runtime's own format, as before", () => {
     useDisplayLocale('en');
     assert.equal(dateTime(at), at.toLocaleString());
     assert.equal(timeOfDay(at), at.toLocaleTimeString());

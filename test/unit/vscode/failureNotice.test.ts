@@ -11,7 +11,11 @@ describe('failureNotice: telling the user hosts could not be diagnosed', () => {
   });
 
   it('one host that failed: an error with its own message', () => {
-    assert.deepEqual(failureNotice(1, [fail('gpu01')]), { severity: 'error', message: 'Diagnose failed: gpu01: connection refused (tcp)', hosts: ['gpu01'] });
+    assert.deepEqual(failureNotice(1, [fail('gpu01')]), {
+      severity: 'error',
+      message: 'Diagnose failed: gpu01: connection refused (tcp)',
+      hosts: ['gpu01'],
+    });
   });
 
   it('a fleet where every host fails is an error too, as a single host is', () => {
@@ -28,8 +32,14 @@ describe('failureNotice: telling the user hosts could not be diagnosed', () => {
     const failed = ['gpu01', 'gpu02', 'gpu03', 'gpu04', 'gpu05', 'gpu06'].map((h) => fail(h));
     const n = failureNotice(64, failed, 'rack1');
     assert.equal(n?.severity, 'warning');
-    assert.equal(n?.message, '6 of 64 hosts of fleet rack1 could not be diagnosed (gpu01, gpu02, gpu03, gpu04 +2 more). First: gpu01: connection refused (tcp)');
+    assert.equal(
+      n?.message,
+      '6 of 64 hosts of fleet rack1 could not be diagnosed (gpu01, gpu02, gpu03, gpu04 +2 more). First: gpu01: connection refused (tcp)',
+    );
     assert.equal(n?.hosts.length, 6);
-    assert.equal(failureNotice(2, [fail('gpu02')])?.message, '1 of 2 hosts could not be diagnosed (gpu02). gpu02: connection refused (tcp)');
+    assert.equal(
+      failureNotice(2, [fail('gpu02')])?.message,
+      '1 of 2 hosts could not be diagnosed (gpu02). gpu02: connection refused (tcp)',
+    );
   });
 });

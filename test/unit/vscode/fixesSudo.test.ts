@@ -18,9 +18,18 @@ const MARKER = 'gdr-doctor-sudo-test';
 
 function plan(privilege: FixPlan['privilege']): FixPlan {
   return {
-    fixId: 'load-peermem', host: 'gpu-a', user: 'pwuser', status: 'ready', summary: 'load it', module: 'nvidia_peermem', privilege,
+    fixId: 'load-peermem',
+    host: 'gpu-a',
+    user: 'pwuser',
+    status: 'ready',
+    summary: 'load it',
+    module: 'nvidia_peermem',
+    privilege,
     steps: [{ kind: 'load', title: 'Load nvidia_peermem', command: `sudo -S -p '${MARKER}' modprobe nvidia_peermem`, timeoutMs: 1000 }],
-    fileChange: null, notes: [], findings: [], dmabufAvailable: false,
+    fileChange: null,
+    notes: [],
+    findings: [],
+    dmabufAvailable: false,
   };
 }
 
@@ -31,7 +40,13 @@ function session(): FixSession & { stdins: (string | undefined)[] } {
     run: async (_command, { stdin }) => {
       stdins.push(stdin);
       const ok = stdin === `${RIGHT}\n`;
-      return { exitCode: ok ? 0 : 1, stdout: Buffer.from(''), stderr: Buffer.from(ok ? '' : `${MARKER}Sorry, try again.\n${MARKER}sudo: 1 incorrect password attempt\n`), connectionLost: false, timedOut: false };
+      return {
+        exitCode: ok ? 0 : 1,
+        stdout: Buffer.from(''),
+        stderr: Buffer.from(ok ? '' : `${MARKER}Sorry, try again.\n${MARKER}sudo: 1 incorrect password attempt\n`),
+        connectionLost: false,
+        timedOut: false,
+      };
     },
   };
   return { host: 'gpu-a', user: 'pwuser', shell, probe: () => Promise.reject(new Error('no probe here')), stdins };
@@ -75,7 +90,10 @@ describe('quick fixes in VS Code: sudo password', () => {
     assert.deepEqual(a.calls, [true], 'asked once, told the remembered one was rejected');
     assert.ok(r.steps[0].ok);
     assert.equal(secrets.data.has(KEY), false, 'not remembered again without the tick');
-    assert.ok(notes.every((n) => !n.includes(RIGHT) && !n.includes('stale')), 'no password in the log');
+    assert.ok(
+      notes.every((n) => !n.includes(RIGHT) && !n.includes('stale')),
+      'no password in the log',
+    );
   });
 
   it('remembers a typed password only when ticked and accepted', async () => {
@@ -93,7 +111,11 @@ describe('quick fixes in VS Code: sudo password', () => {
     useBundle(bundle);
     try {
       const secrets = store();
-      const r = await runWithSudo(plan('sudo-password'), session(), MARKER, { secrets, ask: asker([{ password: 'wrong', remember: true }]).ask, note });
+      const r = await runWithSudo(plan('sudo-password'), session(), MARKER, {
+        secrets,
+        ask: asker([{ password: 'wrong', remember: true }]).ask,
+        note,
+      });
       assert.doesNotMatch(r.message, /^sudo did not accept/, 'the message is in Chinese');
       assert.equal(r.passwordRejected, true);
       assert.equal(secrets.data.has(KEY), false, 'a rejected password is not kept');
@@ -104,7 +126,10 @@ describe('quick fixes in VS Code: sudo password', () => {
 
   it('a wrong typed password fails as rejected and is not asked again', async () => {
     const s = session();
-    const a = asker([{ password: 'wrong', remember: false }, { password: RIGHT, remember: false }]);
+    const a = asker([
+      { password: 'wrong', remember: false },
+      { password: RIGHT, remember: false },
+    ]);
     const r = await runWithSudo(plan('sudo-password'), s, MARKER, { secrets: store(), ask: a.ask, note });
     assert.equal(r.status, 'failed');
     assert.match(r.message, /^sudo did not accept the password of pwuser on gpu-a/);
@@ -122,7 +147,11 @@ describe('quick fixes in VS Code: sudo password', () => {
     const s = session();
     const secrets = store({ [KEY]: RIGHT });
     const a = asker([]);
-    await runWithSudo(plan('sudo'), s, MARKER, { secrets: { ...secrets, get: async () => assert.fail('read a secret') }, ask: a.ask, note });
+    await runWithSudo(plan('sudo'), s, MARKER, {
+      secrets: { ...secrets, get: async () => assert.fail('read a secret') },
+      ask: a.ask,
+      note,
+    });
     assert.deepEqual(s.stdins, [undefined]);
     assert.deepEqual(a.calls, []);
   });
@@ -147,8 +176,14 @@ describe('quick fixes in VS Code: package.json', () => {
   it('puts one inline action per fix id on findings, with the clause fixMenuWhen builds', () => {
     const manifest = englishManifest();
     const items = manifest.contributes.menus['view/item/context'] as { command: string; when: string; group: string }[];
-    for (const [id, command] of [['load-peermem', Commands.fixLoadPeermem], ['persist-peermem', Commands.fixPersistPeermem]] as const) {
-      assert.ok(items.some((m) => m.command === command && m.group.startsWith('inline') && m.when === fixMenuWhen(Views.hosts, id)), command);
+    for (const [id, command] of [
+      ['load-peermem', Commands.fixLoadPeermem],
+      ['persist-peermem', Commands.fixPersistPeermem],
+    ] as const) {
+      assert.ok(
+        items.some((m) => m.command === command && m.group.startsWith('inline') && m.when === fixMenuWhen(Views.hosts, id)),
+        command,
+      );
     }
   });
 });

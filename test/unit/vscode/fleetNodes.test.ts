@@ -23,11 +23,22 @@ async function probed(host: string, files: Parameters<typeof report>[0]): Promis
   return { host, status: statusOfProbe(r, diagnosis), path: 'direct', report: r, diagnosis, durationMs: 5 };
 }
 
-const unreachable: FleetHostResult = { host: 'gpu04', status: 'unreachable', path: 'direct', error: { step: 'timeout', message: 'gpu04: no SSH banner within 8 s' }, durationMs: 8000 };
+const unreachable: FleetHostResult = {
+  host: 'gpu04',
+  status: 'unreachable',
+  path: 'direct',
+  error: { step: 'timeout', message: 'gpu04: no SSH banner within 8 s' },
+  durationMs: 8000,
+};
 
 async function diagnosedFleet(): Promise<FleetModel> {
   const fleets = new FleetModel(() => [DIRECT, RELAYED]);
-  fleets.setResults('lab', [await probed('gpu01', LOADED_AND_PERSISTED), await probed('gpu02', NEEDS_PEERMEM), await probed('gpu03', NEEDS_PEERMEM), unreachable]);
+  fleets.setResults('lab', [
+    await probed('gpu01', LOADED_AND_PERSISTED),
+    await probed('gpu02', NEEDS_PEERMEM),
+    await probed('gpu03', NEEDS_PEERMEM),
+    unreachable,
+  ]);
   return fleets;
 }
 
@@ -37,15 +48,23 @@ describe('Fleet tree nodes', () => {
     const [root] = fleetRoots(fleets);
     assert.equal(root.kind, 'fleet');
     assert.equal(fleetDescription(fleets.state('lab')), 'not diagnosed');
-    assert.deepEqual(fleetChildren(root, fleets).map((n) => (n.kind === 'row' ? n.label : n.kind)), ['Not diagnosed yet']);
+    assert.deepEqual(
+      fleetChildren(root, fleets).map((n) => (n.kind === 'row' ? n.label : n.kind)),
+      ['Not diagnosed yet'],
+    );
     fleets.setRunning('lab', { done: 3, total: 4 });
     assert.equal(fleetDescription(fleets.state('lab')), 'diagnosing 3/4 hosts');
   });
 
   it('groups hosts with identical findings; the peermem group offers load-peermem to the whole group', async () => {
     const fleets = await diagnosedFleet();
-    const groups = fleetChildren(fleetRoots(fleets)[0], fleets).filter((n): n is HostsNode & { kind: 'fleetGroup' } => n.kind === 'fleetGroup');
-    assert.equal(groups.reduce((n, g) => n + g.group.hosts.length, 0), 4);
+    const groups = fleetChildren(fleetRoots(fleets)[0], fleets).filter(
+      (n): n is HostsNode & { kind: 'fleetGroup' } => n.kind === 'fleetGroup',
+    );
+    assert.equal(
+      groups.reduce((n, g) => n + g.group.hosts.length, 0),
+      4,
+    );
     const peermem = groups.find((g) => g.group.findingIds.includes('peermem.not-loaded'));
     assert.ok(peermem, groups.map((g) => g.group.label).join(' | '));
     assert.deepEqual([...peermem.group.hosts], ['gpu02', 'gpu03']);
@@ -55,7 +74,7 @@ describe('Fleet tree nodes', () => {
     assert.match(fleetDescription(fleets.state('lab')), /unreachable/);
   });
 
-  it('shows a group\'s hosts as host nodes that expand like any host, with ids of their own', async () => {
+  it("shows a group's hosts as host nodes that expand like any host, with ids of their own", async () => {
     const fleets = await diagnosedFleet();
     const model = new HostModel({ configHosts: () => ['gpu02'], addedHosts: () => [], fleetHosts: () => directMembers([DIRECT]) });
     for (const r of fleets.state('lab').results ?? []) {
@@ -67,10 +86,19 @@ describe('Fleet tree nodes', () => {
     const [host] = fleetChildren(group, fleets);
     assert.equal(host.kind === 'host' ? [host.hostId, host.label].join(' ') : '', `${sshHostId('gpu02')} gpu02`);
     const children = childNodes(host, model);
-    assert.deepEqual(children.map((c) => (c.kind === 'group' ? c.group : c.kind)), ['status', 'findings', 'gpus', 'nics', 'numa', 'modules', 'raw']);
-    assert.ok(children.every((c) => c.id.startsWith(`${host.id}/`)), 'ids scoped under the fleet host');
+    assert.deepEqual(
+      children.map((c) => (c.kind === 'group' ? c.group : c.kind)),
+      ['status', 'findings', 'gpus', 'nics', 'numa', 'modules', 'raw'],
+    );
+    assert.ok(
+      children.every((c) => c.id.startsWith(`${host.id}/`)),
+      'ids scoped under the fleet host',
+    );
     const rootIds = childNodes({ kind: 'host', id: sshHostId('gpu02'), hostId: sshHostId('gpu02') }, model).map((c) => c.id);
-    assert.ok(rootIds.every((id) => !children.some((c) => c.id === id)), 'the same host at the root keeps other ids');
+    assert.ok(
+      rootIds.every((id) => !children.some((c) => c.id === id)),
+      'the same host at the root keeps other ids',
+    );
     // A direct fleet's host is a host commands can act on; gpu04 is one too though never reached.
     assert.equal(model.get(sshHostId('gpu04'))?.origin, 'fleet');
     assert.equal(model.get(sshHostId('gpu02'))?.origin, 'ssh-config');
@@ -84,7 +112,10 @@ describe('Fleet tree nodes', () => {
     const [group] = fleetChildren(fleetRoots(fleets)[0], fleets);
     assert.ok(group.kind === 'fleetGroup' && group.fixes.includes('load-peermem'), 'a group behind a login node is fixed through it');
     const failed = outcomeOf(unreachable, new Date());
-    assert.deepEqual(failed && failed.kind === 'failed' ? [failed.step, failed.message] : [], ['timeout', 'gpu04: no SSH banner within 8 s']);
+    assert.deepEqual(failed && failed.kind === 'failed' ? [failed.step, failed.message] : [], [
+      'timeout',
+      'gpu04: no SSH banner within 8 s',
+    ]);
     assert.equal(outcomeOf({ ...unreachable, status: 'cancelled', error: { step: 'cancelled', message: 'x' } }, new Date()), undefined);
   });
 

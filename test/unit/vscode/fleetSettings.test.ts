@@ -18,15 +18,30 @@ describe('gdrDoctor.fleets setting', () => {
   });
 
   it('drops entries without a name or hosts, and a second fleet of the same name, saying why', () => {
-    const { fleets, problems } = parseFleets([{ name: 'a', hosts: 'x' }, { name: '', hosts: 'y' }, 'gpu[1-2]', { name: 'a', hosts: 'z' }, { hosts: 'q' }]);
-    assert.deepEqual(fleets.map((f) => f.hosts), ['x']);
+    const { fleets, problems } = parseFleets([
+      { name: 'a', hosts: 'x' },
+      { name: '', hosts: 'y' },
+      'gpu[1-2]',
+      { name: 'a', hosts: 'z' },
+      { hosts: 'q' },
+    ]);
+    assert.deepEqual(
+      fleets.map((f) => f.hosts),
+      ['x'],
+    );
     assert.equal(problems.length, 4);
     assert.match(problems[2], /a fleet named a comes earlier/);
   });
 
   it('names an unknown tool and leaves the choice to detection; without a login node the tool is not kept', () => {
-    const { fleets, problems } = parseFleets([{ name: 'a', hosts: 'x', via: 'l', with: 'ansible' }, { name: 'b', hosts: 'y', with: 'pdsh' }]);
-    assert.deepEqual(fleets, [{ name: 'a', hosts: 'x', via: 'l' }, { name: 'b', hosts: 'y' }]);
+    const { fleets, problems } = parseFleets([
+      { name: 'a', hosts: 'x', via: 'l', with: 'ansible' },
+      { name: 'b', hosts: 'y', with: 'pdsh' },
+    ]);
+    assert.deepEqual(fleets, [
+      { name: 'a', hosts: 'x', via: 'l' },
+      { name: 'b', hosts: 'y' },
+    ]);
     assert.match(problems[0], /"with" must be slurm, pdsh or clush; the login node's tools are detected instead/);
   });
 
@@ -36,7 +51,10 @@ describe('gdrDoctor.fleets setting', () => {
   });
 
   it('writes back what it read, without empty keys', () => {
-    const raw = [{ name: 'cluster', hosts: 'node[1-4]', via: 'login1', with: 'clush' }, { name: 'gpu', hosts: 'gpu[1-2]' }];
+    const raw = [
+      { name: 'cluster', hosts: 'node[1-4]', via: 'login1', with: 'clush' },
+      { name: 'gpu', hosts: 'gpu[1-2]' },
+    ];
     assert.deepEqual(parseFleets(raw).fleets.map(fleetToSetting), raw);
   });
 
@@ -44,12 +62,21 @@ describe('gdrDoctor.fleets setting', () => {
     const raw = [{ name: 'gpu', hosts: 'gpu[1-2]', note: 'kept' }, { hosts: 'no-name[1-3]' }, 'typo'];
     const added = withFleetAdded(raw, { name: 'new', hosts: 'n[1-2]', via: 'login', with: 'pdsh' });
     assert.deepEqual(added, [...raw, { name: 'new', hosts: 'n[1-2]', via: 'login', with: 'pdsh' }]);
-    assert.deepEqual(parseFleets(added).fleets.map((f) => f.name), ['gpu', 'new']);
+    assert.deepEqual(
+      parseFleets(added).fleets.map((f) => f.name),
+      ['gpu', 'new'],
+    );
     assert.deepEqual(withFleetAdded(undefined, { name: 'a', hosts: 'x' }), [{ name: 'a', hosts: 'x' }]);
   });
 
   it('removing a fleet drops the entries of that name only', () => {
-    const raw = [{ name: 'gpu', hosts: 'gpu[1-2]' }, { hosts: 'no-name' }, 'typo', { name: ' gpu ', hosts: 'dup' }, { name: 'cpu', hosts: 'c1' }];
+    const raw = [
+      { name: 'gpu', hosts: 'gpu[1-2]' },
+      { hosts: 'no-name' },
+      'typo',
+      { name: ' gpu ', hosts: 'dup' },
+      { name: 'cpu', hosts: 'c1' },
+    ];
     assert.deepEqual(withFleetRemoved(raw, 'gpu'), [{ hosts: 'no-name' }, 'typo', { name: 'cpu', hosts: 'c1' }]);
     assert.deepEqual(withFleetRemoved(raw, 'none'), raw);
   });

@@ -23,7 +23,13 @@ async function result(host: string, files: Parameters<typeof report>[0]): Promis
   const d = await diagnosedWith(files);
   return { host, status: statusOfProbe(d.report, d.diagnosis), path: 'direct', report: d.report, diagnosis: d.diagnosis, durationMs: 5 };
 }
-const down = (host: string): FleetHostResult => ({ host, status: 'unreachable', path: 'direct', error: { step: 'tcp', message: `${host}: connection refused` }, durationMs: 1 });
+const down = (host: string): FleetHostResult => ({
+  host,
+  status: 'unreachable',
+  path: 'direct',
+  error: { step: 'tcp', message: `${host}: connection refused` },
+  durationMs: 1,
+});
 
 describe('a host row at a glance', () => {
   it('not diagnosed: where it comes from, with its origin icon', () => {
@@ -44,7 +50,10 @@ describe('a host row at a glance', () => {
   it('unreachable: says the step, with its own icon (no verdict to show)', () => {
     const row = hostRow(GPU01, { working: false, last: { kind: 'failed', step: 'auth', message: 'gpu01: permission denied', finishedAt } });
     assert.deepEqual([row.description, row.look], ['unreachable (auth)', 'unreachable']);
-    assert.equal(hostRow(GPU01, { working: false, last: { kind: 'failed', step: 'host-key', message: 'x', finishedAt } }).description, 'host key refused');
+    assert.equal(
+      hostRow(GPU01, { working: false, last: { kind: 'failed', step: 'host-key', message: 'x', finishedAt } }).description,
+      'host key refused',
+    );
   });
 });
 
@@ -56,7 +65,13 @@ describe('the Hosts view badge: errors across hosts and fleets', () => {
     // gpu01 is listed and in the fleet: counted once.
     const probed = [await result('gpu01', NEEDS_PEERMEM), await result('gpu02', LOADED_AND_PERSISTED), down('gpu03')];
     fleets.setResults('lab', probed);
-    for (const r of probed) model.setOutcome(sshHostId(r.host), r.report ? { kind: 'diagnosed', report: r.report, diagnosis: r.diagnosis as NonNullable<typeof r.diagnosis>, finishedAt } : { kind: 'failed', step: 'tcp', message: 'x', finishedAt });
+    for (const r of probed)
+      model.setOutcome(
+        sshHostId(r.host),
+        r.report
+          ? { kind: 'diagnosed', report: r.report, diagnosis: r.diagnosis as NonNullable<typeof r.diagnosis>, finishedAt }
+          : { kind: 'failed', step: 'tcp', message: 'x', finishedAt },
+      );
     const tally = errorTally(model, fleets);
     assert.deepEqual(tally, { count: 2, errorFindings: 1, hostsWithErrors: 1, unreachable: 1 });
     assert.equal(tallyText(tally), '1 error on 1 host, 1 host unreachable');

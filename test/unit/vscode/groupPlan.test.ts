@@ -8,12 +8,19 @@ import { LOADED_AND_PERSISTED, NEEDS_PEERMEM, report, SUDO } from '../fixes/host
 const MARKER = 'gdr-doctor-sudo-0123456789abcdef01234567';
 
 async function plan(host: string, files: Parameters<typeof report>[0]) {
-  return { host: { label: host }, plan: planFix({ fixId: 'load-peermem', host, user: 'gdr', report: await report(files), sudoMarker: MARKER }) };
+  return {
+    host: { label: host },
+    plan: planFix({ fixId: 'load-peermem', host, user: 'gdr', report: await report(files), sudoMarker: MARKER }),
+  };
 }
 
 describe('group fix plan text', () => {
   it('shows identical plans once, with the folded list of their hosts', async () => {
-    const text = groupPlanText('load-peermem', [await plan('gpu01', NEEDS_PEERMEM), await plan('gpu02', NEEDS_PEERMEM), await plan('gpu03', NEEDS_PEERMEM)]);
+    const text = groupPlanText('load-peermem', [
+      await plan('gpu01', NEEDS_PEERMEM),
+      await plan('gpu02', NEEDS_PEERMEM),
+      await plan('gpu03', NEEDS_PEERMEM),
+    ]);
     assert.equal(text.match(/\$ LC_ALL=C sudo -n /g)?.length, 1, text);
     assert.match(text, /^gpu\[01-03\]: load-peermem \(nvidia_peermem\): plan/);
     assert.match(text, /on 3 hosts: gpu\[01-03\]$/);

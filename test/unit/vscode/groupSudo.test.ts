@@ -13,9 +13,18 @@ const MARKER = 'gdr-doctor-sudo-test';
 
 function plan(host: string): FixPlan {
   return {
-    fixId: 'load-peermem', host, user: 'pwuser', status: 'ready', summary: 'load it', module: 'nvidia_peermem', privilege: 'sudo-password',
+    fixId: 'load-peermem',
+    host,
+    user: 'pwuser',
+    status: 'ready',
+    summary: 'load it',
+    module: 'nvidia_peermem',
+    privilege: 'sudo-password',
     steps: [{ kind: 'load', title: 'Load nvidia_peermem', command: `sudo -S -p '${MARKER}' modprobe nvidia_peermem`, timeoutMs: 1000 }],
-    fileChange: null, notes: [], findings: [], dmabufAvailable: false,
+    fileChange: null,
+    notes: [],
+    findings: [],
+    dmabufAvailable: false,
   };
 }
 
@@ -31,7 +40,13 @@ function fleet(names: string[]) {
         await new Promise((r) => setTimeout(r, 5)); // sudo takes a moment: the other hosts are asking meanwhile
         events.push(`answered ${host}`);
         const ok = stdin === `${RIGHT}\n`;
-        return { exitCode: ok ? 0 : 1, stdout: Buffer.from(''), stderr: Buffer.from(ok ? '' : `${MARKER}Sorry, try again.\n${MARKER}sudo: 1 incorrect password attempt\n`), connectionLost: false, timedOut: false };
+        return {
+          exitCode: ok ? 0 : 1,
+          stdout: Buffer.from(''),
+          stderr: Buffer.from(ok ? '' : `${MARKER}Sorry, try again.\n${MARKER}sudo: 1 incorrect password attempt\n`),
+          connectionLost: false,
+          timedOut: false,
+        };
       },
     };
     return { host, user: 'pwuser', shell, probe: () => Promise.reject(new Error('no probe here')) };
@@ -70,7 +85,8 @@ describe('group fix: one sudo password for many hosts', () => {
     assert.equal(g.box.asked, 1);
     assert.equal(g.sent.length, 1, JSON.stringify(g.sent));
     assert.match(g.results[0].result?.message ?? '', /^sudo did not accept the password/);
-    for (const r of g.results.slice(1)) assert.equal(r.error, `not run: sudo refused the password on ${g.sent[0][0]}, so it was not sent here`);
+    for (const r of g.results.slice(1))
+      assert.equal(r.error, `not run: sudo refused the password on ${g.sent[0][0]}, so it was not sent here`);
   });
 
   it('a right password is tried on one host first, then reaches every host', async () => {
@@ -79,7 +95,10 @@ describe('group fix: one sudo password for many hosts', () => {
     assert.deepEqual(g.events.slice(0, 2), [`sent ${g.sent[0][0]}`, `answered ${g.sent[0][0]}`], 'one host alone first');
     assert.equal(g.sent.length, 4);
     assert.ok(g.sent.every(([, pw]) => pw === RIGHT));
-    assert.ok(g.results.every((r) => r.result?.steps[0]?.ok), 'sudo ran the step on every host');
+    assert.ok(
+      g.results.every((r) => r.result?.steps[0]?.ok),
+      'sudo ran the step on every host',
+    );
   });
 
   it('the same stale remembered password on every host is tried once, then the typed one', async () => {

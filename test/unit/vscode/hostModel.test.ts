@@ -3,7 +3,13 @@ import { DEMO_HOST, HostModel, LOCAL_HOST, sshHostId } from '../../../src/vscode
 
 function model(config: string[], added: string[]) {
   let reads = 0;
-  const m = new HostModel({ configHosts: () => { reads++; return config; }, addedHosts: () => added });
+  const m = new HostModel({
+    configHosts: () => {
+      reads++;
+      return config;
+    },
+    addedHosts: () => added,
+  });
   return { m, reads: () => reads };
 }
 
@@ -12,9 +18,15 @@ describe('HostModel', () => {
     const { m } = model([], []);
     assert.deepEqual(m.hosts(), []);
     m.openDemo();
-    assert.deepEqual(m.hosts().map((h) => h.id), ['demo']);
+    assert.deepEqual(
+      m.hosts().map((h) => h.id),
+      ['demo'],
+    );
     m.showLocal();
-    assert.deepEqual(m.hosts().map((h) => h.id), ['local', 'demo']);
+    assert.deepEqual(
+      m.hosts().map((h) => h.id),
+      ['local', 'demo'],
+    );
     m.forget(DEMO_HOST.id);
     m.forget(LOCAL_HOST.id);
     assert.deepEqual(m.hosts(), []);
@@ -22,9 +34,15 @@ describe('HostModel', () => {
 
   it('lists ssh_config hosts, then added ones (duplicates once), then this machine', () => {
     const { m } = model(['gpu-a', 'gpu-b'], ['root@10.0.0.5:2222', 'gpu-a']);
-    assert.deepEqual(m.hosts().map((h) => [h.id, h.origin]), [
-      ['ssh:gpu-a', 'ssh-config'], ['ssh:gpu-b', 'ssh-config'], ['ssh:root@10.0.0.5:2222', 'added'], ['local', 'local'],
-    ]);
+    assert.deepEqual(
+      m.hosts().map((h) => [h.id, h.origin]),
+      [
+        ['ssh:gpu-a', 'ssh-config'],
+        ['ssh:gpu-b', 'ssh-config'],
+        ['ssh:root@10.0.0.5:2222', 'added'],
+        ['local', 'local'],
+      ],
+    );
   });
 
   it('reads ssh_config once until invalidated, and survives an unreadable one', () => {
@@ -35,8 +53,16 @@ describe('HostModel', () => {
     m.invalidate();
     m.hosts();
     assert.equal(reads(), 2);
-    const broken = new HostModel({ configHosts: () => { throw new Error('EACCES'); }, addedHosts: () => ['x'] });
-    assert.deepEqual(broken.hosts().map((h) => h.id), ['ssh:x', 'local']);
+    const broken = new HostModel({
+      configHosts: () => {
+        throw new Error('EACCES');
+      },
+      addedHosts: () => ['x'],
+    });
+    assert.deepEqual(
+      broken.hosts().map((h) => h.id),
+      ['ssh:x', 'local'],
+    );
   });
 
   it('keeps the last good diagnosis when a later attempt fails, and tells listeners', () => {

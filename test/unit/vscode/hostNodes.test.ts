@@ -12,7 +12,6 @@ import { hostReport } from '../diagnosis/hostReport';
 import { constructedSysfs, pciSysfsText } from '../topology/nccl/constructedSysfs';
 import { DEMO_DIR } from '../../support/paths';
 
-
 async function demoModel(): Promise<HostModel> {
   const model = new HostModel({ configHosts: () => [], addedHosts: () => [] });
   model.openDemo();
@@ -33,7 +32,10 @@ describe('Hosts tree nodes', () => {
     const model = new HostModel({ configHosts: () => ['gpu-a'], addedHosts: () => [] });
     const [host] = rootNodes(model);
     const children = childNodes(host, model);
-    assert.deepEqual(children.map((c) => [c.kind, c.kind === 'status' ? c.label : '']), [['status', 'Not diagnosed yet']]);
+    assert.deepEqual(
+      children.map((c) => [c.kind, c.kind === 'status' ? c.label : '']),
+      [['status', 'Not diagnosed yet']],
+    );
   });
 
   it('expands a diagnosed demo host into status, then the six groups', async () => {
@@ -41,20 +43,32 @@ describe('Hosts tree nodes', () => {
     const children = childNodes(rootNodes(model)[0], model);
     assert.equal(children[0].kind, 'status');
     assert.match(children[0].kind === 'status' ? children[0].label : '', /^Diagnosed .* in \d/);
-    assert.deepEqual(children.slice(1).map((c) => (c.kind === 'group' ? c.group : c.kind)), ['findings', 'gpus', 'nics', 'numa', 'modules', 'raw']);
+    assert.deepEqual(
+      children.slice(1).map((c) => (c.kind === 'group' ? c.group : c.kind)),
+      ['findings', 'gpus', 'nics', 'numa', 'modules', 'raw'],
+    );
   });
 
   it('lists findings errors first, GPUs with nearest NIC and verdict, NIC ports, NUMA nodes, raw outputs', async () => {
     const model = await demoModel();
     const findings = group(model, 'findings').map((n) => (n.kind === 'finding' ? n.finding : undefined));
-    assert.deepEqual(findings.map((f) => f?.id), ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent', 'pcie.acs-unread']);
+    assert.deepEqual(
+      findings.map((f) => f?.id),
+      ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent', 'pcie.acs-unread'],
+    );
     const ranks = findings.map((f) => ({ error: 0, warning: 1, info: 2 })[f?.severity ?? 'info']);
     assert.deepEqual(ranks, [...ranks].sort());
     const gpu0 = group(model, 'gpus').find((n) => n.kind === 'gpu' && n.label === 'GPU0');
     // The verdict first: a sidebar at its default width cuts the end of the row, not the verdict.
-    assert.equal(gpu0?.kind === 'gpu' ? gpu0.description : '', 'GDR no · mlx5_0, mlx5_2 +1 (PIX → NCCL PHB) · NUMA 0 · NVIDIA H100 80GB HBM3 · 00000000:18:00.0');
+    assert.equal(
+      gpu0?.kind === 'gpu' ? gpu0.description : '',
+      'GDR no · mlx5_0, mlx5_2 +1 (PIX → NCCL PHB) · NUMA 0 · NVIDIA H100 80GB HBM3 · 00000000:18:00.0',
+    );
     const nics = group(model, 'nics');
-    assert.deepEqual(nics.map((n) => (n.kind === 'nic' ? n.label : '')), ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3', 'mlx5_4', 'mlx5_5', 'mlx5_6', 'mlx5_7']);
+    assert.deepEqual(
+      nics.map((n) => (n.kind === 'nic' ? n.label : '')),
+      ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3', 'mlx5_4', 'mlx5_5', 'mlx5_6', 'mlx5_7'],
+    );
     const ports = childNodes(nics[1], model).map((p) => (p.kind === 'row' ? p.description : ''));
     assert.match(ports[0], /^DOWN/);
     assert.equal(group(model, 'numa').length, 2);
@@ -73,10 +87,13 @@ describe('Hosts tree nodes', () => {
 
   it('lists the NICs and port states sysfs shows when ibv_devinfo is missing', async () => {
     const root = '/sys/devices/pci0000:00/0000:00:01.0';
-    const sysfs = constructedSysfs([{ path: `${root}/0000:01:00.0` }], [
-      { name: 'mlx5_0', path: `${root}/0000:02:00.0`, ports: [{}] },
-      { name: 'mlx5_1', path: `${root}/0000:03:00.0`, ports: [{ state: 'DOWN', linkLayer: 'Ethernet', rate: '100 Gb/sec (2X HDR)' }] },
-    ]);
+    const sysfs = constructedSysfs(
+      [{ path: `${root}/0000:01:00.0` }],
+      [
+        { name: 'mlx5_0', path: `${root}/0000:02:00.0`, ports: [{}] },
+        { name: 'mlx5_1', path: `${root}/0000:03:00.0`, ports: [{ state: 'DOWN', linkLayer: 'Ethernet', rate: '100 Gb/sec (2X HDR)' }] },
+      ],
+    );
     const report = await hostReport({ 'pci-sysfs': pciSysfsText(sysfs), ibv: { stderr: 'sh: 1: ibv_devinfo: not found\n', rc: 127 } });
     const model = new HostModel({ configHosts: () => ['gpu-a'], addedHosts: () => [] });
     const [host] = rootNodes(model);
@@ -84,7 +101,13 @@ describe('Hosts tree nodes', () => {
     const groupNode = childNodes(host, model).find((n) => n.kind === 'group' && n.group === 'nics');
     assert.equal(groupNode?.kind === 'group' ? groupNode.description : '', '2');
     const nics = childNodes(groupNode as HostsNode, model);
-    assert.deepEqual(nics.map((n) => (n.kind === 'nic' ? [n.label, n.description] : [])), [['mlx5_0', '1 port(s), 1 active'], ['mlx5_1', '1 port(s), 0 active']]);
+    assert.deepEqual(
+      nics.map((n) => (n.kind === 'nic' ? [n.label, n.description] : [])),
+      [
+        ['mlx5_0', '1 port(s), 1 active'],
+        ['mlx5_1', '1 port(s), 0 active'],
+      ],
+    );
     const ports = childNodes(nics[1], model).map((p) => (p.kind === 'row' ? [p.description, p.tone] : []));
     assert.deepEqual(ports, [['DOWN · 100 Gb/s · Ethernet', 'warning']]);
   });
@@ -95,10 +118,14 @@ describe('Hosts tree nodes', () => {
     const [host] = rootNodes(model);
     model.setOutcome(host.hostId, { kind: 'diagnosed', report, diagnosis: diagnose(report), finishedAt: new Date() });
     const findings = group(model, 'findings');
-    assert.deepEqual(findings.map((n) => (n.kind === 'finding' ? n.finding.id : n.kind)), ['gpu.none']);
+    assert.deepEqual(
+      findings.map((n) => (n.kind === 'finding' ? n.finding.id : n.kind)),
+      ['gpu.none'],
+    );
     const under = childNodes(findings[0], model);
     assert.equal(under.length, 8);
-    for (const n of under) assert.ok(n.kind === 'finding' && n.finding.causedBy === 'gpu.none' && n.id.startsWith(`${findings[0].id}/`), n.id);
+    for (const n of under)
+      assert.ok(n.kind === 'finding' && n.finding.causedBy === 'gpu.none' && n.id.startsWith(`${findings[0].id}/`), n.id);
     assert.deepEqual(childNodes(under[0], model), []);
   });
 

@@ -11,16 +11,23 @@ import { labSysfsText } from '../topology/pcie/labSysfs';
 /** Which recordings of which profile each lab host has (profiles with `base: healthy` read healthy's). */
 const RECORDINGS: Record<string, [ProbeCommandId, string, string][]> = {
   'pxn-port-down': [
-    ['topo', 'pxn-port-down', 'out/nvidia-smi_topo_-m.stdout'], ['smi-q', 'healthy', 'out/nvidia-smi_-q.stdout'],
-    ['lscpu', 'healthy', 'out/lscpu.stdout'], ['numactl', 'healthy', 'out/numactl_-H.stdout'],
+    ['topo', 'pxn-port-down', 'out/nvidia-smi_topo_-m.stdout'],
+    ['smi-q', 'healthy', 'out/nvidia-smi_-q.stdout'],
+    ['lscpu', 'healthy', 'out/lscpu.stdout'],
+    ['numactl', 'healthy', 'out/numactl_-H.stdout'],
   ],
   'grace-c2c': [
-    ['topo', 'grace-c2c', 'out/nvidia-smi_topo_-m.stdout'], ['lscpu', 'grace-c2c', 'out/lscpu.stdout'], ['numactl', 'grace-c2c', 'out/numactl_-H.stdout'],
+    ['topo', 'grace-c2c', 'out/nvidia-smi_topo_-m.stdout'],
+    ['lscpu', 'grace-c2c', 'out/lscpu.stdout'],
+    ['numactl', 'grace-c2c', 'out/numactl_-H.stdout'],
     ['gpus', 'grace-c2c', 'out/nvidia-smi_--query-gpu=index,name,pci.bus%5Fid,driver%5Fversion_--format=csv.stdout'],
   ],
   gh200: [
-    ['topo', 'gh200', 'out/nvidia-smi_topo_-m.stdout'], ['smi-q', 'gh200', 'out/nvidia-smi_-q.stdout'], ['lscpu', 'gh200', 'out/lscpu.stdout'],
-    ['numactl', 'gh200', 'out/numactl_-H.stdout'], ['gpus', 'gh200', 'out/nvidia-smi_--query-gpu=index,name,pci.bus%5Fid,driver%5Fversion_--format=csv.stdout'],
+    ['topo', 'gh200', 'out/nvidia-smi_topo_-m.stdout'],
+    ['smi-q', 'gh200', 'out/nvidia-smi_-q.stdout'],
+    ['lscpu', 'gh200', 'out/lscpu.stdout'],
+    ['numactl', 'gh200', 'out/numactl_-H.stdout'],
+    ['gpus', 'gh200', 'out/nvidia-smi_--query-gpu=index,name,pci.bus%5Fid,driver%5Fversion_--format=csv.stdout'],
   ],
 };
 
@@ -33,7 +40,13 @@ export async function labTopologyData(profile: string, without: readonly ProbeCo
   const drawing = hostDrawing(report);
   if (!drawing) throw new Error(`${profile}: nothing to draw`);
   return topologyData({
-    title: profile, source: 'test', topology: drawing.topology, pairs: diagnosis.pairs, suggestedEnv: diagnosis.suggestedEnv,
-    tree: drawing.tree, derived: drawing.derived, c2cGpus: drawing.c2cGpus,
+    title: profile,
+    source: 'test',
+    topology: drawing.topology,
+    pairs: diagnosis.pairs,
+    suggestedEnv: diagnosis.suggestedEnv,
+    tree: drawing.tree,
+    derived: drawing.derived,
+    c2cGpus: drawing.c2cGpus,
   });
 }

@@ -45,7 +45,7 @@ describe('package.json: commands, menus, settings of the Hosts view', () => {
     assert.match(welcome.contents, /\[Open Demo Host\]\(command:gdrDoctor\.openDemoHost\)/);
   });
 
-  it('ships the demo host: every diagnostic\'s recording under media/demo/host, which the .vsix carries', () => {
+  it("ships the demo host: every diagnostic's recording under media/demo/host, which the .vsix carries", () => {
     assert.match(fs.readFileSync(path.join(REPO_ROOT, '.vscodeignore'), 'utf8'), /^!media\/demo\/\*\*$/m);
     for (const c of PROBE_COMMANDS) assert.ok(fs.existsSync(path.join(REPO_ROOT, 'media/demo/host', `${c.id}.txt`)), c.id);
   });

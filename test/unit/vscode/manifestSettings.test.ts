@@ -9,7 +9,16 @@ import { englishManifest } from '../../support/manifest';
 
 const manifest = englishManifest();
 const configuration = manifest.contributes.configuration;
-const props = configuration.properties as Record<string, { scope: string; order: number; markdownDescription?: string; description?: string; items?: { properties: Record<string, { description?: string }> } }>;
+const props = configuration.properties as Record<
+  string,
+  {
+    scope: string;
+    order: number;
+    markdownDescription?: string;
+    description?: string;
+    items?: { properties: Record<string, { description?: string }> };
+  }
+>;
 const key = (name: string) => `${Settings.section}.${name}`;
 
 /** Why each setting has its scope. */
@@ -32,7 +41,9 @@ describe('package.json: settings', () => {
   });
 
   it('each setting has its deliberate scope', () => {
-    const names = Object.entries(Settings).filter(([k]) => k !== 'section').map(([, v]) => v);
+    const names = Object.entries(Settings)
+      .filter(([k]) => k !== 'section')
+      .map(([, v]) => v);
     assert.deepEqual(Object.keys(SCOPES).sort(), [...names].sort());
     for (const [name, [scope, why]] of Object.entries(SCOPES)) assert.equal(props[key(name)].scope, scope, `${name}: ${why}`);
   });
@@ -49,9 +60,26 @@ describe('package.json: settings', () => {
   });
 
   it('are ordered: what to diagnose, how NCCL is assumed, then connection details', () => {
-    const byOrder = Object.entries(props).sort((a, b) => a[1].order - b[1].order).map(([k]) => k.replace(`${Settings.section}.`, ''));
-    assert.deepEqual(byOrder, ['hosts', 'sshConfigFile', 'fleets', 'ncclVersion', 'ncclEnv', 'strictHostKeyChecking', 'connectTimeoutSeconds', 'probeTimeoutSeconds', 'maxConcurrentHosts']);
-    assert.deepEqual(Object.values(props).map((p) => p.order).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const byOrder = Object.entries(props)
+      .sort((a, b) => a[1].order - b[1].order)
+      .map(([k]) => k.replace(`${Settings.section}.`, ''));
+    assert.deepEqual(byOrder, [
+      'hosts',
+      'sshConfigFile',
+      'fleets',
+      'ncclVersion',
+      'ncclEnv',
+      'strictHostKeyChecking',
+      'connectTimeoutSeconds',
+      'probeTimeoutSeconds',
+      'maxConcurrentHosts',
+    ]);
+    assert.deepEqual(
+      Object.values(props)
+        .map((p) => p.order)
+        .sort((a, b) => a - b),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
   });
 
   it('the Fleets description is short; its details are on the fields they describe', () => {
@@ -62,6 +90,10 @@ describe('package.json: settings', () => {
   });
 
   it('nvidia-smi topo -m opens with terminal tab stops and without wrapping, so its columns line up', () => {
-    assert.deepEqual(manifest.contributes.configurationDefaults['[nvidia-topo]'], { 'editor.tabSize': 8, 'editor.detectIndentation': false, 'editor.wordWrap': 'off' });
+    assert.deepEqual(manifest.contributes.configurationDefaults['[nvidia-topo]'], {
+      'editor.tabSize': 8,
+      'editor.detectIndentation': false,
+      'editor.wordWrap': 'off',
+    });
   });
 });

@@ -10,7 +10,11 @@ import { hostReport, labFile } from '../diagnosis/hostReport';
 import { labSysfsText } from '../topology/pcie/labSysfs';
 import { evaluateWhen, WhenContext } from '../../support/whenClause';
 
-interface MenuItem { command: string; when?: string; group?: string }
+interface MenuItem {
+  command: string;
+  when?: string;
+  group?: string;
+}
 const manifest = englishManifest();
 const menus = manifest.contributes.menus as Record<string, MenuItem[]>;
 
@@ -21,7 +25,12 @@ const unreachable: HostStatus = { working: false, last: { kind: 'failed', step: 
 /** A diagnosed outcome; `topo`: whether its report holds a readable topology. */
 function diagnosed(topo: boolean): HostStatus {
   const facts = topo ? { topo: { commandId: 'topo', parsed: { ok: true, value: { gpus: [], nics: [], links: {} } } } } : {};
-  const outcome = { kind: 'diagnosed', report: { commands: [], facts }, diagnosis: { findings: [], pairs: [] }, finishedAt } as unknown as NonNullable<HostStatus['last']>;
+  const outcome = {
+    kind: 'diagnosed',
+    report: { commands: [], facts },
+    diagnosis: { findings: [], pairs: [] },
+    finishedAt,
+  } as unknown as NonNullable<HostStatus['last']>;
   return { working: false, last: outcome, lastDiagnosed: outcome as HostStatus['lastDiagnosed'] };
 }
 
@@ -49,14 +58,16 @@ describe('package.json when-clauses: commands only where they work', () => {
 
   it('host menus say what hostMenuWhen says (one place writes the pattern)', () => {
     const whens = new Set(menus['view/item/context'].map((m) => m.when));
-    for (const flag of [undefined, 'diagnosed', 'topology', 'connected', 'fixable', 'removable', 'demo'] as const) assert.ok(whens.has(hostMenuWhen(Views.hosts, flag)), flag ?? 'any host');
+    for (const flag of [undefined, 'diagnosed', 'topology', 'connected', 'fixable', 'removable', 'demo'] as const)
+      assert.ok(whens.has(hostMenuWhen(Views.hosts, flag)), flag ?? 'any host');
   });
 
   it('the demo: no Disconnect; its simulated quick fixes, Reset Demo Host, and Remove closes it', () => {
     const facts = { host: DEMO_HOST, status: diagnosed(true), connected: false };
     const menu = rowCommands(facts, 'menu');
     assert.ok(!menu.includes(Commands.disconnect));
-    for (const c of [Commands.applyQuickFix, Commands.resetDemoHost, Commands.removeHost, Commands.showTopology]) assert.ok(menu.includes(c), c);
+    for (const c of [Commands.applyQuickFix, Commands.resetDemoHost, Commands.removeHost, Commands.showTopology])
+      assert.ok(menu.includes(c), c);
     assert.ok(!rowCommands({ host: ADDED, status: diagnosed(true), connected: true }, 'menu').includes(Commands.resetDemoHost));
   });
 
@@ -64,7 +75,15 @@ describe('package.json when-clauses: commands only where they work', () => {
     const facts = { host: SSH, status: unreachable, connected: false };
     assert.deepEqual(rowCommands(facts, 'inline'), [Commands.diagnose]);
     const menu = rowCommands(facts, 'menu');
-    for (const c of [Commands.showTopology, Commands.copyReport, Commands.exportReport, Commands.openRawOutput, Commands.disconnect, Commands.removeHost]) assert.ok(!menu.includes(c), c);
+    for (const c of [
+      Commands.showTopology,
+      Commands.copyReport,
+      Commands.exportReport,
+      Commands.openRawOutput,
+      Commands.disconnect,
+      Commands.removeHost,
+    ])
+      assert.ok(!menu.includes(c), c);
     assert.ok(menu.includes(Commands.diagnose) && menu.includes(Commands.applyQuickFix));
   });
 
@@ -72,7 +91,17 @@ describe('package.json when-clauses: commands only where they work', () => {
     const facts = { host: ADDED, status: diagnosed(true), connected: true };
     assert.deepEqual(rowCommands(facts, 'inline'), [Commands.diagnose, Commands.showTopology]);
     const menu = rowCommands(facts, 'menu');
-    for (const c of [Commands.diagnose, Commands.applyQuickFix, Commands.showTopology, Commands.copyReport, Commands.exportReport, Commands.openRawOutput, Commands.disconnect, Commands.removeHost]) assert.ok(menu.includes(c), c);
+    for (const c of [
+      Commands.diagnose,
+      Commands.applyQuickFix,
+      Commands.showTopology,
+      Commands.copyReport,
+      Commands.exportReport,
+      Commands.openRawOutput,
+      Commands.disconnect,
+      Commands.removeHost,
+    ])
+      assert.ok(menu.includes(c), c);
   });
 
   it('a diagnosis without a readable topology: a report, but no Show Topology', () => {
@@ -83,9 +112,13 @@ describe('package.json when-clauses: commands only where they work', () => {
 
   it('nvidia-smi topo -m failed but the sysfs PCI tree was read: Show Topology (it draws the tree and derived distances)', async () => {
     const report = await hostReport({
-      'pci-sysfs': labSysfsText('pxn-port-down'), 'smi-q': labFile('healthy', 'out/nvidia-smi_-q.stdout'), topo: { stderr: 'nvidia-smi: topo not supported\n', rc: 3 },
+      'pci-sysfs': labSysfsText('pxn-port-down'),
+      'smi-q': labFile('healthy', 'out/nvidia-smi_-q.stdout'),
+      topo: { stderr: 'nvidia-smi: topo not supported\n', rc: 3 },
     });
-    const outcome = { kind: 'diagnosed', report, diagnosis: { findings: [], pairs: [] }, finishedAt } as unknown as NonNullable<HostStatus['last']>;
+    const outcome = { kind: 'diagnosed', report, diagnosis: { findings: [], pairs: [] }, finishedAt } as unknown as NonNullable<
+      HostStatus['last']
+    >;
     const status: HostStatus = { working: false, last: outcome, lastDiagnosed: outcome as HostStatus['lastDiagnosed'] };
     assert.ok(rowCommands({ host: SSH, status, connected: true }, 'inline').includes(Commands.showTopology));
   });
@@ -101,13 +134,24 @@ describe('package.json when-clauses: commands only where they work', () => {
     const before = palette({});
     // Before the host list was read, Diagnose stays (it reads the list); nothing to report on, connect or fix.
     assert.ok(before.includes(Commands.diagnose));
-    for (const c of [Commands.copyReport, Commands.showTopology, Commands.disconnect, Commands.applyQuickFix, Commands.removeHost, Commands.diagnoseFleet, Commands.fixLoadPeermem]) assert.ok(!before.includes(c), c);
+    for (const c of [
+      Commands.copyReport,
+      Commands.showTopology,
+      Commands.disconnect,
+      Commands.applyQuickFix,
+      Commands.removeHost,
+      Commands.diagnoseFleet,
+      Commands.fixLoadPeermem,
+    ])
+      assert.ok(!before.includes(c), c);
     const demoOnly = palette(hostListKeys([{ host: DEMO_HOST, status: diagnosed(true), connected: false }]));
     assert.ok(demoOnly.includes(Commands.showTopology) && demoOnly.includes(Commands.copyReport) && demoOnly.includes(Commands.removeHost));
     assert.ok(!demoOnly.includes(Commands.disconnect) && demoOnly.includes(Commands.applyQuickFix));
     assert.ok(!palette(hostListKeys([])).includes(Commands.diagnose));
     const connected = palette(hostListKeys([{ host: SSH, status: unreachable, connected: true }]));
-    assert.ok(connected.includes(Commands.disconnect) && connected.includes(Commands.applyQuickFix) && !connected.includes(Commands.showTopology));
+    assert.ok(
+      connected.includes(Commands.disconnect) && connected.includes(Commands.applyQuickFix) && !connected.includes(Commands.showTopology),
+    );
     assert.ok(palette({ 'gdrDoctor.hasFleets': true }).includes(Commands.diagnoseFleet));
   });
 

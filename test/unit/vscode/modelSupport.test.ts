@@ -16,9 +16,15 @@ describe('what the host and fleet models share', () => {
   });
 
   it('reads an unreadable source as an empty list', () => {
-    assert.deepEqual(safeList(() => ['a', 'b']), ['a', 'b']);
-    assert.deepEqual(safeList(() => {
-      throw new Error('ssh_config: permission denied');
-    }), []);
+    assert.deepEqual(
+      safeList(() => ['a', 'b']),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      safeList(() => {
+        throw new Error('ssh_config: permission denied');
+      }),
+      [],
+    );
   });
 });

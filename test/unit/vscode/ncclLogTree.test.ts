@@ -48,13 +48,17 @@ describe('NCCL logs linked to hosts of the Hosts view', () => {
     assert.ok(group && group.kind === 'group');
     assert.deepEqual([group.label, group.description], ['NCCL log', `logs/${LOG} · 1 finding`]);
     const rows = childNodes(group, model);
-    assert.deepEqual(rows.map((r) => r.kind === 'finding' ? r.finding.id : r.kind === 'row' ? `${r.label} ${r.tone}` : r.kind), [
-      'nccl.gdr-not-used', 'GPU0 error', 'GPU2 error', 'GPU3 error', 'GPU4 error', 'GPU5 error', 'GPU6 error', 'GPU7 error',
-    ]);
+    assert.deepEqual(
+      rows.map((r) => (r.kind === 'finding' ? r.finding.id : r.kind === 'row' ? `${r.label} ${r.tone}` : r.kind)),
+      ['nccl.gdr-not-used', 'GPU0 error', 'GPU2 error', 'GPU3 error', 'GPU4 error', 'GPU5 error', 'GPU6 error', 'GPU7 error'],
+    );
     const gpu0 = rows[1];
     assert.ok(gpu0.kind === 'row');
     assert.equal(gpu0.description, 'log: GDRDMA on 0 of 1 network connections via NET/IBext_v8/7');
-    assert.equal(gpu0.tooltip, 'GPU0 (log: GPU 0): predicted GDR via mlx5_0; log: GDRDMA on 0 of 1 network connections via NET/IBext_v8/7 — differs');
+    assert.equal(
+      gpu0.tooltip,
+      'GPU0 (log: GPU 0): predicted GDR via mlx5_0; log: GDRDMA on 0 of 1 network connections via NET/IBext_v8/7 — differs',
+    );
   });
 
   it('keeps the link when the host is diagnosed again, and compares with the new diagnosis', async () => {
@@ -67,7 +71,10 @@ describe('NCCL logs linked to hosts of the Hosts view', () => {
     const again = comparisonsOfLog(model, 'u');
     assert.equal(again.length, 1);
     assert.notEqual(again[0].comparison, first, 'made again from the new diagnosis');
-    assert.deepEqual(again[0].comparison.findings.map((f) => f.id), first.findings.map((f) => f.id));
+    assert.deepEqual(
+      again[0].comparison.findings.map((f) => f.id),
+      first.findings.map((f) => f.id),
+    );
   });
 
   it('links a log to the diagnosed hosts whose names it prints, once, and never over another log', async () => {
@@ -76,8 +83,12 @@ describe('NCCL logs linked to hosts of the Hosts view', () => {
     const model = new HostModel({ configHosts: () => ['6a5a91752e39.lab', 'other'], addedHosts: () => [] });
     assert.deepEqual(linkMatchingHosts(model, { file: 'p1', uri: 'u1', summary: s }), [], 'not diagnosed yet');
     const report = await runProbe(loadedDemo().runner(), { host: '6a5a91752e39.lab' });
-    for (const id of ['ssh:6a5a91752e39.lab', 'ssh:other']) model.setOutcome(id, { kind: 'diagnosed', report, diagnosis: diagnose(report), finishedAt: new Date() });
-    assert.deepEqual(linkMatchingHosts(model, { file: 'p1', uri: 'u1', summary: s }).map((h) => h.label), ['6a5a91752e39.lab']);
+    for (const id of ['ssh:6a5a91752e39.lab', 'ssh:other'])
+      model.setOutcome(id, { kind: 'diagnosed', report, diagnosis: diagnose(report), finishedAt: new Date() });
+    assert.deepEqual(
+      linkMatchingHosts(model, { file: 'p1', uri: 'u1', summary: s }).map((h) => h.label),
+      ['6a5a91752e39.lab'],
+    );
     assert.equal(model.status('ssh:6a5a91752e39.lab').ncclLog?.logHost, '6a5a91752e39');
     assert.deepEqual(linkMatchingHosts(model, { file: 'p1', uri: 'u1', summary: s }), [], 'already linked');
     assert.deepEqual(linkMatchingHosts(model, { file: 'p2', uri: 'u2', summary: s }), [], 'another log stays');
@@ -98,7 +109,12 @@ describe('NCCL logs linked to hosts of the Hosts view', () => {
     const titles = Object.fromEntries(manifest.contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title]));
     assert.equal(titles[Commands.analyzeNcclLog], 'Analyze NCCL Log');
     assert.equal(titles[Commands.compareNcclLog], 'Compare NCCL Log with Host…');
-    assert.ok(manifest.contributes.menus['editor/title'].some((m: { command: string; when: string }) => m.command === Commands.analyzeNcclLog && m.when === `editorLangId == ${Languages.ncclLog}`));
+    assert.ok(
+      manifest.contributes.menus['editor/title'].some(
+        (m: { command: string; when: string }) =>
+          m.command === Commands.analyzeNcclLog && m.when === `editorLangId == ${Languages.ncclLog}`,
+      ),
+    );
     assert.match(NCCL_LOG_SUMMARY_SCHEME, /^gdr-doctor-/);
   });
 });

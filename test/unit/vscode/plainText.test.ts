@@ -36,7 +36,12 @@ describe('plainText: remote text in a notification', () => {
   });
 
   it('changes nothing in ordinary text', () => {
-    for (const text of ['gpu01: connection refused', 'Not readable as `nvidia-smi topo -m` output: a.txt, line 3: [GPU0] (x)', 'a (b) [c] $d', '']) {
+    for (const text of [
+      'gpu01: connection refused',
+      'Not readable as `nvidia-smi topo -m` output: a.txt, line 3: [GPU0] (x)',
+      'a (b) [c] $d',
+      '',
+    ]) {
       assert.equal(plainText(text), text);
     }
     assert.equal(plainText('sudo: 3 incorrect password attempts'), 'sudo: 3 incorrect password attempts');

@@ -23,7 +23,7 @@ describe('a proof in the Hosts tree', () => {
     assert.match(row.tooltip ?? '', /^GPUDirect RDMA works at 81 % of line rate with peermem \(host memory: 98 %\)/);
   });
 
-  it('says which mode failed, perftest\'s own error and the finding that explains it', async () => {
+  it("says which mode failed, perftest's own error and the finding that explains it", async () => {
     const [row] = proofRows('h/proof', 'h', await sampleProof('fails'));
     assert.ok(row.kind === 'row');
     assert.equal(row.description, 'mlx5_1 · peermem failed · host 98.38 Gb/s (98 %)');
@@ -44,7 +44,10 @@ describe('a proof in the Hosts tree', () => {
     const proof = groups.find((g) => g.kind === 'group' && g.group === 'proof');
     assert.ok(proof && proof.kind === 'group');
     assert.match(proof.description ?? '', /^1 of 1 GPU with GPUDirect RDMA — /);
-    assert.deepEqual(childNodes(proof, model).map((n) => (n.kind === 'row' ? n.label : n.kind)), ['GPU5']);
+    assert.deepEqual(
+      childNodes(proof, model).map((n) => (n.kind === 'row' ? n.label : n.kind)),
+      ['GPU5'],
+    );
   });
 });
 
@@ -60,7 +63,7 @@ describe('a proof in the topology panel and the report', () => {
     assert.ok(isTopologyData(data));
   });
 
-  it('appends a table of the modes to the Markdown report, perftest\'s words in code spans', async () => {
+  it("appends a table of the modes to the Markdown report, perftest's words in code spans", async () => {
     const proof = await sampleProof('fails');
     const md = proofMarkdown(proof).join('\n');
     assert.match(md, /\| GPU5 \| mlx5\\_1:1 \| host \| 98\.38 \| 100 \| 98 % \|  \|/);

@@ -29,15 +29,22 @@ function overlap(a: Rect, b: Rect): boolean {
 }
 
 function inside(inner: Rect, outer: Rect): boolean {
-  return inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.w <= outer.x + outer.w + 0.5 && inner.y + inner.h <= outer.y + outer.h + 0.5;
+  return (
+    inner.x >= outer.x - 0.5 &&
+    inner.y >= outer.y - 0.5 &&
+    inner.x + inner.w <= outer.x + outer.w + 0.5 &&
+    inner.y + inner.h <= outer.y + outer.h + 0.5
+  );
 }
 
 /** Every node inside its NUMA panel, no two nodes or panels overlapping, every panel inside the drawing. */
 function assertClean(layout: GraphLayout, data: TopologyData, what: string): void {
   const model = graphModel(data);
   const nodes = [...layout.nodes.values()];
-  for (let i = 0; i < nodes.length; i++) for (let j = i + 1; j < nodes.length; j++) assert.ok(!overlap(nodes[i], nodes[j]), `${what}: ${nodes[i].id} overlaps ${nodes[j].id}`);
-  for (let i = 0; i < layout.panels.length; i++) for (let j = i + 1; j < layout.panels.length; j++) assert.ok(!overlap(layout.panels[i], layout.panels[j]), `${what}: panels overlap`);
+  for (let i = 0; i < nodes.length; i++)
+    for (let j = i + 1; j < nodes.length; j++) assert.ok(!overlap(nodes[i], nodes[j]), `${what}: ${nodes[i].id} overlaps ${nodes[j].id}`);
+  for (let i = 0; i < layout.panels.length; i++)
+    for (let j = i + 1; j < layout.panels.length; j++) assert.ok(!overlap(layout.panels[i], layout.panels[j]), `${what}: panels overlap`);
   const all = { x: 0, y: 0, w: layout.width, h: layout.height };
   for (const panel of layout.panels) assert.ok(inside(panel, all), `${what}: panel ${panel.cpu} outside the drawing`);
   for (const node of model.nodes.filter((n) => n.kind !== 'cpu')) {
@@ -45,9 +52,16 @@ function assertClean(layout: GraphLayout, data: TopologyData, what: string): voi
     while (root.parent !== null) root = model.nodes.find((n) => n.id === root.parent) ?? root;
     const panel = layout.panelOf.get(node.id);
     const placed = layout.nodes.get(node.id);
-    assert.ok(panel && panel.cpu === root.id && placed && inside(placed, panel), `${what}: ${node.id} is not inside a panel of its NUMA node`);
+    assert.ok(
+      panel && panel.cpu === root.id && placed && inside(placed, panel),
+      `${what}: ${node.id} is not inside a panel of its NUMA node`,
+    );
   }
-  assert.deepEqual([...new Set(layout.panels.map((p) => p.cpu))], model.nodes.filter((n) => n.parent === null).map((n) => n.id), `${what}: every NUMA node has its panel(s)`);
+  assert.deepEqual(
+    [...new Set(layout.panels.map((p) => p.cpu))],
+    model.nodes.filter((n) => n.parent === null).map((n) => n.id),
+    `${what}: every NUMA node has its panel(s)`,
+  );
 }
 
 describe('graph layout', () => {
@@ -68,7 +82,10 @@ describe('graph layout', () => {
         const data = await labTopologyData(profile);
         const layout = layoutGraph(graphModel(data), box);
         assertClean(layout, data, `${profile} @ ${room}`);
-        assert.ok(layout.width * layout.scale <= box.width + 0.5 && layout.height * layout.scale <= box.height + 0.5, `${profile} @ ${room} does not fit`);
+        assert.ok(
+          layout.width * layout.scale <= box.width + 0.5 && layout.height * layout.scale <= box.height + 0.5,
+          `${profile} @ ${room} does not fit`,
+        );
         assert.ok(layout.scale >= MIN_SCALE, `${profile} @ ${room}: scale ${layout.scale}`);
       }
     });
@@ -77,12 +94,15 @@ describe('graph layout', () => {
   it('puts the NUMA nodes of a DGX A100 (four, and the NICs no GPU row places) in a grid, not a strip', () => {
     const data = fixtureData('dgx-a100-epyc-nic-legend.txt');
     const layout = layoutGraph(graphModel(data), ROOMS['1000×700']);
-    assert.deepEqual(layout.panels.map((p) => p.cpu), ['numa:1', 'numa:3', 'numa:5', 'numa:7', 'numa:?']);
+    assert.deepEqual(
+      layout.panels.map((p) => p.cpu),
+      ['numa:1', 'numa:3', 'numa:5', 'numa:7', 'numa:?'],
+    );
     assert.ok(layout.columns >= 2 && layout.columns < 5, `${layout.columns} columns`);
     assert.ok(new Set(layout.panels.map((p) => p.y)).size >= 2);
   });
 
-  it('mirrors the second grid row so its GPUs face the NVLink band, like the first row\'s', () => {
+  it("mirrors the second grid row so its GPUs face the NVLink band, like the first row's", () => {
     const data = fixtureData('h200-hgx-8gpu-12nic-tabs.txt');
     const layout = layoutGraph(graphModel(data), ROOMS['1000×700']);
     const [band] = layout.bands;
@@ -114,9 +134,22 @@ describe('NVLink hubs', () => {
 
   it('two separate full meshes are two hubs; a pair is one link; mixed counts name their range', () => {
     const link = (a: string, b: string, token = 'NV4') => ({ a, b, token });
-    const quad = (p: string) => [link(`${p}0`, `${p}1`), link(`${p}0`, `${p}2`, 'NV2'), link(`${p}0`, `${p}3`), link(`${p}1`, `${p}2`), link(`${p}1`, `${p}3`), link(`${p}2`, `${p}3`)];
+    const quad = (p: string) => [
+      link(`${p}0`, `${p}1`),
+      link(`${p}0`, `${p}2`, 'NV2'),
+      link(`${p}0`, `${p}3`),
+      link(`${p}1`, `${p}2`),
+      link(`${p}1`, `${p}3`),
+      link(`${p}2`, `${p}3`),
+    ];
     const { hubs, rest } = nvlinkHubs([...quad('A'), ...quad('B'), link('C0', 'C1')]);
-    assert.deepEqual(hubs.map((h) => [h.members.length, h.token]), [[4, 'NV2–NV4'], [4, 'NV2–NV4']]);
+    assert.deepEqual(
+      hubs.map((h) => [h.members.length, h.token]),
+      [
+        [4, 'NV2–NV4'],
+        [4, 'NV2–NV4'],
+      ],
+    );
     assert.deepEqual(rest, [link('C0', 'C1')]);
   });
 });

@@ -13,8 +13,8 @@ function gpuOf(gpus: readonly GpuDetail[], name: string): GpuDetail {
   return gpu;
 }
 
-describe('the route a GPU\'s traffic takes, on the real PCIe tree', () => {
-  it('pxn-port-down GPU1 (its NIC down): over NVLink to GPU0, then GPU0\'s switch to mlx5_0 — not its own switch', async () => {
+describe("the route a GPU's traffic takes, on the real PCIe tree", () => {
+  it("pxn-port-down GPU1 (its NIC down): over NVLink to GPU0, then GPU0's switch to mlx5_0 — not its own switch", async () => {
     const data = await labTopologyData('pxn-port-down');
     const model = graphModel(data);
     const route = routeOf(model, gpuOf(data.gpus, 'GPU1'));
@@ -22,7 +22,7 @@ describe('the route a GPU\'s traffic takes, on the real PCIe tree', () => {
     // GPU0 (18:00.0) and mlx5_0 (19:00.0) up to their switch 16:00.0, which is where the route turns.
     assert.deepEqual([...route.uplinks].sort(), ['0000:18:00.0', '0000:19:00.0']);
     assert.ok(route.nodes.has('0000:16:00.0') && route.nodes.has('0000:2a:00.0'));
-    assert.ok(!route.uplinks.has('0000:2a:00.0'), 'GPU1\'s own PCIe link is not used');
+    assert.ok(!route.uplinks.has('0000:2a:00.0'), "GPU1's own PCIe link is not used");
     assert.deepEqual(route.cpuHops, []);
     assert.equal(route.c2c, null);
   });
@@ -34,7 +34,7 @@ describe('the route a GPU\'s traffic takes, on the real PCIe tree', () => {
     assert.ok(route.uplinks.has('0000:16:00.0') && route.uplinks.has('pci0000:15') && route.uplinks.has('0000:9b:00.0'));
   });
 
-  it('grace-c2c GPU0 (P2C): over C2C to its Grace CPU, then down that CPU\'s PCIe to mlx5_0, not up its own PCIe link', async () => {
+  it("grace-c2c GPU0 (P2C): over C2C to its Grace CPU, then down that CPU's PCIe to mlx5_0, not up its own PCIe link", async () => {
     const data = await labTopologyData('grace-c2c');
     const gpu0 = gpuOf(data.gpus, 'GPU0');
     assert.equal(gpu0.ncclPath, 'P2C');
@@ -48,7 +48,9 @@ describe('the route a GPU\'s traffic takes, on the real PCIe tree', () => {
 
 describe('arrow keys in the graph', () => {
   const rects = [
-    { id: 'hb', x: 100, y: 0, w: 60, h: 30 }, { id: 'gpu', x: 40, y: 100, w: 60, h: 30 }, { id: 'nic', x: 140, y: 100, w: 60, h: 30 },
+    { id: 'hb', x: 100, y: 0, w: 60, h: 30 },
+    { id: 'gpu', x: 40, y: 100, w: 60, h: 30 },
+    { id: 'nic', x: 140, y: 100, w: 60, h: 30 },
     { id: 'far', x: 600, y: 100, w: 60, h: 30 },
   ];
   it('moves to the nearest node in the pressed direction, straight ahead before off to the side', () => {

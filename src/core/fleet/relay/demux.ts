@@ -138,9 +138,14 @@ export class RelayDemux {
    * among the expected nodes; `claimed`: srun's tasks took names already, when there is no list.
    */
   private acceptedNode(name: string, claimed?: ReadonlySet<string>): NodeStream | undefined {
-    const why = this.expected !== undefined
-      ? (this.expected.has(name) ? undefined : `which is not among the nodes asked for (${(this.expectedText ??= foldHostList([...this.expected]))})`)
-      : (claimed?.has(name) ? 'which another task already reported' : undefined);
+    const why =
+      this.expected !== undefined
+        ? this.expected.has(name)
+          ? undefined
+          : `which is not among the nodes asked for (${(this.expectedText ??= foldHostList([...this.expected]))})`
+        : claimed?.has(name)
+          ? 'which another task already reported'
+          : undefined;
     if (why === undefined) return this.nodeOf(name);
     const line = `output for node ${JSON.stringify(name)}, ${why}: refused, not used`;
     if (this.refused.length < MAX_REFUSED && !this.refused.includes(line)) this.refused.push(line);
@@ -248,7 +253,8 @@ export class RelayDemux {
   private nodesMentioned(line: string): string[] {
     const found = new Set<string>();
     for (const word of line.split(/[^A-Za-z0-9._-]+/)) {
-      for (let dot = word.indexOf('.'); dot >= 0; dot = word.indexOf('.', dot + 1)) if (this.nodes.has(word.slice(0, dot))) found.add(word.slice(0, dot));
+      for (let dot = word.indexOf('.'); dot >= 0; dot = word.indexOf('.', dot + 1))
+        if (this.nodes.has(word.slice(0, dot))) found.add(word.slice(0, dot));
       if (this.nodes.has(word)) found.add(word);
     }
     return [...found];

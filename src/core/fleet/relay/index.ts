@@ -33,8 +33,16 @@ const PARSE_BACKLOG = 64;
 /** The relay tools the login node has, from `command -v` (Slurm: srun), in the order of preference. */
 export async function detectRelayTools(client: Client, signal?: AbortSignal): Promise<RelayTool[]> {
   const r = await exec(client, PROBE_REMOTE_COMMAND, { stdin: DETECT_SCRIPT, timeoutMs: 15_000, maxBytes: 65_536, signal });
-  if (r.connectionLost || r.timedOut) throw new Error(`cannot list the login node's tools: ${r.stderr.toString('utf8').trim() || (r.timedOut ? 'timed out' : 'connection lost')}`);
-  const found = new Set(r.stdout.toString('utf8').split('\n').map((l) => l.trim().split('/').pop()));
+  if (r.connectionLost || r.timedOut)
+    throw new Error(
+      `cannot list the login node's tools: ${r.stderr.toString('utf8').trim() || (r.timedOut ? 'timed out' : 'connection lost')}`,
+    );
+  const found = new Set(
+    r.stdout
+      .toString('utf8')
+      .split('\n')
+      .map((l) => l.trim().split('/').pop()),
+  );
   return RELAY_TOOLS.filter((t) => found.has(relayCommand(t)));
 }
 
@@ -104,13 +112,19 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
   const parsed = new Map<string, Promise<ParsedNode>>();
   const queue = new ParseQueue(PARSE_BACKLOG);
   const demuxed = new RelayDemux(opts.tool, tag, checked.expected, (node) => {
-    parsed.set(node.name, queue.add(() => parseNode(opts, boundary, node, { connectionLost: false, timedOut: node.exitCode === 124 })));
+    parsed.set(
+      node.name,
+      queue.add(() => parseNode(opts, boundary, node, { connectionLost: false, timedOut: node.exitCode === 124 })),
+    );
     opts.onNodeEnded?.(parsed.size);
   });
   const sink = (push: (chunk: Buffer) => void): ByteSink => ({ write: (chunk) => (push(chunk), true), backlog: () => queue.backlog() });
   const run = await runLogin(script, {
-    timeoutMs: checked.deadlineMs, maxBytes: 65_536, signal: opts.signal,
-    stdoutSink: sink((c) => demuxed.pushStdout(c)), stderrSink: sink((c) => demuxed.pushStderr(c)),
+    timeoutMs: checked.deadlineMs,
+    maxBytes: 65_536,
+    signal: opts.signal,
+    stdoutSink: sink((c) => demuxed.pushStdout(c)),
+    stderrSink: sink((c) => demuxed.pushStderr(c)),
   });
   demuxed.pushStdout(run.stdout);
   demuxed.pushStderr(run.stderr);
@@ -118,19 +132,30 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
   const ctx: RunContext = { opts, boundary, run, durationMs: Date.now() - t0, cancelled: opts.signal?.aborted === true, demuxed, parsed };
   const refused = demuxed.refused.map((line) => `${opts.loginHost}: ${relayCommand(opts.tool)} printed ${line}`);
   for (const line of refused) opts.onRefusedNode?.(line);
-  if (demuxed.nodes.size === 0 && demuxed.skipped.size === 0) throw new Error([`${opts.loginHost}: ${namingTool(relayCommand(opts.tool), runFailure(ctx))}`, ...refused].join('\n'));
-  const skipped = [...demuxed.skipped].map(([name, state]) => failed(ctx, name, 'unreachable', 'relay', `Slurm reports node ${name} as ${state}; not run there`));
+  if (demuxed.nodes.size === 0 && demuxed.skipped.size === 0)
+    throw new Error([`${opts.loginHost}: ${namingTool(relayCommand(opts.tool), runFailure(ctx))}`, ...refused].join('\n'));
+  const skipped = [...demuxed.skipped].map(([name, state]) =>
+    failed(ctx, name, 'unreachable', 'relay', `Slurm reports node ${name} as ${state}; not run there`),
+  );
   const probed = await Promise.all([...demuxed.nodes.values()].filter((n) => !demuxed.skipped.has(n.name)).map((n) => nodeResult(ctx, n)));
   return [...probed, ...skipped].sort((a, b) => a.host.localeCompare(b.host, 'en', { numeric: true }));
 }
 
 /** The node's stream diagnosed as any host is (diagnoseHost); its decoded bytes are let go. */
-async function parseNode(opts: RelayOptions, boundary: string, node: NodeStream, flags: { connectionLost: boolean; timedOut: boolean }): Promise<ParsedNode> {
+async function parseNode(
+  opts: RelayOptions,
+  boundary: string,
+  node: NodeStream,
+  flags: { connectionLost: boolean; timedOut: boolean },
+): Promise<ParsedNode> {
   const stdout = node.data.take();
   const messages = node.messages;
   if (node.data.cutBytes > 0) messages.push(`${node.data.cutBytes} more bytes of the node's probe stream were cut`);
   const runner: ProbeRunner = async () => ({ stdout, stderr: Buffer.from(messages.join('\n')), exitCode: node.exitCode, ...flags });
-  const { report, diagnosis } = await diagnoseHost({ kind: 'runner', host: node.name, runner }, { commands: opts.commands ?? PROBE_COMMANDS, boundary, nccl: opts.nccl });
+  const { report, diagnosis } = await diagnoseHost(
+    { kind: 'runner', host: node.name, runner },
+    { commands: opts.commands ?? PROBE_COMMANDS, boundary, nccl: opts.nccl },
+  );
   return { report, diagnosis, messagesUsed: node.messages.length };
 }
 
@@ -143,7 +168,10 @@ async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostR
   const cut = !node.ended;
   const early = ctx.parsed.get(node.name);
   // 124: the node's own `timeout` stopped the probe (its share of the deadline).
-  const flags = { connectionLost: cut && !ctx.run.timedOut && !ctx.cancelled, timedOut: (cut && ctx.run.timedOut) || node.exitCode === 124 };
+  const flags = {
+    connectionLost: cut && !ctx.run.timedOut && !ctx.cancelled,
+    timedOut: (cut && ctx.run.timedOut) || node.exitCode === 124,
+  };
   const { report: parsedReport, diagnosis, messagesUsed } = await (early ?? parseNode(ctx.opts, ctx.boundary, node, flags));
   // What the tool said about the node after its stream ended (pdsh's exit messages, late stderr).
   const late = node.messages.slice(messagesUsed);
@@ -158,10 +186,19 @@ async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostR
 function stopError(status: FleetHostResult['status'], node: NodeStream): FleetHostResult['error'] {
   if (status === 'cancelled') return { step: 'cancelled', message: `${node.name}: cancelled while running` };
   if (status !== 'timed-out') return undefined;
-  return { step: 'deadline', message: `${node.name}: ${node.exitCode === 124 ? "the probe reached its time limit on the node" : "the run's deadline passed while the probe ran"}` };
+  return {
+    step: 'deadline',
+    message: `${node.name}: ${node.exitCode === 124 ? 'the probe reached its time limit on the node' : "the run's deadline passed while the probe ran"}`,
+  };
 }
 
-function failed(ctx: RunContext, host: string, status: FleetHostResult['status'], step: 'relay' | 'deadline' | 'cancelled', message: string): FleetHostResult {
+function failed(
+  ctx: RunContext,
+  host: string,
+  status: FleetHostResult['status'],
+  step: 'relay' | 'deadline' | 'cancelled',
+  message: string,
+): FleetHostResult {
   return { host, status, path: ctx.opts.tool, error: { step, message }, durationMs: ctx.durationMs };
 }
 
@@ -175,7 +212,13 @@ function nodeFailure(ctx: RunContext, node: NodeStream): string {
 function runFailure(ctx: RunContext): string {
   const { run, demuxed } = ctx;
   const said = demuxed.toolMessages.filter((l) => l.trim() !== '');
-  const how = ctx.cancelled ? 'cancelled' : run.timedOut ? 'timed out' : run.connectionLost ? 'connection to the login node lost' : `exit ${demuxed.toolExit ?? run.exitCode ?? '?'}`;
+  const how = ctx.cancelled
+    ? 'cancelled'
+    : run.timedOut
+      ? 'timed out'
+      : run.connectionLost
+        ? 'connection to the login node lost'
+        : `exit ${demuxed.toolExit ?? run.exitCode ?? '?'}`;
   return clip(said.length > 0 ? `${said.join('\n')} (${how})` : how);
 }
 

@@ -60,7 +60,7 @@ const HEARTBEAT = `( trap '' PIPE; while sleep 2 2>/dev/null; do printf '%s H\\n
 // fails. Without setsid the tool shares our group and the trap still stops what it can.
 export const RUN_TOOL = [
   'K() { for d in /proc/[0-9]*; do s=; read -r s 2>/dev/null <"$d/stat"; set -- ${s##*) }; [ "${2:-}" = "$TP" ] && kill -TERM "${d#/proc/}" 2>/dev/null; done; }',
-  "trap 'trap - TERM HUP INT; if [ -n \"${TP:-}\" ]; then K; kill -TERM \"$TP\" 2>/dev/null; fi; exit 143' TERM HUP INT",
+  'trap \'trap - TERM HUP INT; if [ -n "${TP:-}" ]; then K; kill -TERM "$TP" 2>/dev/null; fi; exit 143\' TERM HUP INT',
   'S=; command -v setsid >/dev/null 2>&1 && S=setsid',
   'R() { $S "$@" </dev/null & TP=$!; wait "$TP"; }',
 ].join('\n');
@@ -150,7 +150,9 @@ function slurmLines(req: LoginScriptRequest): string[] {
     lines.push(`R srun --jobid="$JOB"${list} \${NN:+--nodes=$NN --ntasks=$NN} ${common} /bin/sh -c "$C"; rc=$?`);
   } else if (req.nodes !== undefined) {
     lines.push(`NODES=${shQuote(req.nodes)}`, `NALL=${req.expectedCount}`, SINFO_CHECK);
-    lines.push(`if [ "$NOK" -gt 0 ]; then R srun $PART --nodelist="$OK" --nodes=$NOK --ntasks=$NOK ${common} /bin/sh -c "$C"; rc=$?; else rc=none; fi`);
+    lines.push(
+      `if [ "$NOK" -gt 0 ]; then R srun $PART --nodelist="$OK" --nodes=$NOK --ntasks=$NOK ${common} /bin/sh -c "$C"; rc=$?; else rc=none; fi`,
+    );
   } else {
     const n = req.nodeCount ?? 1;
     lines.push(`R srun $PART --nodes=${n} --ntasks=${n} ${common} /bin/sh -c "$C"; rc=$?`);

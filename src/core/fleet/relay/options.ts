@@ -54,7 +54,8 @@ export function checkRelayOptions(opts: RelayOptions, probeDeadlineMs: number): 
   if (opts.tool !== 'slurm' && (opts.partition !== undefined || opts.jobId !== undefined || opts.nodeCount !== undefined)) {
     throw new Error(`partition, job id and node count are Slurm options; ${opts.tool} takes a host list`);
   }
-  if (opts.partition !== undefined && !PARTITION.test(opts.partition)) throw new Error(`not a Slurm partition name: ${JSON.stringify(opts.partition)}`);
+  if (opts.partition !== undefined && !PARTITION.test(opts.partition))
+    throw new Error(`not a Slurm partition name: ${JSON.stringify(opts.partition)}`);
   if (opts.jobId !== undefined && !JOB_ID.test(opts.jobId)) throw new Error(`not a Slurm job id: ${JSON.stringify(opts.jobId)}`);
   checkInt('node count', opts.nodeCount, 100_000);
   if (opts.tool === 'slurm' && expected.length === 0 && opts.nodeCount === undefined && opts.jobId === undefined) {
@@ -70,5 +71,6 @@ export function checkRelayOptions(opts: RelayOptions, probeDeadlineMs: number): 
 }
 
 function checkInt(what: string, value: number | undefined, max: number): void {
-  if (value !== undefined && !(Number.isInteger(value) && value >= 1 && value <= max)) throw new Error(`${what} must be an integer from 1 to ${max}, got ${value}`);
+  if (value !== undefined && !(Number.isInteger(value) && value >= 1 && value <= max))
+    throw new Error(`${what} must be an integer from 1 to ${max}, got ${value}`);
 }

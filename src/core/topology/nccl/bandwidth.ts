@@ -20,8 +20,17 @@ export interface NvLink {
 
 /** kvDictPciGen: 100 Mb/s units per lane, by the speed text sysfs prints (old and new kernels). */
 const PCI_GEN: Record<string, number> = {
-  '2.5 GT/s': 15, '5 GT/s': 30, '8 GT/s': 60, '16 GT/s': 120, '32 GT/s': 240,
-  '2.5 GT/s PCIe': 15, '5.0 GT/s PCIe': 30, '8.0 GT/s PCIe': 60, '16.0 GT/s PCIe': 120, '32.0 GT/s PCIe': 240, '64.0 GT/s PCIe': 480,
+  '2.5 GT/s': 15,
+  '5 GT/s': 30,
+  '8 GT/s': 60,
+  '16 GT/s': 120,
+  '32 GT/s': 240,
+  '2.5 GT/s PCIe': 15,
+  '5.0 GT/s PCIe': 30,
+  '8.0 GT/s PCIe': 60,
+  '16.0 GT/s PCIe': 120,
+  '32.0 GT/s PCIe': 240,
+  '64.0 GT/s PCIe': 480,
 };
 const PCI_GEN_DEFAULT = 60;
 

@@ -62,7 +62,7 @@ export function checkGdr(table: PathTable, ctx: GdrContext, gpu: number, net: nu
     if (readBlock === 'read-disabled' || readBlock === 'read-no-nvlink') return off(readBlock);
     if (readBlock === 'unknown') unknown.push('compute-capability');
   }
-  const proxy = table.gpuNet[gpu][net].type === 'PXN' ? table.gpuNet[gpu][net].proxy ?? gpu : gpu;
+  const proxy = table.gpuNet[gpu][net].type === 'PXN' ? (table.gpuNet[gpu][net].proxy ?? gpu) : gpu;
   let distance = table.gpuNet[proxy][net].type;
   let viaC2c = false;
   if (mapsToC2c(table, ctx, proxy, distance)) {

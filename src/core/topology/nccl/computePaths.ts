@@ -34,9 +34,10 @@ function upgradeC2c(table: PathTable, ctx: GdrContext): void {
     if (cpu === null) continue;
     const nets = c2c === 'p2c-merge-local' ? localOf(table.gpuNet[g], order) : table.nets.map((_, i) => i);
     for (const n of nets) {
-      const p2c = c2c === 'p2c-all-phb'
-        ? table.gpuNet[g][n].type === 'PHB' && table.gpuCpu[g][cpu].type === 'C2C'
-        : merge(table.gpuCpu[g][cpu].type, table.netCpu[n][cpu].type, order) === 'P2C';
+      const p2c =
+        c2c === 'p2c-all-phb'
+          ? table.gpuNet[g][n].type === 'PHB' && table.gpuCpu[g][cpu].type === 'C2C'
+          : merge(table.gpuCpu[g][cpu].type, table.netCpu[n][cpu].type, order) === 'P2C';
       if (!p2c) continue;
       table.gpuNet[g][n] = atMost(table.gpuNet[g][n], 'P2C', order);
       table.netGpu[n][g] = atMost(table.netGpu[n][g], 'P2C', order);
@@ -54,7 +55,12 @@ function relayThroughPeer(table: PathTable, ctx: GdrContext, g: number, n: numbe
   if (peer === null) return;
   const toPeer = table.gpuGpu[g][peer];
   const fromPeer = table.gpuNet[peer][n];
-  table.gpuNet[g][n] = { type: 'PXN', bw: Math.min(toPeer.bw, fromPeer.bw), proxy: peer, route: [...toPeer.route, ...fromPeer.route.slice(1)] };
+  table.gpuNet[g][n] = {
+    type: 'PXN',
+    bw: Math.min(toPeer.bw, fromPeer.bw),
+    proxy: peer,
+    route: [...toPeer.route, ...fromPeer.route.slice(1)],
+  };
 }
 
 /** ≥ 2.18: only the GPU the NIC is assigned to, if it is close enough (with GDR, from 2.30) and NVLinked to g. */

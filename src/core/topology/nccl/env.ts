@@ -36,9 +36,17 @@ export interface NcclEnv {
 }
 
 export const NCCL_ENV_NAMES = [
-  'NCCL_NET_GDR_LEVEL', 'NCCL_NET_GDR_C2C', 'NCCL_PXN_DISABLE', 'NCCL_PXN_C2C', 'NCCL_NET_GDR_READ', 'NCCL_DMABUF_ENABLE', 'NCCL_IB_HCA',
+  'NCCL_NET_GDR_LEVEL',
+  'NCCL_NET_GDR_C2C',
+  'NCCL_PXN_DISABLE',
+  'NCCL_PXN_C2C',
+  'NCCL_NET_GDR_READ',
+  'NCCL_DMABUF_ENABLE',
+  'NCCL_IB_HCA',
   // The RoCE GID NCCL picks (gidIndex.ts).
-  'NCCL_IB_GID_INDEX', 'NCCL_IB_ADDR_FAMILY', 'NCCL_IB_ROCE_VERSION_NUM',
+  'NCCL_IB_GID_INDEX',
+  'NCCL_IB_ADDR_FAMILY',
+  'NCCL_IB_ROCE_VERSION_NUM',
 ] as const;
 
 /** `levelsOldToNew` in ncclGetLevel: the numbers NCCL_NET_GDR_LEVEL took before path names. */
@@ -66,7 +74,15 @@ export function readNcclEnv(vars: Readonly<Record<string, string>>, rules: NcclR
 }
 
 export const EMPTY_NCCL_ENV: NcclEnv = {
-  gdrLevel: null, gdrC2c: null, pxnDisable: null, pxnC2c: null, gdrRead: null, dmabufEnable: null, ibHca: null, given: {}, problems: [],
+  gdrLevel: null,
+  gdrC2c: null,
+  pxnDisable: null,
+  pxnC2c: null,
+  gdrRead: null,
+  dmabufEnable: null,
+  ibHca: null,
+  given: {},
+  problems: [],
 };
 
 /** ncclGetLevel: a path name up to SYS in this release's order, else a leading digit's old-style number. */
@@ -77,8 +93,11 @@ function readLevel(text: string | undefined, rules: NcclRules, problems: string[
   if (named) return named;
   if (/^[0-9]/.test(text)) return OLD_LEVELS[Math.min(strtoll(text), OLD_LEVELS.length - 1)];
   problems.push(
-    t('NCCL_NET_GDR_LEVEL={0} is not a level NCCL accepts (it takes {1} or 0-5): NCCL ignores it and keeps its default', text, names.join(', ')) +
-      (text === 'NODE' ? t('; nvidia-smi\'s NODE is PHB in NCCL') : ''),
+    t(
+      'NCCL_NET_GDR_LEVEL={0} is not a level NCCL accepts (it takes {1} or 0-5): NCCL ignores it and keeps its default',
+      text,
+      names.join(', '),
+    ) + (text === 'NODE' ? t("; nvidia-smi's NODE is PHB in NCCL") : ''),
   );
   return null;
 }
@@ -88,7 +107,11 @@ export function strtoll(text: string): number {
   const m = /^\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)/.exec(text);
   if (!m) return 0;
   const digits = m[2];
-  const value = /^0[xX]/.test(digits) ? parseInt(digits.slice(2), 16) : digits.length > 1 && digits.startsWith('0') ? parseInt(digits, 8) : Number(digits);
+  const value = /^0[xX]/.test(digits)
+    ? parseInt(digits.slice(2), 16)
+    : digits.length > 1 && digits.startsWith('0')
+      ? parseInt(digits, 8)
+      : Number(digits);
   return m[1] === '-' ? -value : value;
 }
 
@@ -111,8 +134,8 @@ export function parseIbHca(text: string): IbHcaFilter {
 export function ibHcaKeeps(filter: IbHcaFilter | null, device: string, port: number): boolean {
   if (filter === null) return true;
   // An empty list matches every device (matchIfList), so a bare `^` leaves none.
-  const matched = filter.entries.length === 0 || filter.entries.some(
-    (e) => (filter.exact ? device === e.prefix : device.startsWith(e.prefix)) && (e.port === -1 || e.port === port),
-  );
+  const matched =
+    filter.entries.length === 0 ||
+    filter.entries.some((e) => (filter.exact ? device === e.prefix : device.startsWith(e.prefix)) && (e.port === -1 || e.port === port));
   return matched !== filter.exclude;
 }

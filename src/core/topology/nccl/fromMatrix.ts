@@ -16,29 +16,38 @@ const MATRIX_PCI_BW = pciBandwidth('16.0 GT/s PCIe', 16);
 
 export function tokenPath(token: string | null | undefined): PathType | null {
   if (token === null || token === undefined) return null;
-  return NVLINK.test(token) ? 'NVL' : TOKEN_PATH[token] ?? null;
+  return NVLINK.test(token) ? 'NVL' : (TOKEN_PATH[token] ?? null);
 }
 
 /** Without a matrix every path is unknown (DIS): nothing is guessed. */
 export function tableFromMatrix(
-  topology: Topology | null, gpus: readonly TableGpu[], nets: readonly TableNet[], netSpeedMbps: ReadonlyMap<string, number>, cpu: CpuInfo,
+  topology: Topology | null,
+  gpus: readonly TableGpu[],
+  nets: readonly TableNet[],
+  netSpeedMbps: ReadonlyMap<string, number>,
+  cpu: CpuInfo,
 ): PathTable {
   const column = (net: TableNet) => topology?.nics.find((n) => (n.device ?? n.name) === net.device)?.name ?? null;
   const token = (g: TableGpu, net: TableNet) => {
     const col = column(net);
-    return col === null ? null : topology?.links[g.name]?.[col] ?? null;
+    return col === null ? null : (topology?.links[g.name]?.[col] ?? null);
   };
-  const gpuNet = gpus.map((g) => nets.map((net): Path => {
-    const type = tokenPath(token(g, net));
-    if (type === null || (type === 'SYS' && g.c2c === true)) return UNREACHABLE;
-    const speed = (netSpeedMbps.get(net.name) ?? 10000) / 8000;
-    return { type, bw: Math.min(MATRIX_PCI_BW, speed, type === 'SYS' ? interCpuBandwidth(cpu) : Infinity), route: [] };
-  }));
+  const gpuNet = gpus.map((g) =>
+    nets.map((net): Path => {
+      const type = tokenPath(token(g, net));
+      if (type === null || (type === 'SYS' && g.c2c === true)) return UNREACHABLE;
+      const speed = (netSpeedMbps.get(net.name) ?? 10000) / 8000;
+      return { type, bw: Math.min(MATRIX_PCI_BW, speed, type === 'SYS' ? interCpuBandwidth(cpu) : Infinity), route: [] };
+    }),
+  );
   const cpuOf = gpus.map((g, i) => numaOf(topology?.gpus.find((t) => t.name === g.name)) ?? `GPU${i}`);
   const cpus = [...new Set(cpuOf)];
   const near = (g: number, net: TableNet) => ['PIX', 'PXB', 'PHB'].includes(tokenPath(token(gpus[g], net)) ?? '');
   return {
-    source: 'matrix', gpus, nets, cpus,
+    source: 'matrix',
+    gpus,
+    nets,
+    cpus,
     gpuGpu: gpus.map((g) => gpus.map((p) => gpuToGpu(topology?.links[g.name]?.[p.name], g.cc))),
     gpuNet,
     netGpu: nets.map((_, n) => gpus.map((_g, g) => gpuNet[g][n])),

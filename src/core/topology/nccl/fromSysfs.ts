@@ -28,7 +28,8 @@ export function tableFromSysfs(input: SysfsInput, order: readonly PathType[]): P
   const gpuNodes: TopoNode[] = [];
   for (const gpu of input.gpus) {
     const device = gpu.busId ? byBdf.get(gpu.busId) : undefined;
-    if (!device) return { missing: t('{0} ({1}) is not among the NVIDIA devices read from sysfs', gpu.name, gpu.busId ?? t('bus address unknown')) };
+    if (!device)
+      return { missing: t('{0} ({1}) is not among the NVIDIA devices read from sysfs', gpu.name, gpu.busId ?? t('bus address unknown')) };
     const node = graph.node('GPU', device.bdf);
     attach(graph, input.sysfs, node, device, gpuBandwidth(device));
     gpuNodes.push(node);
@@ -99,8 +100,16 @@ function bdfOf(path: string): string {
 
 function placeholder(path: string): PciDevice {
   return {
-    path, bdf: bdfOf(path), class: '', vendor: '', device: '', numaNode: null,
-    maxLinkSpeed: '', maxLinkWidth: null, currentLinkSpeed: '', currentLinkWidth: null,
+    path,
+    bdf: bdfOf(path),
+    class: '',
+    vendor: '',
+    device: '',
+    numaNode: null,
+    maxLinkSpeed: '',
+    maxLinkWidth: null,
+    currentLinkSpeed: '',
+    currentLinkWidth: null,
   };
 }
 
@@ -124,7 +133,10 @@ function gpuBandwidth(d: PciDevice): number {
 /** Other devices: the lower of the device's and its upstream port's maximum speed and width. */
 function linkBandwidth(sysfs: PciSysfs, d: PciDevice): number {
   const port = sysfs.devices.get(d.path.slice(0, d.path.lastIndexOf('/')));
-  const width = port?.maxLinkWidth !== undefined && port.maxLinkWidth !== null && d.maxLinkWidth !== null ? Math.min(port.maxLinkWidth, d.maxLinkWidth) : d.maxLinkWidth;
+  const width =
+    port?.maxLinkWidth !== undefined && port.maxLinkWidth !== null && d.maxLinkWidth !== null
+      ? Math.min(port.maxLinkWidth, d.maxLinkWidth)
+      : d.maxLinkWidth;
   const speeds = [d.maxLinkSpeed, port?.maxLinkSpeed ?? ''].filter((s) => s !== '');
   const speed = speeds.sort((a, b) => parseFloat(a) - parseFloat(b))[0] ?? '';
   return pciBandwidth(speed, width);

@@ -58,14 +58,18 @@ export interface GidEnv {
 /** The GID a RoCE port uses under this NCCL release and environment; `table` holds the port's populated entries. */
 export function ncclGidChoice(table: readonly GidEntry[], version: NcclVersion, env: GidEnv): GidChoice {
   const at = (i: number) => table.find((g) => g.index === i) ?? null;
-  const given = env.NCCL_IB_GID_INDEX !== undefined && /^-?\d+$/.test(env.NCCL_IB_GID_INDEX.trim()) ? Number(env.NCCL_IB_GID_INDEX.trim()) : null;
+  const given =
+    env.NCCL_IB_GID_INDEX !== undefined && /^-?\d+$/.test(env.NCCL_IB_GID_INDEX.trim()) ? Number(env.NCCL_IB_GID_INDEX.trim()) : null;
   if (!atLeast(version, 2, 21)) {
     const index = given ?? 0;
     return { index, entry: at(index), how: `NCCL before 2.21 uses NCCL_IB_GID_INDEX, default 0 (net_ib.cc)` };
   }
   if (given !== null && given >= 0) return { index: given, entry: at(given), how: 'NCCL_IB_GID_INDEX is set' };
   const family = env.NCCL_IB_ADDR_FAMILY?.trim() === 'AF_INET6' ? 'ipv6' : 'ipv4';
-  const wanted = env.NCCL_IB_ROCE_VERSION_NUM !== undefined && /^\d+$/.test(env.NCCL_IB_ROCE_VERSION_NUM.trim()) ? Number(env.NCCL_IB_ROCE_VERSION_NUM.trim()) : 2;
+  const wanted =
+    env.NCCL_IB_ROCE_VERSION_NUM !== undefined && /^\d+$/.test(env.NCCL_IB_ROCE_VERSION_NUM.trim())
+      ? Number(env.NCCL_IB_ROCE_VERSION_NUM.trim())
+      : 2;
   const last = table.reduce((m, g) => Math.max(m, g.index), 0);
   const gidAt = (i: number) => at(i)?.gid ?? ZERO;
   const famOf = (gid: string) => (isIpv4(gid) ? 'ipv4' : 'ipv6');
@@ -82,11 +86,19 @@ export function ncclGidChoice(table: readonly GidEntry[], version: NcclVersion, 
     const curVersion = at(index)?.roceVersion ?? null;
     const candVersion = at(cand)?.roceVersion ?? null;
     if ((curVersion === null || candVersion === null) && !atLeast(version, 2, 26)) {
-      return { index: null, entry: null, how: `ncclIbRoceGetVersionNum cannot read gid_attrs/types/${curVersion === null ? index : cand} (an empty slot): NCCL before 2.26 fails the connection ("read failed in ncclIbRoceGetVersionNum")` };
+      return {
+        index: null,
+        entry: null,
+        how: `ncclIbRoceGetVersionNum cannot read gid_attrs/types/${curVersion === null ? index : cand} (an empty slot): NCCL before 2.26 fails the connection ("read failed in ncclIbRoceGetVersionNum")`,
+      };
     }
     if ((curVersion !== candVersion || !routable(cur)) && candVersion === wanted) index = cand;
   }
-  return { index, entry: at(index), how: `NCCL ${family === 'ipv4' ? 'AF_INET' : 'AF_INET6'}, RoCE v${wanted} auto-selection (ncclIbGetGidIndex)` };
+  return {
+    index,
+    entry: at(index),
+    how: `NCCL ${family === 'ipv4' ? 'AF_INET' : 'AF_INET6'}, RoCE v${wanted} auto-selection (ncclIbGetGidIndex)`,
+  };
 }
 
 /** The entry a RoCE job should use: a routable RoCE v2 GID, IPv4 first (NCCL's own default family). */

@@ -77,7 +77,11 @@ export interface HostVerdict {
   readonly gpus: readonly GpuVerdict[];
 }
 
-export function ncclHostVerdict(input: NcclModelInput, version: NcclVersion, envVars: Readonly<Record<string, string>>): HostVerdict | null {
+export function ncclHostVerdict(
+  input: NcclModelInput,
+  version: NcclVersion,
+  envVars: Readonly<Record<string, string>>,
+): HostVerdict | null {
   const rules = ncclRules(version);
   const env = readNcclEnv(envVars, rules);
   if (input.gpus.length === 0) return null;
@@ -93,13 +97,25 @@ export function ncclHostVerdict(input: NcclModelInput, version: NcclVersion, env
   return { rules, env, source: built.table.source, sysfsMissing: built.missing, nets: table.nets, gpus };
 }
 
-function gpuVerdict(t: PathTable, direct: PathTable, all: PathTable, usable: readonly (SkippedNic['why'] | null)[], ctx: GdrContext, g: number): GpuVerdict {
+function gpuVerdict(
+  t: PathTable,
+  direct: PathTable,
+  all: PathTable,
+  usable: readonly (SkippedNic['why'] | null)[],
+  ctx: GdrContext,
+  g: number,
+): GpuVerdict {
   const order = ctx.rules.order;
-  const uses = localOf(t.gpuNet[g], order).filter((n) => t.gpuNet[g][n].type !== 'DIS').map((n): NicUse => ({
-    net: t.nets[n], path: t.gpuNet[g][n].type, direct: direct.gpuNet[g][n].type,
-    proxyGpu: t.gpuNet[g][n].proxy === undefined ? null : t.gpus[t.gpuNet[g][n].proxy as number].name,
-    send: checkGdr(t, ctx, g, n, true), receive: checkGdr(t, ctx, g, n, false),
-  }));
+  const uses = localOf(t.gpuNet[g], order)
+    .filter((n) => t.gpuNet[g][n].type !== 'DIS')
+    .map((n): NicUse => ({
+      net: t.nets[n],
+      path: t.gpuNet[g][n].type,
+      direct: direct.gpuNet[g][n].type,
+      proxyGpu: t.gpuNet[g][n].proxy === undefined ? null : t.gpus[t.gpuNet[g][n].proxy as number].name,
+      send: checkGdr(t, ctx, g, n, true),
+      receive: checkGdr(t, ctx, g, n, false),
+    }));
   const first = localNetOf(t, g, 0, order);
   const primary = uses.find((u) => first !== null && u.net === t.nets[first]) ?? uses[0] ?? null;
   const best = Math.min(...uses.map((u) => pathRank(u.direct, order)));
@@ -127,8 +143,12 @@ function allNets(ports: readonly HostPort[] | null, topology: Topology | null): 
   const unread = (topology?.nics ?? []).map((n) => n.device ?? n.name).filter((d) => !read.some((p) => p.device === d));
   const list: HostPort[] = [...read, ...unread.map((device) => ({ device, port: 1, active: null, linkLayer: null, speedMbps: null }))];
   const nets = list.map((p) => ({
-    name: `${p.device}:${p.port}`, device: p.device, port: p.port, nic: p.device,
-    linkLayer: p.linkLayer === 'IB' || p.linkLayer === 'RoCE' ? p.linkLayer : null, active: p.active,
+    name: `${p.device}:${p.port}`,
+    device: p.device,
+    port: p.port,
+    nic: p.device,
+    linkLayer: p.linkLayer === 'IB' || p.linkLayer === 'RoCE' ? p.linkLayer : null,
+    active: p.active,
   }));
   // An unread speed is taken as the fastest one read (ports of one host are usually one model); NCCL's
   // own 10 Gb/s fallback is for NICs that report none, which is not what "not read" means.
@@ -137,10 +157,18 @@ function allNets(ports: readonly HostPort[] | null, topology: Topology | null): 
   return { nets, speeds };
 }
 
-function buildTable(input: NcclModelInput, nets: readonly TableNet[], speeds: ReadonlyMap<string, number>, order: readonly PathType[]): { table: PathTable; missing: string | null } {
+function buildTable(
+  input: NcclModelInput,
+  nets: readonly TableNet[],
+  speeds: ReadonlyMap<string, number>,
+  order: readonly PathType[],
+): { table: PathTable; missing: string | null } {
   let missing: string | null = input.sysfs === null ? t('sysfs was not read') : null;
   if (input.sysfs) {
-    const built = tableFromSysfs({ sysfs: input.sysfs, gpus: input.gpus, nets, netSpeedMbps: speeds, nvlinks: input.nvlinks, cpu: input.cpu }, order);
+    const built = tableFromSysfs(
+      { sysfs: input.sysfs, gpus: input.gpus, nets, netSpeedMbps: speeds, nvlinks: input.nvlinks, cpu: input.cpu },
+      order,
+    );
     if (!('missing' in built)) return { table: built, missing: null };
     missing = built.missing;
   }
@@ -150,7 +178,10 @@ function buildTable(input: NcclModelInput, nets: readonly TableNet[], speeds: Re
 /** The table restricted to the nets NCCL keeps. */
 function selectNets(t: PathTable, keep: readonly number[]): PathTable {
   return {
-    ...t, nets: keep.map((n) => t.nets[n]),
-    gpuNet: t.gpuNet.map((row) => keep.map((n) => row[n])), netGpu: keep.map((n) => t.netGpu[n]), netCpu: keep.map((n) => t.netCpu[n]),
+    ...t,
+    nets: keep.map((n) => t.nets[n]),
+    gpuNet: t.gpuNet.map((row) => keep.map((n) => row[n])),
+    netGpu: keep.map((n) => t.netGpu[n]),
+    netCpu: keep.map((n) => t.netCpu[n]),
   };
 }

@@ -55,7 +55,11 @@ export const UNREACHABLE: Path = { type: 'DIS', bw: 0, route: [] };
 
 /** Runs the path search from every GPU, NET and CPU node of a graph built from sysfs. */
 export function tableFromGraph(
-  graph: TopoGraph, gpus: readonly TableGpu[], gpuNodes: readonly TopoNode[], nets: readonly TableNet[], netNodes: readonly TopoNode[],
+  graph: TopoGraph,
+  gpus: readonly TableGpu[],
+  gpuNodes: readonly TopoNode[],
+  nets: readonly TableNet[],
+  netNodes: readonly TopoNode[],
   order: readonly PathType[],
 ): PathTable {
   const cpuNodes = graph.nodes.filter((n) => n.kind === 'CPU');
@@ -65,9 +69,15 @@ export function tableFromGraph(
   const toCpu = from(cpuNodes);
   const pick = (maps: Map<TopoNode, NodePath>[], sources: readonly TopoNode[]) => sources.map((s) => maps.map((m) => asPath(m, s)));
   return {
-    source: 'sysfs', gpus, nets, cpus: cpuNodes.map((c) => c.id),
-    gpuGpu: pick(toGpu, gpuNodes), gpuNet: pick(toNet, gpuNodes), netGpu: pick(toGpu, netNodes),
-    gpuCpu: pick(toCpu, gpuNodes), netCpu: pick(toCpu, netNodes),
+    source: 'sysfs',
+    gpus,
+    nets,
+    cpus: cpuNodes.map((c) => c.id),
+    gpuGpu: pick(toGpu, gpuNodes),
+    gpuNet: pick(toNet, gpuNodes),
+    netGpu: pick(toGpu, netNodes),
+    gpuCpu: pick(toCpu, gpuNodes),
+    netCpu: pick(toCpu, netNodes),
   };
 }
 

@@ -26,17 +26,29 @@ export function worse(a: PathType, b: PathType, order: readonly PathType[]): Pat
 /** What each class means, in NCCL's terms (src/graph/topo.h comments, paths.cc). */
 export function pathMeaning(path: PathType): string {
   switch (path) {
-    case 'LOC': return t('the same device');
-    case 'NVL': return t('NVLink');
-    case 'NVB': return t('NVLink through an intermediate GPU');
-    case 'C2C': return t('the NVLink-C2C link between a GPU and its Grace CPU');
-    case 'PIX': return t('at most one PCIe bridge');
-    case 'PXB': return t('several PCIe bridges, without the CPU host bridge');
-    case 'P2C': return t('C2C to the GPU\'s own Grace CPU, then that CPU\'s PCIe to the NIC');
-    case 'PXN': return t('NVLink to a peer GPU, then that GPU\'s PCIe path to the NIC');
-    case 'PHB': return t('a PCIe host bridge (through the CPU)');
-    case 'SYS': return t('the interconnect between NUMA nodes (QPI/UPI, Infinity Fabric, Grace-to-Grace)');
-    case 'NET': return t('the network');
-    case 'DIS': return t('disconnected');
+    case 'LOC':
+      return t('the same device');
+    case 'NVL':
+      return t('NVLink');
+    case 'NVB':
+      return t('NVLink through an intermediate GPU');
+    case 'C2C':
+      return t('the NVLink-C2C link between a GPU and its Grace CPU');
+    case 'PIX':
+      return t('at most one PCIe bridge');
+    case 'PXB':
+      return t('several PCIe bridges, without the CPU host bridge');
+    case 'P2C':
+      return t("C2C to the GPU's own Grace CPU, then that CPU's PCIe to the NIC");
+    case 'PXN':
+      return t("NVLink to a peer GPU, then that GPU's PCIe path to the NIC");
+    case 'PHB':
+      return t('a PCIe host bridge (through the CPU)');
+    case 'SYS':
+      return t('the interconnect between NUMA nodes (QPI/UPI, Infinity Fabric, Grace-to-Grace)');
+    case 'NET':
+      return t('the network');
+    case 'DIS':
+      return t('disconnected');
   }
 }

@@ -18,7 +18,7 @@ export interface DerivedTopologyInput {
 /** Null when no GPU can be placed in the tree (no bus addresses, or none in sysfs). */
 export function derivedTopology(input: DerivedTopologyInput): Topology | null {
   const byBdf = new Map([...input.sysfs.devices.values()].map((d) => [d.bdf, d.path]));
-  const gpuPaths = input.gpus.map((g) => (g.busId === null ? null : byBdf.get(g.busId.toLowerCase()) ?? null));
+  const gpuPaths = input.gpus.map((g) => (g.busId === null ? null : (byBdf.get(g.busId.toLowerCase()) ?? null)));
   if (!gpuPaths.some((p) => p !== null)) return null;
   const nicPaths = input.nics.map((n) => input.sysfs.rdma.find((r) => r.name === n)?.path ?? null);
   const nics = input.nics.map((device, i) => ({ name: `NIC${i}`, device }));
@@ -27,10 +27,12 @@ export function derivedTopology(input: DerivedTopologyInput): Topology | null {
   const numaOf = (path: string) => hostBridgeNuma(input.sysfs, path);
   const links: TopoLinks = {};
   columns.forEach((row, r) => {
-    links[row] = Object.fromEntries(columns.map((column, c) => {
-      const [a, b] = [paths[r], paths[c]];
-      return [column, r === c ? 'X' : a === null || b === null ? null : pcieDistance(a, b, numaOf)];
-    }));
+    links[row] = Object.fromEntries(
+      columns.map((column, c) => {
+        const [a, b] = [paths[r], paths[c]];
+        return [column, r === c ? 'X' : a === null || b === null ? null : pcieDistance(a, b, numaOf)];
+      }),
+    );
   });
   const gpus: TopoGpu[] = input.gpus.map((g, i) => {
     const numa = gpuPaths[i] === null ? null : nodeOf(input.sysfs, gpuPaths[i] as string);

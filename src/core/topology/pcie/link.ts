@@ -17,7 +17,15 @@ export interface PcieLink {
 }
 
 /** Transfer rate (GT/s) → PCIe generation. */
-const GENERATION: readonly [number, number][] = [[2.5, 1], [5, 2], [8, 3], [16, 4], [32, 5], [64, 6], [128, 7]];
+const GENERATION: readonly [number, number][] = [
+  [2.5, 1],
+  [5, 2],
+  [8, 3],
+  [16, 4],
+  [32, 5],
+  [64, 6],
+  [128, 7],
+];
 
 export function pcieLinkOf(d: PciDevice): PcieLink | null {
   if (d.currentLinkSpeed === '' && d.maxLinkSpeed === '' && d.currentLinkWidth === null && d.maxLinkWidth === null) return null;
@@ -27,8 +35,12 @@ export function pcieLinkOf(d: PciDevice): PcieLink | null {
   // Width 0 is what a link that is down reads; that is below any maximum too.
   const narrower = d.currentLinkWidth !== null && d.maxLinkWidth !== null && d.currentLinkWidth < d.maxLinkWidth;
   return {
-    speed: d.currentLinkSpeed, width: d.currentLinkWidth, maxSpeed: d.maxLinkSpeed, maxWidth: d.maxLinkWidth,
-    degraded: slower || narrower, speedOnly: slower && !narrower,
+    speed: d.currentLinkSpeed,
+    width: d.currentLinkWidth,
+    maxSpeed: d.maxLinkSpeed,
+    maxWidth: d.maxLinkWidth,
+    degraded: slower || narrower,
+    speedOnly: slower && !narrower,
   };
 }
 

@@ -107,7 +107,15 @@ function switchNode(drafts: Map<string, Draft>, d: PciDevice, parent: Draft, via
   const found = drafts.get(d.bdf);
   if (found) return found;
   const made = draft({
-    id: d.bdf, kind: 'switch', parent: parent.id, numaNode: numaOf(d), bdf: d.bdf, vendor: d.vendor, device: d.device, link: pcieLinkOf(d), via,
+    id: d.bdf,
+    kind: 'switch',
+    parent: parent.id,
+    numaNode: numaOf(d),
+    bdf: d.bdf,
+    vendor: d.vendor,
+    device: d.device,
+    link: pcieLinkOf(d),
+    via,
   });
   drafts.set(d.bdf, made);
   return made;
@@ -116,10 +124,27 @@ function switchNode(drafts: Map<string, Draft>, d: PciDevice, parent: Draft, via
 function leafNode(input: PcieTreeInput, d: PciDevice, parent: string, via: string | null): Draft {
   const rdma = input.sysfs.rdma.filter((r) => r.path === d.path).map((r) => r.name);
   const gpu = input.gpus.find((g) => g.busId !== null && g.busId.toLowerCase() === d.bdf);
-  const kind = rdma.length > 0 ? 'nic' : d.vendor === '0x10de' && d.class.startsWith('0x03') ? 'gpu' : d.vendor === '0x10de' && d.class.startsWith('0x0680') ? 'nvswitch' : 'device';
-  const column = kind === 'gpu' ? gpu?.name ?? null : kind === 'nic' ? input.nicColumns.get(rdma[0]) ?? rdma[0] : null;
+  const kind =
+    rdma.length > 0
+      ? 'nic'
+      : d.vendor === '0x10de' && d.class.startsWith('0x03')
+        ? 'gpu'
+        : d.vendor === '0x10de' && d.class.startsWith('0x0680')
+          ? 'nvswitch'
+          : 'device';
+  const column = kind === 'gpu' ? (gpu?.name ?? null) : kind === 'nic' ? (input.nicColumns.get(rdma[0]) ?? rdma[0]) : null;
   return draft({
-    id: d.bdf, kind, parent, numaNode: numaOf(d), bdf: d.bdf, vendor: d.vendor, device: d.device, link: pcieLinkOf(d), via, column, rdma,
+    id: d.bdf,
+    kind,
+    parent,
+    numaNode: numaOf(d),
+    bdf: d.bdf,
+    vendor: d.vendor,
+    device: d.device,
+    link: pcieLinkOf(d),
+    via,
+    column,
+    rdma,
   });
 }
 
@@ -133,8 +158,16 @@ function numaOf(d: PciDevice): number | null {
 
 function unknownDevice(path: string, bdf: string): PciDevice {
   return {
-    path, bdf, class: '', vendor: '', device: '', numaNode: null,
-    maxLinkSpeed: '', maxLinkWidth: null, currentLinkSpeed: '', currentLinkWidth: null,
+    path,
+    bdf,
+    class: '',
+    vendor: '',
+    device: '',
+    numaNode: null,
+    maxLinkSpeed: '',
+    maxLinkWidth: null,
+    currentLinkSpeed: '',
+    currentLinkWidth: null,
   };
 }
 

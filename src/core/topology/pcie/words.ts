@@ -17,8 +17,14 @@ export interface NodeWords {
 
 /** PCI vendor ids of the parts found between GPUs and NICs (the PCI ID Repository's names). */
 const VENDORS: Record<string, string> = {
-  '0x10de': 'NVIDIA', '0x15b3': 'Mellanox', '0x1000': 'Broadcom / LSI', '0x10b5': 'Broadcom / PLX', '0x11f8': 'Microchip',
-  '0x8086': 'Intel', '0x1022': 'AMD', '0x1014': 'IBM',
+  '0x10de': 'NVIDIA',
+  '0x15b3': 'Mellanox',
+  '0x1000': 'Broadcom / LSI',
+  '0x10b5': 'Broadcom / PLX',
+  '0x11f8': 'Microchip',
+  '0x8086': 'Intel',
+  '0x1022': 'AMD',
+  '0x1014': 'IBM',
 };
 
 export function nodeWords(node: PcieNode, version: NcclVersion, env: Readonly<Record<string, string>> = {}): NodeWords {
@@ -27,18 +33,37 @@ export function nodeWords(node: PcieNode, version: NcclVersion, env: Readonly<Re
   switch (node.kind) {
     case 'cpu':
       return {
-        label: node.numaNode === null ? 'CPU' : `CPU ${node.numaNode}`, detail: numa,
-        explanation: t('The CPU of {0} and its root complexes. A GPU and a NIC under two host bridges of this node are NODE apart. {1} Across NUMA nodes they are SYS apart. {2}', numa, rule('NODE'), rule('SYS')),
+        label: node.numaNode === null ? 'CPU' : `CPU ${node.numaNode}`,
+        detail: numa,
+        explanation: t(
+          'The CPU of {0} and its root complexes. A GPU and a NIC under two host bridges of this node are NODE apart. {1} Across NUMA nodes they are SYS apart. {2}',
+          numa,
+          rule('NODE'),
+          rule('SYS'),
+        ),
       };
     case 'host-bridge':
       return {
-        label: t('host bridge'), detail: `${node.id}, ${numa}${rootPorts(node.ports)}`,
-        explanation: t('PCIe host bridge {0} (a root complex of the CPU){1}, {2}. A GPU and a NIC below it but not below one switch are PHB apart. {3}', node.id, rootPorts(node.ports), numa, rule('PHB')),
+        label: t('host bridge'),
+        detail: `${node.id}, ${numa}${rootPorts(node.ports)}`,
+        explanation: t(
+          'PCIe host bridge {0} (a root complex of the CPU){1}, {2}. A GPU and a NIC below it but not below one switch are PHB apart. {3}',
+          node.id,
+          rootPorts(node.ports),
+          numa,
+          rule('PHB'),
+        ),
       };
     case 'switch':
       return {
-        label: t('PCIe switch'), detail: `${node.bdf}${ids(node)}${downstreamPorts(node.ports)}`,
-        explanation: t('PCIe switch {0}{1}. A GPU and a NIC below this switch alone are PIX apart, below nested switches PXB: peer-to-peer traffic stays in the switch without crossing the CPU. {2}', node.bdf ?? '?', `${ids(node)}${downstreamPorts(node.ports)}`, rule('PIX')),
+        label: t('PCIe switch'),
+        detail: `${node.bdf}${ids(node)}${downstreamPorts(node.ports)}`,
+        explanation: t(
+          'PCIe switch {0}{1}. A GPU and a NIC below this switch alone are PIX apart, below nested switches PXB: peer-to-peer traffic stays in the switch without crossing the CPU. {2}',
+          node.bdf ?? '?',
+          `${ids(node)}${downstreamPorts(node.ports)}`,
+          rule('PIX'),
+        ),
       };
     default:
       return leafWords(node, numa);
@@ -48,19 +73,29 @@ export function nodeWords(node: PcieNode, version: NcclVersion, env: Readonly<Re
 function leafWords(node: PcieNode, numa: string): NodeWords {
   const kind = node.kind === 'gpu' ? 'GPU' : node.kind === 'nvswitch' ? 'NVSwitch' : node.kind === 'nic' ? t('RDMA NIC') : t('PCI device');
   const rdma = node.rdma.length > 0 ? node.rdma.join(', ') : null;
-  const label = node.kind === 'nic' ? rdma ?? node.bdf ?? '?' : node.column ?? (node.kind === 'nvswitch' ? 'NVSwitch' : node.bdf ?? '?');
+  const label =
+    node.kind === 'nic' ? (rdma ?? node.bdf ?? '?') : (node.column ?? (node.kind === 'nvswitch' ? 'NVSwitch' : (node.bdf ?? '?')));
   const name = node.kind === 'nic' && node.column !== null && node.column !== rdma ? `${node.column} (${rdma})` : label;
   const link = node.link ? t(', link {0}', linkText(node.link)) : '';
   return {
-    label, detail: `${node.bdf}${ids(node)}`,
+    label,
+    detail: `${node.bdf}${ids(node)}`,
     explanation: t('{0} {1} at {2}, {3}{4}.', kind, name, `${node.bdf}${ids(node)}`, numa, link),
   };
 }
 
 /** What the link between a node and its parent is, and what a degraded one means. */
 export function linkWords(node: PcieNode, link: PcieLink): string {
-  const of = `${node.kind === 'switch' ? t('switch {0}', node.bdf ?? '?') : node.column ?? node.bdf}${node.via ? t(' to port {0}', node.via) : ''}`;
-  const head = t('PCIe link of {0}: {1} ({2}, x{3}; maximum {4}, x{5}).', of ?? '?', linkText(link), link.speed || t('speed unreadable'), link.width ?? '?', link.maxSpeed || '?', link.maxWidth ?? '?');
+  const of = `${node.kind === 'switch' ? t('switch {0}', node.bdf ?? '?') : (node.column ?? node.bdf)}${node.via ? t(' to port {0}', node.via) : ''}`;
+  const head = t(
+    'PCIe link of {0}: {1} ({2}, x{3}; maximum {4}, x{5}).',
+    of ?? '?',
+    linkText(link),
+    link.speed || t('speed unreadable'),
+    link.width ?? '?',
+    link.maxSpeed || '?',
+    link.maxWidth ?? '?',
+  );
   if (!link.degraded) return `${head} ${t('Running at its maximum.')}`;
   if (link.speedOnly && node.kind === 'gpu') {
     return `${head} ${t('A GPU lowers its link speed when idle to save power: read it again under load (nvidia-smi -q, "PCIe Generation Current"). A lower width is never an idle state.')}`;

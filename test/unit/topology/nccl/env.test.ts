@@ -11,12 +11,22 @@ const v2_25 = ncclRules(parseNcclVersion('2.25.1') ?? NEWEST_NCCL);
 
 describe('NCCL environment as NCCL reads it', () => {
   const levels: [string, string | null, typeof newest][] = [
-    ['PHB', 'PHB', newest], ['SYS', 'SYS', newest], ['LOC', 'LOC', newest], ['P2C', 'P2C', newest],
+    ['PHB', 'PHB', newest],
+    ['SYS', 'SYS', newest],
+    ['LOC', 'LOC', newest],
+    ['P2C', 'P2C', newest],
     ['P2C', null, v2_25], // no P2C before 2.27: not a name NCCL knows, and not a digit
-    ['0', 'LOC', newest], ['1', 'PIX', newest], ['2', 'PXB', newest], ['3', 'PHB', newest], ['4', 'SYS', newest], ['5', 'SYS', newest],
+    ['0', 'LOC', newest],
+    ['1', 'PIX', newest],
+    ['2', 'PXB', newest],
+    ['3', 'PHB', newest],
+    ['4', 'SYS', newest],
+    ['5', 'SYS', newest],
     ['9', 'SYS', newest], // old numbers above 5 are capped (maxOldLevel)
-    ['0x3', 'PHB', newest], ['010', 'SYS', newest], // strtol base 0: hex, and octal 010 = 8, capped
-    ['NODE', null, newest], ['phb', null, newest], // names are compared exactly (strcmp)
+    ['0x3', 'PHB', newest],
+    ['010', 'SYS', newest], // strtol base 0: hex, and octal 010 = 8, capped
+    ['NODE', null, newest],
+    ['phb', null, newest], // names are compared exactly (strcmp)
   ];
   for (const [text, expected, rules] of levels) {
     it(`NCCL_NET_GDR_LEVEL=${text} (NCCL ${rules.version.major}.${rules.version.minor}) → ${expected ?? 'ignored, default kept'}`, () => {
@@ -27,11 +37,23 @@ describe('NCCL environment as NCCL reads it', () => {
   }
 
   it('says why NODE is refused', () => {
-    assert.match(readNcclEnv({ NCCL_NET_GDR_LEVEL: 'NODE' }, newest).problems[0], /not a level NCCL accepts.*nvidia-smi's NODE is PHB in NCCL/);
+    assert.match(
+      readNcclEnv({ NCCL_NET_GDR_LEVEL: 'NODE' }, newest).problems[0],
+      /not a level NCCL accepts.*nvidia-smi's NODE is PHB in NCCL/,
+    );
   });
 
   it('integers: strtoll(str, NULL, 0) takes a leading number and ignores the rest', () => {
-    for (const [text, value] of [['1', 1], ['1abc', 1], ['yes', 0], ['  3', 3], ['-2', -2], ['0x10', 16], ['017', 15], ['', 0]] as const) {
+    for (const [text, value] of [
+      ['1', 1],
+      ['1abc', 1],
+      ['yes', 0],
+      ['  3', 3],
+      ['-2', -2],
+      ['0x10', 16],
+      ['017', 15],
+      ['', 0],
+    ] as const) {
       assert.equal(strtoll(text), value, text);
     }
     assert.equal(readNcclEnv({ NCCL_PXN_DISABLE: 'true' }, newest).pxnDisable, 0);
@@ -44,13 +66,19 @@ describe('NCCL environment as NCCL reads it', () => {
 
   it('NCCL_IB_HCA: prefixes, exact names, ports, exclusion', () => {
     const rows: [string, string, number, boolean][] = [
-      ['mlx5_1', 'mlx5_1', 1, true], ['mlx5_1', 'mlx5_10', 1, true], // a prefix without "=" matches mlx5_10 too
-      ['=mlx5_1', 'mlx5_10', 1, false], ['=mlx5_1', 'mlx5_1', 1, true],
-      ['mlx5_0:1', 'mlx5_0', 2, false], ['mlx5_0:1', 'mlx5_0', 1, true],
-      ['^mlx5_0', 'mlx5_0', 1, false], ['^mlx5_0', 'mlx5_1', 1, true], ['^=mlx5_1', 'mlx5_10', 1, true],
+      ['mlx5_1', 'mlx5_1', 1, true],
+      ['mlx5_1', 'mlx5_10', 1, true], // a prefix without "=" matches mlx5_10 too
+      ['=mlx5_1', 'mlx5_10', 1, false],
+      ['=mlx5_1', 'mlx5_1', 1, true],
+      ['mlx5_0:1', 'mlx5_0', 2, false],
+      ['mlx5_0:1', 'mlx5_0', 1, true],
+      ['^mlx5_0', 'mlx5_0', 1, false],
+      ['^mlx5_0', 'mlx5_1', 1, true],
+      ['^=mlx5_1', 'mlx5_10', 1, true],
       ['^', 'mlx5_0', 1, false], // an empty list matches every device, so "^" leaves none
       ['', 'mlx5_0', 1, true],
     ];
-    for (const [value, device, port, kept] of rows) assert.equal(ibHcaKeeps(parseIbHca(value), device, port), kept, `${value} ${device}:${port}`);
+    for (const [value, device, port, kept] of rows)
+      assert.equal(ibHcaKeeps(parseIbHca(value), device, port), kept, `${value} ${device}:${port}`);
   });
 });

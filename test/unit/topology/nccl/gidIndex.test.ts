@@ -10,7 +10,7 @@ const v = (s: string) => parseNcclVersion(s)!;
 const spectrum = table('cx6-mlx5_0-two-link-local-ipv6-plus-ipv4-spectrumscale.txt');
 const sparse = table('k8s-sparse-ipv4-first-then-link-local-nccl-pr1587.txt');
 
-describe('NCCL\'s RoCE GID index (ncclIbGetGidIndex)', () => {
+describe("NCCL's RoCE GID index (ncclIbGetGidIndex)", () => {
   it('2.21 and later pick the RoCE v2 entry of the IPv4 address; 2.20 and older take index 0, a link-local v1 GID', () => {
     assert.equal(ncclGidChoice(spectrum, v('2.30.7'), {}).index, 5);
     assert.equal(ncclGidChoice(spectrum, v('2.21.5'), {}).index, 5);

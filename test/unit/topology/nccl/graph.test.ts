@@ -14,7 +14,12 @@ const X86 = { arch: 'x86', vendor: 'intel', family: 6, model: 143 } as const;
 function table(gpus: readonly DeviceSpec[], nics: readonly RdmaSpec[], c2c = false): PathTable {
   const sysfs = constructedSysfs(gpus, nics);
   const tableGpus: TableGpu[] = gpus.map((g, i) => ({
-    name: `GPU${i}`, dev: i, busId: g.path.slice(g.path.lastIndexOf('/') + 1), cc: 90, gdrSupport: true, c2c,
+    name: `GPU${i}`,
+    dev: i,
+    busId: g.path.slice(g.path.lastIndexOf('/') + 1),
+    cc: 90,
+    gdrSupport: true,
+    c2c,
   }));
   const nets: TableNet[] = nics.map((n) => ({ name: `${n.name}:1`, device: n.name, port: 1, nic: n.name, linkLayer: 'IB', active: true }));
   const built = tableFromSysfs({ sysfs, gpus: tableGpus, nets, netSpeedMbps: new Map(), nvlinks: [], cpu: X86 }, ORDER);
@@ -22,7 +27,7 @@ function table(gpus: readonly DeviceSpec[], nics: readonly RdmaSpec[], c2c = fal
   return built;
 }
 
-describe('NCCL\'s PCI tree from sysfs', () => {
+describe("NCCL's PCI tree from sysfs", () => {
   const rows: [string, string | null][] = [
     // A device on a root port hangs off the CPU (the next component, pci0000:00, is no bus address).
     ['/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0', null],
@@ -42,39 +47,59 @@ describe('NCCL\'s PCI tree from sysfs', () => {
   }
 });
 
-describe('path classes of NCCL\'s search (ncclTopoSetPaths)', () => {
+describe("path classes of NCCL's search (ncclTopoSetPaths)", () => {
   const sw = '/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0';
   it('GPU and NIC on one switch: PIX; two switch levels: PXB', () => {
-    const t = table([{ path: `${sw}/0000:02:00.0/0000:03:00.0` }], [
-      { name: 'mlx5_0', path: `${sw}/0000:02:01.0/0000:04:00.0`, ports: [{}] },
-      { name: 'mlx5_1', path: `${sw}/0000:02:02.0/0000:05:00.0/0000:06:00.0/0000:07:00.0`, ports: [{}] },
-    ]);
-    assert.deepEqual(t.gpuNet[0].map((p) => p.type), ['PIX', 'PXB']);
+    const t = table(
+      [{ path: `${sw}/0000:02:00.0/0000:03:00.0` }],
+      [
+        { name: 'mlx5_0', path: `${sw}/0000:02:01.0/0000:04:00.0`, ports: [{}] },
+        { name: 'mlx5_1', path: `${sw}/0000:02:02.0/0000:05:00.0/0000:06:00.0/0000:07:00.0`, ports: [{}] },
+      ],
+    );
+    assert.deepEqual(
+      t.gpuNet[0].map((p) => p.type),
+      ['PIX', 'PXB'],
+    );
     assert.deepEqual(t.gpuNet[0][0].route, ['GPU/0000:03:00.0', 'PCI/0000:01:00.0', 'NIC/0000:04:00.0', 'NET/mlx5_0:1']);
   });
 
   it('different root ports of one NUMA node: PHB (nvidia-smi says NODE); another NUMA node: SYS', () => {
-    const t = table([{ path: '/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0', numa: 0 }], [
-      { name: 'mlx5_0', path: '/sys/devices/pci0000:20/0000:20:01.0/0000:21:00.0', numa: 0, ports: [{}] },
-      { name: 'mlx5_1', path: '/sys/devices/pci0000:80/0000:80:01.0/0000:81:00.0', numa: 1, ports: [{}] },
-    ]);
-    assert.deepEqual(t.gpuNet[0].map((p) => p.type), ['PHB', 'SYS']);
+    const t = table(
+      [{ path: '/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0', numa: 0 }],
+      [
+        { name: 'mlx5_0', path: '/sys/devices/pci0000:20/0000:20:01.0/0000:21:00.0', numa: 0, ports: [{}] },
+        { name: 'mlx5_1', path: '/sys/devices/pci0000:80/0000:80:01.0/0000:81:00.0', numa: 1, ports: [{}] },
+      ],
+    );
+    assert.deepEqual(
+      t.gpuNet[0].map((p) => p.type),
+      ['PHB', 'SYS'],
+    );
     assert.deepEqual(t.cpus, ['0', '1']);
   });
 
   it('two functions of one card are one NIC (function 0; NCCL_IB_MERGE_VFS)', () => {
-    const t = table([{ path: `${sw}/0000:02:00.0/0000:03:00.0` }], [
-      { name: 'mlx5_0', path: `${sw}/0000:02:01.0/0000:04:00.0`, ports: [{}] },
-      { name: 'mlx5_1', path: `${sw}/0000:02:01.0/0000:04:00.1`, ports: [{}] },
-    ]);
-    assert.deepEqual(t.netGpu.map((row) => row[0].route[0]), ['NET/mlx5_0:1', 'NET/mlx5_1:1']);
+    const t = table(
+      [{ path: `${sw}/0000:02:00.0/0000:03:00.0` }],
+      [
+        { name: 'mlx5_0', path: `${sw}/0000:02:01.0/0000:04:00.0`, ports: [{}] },
+        { name: 'mlx5_1', path: `${sw}/0000:02:01.0/0000:04:00.1`, ports: [{}] },
+      ],
+    );
+    assert.deepEqual(
+      t.netGpu.map((row) => row[0].route[0]),
+      ['NET/mlx5_0:1', 'NET/mlx5_1:1'],
+    );
     assert.equal(t.netGpu[1][0].route[1], 'NIC/0000:04:00.0');
   });
 
   it('a Grace GPU: C2C to its own CPU; its NIC on that CPU is PHB before ncclTopoComputePaths', () => {
-    const t = table([{ path: '/sys/devices/pci0009:00/0009:00:00.0/0009:01:00.0', numa: 0 }], [
-      { name: 'mlx5_0', path: '/sys/devices/pci0000:00/0000:00:00.0/0000:01:00.0', numa: 0, ports: [{}] },
-    ], true);
+    const t = table(
+      [{ path: '/sys/devices/pci0009:00/0009:00:00.0/0009:01:00.0', numa: 0 }],
+      [{ name: 'mlx5_0', path: '/sys/devices/pci0000:00/0000:00:00.0/0000:01:00.0', numa: 0, ports: [{}] }],
+      true,
+    );
     assert.equal(t.gpuCpu[0][0].type, 'C2C');
     assert.equal(t.gpuNet[0][0].type, 'PHB');
   });

@@ -8,16 +8,18 @@ import { constructedSysfs, pciSysfsText } from './constructedSysfs';
 /** Only the RDMA ports of a sysfs read (no GPUs: the verdicts come from the matrix). */
 function ports(states: Record<string, string>): string {
   const rdma = Object.entries(states).map(([name, state], i) => ({
-    name, path: `/sys/devices/pci0000:${(0x10 + i).toString(16)}/0000:${(0x10 + i).toString(16)}:00.0/0000:${(0x11 + i).toString(16)}:00.0`, ports: [{ state }],
+    name,
+    path: `/sys/devices/pci0000:${(0x10 + i).toString(16)}/0000:${(0x10 + i).toString(16)}:00.0/0000:${(0x11 + i).toString(16)}:00.0`,
+    ports: [{ state }],
   }));
   return pciSysfsText(constructedSysfs([], rdma));
 }
 
-describe('PXN and inactive ports on an 8× H100 HGX (each GPU PIX to its own NIC, NODE to its socket\'s others)', () => {
+describe("PXN and inactive ports on an 8× H100 HGX (each GPU PIX to its own NIC, NODE to its socket's others)", () => {
   const topo = fixture('topo/h100-hgx-8gpu-nic-legend-spaces.txt');
   const down1 = ports(Object.fromEntries([0, 1, 2, 3, 4, 5, 6, 7].map((i) => [`mlx5_${i}`, i === 1 ? 'DOWN' : 'ACTIVE'])));
 
-  it('GPU1\'s own NIC is down: NCCL relays its sends through GPU0 to mlx5_0 (PXN) and keeps GPUDirect RDMA', async () => {
+  it("GPU1's own NIC is down: NCCL relays its sends through GPU0 to mlx5_0 (PXN) and keeps GPUDirect RDMA", async () => {
     const d = await run({ topo, 'pci-sysfs': down1 });
     const p = pair(d, 'GPU1');
     // ncclTopoComputePaths: mlx5_0's local GPU is GPU0 (PIX); GPU1's own path is NODE (PHB) > PXN; NVLink to GPU0.
@@ -42,13 +44,20 @@ describe('PXN and inactive ports on an 8× H100 HGX (each GPU PIX to its own NIC
       const d = await run({ topo, 'pci-sysfs': down1 }, version, env);
       const p = pair(d, 'GPU1');
       assert.deepEqual([p.ncclPath, p.proxyGpu, p.gdr], ['PHB', null, false]);
-      assert.deepEqual(p.nics.map((n) => n.device), ['mlx5_0', 'mlx5_2', 'mlx5_3']);
+      assert.deepEqual(
+        p.nics.map((n) => n.device),
+        ['mlx5_0', 'mlx5_2', 'mlx5_3'],
+      );
       assert.match(d.findings.find((f) => f.id === 'topo.nic-far')?.title ?? '', /^GPU1: nearest usable NIC is PHB/);
     });
   }
 
   it('NCCL_IB_HCA naming other NICs leaves the nearer ones out, and says so', async () => {
-    const d = await run({ topo, 'pci-sysfs': ports(Object.fromEntries([0, 1, 2, 3, 4, 5, 6, 7].map((i) => [`mlx5_${i}`, 'ACTIVE']))) }, undefined, ['NCCL_IB_HCA==mlx5_4,mlx5_5']);
+    const d = await run(
+      { topo, 'pci-sysfs': ports(Object.fromEntries([0, 1, 2, 3, 4, 5, 6, 7].map((i) => [`mlx5_${i}`, 'ACTIVE']))) },
+      undefined,
+      ['NCCL_IB_HCA==mlx5_4,mlx5_5'],
+    );
     const p = pair(d, 'GPU0');
     // GPU0 is SYS to mlx5_4/5; their local GPUs GPU4/GPU5 are PIX and NVLinked to GPU0: PXN.
     assert.deepEqual([p.ncclPath, p.gdr], ['PXN', true]);
@@ -70,7 +79,7 @@ describe('GDR read: sends from GPUs without an NVLink peer (ncclTopoCheckGdr, NC
     assert.match(f?.title ?? '', /^GPU4, GPU5, GPU6, GPU7: NCCL 2\.18\.6 uses GPUDirect RDMA for receives only/);
   });
 
-  it('NCCL 2.30 without the GPUs\' model: sends depend on the compute capability, and the verdict says so', async () => {
+  it("NCCL 2.30 without the GPUs' model: sends depend on the compute capability, and the verdict says so", async () => {
     const p = pair(await run({ topo }, undefined, ['NCCL_NET_GDR_LEVEL=PHB']), 'GPU4');
     assert.equal(p.gdr, true);
     assert.match(p.reason, /compute capability is 8\.0 or more \(not read/);

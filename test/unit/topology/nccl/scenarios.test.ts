@@ -10,17 +10,29 @@ import { RdmaSpec, constructedSysfs, pciSysfsText } from './constructedSysfs';
 // eight mlx5 functions, four per Grace, NIC2/NIC3 and NIC6/NIC7 two functions of one card (PIX in the matrix).
 const root = (domain: string, bdf = '01:00.0') => `/sys/devices/pci${domain}:00/${domain}:00:00.0/${domain}:${bdf}`;
 const GB200_NICS: RdmaSpec[] = [
-  { name: 'mlx5_0', path: root('0000'), numa: 0, ports: [{}] }, { name: 'mlx5_1', path: root('0002'), numa: 0, ports: [{}] },
-  { name: 'mlx5_2', path: root('0006'), numa: 0, ports: [{}] }, { name: 'mlx5_3', path: root('0006', '01:00.1'), numa: 0, ports: [{}] },
-  { name: 'mlx5_4', path: root('0010'), numa: 1, ports: [{}] }, { name: 'mlx5_5', path: root('0012'), numa: 1, ports: [{}] },
-  { name: 'mlx5_6', path: root('0016'), numa: 1, ports: [{}] }, { name: 'mlx5_7', path: root('0016', '01:00.1'), numa: 1, ports: [{}] },
+  { name: 'mlx5_0', path: root('0000'), numa: 0, ports: [{}] },
+  { name: 'mlx5_1', path: root('0002'), numa: 0, ports: [{}] },
+  { name: 'mlx5_2', path: root('0006'), numa: 0, ports: [{}] },
+  { name: 'mlx5_3', path: root('0006', '01:00.1'), numa: 0, ports: [{}] },
+  { name: 'mlx5_4', path: root('0010'), numa: 1, ports: [{}] },
+  { name: 'mlx5_5', path: root('0012'), numa: 1, ports: [{}] },
+  { name: 'mlx5_6', path: root('0016'), numa: 1, ports: [{}] },
+  { name: 'mlx5_7', path: root('0016', '01:00.1'), numa: 1, ports: [{}] },
 ];
 const GB200 = {
   topo: fixture('topo/gb200-4gpu-8nic-all-sys-numa-lists.txt'),
   lscpu: fixture('lscpu/grace-hopper-gh200-neoverse-v2-9node.txt'),
-  'pci-sysfs': pciSysfsText(constructedSysfs(
-    [{ path: root('0008'), numa: 0 }, { path: root('0009'), numa: 0 }, { path: root('0018'), numa: 1 }, { path: root('0019'), numa: 1 }], GB200_NICS,
-  )),
+  'pci-sysfs': pciSysfsText(
+    constructedSysfs(
+      [
+        { path: root('0008'), numa: 0 },
+        { path: root('0009'), numa: 0 },
+        { path: root('0018'), numa: 1 },
+        { path: root('0019'), numa: 1 },
+      ],
+      GB200_NICS,
+    ),
+  ),
 };
 
 describe('NCCL verdicts on a GB200 tray (C2C; every GPU↔NIC cell SYS in nvidia-smi)', () => {
@@ -43,10 +55,23 @@ describe('NCCL verdicts on a GB200 tray (C2C; every GPU↔NIC cell SYS in nvidia
     it(`NCCL ${version ?? 'newest'}${env.length ? ` ${env.join(' ')}` : ''}: each GPU uses its own Grace's NICs over ${path}, GPUDirect RDMA ${gdr ? 'on' : 'off'}`, async () => {
       const d = await run(GB200, version, env);
       assert.equal(d.nccl.topologySource, 'sysfs');
-      assert.deepEqual(pair(d, 'GPU0').nics.map((n) => n.device).sort(), ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3']);
-      assert.deepEqual(pair(d, 'GPU3').nics.map((n) => n.device).sort(), ['mlx5_4', 'mlx5_5', 'mlx5_6', 'mlx5_7']);
+      assert.deepEqual(
+        pair(d, 'GPU0')
+          .nics.map((n) => n.device)
+          .sort(),
+        ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3'],
+      );
+      assert.deepEqual(
+        pair(d, 'GPU3')
+          .nics.map((n) => n.device)
+          .sort(),
+        ['mlx5_4', 'mlx5_5', 'mlx5_6', 'mlx5_7'],
+      );
       for (const p of d.pairs) assert.deepEqual([p.gpu, p.link, p.ncclPath, p.gdr], [p.gpu, 'SYS', path, gdr]);
-      assert.equal(d.findings.some((f) => f.id === 'topo.nic-far'), !gdr);
+      assert.equal(
+        d.findings.some((f) => f.id === 'topo.nic-far'),
+        !gdr,
+      );
     });
   }
 
@@ -61,15 +86,25 @@ describe('NCCL verdicts on a GB200 tray (C2C; every GPU↔NIC cell SYS in nvidia
 describe('NCCL verdicts on a GH200 (one Grace: nvidia-smi says NODE to every NIC)', () => {
   const topo = fixture('topo/gh200-1gpu-4nic-bf3-node.txt');
   // The topo's own host: GPU 0009:01:00.0, BlueField-3 ports 0000:01:00.0/.1 and 0002:01:00.0/.1 (its SOURCES entry).
-  const sysfs = pciSysfsText(constructedSysfs([{ path: root('0009'), numa: 0 }], [
-    { name: 'mlx5_0', path: root('0000'), ports: [{ linkLayer: 'Ethernet' }] }, { name: 'mlx5_1', path: root('0000', '01:00.1'), ports: [{ linkLayer: 'Ethernet' }] },
-    { name: 'mlx5_2', path: root('0002'), ports: [{ linkLayer: 'Ethernet' }] }, { name: 'mlx5_3', path: root('0002', '01:00.1'), ports: [{ linkLayer: 'Ethernet' }] },
-  ]));
+  const sysfs = pciSysfsText(
+    constructedSysfs(
+      [{ path: root('0009'), numa: 0 }],
+      [
+        { name: 'mlx5_0', path: root('0000'), ports: [{ linkLayer: 'Ethernet' }] },
+        { name: 'mlx5_1', path: root('0000', '01:00.1'), ports: [{ linkLayer: 'Ethernet' }] },
+        { name: 'mlx5_2', path: root('0002'), ports: [{ linkLayer: 'Ethernet' }] },
+        { name: 'mlx5_3', path: root('0002', '01:00.1'), ports: [{ linkLayer: 'Ethernet' }] },
+      ],
+    ),
+  );
 
   it('from sysfs (C2C read from the numeric GPU NUMA ID): P2C to all four ports, GPUDirect RDMA on', async () => {
     const d = await run({ topo, 'pci-sysfs': sysfs });
     assert.equal(d.nccl.topologySource, 'sysfs');
-    assert.deepEqual([pair(d, 'GPU0').link, pair(d, 'GPU0').ncclPath, pair(d, 'GPU0').gdr, pair(d, 'GPU0').nics.length], ['NODE', 'P2C', true, 4]);
+    assert.deepEqual(
+      [pair(d, 'GPU0').link, pair(d, 'GPU0').ncclPath, pair(d, 'GPU0').gdr, pair(d, 'GPU0').nics.length],
+      ['NODE', 'P2C', true, 4],
+    );
   });
 
   it('from the matrix alone, with nvidia-smi -q\'s "GPU C2C Mode : Enabled" (another GH200, whose bus id is not in this sysfs)', async () => {

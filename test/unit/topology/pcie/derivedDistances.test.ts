@@ -10,14 +10,18 @@ import { pcieDistance } from '../../../../src/core/topology/pcie/distance';
 import { labGpus, labSysfs } from './labSysfs';
 
 function recordedTopo(profile: string): Topology {
-  const parsed = parseTopo(fs.readFileSync(path.join(__dirname, '../../../lab/profiles', profile, 'out/nvidia-smi_topo_-m.stdout'), 'utf8'));
+  const parsed = parseTopo(
+    fs.readFileSync(path.join(__dirname, '../../../lab/profiles', profile, 'out/nvidia-smi_topo_-m.stdout'), 'utf8'),
+  );
   assert.ok(parsed.ok);
   return parsed.value;
 }
 
 /** Every cell that is not NVLink, as `row/column token`, from a matrix over the recorded topo's columns. */
 function pcieCells(t: Topology): string[] {
-  return t.columns.flatMap((row) => t.columns.map((column) => `${row}/${column} ${t.links[row]?.[column]}`)).filter((c) => !/ NV\d+$/.test(c));
+  return t.columns
+    .flatMap((row) => t.columns.map((column) => `${row}/${column} ${t.links[row]?.[column]}`))
+    .filter((c) => !/ NV\d+$/.test(c));
 }
 
 function derivedFor(profile: string): { recorded: Topology; derived: Topology } {
@@ -33,16 +37,22 @@ describe('derived nvidia-smi distances from the sysfs PCI tree', () => {
     it(`${profile}: every PCIe cell equals the recorded topo -m`, () => {
       const { recorded, derived } = derivedFor(profile);
       assert.deepEqual(derived.columns, recorded.columns);
-      assert.deepEqual(pcieCells(derived).filter((c) => !isGpuGpu(c)), pcieCells(recorded).filter((c) => !isGpuGpu(c)));
+      assert.deepEqual(
+        pcieCells(derived).filter((c) => !isGpuGpu(c)),
+        pcieCells(recorded).filter((c) => !isGpuGpu(c)),
+      );
     });
   }
 
-  it('pxn-port-down: each GPU\'s NUMA node from sysfs, as topo prints it', () => {
+  it("pxn-port-down: each GPU's NUMA node from sysfs, as topo prints it", () => {
     const { recorded, derived } = derivedFor('pxn-port-down');
-    assert.deepEqual(derived.gpus.map((g) => g.numaAffinity), recorded.gpus.map((g) => g.numaAffinity));
+    assert.deepEqual(
+      derived.gpus.map((g) => g.numaAffinity),
+      recorded.gpus.map((g) => g.numaAffinity),
+    );
   });
 
-  it('grace-c2c (GB200): the two functions of each BlueField-3 are PIX as recorded; the rest is NODE/SYS by NUMA node, where this tray\'s nvidia-smi prints SYS throughout', () => {
+  it("grace-c2c (GB200): the two functions of each BlueField-3 are PIX as recorded; the rest is NODE/SYS by NUMA node, where this tray's nvidia-smi prints SYS throughout", () => {
     const { recorded, derived } = derivedFor('grace-c2c');
     const pix = (t: Topology) => pcieCells(t).filter((c) => c.endsWith(' PIX'));
     assert.deepEqual(pix(derived), pix(recorded));
@@ -52,7 +62,7 @@ describe('derived nvidia-smi distances from the sysfs PCI tree', () => {
     assert.equal(derived.links.GPU0.NIC4, 'SYS');
   });
 
-  it('follows NVML\'s levels on paths the lab trees lack: PXB across two switch levels, PHB across root ports of one host bridge', () => {
+  it("follows NVML's levels on paths the lab trees lack: PXB across two switch levels, PHB across root ports of one host bridge", () => {
     const numa = () => 0;
     const under = (...bdfs: string[]) => `/sys/devices/pci0000:00/${bdfs.join('/')}`;
     // root port 00:01.0 → switch 01:00.0 (downstream 02:00.0, 02:01.0) → switch 03:00.0 (downstream 04:00.0) → GPU 05:00.0
@@ -64,7 +74,10 @@ describe('derived nvidia-smi distances from the sysfs PCI tree', () => {
     assert.equal(pcieDistance(gpu, sameSwitch, numa), 'PIX');
     assert.equal(pcieDistance(gpu, otherRootPort, numa), 'PHB');
     assert.equal(pcieDistance(gpu, '/sys/devices/pci0000:80/0000:80:01.0/0000:81:00.0', numa), 'NODE');
-    assert.equal(pcieDistance(gpu, '/sys/devices/pci0000:80/0000:80:01.0/0000:81:00.0', (p) => (p.includes('pci0000:80') ? 1 : 0)), 'SYS');
+    assert.equal(
+      pcieDistance(gpu, '/sys/devices/pci0000:80/0000:80:01.0/0000:81:00.0', (p) => (p.includes('pci0000:80') ? 1 : 0)),
+      'SYS',
+    );
   });
 });
 

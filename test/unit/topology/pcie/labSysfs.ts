@@ -22,11 +22,14 @@ export function labSysfsText(profile: string): string {
   for (const [name, dev] of Object.entries(spec.infiniband ?? {})) {
     const p = pathOf.get(dev.pci) as string;
     lines.push(['ib', name, p].join('\t'));
-    for (const [port, a] of Object.entries(dev.ports)) lines.push(['port', name, port, a.state ?? '', a.link_layer ?? '', a.rate ?? ''].join('\t'));
+    for (const [port, a] of Object.entries(dev.ports))
+      lines.push(['port', name, port, a.state ?? '', a.link_layer ?? '', a.rate ?? ''].join('\t'));
     emit(p);
   }
   // The probe walks /sys/bus/pci/devices in name order, keeping NVIDIA display/3D controllers and NVSwitches.
-  for (const [p, attrs] of Object.entries(spec.pci).sort(([a], [b]) => a.slice(a.lastIndexOf('/')).localeCompare(b.slice(b.lastIndexOf('/'))))) {
+  for (const [p, attrs] of Object.entries(spec.pci).sort(([a], [b]) =>
+    a.slice(a.lastIndexOf('/')).localeCompare(b.slice(b.lastIndexOf('/'))),
+  )) {
     if (attrs.vendor !== '0x10de' || !/^0x(03|0680)/.test(attrs.class ?? '')) continue;
     lines.push(['gpu', `/sys/devices/${p}`].join('\t'));
     emit(`/sys/devices/${p}`);
@@ -42,6 +45,10 @@ export function labSysfs(profile: string): PciSysfs {
 
 /** The GPUs of a tree in NVML's default order (PCI bus order), named as nvidia-smi names them. */
 export function labGpus(sysfs: PciSysfs): { name: string; busId: string }[] {
-  return sysfs.nvidia.map((p) => sysfs.devices.get(p)).filter((d) => d !== undefined && d.class.startsWith('0x03'))
-    .map((d) => d?.bdf as string).sort().map((busId, i) => ({ name: `GPU${i}`, busId }));
+  return sysfs.nvidia
+    .map((p) => sysfs.devices.get(p))
+    .filter((d) => d !== undefined && d.class.startsWith('0x03'))
+    .map((d) => d?.bdf as string)
+    .sort()
+    .map((busId, i) => ({ name: `GPU${i}`, busId }));
 }
