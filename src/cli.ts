@@ -8,8 +8,10 @@ import { runParse } from './cli/parseCommand';
 import { runProve } from './cli/proveCommand';
 import { visibleIo } from './cli/visible';
 import { errorText } from './core/errorText';
+import { t } from './core/l10n';
+import { applyLocale, chooseLocale, takeLangOption } from './cli/lang';
 
-const MAIN_HELP = `Usage: gdr-doctor <command> [options]
+const mainHelp = (): string => t(`Usage: gdr-doctor <command> [options]
 
 GPUDirect RDMA Doctor: tells whether GPUDirect RDMA can work on a GPU host, and why not.
 
@@ -26,8 +28,12 @@ Commands:
                                    measure GPUDirect RDMA per GPU↔NIC with perftest's ib_write_bw,
                                    against host memory and the line rate
 
+Options of every command:
+  --lang LOCALE                    the language of what is printed: zh-CN (简体中文) or en; default:
+                                   LC_ALL, LC_MESSAGES or LANG (zh_CN.UTF-8). --json output stays English.
+
 Run "gdr-doctor <command> --help" for a command's options.
-`;
+`);
 
 const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => number | Promise<number>> = {
   parse: runParse,
@@ -38,16 +44,25 @@ const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => number | 
 };
 
 /** Runs one command; what it prints reaches the terminal through visible() (cli/visible.ts). */
-export async function main(argv: readonly string[], rawIo: CliIo = processIo): Promise<number> {
+export async function main(fullArgv: readonly string[], rawIo: CliIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const io = visibleIo(rawIo);
+  let argv: string[];
+  try {
+    const choice = takeLangOption(fullArgv);
+    argv = choice.argv;
+    applyLocale(chooseLocale(choice.lang, env), argv.includes('--json'));
+  } catch (e) {
+    io.stderr(`gdr-doctor: ${errorText(e)}\n`);
+    return ExitCode.usage;
+  }
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    io.stdout(MAIN_HELP);
+    io.stdout(mainHelp());
     return command === undefined ? ExitCode.usage : ExitCode.ok;
   }
   const run = COMMANDS[command];
   if (!run) {
-    io.stderr(`gdr-doctor: unknown command ${JSON.stringify(command)}\n\n${MAIN_HELP}`);
+    io.stderr(`gdr-doctor: ${t('unknown command {0}', JSON.stringify(command))}\n\n${mainHelp()}`);
     return ExitCode.usage;
   }
   try {
@@ -58,7 +73,7 @@ export async function main(argv: readonly string[], rawIo: CliIo = processIo): P
       return ExitCode.usage;
     }
     // A bug, not bad input: say so in one line; the stack only with GDR_DOCTOR_DEBUG set.
-    io.stderr(`gdr-doctor: internal error: ${errorText(e)}\n`);
+    io.stderr(`gdr-doctor: ${t('internal error: {0}', errorText(e))}\n`);
     if (process.env.GDR_DOCTOR_DEBUG) io.stderr(`${(e as Error).stack}\n`);
     return ExitCode.internal;
   }

@@ -1,5 +1,6 @@
 // A small argument reader for the CLI: flags declared per command, everything else positional.
 // Unknown flags are usage errors (exit 64) rather than silently ignored.
+import { t } from '../core/l10n';
 
 export class UsageError extends Error {}
 
@@ -40,13 +41,13 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     if (knownOptions.has(name)) {
       const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-      if (value === undefined) throw new UsageError(`option ${name} needs a value`);
+      if (value === undefined) throw new UsageError(t('option {0} needs a value', name));
       options.set(name, value);
       lists.set(name, [...(lists.get(name) ?? []), value]);
     } else if (knownFlags.has(name) && eq < 0) {
       flags.add(name === '-h' ? '--help' : name);
     } else {
-      throw new UsageError(`unknown option ${JSON.stringify(arg)}`);
+      throw new UsageError(t('unknown option {0}', JSON.stringify(arg)));
     }
   }
   return { positional, flags, options, lists };

@@ -11,6 +11,8 @@ import { demoDir } from './demoDir';
 import { formatFindings } from '../core/report/findingsText';
 import { CliIo, ExitCode } from './io';
 import { jsonText } from './visible';
+import { t } from '../core/l10n';
+import { unknownFixText } from './messages';
 
 /** One line per GPU: the NIC NCCL gives it and whether it uses GPUDirect RDMA. */
 function verdictLines(d: Diagnosis): string[] {
@@ -22,8 +24,8 @@ const EXIT = { failed: 1, refused: 4 } as const;
 
 export async function runDemoFix(positional: readonly string[], flags: { readonly dryRun: boolean; readonly json: boolean }, io: CliIo): Promise<number> {
   const [fixId, ...extra] = positional;
-  if (fixId === undefined || extra.length > 0) throw new UsageError(`with --demo, give one fix id (${FIX_IDS.join(' or ')}) and no destination`);
-  if (!isFixId(fixId)) throw new UsageError(`unknown fix ${JSON.stringify(fixId)}: the fixes are ${FIX_IDS.join(', ')}`);
+  if (fixId === undefined || extra.length > 0) throw new UsageError(t('with --demo, give one fix id ({0}) and no destination', FIX_IDS.join(t(' or '))));
+  if (!isFixId(fixId)) throw new UsageError(unknownFixText(fixId));
   const session = demoFixSession(new DemoHost(demoDir()));
   const sudoMarker = newSudoMarker();
   const plan = await prepareDemoFix(session, fixId, sudoMarker);
@@ -35,6 +37,6 @@ export async function runDemoFix(positional: readonly string[], flags: { readonl
   const result = await runPlan(plan, session, { sudoMarker, sudoPassword: async () => null });
   const after = diagnose(await session.probe());
   if (flags.json) io.stdout(jsonText({ plan, result, after: { findings: after.findings, pairs: after.pairs } }));
-  else io.stdout(`${formatResult(result)}\n\n${DEMO_HOST_NAME} after ${fixId} (simulated):\n${[...formatFindings(after.findings), ...verdictLines(after)].join('\n')}\n`);
+  else io.stdout(`${formatResult(result)}\n\n${t('{0} after {1} (simulated):', DEMO_HOST_NAME, fixId)}\n${[...formatFindings(after.findings), ...verdictLines(after)].join('\n')}\n`);
   return result.status === 'applied' || result.status === 'nothing-to-do' ? ExitCode.ok : result.status === 'refused' ? EXIT.refused : EXIT.failed;
 }

@@ -24,10 +24,11 @@ import { demoDir } from './demoDir';
 import { cliPrompts } from './terminalPrompts';
 import { cannotReachLine } from './unreachable';
 import { jsonText } from './visible';
+import { t } from '../core/l10n';
 
-export const DIAGNOSE_HELP = `Usage: gdr-doctor diagnose <destination...> [-F FILE] [--json] [--timeout S] [--batch]
+export const diagnoseHelp = (): string => t(`Usage: gdr-doctor diagnose <destination...> [-F FILE] [--json] [--timeout S] [--batch]
        gdr-doctor diagnose <hosts...> [--hosts-file FILE] [-f N] [--timeout S] [--deadline S] [--each] [--json]
-       gdr-doctor diagnose [<nodes...>] --via LOGIN [--with ${RELAY_TOOLS.join('|')}] [--partition P]
+       gdr-doctor diagnose [<nodes...>] --via LOGIN [--with {3}] [--partition P]
                            [--nodes N | -w LIST] [--jobid J] [--json]
        gdr-doctor diagnose --demo | --local | --from DIR [--json]
 
@@ -51,16 +52,16 @@ in known_hosts (or StrictHostKeyChecking accept-new).
   --nccl VERSION
                the NCCL release your jobs use (2.21, 2.21.5): verdicts follow its rules
                (PXN from 2.12, /sys/module registration from 2.23, C2C from 2.27…);
-               default: the newest release modelled (${formatNcclVersion(NEWEST_NCCL)})
+               default: the newest release modelled ({0})
   --nccl-env NAME=VALUE
                an NCCL_* variable your jobs set, read as NCCL reads it; repeatable:
-               ${NCCL_ENV_NAMES.join(', ')}
+               {1}
 
 Many hosts: a destination may be a host list as pdsh and ClusterShell write them: gpu[01-64],
 node-[1-4,7], gdr@gpu[1-2], a,b,c. Each host gets its own SSH connection; the summary groups
 hosts with the same findings, outliers first (on a terminal, stderr counts hosts done).
   --hosts-file FILE  more hosts, one list per line, # comments ("-": standard input)
-  -f, --fanout N     hosts diagnosed at the same time (default ${DEFAULT_FLEET_CONCURRENCY}, as pdsh)
+  -f, --fanout N     hosts diagnosed at the same time (default {2}, as pdsh)
   --deadline S       deadline for all hosts; hosts not started by then end timed out
   --each             also print every host's full report after the summary
 
@@ -76,7 +77,7 @@ Exit status: 0 collected (findings or not); 3 a host was unreachable, refused, o
 deadline; 64 bad usage (a bad host list names its column); 66 --from DIR holds none of the files
 it reads (<command id>.txt); 130 interrupted (Ctrl-C: hosts still
 running are stopped and what was collected is printed).
-`;
+`, formatNcclVersion(NEWEST_NCCL), NCCL_ENV_NAMES.join(', '), DEFAULT_FLEET_CONCURRENCY, RELAY_TOOLS.join('|'));
 
 const FLAGS = ['--print-collect-script', '--json', '--demo', '--local', '--batch', '--each'];
 const OPTIONS = ['-F', '--from', '--timeout', '--hosts-file', '-f', '--fanout', '--deadline', '--via', '--with', '--partition', '--nodes', '-w', '--jobid', '--nccl', '--nccl-env'];
@@ -86,7 +87,7 @@ const RELAY_ONLY = ['--with', '--partition', '--nodes', '-w', '--jobid'];
 export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { flags: FLAGS, options: OPTIONS });
   if (args.flags.has('--help')) {
-    io.stdout(DIAGNOSE_HELP);
+    io.stdout(diagnoseHelp());
     return ExitCode.ok;
   }
   if (args.flags.has('--print-collect-script')) {
@@ -98,7 +99,7 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
   countOption(args.options, '--fanout', '-f');
   const via = args.options.get('--via');
   const misplaced = RELAY_ONLY.find((o) => args.options.has(o));
-  if (via === undefined && misplaced !== undefined) throw new UsageError(`${misplaced} goes with --via LOGIN`);
+  if (via === undefined && misplaced !== undefined) throw new UsageError(t('{0} goes with --via LOGIN', misplaced));
   const hosts = expandDestinations([...args.positional, ...optionList(args.options, '-w')], args.options.get('--hosts-file'), io);
   for (const h of hosts) checkDestination(h);
   const nccl = readNcclAssumptions(args.options.get('--nccl'), args.lists.get('--nccl-env') ?? []);
@@ -110,10 +111,10 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
       print: { json: args.flags.has('--json'), each: args.flags.has('--each') }, nccl,
     };
     if (via !== undefined) {
-      if (modeCount(args.flags, args.options, 0) > 0) throw new UsageError('--via diagnoses nodes: not with --demo, --local or --from');
+      if (modeCount(args.flags, args.options, 0) > 0) throw new UsageError(t('--via diagnoses nodes: not with --demo, --local or --from'));
       return await runRelay(via, hosts, fleet);
     }
-    if (modeCount(args.flags, args.options, hosts.length) !== 1) throw new UsageError('give destinations, or exactly one of --demo, --local, --from DIR');
+    if (modeCount(args.flags, args.options, hosts.length) !== 1) throw new UsageError(t('give destinations, or exactly one of --demo, --local, --from DIR'));
     const empty = emptyFromFolder(args.options.get('--from'));
     if (empty !== undefined) {
       io.stderr(empty);
@@ -150,11 +151,9 @@ function emptyFromFolder(dir: string | undefined): string | undefined {
   if (dir === undefined || !fs.existsSync(dir) || savedOutputsIn(dir).length > 0) return undefined;
   const inside = subfolders(dir).filter((d) => savedOutputsIn(d).length > 0);
   return (
-    `gdr-doctor: --from ${dir}: no saved output here: it holds none of the files --from reads, one per diagnostic ` +
-    `(${savedOutputNames().join(', ')}; each with optional .err and .rc).\n` +
-    (inside.length > 0 ? `  These folders inside it do: ${inside.join(', ')}.\n` : '') +
-    '  To save them on a host: gdr-doctor diagnose --print-collect-script > collect.sh; run `sh collect.sh out` there, ' +
-    'copy out/ back, then: gdr-doctor diagnose --from out\n'
+    `gdr-doctor: --from ${dir}: ${t('no saved output here: it holds none of the files --from reads, one per diagnostic ({0}; each with optional .err and .rc).', savedOutputNames().join(', '))}\n` +
+    (inside.length > 0 ? `  ${t('These folders inside it do: {0}.', inside.join(', '))}\n` : '') +
+    `  ${t('To save them on a host: gdr-doctor diagnose --print-collect-script > collect.sh; run `sh collect.sh out` there, copy out/ back, then: gdr-doctor diagnose --from out')}\n`
   );
 }
 
@@ -188,7 +187,7 @@ export function hostSource(destination: string | undefined, flags: ReadonlySet<s
   if (flags.has('--demo')) return { kind: 'demo', demo: new DemoHost(demoDir()) };
   if (flags.has('--local')) return { kind: 'local' };
   if (from !== undefined) {
-    if (!fs.existsSync(from)) throw new UsageError(`--from: no folder ${JSON.stringify(from)}`);
+    if (!fs.existsSync(from)) throw new UsageError(`--from: ${t('no folder {0}', JSON.stringify(from))}`);
     return { kind: 'saved', dir: from };
   }
   return { kind: 'ssh', destination: destination ?? '', reach };

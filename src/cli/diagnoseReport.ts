@@ -5,11 +5,12 @@ import { formatFindings } from '../core/report/findingsText';
 import { shellAssignment } from '../core/diagnosis/suggestedEnv';
 import { ProbeReport } from '../core/probe/runProbe';
 import { commandStatus, unreadableOutput } from '../core/probe/commandStatus';
+import { t } from '../core/l10n';
 
 export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = diagnose(report)): string {
-  const lines = [`${report.host} — collected ${report.collectedAt} in ${report.durationMs} ms`];
-  if (report.connectionLost) lines.push('  connection lost: the sections below are what arrived');
-  if (report.timedOut) lines.push('  the probe hit its deadline: commands still running were stopped');
+  const lines = [`${report.host} — ${t('collected {0} in {1} ms', report.collectedAt, report.durationMs)}`];
+  if (report.connectionLost) lines.push(`  ${t('connection lost: the sections below are what arrived')}`);
+  if (report.timedOut) lines.push(`  ${t('the probe hit its deadline: commands still running were stopped')}`);
   for (const c of report.commands) {
     const unreadable = unreadableOutput(report, c);
     const parse = unreadable ? `  (${unreadable})` : '';
@@ -19,30 +20,30 @@ export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = di
     lines.push(`  ${commandStatus(c).padEnd(10)} ${c.id.padEnd(22)} ${command}${parse}`);
   }
   lines.push(...formatPairs(diagnosis), ...formatFindings(diagnosis.findings), ...formatEnv(diagnosis));
-  for (const note of report.notes) lines.push(`  note: ${note}`);
+  for (const note of report.notes) lines.push(`  ${t('note: {0}', note)}`);
   return lines.join('\n');
 }
 
 function formatPairs({ pairs, nccl }: Diagnosis): string[] {
   if (pairs.length === 0) return [];
-  const source = nccl.topologySource === 'sysfs' ? 'topology from sysfs, as NCCL reads it' : 'topology from nvidia-smi topo -m';
+  const source = nccl.topologySource === 'sysfs' ? t('topology from sysfs, as NCCL reads it') : t('topology from nvidia-smi topo -m');
   // Where topo -m was not read, the distances beside each NIC come from the PCI tree: say so once, and `, derived` on each.
-  const derived = pairs.some((p) => p.linkDerived) ? '; distances derived from the sysfs PCI tree, nvidia-smi topo -m not read' : '';
+  const derived = pairs.some((p) => p.linkDerived) ? t('; distances derived from the sysfs PCI tree, nvidia-smi topo -m not read') : '';
   const env = Object.entries(nccl.env).map(([k, v]) => `${k}=${v}`).join(' ');
-  const lines = [`  GPU↔NIC verdicts for NCCL ${nccl.assumed}${env ? ` with ${env}` : ''} (${source}${derived}; --nccl VERSION for your release):`];
+  const lines = [`  ${env ? t('GPU↔NIC verdicts for NCCL {0} with {1} ({2}; --nccl VERSION for your release):', nccl.assumed, env, source + derived) : t('GPU↔NIC verdicts for NCCL {0} ({1}; --nccl VERSION for your release):', nccl.assumed, source + derived)}`];
   for (const p of pairs) {
     const nics = p.nics.map((n) => (n.port === null ? n.device ?? n.nic : `${n.device ?? n.nic}:${n.port}`));
-    const shown = nics.length > 3 ? `${nics.slice(0, 3).join(', ')} +${nics.length - 3}` : nics.join(', ') || 'none';
-    const pin = p.numaNode !== null || p.cpus !== null ? ` — NUMA ${p.numaNode ?? '?'}, CPUs ${p.cpus ?? '?'}` : '';
+    const shown = nics.length > 3 ? `${nics.slice(0, 3).join(', ')} +${nics.length - 3}` : nics.join(', ') || t('none');
+    const pin = p.numaNode !== null || p.cpus !== null ? ` — ${t('NUMA {0}, CPUs {1}', p.numaNode ?? '?', p.cpus ?? '?')}` : '';
     lines.push(`    ${p.gpu}: ${shown} (${pathLabel(p)})${pin} — ${shortVerdict(p)}`, `          ${p.reason}`, `          ${p.confirm}`);
   }
-  for (const problem of nccl.envProblems) lines.push(`    note: ${problem}`);
-  if (nccl.sysfsMissing) lines.push(`    note: the sysfs PCI tree was read but not used: ${nccl.sysfsMissing}`);
+  for (const problem of nccl.envProblems) lines.push(`    ${t('note: {0}', problem)}`);
+  if (nccl.sysfsMissing) lines.push(`    ${t('note: the sysfs PCI tree was read but not used: {0}', nccl.sysfsMissing)}`);
   return lines;
 }
 
 function formatEnv({ suggestedEnv }: Diagnosis): string[] {
   const vars = Object.entries(suggestedEnv.env);
   if (vars.length === 0) return [];
-  return ['  suggested environment (a suggestion: measure with nccl-tests):', ...vars.map(([k, v]) => `    ${shellAssignment(k, v)}`), ...suggestedEnv.notes.map((n) => `    # ${n}`)];
+  return [`  ${t('suggested environment (a suggestion: measure with nccl-tests):')}`, ...vars.map(([k, v]) => `    ${shellAssignment(k, v)}`), ...suggestedEnv.notes.map((n) => `    # ${n}`)];
 }

@@ -12,9 +12,11 @@ import { cliPrompts } from './terminalPrompts';
 import { jsonText } from './visible';
 import { runDemoFix } from './demoFixCommand';
 import { errorText } from '../core/errorText';
+import { t } from '../core/l10n';
+import { unknownFixText } from './messages';
 import { cannotReachLine } from './unreachable';
 
-export const FIX_HELP = `Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--dry-run] [-F FILE] [--json] [--batch]
+export const fixHelp = (): string => t(`Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--dry-run] [-F FILE] [--json] [--batch]
        gdr-doctor fix --demo <fix-id> [--dry-run] [--json]
 
 Applies one quick fix to a GPU host over SSH:
@@ -46,7 +48,7 @@ $XDG_STATE_HOME/gdr-doctor/audit.log, else ~/.local/state/gdr-doctor/audit.log.
 Exit status: 0 applied, nothing to do, or --dry-run; 1 the fix failed or was not confirmed;
 3 the host was unreachable; 4 refused (not applicable or not safe here, or no way to become root);
 64 bad usage, or nothing to confirm on (no terminal) and no --yes.
-`;
+`);
 
 export const FixExit = { failed: 1, unreachable: 3, refused: 4 } as const;
 
@@ -58,17 +60,17 @@ export interface FixCliOptions {
 export async function runFix(argv: readonly string[], io: CliIo, options: FixCliOptions = {}): Promise<number> {
   const args = parseArgs(argv, { flags: ['--yes', '--dry-run', '--json', '--batch', '--demo'], options: ['-F'] });
   if (args.flags.has('--help')) {
-    io.stdout(FIX_HELP);
+    io.stdout(fixHelp());
     return ExitCode.ok;
   }
   if (args.flags.has('--demo')) return runDemoFix(args.positional, { dryRun: args.flags.has('--dry-run'), json: args.flags.has('--json') }, io);
   const [destination, fixId, ...extra] = args.positional;
-  if (destination === undefined || fixId === undefined || extra.length > 0) throw new UsageError(`give one destination and one fix id (${FIX_IDS.join(' or ')})`);
-  if (!isFixId(fixId)) throw new UsageError(`unknown fix ${JSON.stringify(fixId)}: the fixes are ${FIX_IDS.join(', ')}`);
+  if (destination === undefined || fixId === undefined || extra.length > 0) throw new UsageError(t('give one destination and one fix id ({0})', FIX_IDS.join(t(' or '))));
+  if (!isFixId(fixId)) throw new UsageError(unknownFixText(fixId));
   const flags = { dryRun: args.flags.has('--dry-run'), yes: args.flags.has('--yes'), json: args.flags.has('--json'), batch: args.flags.has('--batch') };
   const canAsk = (options.stdinIsTty ?? tty.isatty(0)) && !flags.batch;
   if (!flags.dryRun && !flags.yes && !canAsk) {
-    io.stderr('gdr-doctor fix: not applying anything without a yes, and there is no terminal to ask on: look at the plan with --dry-run, then run again with --yes.\n');
+    io.stderr(`gdr-doctor fix: ${t('not applying anything without a yes, and there is no terminal to ask on: look at the plan with --dry-run, then run again with --yes.')}\n`);
     return ExitCode.usage;
   }
   const prompts = cliPrompts({ batch: flags.batch, notice: io.stderr });
@@ -104,8 +106,8 @@ async function planAndApply(conn: SshConnection, destination: string, fixId: Fix
   }
   // With --json, stdout carries only the JSON; the plan is still shown before the question.
   showPlan(flags.json ? io.stderr : io.stdout);
-  if (!flags.yes && !(await confirmOnTerminal(`Apply this on ${destination}? [y/N] `))) {
-    io.stderr('Not applied: nothing was changed.\n');
+  if (!flags.yes && !(await confirmOnTerminal(t('Apply this on {0}? [y/N] ', destination)))) {
+    io.stderr(`${t('Not applied: nothing was changed.')}\n`);
     return FixExit.failed;
   }
   const result = await runPlan(plan, session, { sudoMarker, sudoPassword: sudoPasswordVia(prompts, session) });
@@ -117,8 +119,8 @@ async function planAndApply(conn: SshConnection, destination: string, fixId: Fix
 function record(result: FixResult, io: CliIo): void {
   try {
     const logged = appendAudit(result, auditLogPath());
-    if (logged) io.stderr(`gdr-doctor: recorded in ${logged}\n`);
+    if (logged) io.stderr(`gdr-doctor: ${t('recorded in {0}', logged)}\n`);
   } catch (e) {
-    io.stderr(`gdr-doctor: could not append to the audit log: ${errorText(e)}\n`);
+    io.stderr(`gdr-doctor: ${t('could not append to the audit log: {0}', errorText(e))}\n`);
   }
 }

@@ -4,6 +4,8 @@ import { expandHostList, HostListError, parseHostsFile } from '../core/fleet/hos
 import { isRelayTool, RELAY_TOOL_CHOICES, RelayTool } from '../core/fleet/relay/tools';
 import { UsageError } from './args';
 import { CliIo } from './io';
+import { t } from '../core/l10n';
+import { cannotReadText } from './messages';
 
 /** A destination is a host list when it has a range or a comma; `ssh://` and `[v6]` addresses never are. */
 function isHostListArg(arg: string): boolean {
@@ -30,7 +32,7 @@ function unfold(expand: () => string[], label: string): string[] {
   try {
     return expand();
   } catch (e) {
-    if (e instanceof HostListError) throw new UsageError(`bad ${label}: ${e.message}`);
+    if (e instanceof HostListError) throw new UsageError(t('bad {0}: {1}', label, e.message));
     throw e;
   }
 }
@@ -39,7 +41,7 @@ function readHostsFile(file: string, io: CliIo): string {
   try {
     return io.readInput(file);
   } catch (e) {
-    throw new UsageError(`--hosts-file: cannot read ${JSON.stringify(file)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    throw new UsageError(`--hosts-file: ${cannotReadText(JSON.stringify(file), e)}`);
   }
 }
 
@@ -48,7 +50,7 @@ export function secondsOption(options: ReadonlyMap<string, string>, name: string
   const text = options.get(name);
   if (text === undefined) return undefined;
   const ms = Number(text) * 1000;
-  if (!(ms > 0) || !Number.isFinite(ms)) throw new UsageError(`${name} needs a number of seconds`);
+  if (!(ms > 0) || !Number.isFinite(ms)) throw new UsageError(t('{0} needs a number of seconds', name));
   return ms;
 }
 
@@ -57,7 +59,7 @@ export function countOption(options: ReadonlyMap<string, string>, ...names: stri
   const name = names.find((n) => options.has(n));
   if (name === undefined) return undefined;
   const text = options.get(name) ?? '';
-  if (!/^\d{1,6}$/.test(text) || Number(text) < 1) throw new UsageError(`${name} needs a whole number of at least 1`);
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1) throw new UsageError(t('{0} needs a whole number of at least 1', name));
   return Number(text);
 }
 
@@ -66,6 +68,6 @@ export function countOption(options: ReadonlyMap<string, string>, ...names: stri
 export function relayToolOption(options: ReadonlyMap<string, string>): RelayTool | undefined {
   const tool = options.get('--with');
   if (tool === undefined) return undefined;
-  if (!isRelayTool(tool)) throw new UsageError(`--with takes ${RELAY_TOOL_CHOICES}, not ${JSON.stringify(tool)}`);
+  if (!isRelayTool(tool)) throw new UsageError(t('--with takes {0}, not {1}', RELAY_TOOL_CHOICES, JSON.stringify(tool)));
   return tool;
 }

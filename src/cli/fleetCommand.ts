@@ -15,6 +15,7 @@ import { whileInterruptible } from './interrupt';
 import { CliIo } from './io';
 import { cannotReachLine } from './unreachable';
 import { errorText } from '../core/errorText';
+import { t } from '../core/l10n';
 
 export interface FleetContext {
   readonly io: CliIo;
@@ -107,8 +108,8 @@ async function pickTool(login: string, client: Parameters<typeof detectRelayTool
   });
   if (found === undefined) return undefined;
   const tool = preferredRelayTool(found);
-  if (tool === undefined) io.stderr(`gdr-doctor: ${login} has none of ${RELAY_COMMANDS} on its PATH; diagnose the nodes directly, or name a tool with --with\n`);
-  else io.stderr(`gdr-doctor: through ${login} with ${tool} (found: ${found.join(', ')})\n`);
+  if (tool === undefined) io.stderr(`gdr-doctor: ${t('{0} has none of {1} on its PATH; diagnose the nodes directly, or name a tool with --with', login, RELAY_COMMANDS)}\n`);
+  else io.stderr(`gdr-doctor: ${t('through {0} with {1} (found: {2})', login, tool, found.join(', '))}\n`);
   return tool;
 }
 

@@ -9,6 +9,7 @@ import { formatProbeReport } from './diagnoseReport';
 import { CliIo, ExitCode } from './io';
 import { unreachableLine } from './unreachable';
 import { jsonText } from './visible';
+import { t } from '../core/l10n';
 
 /** A host that could not be diagnosed to the end: unreachable, or stopped by a deadline. */
 export const FLEET_INCOMPLETE = 3;
@@ -63,7 +64,7 @@ export function fleetExitCode(results: readonly FleetHostResult[]): number {
 export function hostProblemLine(r: FleetHostResult): string | undefined {
   if (r.status === 'unreachable') return unreachableLine(r.host, r.error?.step ?? '?', r.error?.message ?? '');
   // Without an error the probe's own deadline (not the fleet's) cut it: what arrived is in the report.
-  if (r.status === 'timed-out') return `gdr-doctor: ${r.host}: timed out: ${r.error?.message ?? `${r.host}: the probe hit its deadline; the sections that arrived are reported`}\n`;
+  if (r.status === 'timed-out') return `gdr-doctor: ${r.host}: ${t('timed out: {0}', r.error?.message ?? t('{0}: the probe hit its deadline; the sections that arrived are reported', r.host))}\n`;
   return undefined;
 }
 
@@ -110,7 +111,7 @@ export class FleetProgress {
 
   private draw(): void {
     if (!this.onTerminal) return;
-    this.control(`\r${this.done}/${this.total} hosts done`);
+    this.control(`\r${t('{0}/{1} hosts done', this.done, this.total)}`);
     this.shown = true;
   }
 

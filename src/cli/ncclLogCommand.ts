@@ -1,7 +1,7 @@
 // `gdr-doctor nccl-log FILE... [--json]`: what NCCL's own logs say it did. Each file streams
 // through the reader a chunk at a time, so a log of any size is read in bounded memory; several
 // files (one per rank or host) make one summary.
-import { NO_NCCL_LINES, NcclLogSummarizer } from '../core/ncclLog';
+import { NcclLogSummarizer, noNcclLinesText } from '../core/ncclLog';
 import { NcclLogReader } from '../core/parsers/ncclLog';
 import { comparisonText } from '../core/ncclLog/compareReport';
 import { summarizeNcclLogText } from '../core/ncclLog/summaryText';
@@ -10,8 +10,10 @@ import { parseArgs, ParsedArgs, UsageError } from './args';
 import { CliIo, ExitCode } from './io';
 import { COMPARE_FLAGS, COMPARE_OPTIONS, compareWithHost, wantsComparison } from './ncclLogCompare';
 import { jsonText } from './visible';
+import { cannotReadText } from './messages';
+import { t } from '../core/l10n';
 
-export const NCCL_LOG_HELP = `Usage: gdr-doctor nccl-log FILE... [--json]
+export const ncclLogHelp = (): string => t(`Usage: gdr-doctor nccl-log FILE... [--json]
        gdr-doctor nccl-log FILE... --host DEST | --demo | --local | --from DIR [--log-host NAME] [--json]
 
 Reads NCCL's own log (a job run with NCCL_DEBUG=INFO; NCCL_DEBUG_SUBSYS=INIT,NET shows the most)
@@ -43,19 +45,19 @@ Example:
   NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET torchrun ... 2>&1 | tee job.log
   gdr-doctor nccl-log job.log
   gdr-doctor nccl-log job.log --host gpu01
-`;
+`);
 
 type FileOutcome = 'read' | 'no-nccl-lines' | 'unreadable';
 
 export async function runNcclLog(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { flags: ['--json', ...COMPARE_FLAGS], options: COMPARE_OPTIONS });
   if (args.flags.has('--help')) {
-    io.stdout(NCCL_LOG_HELP);
+    io.stdout(ncclLogHelp());
     return ExitCode.ok;
   }
   const files = args.positional;
-  if (files.length === 0) throw new UsageError('nccl-log needs a FILE (or - for standard input); see gdr-doctor nccl-log --help');
-  if (files.filter((f) => f === '-').length > 1) throw new UsageError('standard input ("-") can be read only once');
+  if (files.length === 0) throw new UsageError(t('nccl-log needs a FILE (or - for standard input); see gdr-doctor nccl-log --help'));
+  if (files.filter((f) => f === '-').length > 1) throw new UsageError(t('standard input ("-") can be read only once'));
   const compare = wantsComparison(args);
   const summarizer = new NcclLogSummarizer();
   const outcomes: FileOutcome[] = [];
@@ -86,12 +88,12 @@ async function readFile(file: string, summarizer: NcclLogSummarizer, io: CliIo):
       reader.push(io.readInput(file));
     }
   } catch (e) {
-    io.stderr(`gdr-doctor: cannot read ${file === '-' ? 'standard input' : file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+    io.stderr(`gdr-doctor: ${cannotReadText(file, e)}\n`);
     return 'unreadable';
   }
   reader.end();
   summarizer.addFile({ name, lines: reader.lines, ncclLines: reader.ncclLines });
   if (reader.ncclLines > 0) return 'read';
-  io.stderr(`${name}:1: ${NO_NCCL_LINES}\n`);
+  io.stderr(`${name}:1: ${noNcclLinesText()}\n`);
   return 'no-nccl-lines';
 }

@@ -12,6 +12,7 @@ import { secondsOption } from './fleetArgs';
 import { FLEET_INCOMPLETE } from './fleetOutput';
 import { CliIo } from './io';
 import { cliPrompts } from './terminalPrompts';
+import { t } from '../core/l10n';
 import { cannotReachLine } from './unreachable';
 
 export const COMPARE_FLAGS = ['--demo', '--local', '--batch'];
@@ -22,9 +23,9 @@ const HOST_ONLY = ['--log-host', '-F', '--timeout', '--nccl', '--nccl-env'];
 /** Whether the command line asks for a comparison; usage errors for options without a host. */
 export function wantsComparison(args: ParsedArgs): boolean {
   const modes = [args.options.has('--host'), args.flags.has('--demo'), args.flags.has('--local'), args.options.has('--from')].filter(Boolean).length;
-  if (modes > 1) throw new UsageError('compare with one host: --host DEST, --demo, --local or --from DIR');
+  if (modes > 1) throw new UsageError(t('compare with one host: --host DEST, --demo, --local or --from DIR'));
   const misplaced = [...HOST_ONLY.filter((o) => args.options.has(o)), ...(args.flags.has('--batch') ? ['--batch'] : [])][0];
-  if (modes === 0 && misplaced !== undefined) throw new UsageError(`${misplaced} goes with --host DEST (or --demo, --local, --from DIR)`);
+  if (modes === 0 && misplaced !== undefined) throw new UsageError(t('{0} goes with --host DEST (or --demo, --local, --from DIR)', misplaced));
   const host = args.options.get('--host');
   if (host !== undefined) checkDestination(host);
   return modes === 1;
@@ -56,13 +57,13 @@ export async function compareWithHost(summary: NcclLogSummary, args: ParsedArgs,
 function pickLogHost(summary: NcclLogSummary, asked: string | undefined, destination: string | undefined): string {
   const names = summary.hosts.map((h) => h.name);
   if (asked !== undefined) {
-    if (!names.includes(asked)) throw new UsageError(`--log-host: the log has no host ${JSON.stringify(asked)}; it has ${names.join(', ') || 'none'}`);
+    if (!names.includes(asked)) throw new UsageError(`--log-host: ${t('the log has no host {0}; it has {1}', JSON.stringify(asked), names.join(', ') || t('none'))}`);
     return asked;
   }
   const matching = destination === undefined ? [] : logHostsMatching(summary, [destination]);
   if (matching.length === 1) return matching[0];
   if (names.length === 1) return names[0];
-  if (names.length === 0) throw new UsageError('the log names no host to compare');
-  throw new UsageError(`the log has ${names.length} hosts (${names.join(', ')}): say which ran on the host with --log-host NAME`);
+  if (names.length === 0) throw new UsageError(t('the log names no host to compare'));
+  throw new UsageError(t('the log has {0} hosts ({1}): say which ran on the host with --log-host NAME', names.length, names.join(', ')));
 }
 

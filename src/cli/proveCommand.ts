@@ -20,8 +20,9 @@ import { proveViaSlurm } from './proveSlurm';
 import { cliPrompts } from './terminalPrompts';
 import { cannotReachLine } from './unreachable';
 import { jsonText } from './visible';
+import { t } from '../core/l10n';
 
-export const PROVE_HELP = `Usage: gdr-doctor prove <host> [<peer-host>] [--gpu N|all] [--mode host,peermem,dmabuf]
+export const proveHelp = (): string => t(`Usage: gdr-doctor prove <host> [<peer-host>] [--gpu N|all] [--mode host,peermem,dmabuf]
                         [--size BYTES] [--duration S] [--timeout S] [--json] [-F FILE] [--batch] [--yes]
        gdr-doctor prove <node> <peer-node> --via LOGIN [--partition P] [options as above]
 
@@ -40,8 +41,8 @@ about on the terminal (this test loads the link and the GPU); --yes measures wit
 
   --gpu N|all        the GPU(s) to measure: an index, a comma list, or all (default)
   --mode LIST        modes to run, of host,peermem,dmabuf (default all; run in that order)
-  --size BYTES       message size (default ${DEFAULT_PROVE_OPTIONS.sizeBytes})
-  --duration S       seconds per mode and GPU (default ${DEFAULT_PROVE_OPTIONS.durationS})
+  --size BYTES       message size (default {0})
+  --duration S       seconds per mode and GPU (default {1})
   --timeout S        deadline of each side of one measurement (default: the duration + 45 s for CUDA
                      and the connection); perftest is stopped there
   --json             the proof as JSON on stdout
@@ -56,7 +57,7 @@ about on the terminal (this test loads the link and the GPU); --yes measures wit
 Exit status: 0 GPUDirect RDMA worked on every GPU measured; 1 a GPU's every GPU mode failed, or
 a measurement reached its deadline; 3 a host was unreachable; 4 refused (a precondition failed, or
 busy GPUs not confirmed): nothing ran; 64 bad usage; 130 interrupted (Ctrl-C).
-`;
+`, DEFAULT_PROVE_OPTIONS.sizeBytes, DEFAULT_PROVE_OPTIONS.durationS);
 
 const FLAGS = ['--json', '--batch', '--yes'];
 const OPTIONS = ['--gpu', '--mode', '--size', '--duration', '--timeout', '-F', '--via', '--partition', '--nccl', '--nccl-env'];
@@ -65,14 +66,14 @@ const OPTIONS = ['--gpu', '--mode', '--size', '--duration', '--timeout', '-F', '
 export async function runProve(argv: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(argv, { flags: FLAGS, options: OPTIONS });
   if (args.flags.has('--help')) {
-    io.stdout(PROVE_HELP);
+    io.stdout(proveHelp());
     return ExitCode.ok;
   }
   const [host, peer, ...extra] = args.positional;
-  if (host === undefined || extra.length > 0) throw new UsageError('give one host, or a host and its peer');
+  if (host === undefined || extra.length > 0) throw new UsageError(t('give one host, or a host and its peer'));
   const via = args.options.get('--via');
-  if (via !== undefined && peer === undefined) throw new UsageError('--via needs two nodes: the host and its peer');
-  if (via === undefined && args.options.has('--partition')) throw new UsageError('--partition goes with --via LOGIN');
+  if (via !== undefined && peer === undefined) throw new UsageError(t('--via needs two nodes: the host and its peer'));
+  if (via === undefined && args.options.has('--partition')) throw new UsageError(t('--partition goes with --via LOGIN'));
   const nccl = readNcclAssumptions(args.options.get('--nccl'), args.lists.get('--nccl-env') ?? []);
   if (typeof nccl === 'string') throw new UsageError(nccl);
   const prompts = cliPrompts({ batch: args.flags.has('--batch'), notice: io.stderr });
@@ -103,7 +104,7 @@ function proveOptions(args: ParsedArgs): ProveOptions {
 
 function gpuOption(text: string | undefined): number[] | null {
   if (text === undefined || text === 'all') return null;
-  if (!/^\d{1,4}(,\d{1,4})*$/.test(text)) throw new UsageError(`--gpu needs an index, a comma list of them, or all; got ${JSON.stringify(text)}`);
+  if (!/^\d{1,4}(,\d{1,4})*$/.test(text)) throw new UsageError(t('--gpu needs an index, a comma list of them, or all; got {0}', JSON.stringify(text)));
   return [...new Set(text.split(',').map(Number))];
 }
 
@@ -111,7 +112,7 @@ function modeOption(text: string | undefined): ProveMode[] {
   if (text === undefined) return [...PROVE_MODES];
   const asked = text.split(',').map((m) => m.trim());
   const bad = asked.filter((m) => !(PROVE_MODES as readonly string[]).includes(m));
-  if (bad.length > 0 || asked.length === 0) throw new UsageError(`--mode takes ${PROVE_MODES.join(', ')}; got ${JSON.stringify(text)}`);
+  if (bad.length > 0 || asked.length === 0) throw new UsageError(t('--mode takes {0}; got {1}', PROVE_MODES.join(', '), JSON.stringify(text)));
   return PROVE_MODES.filter((m) => asked.includes(m));
 }
 
@@ -119,20 +120,20 @@ function intOption(options: ReadonlyMap<string, string>, name: string, min: numb
   const text = options.get(name);
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n < min || n > max) throw new UsageError(`${name} needs a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(text) || n < min || n > max) throw new UsageError(t('{0} needs a whole number from {1} to {2}', name, min, max));
   return n;
 }
 
 /** --yes measures; a terminal asks; otherwise a busy GPU is not measured. */
 function busyConfirmation(args: ParsedArgs, io: CliIo): (busy: readonly BusyGpu[]) => Promise<boolean> {
   return async (busy) => {
-    io.stderr(`gdr-doctor: busy GPUs (a measurement loads the link and the GPU):\n${busy.map((b) => `  ${busyText(b)}\n`).join('')}`);
+    io.stderr(`gdr-doctor: ${t('busy GPUs (a measurement loads the link and the GPU):')}\n${busy.map((b) => `  ${busyText(b)}\n`).join('')}`);
     if (args.flags.has('--yes')) return true;
     if (args.flags.has('--batch') || !tty.isatty(0)) {
-      io.stderr('gdr-doctor prove: not measuring busy GPUs without a yes, and there is no terminal to ask on: run again with --yes, or choose other GPUs with --gpu.\n');
+      io.stderr(`gdr-doctor prove: ${t('not measuring busy GPUs without a yes, and there is no terminal to ask on: run again with --yes, or choose other GPUs with --gpu.')}\n`);
       return false;
     }
-    return confirmOnTerminal('Measure them anyway? [y/N] ');
+    return confirmOnTerminal(t('Measure them anyway? [y/N] '));
   };
 }
 
@@ -152,7 +153,7 @@ async function proveDirect(host: string, peer: string | null, ctx: ProveCliConte
     const report = await runProof({
       host: diagnosed[0], peer: diagnosed[1] ?? null, options: ctx.options, signal, confirmBusy: ctx.confirmBusy,
       execute: directExecutor(shells[0], shells[1] ?? null, { tag: newRunTag(), sizeBytes: ctx.options.sizeBytes, durationS: ctx.options.durationS }),
-      onProgress: (done, total, what) => ctx.io.stderr(`gdr-doctor: ${done}/${total} measured (${what})\n`),
+      onProgress: (done, total, what) => ctx.io.stderr(`gdr-doctor: ${t('{0}/{1} measured ({2})', done, total, what)}\n`),
     });
     return { report, user: conns[0].target.user };
   } finally {
@@ -163,9 +164,9 @@ async function proveDirect(host: string, peer: string | null, ctx: ProveCliConte
 function finish(report: ProofReport, user: string | null, ctx: ProveCliContext): number {
   try {
     const logged = appendProofAudit(report, user);
-    if (logged) ctx.io.stderr(`gdr-doctor: recorded in ${logged}\n`);
+    if (logged) ctx.io.stderr(`gdr-doctor: ${t('recorded in {0}', logged)}\n`);
   } catch (e) {
-    ctx.io.stderr(`gdr-doctor: could not append to the audit log: ${errorText(e)}\n`);
+    ctx.io.stderr(`gdr-doctor: ${t('could not append to the audit log: {0}', errorText(e))}\n`);
   }
   ctx.io.stdout(ctx.json ? jsonText(report) : formatProof(report));
   if (report.status === 'refused') return ProveExit.refused;

@@ -7,6 +7,7 @@ import { probeViaSlurm, slurmExecutor, SlurmNodes } from '../core/prove/slurm';
 import { errorText } from '../core/errorText';
 import { ProveCliContext, ProveExit, Proven } from './proveContext';
 import { cannotReachLine } from './unreachable';
+import { t } from '../core/l10n';
 
 export async function proveViaSlurm(login: string, host: string, peer: string, partition: string | undefined, ctx: ProveCliContext, signal: AbortSignal): Promise<Proven | number> {
   const conn = await openSsh(login, ctx.reach, signal).catch((e: unknown) => void ctx.io.stderr(cannotReachLine(login, e)));
@@ -17,7 +18,7 @@ export async function proveViaSlurm(login: string, host: string, peer: string, p
     const report = await runProof({
       host: a, peer: b, via: login, options: ctx.options, signal, confirmBusy: ctx.confirmBusy,
       execute: slurmExecutor(conn.client, nodes, { tag: newRunTag(), sizeBytes: ctx.options.sizeBytes, durationS: ctx.options.durationS }),
-      onProgress: (done, total, what) => ctx.io.stderr(`gdr-doctor: ${done}/${total} measured (${what})\n`),
+      onProgress: (done, total, what) => ctx.io.stderr(`gdr-doctor: ${t('{0}/{1} measured ({2})', done, total, what)}\n`),
     });
     return { report, user: conn.target.user };
   } catch (e) {

@@ -2,18 +2,19 @@ import {
   activeMtu, activeSpeedGbps, activeWidthLanes, fieldText, IbvDevice, IbvDevinfo, IbvPort, linkLayer, maxMtu,
   physState, portRateGbps, portState,
 } from '../../core/parsers/ibvDevinfo';
+import { t } from '../../core/l10n';
 
 /** One line per RDMA device (name, firmware, board, transport), one per port (state, rate, link layer, MTU). */
 export function summarizeIbvDevinfo(value: IbvDevinfo): string {
   const lines: string[] = [];
-  if (value.devices.length === 0) lines.push('ibv_devinfo: no RDMA device listed');
-  else lines.push(`ibv_devinfo: ${value.devices.length} RDMA device(s)`);
+  if (value.devices.length === 0) lines.push(`ibv_devinfo: ${t('no RDMA device listed')}`);
+  else lines.push(`ibv_devinfo: ${t('{0} RDMA device(s)', value.devices.length)}`);
   for (const device of value.devices) {
     lines.push(`  ${deviceLine(device)}`);
     for (const port of device.ports) lines.push(`    ${portLine(port)}`);
   }
   for (const [message, times] of countRepeats(value.messages)) {
-    lines.push(`  ibv_devinfo said${times > 1 ? ` (${times}×)` : ''}: ${message}`);
+    lines.push(`  ${times > 1 ? t('ibv_devinfo said ({0}×):', times) : t('ibv_devinfo said:')} ${message}`);
   }
   return lines.join('\n');
 }
@@ -32,10 +33,10 @@ function countRepeats(messages: readonly string[]): [string, number][] {
 function deviceLine(device: IbvDevice): string {
   const parts = [
     device.hca_id,
-    `fw ${fieldText(device, 'fw_ver') ?? '(not printed)'}`,
-    `board ${fieldText(device, 'board_id') ?? '(not printed)'}`,
+    `fw ${fieldText(device, 'fw_ver') ?? t('(not printed)')}`,
+    `board ${fieldText(device, 'board_id') ?? t('(not printed)')}`,
     // Before 2010 ibv_devinfo printed no transport line; those stacks were InfiniBand only.
-    `transport ${fieldText(device, 'transport') ?? '(not printed)'}`,
+    `transport ${fieldText(device, 'transport') ?? t('(not printed)')}`,
   ];
   return parts.join(', ');
 }
@@ -57,14 +58,14 @@ function rateText(port: IbvPort): string {
   if (rate !== null) return `${rate} Gb/s (${activeWidthLanes(port)}X × ${activeSpeedGbps(port)} Gb/s)`;
   const width = fieldText(port, 'active_width');
   const speed = fieldText(port, 'active_speed');
-  if (width === null && speed === null) return 'rate not printed (ibv_devinfo -v shows it)';
-  return `rate unknown (width ${width ?? '?'}, speed ${speed ?? '?'})`;
+  if (width === null && speed === null) return t('rate not printed (ibv_devinfo -v shows it)');
+  return t('rate unknown (width {0}, speed {1})', width ?? '?', speed ?? '?');
 }
 
 function layerText(port: IbvPort): string {
   const layer = linkLayer(port);
   // libibverbs before 1.1.4 printed no link_layer; that was the InfiniBand-only era, but old Soft-RoCE
   // builds omit it too, so say what is missing rather than guess.
-  if (layer === null) return 'link layer not printed (old libibverbs, usually InfiniBand)';
+  if (layer === null) return t('link layer not printed (old libibverbs, usually InfiniBand)');
   return layer === 'Ethernet' ? 'Ethernet (RoCE)' : layer;
 }

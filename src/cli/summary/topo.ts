@@ -2,6 +2,8 @@ import { DEFAULT_NCCL, GpuNicPair, pairsFromTopology, pathLabel, shortVerdict } 
 import { TopoGpu, Topology } from '../../core/parsers/topo';
 import { classifyLink, knownLinkTypes, linkMeaning } from '../../core/topology/linkTypes';
 import { linkRule } from '../../core/topology/nccl/linkRule';
+// `t` names the topology in this file.
+import { t as l10n } from '../../core/l10n';
 
 /** Shown for a cell whose row the output did not print. */
 const NOT_PRINTED = '-';
@@ -14,16 +16,16 @@ const GPU_FIELD_BY_COLUMN: Record<string, keyof Omit<TopoGpu, 'name'>> = {
 
 /** The matrix re-printed aligned, what each link type in it means, then NCCL's verdict for each GPU (matrix alone). */
 export function summarizeTopo(t: Topology): string {
-  const lines = [`nvidia-smi topo -m: ${t.gpus.length} GPU(s), ${t.nics.length} NIC(s)`, ''];
+  const lines = [`nvidia-smi topo -m: ${l10n('{0} GPU(s), {1} NIC(s)', t.gpus.length, t.nics.length)}`, ''];
   lines.push(...alignedMatrix(t));
   const aliases = t.nics.filter((nic) => nic.name !== nic.device);
-  if (aliases.length > 0) lines.push(`NICs: ${aliases.map((nic) => `${nic.name} = ${nic.device ?? '(not in a NIC Legend)'}`).join(', ')}`);
-  lines.push('', 'Link types in this matrix:', ...linkTypeLines(t));
+  if (aliases.length > 0) lines.push(l10n('NICs: {0}', aliases.map((nic) => `${nic.name} = ${nic.device ?? l10n('(not in a NIC Legend)')}`).join(', ')));
+  lines.push('', l10n('Link types in this matrix:'), ...linkTypeLines(t));
   if (t.nics.length > 0) {
-    lines.push('', `NCCL ${DEFAULT_NCCL.version.major}.${DEFAULT_NCCL.version.minor}'s NIC per GPU (from the matrix alone: ports, peer memory and GPU models not read):`);
+    lines.push('', l10n('NCCL {0}\'s NIC per GPU (from the matrix alone: ports, peer memory and GPU models not read):', `${DEFAULT_NCCL.version.major}.${DEFAULT_NCCL.version.minor}`));
     lines.push(...pairsFromTopology(t, DEFAULT_NCCL).map(pairLine));
   }
-  else lines.push('', 'No NIC columns: nothing for GPUDirect RDMA to use.');
+  else lines.push('', l10n('No NIC columns: nothing for GPUDirect RDMA to use.'));
   return lines.join('\n');
 }
 
@@ -40,7 +42,7 @@ function alignedMatrix(t: Topology): string[] {
   const widths = table[0].map((_, j) => Math.max(...table.map((r) => r[j].length)));
   const printed = table.map((r) => r.map((cell, j) => cell.padEnd(widths[j])).join('  ').trimEnd());
   const missing = t.columns.some((row) => t.columns.some((c) => t.links[row]?.[c] === null));
-  return missing ? [...printed, `(${NOT_PRINTED} = the output has no row for this device)`] : printed;
+  return missing ? [...printed, l10n('({0} = the output has no row for this device)', NOT_PRINTED)] : printed;
 }
 
 function linkTypeLines(t: Topology): string[] {
@@ -64,7 +66,7 @@ function linkTypeLines(t: Topology): string[] {
 }
 
 function pairLine(p: GpuNicPair): string {
-  const nics = p.nics.map((n) => n.device ?? n.nic).join(', ') || 'none';
+  const nics = p.nics.map((n) => n.device ?? n.nic).join(', ') || l10n('none');
   return `  ${p.gpu}: ${nics} (${pathLabel(p)}) — ${shortVerdict(p)}`;
 }
 

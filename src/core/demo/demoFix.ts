@@ -15,5 +15,5 @@ export function demoFixSession(demo: DemoHost): FixSession {
 /** The plan on the demo host, marked simulated. */
 export async function prepareDemoFix(session: FixSession, fixId: FixId, sudoMarker: string): Promise<FixPlan> {
   const plan = await prepareFix(session, fixId, sudoMarker);
-  return { ...plan, simulated: true, notes: [...plan.notes, DEMO_TEXT.simulatedNote] };
+  return { ...plan, simulated: true, notes: [...plan.notes, DEMO_TEXT.simulatedNote()] };
 }

@@ -26,7 +26,7 @@ export function demoShell(demo: DemoHost): RemoteShell {
         return done('');
       }
       if (PRIVILEGES.some((p) => command === privilegedCommand(persistScript(DEMO_MODULE, TARGET), p, UNUSED_MARKER))) return done(persist(demo));
-      return { exitCode: 1, stdout: Buffer.alloc(0), stderr: Buffer.from(`${DEMO_TEXT.notAFixCommand}\n`), connectionLost: false, timedOut: false };
+      return { exitCode: 1, stdout: Buffer.alloc(0), stderr: Buffer.from(`${DEMO_TEXT.notAFixCommand()}\n`), connectionLost: false, timedOut: false };
     },
   };
 }

@@ -16,6 +16,7 @@ import { IommuState, iommuState, passthroughAdvice } from './iommu';
 import { GpuNicPair } from './pairs';
 import { PairPath, pairLabel, pairPaths, pathBridges } from './pciePaths';
 import { VirtState, isolationRequired } from './virt';
+import { t } from '../l10n';
 
 const SOURCE = `${SOURCES.ncclTroubleshooting}; pciutils ls-ecaps.c (ACSCtl); Linux drivers/pci/pci.c pci_std_enable_acs; rdma-core kernel-boot/rdma_topo`;
 
@@ -84,13 +85,13 @@ function redirectFinding(report: ProbeReport, reading: AcsReading, iommu: IommuS
   return {
     id: 'pcie.acs-enabled',
     severity: 'warning',
-    title: `ACS redirects GPU↔NIC traffic to the root complex on ${n} bridge${n > 1 ? 's' : ''}`,
-    detail:
-      `Access Control Services on the bridges of ${redirectText(reading)} send each peer-to-peer packet between the GPU and its NIC up to the CPU's root complex instead of across the switch, ` +
-      'which costs bandwidth or hangs (NCCL troubleshooting, "PCI Access Control Services"; Linux enables these bits when an IOMMU is active, drivers/pci/pci.c pci_std_enable_acs). ' +
-      (translated
-        ? `The IOMMU translates these devices' DMA: turning ACS off alone would let peer packets bypass translation with the wrong addresses. First boot with ${passthroughAdvice(report)}, then disable ACS.`
-        : 'On bare metal disable ACS in the BIOS, or with the quick fix disable-acs (setpci on exactly these bridges; lost at reboot) and persist-acs (a boot-time systemd unit).'),
+    title: n > 1 ? t('ACS redirects GPU↔NIC traffic to the root complex on {0} bridges', n) : t('ACS redirects GPU↔NIC traffic to the root complex on 1 bridge'),
+    detail: [
+      t('Access Control Services on the bridges of {0} send each peer-to-peer packet between the GPU and its NIC up to the CPU\'s root complex instead of across the switch, which costs bandwidth or hangs (NCCL troubleshooting, "PCI Access Control Services"; Linux enables these bits when an IOMMU is active, drivers/pci/pci.c pci_std_enable_acs).', redirectText(reading)),
+      translated
+        ? t('The IOMMU translates these devices\' DMA: turning ACS off alone would let peer packets bypass translation with the wrong addresses. First boot with {0}, then disable ACS.', passthroughAdvice(report))
+        : t('On bare metal disable ACS in the BIOS, or with the quick fix disable-acs (setpci on exactly these bridges; lost at reboot) and persist-acs (a boot-time systemd unit).'),
+    ].join(' '),
     evidence: evidence(report, reading),
     fixes: ['disable-acs', 'persist-acs'],
     source: SOURCE,
@@ -98,15 +99,12 @@ function redirectFinding(report: ProbeReport, reading: AcsReading, iommu: IommuS
 }
 
 function requiredFinding(report: ProbeReport, reading: AcsReading, virt: VirtState): Finding {
-  const why = virt.guest.length > 0 ? 'This host is a virtual machine' : 'This host passes devices through to virtual machines';
+  const why = virt.guest.length > 0 ? t('This host is a virtual machine') : t('This host passes devices through to virtual machines');
   return {
     id: 'pcie.acs-enabled',
     severity: 'info',
-    title: 'ACS redirects GPU↔NIC traffic, as device isolation requires here',
-    detail:
-      `${why} (${[...virt.guest, ...virt.hostsGuests].join('; ')}): ACS keeps the devices of different guests apart, so it stays on. ` +
-      `It redirects peer traffic on ${redirectText(reading)}. ` +
-      'GPUDirect RDMA then relies on Address Translation Services (ATS) on the NIC, as rdma-core\'s rdma_topo configures virtualised systems; do not turn ACS off here.',
+    title: t('ACS redirects GPU↔NIC traffic, as device isolation requires here'),
+    detail: t('{0} ({1}): ACS keeps the devices of different guests apart, so it stays on. It redirects peer traffic on {2}. GPUDirect RDMA then relies on Address Translation Services (ATS) on the NIC, as rdma-core\'s rdma_topo configures virtualised systems; do not turn ACS off here.', why, [...virt.guest, ...virt.hostsGuests].join('; '), redirectText(reading)),
     evidence: [...evidence(report, reading), ...virt.guest.slice(0, 1), ...virt.hostsGuests.slice(0, 1)],
     fixes: [],
     source: SOURCE,
@@ -118,14 +116,19 @@ function unreadFinding(reading: AcsReading): Finding {
   return {
     id: 'pcie.acs-unread',
     severity: 'info',
-    title: `ACS of ${bdfs.length} bridge${bdfs.length > 1 ? 's' : ''} between GPUs and NICs could not be read`,
-    detail:
-      `${reading.unread}, so whether Access Control Services redirect GPU↔NIC traffic on ${bdfs.join(', ')} (on ${reading.paths.map(pairLabel).join(', ')}) is unknown. ` +
-      `Run, as a user who may use sudo: ${acsReadCommand(bdfs)}  — "ReqRedir+" or "CmpltRedir+" in ACSCtl means the bridge redirects peer traffic (NCCL troubleshooting, "PCI Access Control Services").`,
+    title: bdfs.length > 1 ? t('ACS of {0} bridges between GPUs and NICs could not be read', bdfs.length) : t('ACS of 1 bridge between GPUs and NICs could not be read'),
+    detail: t('{0}, so whether Access Control Services redirect GPU↔NIC traffic on {1} (on {2}) is unknown. Run, as a user who may use sudo: {3}  — "ReqRedir+" or "CmpltRedir+" in ACSCtl means the bridge redirects peer traffic (NCCL troubleshooting, "PCI Access Control Services").', unreadText(reading.unread ?? ''), bdfs.join(', '), reading.paths.map(pairLabel).join(', '), acsReadCommand(bdfs)),
     evidence: [`lspci -vvv (as root): (${reading.unread})`],
     fixes: [],
     source: SOURCE,
   };
+}
+
+/** Why ACS was not read, in the reader's language (the evidence keeps readAcs's English words). */
+function unreadText(unread: string): string {
+  const noRoot = /^lspci needs root to read ACS, and sudo -n did not run it \((.*)\)$/s.exec(unread);
+  if (noRoot) return t('lspci needs root to read ACS, and sudo -n did not run it ({0})', noRoot[1] === 'no reason given' ? t('no reason given') : noRoot[1]);
+  return unread === 'lspci is not installed (package pciutils)' ? t('lspci is not installed (package pciutils)') : unread;
 }
 
 /** Without the tree or the lspci section: the old inference from an active IOMMU and a shared switch. */
@@ -135,11 +138,8 @@ function inferredAcs(pairs: readonly GpuNicPair[], iommu: IommuState | null): Fi
   return [{
     id: 'pcie.acs-enabled',
     severity: 'warning',
-    title: 'ACS is likely redirecting GPU↔NIC traffic through the CPU',
-    detail:
-      `The IOMMU is active, and with it Linux enables Access Control Services on PCIe switch ports: peer traffic between ${sharing.map((p) => p.gpu).join(', ')} ` +
-      'and the NIC on their switch is forced up to the root complex, which costs bandwidth or hangs. Confirm with `sudo lspci -vvv | grep ACSCtl` ' +
-      '(ReqRedir+ = redirected). On bare metal disable ACS in the BIOS (setpci … ECAP_ACS+0x6.w=0000 does not survive a reboot); in a VM ACS may be deliberate, with ATS enabled.',
+    title: t('ACS is likely redirecting GPU↔NIC traffic through the CPU'),
+    detail: t('The IOMMU is active, and with it Linux enables Access Control Services on PCIe switch ports: peer traffic between {0} and the NIC on their switch is forced up to the root complex, which costs bandwidth or hangs. Confirm with `sudo lspci -vvv | grep ACSCtl` (ReqRedir+ = redirected). On bare metal disable ACS in the BIOS (setpci … ECAP_ACS+0x6.w=0000 does not survive a reboot); in a VM ACS may be deliberate, with ATS enabled.', sharing.map((p) => p.gpu).join(', ')),
     evidence: iommu.evidence,
     fixes: [],
     source: `${SOURCES.ncclTroubleshooting}; ${SOURCES.cudaGdr}`,
@@ -153,8 +153,9 @@ export function acsMarks(report: ProbeReport, pairs: readonly GpuNicPair[], virt
   return (reading?.redirecting ?? []).map((r) => ({
     bridge: r.bridge.bdf,
     label: 'ACS',
-    explanation:
-      `${r.bridge.bdf}: Access Control Services redirect peer-to-peer traffic of ${r.pairs.join(', ')} to the root complex (${r.lspci.acs?.ctlLine ?? 'ACSCtl'}). ` +
-      (required ? 'Required here: this host is or serves virtual machines.' : 'See pcie.acs-enabled; the quick fix disable-acs turns it off on bare metal.'),
+    explanation: [
+      t('{0}: Access Control Services redirect peer-to-peer traffic of {1} to the root complex ({2}).', r.bridge.bdf, r.pairs.join(', '), r.lspci.acs?.ctlLine ?? 'ACSCtl'),
+      required ? t('Required here: this host is or serves virtual machines.') : t('See pcie.acs-enabled; the quick fix disable-acs turns it off on bare metal.'),
+    ].join(' '),
   }));
 }

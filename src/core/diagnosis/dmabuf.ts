@@ -6,6 +6,7 @@ import { ProbeReport } from '../probe/runProbe';
 import { factOf, quote } from './evidence';
 import { Finding, SOURCES } from './finding';
 import { HostState } from './hostState';
+import { t } from '../l10n';
 
 export interface DmabufStatus {
   /** true when every visible prerequisite is met; false when one is not; null when a key one is unknown. */
@@ -26,22 +27,22 @@ export function dmabufStatus(report: ProbeReport, host: HostState): DmabufStatus
   const missing: string[] = [];
   const unchecked: string[] = [];
   const open = openModules(report);
-  if (open === false) missing.push('the open NVIDIA kernel modules (the proprietary ones are loaded)');
-  if (open === null) unchecked.push('which NVIDIA kernel modules (open or proprietary) are installed');
-  if (host.driverBranch !== null && host.driverBranch < DMABUF_MIN_BRANCH) missing.push(`driver branch ≥ ${DMABUF_MIN_BRANCH} (found ${host.driverBranch})`);
-  if (host.driverBranch === null) unchecked.push(`the driver branch (≥ ${DMABUF_MIN_BRANCH} needed)`);
+  if (open === false) missing.push(t('the open NVIDIA kernel modules (the proprietary ones are loaded)'));
+  if (open === null) unchecked.push(t('which NVIDIA kernel modules (open or proprietary) are installed'));
+  if (host.driverBranch !== null && host.driverBranch < DMABUF_MIN_BRANCH) missing.push(t('driver branch ≥ {0} (found {1})', DMABUF_MIN_BRANCH, host.driverBranch));
+  if (host.driverBranch === null) unchecked.push(t('the driver branch (≥ {0} needed)', DMABUF_MIN_BRANCH));
   const kernel = kernelRelease(report);
-  if (kernel && compare([kernel.major, kernel.minor], DMABUF_MIN_KERNEL) < 0) missing.push(`kernel ≥ 5.12 (running ${kernel.release})`);
-  if (!kernel) unchecked.push('the kernel release (≥ 5.12 needed)');
+  if (kernel && compare([kernel.major, kernel.minor], DMABUF_MIN_KERNEL) < 0) missing.push(t('kernel ≥ 5.12 (running {0})', kernel.release));
+  if (!kernel) unchecked.push(t('the kernel release (≥ 5.12 needed)'));
   const archs = (factOf(report, 'smi-q')?.gpus ?? []).map((g) => g.productArchitecture ?? '');
   const old = archs.filter((a) => PRE_TURING.has(a));
-  if (old.length > 0) missing.push(`a Turing or newer GPU (found ${[...new Set(old)].join(', ')})`);
+  if (old.length > 0) missing.push(t('a Turing or newer GPU (found {0})', [...new Set(old)].join(', ')));
   // The open kernel modules drive only Turing and newer GPUs (NVIDIA/open-gpu-kernel-modules README): where
   // they run, the architecture is implied.
   if (open !== true && (archs.length === 0 || archs.some((a) => !PRE_TURING.has(a) && !TURING_OR_NEWER.has(a)))) {
-    unchecked.push('the GPU architecture (Turing or newer needed)');
+    unchecked.push(t('the GPU architecture (Turing or newer needed)'));
   }
-  unchecked.push('CUDA ≥ 11.7 in the job', 'rdma-core ≥ 34 (ibv_reg_dmabuf_mr) on the NIC side');
+  unchecked.push(t('CUDA ≥ 11.7 in the job'), t('rdma-core ≥ 34 (ibv_reg_dmabuf_mr) on the NIC side'));
   const keyUnknown = open === null || host.driverBranch === null || !kernel;
   return { available: missing.length > 0 ? false : keyUnknown ? null : true, missing, unchecked, evidence: dmabufEvidence(report) };
 }
@@ -52,13 +53,8 @@ export function dmabufFindings(status: DmabufStatus): Finding[] {
   return [{
     id: 'dmabuf.available',
     severity: 'info',
-    title: 'dma-buf can carry GPUDirect RDMA: the peer-memory module is optional',
-    detail:
-      'The open NVIDIA kernel modules (branch ≥ 535; they drive only Turing and newer GPUs, so the GPU side is met), a kernel ≥ 5.12 ' +
-      'and the GPUs seen meet the dma-buf prerequisites. ' +
-      'NCCL uses dma-buf by itself (NCCL_DMABUF_ENABLE, default on) and logs "DMA-BUF is available on GPU device N"; ' +
-      'inbox rdma-core is enough, no MLNX_OFED needed. NVIDIA recommends dma-buf where possible. ' +
-      `Not checked by the probe: ${status.unchecked.join('; ')}.`,
+    title: t('dma-buf can carry GPUDirect RDMA: the peer-memory module is optional'),
+    detail: t('The open NVIDIA kernel modules (branch ≥ 535; they drive only Turing and newer GPUs, so the GPU side is met), a kernel ≥ 5.12 and the GPUs seen meet the dma-buf prerequisites. NCCL uses dma-buf by itself (NCCL_DMABUF_ENABLE, default on) and logs "DMA-BUF is available on GPU device N"; inbox rdma-core is enough, no MLNX_OFED needed. NVIDIA recommends dma-buf where possible. Not checked by the probe: {0}.', status.unchecked.join('; ')),
     evidence: status.evidence,
     fixes: [],
     source: SOURCES.dmabuf,

@@ -2,6 +2,7 @@
 import { ProbeReport } from '../probe/runProbe';
 import { commandOf, factOf, note, quote } from './evidence';
 import { Finding, SOURCES } from './finding';
+import { t } from '../l10n';
 
 /** `gpu.none` when nvidia-smi is missing, cannot reach the driver, or sees no GPU. */
 export function gpuNoneFindings(report: ProbeReport): Finding[] {
@@ -18,12 +19,12 @@ export function gpuNoneFindings(report: ProbeReport): Finding[] {
   return [{
     id: 'gpu.none',
     severity: 'error',
-    title: smiMissing ? 'nvidia-smi is not installed: no NVIDIA driver' : driverDown ? 'The NVIDIA driver is not running' : 'No NVIDIA GPU is visible',
+    title: smiMissing ? t('nvidia-smi is not installed: no NVIDIA driver') : driverDown ? t('The NVIDIA driver is not running') : t('No NVIDIA GPU is visible'),
     detail: smiMissing
-      ? 'nvidia-smi is not on the PATH, so no NVIDIA driver is installed (or it lives only in a container). GPUDirect RDMA needs the NVIDIA driver on the host that owns the GPUs.'
+      ? t('nvidia-smi is not on the PATH, so no NVIDIA driver is installed (or it lives only in a container). GPUDirect RDMA needs the NVIDIA driver on the host that owns the GPUs.')
       : driverDown
-        ? `nvidia-smi could not talk to the kernel driver (${smiError?.message ?? ''}). Load or reinstall the NVIDIA driver (a user-space/kernel version mismatch after an upgrade needs a reboot or module reload).`
-        : 'The driver sees no GPU: GPUDirect RDMA has nothing to work with on this host (a CPU node, GPUs hidden from this container or job, or a GPU that fell off the bus: check dmesg).',
+        ? t('nvidia-smi could not talk to the kernel driver ({0}). Load or reinstall the NVIDIA driver (a user-space/kernel version mismatch after an upgrade needs a reboot or module reload).', smiError?.message ?? '')
+        : t('The driver sees no GPU: GPUDirect RDMA has nothing to work with on this host (a CPU node, GPUs hidden from this container or job, or a GPU that fell off the bus: check dmesg).'),
     evidence,
     fixes: [],
     source: SOURCES.cudaGdr,
@@ -46,11 +47,8 @@ export function gpuSupportFindings(report: ProbeReport): Finding[] {
   return [{
     id: 'gpu.no-gdr-support',
     severity: 'error',
-    title: `GPUDirect RDMA is not supported on ${[...new Set(names)].join(', ')}`,
-    detail:
-      'GPUDirect RDMA (peer memory and dma-buf export to a NIC) is enabled on data-center and professional (RTX/Quadro) GPUs only; ' +
-      'GeForce and TITAN parts refuse it, so NCCL and MPI stage every transfer through host memory whatever the module or topology. ' +
-      'Use a supported GPU for GPUDirect RDMA.',
+    title: t('GPUDirect RDMA is not supported on {0}', [...new Set(names)].join(', ')),
+    detail: t('GPUDirect RDMA (peer memory and dma-buf export to a NIC) is enabled on data-center and professional (RTX/Quadro) GPUs only; GeForce and TITAN parts refuse it, so NCCL and MPI stage every transfer through host memory whatever the module or topology. Use a supported GPU for GPUDirect RDMA.'),
     evidence,
     fixes: [],
     source: SOURCES.cudaGdr,

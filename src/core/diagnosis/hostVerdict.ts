@@ -3,6 +3,7 @@
 // host's problem); without one, how many GPUs NCCL would use GPUDirect RDMA for. Pure: the CLI may say
 // the same words.
 import type { Diagnosis } from './index';
+import { t } from '../l10n';
 
 export type VerdictTone = 'ok' | 'warning' | 'error';
 
@@ -15,26 +16,26 @@ export interface HostVerdictWords {
 }
 
 /** Finding id → the few words that name it where a title is too long. Ids not here show their title. */
-const SHORT_WORDS: Readonly<Record<string, string>> = {
-  'gpu.none': 'no NVIDIA GPU',
-  'gpu.no-gdr-support': 'GPU without GDR',
-  'rdma.none': 'no RDMA NIC',
-  'rdma.port-down': 'NIC port down',
-  'ofed.missing': 'no MLNX_OFED',
-  'peermem.conflict': 'two peermem modules',
-  'peermem.legacy': 'legacy nv_peer_mem',
-  'peermem.missing': 'no peermem module',
-  'peermem.not-loaded': 'peermem not loaded',
-  'peermem.not-persistent': 'peermem not at boot',
-  'peermem.not-registered': 'peermem not registered',
-  'peermem.ofed-mismatch': 'peermem cannot load',
-  'topo.nic-far': 'NIC too far',
-  'topo.gdr-receive-only': 'GDR receives only',
-  'pcie.acs-enabled': 'ACS on',
-  'bar1.small': 'BAR1 small',
-  'iommu.enabled': 'IOMMU on',
-  'probe.command-failed': 'probe incomplete',
-};
+const shortWords = (): Readonly<Record<string, string>> => ({
+  'gpu.none': t('no NVIDIA GPU'),
+  'gpu.no-gdr-support': t('GPU without GDR'),
+  'rdma.none': t('no RDMA NIC'),
+  'rdma.port-down': t('NIC port down'),
+  'ofed.missing': t('no MLNX_OFED'),
+  'peermem.conflict': t('two peermem modules'),
+  'peermem.legacy': t('legacy nv_peer_mem'),
+  'peermem.missing': t('no peermem module'),
+  'peermem.not-loaded': t('peermem not loaded'),
+  'peermem.not-persistent': t('peermem not at boot'),
+  'peermem.not-registered': t('peermem not registered'),
+  'peermem.ofed-mismatch': t('peermem cannot load'),
+  'topo.nic-far': t('NIC too far'),
+  'topo.gdr-receive-only': t('GDR receives only'),
+  'pcie.acs-enabled': t('ACS on'),
+  'bar1.small': t('BAR1 small'),
+  'iommu.enabled': t('IOMMU on'),
+  'probe.command-failed': t('probe incomplete'),
+});
 
 /** The longest text a finding's title may give (a sidebar at its default width shows about this much beside a host name). */
 const MAX_TITLE = 28;
@@ -46,17 +47,18 @@ export function hostVerdict(d: Diagnosis): HostVerdictWords {
     const more = errors.length > 1 ? ` +${errors.length - 1}` : '';
     return { text: `${findingWords(errors[0].id, errors[0].title)}${more}`, tone: 'error', errors: errors.length, warnings };
   }
-  if (d.pairs.length === 0) return { text: 'GPUs not read', tone: 'warning', errors: 0, warnings };
+  if (d.pairs.length === 0) return { text: t('GPUs not read'), tone: 'warning', errors: 0, warnings };
   const gdr = d.pairs.filter((p) => p.gdr).length;
   const tone = gdr === d.pairs.length && warnings === 0 ? 'ok' : 'warning';
   // Warnings are counted where they turn the icon yellow, so "GDR 8/8" beside a warning icon reads right.
-  const warned = warnings > 0 ? ` · ${warnings} warning${warnings === 1 ? '' : 's'}` : '';
-  return { text: `GDR ${gdr}/${d.pairs.length} GPU${d.pairs.length === 1 ? '' : 's'}${warned}`, tone, errors: 0, warnings };
+  const warned = warnings === 0 ? '' : warnings === 1 ? t(' · 1 warning') : t(' · {0} warnings', warnings);
+  const gpus = d.pairs.length === 1 ? t('GDR {0}/1 GPU', gdr) : t('GDR {0}/{1} GPUs', gdr, d.pairs.length);
+  return { text: `${gpus}${warned}`, tone, errors: 0, warnings };
 }
 
 /** A finding in a few words: its short name, else its title cut to fit. */
 export function findingWords(id: string, title: string): string {
-  const short = SHORT_WORDS[id];
+  const short = shortWords()[id];
   if (short !== undefined) return short;
   return title.length <= MAX_TITLE ? title : `${title.slice(0, MAX_TITLE - 1).trimEnd()}…`;
 }

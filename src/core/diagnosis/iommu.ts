@@ -7,6 +7,7 @@ import { KernelParam } from '../probe/hostChecks';
 import { ProbeReport } from '../probe/runProbe';
 import { factOf, labelOf, quote } from './evidence';
 import { Finding, SOURCES } from './finding';
+import { t } from '../l10n';
 
 export type IommuMode = 'translated' | 'passthrough' | 'mixed' | 'unknown';
 
@@ -58,7 +59,7 @@ function isPassthrough(p: KernelParam): boolean {
 export function passthroughAdvice(report: ProbeReport): string {
   const f = factOf(report, 'lscpu')?.fields ?? {};
   if (f['Vendor ID'] === 'GenuineIntel') return 'intel_iommu=on iommu=pt';
-  if (f['Vendor ID'] === 'AuthenticAMD') return 'iommu=pt (AMD-Vi stays on; amd_iommu=off would turn it off entirely)';
+  if (f['Vendor ID'] === 'AuthenticAMD') return t('iommu=pt (AMD-Vi stays on; amd_iommu=off would turn it off entirely)');
   if (/^(aarch64|arm64)$/.test(f.Architecture ?? '')) return 'iommu.passthrough=1 (Arm SMMU)';
   return 'iommu=pt (Intel: intel_iommu=on iommu=pt; Arm SMMU: iommu.passthrough=1)';
 }
@@ -67,17 +68,20 @@ export function iommuFindings(report: ProbeReport, endpoints: readonly string[],
   const state = iommuState(report, endpoints);
   if (!state?.active) return [];
   const passthrough = state.mode === 'passthrough' || (state.mode === 'unknown' && state.passthroughParam);
-  const where = state.translatedGroups.length > 0 ? ` (IOMMU group${state.translatedGroups.length > 1 ? 's' : ''} ${state.translatedGroups.join(', ')} of the GPUs and NICs)` : '';
+  const groups = state.translatedGroups;
+  const where = groups.length === 0 ? '' : groups.length > 1 ? t(' (IOMMU groups {0} of the GPUs and NICs)', groups.join(', ')) : t(' (IOMMU group {0} of the GPUs and NICs)', groups[0]);
   return [{
     id: 'iommu.enabled',
     severity: passthrough || guest ? 'info' : 'warning',
-    title: passthrough ? 'IOMMU on, in passthrough mode' : state.mode === 'mixed' ? 'IOMMU on, translating DMA for some GPUs or NICs' : 'IOMMU on, translating DMA',
+    title: passthrough ? t('IOMMU on, in passthrough mode') : state.mode === 'mixed' ? t('IOMMU on, translating DMA for some GPUs or NICs') : t('IOMMU on, translating DMA'),
     detail: passthrough
-      ? 'The IOMMU is active but the GPUs\' and NICs\' groups are identity-mapped (passthrough), which keeps peer-to-peer DMA usable. Its groups still make the kernel enable ACS on PCIe switch ports (see pcie.acs-enabled).'
-      : `With the IOMMU (VT-d/AMD-Vi/SMMU) translating DMA${where}, peer-to-peer traffic between the GPU and the NIC is redirected to the CPU, "causing a significant performance reduction or even a hang" (NCCL troubleshooting). ` +
-        (guest
-          ? 'In a VM the IOMMU is usually required; enable ATS on the devices instead of turning it off.'
-          : `On bare metal, boot with ${passthroughAdvice(report)} or disable the IOMMU in the firmware.`),
+      ? t('The IOMMU is active but the GPUs\' and NICs\' groups are identity-mapped (passthrough), which keeps peer-to-peer DMA usable. Its groups still make the kernel enable ACS on PCIe switch ports (see pcie.acs-enabled).')
+      : [
+        t('With the IOMMU (VT-d/AMD-Vi/SMMU) translating DMA{0}, peer-to-peer traffic between the GPU and the NIC is redirected to the CPU, "causing a significant performance reduction or even a hang" (NCCL troubleshooting).', where),
+        guest
+          ? t('In a VM the IOMMU is usually required; enable ATS on the devices instead of turning it off.')
+          : t('On bare metal, boot with {0} or disable the IOMMU in the firmware.', passthroughAdvice(report)),
+      ].join(' '),
     evidence: state.evidence,
     fixes: [],
     source: `${SOURCES.ncclTroubleshooting}; Linux Documentation/ABI/testing/sysfs-kernel-iommu_groups; Documentation/admin-guide/kernel-parameters.txt`,

@@ -9,6 +9,7 @@
 // check still standing (the GPU list on a host without an RDMA device) stays a finding of its own.
 import { ProbeCommandId } from '../probe/commands';
 import { Finding } from './finding';
+import { t } from '../l10n';
 
 /** What the diagnosis checks, as far as the probe's commands feed them. */
 type Check =
@@ -56,8 +57,8 @@ const FEEDS: Readonly<Record<ProbeCommandId, readonly Check[]>> = {
 
 export interface Blocker {
   readonly id: string;
-  /** Why the checks are moot, in a few words for the knock-on's detail. */
-  readonly because: string;
+  /** Why the checks are moot, in a few words for the knock-on's detail (a function: the words are translated when read). */
+  readonly because: () => string;
   readonly moot: ReadonlySet<Check>;
 }
 
@@ -67,9 +68,9 @@ export interface Blocker {
  * device the GPUs themselves are still worth listing (a NIC may be added), the rest is moot.
  */
 const BLOCKERS: readonly Blocker[] = [
-  { id: 'gpu.none', because: 'without an NVIDIA GPU and driver, GPUDirect RDMA cannot work whatever it would show', moot: new Set<Check>(['gpu', 'nic', 'peer-memory', 'locality', 'platform']) },
-  { id: 'gpu.no-gdr-support', because: 'these GPUs do not support GPUDirect RDMA, whatever it would show', moot: new Set<Check>(['nic', 'peer-memory', 'locality', 'platform']) },
-  { id: 'rdma.none', because: 'without an RDMA device, GPUDirect RDMA has no NIC to work with, whatever it would show', moot: new Set<Check>(['peer-memory', 'locality', 'platform']) },
+  { id: 'gpu.none', because: () => t('without an NVIDIA GPU and driver, GPUDirect RDMA cannot work whatever it would show'), moot: new Set<Check>(['gpu', 'nic', 'peer-memory', 'locality', 'platform']) },
+  { id: 'gpu.no-gdr-support', because: () => t('these GPUs do not support GPUDirect RDMA, whatever it would show'), moot: new Set<Check>(['nic', 'peer-memory', 'locality', 'platform']) },
+  { id: 'rdma.none', because: () => t('without an RDMA device, GPUDirect RDMA has no NIC to work with, whatever it would show'), moot: new Set<Check>(['peer-memory', 'locality', 'platform']) },
 ];
 
 /** The finding that rules GPUDirect RDMA out, among those found; undefined when none does. */

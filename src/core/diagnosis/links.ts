@@ -10,6 +10,7 @@ import { factOf } from './evidence';
 import { Finding } from './finding';
 import { gpuFacts } from './gpuFacts';
 import { PairPath, pathBridges } from './pciePaths';
+import { t } from '../l10n';
 
 export interface DegradedLink {
   readonly device: PciDevice;
@@ -79,12 +80,10 @@ function finding(links: readonly DegradedLink[], severity: 'warning' | 'info'): 
   return {
     id: 'pcie.link-degraded',
     severity,
-    title: idle ? `GPU PCIe link below its top speed (likely idle power saving): ${links.map((l) => l.role).join(', ')}` : `PCIe link trained below capability: ${links.map((l) => l.role).join(', ')}`,
-    detail:
-      `${links.map(describe).join('; ')}. ` +
-      (idle
-        ? 'NVIDIA GPUs drop their link speed when idle and raise it under load; check "Link Gen Current" in nvidia-smi -q while a job runs. If it stays low, treat it as below.'
-        : 'A link at fewer lanes or a lower generation than both ends support caps every transfer over it, GPUDirect RDMA included. Reseat the card or riser, check the slot\'s lane wiring and the BIOS link settings (a slot running x8, bifurcation, "Gen" limits), and compare with a healthy node.'),
+    title: idle ? t('GPU PCIe link below its top speed (likely idle power saving): {0}', links.map((l) => l.role).join(', ')) : t('PCIe link trained below capability: {0}', links.map((l) => l.role).join(', ')),
+    detail: `${links.map(describe).join('; ')}. ` + (idle
+      ? t('NVIDIA GPUs drop their link speed when idle and raise it under load; check "Link Gen Current" in nvidia-smi -q while a job runs. If it stays low, treat it as below.')
+      : t('A link at fewer lanes or a lower generation than both ends support caps every transfer over it, GPUDirect RDMA included. Reseat the card or riser, check the slot\'s lane wiring and the BIOS link settings (a slot running x8, bifurcation, "Gen" limits), and compare with a healthy node.')),
     evidence: links.slice(0, 6).map((l) => `/sys/bus/pci/devices/${l.device.bdf}: current_link_width ${l.device.currentLinkWidth ?? '?'} (max ${l.device.maxLinkWidth ?? '?'}), current_link_speed ${l.device.currentLinkSpeed || '?'} (max ${l.device.maxLinkSpeed || '?'})`),
     fixes: [],
     source: 'Linux Documentation/ABI/testing/sysfs-bus-pci (current_link_speed/width, max_link_speed/width); nvidia-smi -q "GPU Link Info"',

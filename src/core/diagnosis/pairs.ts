@@ -16,6 +16,7 @@ import { hostTopology } from './hostTopology';
 import { ncclIbHcaValue } from './ibHca';
 import { NcclAssumptions } from './ncclAssumptions';
 import { matrixModelInput, ncclModelInput } from './ncclInput';
+import { t } from '../l10n';
 
 export interface PairNic {
   /** Column name in the matrix (`NIC0`, or the device itself on older drivers); the device when the matrix lacks it. */
@@ -99,17 +100,17 @@ function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, num
 
 /** The verdict in a few words, the same everywhere it is shown short (CLI, Hosts tree, topology panel). */
 export function shortVerdict(p: GpuNicPair): string {
-  if (p.nics.length === 0) return 'no GDR: no usable NIC';
-  if (p.send === false && p.receive === true) return 'GDR receives only';
-  if (p.send === true && p.receive === false) return 'GDR sends only';
-  const via = p.proxyGpu ? ` via ${p.proxyGpu} (PXN)` : p.ncclPath === 'P2C' ? ' (C2C)' : '';
-  return p.gdr ? `GDR yes${via}` : 'GDR no';
+  if (p.nics.length === 0) return t('no GDR: no usable NIC');
+  if (p.send === false && p.receive === true) return t('GDR receives only');
+  if (p.send === true && p.receive === false) return t('GDR sends only');
+  if (!p.gdr) return t('GDR no');
+  return p.proxyGpu ? t('GDR yes via {0} (PXN)', p.proxyGpu) : p.ncclPath === 'P2C' ? t('GDR yes (C2C)') : t('GDR yes');
 }
 
 /** The path as shown beside the NIC: the matrix token (`, derived` when from the PCI tree), and NCCL's class where NCCL sees another one. */
 export function pathLabel(p: GpuNicPair): string {
   if (p.link === null) return '-';
-  const token = p.linkDerived ? `${p.link}, derived` : p.link;
+  const token = p.linkDerived ? `${p.link}, ${t('derived')}` : p.link;
   const plain = tokenPath(p.link);
   return p.ncclPath === null || p.ncclPath === plain ? token : `${token} → NCCL ${p.ncclPath}`;
 }

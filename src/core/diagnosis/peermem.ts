@@ -8,6 +8,7 @@ import { SYS_MODULE_NVIDIA_PEERMEM } from '../topology/nccl/rules';
 import { formatNcclVersion } from '../topology/nccl/version';
 import { LEGACY_MODULE, NEW_MODULE, anyPeermemLoaded } from './hostState';
 import { loadedEvidence, registrationEvidence } from './peermemEvidence';
+import { t } from '../l10n';
 
 export function peermemStateFindings(ctx: RuleContext): Finding[] {
   return [...conflict(ctx), ...legacy(ctx), ...notRegistered(ctx)];
@@ -19,10 +20,8 @@ function conflict({ report, host }: RuleContext): Finding[] {
     return [{
       id: 'peermem.conflict',
       severity: 'error',
-      title: `Both ${NEW_MODULE} and the legacy ${LEGACY_MODULE} are loaded`,
-      detail:
-        `Only one peer-memory client may be loaded. ${NEW_MODULE} ships with the NVIDIA driver (R470+) and replaces ${LEGACY_MODULE}: ` +
-        `stop and disable the legacy service (systemctl disable --now nv_peer_mem), unload ${LEGACY_MODULE} (rmmod ${LEGACY_MODULE}) and keep ${NEW_MODULE}.`,
+      title: t('Both {0} and the legacy {1} are loaded', NEW_MODULE, LEGACY_MODULE),
+      detail: t('Only one peer-memory client may be loaded. {0} ships with the NVIDIA driver (R470+) and replaces {1}: stop and disable the legacy service (systemctl disable --now nv_peer_mem), unload {1} (rmmod {1}) and keep {0}.', NEW_MODULE, LEGACY_MODULE),
       evidence: [...loadedEvidence(report, NEW_MODULE), ...loadedEvidence(report, LEGACY_MODULE)],
       fixes: [],
       source: SOURCES.driverReadme,
@@ -32,10 +31,8 @@ function conflict({ report, host }: RuleContext): Finding[] {
     return [{
       id: 'peermem.conflict',
       severity: 'warning',
-      title: `The legacy nv_peer_mem service is enabled beside ${NEW_MODULE}`,
-      detail:
-        `${NEW_MODULE} is loaded, but the nv_peer_mem service will try to load ${LEGACY_MODULE} at boot as well; only one ` +
-        'peer-memory client may be loaded. Disable the legacy service: systemctl disable --now nv_peer_mem.',
+      title: t('The legacy nv_peer_mem service is enabled beside {0}', NEW_MODULE),
+      detail: t('{0} is loaded, but the nv_peer_mem service will try to load {1} at boot as well; only one peer-memory client may be loaded. Disable the legacy service: systemctl disable --now nv_peer_mem.', NEW_MODULE, LEGACY_MODULE),
       evidence: [...loadedEvidence(report, NEW_MODULE), ...quote(report, 'nv-peer-mem-service', () => true)],
       fixes: [],
       source: SOURCES.driverReadme,
@@ -49,11 +46,8 @@ function legacy({ report, host }: RuleContext): Finding[] {
   return [{
     id: 'peermem.legacy',
     severity: 'warning',
-    title: `The legacy ${LEGACY_MODULE} module is in use`,
-    detail:
-      `${LEGACY_MODULE} (Mellanox, DKMS) is deprecated since CUDA 11.5; ${NEW_MODULE} ships with the NVIDIA driver since R470 and replaces it. ` +
-      `It still works while it is registered, but it is rebuilt outside the driver and breaks on driver or OFED upgrades. ` +
-      `Move to ${NEW_MODULE}: systemctl disable --now nv_peer_mem, then modprobe ${NEW_MODULE} and persist it.`,
+    title: t('The legacy {0} module is in use', LEGACY_MODULE),
+    detail: t('{0} (Mellanox, DKMS) is deprecated since CUDA 11.5; {1} ships with the NVIDIA driver since R470 and replaces it. It still works while it is registered, but it is rebuilt outside the driver and breaks on driver or OFED upgrades. Move to {1}: systemctl disable --now nv_peer_mem, then modprobe {1} and persist it.', LEGACY_MODULE, NEW_MODULE),
     evidence: [...loadedEvidence(report, LEGACY_MODULE), ...quote(report, 'modinfo-nv-peer-mem', (l) => /^version:/.test(l))],
     fixes: [],
     source: SOURCES.driverReadme,
@@ -72,19 +66,17 @@ function notRegistered({ report, host, dmabuf, rules }: RuleContext): Finding[] 
   const accepted = module === NEW_MODULE && rules.peermemFiles.includes(SYS_MODULE_NVIDIA_PEERMEM);
   const nccl = `NCCL ${formatNcclVersion(rules.version)}`;
   const outcome = accepted
-    ? `${nccl} (the release assumed) accepts /sys/module/nvidia_peermem/version, so it still uses GPUDirect RDMA; jobs on NCCL 2.22 or older (and tools that test only memory_peers, such as some NVSHMEM builds) turn it off.`
+    ? t('{0} (the release assumed) accepts /sys/module/nvidia_peermem/version, so it still uses GPUDirect RDMA; jobs on NCCL 2.22 or older (and tools that test only memory_peers, such as some NVSHMEM builds) turn it off.', nccl)
     : dmabuf.available === true
-      ? `${nccl} does not count the module without that entry, but dma-buf is available, so it can still use GPUDirect RDMA through it.`
-      : `${nccl} checks only memory_peers${module === NEW_MODULE ? ' (/sys/module/nvidia_peermem/version counts from NCCL 2.23 on)' : ''}, so it turns GPUDirect RDMA off ("GPU Direct RDMA Disabled for HCA").`;
+      ? t('{0} does not count the module without that entry, but dma-buf is available, so it can still use GPUDirect RDMA through it.', nccl)
+      : module === NEW_MODULE
+        ? t('{0} checks only memory_peers (/sys/module/nvidia_peermem/version counts from NCCL 2.23 on), so it turns GPUDirect RDMA off ("GPU Direct RDMA Disabled for HCA").', nccl)
+        : t('{0} checks only memory_peers, so it turns GPUDirect RDMA off ("GPU Direct RDMA Disabled for HCA").', nccl);
   return [{
     id: 'peermem.not-registered',
     severity: accepted || dmabuf.available === true ? 'warning' : 'error',
-    title: `${module} is loaded but has no memory_peers entry${accepted ? ': NCCL 2.22 and older turn GPUDirect RDMA off' : ''}`,
-    detail:
-      'A peer-memory client registered with the MLNX_OFED/DOCA-OFED ib_core shows up as /sys/kernel/mm/memory_peers/nv_mem/version ' +
-      '(or nv_mem_nc). The module is loaded, yet no such entry exists: recent driver/OFED combinations (DGX OS 25.01, NVIDIA/nccl#1676) ' +
-      'no longer create it, or the module was loaded before OFED\'s ib_core. ' + outcome +
-      ` To restore the entry: rmmod ${module}; modprobe ${module} after OFED's modules, then check the version file; or move the jobs to NCCL ≥ 2.23.`,
+    title: accepted ? t('{0} is loaded but has no memory_peers entry: NCCL 2.22 and older turn GPUDirect RDMA off', module) : t('{0} is loaded but has no memory_peers entry', module),
+    detail: t('A peer-memory client registered with the MLNX_OFED/DOCA-OFED ib_core shows up as /sys/kernel/mm/memory_peers/nv_mem/version (or nv_mem_nc). The module is loaded, yet no such entry exists: recent driver/OFED combinations (DGX OS 25.01, NVIDIA/nccl#1676) no longer create it, or the module was loaded before OFED\'s ib_core. {0} To restore the entry: rmmod {1}; modprobe {1} after OFED\'s modules, then check the version file; or move the jobs to NCCL ≥ 2.23.', outcome, module),
     evidence: [...loadedEvidence(report, module), ...registrationEvidence(report)],
     fixes: [],
     source: `${SOURCES.peermemRegistration}; NVIDIA/nccl#1676`,

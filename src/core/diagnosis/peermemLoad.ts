@@ -6,6 +6,7 @@ import { RuleContext } from './context';
 import { Finding, FixId, SOURCES } from './finding';
 import { LEGACY_MODULE, NEW_MODULE, PeermemLoadBlock, anyPeermemLoaded, peermemLoadBlock } from './hostState';
 import { modinfoEvidence, notLoadedEvidence } from './peermemEvidence';
+import { t } from '../l10n';
 
 /** nvidia-peermem ships with the driver from this branch on. */
 const PEERMEM_MIN_BRANCH = 470;
@@ -30,14 +31,11 @@ function peermemMissing({ report, host, dmabuf }: RuleContext): Finding[] {
   return [{
     id: 'peermem.missing',
     severity: optional ? 'info' : 'error',
-    title: optional ? 'No peer-memory module for this kernel (not needed: dma-buf is available)' : 'No peer-memory module exists for the running kernel',
+    title: optional ? t('No peer-memory module for this kernel (not needed: dma-buf is available)') : t('No peer-memory module exists for the running kernel'),
     detail:
-      `Neither ${NEW_MODULE} nor ${LEGACY_MODULE} is installed for this kernel (modinfo finds neither). ${NEW_MODULE} ships with the ` +
-      'NVIDIA driver since R470 and every driver build makes it; it is missing when the driver predates it, when a kernel upgrade left ' +
-      'no driver modules built for the running kernel (DKMS), or when the distribution\'s driver package leaves it out: ' +
-      'install MLNX_OFED/DOCA-OFED first, then (re)install the NVIDIA driver for this kernel' +
-      (host.driverBranch !== null && host.driverBranch < PEERMEM_MIN_BRANCH ? `; driver ${host.driverBranch} predates it: upgrade the driver` : '') +
-      (optional ? '. dma-buf meets its prerequisites here, so NCCL can use GPUDirect RDMA without it.' : ', or move to dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12).'),
+      t('Neither {0} nor {1} is installed for this kernel (modinfo finds neither). {0} ships with the NVIDIA driver since R470 and every driver build makes it; it is missing when the driver predates it, when a kernel upgrade left no driver modules built for the running kernel (DKMS), or when the distribution\'s driver package leaves it out: install MLNX_OFED/DOCA-OFED first, then (re)install the NVIDIA driver for this kernel', NEW_MODULE, LEGACY_MODULE) +
+      (host.driverBranch !== null && host.driverBranch < PEERMEM_MIN_BRANCH ? t('; driver {0} predates it: upgrade the driver', host.driverBranch) : '') +
+      (optional ? t('. dma-buf meets its prerequisites here, so NCCL can use GPUDirect RDMA without it.') : t(', or move to dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12).')),
     evidence: [...modinfoEvidence(report, 'modinfo-nvidia-peermem'), ...modinfoEvidence(report, 'modinfo-nv-peer-mem')],
     fixes: [],
     source: SOURCES.driverReadme,
@@ -53,15 +51,14 @@ function peermemNotLoaded(ctx: RuleContext, cannotLoad: boolean): Finding[] {
   return [{
     id: 'peermem.not-loaded',
     severity: 'error',
-    title: `${module} is not loaded`,
-    detail:
-      `A peer-memory module exists for this kernel but none is loaded, and dma-buf is not shown to be available: NCCL finds none of ` +
-      `/sys/kernel/mm/memory_peers/nv_mem*/version and falls back to staging through host memory. Load it after OFED's ib_core/mlx5_ib: ` +
-      `modprobe ${module}, then persist it.` +
-      (p.newExists === null && p.legacyExists === null ? ' (modinfo could not confirm the module file: it is assumed from the driver branch.)' : '') +
-      (cannotLoad ? ' Loading will fail until the OFED problem below is solved (peermem.ofed-mismatch).' : '') +
-      (p.symbolExported === false && !cannotLoad ? ' Note: /proc/kallsyms does not list ib_register_peer_memory_client; if modprobe fails with "Invalid argument", the loaded ib_core is not OFED\'s.' : '') +
-      (host.operatorManaged ? ' The GPU Operator owns the driver here: enable RDMA in its ClusterPolicy (driver.rdma.enabled=true) instead of loading it by hand.' : ''),
+    title: t('{0} is not loaded', module),
+    detail: [
+      t('A peer-memory module exists for this kernel but none is loaded, and dma-buf is not shown to be available: NCCL finds none of /sys/kernel/mm/memory_peers/nv_mem*/version and falls back to staging through host memory. Load it after OFED\'s ib_core/mlx5_ib: modprobe {0}, then persist it.', module),
+      p.newExists === null && p.legacyExists === null ? t('(modinfo could not confirm the module file: it is assumed from the driver branch.)') : '',
+      cannotLoad ? t('Loading will fail until the OFED problem below is solved (peermem.ofed-mismatch).') : '',
+      p.symbolExported === false && !cannotLoad ? t('Note: /proc/kallsyms does not list ib_register_peer_memory_client; if modprobe fails with "Invalid argument", the loaded ib_core is not OFED\'s.') : '',
+      host.operatorManaged ? t('The GPU Operator owns the driver here: enable RDMA in its ClusterPolicy (driver.rdma.enabled=true) instead of loading it by hand.') : '',
+    ].filter((s) => s !== '').join(' '),
     evidence: [...notLoadedEvidence(report), ...modinfoEvidence(report, module === NEW_MODULE ? 'modinfo-nvidia-peermem' : 'modinfo-nv-peer-mem'), ...quote(report, 'lsmod', startsWithWord('ib_core'))],
     fixes,
     source: SOURCES.driverReadme,
@@ -89,10 +86,8 @@ function notPersistent({ report, host }: RuleContext, notLoaded: readonly Findin
   return [{
     id: 'peermem.not-persistent',
     severity: 'warning',
-    title: `${module} is not loaded at boot`,
-    detail:
-      `No /etc/modules-load.d/*.conf file (nor /etc/modules) names ${module}, so it "must be loaded on each node boot" by hand, and an ` +
-      `OFED reinstall unloads it. Persist it with /etc/modules-load.d/nvidia-peermem.conf containing the line "${module.replace(/_/g, '-')}".`,
+    title: t('{0} is not loaded at boot', module),
+    detail: t('No /etc/modules-load.d/*.conf file (nor /etc/modules) names {0}, so it "must be loaded on each node boot" by hand, and an OFED reinstall unloads it. Persist it with /etc/modules-load.d/nvidia-peermem.conf containing the line "{1}".', module, module.replace(/_/g, '-')),
     evidence: [note(report, 'modules-load', read.length > 0 ? `no line names ${module} in ${read.join(', ')}` : 'no modules-load.d file and no /etc/modules')],
     fixes: ['persist-peermem'],
     source: SOURCES.modulesLoad,
@@ -100,17 +95,16 @@ function notPersistent({ report, host }: RuleContext, notLoaded: readonly Findin
 }
 
 /** Why a modprobe would fail, in the words of the refusal and the finding. */
-export const LOAD_BLOCK_WORDS: Record<PeermemLoadBlock, string> = {
-  'inbox-ib-core':
-    'the running ib_core does not export ib_register_peer_memory_client and no MLNX_OFED/DOCA-OFED is installed (the inbox kernel stack). ' +
-    'Install OFED, then reinstall the NVIDIA driver so nvidia-peermem is built against it.',
-  'ofed-not-running':
-    'MLNX_OFED/DOCA-OFED is installed, but the running kernel does not export ib_register_peer_memory_client: the ib_core loaded is ' +
-    'not OFED\'s (OFED installed without a reboot, or its modules blacklisted). Reboot, or restart the stack (/etc/init.d/openibd restart), then load it.',
-  'built-without-ofed':
-    'the installed nvidia_peermem was built without OFED\'s peer-memory symbols (modinfo: it depends on no ib_core), so its init always ' +
-    'returns -EINVAL: OFED was installed after the NVIDIA driver. Reinstall the driver (or rebuild its DKMS modules) now that OFED is present.',
-};
+export function loadBlockWords(block: PeermemLoadBlock): string {
+  switch (block) {
+    case 'inbox-ib-core':
+      return t('the running ib_core does not export ib_register_peer_memory_client and no MLNX_OFED/DOCA-OFED is installed (the inbox kernel stack). Install OFED, then reinstall the NVIDIA driver so nvidia-peermem is built against it.');
+    case 'ofed-not-running':
+      return t('MLNX_OFED/DOCA-OFED is installed, but the running kernel does not export ib_register_peer_memory_client: the ib_core loaded is not OFED\'s (OFED installed without a reboot, or its modules blacklisted). Reboot, or restart the stack (/etc/init.d/openibd restart), then load it.');
+    case 'built-without-ofed':
+      return t('the installed nvidia_peermem was built without OFED\'s peer-memory symbols (modinfo: it depends on no ib_core), so its init always returns -EINVAL: OFED was installed after the NVIDIA driver. Reinstall the driver (or rebuild its DKMS modules) now that OFED is present.');
+  }
+}
 
 /** The module cannot load as things stand: the inbox ib_core, OFED not running, or a stub module file. */
 function ofedMismatch({ report, host, dmabuf }: RuleContext): Finding[] {
@@ -124,21 +118,19 @@ function ofedMismatch({ report, host, dmabuf }: RuleContext): Finding[] {
       ofed?.missing ? note(report, 'ofed', 'command not found (exit 127): no MLNX_OFED/DOCA-OFED') : quote(report, 'ofed', () => true)[0] ?? note(report, 'ofed', `exit ${ofed?.exitCode ?? '?'}`),
       ...quote(report, 'lsmod', startsWithWord('ib_core')),
     ];
-  return [ofedMismatchFinding(dmabuf.available === true, evidence, LOAD_BLOCK_WORDS[block])];
+  return [ofedMismatchFinding(dmabuf.available === true, evidence, loadBlockWords(block))];
 }
 
 function ofedMismatchFinding(dmabufAvailable: boolean, evidence: string[], cause?: string): Finding {
   return {
     id: 'peermem.ofed-mismatch',
     severity: dmabufAvailable ? 'info' : 'error',
-    title: 'nvidia-peermem cannot load: the peer-memory API of MLNX_OFED/DOCA-OFED is missing',
-    detail:
-      'nvidia_peermem (and the legacy nv_peer_mem) register with ib_register_peer_memory_client, which only the MLNX_OFED/DOCA-OFED ib_core ' +
-      'exports. The NVIDIA driver always builds nvidia-peermem, but built without OFED\'s symbols its init returns -EINVAL, and against a ' +
-      'kernel without them it finds no symbol: modprobe fails with "Invalid argument" (dmesg: "Unknown symbol" or "disagrees about version ' +
-      'of symbol ib_register_peer_memory_client"). ' +
-      (cause ? `Here: ${cause} ` : 'Install OFED first, then (re)install the NVIDIA driver so nvidia-peermem is built against it; after an OFED upgrade, rebuild/reinstall the driver. ') +
-      (dmabufAvailable ? 'dma-buf is available here and needs no OFED, so this only matters if you want peer memory.' : 'Alternatively use dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12), which works with inbox rdma-core.'),
+    title: t('nvidia-peermem cannot load: the peer-memory API of MLNX_OFED/DOCA-OFED is missing'),
+    detail: [
+      t('nvidia_peermem (and the legacy nv_peer_mem) register with ib_register_peer_memory_client, which only the MLNX_OFED/DOCA-OFED ib_core exports. The NVIDIA driver always builds nvidia-peermem, but built without OFED\'s symbols its init returns -EINVAL, and against a kernel without them it finds no symbol: modprobe fails with "Invalid argument" (dmesg: "Unknown symbol" or "disagrees about version of symbol ib_register_peer_memory_client").'),
+      cause ? t('Here: {0}', cause) : t('Install OFED first, then (re)install the NVIDIA driver so nvidia-peermem is built against it; after an OFED upgrade, rebuild/reinstall the driver.'),
+      dmabufAvailable ? t('dma-buf is available here and needs no OFED, so this only matters if you want peer memory.') : t('Alternatively use dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12), which works with inbox rdma-core.'),
+    ].join(' '),
     evidence,
     fixes: [],
     source: `${SOURCES.peermemSymbol}; NVIDIA open-gpu-kernel-modules kernel-open/nvidia-peermem/nvidia-peermem.c nv_mem_client_init, kernel-open/conftest.sh ib_peer_memory_symbols`,

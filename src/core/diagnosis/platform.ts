@@ -4,6 +4,7 @@ import { mib } from '../parsers/smiQuery';
 import { ProbeReport } from '../probe/runProbe';
 import { commandOf, factOf, labelOf, quote } from './evidence';
 import { Finding, SOURCES } from './finding';
+import { t } from '../l10n';
 
 const SMALL_BAR1_MIB = 256;
 
@@ -31,15 +32,16 @@ export function bar1Findings(report: ProbeReport): Finding[] {
   return [{
     id: 'bar1.small',
     severity: fixed ? 'info' : 'warning',
-    title: `BAR1 is only ${small[0].bar1Memory.total} on ${small.length === 1 ? small[0].busId : `${small.length} GPUs`}`,
-    detail:
-      'BAR1 is the window through which peers (the NIC) reach GPU memory; GPUDirect RDMA can pin at most that much at once. ' +
-      `${small.map((g) => `${g.busId} (${g.productName ?? 'GPU'}): BAR1 ${g.bar1Memory.total} for ${g.fbMemory.total}`).join('; ')}. ` +
-      (fixed
-        ? 'This board fixes BAR1 at 256 MiB: no BIOS setting enlarges it. NCCL\'s own buffers fit; large registrations by other libraries (MPI/UCX, GDRCopy) can fail with "out of BAR1".'
+    title: small.length === 1 ? t('BAR1 is only {0} on {1}', small[0].bar1Memory.total ?? '?', small[0].busId) : t('BAR1 is only {0} on {1} GPUs', small[0].bar1Memory.total ?? '?', small.length),
+    detail: [
+      t('BAR1 is the window through which peers (the NIC) reach GPU memory; GPUDirect RDMA can pin at most that much at once.'),
+      `${small.map((g) => t('{0} ({1}): BAR1 {2} for {3}', g.busId, g.productName ?? 'GPU', g.bar1Memory.total ?? '?', g.fbMemory.total ?? '?')).join('; ')}.`,
+      fixed
+        ? t('This board fixes BAR1 at 256 MiB: no BIOS setting enlarges it. NCCL\'s own buffers fit; large registrations by other libraries (MPI/UCX, GDRCopy) can fail with "out of BAR1".')
         : vm
-          ? 'In a VM, the hypervisor sizes the GPU\'s 64-bit MMIO window: give the passthrough device a window larger than its memory (and enable "Above 4G decoding" on the host).'
-          : 'The large BAR mapping is off: enable "Above 4G decoding" (and, where the GPU supports it, "Resizable BAR") in the BIOS.'),
+          ? t('In a VM, the hypervisor sizes the GPU\'s 64-bit MMIO window: give the passthrough device a window larger than its memory (and enable "Above 4G decoding" on the host).')
+          : t('The large BAR mapping is off: enable "Above 4G decoding" (and, where the GPU supports it, "Resizable BAR") in the BIOS.'),
+    ].join(' '),
     evidence: small.flatMap((g) => bar1Lines(report, g.line)),
     fixes: [],
     source: `${SOURCES.cudaGdr}; nvidia-smi -q "BAR1 Memory Usage"`,
@@ -61,12 +63,8 @@ export function operatorFindings(report: ProbeReport): Finding[] {
   return [{
     id: 'driver.operator-managed',
     severity: 'info',
-    title: 'The NVIDIA GPU Operator manages the driver: quick fixes are withheld',
-    detail:
-      'The driver runs in the GPU Operator\'s container (/run/nvidia/driver). The operator loads nvidia-peermem itself once OFED is ready ' +
-      '(ClusterPolicy driver.rdma.enabled=true; with the host\'s own MLNX_OFED also driver.rdma.useHostMofed=true) and checks it with ' +
-      '`lsmod | grep -E \'^nvidia_peermem\\s\'`. Loading or persisting the module on the host would fight the operator, so gdr-doctor ' +
-      'withholds its load/persist fixes here: change the ClusterPolicy instead.',
+    title: t('The NVIDIA GPU Operator manages the driver: quick fixes are withheld'),
+    detail: t('The driver runs in the GPU Operator\'s container (/run/nvidia/driver). The operator loads nvidia-peermem itself once OFED is ready (ClusterPolicy driver.rdma.enabled=true; with the host\'s own MLNX_OFED also driver.rdma.useHostMofed=true) and checks it with `lsmod | grep -E \'^nvidia_peermem\\s\'`. Loading or persisting the module on the host would fight the operator, so gdr-doctor withholds its load/persist fixes here: change the ClusterPolicy instead.'),
     evidence: quote(report, 'run-nvidia-driver', () => true),
     fixes: [],
     source: SOURCES.gpuOperator,

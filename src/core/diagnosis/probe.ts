@@ -10,6 +10,7 @@ import { ProbeReport } from '../probe/runProbe';
 import { factOf, labelOf, note } from './evidence';
 import { Finding, SOURCES } from './finding';
 import { Blocker, mootUnder } from './knockOn';
+import { t } from '../l10n';
 
 /** Without these the diagnosis loses a verdict (pairs, module state, ports), not just a detail. */
 const WEIGHTY: ReadonlySet<string> = new Set(['topo', 'lsmod', 'ibv', 'memory-peers']);
@@ -38,11 +39,13 @@ export function probeFindings(report: ProbeReport, covered: { gpuNone: boolean; 
 
 /** A failure that loses nothing more: said so, as info, under the finding that made it moot. */
 function knockOn(f: Finding, blocker: Blocker): Finding {
-  const what = f.detail.split('. ')[0];
+  // The detail's first sentence says what failed (English '. ', Chinese '。').
+  const what = f.detail.split(/\. |。/)[0];
+  const then = f.evidence[0]?.includes('command not found') ? t('install the tool (or put it on the PATH of non-interactive SSH sessions)') : t('run it by hand on the host to see why');
   return {
     ...f,
     severity: 'info',
-    detail: `${what}. It changes nothing here: ${blocker.because} (${blocker.id}). Once that is solved, diagnose again; if it still fails, ${f.evidence[0]?.includes('command not found') ? 'install the tool (or put it on the PATH of non-interactive SSH sessions)' : 'run it by hand on the host to see why'}.`,
+    detail: t('{0}. It changes nothing here: {1} ({2}). Once that is solved, diagnose again; if it still fails, {3}.', what, blocker.because(), blocker.id, then),
     causedBy: blocker.id,
   };
 }
@@ -69,15 +72,27 @@ function commandFailed(report: ProbeReport, c: CommandResult, why: string): Find
   return {
     id: 'probe.command-failed',
     severity: weighty(report, c.id) ? 'warning' : 'info',
-    title: `Could not read \`${labelOf(report, id)}\`: ${why.split(':')[0]}`,
-    detail:
-      `The diagnostic \`${labelOf(report, id)}\` ${why}. ` +
-      (weighty(report, c.id) ? 'The diagnosis loses what it shows (GPU↔NIC links, module state or ports): findings that depend on it are missing. ' : 'Findings that depend on it are skipped. ') +
-      (c.missing ? 'Install the tool (or put it on the PATH of non-interactive SSH sessions) and diagnose again.' : 'Run it by hand on the host to see why.'),
+    title: t('Could not read `{0}`: {1}', labelOf(report, id), whyText(why).split(/:|：/)[0]),
+    detail: [
+      t('The diagnostic `{0}` {1}.', labelOf(report, id), whyText(why)),
+      weighty(report, c.id) ? t('The diagnosis loses what it shows (GPU↔NIC links, module state or ports): findings that depend on it are missing.') : t('Findings that depend on it are skipped.'),
+      c.missing ? t('Install the tool (or put it on the PATH of non-interactive SSH sessions) and diagnose again.') : t('Run it by hand on the host to see why.'),
+    ].join(' '),
     evidence: [note(report, id, why), ...stderr.map((l) => `${labelOf(report, id)}: ${l}`)],
     fixes: [],
     source: SOURCES.probe,
   };
+}
+
+/** A failure() reason in the reader's language (the evidence keeps the English note). */
+function whyText(why: string): string {
+  switch (why) {
+    case 'command not found (exit 127)': return t('command not found (exit 127)');
+    case 'timed out': return t('timed out');
+    case 'output cut off (connection lost or deadline)': return t('output cut off (connection lost or deadline)');
+    case 'output over the size cap, cut': return t('output over the size cap, cut');
+    default: return why;
+  }
 }
 
 /** ibv_devinfo loses no verdict when sysfs showed every port (the probe's pci-sysfs read). */
@@ -91,10 +106,11 @@ function notCollected(report: ProbeReport, notRun: readonly CommandResult[]): Fi
   return {
     id: 'probe.command-failed',
     severity: cut || notRun.some((c) => WEIGHTY.has(c.id)) ? 'warning' : 'info',
-    title: `${notRun.length} diagnostic${notRun.length === 1 ? ' was' : 's were'} not collected`,
-    detail:
-      (cut ? 'The probe was cut short (connection lost or deadline), so these never reported. ' : 'The saved outputs do not include these (or the probe stopped before them). ') +
-      `Findings that depend on them are skipped: ${notRun.map((c) => c.id).join(', ')}.`,
+    title: notRun.length === 1 ? t('1 diagnostic was not collected') : t('{0} diagnostics were not collected', notRun.length),
+    detail: [
+      cut ? t('The probe was cut short (connection lost or deadline), so these never reported.') : t('The saved outputs do not include these (or the probe stopped before them).'),
+      t('Findings that depend on them are skipped: {0}.', notRun.map((c) => c.id).join(', ')),
+    ].join(' '),
     evidence: notRun.map((c) => note(report, c.id as ProbeCommandId, 'not collected')),
     fixes: [],
     source: SOURCES.probe,

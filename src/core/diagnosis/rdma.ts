@@ -5,6 +5,7 @@ import { RuleContext } from './context';
 import { Finding, SOURCES } from './finding';
 import { inboxStackBlocksPeermem } from './hostState';
 import { rdmaPorts } from './rdmaPorts';
+import { t } from '../l10n';
 
 /** Whether any RDMA device is known: from ibv_devinfo, else from topo's NIC columns; null if neither says. */
 export function rdmaDevicesKnown(report: ProbeReport): boolean | null {
@@ -26,10 +27,8 @@ export function rdmaNoneFindings(report: ProbeReport): Finding[] {
   return [{
     id: 'rdma.none',
     severity: 'error',
-    title: 'No RDMA device',
-    detail:
-      'GPUDirect RDMA moves data between a GPU and an RDMA NIC (InfiniBand or RoCE); this host shows none. Install an RDMA-capable NIC, ' +
-      'or load its driver (mlx5_core/mlx5_ib) and rdma-core; without one, multi-node NCCL falls back to TCP sockets.',
+    title: t('No RDMA device'),
+    detail: t('GPUDirect RDMA moves data between a GPU and an RDMA NIC (InfiniBand or RoCE); this host shows none. Install an RDMA-capable NIC, or load its driver (mlx5_core/mlx5_ib) and rdma-core; without one, multi-node NCCL falls back to TCP sockets.'),
     evidence,
     fixes: [],
     source: SOURCES.rdmaCore,
@@ -51,11 +50,10 @@ export function portDownFindings(report: ProbeReport): Finding[] {
   return [{
     id: 'rdma.port-down',
     severity: all ? 'error' : 'warning',
-    title: `No active port on ${down.map((d) => d.name).join(', ')}`,
-    detail:
-      `${all ? 'No RDMA device has' : 'These RDMA devices have no'} port in state PORT_ACTIVE, so no traffic can use ${all ? 'any of them' : 'them'}. ` +
-      'Check the cable and switch port, the subnet manager (InfiniBand: ports stay INIT without one) or the link settings (RoCE), ' +
-      'and keep inactive devices out of NCCL_IB_HCA.',
+    title: t('No active port on {0}', down.map((d) => d.name).join(', ')),
+    detail: all
+      ? t('No RDMA device has port in state PORT_ACTIVE, so no traffic can use any of them. Check the cable and switch port, the subnet manager (InfiniBand: ports stay INIT without one) or the link settings (RoCE), and keep inactive devices out of NCCL_IB_HCA.')
+      : t('These RDMA devices have no port in state PORT_ACTIVE, so no traffic can use them. Check the cable and switch port, the subnet manager (InfiniBand: ports stay INIT without one) or the link settings (RoCE), and keep inactive devices out of NCCL_IB_HCA.'),
     evidence: down.flatMap((d) => d.evidence()),
     fixes: [],
     source: SOURCES.rdmaCore,
@@ -87,12 +85,10 @@ export function ofedMissingFindings({ report, host, dmabuf }: RuleContext): Find
   return [{
     id: 'ofed.missing',
     severity: dmabuf.available === true ? 'info' : 'warning',
-    title: 'MLNX_OFED / DOCA-OFED is not installed',
-    detail:
-      'ofed_info is not there, so the RDMA stack is the inbox one. nvidia-peermem needs the OFED ib_core (ib_register_peer_memory_client); ' +
-      (dmabuf.available === true
-        ? 'dma-buf is available here and works with inbox rdma-core, so OFED is optional.'
-        : 'install MLNX_OFED/DOCA-OFED before the NVIDIA driver, or use dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12, rdma-core ≥ 34).'),
+    title: t('MLNX_OFED / DOCA-OFED is not installed'),
+    detail: dmabuf.available === true
+      ? t('ofed_info is not there, so the RDMA stack is the inbox one. nvidia-peermem needs the OFED ib_core (ib_register_peer_memory_client); dma-buf is available here and works with inbox rdma-core, so OFED is optional.')
+      : t('ofed_info is not there, so the RDMA stack is the inbox one. nvidia-peermem needs the OFED ib_core (ib_register_peer_memory_client); install MLNX_OFED/DOCA-OFED before the NVIDIA driver, or use dma-buf (open kernel modules ≥ 535, kernel ≥ 5.12, rdma-core ≥ 34).'),
     evidence: [ofed?.missing ? note(report, 'ofed', 'command not found (exit 127)') : note(report, 'ofed', `exit ${ofed?.exitCode ?? '?'}`)],
     fixes: [],
     source: SOURCES.dmabuf,

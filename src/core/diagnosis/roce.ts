@@ -16,6 +16,7 @@ import { RuleContext } from './context';
 import { factOf } from './evidence';
 import { Finding, SOURCES } from './finding';
 import { GpuNicPair } from './pairs';
+import { t } from '../l10n';
 
 const GID_SOURCE = 'NVIDIA/nccl src/transport/net_ib/connect.cc ncclIbGetGidIndex, ncclUpdateGidIndex (2.21+; net_ib.cc before 2.23); /sys/class/infiniband/<dev>/ports/<n>/gids, gid_attrs/types';
 
@@ -62,11 +63,8 @@ function noV2Finding(ports: readonly UsedPort[]): Finding {
   return {
     id: 'roce.no-v2-gid',
     severity: 'warning',
-    title: `No routable RoCE v2 GID on ${ports.map((u) => `${u.device}:${u.port.port}`).join(', ')}`,
-    detail:
-      `${ports.map((u) => `${u.device} port ${u.port.port}: ${why(u)}`).join('; ')}. RoCE v2 carries RDMA in UDP/IP packets and needs a GID built from an IP address of the port's netdev; ` +
-      'link-local (fe80::) and RoCE v1 GIDs do not cross a router, so NCCL connections to other nodes time out ("Got completion with error 12"). ' +
-      'Give the netdev its IP address (the kernel then adds a v1 and a v2 GID for it) and check that the RoCE mode is v2 (cma_roce_mode).',
+    title: t('No routable RoCE v2 GID on {0}', ports.map((u) => `${u.device}:${u.port.port}`).join(', ')),
+    detail: t('{0}. RoCE v2 carries RDMA in UDP/IP packets and needs a GID built from an IP address of the port\'s netdev; link-local (fe80::) and RoCE v1 GIDs do not cross a router, so NCCL connections to other nodes time out ("Got completion with error 12"). Give the netdev its IP address (the kernel then adds a v1 and a v2 GID for it) and check that the RoCE mode is v2 (cma_roce_mode).', ports.map((u) => `${u.device} port ${u.port.port}: ${why(u)}`).join('; ')),
     evidence: ports.flatMap((u) => gidEvidence(u)).slice(0, 6),
     fixes: [],
     source: GID_SOURCE,
@@ -86,10 +84,11 @@ function gidIndexFinding(ctx: RuleContext, wrong: readonly { u: UsedPort; choice
   return {
     id: 'roce.gid-index',
     severity: 'warning',
-    title: `NCCL ${formatNcclVersion(ctx.nccl.version)} would use a non-routable GID on ${wrong.map((w) => `${w.u.device}:${w.u.port.port}`).join(', ')}: set ${indexes.length === 1 ? `NCCL_IB_GID_INDEX=${indexes[0]}` : 'the GID index'}`,
-    detail:
-      `${wrong.map((w) => `${w.u.device} port ${w.u.port.port}: NCCL picks ${describeGid(w.choice.entry, w.choice.index)} (${w.choice.how}), the routable RoCE v2 entry is ${describeGid(w.best, w.best?.index ?? null)}`).join('; ')}. ` +
-      `A link-local or RoCE v1 GID does not cross an IP router, so connections between nodes fail or time out. Set ${set} for the job (NCCL_IB_GID_INDEX needs the same index on every node).`,
+    title: t('NCCL {0} would use a non-routable GID on {1}: set {2}', formatNcclVersion(ctx.nccl.version), wrong.map((w) => `${w.u.device}:${w.u.port.port}`).join(', '), indexes.length === 1 ? `NCCL_IB_GID_INDEX=${indexes[0]}` : t('the GID index')),
+    detail: [
+      `${wrong.map((w) => t('{0} port {1}: NCCL picks {2} ({3}), the routable RoCE v2 entry is {4}', w.u.device, w.u.port.port, describeGid(w.choice.entry, w.choice.index), w.choice.how, describeGid(w.best, w.best?.index ?? null))).join('; ')}.`,
+      t('A link-local or RoCE v1 GID does not cross an IP router, so connections between nodes fail or time out. Set {0} for the job (NCCL_IB_GID_INDEX needs the same index on every node).', set),
+    ].join(' '),
     evidence: wrong.flatMap((w) => gidEvidence(w.u)).slice(0, 6),
     fixes: [],
     source: GID_SOURCE,
@@ -113,8 +112,8 @@ function ibPortFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Finding
     out.push({
       id: 'ib.mtu-low',
       severity: 'warning',
-      title: `InfiniBand MTU below 4096 on ${lowMtu.map((x) => x.name).join(', ')}`,
-      detail: `${lowMtu.map((x) => `${x.name}: active_mtu ${activeMtu(x.p)}`).join('; ')}. NCCL connects with the smaller active MTU of the two ends (ncclIbConnect/ncclIbAccept in src/transport/net_ib/connect.cc), so each message needs more packets. InfiniBand HCAs and switches support 4096: raise the partition MTU in the subnet manager (opensm partitions.conf "mtu=5").`,
+      title: t('InfiniBand MTU below 4096 on {0}', lowMtu.map((x) => x.name).join(', ')),
+      detail: t('{0}. NCCL connects with the smaller active MTU of the two ends (ncclIbConnect/ncclIbAccept in src/transport/net_ib/connect.cc), so each message needs more packets. InfiniBand HCAs and switches support 4096: raise the partition MTU in the subnet manager (opensm partitions.conf "mtu=5").', lowMtu.map((x) => `${x.name}: active_mtu ${activeMtu(x.p)}`).join('; ')),
       evidence: lowMtu.slice(0, 4).map((x) => `ibv_devinfo -v: ${x.name} active_mtu: ${activeMtu(x.p)}`),
       fixes: [],
       source: `${SOURCES.rdmaCore}; NVIDIA/nccl src/transport/net_ib/connect.cc (path_mtu = min of both active_mtu)`,
@@ -124,8 +123,8 @@ function ibPortFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Finding
     out.push({
       id: 'ib.link-degraded',
       severity: 'warning',
-      title: `InfiniBand port trained on fewer than 4 lanes: ${narrow.map((x) => x.name).join(', ')}`,
-      detail: `${narrow.map((x) => `${x.name}: active_width ${activeWidthLanes(x.p)}X`).join('; ')}. HCA ports are 4X; a port at 1X or 2X (outside a deliberate split-port setup) points at a faulty cable, transceiver or switch port, and caps the port at that fraction of its rate. Compare with ibstat on the other nodes and reseat or replace the cable.`,
+      title: t('InfiniBand port trained on fewer than 4 lanes: {0}', narrow.map((x) => x.name).join(', ')),
+      detail: t('{0}. HCA ports are 4X; a port at 1X or 2X (outside a deliberate split-port setup) points at a faulty cable, transceiver or switch port, and caps the port at that fraction of its rate. Compare with ibstat on the other nodes and reseat or replace the cable.', narrow.map((x) => `${x.name}: active_width ${activeWidthLanes(x.p)}X`).join('; ')),
       evidence: narrow.slice(0, 4).map((x) => `ibv_devinfo -v: ${x.name} active_width: ${activeWidthLanes(x.p)}X`),
       fixes: [],
       source: SOURCES.rdmaCore,
@@ -144,10 +143,8 @@ function mixedFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Finding[
   return [{
     id: 'rdma.mixed-link-layers',
     severity: 'warning',
-    title: 'The NICs NCCL uses mix InfiniBand and RoCE ports',
-    detail:
-      `${used.map(([name, l]) => `${name} ${l === 'Ethernet' ? 'RoCE' : l}`).join(', ')}. NCCL pairs a rank's NIC with the peer's NIC of the same channel; an InfiniBand port cannot reach a RoCE port, so mixed sets fail to connect or fall back. ` +
-      'Keep NCCL_IB_HCA to one fabric (for example only the InfiniBand ports), the same on every node.',
+    title: t('The NICs NCCL uses mix InfiniBand and RoCE ports'),
+    detail: t('{0}. NCCL pairs a rank\'s NIC with the peer\'s NIC of the same channel; an InfiniBand port cannot reach a RoCE port, so mixed sets fail to connect or fall back. Keep NCCL_IB_HCA to one fabric (for example only the InfiniBand ports), the same on every node.', used.map(([name, l]) => `${name} ${l === 'Ethernet' ? 'RoCE' : l}`).join(', ')),
     evidence: used.slice(0, 6).map(([name, l]) => `/sys/class/infiniband/${name.replace(':', '/ports/')}/link_layer: ${l}`),
     fixes: [],
     source: `${SOURCES.ncclEnv}; NVIDIA/nccl src/transport/net_ib (one fabric per connection)`,

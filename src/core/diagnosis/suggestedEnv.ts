@@ -5,6 +5,7 @@ import { HostVerdict } from '../topology/nccl/model';
 import type { TableNet } from '../topology/nccl/pathTable';
 import { ncclIbHcaValue } from './ibHca';
 import { GpuNicPair } from './pairs';
+import { t } from '../l10n';
 
 export interface SuggestedEnv {
   readonly kind: 'suggestion';
@@ -25,14 +26,11 @@ export function suggestEnv(pairs: readonly GpuNicPair[], hv: HostVerdict | null)
   const hca = ncclIbHcaValue(usedPorts(pairs, hv, notes));
   if (hca !== null) {
     env.NCCL_IB_HCA = hca;
-    notes.push(
-      'NCCL_IB_HCA: the ports NCCL gives these GPUs ("=" asks for exact names, ":<port>" the port). It only filters: ' +
-        'NCCL still walks its own device list and assigns ports to GPUs by topology, whatever the order here.',
-    );
+    notes.push(t('NCCL_IB_HCA: the ports NCCL gives these GPUs ("=" asks for exact names, ":<port>" the port). It only filters: NCCL still walks its own device list and assigns ports to GPUs by topology, whatever the order here.'));
   }
   const level = gdrLevel(pairs, hv, notes);
   if (level) env.NCCL_NET_GDR_LEVEL = level;
-  if (Object.keys(env).length === 0) notes.push('Nothing to set: no RDMA NIC in the topology, or NCCL\'s defaults already fit.');
+  if (Object.keys(env).length === 0) notes.push(t('Nothing to set: no RDMA NIC in the topology, or NCCL\'s defaults already fit.'));
   return { kind: 'suggestion', env, notes };
 }
 
@@ -43,10 +41,7 @@ function usedPorts(pairs: readonly GpuNicPair[], hv: HostVerdict | null, notes: 
   const layers = new Set(list.map((n) => n.linkLayer).filter((l) => l !== null));
   if (layers.size > 1) {
     const by = (l: string) => list.filter((n) => n.linkLayer === l).map((n) => n.device).join(', ');
-    notes.push(
-      `These ports mix InfiniBand (${by('IB')}) and RoCE (${by('RoCE')}): NCCL cannot connect ports of different link types ` +
-        '("Try selecting NICs of only one link type using NCCL_IB_HCA", src/transport/net_ib/connect.cc); keep one type per job.',
-    );
+    notes.push(t('These ports mix InfiniBand ({0}) and RoCE ({1}): NCCL cannot connect ports of different link types ("Try selecting NICs of only one link type using NCCL_IB_HCA", src/transport/net_ib/connect.cc); keep one type per job.', by('IB'), by('RoCE')));
   }
   return list;
 }
@@ -56,10 +51,10 @@ function gdrLevel(pairs: readonly GpuNicPair[], hv: HostVerdict | null, notes: s
   const far = (hv?.gpus ?? []).filter((gv) => gv.primary?.receive.block === 'distance');
   const sys = far.filter((gv) => gv.primary?.path === 'SYS').map((gv) => gv.gpu.name);
   if (sys.length > 0) {
-    notes.push(`${sys.join(', ')} reach a NIC only across NUMA nodes (SYS): NCCL_NET_GDR_LEVEL=SYS would force GPUDirect RDMA there, usually slower than staging through host memory; not suggested. A NIC on those GPUs' PCIe switch or NUMA node is the real fix.`);
+    notes.push(t('{0} reach a NIC only across NUMA nodes (SYS): NCCL_NET_GDR_LEVEL=SYS would force GPUDirect RDMA there, usually slower than staging through host memory; not suggested. A NIC on those GPUs\' PCIe switch or NUMA node is the real fix.', sys.join(', ')));
   }
   const phb = far.filter((gv) => gv.primary?.path === 'PHB').map((gv) => gv.gpu.name);
   if (phb.length === 0 || pairs.length === 0) return null;
-  notes.push(`NCCL_NET_GDR_LEVEL=PHB: ${phb.join(', ')} reach their NIC through a PCIe host bridge (nvidia-smi PHB or NODE), beyond the threshold; this enables GPUDirect RDMA for them at a cost (traffic crosses the CPU's root complex). Measure with nccl-tests before keeping it.`);
+  notes.push(t('NCCL_NET_GDR_LEVEL=PHB: {0} reach their NIC through a PCIe host bridge (nvidia-smi PHB or NODE), beyond the threshold; this enables GPUDirect RDMA for them at a cost (traffic crosses the CPU\'s root complex). Measure with nccl-tests before keeping it.', phb.join(', ')));
   return 'PHB';
 }

@@ -7,6 +7,7 @@
 import { ProbeReport } from '../probe/runProbe';
 import { factOf, labelOf } from './evidence';
 import { Finding, SOURCES } from './finding';
+import { t } from '../l10n';
 
 export interface VirtState {
   /** Why this host is a guest (evidence lines); [] on bare metal or when nothing says so. */
@@ -58,16 +59,13 @@ export function vmFindings(report: ProbeReport, virt: VirtState, nicBdfs: readon
   const nics = nicBdfs.map((b) => ({ bdf: b, lspci: acs?.devices.get(b) ?? null })).filter((n) => n.lspci !== null);
   const ats = nics.map((n) => `${n.bdf}: ${n.lspci?.ats ? `ATS ${n.lspci.ats.enabled === true ? 'enabled' : n.lspci.ats.enabled === false ? 'present, disabled' : 'present'}` : 'no ATS capability visible'}`);
   const atsText = acs === undefined || acs.via === 'none' || acs.via === 'missing' || nics.length === 0
-    ? 'Whether the NICs expose ATS could not be read here (lspci -vvv as root shows "Address Translation Service (ATS)").'
-    : `ATS as the guest sees it: ${ats.join('; ')}.`;
+    ? t('Whether the NICs expose ATS could not be read here (lspci -vvv as root shows "Address Translation Service (ATS)").')
+    : t('ATS as the guest sees it: {0}.', ats.join('; '));
   return [{
     id: 'platform.virtual-machine',
     severity: 'info',
-    title: 'Virtual machine: the PCIe topology shown is the hypervisor\'s, not the hardware\'s',
-    detail:
-      `${virt.guest.join('; ')}. Inside a VM, nvidia-smi topo -m and NCCL see the emulated PCI tree (often every GPU and NIC on its own root port, PHB or SYS between them), not the physical switches: ` +
-      'GPUDirect RDMA distances and NIC choices made from it can be wrong. Give NCCL the physical topology with NCCL_TOPO_FILE=<the provider\'s topology XML> (cloud GPU images ship one; NCCL reads it in ncclTopoGetSystem, src/graph/topo.cc). ' +
-      `ACS and the IOMMU are required in a guest: GPUDirect RDMA needs ATS on the NIC instead. ${atsText}`,
+    title: t('Virtual machine: the PCIe topology shown is the hypervisor\'s, not the hardware\'s'),
+    detail: t('{0}. Inside a VM, nvidia-smi topo -m and NCCL see the emulated PCI tree (often every GPU and NIC on its own root port, PHB or SYS between them), not the physical switches: GPUDirect RDMA distances and NIC choices made from it can be wrong. Give NCCL the physical topology with NCCL_TOPO_FILE=<the provider\'s topology XML> (cloud GPU images ship one; NCCL reads it in ncclTopoGetSystem, src/graph/topo.cc). ACS and the IOMMU are required in a guest: GPUDirect RDMA needs ATS on the NIC instead. {1}', virt.guest.join('; '), atsText),
     evidence: [...virt.guest.slice(0, 3), ...ats.slice(0, 2).map((a) => `lspci -vvv -s ${a}`)],
     fixes: [],
     source: `${SOURCES.ncclTroubleshooting}; NVIDIA/nccl src/graph/topo.cc ncclTopoGetSystem (NCCL_TOPO_FILE); rdma-core kernel-boot/rdma_topo (ATS with virt)`,

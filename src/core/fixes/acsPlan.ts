@@ -19,6 +19,7 @@ import { PersistState } from './persistState';
 import { Refusal, isRefusal, privilegeFor, privilegeText } from './planChecks';
 import { privilegedCommand } from './scripts';
 import { AcsBridge, FixPlan, FixStep, Privilege } from './types';
+import { t } from '../l10n';
 
 type Base = Omit<FixPlan, 'status' | 'summary'>;
 
@@ -62,31 +63,34 @@ function acsTargets(input: AcsPlanInput, findings: readonly Finding[], pairs: re
   const pick = (...ids: string[]) => findings.filter((f) => ids.includes(f.id));
   const virt = virtState(report);
   if (isolationRequired(virt)) {
-    const why = virt.guest.length > 0 ? 'This host is a virtual machine' : 'This host passes devices through to virtual machines';
-    return { refused: `${why} (${[...virt.guest, ...virt.hostsGuests].join('; ')}): ACS keeps the guests' devices isolated and must stay on (rdma-core kernel-boot/rdma_topo keeps it with virtualisation; GPUDirect RDMA uses ATS there). Nothing is changed.`, findings: pick('pcie.acs-enabled', 'platform.virtual-machine') };
+    const why = virt.guest.length > 0 ? t('This host is a virtual machine') : t('This host passes devices through to virtual machines');
+    return { refused: t('{0} ({1}): ACS keeps the guests\' devices isolated and must stay on (rdma-core kernel-boot/rdma_topo keeps it with virtualisation; GPUDirect RDMA uses ATS there). Nothing is changed.', why, [...virt.guest, ...virt.hostsGuests].join('; ')), findings: pick('pcie.acs-enabled', 'platform.virtual-machine') };
   }
   const reading = readAcs(report, pairs);
   if (!reading || reading.bridges.length === 0) {
-    return { refused: 'No PCIe bridge between a GPU and the NIC NCCL gives it was found in sysfs (no tree read, or every pair crosses the CPU anyway): there is no ACS to turn off on a GPU↔NIC path.' };
+    return { refused: t('No PCIe bridge between a GPU and the NIC NCCL gives it was found in sysfs (no tree read, or every pair crosses the CPU anyway): there is no ACS to turn off on a GPU↔NIC path.') };
   }
   const iommu = iommuState(report, reading.paths.flatMap((p) => [p.gpuBdf, p.nicBdf]));
   if (iommu?.mode === 'translated' || iommu?.mode === 'mixed') {
-    return { refused: `The IOMMU translates DMA for the GPUs and NICs (IOMMU groups ${iommu.translatedGroups.join(', ') || 'of type DMA'}): with ACS off, peer packets would bypass the translation with untranslated addresses. Boot with ${passthroughAdvice(report)} first (or disable the IOMMU in the firmware), then run ${input.fixId} again.`, findings: pick('iommu.enabled') };
+    return { refused: t('The IOMMU translates DMA for the GPUs and NICs (IOMMU groups {0}): with ACS off, peer packets would bypass the translation with untranslated addresses. Boot with {1} first (or disable the IOMMU in the firmware), then run {2} again.', iommu.translatedGroups.join(', ') || t('of type DMA'), passthroughAdvice(report), input.fixId), findings: pick('iommu.enabled') };
   }
-  if (factOf(report, 'pci-acs')?.via === 'missing') return { refused: 'lspci and setpci are not installed on the host (package pciutils): install it, then run the fix again.' };
+  if (factOf(report, 'pci-acs')?.via === 'missing') return { refused: t('lspci and setpci are not installed on the host (package pciutils): install it, then run the fix again.') };
   return reading.unread !== null ? unreadTargets(reading) : readTargets(reading, input.fixId, iommu?.active === true);
 }
 
 function readTargets(reading: AcsReading, fixId: AcsPlanInput['fixId'], iommuActive: boolean): Targets {
   const redirecting = reading.redirecting.map((r) => bridge(r.bridge.bdf, r.lspci.description, r.lspci.acs?.ctl ? hex(acsWord(r.lspci.acs.ctl)) : null, r.pairs));
   if (fixId === 'disable-acs') {
-    const nothing = redirecting.length === 0 ? `ACS redirects nothing on the ${reading.bridges.length} bridge${reading.bridges.length > 1 ? 's' : ''} between the GPUs and their NICs (${reading.bridges.map((b) => b.bdf).join(', ')}): nothing to do.` : null;
+    const bdfs = reading.bridges.map((b) => b.bdf).join(', ');
+    const nothing = redirecting.length > 0 ? null : reading.bridges.length > 1
+      ? t('ACS redirects nothing on the {0} bridges between the GPUs and their NICs ({1}): nothing to do.', reading.bridges.length, bdfs)
+      : t('ACS redirects nothing on the 1 bridge between the GPUs and their NICs ({0}): nothing to do.', bdfs);
     return { bridges: redirecting, nothing, notes: [] };
   }
   // persist-acs: every bridge of the paths that has ACS, also where disable-acs has already cleared it.
   const withAcs = redirecting.length > 0 ? redirecting : reading.capable.map((c) => bridge(c.bridge.bdf, c.lspci.description, c.lspci.acs?.ctl ? hex(acsWord(c.lspci.acs.ctl)) : null, c.pairs));
-  const nothing = redirecting.length === 0 && !iommuActive ? 'No IOMMU is active and ACS redirects nothing on the GPU↔NIC bridges: nothing turns it on at boot here, so there is nothing to persist.'
-    : withAcs.length === 0 ? 'None of the bridges between the GPUs and their NICs has an ACS capability: there is nothing to persist.' : null;
+  const nothing = redirecting.length === 0 && !iommuActive ? t('No IOMMU is active and ACS redirects nothing on the GPU↔NIC bridges: nothing turns it on at boot here, so there is nothing to persist.')
+    : withAcs.length === 0 ? t('None of the bridges between the GPUs and their NICs has an ACS capability: there is nothing to persist.') : null;
   return { bridges: withAcs, nothing, notes: [] };
 }
 
@@ -94,7 +98,7 @@ function unreadTargets(reading: AcsReading): Targets {
   return {
     bridges: reading.bridges.map((b) => bridge(b.bdf, '', null, reading.paths.filter((p) => p.bridges.includes(b)).map((p) => `${p.gpu}↔${p.nic}`))),
     nothing: null,
-    notes: [`${reading.unread}: the current ACSCtl of these bridges is not known. The script reads each one first (as root) and writes only where it is not 0000; a bridge without ACS is skipped.`],
+    notes: [t('{0}: the current ACSCtl of these bridges is not known. The script reads each one first (as root) and writes only where it is not 0000; a bridge without ACS is skipped.', reading.unread ?? '')],
   };
 }
 
@@ -119,29 +123,29 @@ function describe(bridges: readonly AcsBridge[]): string {
 
 function planDisable(input: AcsPlanInput, base: Base, acs: NonNullable<FixPlan['acs']>, privilege: Privilege, notes: string[]): FixPlan {
   const bdfs = acs.bridges.map((b) => b.bdf);
-  const step: FixStep = { kind: 'acs', title: `turn off ACS on ${bdfs.length} bridge${bdfs.length > 1 ? 's' : ''} (setpci -s <bdf> ECAP_ACS+0x6.w=0000)`, command: privilegedCommand(disableAcsScript(bdfs), privilege, input.sudoMarker), timeoutMs: TIMEOUT_MS };
+  const step: FixStep = { kind: 'acs', title: bdfs.length > 1 ? t('turn off ACS on {0} bridges (setpci -s <bdf> ECAP_ACS+0x6.w=0000)', bdfs.length) : t('turn off ACS on 1 bridge (setpci -s <bdf> ECAP_ACS+0x6.w=0000)'), command: privilegedCommand(disableAcsScript(bdfs), privilege, input.sudoMarker), timeoutMs: TIMEOUT_MS };
   return {
     ...base, privilege, acs, steps: [step], status: 'ready',
-    notes: [...notes, 'Lost at the next reboot: persist-acs writes a systemd unit that repeats it at boot.', ...acs.undo.map((u) => `Undo: ${u}`)],
-    summary: `Write 0000 to ACS Control of ${describe(acs.bridges)}, ${privilegeText(privilege, input.user)}; then read ACSCtl back with lspci -vvv.`,
+    notes: [...notes, t('Lost at the next reboot: persist-acs writes a systemd unit that repeats it at boot.'), ...acs.undo.map((u) => t('Undo: {0}', u))],
+    summary: t('Write 0000 to ACS Control of {0}, {1}; then read ACSCtl back with lspci -vvv.', describe(acs.bridges), privilegeText(privilege, input.user)),
   };
 }
 
 function planPersist(input: AcsPlanInput, base: Base, acs: NonNullable<FixPlan['acs']>, privilege: Privilege, notes: string[]): FixPlan {
   const setpci = factOf(input.report, 'pci-acs')?.setpci;
-  if (!setpci) return refused(base, { refused: 'setpci was not found on the host\'s PATH (package pciutils): the unit needs its path. Install pciutils, then run persist-acs again.' });
-  if (!input.unitState?.ok) return refused(base, { refused: `Could not read ${ACS_UNIT} (${input.unitState ? input.unitState.error.message : 'not read'}): no change can be shown, so none is made.` });
+  if (!setpci) return refused(base, { refused: t('setpci was not found on the host\'s PATH (package pciutils): the unit needs its path. Install pciutils, then run persist-acs again.') });
+  if (!input.unitState?.ok) return refused(base, { refused: t('Could not read {0} ({1}): no change can be shown, so none is made.', ACS_UNIT, input.unitState ? input.unitState.error.message : t('not read')) });
   const files = input.unitState.value.files;
   const unit = acsUnit(acs.bridges.map((b) => b.bdf), setpci);
   const before = files[ACS_UNIT]?.kind === 'regular' ? (files[ACS_UNIT] as { content: string }).content : null;
-  if (files[ACS_UNIT] && files[ACS_UNIT].kind !== 'regular' && files[ACS_UNIT].kind !== 'absent') return refused(base, { refused: `${ACS_UNIT} exists but is not a regular file: gdr-doctor does not replace it.` });
-  if (before === unit && files[ACS_WANTS]?.kind === 'symlink') return { ...base, acs, status: 'nothing-to-do', summary: `${ACS_UNIT} already turns off ACS on these bridges at boot and is enabled: nothing to do.` };
-  const step: FixStep = { kind: 'persist', title: `write ${ACS_UNIT} (temp file, then rename) and enable it (${ACS_WANTS})`, command: privilegedCommand(persistAcsScript(unit), privilege, input.sudoMarker), timeoutMs: TIMEOUT_MS };
+  if (files[ACS_UNIT] && files[ACS_UNIT].kind !== 'regular' && files[ACS_UNIT].kind !== 'absent') return refused(base, { refused: t('{0} exists but is not a regular file: gdr-doctor does not replace it.', ACS_UNIT) });
+  if (before === unit && files[ACS_WANTS]?.kind === 'symlink') return { ...base, acs, status: 'nothing-to-do', summary: t('{0} already turns off ACS on these bridges at boot and is enabled: nothing to do.', ACS_UNIT) };
+  const step: FixStep = { kind: 'persist', title: t('write {0} (temp file, then rename) and enable it ({1})', ACS_UNIT, ACS_WANTS), command: privilegedCommand(persistAcsScript(unit), privilege, input.sudoMarker), timeoutMs: TIMEOUT_MS };
   return {
     ...base, privilege, acs, steps: [step], status: 'ready',
     fileChange: { path: ACS_UNIT, before, after: unit, diff: unifiedDiff(ACS_UNIT, before, unit) },
-    notes: [...notes, 'The unit runs at the next boot; for now, disable-acs turns ACS off at once.', ...acs.undo.map((u) => `Undo: ${u}`)],
-    summary: `Add a oneshot systemd unit that writes 0000 to ACS Control of ${describe(acs.bridges)} at every boot, ${privilegeText(privilege, input.user)}; then read the unit and its link back.`,
+    notes: [...notes, t('The unit runs at the next boot; for now, disable-acs turns ACS off at once.'), ...acs.undo.map((u) => t('Undo: {0}', u))],
+    summary: t('Add a oneshot systemd unit that writes 0000 to ACS Control of {0} at every boot, {1}; then read the unit and its link back.', describe(acs.bridges), privilegeText(privilege, input.user)),
   };
 }
 

@@ -9,19 +9,20 @@ import { PersistState } from './persistState';
 import { RemoteShell } from './shell';
 import { FixPlan } from './types';
 import { Verification } from './verify';
+import { t } from '../l10n';
 
 const VERIFY_TIMEOUT_MS = 30_000;
 
 export async function verifyAcs(plan: FixPlan, shell: RemoteShell, stdin: string | undefined): Promise<Verification> {
   const acs = plan.acs;
-  if (!acs) return { ok: false, message: 'The plan names no bridge to check.', lines: [] };
+  if (!acs) return { ok: false, message: t('The plan names no bridge to check.'), lines: [] };
   const r = await shell.run(acs.verifyCommand, { stdin, timeoutMs: VERIFY_TIMEOUT_MS }).catch((e: unknown) => ({ error: errorText(e) }));
   if ('error' in r || r.exitCode !== 0) {
     const why = 'error' in r ? r.error : `exit ${r.exitCode}: ${r.stderr.toString('utf8').trim()}`;
-    return { ok: false, message: `setpci ran, but ACSCtl could not be read back to verify it (${why}).`, lines: [] };
+    return { ok: false, message: t('setpci ran, but ACSCtl could not be read back to verify it ({0}).', why), lines: [] };
   }
   const parsed = parsePciAcs(r.stdout.toString('utf8'));
-  if (!parsed.ok) return { ok: false, message: `setpci ran, but lspci's reading could not be understood: ${parsed.error.message}`, lines: [] };
+  if (!parsed.ok) return { ok: false, message: t('setpci ran, but lspci\'s reading could not be understood: {0}', parsed.error.message), lines: [] };
   const lines: string[] = [];
   const still: string[] = [];
   for (const b of acs.bridges) {
@@ -34,17 +35,17 @@ export async function verifyAcs(plan: FixPlan, shell: RemoteShell, stdin: string
     lines.push(`lspci -vvv -s ${b.bdf}: ACSCtl ${on.length > 0 ? on.map((f) => `${f}+`).join(' ') : 'all off'}`);
     if (redirects(ctl)) still.push(b.bdf);
   }
-  if (still.length > 0) return { ok: false, message: `ACS still redirects peer traffic on ${still.join(', ')} after the write.`, lines };
-  return { ok: true, message: `ACS is off on ${acs.bridges.map((b) => b.bdf).join(', ')}: GPU↔NIC traffic stays below the switch until the next reboot.`, lines };
+  if (still.length > 0) return { ok: false, message: t('ACS still redirects peer traffic on {0} after the write.', still.join(', ')), lines };
+  return { ok: true, message: t('ACS is off on {0}: GPU↔NIC traffic stays below the switch until the next reboot.', acs.bridges.map((b) => b.bdf).join(', ')), lines };
 }
 
 export async function verifyAcsUnit(plan: FixPlan, reread: (() => Promise<Parsed<PersistState>>) | undefined): Promise<Verification> {
   const state = reread ? await reread().catch((e: unknown) => ({ ok: false as const, error: { line: 0, message: errorText(e) } })) : null;
-  if (!state?.ok) return { ok: false, message: `${ACS_UNIT} was written but could not be read back: ${state ? state.error.message : 'no way to read it'}`, lines: [] };
+  if (!state?.ok) return { ok: false, message: t('{0} was written but could not be read back: {1}', ACS_UNIT, state ? state.error.message : t('no way to read it')), lines: [] };
   const unit = state.value.files[ACS_UNIT];
   const link = state.value.files[ACS_WANTS];
   const lines = [`${ACS_UNIT}: ${unit?.kind ?? 'not read'}`, `${ACS_WANTS}: ${link?.kind ?? 'not read'}`];
-  if (unit?.kind !== 'regular' || unit.content !== plan.fileChange?.after) return { ok: false, message: `Reading ${ACS_UNIT} back does not find the planned unit.`, lines };
-  if (link?.kind !== 'symlink') return { ok: false, message: `${ACS_UNIT} is written but not enabled: ${ACS_WANTS} is ${link?.kind ?? 'missing'}.`, lines };
-  return { ok: true, message: `${ACS_UNIT} is written and enabled: ACS is turned off on these bridges at every boot.`, lines };
+  if (unit?.kind !== 'regular' || unit.content !== plan.fileChange?.after) return { ok: false, message: t('Reading {0} back does not find the planned unit.', ACS_UNIT), lines };
+  if (link?.kind !== 'symlink') return { ok: false, message: t('{0} is written but not enabled: {1} is {2}.', ACS_UNIT, ACS_WANTS, link?.kind ?? 'missing'), lines };
+  return { ok: true, message: t('{0} is written and enabled: ACS is turned off on these bridges at every boot.', ACS_UNIT), lines };
 }

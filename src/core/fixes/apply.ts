@@ -10,6 +10,7 @@ import { RemoteShell, ShellResult } from './shell';
 import { FixPlan, FixResult, FixStatus, FixStep, StepOutcome } from './types';
 import { verifyAcs, verifyAcsUnit } from './acsVerify';
 import { Verification, verifyLoad, verifyPersist } from './verify';
+import { t } from '../l10n';
 
 export interface ApplyOptions {
   readonly shell: RemoteShell;
@@ -37,7 +38,7 @@ export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<Fi
     if (options.passwordsRefused !== undefined) return result('refused', options.passwordsRefused);
     const password = await options.sudoPassword();
     if (password === null || password === '') {
-      return result('refused', `sudo on ${plan.host} needs the password of ${plan.user} and none was given: nothing was changed.`);
+      return result('refused', t('sudo on {0} needs the password of {1} and none was given: nothing was changed.', plan.host, plan.user));
     }
     stdin = `${password}\n`;
   }
@@ -77,24 +78,24 @@ interface Failure {
 }
 
 function describeFailure(plan: FixPlan, step: FixStep, r: ShellResult, o: StepOutcome, marker: string, first: boolean): Failure {
-  const unchanged = first ? 'nothing was changed' : 'the steps before it ran, nothing after it';
-  const printed = [o.stdout.trim(), o.stderr.trim()].filter((t) => t !== '').join('\n') || '(nothing)';
+  const unchanged = first ? t('nothing was changed') : t('the steps before it ran, nothing after it');
+  const printed = [o.stdout.trim(), o.stderr.trim()].filter((text) => text !== '').join('\n') || t('(nothing)');
   const asked = r.stderr.toString('utf8').split(marker).length - 1;
   if (plan.privilege === 'sudo-password' && (asked > 1 || WRONG_PASSWORD.test(o.stderr))) {
-    return { message: `sudo did not accept the password of ${plan.user} on ${plan.host}, so "${step.title}" did not run: ${unchanged}. (One try only: run the fix again to retype it.)`, findings: [] };
+    return { message: t('sudo did not accept the password of {0} on {1}, so "{2}" did not run: {3}. (One try only: run the fix again to retype it.)', plan.user, plan.host, step.title, unchanged), findings: [] };
   }
   if (plan.privilege !== 'root' && NOT_A_SUDOER.test(o.stderr)) {
-    return { message: `${plan.user} may not use sudo on ${plan.host} (sudo said: ${o.stderr.trim()}), so "${step.title}" did not run: ${unchanged}. Log in as root or as a user allowed to run sudo.`, findings: [] };
+    return { message: t('{0} may not use sudo on {1} (sudo said: {2}), so "{3}" did not run: {4}. Log in as root or as a user allowed to run sudo.', plan.user, plan.host, o.stderr.trim(), step.title, unchanged), findings: [] };
   }
   if (r.connectionLost) {
-    return { message: `The connection to ${plan.host} was lost while running "${step.title}": whether it took effect is unknown, and nothing after it ran. Run gdr-doctor diagnose to see the host's state.`, findings: [] };
+    return { message: t('The connection to {0} was lost while running "{1}": whether it took effect is unknown, and nothing after it ran. Run gdr-doctor diagnose to see the host\'s state.', plan.host, step.title), findings: [] };
   }
   if (r.timedOut) {
-    return { message: `"${step.title}" did not finish within ${step.timeoutMs / 1000} s (it may still be running on the host); nothing after it ran.`, findings: [] };
+    return { message: t('"{0}" did not finish within {1} s (it may still be running on the host); nothing after it ran.', step.title, step.timeoutMs / 1000), findings: [] };
   }
   const mismatch = step.kind === 'load' && plan.module ? ofedMismatchFromModprobe(`${o.stdout}\n${o.stderr}`, `modprobe ${plan.module}`, plan.dmabufAvailable) : null;
   const findings = mismatch ? [mismatch] : [];
-  const why = findings.length > 0 ? ' This is peermem.ofed-mismatch: the running ib_core lacks the peer-memory API the module was built for.' : '';
-  const nothingPersisted = plan.steps.some((s) => s.kind === 'persist') && step.kind === 'load' ? ' Nothing was persisted.' : '';
-  return { message: `"${step.title}" failed (exit ${r.exitCode}): ${unchanged}.${why}${nothingPersisted} The host printed:\n${printed}`, findings };
+  const why = findings.length > 0 ? ` ${t('This is peermem.ofed-mismatch: the running ib_core lacks the peer-memory API the module was built for.')}` : '';
+  const nothingPersisted = plan.steps.some((s) => s.kind === 'persist') && step.kind === 'load' ? ` ${t('Nothing was persisted.')}` : '';
+  return { message: `${t('"{0}" failed (exit {1}): {2}.', step.title, String(r.exitCode), unchanged)}${why}${nothingPersisted} ${t('The host printed:')}\n${printed}`, findings };
 }

@@ -14,6 +14,7 @@ import {
 } from './planChecks';
 import { CONF_HEADER, MODULE_CONSTANTS, loadScript, persistScript, privilegedCommand } from './scripts';
 import { FixPlan, FixStep, PeermemModule, Privilege } from './types';
+import { t } from '../l10n';
 
 export interface PlanInput {
   readonly fixId: FixId;
@@ -44,25 +45,26 @@ export function planFix(input: PlanInput): FixPlan {
   };
   const r = input.report;
   if (r.connectionLost || r.timedOut || !r.finished) {
-    return refused(base, { refused: `The probe of ${input.host} did not finish (${r.connectionLost ? 'connection lost' : r.timedOut ? 'timed out' : 'cut off'}): its state is unknown, so nothing is planned.` });
+    const why = r.connectionLost ? t('connection lost') : r.timedOut ? t('timed out') : t('cut off');
+    return refused(base, { refused: t('The probe of {0} did not finish ({1}): its state is unknown, so nothing is planned.', input.host, why) });
   }
   if (input.fixId === 'disable-acs' || input.fixId === 'persist-acs') return planAcs({ ...input, fixId: input.fixId }, base, findings, pairs);
   if (ctx.host.operatorManaged) {
     return refused(base, {
-      refused: 'The NVIDIA GPU Operator owns the driver here (/run/nvidia/driver): it loads nvidia-peermem itself (ClusterPolicy driver.rdma.enabled=true). gdr-doctor does not load or persist it on the host.',
+      refused: t('The NVIDIA GPU Operator owns the driver here (/run/nvidia/driver): it loads nvidia-peermem itself (ClusterPolicy driver.rdma.enabled=true). gdr-doctor does not load or persist it on the host.'),
       findings: findings.filter((f) => f.id === 'driver.operator-managed'),
     });
   }
   const loaded = loadedModule(ctx.host.peermem);
-  if (loaded === undefined) return refused(base, { refused: 'Neither lsmod nor /sys/module could be read: whether a peer-memory module is loaded is unknown, so nothing is planned.' });
+  if (loaded === undefined) return refused(base, { refused: t('Neither lsmod nor /sys/module could be read: whether a peer-memory module is loaded is unknown, so nothing is planned.') });
   return input.fixId === 'load-peermem' ? planLoad(input, ctx, findings, base, loaded) : planPersist(input, ctx, findings, base, loaded);
 }
 
 function planLoad(input: PlanInput, ctx: RuleContext, findings: Finding[], base: Base, loaded: PeermemModule | null): FixPlan {
   if (loaded !== null) {
     const registered = ctx.host.peermem.registered ?? [];
-    const notes = registered.length > 0 ? [] : [`${loaded} is loaded but no /sys/kernel/mm/memory_peers/nv_mem*/version exists: it is not registered (see peermem.not-registered).`];
-    return { ...base, module: loaded, notes, status: 'nothing-to-do', summary: `${loaded} is already loaded: nothing to do.` };
+    const notes = registered.length > 0 ? [] : [t('{0} is loaded but no /sys/kernel/mm/memory_peers/nv_mem*/version exists: it is not registered (see peermem.not-registered).', loaded)];
+    return { ...base, module: loaded, notes, status: 'nothing-to-do', summary: t('{0} is already loaded: nothing to do.', loaded) };
   }
   const module = moduleToLoad(ctx.host.peermem);
   const blocked = cannotLoad(ctx, findings);
@@ -73,18 +75,16 @@ function planLoad(input: PlanInput, ctx: RuleContext, findings: Finding[], base:
     ...base, module, privilege, status: 'ready',
     steps: [loadStep(module, privilege, input.sudoMarker)],
     notes: loadNotes(ctx, module),
-    summary:
-      `Load ${module} now with modprobe, ${privilegeText(privilege, input.user)}; then probe again to check that it is listed and registered ` +
-      '(/sys/kernel/mm/memory_peers/nv_mem*/version). This does not survive a reboot: persist-peermem does.',
+    summary: t('Load {0} now with modprobe, {1}; then probe again to check that it is listed and registered (/sys/kernel/mm/memory_peers/nv_mem*/version). This does not survive a reboot: persist-peermem does.', module, privilegeText(privilege, input.user)),
   };
 }
 
 function loadNotes(ctx: RuleContext, module: PeermemModule): string[] {
   const p = ctx.host.peermem;
   return [
-    ...(ctx.dmabuf.available === true ? ['dma-buf meets its prerequisites here: NCCL can use GPUDirect RDMA without a peer-memory module.'] : []),
-    ...(module === 'nvidia_peermem' && p.legacyServiceEnabled === true ? ['The legacy nv_peer_mem service is enabled: disable it, only one peer-memory module may be loaded.'] : []),
-    ...(p.newExists === null && p.legacyExists === null ? ['modinfo could not confirm the module file; it is assumed from the driver branch.'] : []),
+    ...(ctx.dmabuf.available === true ? [t('dma-buf meets its prerequisites here: NCCL can use GPUDirect RDMA without a peer-memory module.')] : []),
+    ...(module === 'nvidia_peermem' && p.legacyServiceEnabled === true ? [t('The legacy nv_peer_mem service is enabled: disable it, only one peer-memory module may be loaded.')] : []),
+    ...(p.newExists === null && p.legacyExists === null ? [t('modinfo could not confirm the module file; it is assumed from the driver branch.')] : []),
   ];
 }
 
@@ -93,36 +93,36 @@ function planPersist(input: PlanInput, ctx: RuleContext, findings: Finding[], ba
   const withModule = { ...base, module };
   const line = MODULE_CONSTANTS[module].line;
   const persisted = module === 'nvidia_peermem' ? ctx.host.peermem.persistedBy?.new : ctx.host.peermem.persistedBy?.legacy;
-  const notLoadedNote = loaded === null ? [`${module} is not loaded now: load-peermem loads it.`] : [];
-  if (persisted && persisted.length > 0) return { ...withModule, notes: notLoadedNote, status: 'nothing-to-do', summary: `${line} is already loaded at boot by ${persisted.join(', ')}: nothing to do.` };
+  const notLoadedNote = loaded === null ? [t('{0} is not loaded now: load-peermem loads it.', module)] : [];
+  if (persisted && persisted.length > 0) return { ...withModule, notes: notLoadedNote, status: 'nothing-to-do', summary: t('{0} is already loaded at boot by {1}: nothing to do.', line, persisted.join(', ')) };
   // Never persist what cannot load: a boot-time modprobe failure would only hide the problem.
   const blocked = loaded === null ? cannotLoad(ctx, findings) : null;
-  if (blocked) return refused(withModule, { ...blocked, refused: `${blocked.refused} It is not persisted.` });
+  if (blocked) return refused(withModule, { ...blocked, refused: `${blocked.refused} ${t('It is not persisted.')}` });
   if (!input.persistState?.ok) {
-    const why = input.persistState ? input.persistState.error.message : 'not read';
-    return refused(withModule, { refused: `Could not read /etc/modules-load.d and /etc/modules (${why}): no change can be shown, so none is made.` });
+    const why = input.persistState ? input.persistState.error.message : t('not read');
+    return refused(withModule, { refused: t('Could not read /etc/modules-load.d and /etc/modules ({0}): no change can be shown, so none is made.', why) });
   }
   const target = persistTarget(input.persistState.value, module);
   if (isRefusal(target)) return refused(withModule, target);
   const naming = target.before === null ? [] : linesNaming(target.before, module);
-  if (naming.length > 0) return { ...withModule, notes: notLoadedNote, status: 'nothing-to-do', summary: `${target.path} already names ${line} (line ${naming.join(', ')}): nothing to do.` };
+  if (naming.length > 0) return { ...withModule, notes: notLoadedNote, status: 'nothing-to-do', summary: t('{0} already names {1} (line {2}): nothing to do.', target.path, line, naming.join(', ')) };
   const privilege = privilegeFor(input.report, input.user, input.host);
   if (isRefusal(privilege)) return refused(withModule, privilege);
   const after = contentAfter(target.before, module, target.target, CONF_HEADER);
-  const persist: FixStep = { kind: 'persist', title: `add the line "${line}" to ${target.path} (temp file in the same directory, then rename)`, command: privilegedCommand(persistScript(module, target.target), privilege, input.sudoMarker), timeoutMs: PERSIST_TIMEOUT_MS };
+  const persist: FixStep = { kind: 'persist', title: t('add the line "{0}" to {1} (temp file in the same directory, then rename)', line, target.path), command: privilegedCommand(persistScript(module, target.target), privilege, input.sudoMarker), timeoutMs: PERSIST_TIMEOUT_MS };
   return {
     ...withModule, privilege, status: 'ready',
     steps: [...(loaded === null ? [loadStep(module, privilege, input.sudoMarker)] : []), persist],
     fileChange: { path: target.path, before: target.before, after, diff: unifiedDiff(target.path, target.before, after) },
     notes: loaded === null ? loadNotes(ctx, module) : [],
-    summary:
-      (loaded === null ? `Load ${module} first (it must load before it is persisted), then add` : 'Add') +
-      ` "${line}" to ${target.path} so it loads at boot, ${privilegeText(privilege, input.user)}; then read the file back.`,
+    summary: loaded === null
+      ? t('Load {0} first (it must load before it is persisted), then add "{1}" to {2} so it loads at boot, {3}; then read the file back.', module, line, target.path, privilegeText(privilege, input.user))
+      : t('Add "{0}" to {1} so it loads at boot, {2}; then read the file back.', line, target.path, privilegeText(privilege, input.user)),
   };
 }
 
 function loadStep(module: PeermemModule, privilege: Privilege, marker: string): FixStep {
-  return { kind: 'load', title: `load ${module} (modprobe ${module})`, command: privilegedCommand(loadScript(module), privilege, marker), timeoutMs: LOAD_TIMEOUT_MS };
+  return { kind: 'load', title: t('load {0} (modprobe {0})', module), command: privilegedCommand(loadScript(module), privilege, marker), timeoutMs: LOAD_TIMEOUT_MS };
 }
 
 function refused(base: Base, r: Refusal): FixPlan {

@@ -5,11 +5,12 @@ import { Finding } from '../diagnosis';
 import { RuleContext } from '../diagnosis/context';
 import { factOf } from '../diagnosis/evidence';
 import { LEGACY_MODULE, NEW_MODULE, PeermemState, peermemLoadBlock } from '../diagnosis/hostState';
-import { LOAD_BLOCK_WORDS } from '../diagnosis/peermemLoad';
+import { loadBlockWords } from '../diagnosis/peermemLoad';
 import { ProbeReport } from '../probe/runProbe';
 import { PersistState } from './persistState';
 import { ETC_MODULES, MODULES_LOAD_DIR, MODULE_CONSTANTS, PersistTarget } from './scripts';
 import { PeermemModule, Privilege } from './types';
+import { t } from '../l10n';
 
 export interface Refusal {
   readonly refused: string;
@@ -38,17 +39,17 @@ export function cannotLoad(ctx: RuleContext, findings: readonly Finding[]): Refu
   const p = ctx.host.peermem;
   const pick = (id: string) => findings.filter((f) => f.id === id);
   if (p.newExists === false && p.legacyExists !== true) {
-    return { refused: 'Neither nvidia_peermem nor nv_peer_mem exists for the running kernel (modinfo finds neither): there is nothing to load.', findings: pick('peermem.missing') };
+    return { refused: t('Neither nvidia_peermem nor nv_peer_mem exists for the running kernel (modinfo finds neither): there is nothing to load.'), findings: pick('peermem.missing') };
   }
   const block = peermemLoadBlock(ctx.host);
-  if (block !== null) return { refused: `modprobe would fail with "Invalid argument": ${LOAD_BLOCK_WORDS[block]}`, findings: pick('peermem.ofed-mismatch') };
+  if (block !== null) return { refused: t('modprobe would fail with "Invalid argument": {0}', loadBlockWords(block)), findings: pick('peermem.ofed-mismatch') };
   return null;
 }
 
 /** How the fix becomes root, from the probe's `id -u; sudo -n true`. */
 export function privilegeFor(report: ProbeReport, user: string, host: string): Privilege | Refusal {
   const sudo = factOf(report, 'sudo-n');
-  const said = sudo?.message ? ` (sudo said: ${sudo.message})` : '';
+  const said = sudo?.message ? t(' (sudo said: {0})', sudo.message) : '';
   switch (sudo?.state) {
     case 'root':
       return 'root';
@@ -57,18 +58,18 @@ export function privilegeFor(report: ProbeReport, user: string, host: string): P
     case 'password-required':
       return 'sudo-password';
     case 'not-allowed':
-      return { refused: `${user} is not root and may not use sudo on ${host}${said}. Log in as root or as a user allowed to run sudo.` };
+      return { refused: t('{0} is not root and may not use sudo on {1}{2}. Log in as root or as a user allowed to run sudo.', user, host, said) };
     case 'not-installed':
-      return { refused: `${user} is not root and sudo is not installed on ${host}. Log in as root.` };
+      return { refused: t('{0} is not root and sudo is not installed on {1}. Log in as root.', user, host) };
     default:
-      return { refused: `Could not tell whether ${user} may become root on ${host}${said}: the probe's "id -u; sudo -n true" gave no clear answer.` };
+      return { refused: t('Could not tell whether {0} may become root on {1}{2}: the probe\'s "id -u; sudo -n true" gave no clear answer.', user, host, said) };
   }
 }
 
 export function privilegeText(privilege: Privilege, user: string): string {
-  if (privilege === 'root') return 'as root (logged in as root)';
-  if (privilege === 'sudo') return `as root through sudo -n (${user} needs no password)`;
-  return `as root through sudo: the password of ${user} is asked once and passed on stdin, never on a command line`;
+  if (privilege === 'root') return t('as root (logged in as root)');
+  if (privilege === 'sudo') return t('as root through sudo -n ({0} needs no password)', user);
+  return t('as root through sudo: the password of {0} is asked once and passed on stdin, never on a command line', user);
 }
 
 export interface Target {
@@ -80,18 +81,18 @@ export interface Target {
 /** modules-load.d where that directory exists (systemd); else a line in /etc/modules where that file is used. */
 export function persistTarget(state: PersistState, module: PeermemModule): Target | Refusal {
   const conf = MODULE_CONSTANTS[module].confFile;
-  const notRegular = (path: string) => ({ refused: `${path} exists but is not a regular file (a symlink or something else): gdr-doctor does not replace it.` });
+  const notRegular = (path: string) => ({ refused: t('{0} exists but is not a regular file (a symlink or something else): gdr-doctor does not replace it.', path) });
   if (state.modulesLoadDir === 'directory') {
     const f = state.files[conf] ?? { kind: 'absent' };
     if (f.kind === 'symlink' || f.kind === 'other') return notRegular(conf);
     return { target: 'modules-load.d', path: conf, before: f.kind === 'regular' ? f.content : null };
   }
-  if (state.modulesLoadDir === 'other') return { refused: `${MODULES_LOAD_DIR} exists but is not a directory: gdr-doctor does not know where this host lists boot modules.` };
+  if (state.modulesLoadDir === 'other') return { refused: t('{0} exists but is not a directory: gdr-doctor does not know where this host lists boot modules.', MODULES_LOAD_DIR) };
   const etc = state.files[ETC_MODULES] ?? { kind: 'absent' };
   if (etc.kind === 'regular') return { target: 'etc-modules', path: ETC_MODULES, before: etc.content };
   if (etc.kind !== 'absent') return notRegular(ETC_MODULES);
   return {
-    refused: `This host has neither ${MODULES_LOAD_DIR} nor ${ETC_MODULES}: gdr-doctor does not know how it loads modules at boot. Add ${MODULE_CONSTANTS[module].line} to its init system's module list by hand.`,
+    refused: t('This host has neither {0} nor {1}: gdr-doctor does not know how it loads modules at boot. Add {2} to its init system\'s module list by hand.', MODULES_LOAD_DIR, ETC_MODULES, MODULE_CONSTANTS[module].line),
   };
 }
 

@@ -14,6 +14,7 @@ import { READ_UNIT_COMMAND } from './acsScripts';
 import { READ_STATE_COMMAND } from './scripts';
 import { RemoteShell, sshShell } from './shell';
 import { FixId, FixPlan, FixResult } from './types';
+import { t } from '../l10n';
 
 export interface FixSession {
   /** The destination as the user gave it. */
@@ -38,9 +39,7 @@ export function sshFixSession(conn: SshConnection, host: string): FixSession {
 /** ssh sends no password once StrictHostKeyChecking=no let a changed host key through; sudo's is no different. */
 function changedKeyRefusal(host: string, user: string): string {
   return (
-    `sudo on ${host} needs the password of ${user}, and no password is sent to ${host}: its host key does not match known_hosts ` +
-    '(StrictHostKeyChecking no let the connection go on, as ssh does, with passwords disabled). Nothing was changed. ' +
-    'Check the host key with its administrator, correct known_hosts, and run the fix again.'
+    t('sudo on {0} needs the password of {1}, and no password is sent to {0}: its host key does not match known_hosts (StrictHostKeyChecking no let the connection go on, as ssh does, with passwords disabled). Nothing was changed. Check the host key with its administrator, correct known_hosts, and run the fix again.', host, user)
   );
 }
 
@@ -61,19 +60,19 @@ const READ_STATE_TIMEOUT_MS = 20_000;
 
 /** Reads /etc/modules-load.d and /etc/modules as the login user (read-only, no root needed). */
 export function readPersistState(shell: RemoteShell): Promise<Parsed<PersistState>> {
-  return readFiles(shell, READ_STATE_COMMAND, 'the boot module files', true);
+  return readFiles(shell, READ_STATE_COMMAND, t('the boot module files'), true);
 }
 
 /** Reads persist-acs's systemd unit and its wants link as the login user. */
 export function readUnitState(shell: RemoteShell): Promise<Parsed<PersistState>> {
-  return readFiles(shell, READ_UNIT_COMMAND, 'the ACS unit', false);
+  return readFiles(shell, READ_UNIT_COMMAND, t('the ACS unit'), false);
 }
 
 async function readFiles(shell: RemoteShell, command: string, what: string, dirLine: boolean): Promise<Parsed<PersistState>> {
   const r = await shell.run(command, { timeoutMs: READ_STATE_TIMEOUT_MS });
   if (r.connectionLost || r.timedOut || r.exitCode !== 0) {
-    const why = r.connectionLost ? 'connection lost' : r.timedOut ? 'timed out' : `exit ${r.exitCode}`;
-    return fail(1, `reading ${what} failed (${why}): ${r.stderr.toString('utf8').trim() || 'no message'}`);
+    const why = r.connectionLost ? t('connection lost') : r.timedOut ? t('timed out') : `exit ${r.exitCode}`;
+    return fail(1, t('reading {0} failed ({1}): {2}', what, why, r.stderr.toString('utf8').trim() || t('no message')));
   }
   return parsePersistState(r.stdout, { dirLine });
 }

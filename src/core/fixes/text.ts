@@ -2,48 +2,49 @@
 // A plan shows every command exactly as it will be sent and the file diff, before anything runs.
 import { Finding } from '../diagnosis';
 import { FixPlan, FixResult } from './types';
+import { t } from '../l10n';
 
-const STATUS_WORDS: Record<FixPlan['status'], string> = { ready: 'plan', 'nothing-to-do': 'nothing to do', refused: 'refused' };
+const statusWords = (status: FixPlan['status']): string => ({ ready: t('plan'), 'nothing-to-do': t('nothing to do'), refused: t('refused') })[status];
 
 function indent(text: string, by: string): string {
   return text.split('\n').map((l) => (l === '' ? l : `${by}${l}`)).join('\n');
 }
 
 function findingLines(findings: readonly Finding[]): string[] {
-  return findings.flatMap((f) => [`  ${f.severity} ${f.id}: ${f.title}`, indent(f.detail, '    '), ...f.evidence.map((e) => `    evidence: ${e}`)]);
+  return findings.flatMap((f) => [`  ${f.severity} ${f.id}: ${f.title}`, indent(f.detail, '    '), ...f.evidence.map((e) => `    ${t('evidence: {0}', e)}`)]);
 }
 
 /** After the status of a plan or result made on the demo host (src/core/demo). */
-export const SIMULATED_WORDS = 'SIMULATED on the demo host: nothing runs on any machine';
+export const simulatedWords = (): string => t('SIMULATED on the demo host: nothing runs on any machine');
 
 export function formatPlan(plan: FixPlan): string {
-  const head = `${plan.host}: ${plan.fixId}${plan.module ? ` (${plan.module})` : ''}: ${STATUS_WORDS[plan.status]}${plan.simulated ? ` (${SIMULATED_WORDS})` : ''}`;
+  const head = `${plan.host}: ${plan.fixId}${plan.module ? ` (${plan.module})` : ''}: ${statusWords(plan.status)}${plan.simulated ? ` (${simulatedWords()})` : ''}`;
   const lines = [head, indent(plan.summary, '  ')];
   if (plan.steps.length > 0) {
-    lines.push('  Commands, in this order (each stops the fix if it fails):');
+    lines.push(`  ${t('Commands, in this order (each stops the fix if it fails):')}`);
     plan.steps.forEach((s, i) => {
       lines.push(`    ${i + 1}. ${s.title}`);
       lines.push(indent(`$ ${s.command}`, '       '));
     });
   }
   if (plan.fileChange) {
-    lines.push(`  File ${plan.fileChange.path}${plan.fileChange.before === null ? ' (new)' : ''}:`);
+    lines.push(`  ${plan.fileChange.before === null ? t('File {0} (new):', plan.fileChange.path) : t('File {0}:', plan.fileChange.path)}`);
     lines.push(indent(plan.fileChange.diff.replace(/\n$/, ''), '    '));
   }
-  if (plan.notes.length > 0) lines.push('  Notes:', ...plan.notes.map((n) => `    - ${n}`));
-  if (plan.findings.length > 0) lines.push('  Why:', ...findingLines(plan.findings));
+  if (plan.notes.length > 0) lines.push(`  ${t('Notes:')}`, ...plan.notes.map((n) => `    - ${n}`));
+  if (plan.findings.length > 0) lines.push(`  ${t('Why:')}`, ...findingLines(plan.findings));
   return lines.join('\n');
 }
 
-const RESULT_WORDS: Record<FixResult['status'], string> = { applied: 'applied', 'nothing-to-do': 'nothing to do', refused: 'refused', failed: 'FAILED' };
+const resultWords = (status: FixResult['status']): string => ({ applied: t('applied'), 'nothing-to-do': t('nothing to do'), refused: t('refused'), failed: t('FAILED') })[status];
 
 export function formatResult(result: FixResult): string {
-  const simulated = result.plan.simulated ? ` (${SIMULATED_WORDS})` : '';
-  const lines = [`${result.host}: ${result.fixId} ${RESULT_WORDS[result.status]}${simulated}: ${result.message.split('\n')[0]}`];
+  const simulated = result.plan.simulated ? ` (${simulatedWords()})` : '';
+  const lines = [`${result.host}: ${result.fixId} ${resultWords(result.status)}${simulated}: ${result.message.split('\n')[0]}`];
   const rest = result.message.split('\n').slice(1);
   if (rest.length > 0) lines.push(indent(rest.join('\n'), '    '));
-  for (const s of result.steps) lines.push(`  ran: ${s.title}: ${s.exitCode === null ? 'no exit status' : `exit ${s.exitCode}`}`);
-  for (const v of result.verification) lines.push(`  checked: ${v}`);
-  if (result.findings.length > 0) lines.push('  Found:', ...findingLines(result.findings));
+  for (const s of result.steps) lines.push(`  ${t('ran: {0}: {1}', s.title, s.exitCode === null ? t('no exit status') : `exit ${s.exitCode}`)}`);
+  for (const v of result.verification) lines.push(`  ${t('checked: {0}', v)}`);
+  if (result.findings.length > 0) lines.push(`  ${t('Found:')}`, ...findingLines(result.findings));
   return lines.join('\n');
 }

@@ -8,6 +8,7 @@ import { PersistState, linesNaming } from './persistState';
 import { MODULE_CONSTANTS } from './scripts';
 import { FixPlan } from './types';
 import { errorText } from '../errorText';
+import { t } from '../l10n';
 
 export interface Verification {
   readonly ok: boolean;
@@ -23,20 +24,20 @@ export async function verifyLoad(plan: FixPlan, reprobe: () => Promise<ProbeRepo
   try {
     report = await reprobe();
   } catch (e) {
-    return { ok: false, message: `modprobe ${module} succeeded but the host could not be probed again to verify it: ${errorText(e)}`, lines: [] };
+    return { ok: false, message: t('modprobe {0} succeeded but the host could not be probed again to verify it: {1}', module, errorText(e)), lines: [] };
   }
   const p = readHostState(report).peermem;
   const listed = module === 'nvidia_peermem' ? p.newLoaded : p.legacyLoaded;
   const registered = p.registered ?? [];
   const lines = [
-    `lsmod / /sys/module: ${listed === true ? `${module} is loaded` : listed === false ? `${module} is not listed` : 'could not be read'}`,
-    `/sys/kernel/mm/memory_peers: ${registered.length > 0 ? `registered ${registered.join(', ')}` : 'no nv_mem*/version'}`,
+    `lsmod / /sys/module: ${listed === true ? t('{0} is loaded', module) : listed === false ? t('{0} is not listed', module) : t('could not be read')}`,
+    `/sys/kernel/mm/memory_peers: ${registered.length > 0 ? t('registered {0}', registered.join(', ')) : t('no nv_mem*/version')}`,
   ];
-  if (listed !== true) return { ok: false, message: `modprobe ${module} exited 0, but probing again does not show ${module} loaded.`, lines };
+  if (listed !== true) return { ok: false, message: t('modprobe {0} exited 0, but probing again does not show {0} loaded.', module), lines };
   if (registered.length === 0) {
-    return { ok: false, message: `${module} is loaded but did not register as a peer-memory client (no /sys/kernel/mm/memory_peers/nv_mem*/version): NCCL will not use GPUDirect RDMA (peermem.not-registered).`, lines };
+    return { ok: false, message: t('{0} is loaded but did not register as a peer-memory client (no /sys/kernel/mm/memory_peers/nv_mem*/version): NCCL will not use GPUDirect RDMA (peermem.not-registered).', module), lines };
   }
-  return { ok: true, message: `${module} is loaded and registered (${registered.join(', ')}).`, lines };
+  return { ok: true, message: t('{0} is loaded and registered ({1}).', module, registered.join(', ')), lines };
 }
 
 export async function verifyPersist(plan: FixPlan, reread: () => Promise<Parsed<PersistState>>): Promise<Verification> {
@@ -44,12 +45,12 @@ export async function verifyPersist(plan: FixPlan, reread: () => Promise<Parsed<
   const path = plan.fileChange?.path ?? MODULE_CONSTANTS[module].confFile;
   const line = MODULE_CONSTANTS[module].line;
   const state = await reread().catch((e: unknown) => ({ ok: false as const, error: { line: 0, message: errorText(e) } }));
-  if (!state.ok) return { ok: false, message: `${path} was written but could not be read back to verify it: ${state.error.message}`, lines: [] };
+  if (!state.ok) return { ok: false, message: t('{0} was written but could not be read back to verify it: {1}', path, state.error.message), lines: [] };
   const file = state.value.files[path];
-  if (file?.kind !== 'regular') return { ok: false, message: `${path} was written but reading it back finds ${file ? `a ${file.kind}` : 'nothing'}.`, lines: [] };
+  if (file?.kind !== 'regular') return { ok: false, message: file ? t('{0} was written but reading it back finds a {1}.', path, file.kind) : t('{0} was written but reading it back finds nothing.', path), lines: [] };
   const naming = linesNaming(file.content, module);
-  const lines = [`${path}: ${naming.length === 0 ? `no line names ${line}` : `line ${naming.join(', ')} names ${line}`}`];
-  if (naming.length === 0) return { ok: false, message: `Reading ${path} back finds no line naming ${line}.`, lines };
-  if (plan.fileChange && file.content !== plan.fileChange.after) lines.push(`${path} differs from the planned content: it changed while the fix ran`);
-  return { ok: true, message: `${path} names ${line}: ${module} loads at boot.`, lines };
+  const lines = [`${path}: ${naming.length === 0 ? t('no line names {0}', line) : t('line {0} names {1}', naming.join(', '), line)}`];
+  if (naming.length === 0) return { ok: false, message: t('Reading {0} back finds no line naming {1}.', path, line), lines };
+  if (plan.fileChange && file.content !== plan.fileChange.after) lines.push(t('{0} differs from the planned content: it changed while the fix ran', path));
+  return { ok: true, message: t('{0} names {1}: {2} loads at boot.', path, line, module), lines };
 }

@@ -6,6 +6,7 @@ import { diagnosisJson } from '../report/diagnosisReport';
 import { FleetGroup, fleetSummaryLine } from './grouping';
 import { HostListError, foldHostList } from './hostlist';
 import { FleetHostResult } from './types';
+import { t } from '../l10n';
 
 export { fleetSummaryLine } from './grouping';
 
@@ -29,12 +30,12 @@ export function formatFleetSummary(results: readonly FleetHostResult[], groups: 
 }
 
 function groupLines(g: FleetGroup, first: FleetHostResult | undefined, results: readonly FleetHostResult[]): string[] {
-  if (g.status === 'ok') return ['healthy: no errors or warnings'];
+  if (g.status === 'ok') return [t('healthy: no errors or warnings')];
   if (g.status === 'findings') return g.findingIds.map((id) => findingLine(id, results, g.hosts));
-  const message = first?.error?.message ?? 'no message';
+  const message = first?.error?.message ?? t('no message');
   // SSH errors already start with the host (ConnectError); a relay's message may not.
   const said = first && !message.startsWith(`${first.host}:`) ? `${first.host}: ${message}` : message;
-  return [`${g.label}${g.hosts.length > 1 ? ` (first of ${g.hosts.length})` : ''}: ${said}`];
+  return [`${g.label}${g.hosts.length > 1 ? t(' (first of {0})', g.hosts.length) : ''}: ${said}`];
 }
 
 /** `error   peermem.not-loaded: <title>`, the title as the group's first host with that finding has it. */

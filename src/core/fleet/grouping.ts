@@ -2,6 +2,7 @@
 // warnings make one group, so 64 nodes read as "60 healthy, 3 with peermem.not-loaded, 1 unreachable"
 // and the odd ones out come first. Info findings do not split groups (they differ harmlessly).
 import { FleetHostResult, FleetHostStatus } from './types';
+import { t } from '../l10n';
 
 export interface FleetGroup {
   /** Stable identity of the group: status plus finding ids or the failed step. */
@@ -37,12 +38,12 @@ export function groupFleet(results: readonly FleetHostResult[]): FleetGroup[] {
 
 /** `60 hosts healthy · 3 hosts peermem.not-loaded · 1 unreachable (auth)`: healthy first, then by size. */
 export function fleetSummaryLine(groups: readonly FleetGroup[]): string {
-  if (groups.length === 0) return 'no hosts';
+  if (groups.length === 0) return t('no hosts');
   const ordered = [...groups].sort((a, b) => RANK[b.status] - RANK[a.status] || b.hosts.length - a.hosts.length);
   return ordered
     .map((g) => {
       const n = g.hosts.length;
-      return RANK[g.status] === 0 ? `${n} ${g.label}` : `${n} ${n === 1 ? 'host' : 'hosts'} ${g.label}`;
+      return RANK[g.status] === 0 ? `${n} ${g.label}` : n === 1 ? t('1 host {0}', g.label) : t('{0} hosts {1}', n, g.label);
     })
     .join(' · ');
 }

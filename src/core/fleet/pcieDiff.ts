@@ -8,11 +8,13 @@ import { factOf } from '../diagnosis/evidence';
 import { Finding, SOURCES } from '../diagnosis/finding';
 import { gpuFacts } from '../diagnosis/gpuFacts';
 import { FleetAspect } from './differences';
+import { t } from '../l10n';
 
-function finding(id: string, title: string, detail: string, source: string): (host: string, evidence: string[], total: number) => Finding {
+/** Title and detail are functions: the words are translated when a finding is made, not when this module loads. */
+function finding(id: string, title: () => string, detail: () => string, source: string): (host: string, evidence: string[], total: number) => Finding {
   return (host, evidence, total) => ({
-    id, severity: 'warning', title, evidence, fixes: [], source,
-    detail: `${host} differs from what most of the ${total} hosts compared show. ${detail}`,
+    id, severity: 'warning', title: title(), evidence, fixes: [], source,
+    detail: `${t('{0} differs from what most of the {1} hosts compared show.', host, total)} ${detail()}`,
   });
 }
 
@@ -25,8 +27,8 @@ const FIRMWARE: FleetAspect = {
   },
   line: (key, here, usual, on) => `/sys/class/infiniband/${key.slice(3)}/fw_ver: ${here ?? '(absent)'} here, ${usual ?? '(absent)'} on ${on}`,
   finding: finding(
-    'fleet.firmware-differs', 'NIC firmware differs from the other hosts',
-    'NICs of one fleet should run the same firmware: mixed releases behave differently (link training, RoCE congestion control, GPUDirect and ATS support) and make one node the slow or failing member of every job. Update it with the NIC vendor\'s tool (mlxfwmanager / mstflint for ConnectX) to the fleet\'s release.',
+    'fleet.firmware-differs', () => t('NIC firmware differs from the other hosts'),
+    () => t('NICs of one fleet should run the same firmware: mixed releases behave differently (link training, RoCE congestion control, GPUDirect and ATS support) and make one node the slow or failing member of every job. Update it with the NIC vendor\'s tool (mlxfwmanager / mstflint for ConnectX) to the fleet\'s release.'),
     'NVIDIA ConnectX firmware release notes; /sys/class/infiniband/<dev>/fw_ver',
   ),
 };
@@ -50,8 +52,8 @@ const LINK_WIDTH: FleetAspect = {
   },
   line: (key, here, usual, on) => `current_link_width of ${key.slice(6)}: ${here ?? '(absent)'} here, ${usual ?? '(absent)'} on ${on}`,
   finding: finding(
-    'fleet.link-width-differs', 'A PCIe link width differs from the other hosts',
-    'The same GPU or NIC trains to the same width on identical nodes; fewer lanes here cap its transfers, GPUDirect RDMA included (see pcie.link-degraded). Reseat the card or riser and check the slot against a healthy node.',
+    'fleet.link-width-differs', () => t('A PCIe link width differs from the other hosts'),
+    () => t('The same GPU or NIC trains to the same width on identical nodes; fewer lanes here cap its transfers, GPUDirect RDMA included (see pcie.link-degraded). Reseat the card or riser and check the slot against a healthy node.'),
     'Linux Documentation/ABI/testing/sysfs-bus-pci (current_link_width)',
   ),
 };
@@ -69,8 +71,8 @@ const ACS: FleetAspect = {
   },
   line: (key, here, usual, on) => `ACS of bridge ${key.slice(4)} (lspci ACSCtl): ${redirectsText(here)} here, ${redirectsText(usual)} on ${on}`,
   finding: finding(
-    'fleet.acs-differs', 'ACS on the GPU↔NIC paths differs from the other hosts',
-    'Where most nodes let GPU↔NIC traffic cross the PCIe switch directly, this one redirects it to the root complex (or the other way round): a BIOS setting, a kernel command line (IOMMU) or a boot-time unit differs. See pcie.acs-enabled on the hosts that redirect.',
+    'fleet.acs-differs', () => t('ACS on the GPU↔NIC paths differs from the other hosts'),
+    () => t('Where most nodes let GPU↔NIC traffic cross the PCIe switch directly, this one redirects it to the root complex (or the other way round): a BIOS setting, a kernel command line (IOMMU) or a boot-time unit differs. See pcie.acs-enabled on the hosts that redirect.'),
     `${SOURCES.ncclTroubleshooting}; pciutils ls-ecaps.c (ACSCtl)`,
   ),
 };

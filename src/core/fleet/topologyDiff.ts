@@ -9,6 +9,7 @@ import { FleetAspect, Signature, aspectFindings } from './differences';
 import { PCIE_ASPECTS } from './pcieDiff';
 import { statusOfProbe } from './status';
 import { FleetHostResult } from './types';
+import { t } from '../l10n';
 
 export const TOPOLOGY_DIFFERS = 'fleet.topology-differs';
 
@@ -27,12 +28,8 @@ const TOPOLOGY: FleetAspect = {
   finding: (host, evidence, total) => ({
     id: TOPOLOGY_DIFFERS,
     severity: 'warning',
-    title: 'Topology differs from the other hosts',
-    detail:
-      `${host}'s GPU/NIC topology is not the one most of the ${total} hosts compared share. Nodes meant to be identical ` +
-      'should show the same devices and the same links: NCCL builds its rings and trees over every node of a job, and a ' +
-      'missing NIC or a GPU behind a farther PCIe path (which may also turn GPUDirect RDMA off for it) slows every job ' +
-      'that lands here. Check the missing or moved cards, their slots and the BIOS PCIe settings against a healthy node.',
+    title: t('Topology differs from the other hosts'),
+    detail: t('{0}\'s GPU/NIC topology is not the one most of the {1} hosts compared share. Nodes meant to be identical should show the same devices and the same links: NCCL builds its rings and trees over every node of a job, and a missing NIC or a GPU behind a farther PCIe path (which may also turn GPUDirect RDMA off for it) slows every job that lands here. Check the missing or moved cards, their slots and the BIOS PCIe settings against a healthy node.', host, total),
     evidence,
     fixes: [],
     source: `${SOURCES.nvidiaSmiTopo}; ${SOURCES.ncclGdr}`,

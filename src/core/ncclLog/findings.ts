@@ -4,6 +4,7 @@
 import { Finding, sortFindings } from '../diagnosis/finding';
 import type { SummaryState } from './summaryState';
 import type { NcclLogRef, NcclLogSummary } from './types';
+import { t } from '../l10n';
 
 const CONNECTION_SOURCE = 'NVIDIA/nccl src/transport/net.cc (connection lines "via NET/<net>/<dev>[/GDRDMA]"), src/graph/paths.cc ncclTopoCheckGdr';
 const HCA_SOURCE = 'NVIDIA/nccl src/graph/topo.cc ("GPU Direct RDMA Enabled|Disabled for HCA"), src/transport/net_ib gdr support';
@@ -36,25 +37,25 @@ function verdictFindings(s: SummaryWithoutFindings): Finding[] {
   const evidence = without.flatMap((h) => h.gdrOffReasons.slice(0, 1).map((r) => r.evidence));
   switch (s.verdict) {
     case 'gdr':
-      return [finding('nccl-log.gdrdma', 'info', `GPU Direct RDMA used on all ${total} network connections`,
-        'Every connection NCCL set up through the network names /GDRDMA: the NIC reads and writes GPU memory directly.', [], CONNECTION_SOURCE)];
+      return [finding('nccl-log.gdrdma', 'info', t('GPU Direct RDMA used on all {0} network connections', total),
+        t('Every connection NCCL set up through the network names /GDRDMA: the NIC reads and writes GPU memory directly.'), [], CONNECTION_SOURCE)];
     case 'no-gdr':
-      return [finding('nccl-log.no-gdrdma', 'error', `GPU Direct RDMA used on none of ${total} network connections`,
-        `No network connection names /GDRDMA: every transfer between hosts is staged through host memory. ${reasonsHint(without.length)}`, evidence, CONNECTION_SOURCE)];
+      return [finding('nccl-log.no-gdrdma', 'error', t('GPU Direct RDMA used on none of {0} network connections', total),
+        `${t('No network connection names /GDRDMA: every transfer between hosts is staged through host memory.')} ${reasonsHint(without.length)}`, evidence, CONNECTION_SOURCE)];
     case 'mixed':
-      return [finding('nccl-log.partial-gdrdma', 'warning', `GPU Direct RDMA used on ${gdrdma} of ${total} network connections`,
-        `Some network connections name /GDRDMA and ${total - gdrdma} do not (on ${without.map((h) => h.name).join(', ')}). ${reasonsHint(without.length)}`, evidence, CONNECTION_SOURCE)];
+      return [finding('nccl-log.partial-gdrdma', 'warning', t('GPU Direct RDMA used on {0} of {1} network connections', gdrdma, total),
+        `${t('Some network connections name /GDRDMA and {0} do not (on {1}).', total - gdrdma, without.map((h) => h.name).join(', '))} ${reasonsHint(without.length)}`, evidence, CONNECTION_SOURCE)];
     case 'no-net':
-      return [finding('nccl-log.no-network', 'info', 'No connection through the network',
-        'Every connection line in this log stays inside a host (P2P, SHM): a single-node job, where GPU Direct RDMA does not come into play, or a log cut before the network connections.', [], CONNECTION_SOURCE)];
+      return [finding('nccl-log.no-network', 'info', t('No connection through the network'),
+        t('Every connection line in this log stays inside a host (P2P, SHM): a single-node job, where GPU Direct RDMA does not come into play, or a log cut before the network connections.'), [], CONNECTION_SOURCE)];
     default:
-      return [finding('nccl-log.no-connections', 'info', 'No connection lines in this log',
-        'The log has no "Channel … via …" lines: it was cut before NCCL connected its rings, or NCCL_DEBUG_SUBSYS left out INIT/NET. Run with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET.', [], CONNECTION_SOURCE)];
+      return [finding('nccl-log.no-connections', 'info', t('No connection lines in this log'),
+        t('The log has no "Channel … via …" lines: it was cut before NCCL connected its rings, or NCCL_DEBUG_SUBSYS left out INIT/NET. Run with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET.'), [], CONNECTION_SOURCE)];
   }
 }
 
 function reasonsHint(hosts: number): string {
-  return hosts > 0 ? 'The reasons NCCL gave are listed per host.' : '';
+  return hosts > 0 ? t('The reasons NCCL gave are listed per host.') : '';
 }
 
 function socketFindings(s: SummaryWithoutFindings): Finding[] {
@@ -62,8 +63,10 @@ function socketFindings(s: SummaryWithoutFindings): Finding[] {
   if (hosts.length === 0 && s.network !== 'Socket') return [];
   const evidence = hosts.flatMap((h) => h.gdrOffReasons.filter((r) => /^(Using network Socket|NET\/\S+ : No device|NET\/Socket)/.test(r.reason)).slice(0, 1).map((r) => r.evidence));
   const names = hosts.map((h) => h.name).join(', ');
-  return [finding('nccl-log.socket', 'warning', 'NCCL used TCP sockets, not RDMA',
-    `"Using network Socket"${names ? ` on ${names}` : ''}: no InfiniBand/RoCE transport was usable (no device, NCCL_IB_DISABLE, a missing verbs library), so there is no GPU Direct RDMA either.`,
+  return [finding('nccl-log.socket', 'warning', t('NCCL used TCP sockets, not RDMA'),
+    names
+      ? t('"Using network Socket" on {0}: no InfiniBand/RoCE transport was usable (no device, NCCL_IB_DISABLE, a missing verbs library), so there is no GPU Direct RDMA either.', names)
+      : t('"Using network Socket": no InfiniBand/RoCE transport was usable (no device, NCCL_IB_DISABLE, a missing verbs library), so there is no GPU Direct RDMA either.'),
     evidence, 'NVIDIA/nccl src/init.cc ("Using network %s"), src/transport/net_socket.cc')];
 }
 
@@ -72,30 +75,30 @@ function hcaFindings(s: SummaryWithoutFindings): Finding[] {
   if (disabled.length === 0) return [];
   const names = [...new Set(disabled.map((d) => d.hca.name))];
   const evidence = disabled.flatMap((d) => d.host.gdrOffReasons.filter((r) => r.reason.startsWith(`HCA ${d.hca.name}:`)).slice(0, 1).map((r) => r.evidence));
-  return [finding('nccl-log.hca-gdr-disabled', 'warning', `GPU Direct RDMA disabled for ${names.length === 1 ? 'HCA' : 'HCAs'} ${names.join(', ')}`,
-    'NCCL found no way for these NICs to reach GPU memory: no peer-memory module (nvidia-peermem) it recognises and no usable DMA-BUF. Run `gdr-doctor diagnose` on the host to see which one is missing.',
+  return [finding('nccl-log.hca-gdr-disabled', 'warning', names.length === 1 ? t('GPU Direct RDMA disabled for HCA {0}', names[0]) : t('GPU Direct RDMA disabled for HCAs {0}', names.join(', ')),
+    t('NCCL found no way for these NICs to reach GPU memory: no peer-memory module (nvidia-peermem) it recognises and no usable DMA-BUF. Run `gdr-doctor diagnose` on the host to see which one is missing.'),
     evidence, HCA_SOURCE)];
 }
 
 function warnFindings(s: SummaryWithoutFindings, count: number): Finding[] {
   if (s.warnings.length === 0) return [];
   const distinct = count > s.warnings.reduce((a, w) => a + w.count, 0) ? `${s.warnings.length}+` : String(s.warnings.length);
-  return [finding('nccl-log.warn', 'warning', `NCCL printed ${count} WARN ${count === 1 ? 'line' : 'lines'}`,
-    `${distinct} distinct: ${s.warnings.slice(0, 3).map((w) => `"${w.text}"`).join('; ')}${s.warnings.length > 3 ? '; …' : ''}`,
+  return [finding('nccl-log.warn', 'warning', count === 1 ? t('NCCL printed 1 WARN line') : t('NCCL printed {0} WARN lines', count),
+    t('{0} distinct: {1}', distinct, `${s.warnings.slice(0, 3).map((w) => `"${w.text}"`).join('; ')}${s.warnings.length > 3 ? '; …' : ''}`),
     s.warnings.map((w) => w.first), 'NVIDIA/nccl src/debug.cc (WARN)')];
 }
 
 function versionFindings(state: SummaryState): Finding[] {
   if (state.versions.size < 2) return [];
   const versions = [...state.versions.keys()];
-  return [finding('nccl-log.versions', 'warning', `Ranks run different NCCL versions: ${versions.join(', ')}`,
-    'Every rank of a job should load the same NCCL: a mismatch can hang or fail at init ("Mismatched NCCL version detected").',
+  return [finding('nccl-log.versions', 'warning', t('Ranks run different NCCL versions: {0}', versions.join(', ')),
+    t('Every rank of a job should load the same NCCL: a mismatch can hang or fail at init ("Mismatched NCCL version detected").'),
     [...state.versions.values()].map((v) => v.ref), 'NVIDIA/nccl src/init.cc (version check between ranks)')];
 }
 
 function cutFindings(state: SummaryState): Finding[] {
   if (state.cutLines === 0 || state.firstCut === null) return [];
-  return [finding('nccl-log.cut-lines', 'info', `${state.cutLines} NCCL ${state.cutLines === 1 ? 'line was' : 'lines were'} cut`,
-    'Another process wrote into the middle of these lines, or the file ends inside one: what they say may be incomplete.',
+  return [finding('nccl-log.cut-lines', 'info', state.cutLines === 1 ? t('1 NCCL line was cut') : t('{0} NCCL lines were cut', state.cutLines),
+    t('Another process wrote into the middle of these lines, or the file ends inside one: what they say may be incomplete.'),
     [state.firstCut], 'gdr-doctor NCCL log reader')];
 }

@@ -4,47 +4,50 @@
 import { formatFindings } from '../report/findingsText';
 import { evidenceText } from './findings';
 import type { NcclLogGpu, NcclLogHost, NcclLogSummary, NcclLogVerdict } from './types';
+import { t } from '../l10n';
 
-const VERDICT_TEXT: Record<NcclLogVerdict, string> = {
-  gdr: 'GPU Direct RDMA on every network connection',
-  'no-gdr': 'GPU Direct RDMA on no network connection',
-  mixed: 'GPU Direct RDMA on some network connections only',
-  'no-net': 'no connection through the network (P2P/SHM only)',
-  unknown: 'no connection line in the log, so it does not show what NCCL did',
-};
+const verdictText = (verdict: NcclLogVerdict): string => ({
+  gdr: t('GPU Direct RDMA on every network connection'),
+  'no-gdr': t('GPU Direct RDMA on no network connection'),
+  mixed: t('GPU Direct RDMA on some network connections only'),
+  'no-net': t('no connection through the network (P2P/SHM only)'),
+  unknown: t('no connection line in the log, so it does not show what NCCL did'),
+})[verdict];
 
 const SHOWN_WARNINGS = 10;
 
 export function summarizeNcclLogText(s: NcclLogSummary): string {
-  const lines = [headline(s), `Verdict: ${s.verdict}: ${VERDICT_TEXT[s.verdict]}`];
+  const lines = [headline(s), t('Verdict: {0}: {1}', s.verdict, verdictText(s.verdict))];
   for (const host of s.hosts) lines.push('', ...hostLines(host));
   if (s.warnings.length > 0) {
-    lines.push('', 'NCCL WARN lines:');
+    lines.push('', t('NCCL WARN lines:'));
     for (const w of s.warnings.slice(0, SHOWN_WARNINGS)) lines.push(`  ${w.count > 1 ? `${w.count}× ` : ''}${w.text}`, `    > ${evidenceText(w.first)}`);
-    if (s.warnings.length > SHOWN_WARNINGS) lines.push(`  … and ${s.warnings.length - SHOWN_WARNINGS} more (--json lists them)`);
+    if (s.warnings.length > SHOWN_WARNINGS) lines.push(`  ${t('… and {0} more (--json lists them)', s.warnings.length - SHOWN_WARNINGS)}`);
   }
   lines.push('', ...formatFindings(s.findings).map((l) => l.slice(2)));
   return lines.join('\n');
 }
 
 function headline(s: NcclLogSummary): string {
-  const version = s.ncclVersion === null ? 'NCCL (version not in the log)' : `NCCL ${s.ncclVersion}${s.cudaVersion ? ` (built for CUDA ${s.cudaVersion})` : ''}`;
+  const version = s.ncclVersion === null ? t('NCCL (version not in the log)') : s.cudaVersion ? t('NCCL {0} (built for CUDA {1})', s.ncclVersion, s.cudaVersion) : `NCCL ${s.ncclVersion}`;
   const ranks = new Set(s.hosts.flatMap((h) => h.ranks)).size;
   const read = s.files.length <= 3
-    ? s.files.map((f) => `${f.name}: ${f.ncclLines} of ${f.lines} lines from NCCL`).join('; ')
-    : `${s.files.length} files: ${s.files.reduce((a, f) => a + f.ncclLines, 0)} of ${s.files.reduce((a, f) => a + f.lines, 0)} lines from NCCL`;
-  return `${version}, network ${s.network ?? '(not printed)'}; ${plural(s.hosts.length, 'host')}, ${plural(ranks, 'rank')} seen (${read})`;
+    ? s.files.map((f) => t('{0}: {1} of {2} lines from NCCL', f.name, f.ncclLines, f.lines)).join('; ')
+    : t('{0} files: {1} of {2} lines from NCCL', s.files.length, s.files.reduce((a, f) => a + f.ncclLines, 0), s.files.reduce((a, f) => a + f.lines, 0));
+  const hosts = s.hosts.length === 1 ? t('1 host') : t('{0} hosts', s.hosts.length);
+  const rankText = ranks === 1 ? t('1 rank') : t('{0} ranks', ranks);
+  return t('{0}, network {1}; {2}, {3} seen ({4})', version, s.network ?? t('(not printed)'), hosts, rankText, read);
 }
 
 function hostLines(h: NcclLogHost): string[] {
   const { total, gdrdma } = h.netConnections;
-  const lines = [`${h.name}: ${total === 0 ? 'no network connection in the log' : `GPU Direct RDMA used on ${gdrdma} of ${total} network connections`}${h.network ? ` (network ${h.network})` : ''}`];
+  const lines = [`${h.name}: ${total === 0 ? t('no network connection in the log') : t('GPU Direct RDMA used on {0} of {1} network connections', gdrdma, total)}${h.network ? t(' (network {0})', h.network) : ''}`];
   for (const gpu of h.gpus) lines.push(`  ${gpuLine(gpu)}`);
   if (h.hcas.length > 0) {
     lines.push(`  HCAs: ${h.hcas.map((x) => `${x.name}${x.link ? ` ${x.link}` : ''}${gdrText(x.gdr)}${x.dmabuf ? ', DMA-BUF' : ''}`).join('; ')}`);
   }
   if (h.gdrOffReasons.length > 0) {
-    lines.push('  GPU Direct RDMA off because:');
+    lines.push(`  ${t('GPU Direct RDMA off because:')}`);
     for (const r of h.gdrOffReasons) lines.push(`    - ${r.reason}`, `      > ${evidenceText(r.evidence)}`);
   }
   return lines;
@@ -55,16 +58,12 @@ function gpuLine(g: NcclLogGpu): string {
     .filter((x) => x !== null)
     .join(', ');
   const name = g.dev < 0 ? 'GPU ?' : `GPU ${g.dev}`;
-  const nics = g.nics.map((n) => `${n.name} (${n.gdrdma} of ${n.connections} GDRDMA)`).join(', ');
-  const parts = [nics === '' ? 'no network connection' : `NICs ${nics}`, g.dmabuf ? 'DMA-BUF available' : null].filter((x) => x !== null);
+  const nics = g.nics.map((n) => t('{0} ({1} of {2} GDRDMA)', n.name, n.gdrdma, n.connections)).join(', ');
+  const parts = [nics === '' ? t('no network connection') : t('NICs {0}', nics), g.dmabuf ? t('DMA-BUF available') : null].filter((x) => x !== null);
   return `${name}${who ? ` (${who})` : ''}: ${parts.join('; ')}`;
 }
 
 function gdrText(gdr: boolean | null): string {
   if (gdr === null) return '';
-  return gdr ? ', GDR enabled' : ', GDR disabled';
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  return gdr ? t(', GDR enabled') : t(', GDR disabled');
 }

@@ -6,6 +6,7 @@ import { factOf } from '../diagnosis/evidence';
 import { parsePerftestHelp } from '../parsers/perftest';
 import type { ProbeCommandSpec } from '../probe/commands';
 import { ProbeReport } from '../probe/runProbe';
+import { t } from '../l10n';
 
 export const PERFTEST_CHECK_ID = 'perftest';
 
@@ -48,9 +49,8 @@ export function readPerftestCheck(report: ProbeReport): PerftestCheck | null {
 }
 
 /** Where the GPU modes need more than the distribution's package (docs/perftest.md §3). */
-export const CUDA_BUILD_HINT =
-  'distribution packages are built without CUDA: for the GPU modes build perftest from linux-rdma/perftest with CUDA ' +
-  '(./autogen.sh && ./configure CUDA_H_PATH=/usr/local/cuda/include/cuda.h && make)';
+export const cudaBuildHint = (): string =>
+  t('distribution packages are built without CUDA: for the GPU modes build perftest from linux-rdma/perftest with CUDA (./autogen.sh && ./configure CUDA_H_PATH=/usr/local/cuda/include/cuda.h && make)');
 
 /** How to install perftest on the host's distribution (from /etc/os-release), in words. */
 export function perftestInstallHint(report: ProbeReport): string {
@@ -60,5 +60,5 @@ export function perftestInstallHint(report: ProbeReport): string {
     : ids.some((i) => ['rhel', 'centos', 'fedora', 'rocky', 'almalinux', 'ol'].includes(i)) ? 'dnf install perftest'
     : ids.some((i) => i.startsWith('suse') || i === 'sles' || i === 'opensuse') ? 'zypper install perftest'
     : null;
-  return install ? `install it with \`${install}\`${os ? ` (${os.prettyName})` : ''}` : 'install the perftest package of the distribution';
+  return install ? `${t('install it with {0}', `\`${install}\``)}${os ? ` (${os.prettyName})` : ''}` : t('install the perftest package of the distribution');
 }

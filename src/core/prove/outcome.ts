@@ -4,6 +4,7 @@
 import { parsePerftest, PerftestRun } from '../parsers/perftest';
 import { Measurement } from './plan';
 import { ModeOutcome, RoleRun } from './types';
+import { t } from '../l10n';
 
 export interface SideRuns {
   readonly server: RoleRun | null;
@@ -28,8 +29,8 @@ export function modeOutcome(m: Measurement, runs: SideRuns, explain: (failed: bo
   // 124: `timeout` stopped the side at its deadline; 137: it had to KILL it (`-k 2`).
   const stopped = runs.stopped ?? ([runs.client, runs.server].some((r) => r?.exitCode === 124 || r?.exitCode === 137) ? 'timed-out' : undefined);
   if (stopped) {
-    const why = stopped === 'cancelled' ? 'cancelled while it ran' : `stopped at its deadline (${m.limitS} s per side)`;
-    return { ...base, status: stopped, gbps: null, ratio: null, reason: firstError ? `${why}; perftest said: ${firstError}` : why, explainedBy: [] };
+    const why = stopped === 'cancelled' ? t('cancelled while it ran') : t('stopped at its deadline ({0} s per side)', m.limitS);
+    return { ...base, status: stopped, gbps: null, ratio: null, reason: firstError ? t('{0}; perftest said: {1}', why, firstError) : why, explainedBy: [] };
   }
   return { ...base, status: 'failed', gbps: null, ratio: null, reason: failure(runs, firstError), explainedBy: explain(true) };
 }
@@ -42,11 +43,11 @@ function read(run: RoleRun | null): PerftestRun | null {
 
 function failure(runs: SideRuns, firstError: string | null): string {
   if (firstError) return firstError;
-  if (runs.noPort) return 'no free TCP port for perftest\'s out-of-band connection on the server';
-  if (!runs.client && runs.server) return `the server ended before the client could connect (exit ${runs.server.exitCode ?? '?'}): ${lastLine(runs.server.output)}`;
-  if (!runs.client) return 'the client did not run';
-  if (runs.client.exitCode !== 0) return `exit ${runs.client.exitCode ?? '?'} without an error line: ${lastLine(runs.client.output)}`;
-  return 'perftest printed no report line';
+  if (runs.noPort) return t('no free TCP port for perftest\'s out-of-band connection on the server');
+  if (!runs.client && runs.server) return t('the server ended before the client could connect (exit {0}): {1}', runs.server.exitCode ?? '?', lastLine(runs.server.output));
+  if (!runs.client) return t('the client did not run');
+  if (runs.client.exitCode !== 0) return t('exit {0} without an error line: {1}', runs.client.exitCode ?? '?', lastLine(runs.client.output));
+  return t('perftest printed no report line');
 }
 
 function lastLine(text: string): string {

@@ -3,9 +3,10 @@
 // loads the link and the GPU: the caller asks first). What can be worked around becomes a note.
 import { rdmaPorts } from '../diagnosis/rdmaPorts';
 import { SmiProcess } from '../parsers/smiQuery';
-import { CUDA_BUILD_HINT, perftestInstallHint, PerftestCheck, readPerftestCheck } from './checks';
+import { cudaBuildHint, perftestInstallHint, PerftestCheck, readPerftestCheck } from './checks';
 import { DiagnosedHost, smiGpu } from './endpoints';
 import { ProveMode } from './types';
+import { t } from '../l10n';
 
 export interface BusyGpu {
   readonly host: string;
@@ -32,25 +33,25 @@ export function checkPreconditions(hosts: readonly DiagnosedHost[], modes: reado
   for (const h of hosts) {
     const check = readPerftestCheck(h.report);
     if (!check) {
-      refusals.push(`${h.host}: could not tell whether perftest is installed (the check did not run to its end${h.report.connectionLost ? ': connection lost' : ''})`);
+      refusals.push(`${h.host}: ${h.report.connectionLost ? t('could not tell whether perftest is installed (the check did not run to its end: connection lost)') : t('could not tell whether perftest is installed (the check did not run to its end)')}`);
       continue;
     }
     checks.set(h.host, check);
     refusals.push(...perftestRefusals(h, check, gpuModes));
     if (modes.includes('dmabuf') && check.cuda && !check.cudaDmabuf) {
-      skippedModes.set('dmabuf', `the perftest on ${h.host} has no --use_cuda_dmabuf (built without CUDA dma-buf support: CUDA ≥ 11.7 headers and rdma-core ≥ 34 at build time; docs/perftest.md §3)`);
+      skippedModes.set('dmabuf', t('the perftest on {0} has no --use_cuda_dmabuf (built without CUDA dma-buf support: CUDA ≥ 11.7 headers and rdma-core ≥ 34 at build time; docs/perftest.md §3)', h.host));
     }
     const active = (rdmaPorts(h.report) ?? []).filter((p) => p.active === true);
-    if (active.length === 0) refusals.push(`${h.host}: no active RDMA port (${rdmaPorts(h.report) === null ? 'no RDMA device was read' : 'every port is down or not yet active'}): nothing to measure`);
+    if (active.length === 0) refusals.push(`${h.host}: ${t('no active RDMA port ({0}): nothing to measure', rdmaPorts(h.report) === null ? t('no RDMA device was read') : t('every port is down or not yet active'))}`);
   }
   return { refusals, skippedModes, busy: hosts.flatMap((h) => busyGpus(h, gpus(h))), checks };
 }
 
 function perftestRefusals(h: DiagnosedHost, check: PerftestCheck, gpuModes: readonly ProveMode[]): string[] {
-  if (check.ibWriteBw === null) return [`${h.host}: perftest's ib_write_bw is not installed (not on the login PATH): ${perftestInstallHint(h.report)}; ${CUDA_BUILD_HINT}. gdr-doctor installs nothing.`];
+  if (check.ibWriteBw === null) return [`${h.host}: ${t('perftest\'s ib_write_bw is not installed (not on the login PATH): {0}; {1}. gdr-doctor installs nothing.', perftestInstallHint(h.report), cudaBuildHint())}`];
   if (gpuModes.length > 0 && !check.cuda) {
-    const modes = `the ${gpuModes.join(' and ')} mode${gpuModes.length > 1 ? 's' : ''}`;
-    return [`${h.host}: ${check.ibWriteBw} was built without CUDA ("ib_write_bw --help" has no --use_cuda), so ${modes} cannot run: ${CUDA_BUILD_HINT}. Or measure host memory only.`];
+    const modes = gpuModes.length > 1 ? t('the {0} modes', gpuModes.join(t(' and '))) : t('the {0} mode', gpuModes[0]);
+    return [`${h.host}: ${t('{0} was built without CUDA ("ib_write_bw --help" has no --use_cuda), so {1} cannot run: {2}. Or measure host memory only.', check.ibWriteBw, modes, cudaBuildHint())}`];
   }
   return [];
 }
@@ -64,5 +65,5 @@ function busyGpus(h: DiagnosedHost, indexes: readonly number[]): BusyGpu[] {
 
 /** `GPU0 on gpu-a: pid 25384 nvidia-cuda-mps-server (26 MiB)`. */
 export function busyText(b: BusyGpu): string {
-  return `${b.gpu} on ${b.host}: ${b.processes.map((p) => `pid ${p.pid} ${p.name}${p.usedMemory ? ` (${p.usedMemory})` : ''}`).join(', ')}`;
+  return `${t('{0} on {1}', b.gpu, b.host)}: ${b.processes.map((p) => `pid ${p.pid} ${p.name}${p.usedMemory ? ` (${p.usedMemory})` : ''}`).join(', ')}`;
 }

@@ -3,26 +3,28 @@
 // findings that explain a failure, and notes.
 import type { GpuProof, ModeOutcome, ProofReport } from './types';
 import { pct } from './verdict';
+import { t } from '../l10n';
 
 export function formatProof(report: ProofReport): string {
   const lines = [heading(report), ''];
   if (report.status === 'refused') {
-    lines.push('Nothing was run:', ...report.refusals.map((r) => `  - ${r}`));
+    lines.push(t('Nothing was run:'), ...report.refusals.map((r) => `  - ${r}`));
     return `${lines.join('\n')}\n`;
   }
-  const width = Math.max(...report.gpus.map((g) => ends(g).length), 'NIC → other end'.length);
-  lines.push(`  ${'GPU'.padEnd(6)}${'NIC → other end'.padEnd(width + 2)}${'mode'.padEnd(9)}${'Gb/s'.padStart(8)}${'line'.padStart(7)}${'ratio'.padStart(7)}  result`);
+  const endsHeading = t('NIC → other end');
+  const width = Math.max(...report.gpus.map((g) => ends(g).length), endsHeading.length);
+  lines.push(`  ${'GPU'.padEnd(6)}${endsHeading.padEnd(width + 2)}${t('mode').padEnd(9)}${'Gb/s'.padStart(8)}${t('line').padStart(7)}${t('ratio').padStart(7)}  ${t('result')}`);
   for (const g of report.gpus) lines.push(...gpuLines(g, width), '');
-  for (const s of report.skipped) lines.push(`  not measured: ${s}`);
-  if (report.status === 'cancelled') lines.push('  Cancelled: perftest was stopped on every host; what had ended is shown.');
-  if (report.status === 'timed-out') lines.push('  A measurement reached its deadline: perftest was stopped on every host.');
+  for (const s of report.skipped) lines.push(`  ${t('not measured: {0}', s)}`);
+  if (report.status === 'cancelled') lines.push(`  ${t('Cancelled: perftest was stopped on every host; what had ended is shown.')}`);
+  if (report.status === 'timed-out') lines.push(`  ${t('A measurement reached its deadline: perftest was stopped on every host.')}`);
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
 function heading(r: ProofReport): string {
   const size = r.options.sizeBytes >= 1 << 20 && r.options.sizeBytes % (1 << 20) === 0 ? `${r.options.sizeBytes >> 20} MiB` : `${r.options.sizeBytes} B`;
-  const where = r.peer ? `${r.host} ↔ ${r.peer}${r.via ? ` (one Slurm step through ${r.via})` : ''}` : `${r.host} (one host: between its ports)`;
-  return `GPUDirect RDMA proof: ${where}; ib_write_bw, ${size} messages, ${r.options.durationS} s per mode`;
+  const where = r.peer ? `${r.host} ↔ ${r.peer}${r.via ? t(' (one Slurm step through {0})', r.via) : ''}` : t('{0} (one host: between its ports)', r.host);
+  return t('GPUDirect RDMA proof: {0}; ib_write_bw, {1} messages, {2} s per mode', where, size, r.options.durationS);
 }
 
 function ends(g: GpuProof): string {
@@ -32,13 +34,13 @@ function ends(g: GpuProof): string {
 
 function gpuLines(g: GpuProof, width: number): string[] {
   const rows = g.modes.map((m, i) => `  ${(i === 0 ? g.gpu : '').padEnd(6)}${(i === 0 ? ends(g) : '').padEnd(width + 2)}${modeRow(m)}`);
-  const explained = g.modes.flatMap((m) => m.explainedBy.map((e) => `        explained by ${e}`));
-  return [...rows, `        ${g.verdict}`, ...[...new Set(explained)], ...g.notes.map((n) => `        note: ${n}`)];
+  const explained = g.modes.flatMap((m) => m.explainedBy.map((e) => `        ${t('explained by {0}', e)}`));
+  return [...rows, `        ${g.verdict}`, ...[...new Set(explained)], ...g.notes.map((n) => `        ${t('note: {0}', n)}`)];
 }
 
 function modeRow(m: ModeOutcome): string {
   const num = (n: number | null, digits = 2) => (n === null ? '-' : n.toFixed(digits));
   const ratio = m.ratio === null ? '-' : pct(m.ratio);
-  const result = m.status === 'ok' ? `ok${m.sharedFrom ? ` (measured with ${m.sharedFrom}: same ports)` : ''}` : `${m.status}: ${m.reason ?? ''}`;
+  const result = m.status === 'ok' ? `ok${m.sharedFrom ? t(' (measured with {0}: same ports)', m.sharedFrom) : ''}` : `${m.status}: ${m.reason ?? ''}`;
   return `${m.mode.padEnd(9)}${num(m.gbps).padStart(8)}${num(m.lineRateGbps, 0).padStart(7)}${ratio.padStart(7)}  ${result}`;
 }

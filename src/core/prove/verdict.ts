@@ -7,6 +7,7 @@ import { readHostState } from '../diagnosis/hostState';
 import { DEFAULT_NCCL } from '../diagnosis/ncclAssumptions';
 import { DiagnosedHost } from './endpoints';
 import { ModeOutcome, ProveMode, Tone } from './types';
+import { t } from '../l10n';
 
 /** Finding ids that explain each mode failing (peer-memory.md, dma-buf.md, platform.md). */
 const EXPLAINS: Readonly<Record<ProveMode, readonly string[]>> = {
@@ -29,14 +30,16 @@ export function explanations(mode: ProveMode, hosts: readonly DiagnosedHost[], i
     for (const h of hosts) {
       const p = readHostState(h.report).peermem;
       if (p.newLoaded === false && p.legacyLoaded === false && !found.some((f) => f.startsWith('peermem.'))) {
-        found.unshift(`no peer-memory module is loaded${many ? ` on ${h.host}` : ''} (neither nvidia_peermem nor nv_peer_mem): modprobe nvidia_peermem, or use the dmabuf mode where dma-buf works (docs/peer-memory.md)`);
+        found.unshift(many
+          ? t('no peer-memory module is loaded on {0} (neither nvidia_peermem nor nv_peer_mem): modprobe nvidia_peermem, or use the dmabuf mode where dma-buf works (docs/peer-memory.md)', h.host)
+          : t('no peer-memory module is loaded (neither nvidia_peermem nor nv_peer_mem): modprobe nvidia_peermem, or use the dmabuf mode where dma-buf works (docs/peer-memory.md)'));
       }
     }
   }
   if (mode === 'dmabuf') {
     for (const h of hosts) {
       const missing = ruleContext(h.report, DEFAULT_NCCL).dmabuf.missing;
-      if (missing.length > 0) found.unshift(`dma-buf prerequisites missing${many ? ` on ${h.host}` : ''}: ${missing.join('; ')} (docs/dma-buf.md)`);
+      if (missing.length > 0) found.unshift(many ? t('dma-buf prerequisites missing on {0}: {1} (docs/dma-buf.md)', h.host, missing.join('; ')) : t('dma-buf prerequisites missing: {0} (docs/dma-buf.md)', missing.join('; ')));
     }
   }
   return [...new Set(found)];
@@ -47,9 +50,9 @@ export const pct = (r: number): string => `${Math.round(r * 100)} %`;
 
 /** `host memory: 97 %`, or what became of it. */
 function hostPart(host: ModeOutcome | undefined): string {
-  if (!host) return 'host memory: not measured';
-  if (host.status === 'ok') return host.ratio !== null ? `host memory: ${pct(host.ratio)}` : `host memory: ${host.gbps} Gb/s`;
-  return `host memory: ${host.status === 'skipped' ? 'skipped' : host.status}`;
+  if (!host) return t('host memory: {0}', t('not measured'));
+  if (host.status === 'ok') return t('host memory: {0}', host.ratio !== null ? pct(host.ratio) : `${host.gbps} Gb/s`);
+  return t('host memory: {0}', host.status === 'skipped' ? t('skipped') : host.status);
 }
 
 /** The headline and its tone, from the modes in run order. */
@@ -60,24 +63,25 @@ export function gpuVerdict(modes: readonly ModeOutcome[], hosts: readonly Diagno
   if (works) return worksVerdict(works, host, hosts);
   const failed = gpu.filter((m) => m.status === 'failed' || m.status === 'timed-out');
   if (failed.length > 0) {
-    const hostFailed = host && host.status === 'failed' ? `; host memory failed too (${host.reason}): RDMA itself does not work between these ports` : '';
-    return { verdict: `${failed.map((m) => `${m.mode} mode ${m.status === 'failed' ? 'failed' : 'timed out'}: ${m.reason}`).join('; ')}${hostFailed}`, tone: 'error' };
+    const hostFailed = host && host.status === 'failed' ? t('; host memory failed too ({0}): RDMA itself does not work between these ports', host.reason ?? '') : '';
+    const modes = failed.map((m) => (m.status === 'failed' ? t('{0} mode failed: {1}', m.mode, m.reason ?? '') : t('{0} mode timed out: {1}', m.mode, m.reason ?? '')));
+    return { verdict: `${modes.join('; ')}${hostFailed}`, tone: 'error' };
   }
-  if (gpu.length === 0 && host?.status === 'ok') return { verdict: `RDMA from host memory works at ${rate(host)} (GPU memory not measured)`, tone: 'ok' };
-  if (host && host.status !== 'ok' && host.status !== 'skipped') return { verdict: `host memory ${host.status}: ${host.reason}`, tone: host.status === 'failed' ? 'error' : 'unknown' };
+  if (gpu.length === 0 && host?.status === 'ok') return { verdict: t('RDMA from host memory works at {0} (GPU memory not measured)', rate(host)), tone: 'ok' };
+  if (host && host.status !== 'ok' && host.status !== 'skipped') return { verdict: t('host memory {0}: {1}', host.status, host.reason ?? ''), tone: host.status === 'failed' ? 'error' : 'unknown' };
   const why = [...gpu, ...(host ? [host] : [])].filter((m) => m.reason).map((m) => `${m.mode}: ${m.reason}`).join('; ');
-  return { verdict: `not measured${why ? `: ${why}` : ''}`, tone: 'unknown' };
+  return { verdict: why ? t('not measured: {0}', why) : t('not measured'), tone: 'unknown' };
 }
 
 function rate(m: ModeOutcome): string {
-  return m.ratio !== null ? `${pct(m.ratio)} of line rate` : `${m.gbps} Gb/s (line rate unknown)`;
+  return m.ratio !== null ? t('{0} of line rate', pct(m.ratio)) : t('{0} Gb/s (line rate unknown)', m.gbps ?? '?');
 }
 
 function worksVerdict(works: ModeOutcome, host: ModeOutcome | undefined, hosts: readonly DiagnosedHost[]): { verdict: string; tone: Tone } {
-  const head = `GPUDirect RDMA works at ${rate(works)} with ${works.mode} (${hostPart(host)})`;
+  const head = t('GPUDirect RDMA works at {0} with {1} ({2})', rate(works), works.mode, hostPart(host));
   const gap = host?.status === 'ok' && host.gbps !== null && works.gbps !== null ? (host.gbps - works.gbps) / host.gbps : 0;
   if (gap <= 0.1) return { verdict: head, tone: 'ok' };
   const why = explanations(works.mode, hosts, SLOW);
-  const cause = why.length > 0 ? `; ${why.join('; ')}` : ': look at the PCIe path between the GPU and the NIC (docs/perftest.md §4)';
-  return { verdict: `${head}: GPU memory is ${Math.round(gap * 100)} % slower than host memory${cause}`, tone: 'warning' };
+  const cause = why.length > 0 ? `; ${why.join('; ')}` : t(': look at the PCIe path between the GPU and the NIC (docs/perftest.md §4)');
+  return { verdict: `${head}: ${t('GPU memory is {0} % slower than host memory', Math.round(gap * 100))}${cause}`, tone: 'warning' };
 }

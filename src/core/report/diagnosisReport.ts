@@ -4,6 +4,7 @@
 import { Diagnosis, Finding, GpuNicPair } from '../diagnosis';
 import { ProbeReport } from '../probe/runProbe';
 import { SshTarget } from '../ssh/sshConfig';
+import { t } from '../l10n';
 
 export function diagnosisJson(report: ProbeReport, diagnosis: Diagnosis, target?: SshTarget) {
   return {
@@ -18,13 +19,13 @@ export function diagnosisJson(report: ProbeReport, diagnosis: Diagnosis, target?
 
 export function formatMarkdownReport(report: ProbeReport, diagnosis: Diagnosis): string {
   const lines = [
-    `# GPUDirect RDMA report: ${inlineCode(report.host)}`,
+    `# ${t('GPUDirect RDMA report: {0}', inlineCode(report.host))}`,
     '',
-    `Collected ${report.collectedAt} in ${report.durationMs} ms${report.connectionLost ? ' (connection lost: partial)' : ''}${report.timedOut ? ' (deadline reached: partial)' : ''}.`,
+    `${t('Collected {0} in {1} ms', report.collectedAt, report.durationMs)}${report.connectionLost ? t(' (connection lost: partial)') : ''}${report.timedOut ? t(' (deadline reached: partial)') : ''}.`,
     '',
-    `## Findings (${countFindings(diagnosis.findings)})`,
+    `## ${t('Findings ({0})', countFindings(diagnosis.findings))}`,
     '',
-    ...(diagnosis.findings.length === 0 ? ['None.', ''] : diagnosis.findings.flatMap(findingMarkdown)),
+    ...(diagnosis.findings.length === 0 ? [t('None.'), ''] : diagnosis.findings.flatMap(findingMarkdown)),
     ...pairsMarkdown(diagnosis.pairs),
     ...envMarkdown(diagnosis),
   ];
@@ -36,17 +37,19 @@ function countFindings(findings: readonly Finding[]): number {
   return findings.reduce((n, f) => n + 1 + (f.children?.length ?? 0), 0);
 }
 
-const SEVERITY_LABEL = { error: 'Error', warning: 'Warning', info: 'Info' } as const;
+const severityLabel = (severity: Finding['severity']): string => ({ error: t('Error'), warning: t('Warning'), info: t('Info') })[severity];
 
 function findingMarkdown(f: Finding): string[] {
-  const out = [`### ${SEVERITY_LABEL[f.severity]}: ${plain(f.title)} (${inlineCode(f.id)})`, '', plain(f.detail), ''];
+  const out = [`### ${severityLabel(f.severity)}: ${plain(f.title)} (${inlineCode(f.id)})`, '', plain(f.detail), ''];
   if (f.evidence.length > 0) out.push(...codeBlock(f.evidence.join('\n')), '');
-  if (f.fixes.length > 0) out.push(`Quick fix: ${f.fixes.map(inlineCode).join(', ')}`, '');
-  out.push(`Source: ${plain(f.source)}`, '');
+  if (f.fixes.length > 0) out.push(t('Quick fix: {0}', f.fixes.map(inlineCode).join(', ')), '');
+  out.push(t('Source: {0}', plain(f.source)), '');
   const children = f.children ?? [];
   if (children.length > 0) {
-    out.push(`${children.length} more finding${children.length === 1 ? '' : 's'} following from this one (nothing they show can change the answer until it is solved):`, '');
-    for (const c of children) out.push(`- ${SEVERITY_LABEL[c.severity]}: ${plain(c.title)} (${inlineCode(c.id)})${c.evidence.length > 0 ? `: ${c.evidence.map(inlineCode).join(', ')}` : ''}`);
+    out.push(children.length === 1
+      ? t('1 more finding following from this one (nothing they show can change the answer until it is solved):')
+      : t('{0} more findings following from this one (nothing they show can change the answer until it is solved):', children.length), '');
+    for (const c of children) out.push(`- ${severityLabel(c.severity)}: ${plain(c.title)} (${inlineCode(c.id)})${c.evidence.length > 0 ? `: ${c.evidence.map(inlineCode).join(', ')}` : ''}`);
     out.push('');
   }
   return out;
@@ -55,17 +58,18 @@ function findingMarkdown(f: Finding): string[] {
 function pairsMarkdown(pairs: readonly GpuNicPair[]): string[] {
   if (pairs.length === 0) return [];
   const rows = pairs.map((p) => {
-    const nics = p.nics.map((n) => n.device ?? n.nic).join(', ') || 'none';
-    return `| ${cell(p.gpu)} | ${cell(nics)} | ${cell(p.link ?? '-')} | ${cell(p.numaNode ?? '?')} | ${p.gdr ? 'yes' : 'no'} | ${cell(p.reason)} |`;
+    const nics = p.nics.map((n) => n.device ?? n.nic).join(', ') || t('none');
+    return `| ${cell(p.gpu)} | ${cell(nics)} | ${cell(p.link ?? '-')} | ${cell(p.numaNode ?? '?')} | ${p.gdr ? t('yes') : t('no')} | ${cell(p.reason)} |`;
   });
-  return ['## Nearest RDMA NIC per GPU', '', '| GPU | NIC | Link | NUMA | GDR | Why |', '|---|---|---|---|---|---|', ...rows, ''];
+  const head = ['GPU', 'NIC', t('Link'), 'NUMA', 'GDR', t('Why')];
+  return [`## ${t('Nearest RDMA NIC per GPU')}`, '', `| ${head.join(' | ')} |`, '|---|---|---|---|---|---|', ...rows, ''];
 }
 
 function envMarkdown({ suggestedEnv }: Diagnosis): string[] {
   const vars = Object.entries(suggestedEnv.env);
   if (vars.length === 0) return [];
   const body = [...vars.map(([k, v]) => `${k}=${v}`), ...suggestedEnv.notes.map((n) => `# ${n}`)].join('\n');
-  return ['## Suggested environment', '', 'A suggestion: measure with nccl-tests.', '', ...codeBlock(body), ''];
+  return [`## ${t('Suggested environment')}`, '', t('A suggestion: measure with nccl-tests.'), '', ...codeBlock(body), ''];
 }
 
 /** A fence longer than any backtick run inside, so the text cannot close it. */

@@ -4,6 +4,7 @@
 import type { GpuProof, ModeOutcome, ProofReport } from '../prove/types';
 import { pct } from '../prove/verdict';
 import { cell, inlineCode, plain } from './diagnosisReport';
+import { t } from '../l10n';
 
 /** The diagnosis report with the host's last proof after it (unchanged without one). */
 export function withProof(markdown: string, proof: ProofReport | undefined): string {
@@ -11,19 +12,19 @@ export function withProof(markdown: string, proof: ProofReport | undefined): str
 }
 
 export function proofMarkdown(proof: ProofReport): string[] {
-  const between = proof.peer ? ` between ${inlineCode(proof.host)} and ${inlineCode(proof.peer)}` : ` on ${inlineCode(proof.host)}`;
-  const via = proof.via ? ` through ${inlineCode(proof.via)}` : '';
+  const between = proof.peer ? t(' between {0} and {1}', inlineCode(proof.host), inlineCode(proof.peer)) : t(' on {0}', inlineCode(proof.host));
+  const via = proof.via ? t(' through {0}', inlineCode(proof.via)) : '';
   const head = [
-    '## GPUDirect RDMA proof (ib_write_bw)', '',
-    `Measured${between}${via} at ${plain(proof.startedAt)}: ${proof.options.durationS} s per mode, ${proof.options.sizeBytes} bytes per message (${proof.status}).`, '',
+    `## ${t('GPUDirect RDMA proof (ib_write_bw)')}`, '',
+    t('Measured{0}{1} at {2}: {3} s per mode, {4} bytes per message ({5}).', between, via, plain(proof.startedAt), proof.options.durationS, proof.options.sizeBytes, proof.status), '',
   ];
-  if (proof.status === 'refused') return [...head, 'Nothing was run:', '', ...proof.refusals.map((r) => `- ${inlineCode(r)}`), ''];
+  if (proof.status === 'refused') return [...head, t('Nothing was run:'), '', ...proof.refusals.map((r) => `- ${inlineCode(r)}`), ''];
   const rows = proof.gpus.flatMap((g) => g.modes.map((m) => modeRow(g, m)));
   return [
     ...head,
-    '| GPU | NIC port | Mode | Gb/s | Line rate | Ratio | Why not |', '|---|---|---|---|---|---|---|', ...rows, '',
+    `| ${['GPU', t('NIC port'), t('Mode'), 'Gb/s', t('Line rate'), t('Ratio'), t('Why not')].join(' | ')} |`, '|---|---|---|---|---|---|---|', ...rows, '',
     ...proof.gpus.flatMap((g) => [`- ${inlineCode(g.gpu)}: ${inlineCode(g.verdict)}${g.notes.map((n) => ` (${inlineCode(n)})`).join('')}`]),
-    ...proof.skipped.map((s) => `- skipped: ${inlineCode(s)}`), '',
+    ...proof.skipped.map((s) => `- ${t('skipped: {0}', inlineCode(s))}`), '',
   ];
 }
 

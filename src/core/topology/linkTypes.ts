@@ -2,6 +2,7 @@
 // printed over the years, the NVML topology level behind the token and NCCL's path class for it
 // (docs/nccl-gdr.md). What NCCL then does with a GPU↔NIC path of that class is nccl/linkRule.ts.
 import type { PathType } from './nccl/pathType';
+import { t } from '../l10n';
 
 /** What kind of connection a token names. */
 export type LinkKind = 'self' | 'nvlink' | 'pcie' | 'unknown';
@@ -108,7 +109,23 @@ export function describeLink(token: string): string {
 /** The plain meaning of a cell, with `#` replaced by the NVLink count for `NV<n>`. */
 export function linkMeaning(token: string): string {
   const link = classifyLink(token);
-  return link.nvlinkCount === null ? link.meaning : link.meaning.replace('#', String(link.nvlinkCount));
+  const meaning = meaningText(link);
+  return link.nvlinkCount === null ? meaning : meaning.replace('#', String(link.nvlinkCount));
+}
+
+/** A link type's `meaning` in the reader's language (the data above keeps the English). */
+export function meaningText(info: LinkTypeInfo): string {
+  switch (info.kind === 'unknown' ? '' : info.legendToken) {
+    case 'X': return t('the device itself');
+    case 'NV#': return t('direct NVLink connection, # link(s) bonded');
+    case 'PIX': return t('PCIe through at most one PCIe bridge (the same PCIe switch)');
+    case 'PXB': return t('PCIe through several PCIe bridges/switches, without passing the CPU host bridge');
+    case 'PHB': return t('PCIe through a PCIe host bridge, i.e. through the CPU');
+    case 'NODE': return t('PCIe between different PCIe host bridges of the same NUMA node');
+    case 'SYS': return t('PCIe plus the interconnect between NUMA nodes: QPI/UPI between sockets, or Infinity Fabric between the NUMA nodes of one EPYC socket (NPS2/NPS4)');
+    case 'SOC': return t('older drivers\' name for SYS: PCIe plus the link between CPU sockets (QPI)');
+    default: return t('a link type this tool does not know (newer driver?); see the legend printed under the matrix');
+  }
 }
 
 function unknownLinkType(token: string): LinkTypeInfo {

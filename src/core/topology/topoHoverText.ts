@@ -6,11 +6,12 @@ import { DEFAULT_NCCL, NcclAssumptions, pairsFromTopology, shortVerdict } from '
 import { TopoNic, Topology } from '../parsers/topo';
 import type { TopoLegendEntry } from '../parsers/topoLegend';
 import { isGpuName } from '../parsers/topoWords';
-import { LinkClass, LinkTypeInfo, NVML_LEVEL, classifyLink, knownLinkTypes, linkMeaning } from './linkTypes';
+import { LinkClass, LinkTypeInfo, NVML_LEVEL, classifyLink, knownLinkTypes, linkMeaning, meaningText } from './linkTypes';
 import { linkRule } from './nccl/linkRule';
 import type { TopoTokenAt } from './topoTokens';
+import { t } from '../l10n';
 
-const CURRENT_ERA = 'current drivers (≈ R450 and later)';
+const currentEra = (): string => t('current drivers (≈ R450 and later)');
 
 /** Escapes every Markdown-significant ASCII punctuation character (CommonMark backslash escapes). */
 export function escapeMarkdown(text: string): string {
@@ -30,7 +31,7 @@ export function explainTopoToken(hit: TopoTokenAt, topology: Topology, nccl: Ncc
 function explainCell(token: string, row: string, column: string, topology: Topology, nccl: NcclAssumptions): string {
   const link = classifyLink(token);
   const ends = row === column
-    ? `${deviceLabel(row, topology)} itself (the diagonal)`
+    ? t('{0} itself (the diagonal)', deviceLabel(row, topology))
     : `${deviceLabel(row, topology)} ↔ ${deviceLabel(column, topology)}`;
   return [
     `**${escapeMarkdown(token)}**: ${ends}`,
@@ -45,19 +46,19 @@ function cellVerdict(token: string, row: string, column: string, nccl: NcclAssum
   const rule = linkRule(token, nccl.version, nccl.env);
   if (classifyLink(token).kind !== 'pcie') return escapeMarkdown(rule.sentence);
   if (isGpuName(row) !== isGpuName(column)) return `${ruleLabel(rule.usesGdr)} ${escapeMarkdown(rule.sentence)}`;
-  const pair = isGpuName(row) ? 'two GPUs' : 'two NICs';
-  return `This cell links ${pair}: no GPUDirect RDMA verdict applies here. ${escapeMarkdown(rule.sentence)}`;
+  const links = isGpuName(row) ? t('This cell links two GPUs: no GPUDirect RDMA verdict applies here.') : t('This cell links two NICs: no GPUDirect RDMA verdict applies here.');
+  return `${links} ${escapeMarkdown(rule.sentence)}`;
 }
 
 /** The same short words as a GPU's verdict (`GDR yes`), for the class alone. */
 function ruleLabel(usesGdr: boolean | null): string {
-  return usesGdr === null ? '' : `**GDR ${usesGdr ? 'yes' : 'no'}**:`;
+  return usesGdr === null ? '' : `**${usesGdr ? t('GDR yes') : t('GDR no')}**:`;
 }
 
 function levels(link: LinkClass): string {
   const parts: string[] = [];
-  if (link.nvmlLevel !== null) parts.push(`NVML level ${link.nvmlLevel} (${nvmlLevelName(link.nvmlLevel)})`);
-  if (link.ncclPath !== null) parts.push(`NCCL path ${link.ncclPath}`);
+  if (link.nvmlLevel !== null) parts.push(`${t('NVML level {0}', link.nvmlLevel)} (${nvmlLevelName(link.nvmlLevel)})`);
+  if (link.ncclPath !== null) parts.push(t('NCCL path {0}', link.ncclPath));
   return parts.length > 0 ? `${parts.join(' · ')}` : '';
 }
 
@@ -65,17 +66,17 @@ function wordings(info: LinkTypeInfo): string {
   if (info.kind === 'unknown') return '';
   const lines: string[] = [];
   lines.push(info.currentLegend !== null
-    ? `- ${CURRENT_ERA}: ${quoted(info.currentLegend)}`
-    : `- ${CURRENT_ERA}: not printed (they print SYS instead)`);
+    ? `- ${currentEra()}: ${quoted(info.currentLegend)}`
+    : `- ${currentEra()}: ${t('not printed (they print SYS instead)')}`);
   for (const older of info.olderLegends) lines.push(`- ${olderEra(older)}: ${quoted(older)}`);
-  return `Legend wording of **${escapeMarkdown(info.legendToken)}**:\n\n${lines.join('\n')}`;
+  return `${t('Legend wording of {0}:', `**${escapeMarkdown(info.legendToken)}**`)}\n\n${lines.join('\n')}`;
 }
 
 function explainDevice(name: string, topology: Topology, nccl: NcclAssumptions): string {
   const paragraphs = [`**${deviceLabel(name, topology)}**`];
   if (isGpuName(name)) {
     const pair = pairsFromTopology(topology, nccl).find((p) => p.gpu === name);
-    if (topology.nics.length === 0) paragraphs.push('This output has no NIC columns: nothing to say about GPUDirect RDMA from it.');
+    if (topology.nics.length === 0) paragraphs.push(t('This output has no NIC columns: nothing to say about GPUDirect RDMA from it.'));
     else if (pair) paragraphs.push(`**${escapeMarkdown(shortVerdict(pair))}**. ${escapeMarkdown(pair.reason)}`);
   } else {
     paragraphs.push(nicReach(name, topology, nccl));
@@ -85,13 +86,13 @@ function explainDevice(name: string, topology: Topology, nccl: NcclAssumptions):
 
 function explainLegendLine(entry: TopoLegendEntry, nccl: NcclAssumptions): string {
   const known = knownLinkTypes().find((info) => info.legendToken === entry.token);
-  const paragraphs = [`**Legend: ${escapeMarkdown(entry.token)}**`];
+  const paragraphs = [`**${t('Legend: {0}', escapeMarkdown(entry.token))}**`];
   if (!known) {
-    paragraphs.push(`A legend token this tool does not know; nvidia-smi says: ${quoted(entry.meaning)}`);
+    paragraphs.push(`${t('A legend token this tool does not know; nvidia-smi says:')} ${quoted(entry.meaning)}`);
     return paragraphs.join('\n\n');
   }
-  paragraphs.push(`${capitalize(escapeMarkdown(known.meaning))}.`);
-  paragraphs.push(`This line is the wording of ${escapeMarkdown(eraOfWording(known, entry.meaning))}.`);
+  paragraphs.push(`${capitalize(escapeMarkdown(meaningText(known)))}.`);
+  paragraphs.push(t('This line is the wording of {0}.', escapeMarkdown(eraOfWording(known, entry.meaning))));
   if (known.kind === 'pcie') {
     const rule = linkRule(known.legendToken, nccl.version, nccl.env);
     paragraphs.push(`${ruleLabel(rule.usesGdr)} ${escapeMarkdown(rule.sentence)}`);
@@ -102,8 +103,8 @@ function explainLegendLine(entry: TopoLegendEntry, nccl: NcclAssumptions): strin
 
 function explainNicLegendLine(alias: string, device: string, topology: Topology, nccl: NcclAssumptions): string {
   return [
-    `**${escapeMarkdown(alias)}** is the RDMA device **${escapeMarkdown(device)}**`,
-    'Drivers ≈ R525 and later name NIC columns NIC0…NICn and list their devices in this NIC Legend; older ones print the device name as the column.',
+    t('{0} is the RDMA device {1}', `**${escapeMarkdown(alias)}**`, `**${escapeMarkdown(device)}**`),
+    t('Drivers ≈ R525 and later name NIC columns NIC0…NICn and list their devices in this NIC Legend; older ones print the device name as the column.'),
     nicReach(alias, topology, nccl),
   ].join('\n\n');
 }
@@ -112,8 +113,8 @@ function explainNicLegendLine(alias: string, device: string, topology: Topology,
 function nicReach(nic: string, topology: Topology, nccl: NcclAssumptions): string {
   if (topology.gpus.length === 0) return '';
   const users = pairsFromTopology(topology, nccl).filter((p) => p.nics.some((n) => n.nic === nic));
-  if (users.length === 0) return 'NCCL gives this NIC to no GPU: every GPU has a NIC it reaches better.';
-  return `NCCL's NIC for: ${users.map((p) => `${escapeMarkdown(p.gpu)} (${escapeMarkdown(shortVerdict(p))})`).join(', ')}.`;
+  if (users.length === 0) return t('NCCL gives this NIC to no GPU: every GPU has a NIC it reaches better.');
+  return `${t('NCCL\'s NIC for:')} ${users.map((p) => `${escapeMarkdown(p.gpu)} (${escapeMarkdown(shortVerdict(p))})`).join(', ')}.`;
 }
 
 /** `GPU3`, `NIC2 (mlx5_2)`, or `mlx5_0` for an older driver's column. */
@@ -124,14 +125,14 @@ function deviceLabel(name: string, topology: Topology): string {
 }
 
 function eraOfWording(info: LinkTypeInfo, printed: string): string {
-  if (printed === info.currentLegend) return CURRENT_ERA;
+  if (printed === info.currentLegend) return currentEra();
   if (info.olderLegends.includes(printed)) return olderEra(printed);
-  return 'a driver whose wording this tool does not know';
+  return t('a driver whose wording this tool does not know');
 }
 
 /** The oldest legend (Kepler era) says "Path traverses …" (docs/topo-matrix.md §2). */
 function olderEra(wording: string): string {
-  return wording.startsWith('Path traverses') ? 'the oldest drivers (Kepler era)' : 'older drivers (before ≈ R450)';
+  return wording.startsWith('Path traverses') ? t('the oldest drivers (Kepler era)') : t('older drivers (before ≈ R450)');
 }
 
 function nvmlLevelName(level: number): string {

@@ -4,6 +4,7 @@
 // lists through parseStringList/matchIfList (src/misc/utils.cc).
 import { PathType } from './pathType';
 import { NcclRules } from './rules';
+import { t } from '../../l10n';
 
 export interface IbHcaEntry {
   readonly prefix: string;
@@ -48,7 +49,7 @@ export function readNcclEnv(vars: Readonly<Record<string, string>>, rules: NcclR
   const given: Record<string, string> = {};
   for (const name of Object.keys(vars)) {
     if ((NCCL_ENV_NAMES as readonly string[]).includes(name)) given[name] = vars[name];
-    else problems.push(`${name} does not change a GPUDirect RDMA verdict here and is ignored`);
+    else problems.push(t('{0} does not change a GPUDirect RDMA verdict here and is ignored', name));
   }
   const int = (name: string) => (given[name] === undefined || given[name] === '' ? null : strtoll(given[name]));
   return {
@@ -76,8 +77,8 @@ function readLevel(text: string | undefined, rules: NcclRules, problems: string[
   if (named) return named;
   if (/^[0-9]/.test(text)) return OLD_LEVELS[Math.min(strtoll(text), OLD_LEVELS.length - 1)];
   problems.push(
-    `NCCL_NET_GDR_LEVEL=${text} is not a level NCCL accepts (it takes ${names.join(', ')} or 0-5): NCCL ignores it and keeps its default` +
-      (text === 'NODE' ? '; nvidia-smi\'s NODE is PHB in NCCL' : ''),
+    t('NCCL_NET_GDR_LEVEL={0} is not a level NCCL accepts (it takes {1} or 0-5): NCCL ignores it and keeps its default', text, names.join(', ')) +
+      (text === 'NODE' ? t('; nvidia-smi\'s NODE is PHB in NCCL') : ''),
   );
   return null;
 }

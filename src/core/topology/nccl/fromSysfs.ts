@@ -9,6 +9,7 @@ import { TopoGraph, TopoNode } from './graph';
 import { PathTable, TableGpu, TableNet, tableFromGraph } from './pathTable';
 import { PathType } from './pathType';
 import { CpuInfo, NvLink, c2cBandwidth, interCpuBandwidth, nvlinkBandwidth, pciBandwidth } from './bandwidth';
+import { t } from '../../l10n';
 
 export interface SysfsInput {
   readonly sysfs: PciSysfs;
@@ -27,7 +28,7 @@ export function tableFromSysfs(input: SysfsInput, order: readonly PathType[]): P
   const gpuNodes: TopoNode[] = [];
   for (const gpu of input.gpus) {
     const device = gpu.busId ? byBdf.get(gpu.busId) : undefined;
-    if (!device) return { missing: `${gpu.name} (${gpu.busId ?? 'bus address unknown'}) is not among the NVIDIA devices read from sysfs` };
+    if (!device) return { missing: t('{0} ({1}) is not among the NVIDIA devices read from sysfs', gpu.name, gpu.busId ?? t('bus address unknown')) };
     const node = graph.node('GPU', device.bdf);
     attach(graph, input.sysfs, node, device, gpuBandwidth(device));
     gpuNodes.push(node);
@@ -35,7 +36,7 @@ export function tableFromSysfs(input: SysfsInput, order: readonly PathType[]): P
   const netNodes: TopoNode[] = [];
   for (const net of input.nets) {
     const nic = nicDevice(input.sysfs, byBdf, net.device);
-    if (!nic) return { missing: `the PCI device of ${net.device} is not in sysfs` };
+    if (!nic) return { missing: t('the PCI device of {0} is not in sysfs', net.device) };
     const nicNode = graph.find('NIC', nic.bdf) ?? attachNew(graph, input.sysfs, 'NIC', nic);
     const netNode = graph.node('NET', net.name);
     graph.connect(nicNode, netNode, 'NET', (input.netSpeedMbps.get(net.name) ?? 10000) / 8000);

@@ -14,6 +14,7 @@ import { PathTable, TableGpu, TableNet } from './pathTable';
 import { PathType, pathRank } from './pathType';
 import { NcclRules, ncclRules } from './rules';
 import { NcclVersion } from './version';
+import { t } from '../../l10n';
 
 export interface HostPort {
   readonly device: string;
@@ -137,7 +138,7 @@ function allNets(ports: readonly HostPort[] | null, topology: Topology | null): 
 }
 
 function buildTable(input: NcclModelInput, nets: readonly TableNet[], speeds: ReadonlyMap<string, number>, order: readonly PathType[]): { table: PathTable; missing: string | null } {
-  let missing: string | null = input.sysfs === null ? 'sysfs was not read' : null;
+  let missing: string | null = input.sysfs === null ? t('sysfs was not read') : null;
   if (input.sysfs) {
     const built = tableFromSysfs({ sysfs: input.sysfs, gpus: input.gpus, nets, netSpeedMbps: speeds, nvlinks: input.nvlinks, cpu: input.cpu }, order);
     if (!('missing' in built)) return { table: built, missing: null };

@@ -1,5 +1,6 @@
 // NCCL's path classes (src/include/graph.h PATH_*): how far apart two devices are, as NCCL ranks it.
 // Their order, and so the numbers NCCL prints, changed between releases: rules.ts holds each era's.
+import { t } from '../../l10n';
 
 export const PATH_TYPES = ['LOC', 'NVL', 'NVB', 'C2C', 'PIX', 'PXB', 'P2C', 'PXN', 'PHB', 'SYS', 'NET', 'DIS'] as const;
 export type PathType = (typeof PATH_TYPES)[number];
@@ -23,17 +24,19 @@ export function worse(a: PathType, b: PathType, order: readonly PathType[]): Pat
 }
 
 /** What each class means, in NCCL's terms (src/graph/topo.h comments, paths.cc). */
-export const PATH_MEANING: Record<PathType, string> = {
-  LOC: 'the same device',
-  NVL: 'NVLink',
-  NVB: 'NVLink through an intermediate GPU',
-  C2C: 'the NVLink-C2C link between a GPU and its Grace CPU',
-  PIX: 'at most one PCIe bridge',
-  PXB: 'several PCIe bridges, without the CPU host bridge',
-  P2C: 'C2C to the GPU\'s own Grace CPU, then that CPU\'s PCIe to the NIC',
-  PXN: 'NVLink to a peer GPU, then that GPU\'s PCIe path to the NIC',
-  PHB: 'a PCIe host bridge (through the CPU)',
-  SYS: 'the interconnect between NUMA nodes (QPI/UPI, Infinity Fabric, Grace-to-Grace)',
-  NET: 'the network',
-  DIS: 'disconnected',
-};
+export function pathMeaning(path: PathType): string {
+  switch (path) {
+    case 'LOC': return t('the same device');
+    case 'NVL': return t('NVLink');
+    case 'NVB': return t('NVLink through an intermediate GPU');
+    case 'C2C': return t('the NVLink-C2C link between a GPU and its Grace CPU');
+    case 'PIX': return t('at most one PCIe bridge');
+    case 'PXB': return t('several PCIe bridges, without the CPU host bridge');
+    case 'P2C': return t('C2C to the GPU\'s own Grace CPU, then that CPU\'s PCIe to the NIC');
+    case 'PXN': return t('NVLink to a peer GPU, then that GPU\'s PCIe path to the NIC');
+    case 'PHB': return t('a PCIe host bridge (through the CPU)');
+    case 'SYS': return t('the interconnect between NUMA nodes (QPI/UPI, Infinity Fabric, Grace-to-Grace)');
+    case 'NET': return t('the network');
+    case 'DIS': return t('disconnected');
+  }
+}

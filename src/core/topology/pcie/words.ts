@@ -5,6 +5,7 @@ import { linkRule } from '../nccl/linkRule';
 import { NcclVersion } from '../nccl/version';
 import { PcieLink, linkText } from './link';
 import { PcieNode } from './tree';
+import { t } from '../../l10n';
 
 export interface NodeWords {
   readonly label: string;
@@ -22,25 +23,22 @@ const VENDORS: Record<string, string> = {
 
 export function nodeWords(node: PcieNode, version: NcclVersion, env: Readonly<Record<string, string>> = {}): NodeWords {
   const rule = (token: string) => linkRule(token, version, env).sentence;
-  const numa = node.numaNode === null ? 'NUMA node unknown' : `NUMA node ${node.numaNode}`;
+  const numa = node.numaNode === null ? t('NUMA node unknown') : t('NUMA node {0}', node.numaNode);
   switch (node.kind) {
     case 'cpu':
       return {
         label: node.numaNode === null ? 'CPU' : `CPU ${node.numaNode}`, detail: numa,
-        explanation: `The CPU of ${numa} and its root complexes. A GPU and a NIC under two host bridges of this node are NODE apart. ` +
-          `${rule('NODE')} Across NUMA nodes they are SYS apart. ${rule('SYS')}`,
+        explanation: t('The CPU of {0} and its root complexes. A GPU and a NIC under two host bridges of this node are NODE apart. {1} Across NUMA nodes they are SYS apart. {2}', numa, rule('NODE'), rule('SYS')),
       };
     case 'host-bridge':
       return {
-        label: 'host bridge', detail: `${node.id}, ${numa}${ports('root port', node.ports)}`,
-        explanation: `PCIe host bridge ${node.id} (a root complex of the CPU)${ports('root port', node.ports)}, ${numa}. A GPU and a NIC below it ` +
-          `but not below one switch are PHB apart. ${rule('PHB')}`,
+        label: t('host bridge'), detail: `${node.id}, ${numa}${rootPorts(node.ports)}`,
+        explanation: t('PCIe host bridge {0} (a root complex of the CPU){1}, {2}. A GPU and a NIC below it but not below one switch are PHB apart. {3}', node.id, rootPorts(node.ports), numa, rule('PHB')),
       };
     case 'switch':
       return {
-        label: 'PCIe switch', detail: `${node.bdf}${ids(node)}${ports('downstream port', node.ports)}`,
-        explanation: `PCIe switch ${node.bdf}${ids(node)}${ports('downstream port', node.ports)}. A GPU and a NIC below this switch alone ` +
-          `are PIX apart, below nested switches PXB: peer-to-peer traffic stays in the switch without crossing the CPU. ${rule('PIX')}`,
+        label: t('PCIe switch'), detail: `${node.bdf}${ids(node)}${downstreamPorts(node.ports)}`,
+        explanation: t('PCIe switch {0}{1}. A GPU and a NIC below this switch alone are PIX apart, below nested switches PXB: peer-to-peer traffic stays in the switch without crossing the CPU. {2}', node.bdf ?? '?', `${ids(node)}${downstreamPorts(node.ports)}`, rule('PIX')),
       };
     default:
       return leafWords(node, numa);
@@ -48,28 +46,26 @@ export function nodeWords(node: PcieNode, version: NcclVersion, env: Readonly<Re
 }
 
 function leafWords(node: PcieNode, numa: string): NodeWords {
-  const kind = node.kind === 'gpu' ? 'GPU' : node.kind === 'nvswitch' ? 'NVSwitch' : node.kind === 'nic' ? 'RDMA NIC' : 'PCI device';
+  const kind = node.kind === 'gpu' ? 'GPU' : node.kind === 'nvswitch' ? 'NVSwitch' : node.kind === 'nic' ? t('RDMA NIC') : t('PCI device');
   const rdma = node.rdma.length > 0 ? node.rdma.join(', ') : null;
   const label = node.kind === 'nic' ? rdma ?? node.bdf ?? '?' : node.column ?? (node.kind === 'nvswitch' ? 'NVSwitch' : node.bdf ?? '?');
   const name = node.kind === 'nic' && node.column !== null && node.column !== rdma ? `${node.column} (${rdma})` : label;
-  const link = node.link ? `, link ${linkText(node.link)}` : '';
+  const link = node.link ? t(', link {0}', linkText(node.link)) : '';
   return {
     label, detail: `${node.bdf}${ids(node)}`,
-    explanation: `${kind} ${name} at ${node.bdf}${ids(node)}, ${numa}${link}.`,
+    explanation: t('{0} {1} at {2}, {3}{4}.', kind, name, `${node.bdf}${ids(node)}`, numa, link),
   };
 }
 
 /** What the link between a node and its parent is, and what a degraded one means. */
 export function linkWords(node: PcieNode, link: PcieLink): string {
-  const head = `PCIe link of ${node.kind === 'switch' ? `switch ${node.bdf}` : node.column ?? node.bdf}${node.via ? ` to port ${node.via}` : ''}: ` +
-    `${linkText(link)} (${link.speed || 'speed unreadable'}, x${link.width ?? '?'}; maximum ${link.maxSpeed || '?'}, x${link.maxWidth ?? '?'}).`;
-  if (!link.degraded) return `${head} Running at its maximum.`;
+  const of = `${node.kind === 'switch' ? t('switch {0}', node.bdf ?? '?') : node.column ?? node.bdf}${node.via ? t(' to port {0}', node.via) : ''}`;
+  const head = t('PCIe link of {0}: {1} ({2}, x{3}; maximum {4}, x{5}).', of ?? '?', linkText(link), link.speed || t('speed unreadable'), link.width ?? '?', link.maxSpeed || '?', link.maxWidth ?? '?');
+  if (!link.degraded) return `${head} ${t('Running at its maximum.')}`;
   if (link.speedOnly && node.kind === 'gpu') {
-    return `${head} A GPU lowers its link speed when idle to save power: read it again under load (nvidia-smi -q, "PCIe Generation ` +
-      'Current"). A lower width is never an idle state.';
+    return `${head} ${t('A GPU lowers its link speed when idle to save power: read it again under load (nvidia-smi -q, "PCIe Generation Current"). A lower width is never an idle state.')}`;
   }
-  return `${head} Trained below its maximum: GPUDirect RDMA traffic over it gets only part of the bandwidth — the most common hardware ` +
-    'reason for "GPUDirect RDMA works but is slow". Check the slot (its wiring, riser, BIOS bifurcation), reseat the card, look for AER errors.';
+  return `${head} ${t('Trained below its maximum: GPUDirect RDMA traffic over it gets only part of the bandwidth — the most common hardware reason for "GPUDirect RDMA works but is slow". Check the slot (its wiring, riser, BIOS bifurcation), reseat the card, look for AER errors.')}`;
 }
 
 function ids(node: PcieNode): string {
@@ -79,7 +75,12 @@ function ids(node: PcieNode): string {
   return ` (${vendor ? `${vendor} ` : ''}${id})`;
 }
 
-function ports(what: string, list: readonly string[]): string {
+function rootPorts(list: readonly string[]): string {
   if (list.length === 0) return '';
-  return `, ${what}${list.length > 1 ? 's' : ''} ${list.join(', ')}`;
+  return list.length > 1 ? t(', root ports {0}', list.join(', ')) : t(', root port {0}', list[0]);
+}
+
+function downstreamPorts(list: readonly string[]): string {
+  if (list.length === 0) return '';
+  return list.length > 1 ? t(', downstream ports {0}', list.join(', ')) : t(', downstream port {0}', list[0]);
 }
