@@ -27,8 +27,13 @@ import { errorText } from './core/errorText';
 import { ContextKeySetter } from './vscode/contextKeys';
 import { watchViewBadge } from './vscode/glance/viewBadge';
 import { SelectedHostStatus } from './vscode/glance/selectedHostStatus';
+import { useBundle } from './core/l10n';
+import { useDisplayLocale } from './vscode/displayLocale';
 
 export function activate(context: vscode.ExtensionContext): void {
+  // Core's words (findings, hovers) follow VS Code's display language: the same bundle as vscode.l10n.
+  useBundle(vscode.l10n.bundle);
+  useDisplayLocale(vscode.env.language);
   const log = createLog();
   context.subscriptions.push(log);
   try {
@@ -39,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): void {
     // created before the failure is already in context.subscriptions, so it is disposed all the same.
     const message = errorText(e);
     log.error(`activation failed: ${message}`);
-    void notifyError(`GPUDirect RDMA Doctor failed to start: ${message}`);
+    void notifyError(vscode.l10n.t('GPUDirect RDMA Doctor failed to start: {0}', message));
   }
 }
 

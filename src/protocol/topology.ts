@@ -141,7 +141,14 @@ export interface TopologyData {
   readonly derived: boolean;
 }
 
+/**
+ * The display language's translations (vscode.l10n.bundle: key = English text), sent before the first
+ * `topology` message; the webview's own words are looked up in it. Empty: English.
+ */
+export type L10nBundle = Readonly<Record<string, string>>;
+
 export type ExtensionToWebview =
+  | { readonly type: 'l10n'; readonly bundle: L10nBundle }
   | { readonly type: 'topology'; readonly data: TopologyData }
   | { readonly type: 'copied'; readonly label: string };
 
@@ -152,6 +159,8 @@ export type WebviewToExtension =
 /** Far above a real host (tens of devices): a bigger message is refused, not drawn. */
 const MAX_DEVICES = 512;
 const MAX_TEXT = 64 * 1024;
+/** Far above the extension's own strings: a bigger bundle is refused (the webview stays in English). */
+const MAX_BUNDLE_ENTRIES = 20_000;
 
 type Guard<T> = (x: unknown) => x is T;
 
@@ -220,8 +229,15 @@ export function isTopologyData(x: unknown): x is TopologyData {
   return x.cells.length === x.columns.length && x.cells.every((row) => row.length === x.columns.length);
 }
 
+export function isL10nBundle(x: unknown): x is L10nBundle {
+  if (!isObject(x)) return false;
+  const entries = Object.entries(x);
+  return entries.length <= MAX_BUNDLE_ENTRIES && entries.every(([key, value]) => isText(key) && isText(value));
+}
+
 export function isExtensionToWebview(x: unknown): x is ExtensionToWebview {
   if (!isObject(x)) return false;
+  if (x.type === 'l10n') return isL10nBundle(x.bundle);
   if (x.type === 'topology') return isTopologyData(x.data);
   if (x.type === 'copied') return isText(x.label);
   return false;

@@ -12,6 +12,7 @@ import type { HostsNode } from './tree/nodes';
 import { WorkIndicator } from './workIndicator';
 import { notifyInfo, notifyWithLog } from './notify';
 import type { ContextKeySetter } from './contextKeys';
+import { originText } from './tree/hostRow';
 
 export interface Ctx {
   readonly extension: vscode.ExtensionContext;
@@ -49,10 +50,10 @@ export async function targetHosts(ctx: Ctx, clicked: HostsNode | undefined, sele
   if (ids.length > 0) return ids.map((id) => ctx.model.get(id)).filter((h): h is HostEntry => h !== undefined);
   const hosts = ctx.model.hosts().filter(pick.filter ?? (() => true));
   if (hosts.length === 0) {
-    void notifyInfo('No host to choose from: add one, or open the demo host.');
+    void notifyInfo(vscode.l10n.t('No host to choose from: add one, or open the demo host.'));
     return [];
   }
-  const items = hosts.map((h) => ({ label: h.label, description: h.origin, host: h }));
+  const items = hosts.map((h) => ({ label: h.label, description: originText(h.origin), host: h }));
   if (pick.many) return ((await vscode.window.showQuickPick(items, { title: pick.title, canPickMany: true })) ?? []).map((i) => i.host);
   const one = await vscode.window.showQuickPick(items, { title: pick.title });
   return one ? [one.host] : [];

@@ -17,12 +17,11 @@ export function notifyError<T extends string>(message: string, ...actions: T[]):
   return vscode.window.showErrorMessage(plainText(message), ...actions);
 }
 
-const SHOW_LOG = 'Show Log';
-
 /** A notification whose "Show Log" action opens the log, where the caller has written the details. */
 export async function notifyWithLog(severity: 'info' | 'error', message: string, log: vscode.LogOutputChannel): Promise<void> {
-  const choice = await (severity === 'error' ? notifyError : notifyInfo)(message, SHOW_LOG);
-  if (choice === SHOW_LOG) log.show(true);
+  const showLog = vscode.l10n.t('Show Log');
+  const choice = await (severity === 'error' ? notifyError : notifyInfo)(message, showLog);
+  if (choice === showLog) log.show(true);
 }
 
 /** A progress notification; its title and every reported message are shown as plain text too. */

@@ -51,7 +51,7 @@ export class RawOutputProvider implements vscode.TextDocumentContentProvider, vs
     const commandId = decodeURIComponent(commandPart ?? '');
     const last = this.model.status(hostId).lastDiagnosed;
     const c = last?.report.commands.find((x) => x.id === commandId);
-    if (!last || !c) return `(no output of ${commandId} for this host: diagnose it first)\n`;
+    if (!last || !c) return `${vscode.l10n.t('(no output of {0} for this host: diagnose it first)', commandId)}\n`;
     // The output exactly as the host printed it, so it can be saved or analysed as is.
     if (c.stderr.trim() === '') return c.stdout;
     return c.stdout.trim() === '' ? c.stderr : `${c.stdout}\n--- stderr ---\n${c.stderr}`;

@@ -1,33 +1,34 @@
 // The per-GPU panel (NCCL's NIC and verdict, NUMA node, CPUs, suggested NCCL_IB_HCA and pinning) and the
 // host's suggested environment, each value with a Copy button that asks the extension to copy.
 import type { GpuDetail, TopologyData } from '../protocol/topology';
+import { t } from '@vscode/l10n';
 import { el } from './dom';
 
 export type Copy = (label: string, text: string) => void;
 
 export function renderDetails(data: TopologyData, gpu: GpuDetail | undefined, selectGpu: (name: string) => void, copy: Copy): HTMLElement {
-  const picker = el('select', { id: 'gpu-picker', 'aria-label': 'GPU' }, ...data.gpus.map((g) => {
+  const picker = el('select', { id: 'gpu-picker', 'aria-label': t('GPU') }, ...data.gpus.map((g) => {
     const option = el('option', { value: g.name }, g.name);
     option.selected = g.name === gpu?.name;
     return option;
   }));
   picker.addEventListener('change', () => selectGpu(picker.value));
-  const section = el('section', { class: 'details', 'aria-label': 'GPU details' }, el('h2', {}, 'GPU '), picker);
+  const section = el('section', { class: 'details', 'aria-label': t('GPU details') }, el('h2', {}, t('GPU ')), picker);
   if (!gpu) return section;
   const tone = gpu.gdr === true ? 'used' : gpu.gdr === false ? 'not-used' : 'unknown';
   section.append(el('dl', {},
-    ...row('NCCL\'s NIC', gpu.nearestNics.join(', ') || 'none'),
-    ...row('Link', linkText(gpu)),
-    ...(gpu.proxyGpu ? row('Relayed through', `${gpu.proxyGpu} over NVLink (PXN)`) : []),
+    ...row(t("NCCL's NIC"), gpu.nearestNics.join(', ') || t('none')),
+    ...row(t('Link'), linkText(gpu)),
+    ...(gpu.proxyGpu ? row(t('Relayed through'), t('{0} over NVLink (PXN)', gpu.proxyGpu)) : []),
     ...row('GPUDirect RDMA', gpu.verdict, `gdr-${tone}`),
-    ...row('NUMA node', gpu.numaNode ?? 'unknown'),
-    ...row('CPU list', gpu.cpus ?? 'unknown', '', copyButton('CPU list', gpu.cpus, copy)),
-    ...row('NCCL_IB_HCA', gpu.ncclIbHca ?? 'no named NIC', 'code', copyButton('NCCL_IB_HCA', gpu.ncclIbHcaShell, copy)),
-    ...row('Pinning', gpu.pinning ?? 'unknown', 'code', copyButton('pinning', gpu.pinning, copy)),
-    ...(gpu.proof ? row('Measured', `${gpu.proof.verdict} — ${gpu.proof.modes.join('; ')} (${gpu.proof.measured})`, `proof-${gpu.proof.tone}`) : []),
+    ...row(t('NUMA node'), gpu.numaNode ?? t('unknown')),
+    ...row(t('CPU list'), gpu.cpus ?? t('unknown'), '', copyButton(t('CPU list'), gpu.cpus, copy)),
+    ...row('NCCL_IB_HCA', gpu.ncclIbHca ?? t('no named NIC'), 'code', copyButton('NCCL_IB_HCA', gpu.ncclIbHcaShell, copy)),
+    ...row(t('Pinning'), gpu.pinning ?? t('unknown'), 'code', copyButton(t('pinning'), gpu.pinning, copy)),
+    ...(gpu.proof ? row(t('Measured'), `${gpu.proof.verdict} — ${gpu.proof.modes.join('; ')} (${gpu.proof.measured})`, `proof-${gpu.proof.tone}`) : []),
   ), el('p', { class: 'reason' }, gpu.reason), el('p', { class: 'confirm' }, gpu.confirm));
   if (data.env.length > 0) {
-    section.append(el('h3', {}, 'Suggested job environment (whole host)'),
+    section.append(el('h3', {}, t('Suggested job environment (whole host)')),
       el('dl', {}, ...data.env.flatMap((e) => row(e.name, e.value, 'code', copyButton(e.name, `${e.name}${e.value}`, copy)))));
   }
   return section;
@@ -36,7 +37,7 @@ export function renderDetails(data: TopologyData, gpu: GpuDetail | undefined, se
 /** `NODE (NCCL: PXN)`; `PIX, derived from the PCI tree` where nvidia-smi topo -m was not read. */
 function linkText(gpu: GpuDetail): string {
   if (gpu.link === null) return '-';
-  const link = gpu.linkDerived ? `${gpu.link}, derived from the PCI tree` : gpu.link;
+  const link = gpu.linkDerived ? t('{0}, derived from the PCI tree', gpu.link) : gpu.link;
   return gpu.ncclPath !== null && gpu.ncclPath !== gpu.link ? `${link} (NCCL: ${gpu.ncclPath})` : link;
 }
 
@@ -60,7 +61,7 @@ function breakable(value: string): Node[] {
 
 function copyButton(label: string, text: string | null, copy: Copy): HTMLElement | null {
   if (text === null) return null;
-  const button = el('button', { class: 'copy', type: 'button', title: `Copy ${label}`, 'aria-label': `Copy ${label}` }, 'Copy');
+  const button = el('button', { class: 'copy', type: 'button', title: t('Copy {0}', label), 'aria-label': t('Copy {0}', label) }, t('Copy'));
   button.addEventListener('click', () => copy(label, text));
   return button;
 }

@@ -1,5 +1,6 @@
 // The words shown when a cell or legend entry is hovered or focused. They come from the
 // extension's explanations (linkTypes.ts); this file only picks which sentence applies.
+import { t } from '@vscode/l10n';
 import type { LinkExplanation, TopologyData } from '../protocol/topology';
 
 export class Explainer {
@@ -23,15 +24,17 @@ export class Explainer {
   }
 
   cell(row: string, column: string, token: string | null): string {
-    if (token === null || token === '') return `${row} ↔ ${column}: not printed in this output.`;
+    if (token === null || token === '') return t('{0} ↔ {1}: not printed in this output.', row, column);
     const e = this.of(token);
     if (!e) return `${row} ↔ ${column}: ${token}`;
-    const derived = this.derived ? ' (derived from the sysfs PCI tree: nvidia-smi topo -m was not read)' : '';
-    const head = row === column ? `${row} itself: ${token}` : `${row} ↔ ${column}: ${token}${derived}, ${e.meaning}.`;
+    const derived = this.derived ? t(' (derived from the sysfs PCI tree: nvidia-smi topo -m was not read)') : '';
+    const head = row === column ? t('{0} itself: {1}', row, token) : t('{0} ↔ {1}: {2}, {3}.', row, column, `${token}${derived}`, e.meaning);
     if (e.linkClass === 'self' || row === column) return head;
     const gpuNic = this.gpus.has(row) !== this.gpus.has(column);
     if (gpuNic || e.linkClass === 'nvlink') return `${head} ${e.gdrVerdict}`;
-    const pair = this.gpus.has(row) ? 'two GPUs' : 'two NICs';
-    return `${head} Between ${pair}: no GPUDirect RDMA verdict applies here. For a GPU↔NIC path of this type: ${e.gdrVerdict}`;
+    const between = this.gpus.has(row)
+      ? t('Between two GPUs: no GPUDirect RDMA verdict applies here. For a GPU↔NIC path of this type: {0}', e.gdrVerdict)
+      : t('Between two NICs: no GPUDirect RDMA verdict applies here. For a GPU↔NIC path of this type: {0}', e.gdrVerdict);
+    return `${head} ${between}`;
   }
 }

@@ -9,7 +9,8 @@ import { GraphLayout, layoutGraph } from './graphLayout';
 import { Box, SIZE } from './graphSizes';
 import { GraphModel, graphModel } from './graphModel';
 import { Route, routeOf } from './graphRoutes';
-import { GRAPH_LEGEND, edgeWords, nodeText } from './graphWords';
+import { t } from '@vscode/l10n';
+import { GraphLegendEntry, edgeWords, graphLegend, nodeText } from './graphWords';
 import { Direction, nextInDirection } from './graphKeys';
 
 export interface GraphEvents {
@@ -26,7 +27,7 @@ export function renderGraph(data: TopologyData, selectedGpu: string | null, box:
   const root = svg('svg', {
     class: 'graph', width: Math.round(layout.width * layout.scale), height: Math.round(layout.height * layout.scale),
     viewBox: `0 0 ${layout.width} ${layout.height}`, role: 'group', 'data-columns': layout.columns,
-    'aria-label': model.real ? 'PCIe tree from sysfs' : 'Topology inferred from the matrix',
+    'aria-label': model.real ? t('PCIe tree from sysfs') : t('Topology inferred from the matrix'),
   });
   root.append(
     panels(data, model, layout, events),
@@ -50,7 +51,7 @@ function panels(data: TopologyData, model: GraphModel, layout: GraphLayout, even
     if (!cpu) continue;
     const head = headerOf(panel);
     const text = nodeText(data, cpu);
-    const part = panel.parts > 1 ? ` (part ${panel.part + 1} of ${panel.parts})` : '';
+    const part = panel.parts > 1 ? t(' (part {0} of {1})', panel.part + 1, panel.parts) : '';
     const header = svg('g', { class: 'node cpu', tabindex: '-1', 'data-node': panel.id, role: 'img', 'aria-label': text },
       svg('title', {}, text),
       svg('rect', { x: panel.x, y: head.y, width: panel.w, height: head.h, rx: 4 }),
@@ -136,7 +137,7 @@ export function setTabStop(root: SVGSVGElement, selectedGpu: string | null): voi
 }
 
 /** The legend entries for what this graph draws, the selected GPU's route included. */
-function legendFor(data: TopologyData, selectedGpu: string | null): typeof GRAPH_LEGEND {
+function legendFor(data: TopologyData, selectedGpu: string | null): GraphLegendEntry[] {
   const model = graphModel(data);
   const gpu = data.gpus.find((g) => g.name === selectedGpu);
   const route = gpu ? routeOf(model, gpu) : null;
@@ -150,7 +151,7 @@ function legendFor(data: TopologyData, selectedGpu: string | null): typeof GRAPH
     'sys-edge': route?.cpuHops.some((h) => h.sys) === true,
     mark: model.nodes.some((n) => n.marks.length > 0),
   };
-  return GRAPH_LEGEND.filter((entry) => shown[entry.swatch] ?? true);
+  return graphLegend().filter((entry) => shown[entry.swatch] ?? true);
 }
 
 export function renderGraphLegend(data: TopologyData, selectedGpu: string | null, events: GraphEvents): HTMLElement {
@@ -166,5 +167,5 @@ export function renderGraphLegend(data: TopologyData, selectedGpu: string | null
     item.addEventListener('focus', () => events.explain(text));
     return item;
   });
-  return el('ul', { class: 'legend graph-legend', 'aria-label': 'Graph legend' }, ...items);
+  return el('ul', { class: 'legend graph-legend', 'aria-label': t('Graph legend') }, ...items);
 }

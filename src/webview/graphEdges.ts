@@ -1,6 +1,7 @@
 // The lines of the graph: PCIe links of the tree (elbows, labelled with speed and width, degraded ones
 // marked), NVLink hubs and single NVLinks in the bands, C2C links to the CPU, and the route NCCL uses
 // for the selected GPU drawn over them. Each line explains itself on hover.
+import { t } from '@vscode/l10n';
 import { svg } from './dom';
 import type { GraphLayout, NumaPanel, PlacedNode } from './graphLayout';
 import { bandOf } from './graphLayout';
@@ -62,7 +63,7 @@ export function treeEdges(model: GraphModel, layout: GraphLayout, route: Route |
     } else if (panel) d = `M ${cx} ${headerOf(panel).edge} V ${cy}`;
     else continue;
     const classes = ['pcie-edge', node.link?.degraded ? 'degraded' : '', route?.uplinks.has(node.id) ? 'route' : '', node.marks.length > 0 ? 'marked' : ''];
-    const text = node.link?.explanation ?? `${node.label}: the link to its parent (no link attributes in sysfs).`;
+    const text = node.link?.explanation ?? t('{0}: the link to its parent (no link attributes in sysfs).', node.label);
     layer.append(hoverable(svg('path', { class: classes.filter(Boolean).join(' '), d, 'data-edge': node.id }), text, events));
     if (node.link) labels.append(linkLabel(node, at));
   }
@@ -96,7 +97,7 @@ export function nvlinkLines(model: GraphModel, layout: GraphLayout, words: EdgeW
     for (const bar of at.bars) group.append(svg('rect', { class: 'hub-bar', x: bar.x, y: bar.y, width: bar.w, height: bar.h, rx: 3 }));
     if (at.spine) group.append(svg('line', { class: 'nvlink-drop', x1: at.spine.x, y1: at.spine.y1, x2: at.spine.x, y2: at.spine.y2 }));
     const first = at.bars[0];
-    if (first) group.append(svg('text', { class: 'hub-label', x: first.x + 4, y: first.y - 3 }, `NVLink ${hub.token} · all ${hub.members.length} GPUs`));
+    if (first) group.append(svg('text', { class: 'hub-label', x: first.x + 4, y: first.y - 3 }, t('NVLink {0} · all {1} GPUs', hub.token, hub.members.length)));
     layer.append(group);
   }
   for (const link of model.nvlinks) {

@@ -2,6 +2,7 @@
 // layout the matrix implies (NUMA node → PCIe group → devices, a drawing aid); NVLink as hubs where the
 // GPUs form a full mesh (an NVSwitch or all-to-all NV# cells: one hub, not n·(n−1)/2 arcs) and as single
 // edges elsewhere. Pure: no DOM, unit-tested.
+import { t } from '@vscode/l10n';
 import type { BridgeMark, TopologyData, TreeLinkData, TreeNodeKind } from '../protocol/topology';
 
 export type GraphNodeKind = TreeNodeKind | 'group';
@@ -76,17 +77,16 @@ function inferredNodes(data: TopologyData): GraphNode[] {
   const base = { link: null, marks: [] };
   for (const numa of data.graph.numaNodes) {
     const cpu = `numa:${numa.node ?? '?'}`;
-    const where = numa.node === null ? 'NUMA node unknown' : `NUMA node ${numa.node}`;
+    const where = numa.node === null ? t('NUMA node unknown') : t('NUMA node {0}', numa.node);
     nodes.push({
       ...base, id: cpu, kind: 'cpu', parent: null, label: numa.node === null ? 'CPU' : `CPU ${numa.node}`, sublabel: where, column: null,
-      explanation: `${where}, as the matrix's NUMA Affinity column says (inferred: sysfs was not read, so no host bridges or switches are known).`,
+      explanation: t("{0}, as the matrix's NUMA Affinity column says (inferred: sysfs was not read, so no host bridges or switches are known).", where),
     });
     for (const group of numa.groups) {
       const id = `${cpu}/${group.id}`;
       nodes.push({
-        ...base, id, kind: 'group', parent: cpu, label: `PCIe group ${group.id.replace('pcie', '')}`, sublabel: 'inferred', column: null,
-        explanation: `Devices the matrix puts PIX or PXB apart (${group.devices.join(', ')}): below common PCIe switches, without the CPU's host ` +
-          'bridge. Inferred from the matrix alone; the real tree needs the PCI tree from sysfs (diagnose the host).',
+        ...base, id, kind: 'group', parent: cpu, label: t('PCIe group {0}', group.id.replace('pcie', '')), sublabel: t('inferred'), column: null,
+        explanation: t("Devices the matrix puts PIX or PXB apart ({0}): below common PCIe switches, without the CPU's host bridge. Inferred from the matrix alone; the real tree needs the PCI tree from sysfs (diagnose the host).", group.devices.join(', ')),
       });
       for (const device of group.devices) nodes.push(inferredLeaf(data, device, id));
     }
@@ -98,7 +98,7 @@ function inferredLeaf(data: TopologyData, device: string, parent: string): Graph
   const gpu = data.gpus.find((g) => g.name === device);
   const nic = data.nics.find((n) => n.name === device);
   const label = nic?.device ?? device;
-  const explanation = gpu ? `${device}: ${gpu.verdict}. ${gpu.reason}` : `${device}${nic?.device && nic.device !== device ? ` = ${nic.device}` : ''}: an RDMA NIC.`;
+  const explanation = gpu ? `${device}: ${gpu.verdict}. ${gpu.reason}` : t('{0}: an RDMA NIC.', `${device}${nic?.device && nic.device !== device ? ` = ${nic.device}` : ''}`);
   return {
     id: device, kind: gpu ? 'gpu' : 'nic', parent, label, sublabel: label !== device ? device : '', explanation, column: device, link: null, marks: [],
   };

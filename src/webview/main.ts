@@ -1,5 +1,7 @@
 // The topology webview: says `ready`, then draws whatever valid `topology` message arrives.
-// Messages that fail the protocol's guards are dropped. Builds DOM with textContent only.
+// Messages that fail the protocol's guards are dropped. Builds DOM with textContent only. Its own words
+// go through t() of @vscode/l10n, with the translations the extension sends first (`l10n`).
+import { config, t } from '@vscode/l10n';
 import { ExtensionToWebview, TopologyData, WebviewToExtension, isExtensionToWebview } from '../protocol/topology';
 import { renderDetails } from './details';
 import { el } from './dom';
@@ -26,8 +28,13 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 vscode.postMessage({ type: 'ready' });
 
 function receive(message: ExtensionToWebview): void {
+  if (message.type === 'l10n') {
+    config({ contents: { ...message.bundle } });
+    render();
+    return;
+  }
   if (message.type === 'copied') {
-    status.textContent = `Copied ${message.label} to the clipboard.`;
+    status.textContent = t('Copied {0} to the clipboard.', message.label);
     return;
   }
   state.data = message.data;
@@ -42,8 +49,8 @@ function render(): void {
   const explainer = new Explainer(data);
   const graph = state.mode === 'graph';
   const hint = graph
-    ? 'Hover or focus a node, a line or a legend entry to see what it is and what it means for GPUDirect RDMA; arrow keys move between nodes.'
-    : 'Hover or focus a cell or a legend entry to see what it means for GPUDirect RDMA.';
+    ? t('Hover or focus a node, a line or a legend entry to see what it is and what it means for GPUDirect RDMA; arrow keys move between nodes.')
+    : t('Hover or focus a cell or a legend entry to see what it means for GPUDirect RDMA.');
   const explanation = el('p', { class: 'explanation', id: 'explanation', 'aria-live': 'polite' }, hint);
   const events = { explain: (text: string) => { explanation.textContent = text; }, selectGpu };
   const gpu = data.gpus.find((g) => g.name === state.gpu);
@@ -90,12 +97,12 @@ function stackIfTooWide(frame: HTMLElement): void {
 function caption(data: TopologyData, graph: boolean): HTMLElement | null {
   if (graph) {
     const text = data.graph.tree
-      ? 'The PCIe tree read from sysfs: CPUs, host bridges, switches, GPUs and NICs with their links; the selected GPU\'s route to its NIC highlighted.'
-      : 'Inferred from the matrix (the PCI tree was not read): PCIe groups stand for switches the matrix implies, not real ones.';
+      ? t("The PCIe tree read from sysfs: CPUs, host bridges, switches, GPUs and NICs with their links; the selected GPU's route to its NIC highlighted.")
+      : t('Inferred from the matrix (the PCI tree was not read): PCIe groups stand for switches the matrix implies, not real ones.');
     return el('p', { class: 'caption' }, text);
   }
   return data.derived
-    ? el('p', { class: 'caption derived' }, 'Derived from the sysfs PCI tree, as nvidia-smi would compute it (nvidia-smi topo -m was not read): PCIe distances only, NVLink not shown.')
+    ? el('p', { class: 'caption derived' }, t('Derived from the sysfs PCI tree, as nvidia-smi would compute it (nvidia-smi topo -m was not read): PCIe distances only, NVLink not shown.'))
     : null;
 }
 
@@ -126,7 +133,7 @@ function tabs(): HTMLElement {
     button.addEventListener('click', () => { state.mode = mode; render(); });
     return button;
   };
-  return el('div', { class: 'tabs', role: 'tablist', 'aria-label': 'View' }, make('matrix', 'Matrix'), make('graph', 'Graph'));
+  return el('div', { class: 'tabs', role: 'tablist', 'aria-label': t('View') }, make('matrix', t('Matrix')), make('graph', t('Graph')));
 }
 
 function selectGpu(name: string): void {

@@ -1,6 +1,7 @@
 // The GPU/NIC matrix as a keyboard grid: one tab stop, arrow keys move between cells (roving
 // tabindex), hover or focus explains a cell, Enter/click on a GPU row selects that GPU.
 import type { TopologyData } from '../protocol/topology';
+import { t } from '@vscode/l10n';
 import { el } from './dom';
 import { Explainer } from './explain';
 
@@ -30,7 +31,7 @@ export function renderMatrix(data: TopologyData, explainer: Explainer, chosen: R
     });
     return el('tr', {}, header, ...cells);
   });
-  const table = el('table', { class: 'matrix', role: 'grid', 'aria-label': 'GPU and NIC link matrix' }, el('thead', {}, head), el('tbody', {}, ...rows));
+  const table = el('table', { class: 'matrix', role: 'grid', 'aria-label': t('GPU and NIC link matrix') }, el('thead', {}, head), el('tbody', {}, ...rows));
   table.addEventListener('keydown', (e) => onKey(e, table, gpus, events));
   const scroller = el('div', { class: 'matrix-scroll', tabindex: '-1' }, table);
   const frame = el('div', { class: 'matrix-frame' }, scroller);
@@ -77,5 +78,5 @@ export function renderLegend(data: TopologyData, explainer: Explainer, events: M
     item.addEventListener('focus', () => events.explain(text));
     return item;
   });
-  return el('ul', { class: 'legend', 'aria-label': 'Legend' }, ...items);
+  return el('ul', { class: 'legend', 'aria-label': t('Legend') }, ...items);
 }

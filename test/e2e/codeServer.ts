@@ -52,7 +52,8 @@ export class CodeServer {
     process.once('exit', this.killNow);
   }
 
-  static async start(tools: E2eTools, dirs: CodeServerDirs): Promise<CodeServer> {
+  /** `locale`: VS Code's display language (`--locale zh-cn`), as a user sets it with Configure Display Language. */
+  static async start(tools: E2eTools, dirs: CodeServerDirs, locale?: string): Promise<CodeServer> {
     const port = await freePort();
     const log = fs.openSync(dirs.log, 'w');
     // detached: a process group of its own, so stop() also ends the extension host it forks.
@@ -64,6 +65,7 @@ export class CodeServer {
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
+      ...(locale ? ['--locale', locale] : []),
       '--user-data-dir', dirs.userData,
       '--extensions-dir', dirs.extensions,
       dirs.workspace,

@@ -32,12 +32,13 @@ already_set_up() {
 
 install_debian_packages() {
   local missing=() pkg
-  # g++, make and python3: node-gyp builds code-server's native modules with them.
-  for pkg in chromium libkrb5-dev g++ make python3; do
+  # g++, make and python3: node-gyp builds code-server's native modules with them. fonts-wqy-zenhei:
+  # a CJK font, so the screenshots of the extension in Chinese (test/e2e/l10n.test.ts) show characters.
+  for pkg in chromium libkrb5-dev g++ make python3 fonts-wqy-zenhei; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
   if [ ${#missing[@]} -eq 0 ]; then
-    note "Debian packages present: chromium libkrb5-dev g++ make python3"
+    note "Debian packages present: chromium libkrb5-dev g++ make python3 fonts-wqy-zenhei"
     return
   fi
   command -v apt-get >/dev/null 2>&1 || stop "needs Debian or Ubuntu (apt-get) to install ${missing[*]}; install them yourself"
@@ -118,11 +119,13 @@ EOF
   log "paths:       $CACHE/paths.json"
 }
 
+# Debian packages first, also for a cache already set up: a package added to the list since (a font)
+# is installed; checking them costs a few dpkg queries.
+install_debian_packages
 if already_set_up; then
   note "already set up: $CACHE/paths.json"
   exit 0
 fi
-install_debian_packages
 install_node24
 install_code_server
 write_paths

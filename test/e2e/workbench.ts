@@ -6,6 +6,7 @@ import * as path from 'path';
 import { Browser, BrowserServer, Locator, Page, chromium } from 'playwright-core';
 import { CodeServer, CodeServerDirs, installExtension, packageVsix } from './codeServer';
 import { RUN_DIR, SCREENSHOT_DIR, readE2eTools } from './environment';
+import { packageDisplayLanguage, registerDisplayLanguage } from './displayLanguage';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
@@ -31,8 +32,9 @@ export class Workbench {
   /**
    * `userSettings` are merged over the harness's own into the user settings.json. `scrollbars`: draw
    * native scrollbars as a user's browser does (headless Chromium hides them, zero thick, by default).
+   * `locale`: the display language code-server starts with (default: its own, English).
    */
-  constructor(private readonly userSettings: Record<string, unknown> = {}, private readonly options: { scrollbars?: boolean } = {}) {}
+  constructor(private readonly userSettings: Record<string, unknown> = {}, private readonly options: { scrollbars?: boolean; locale?: string } = {}) {}
 
   /** The browser tab showing the workbench. */
   get tab(): Page {
@@ -46,7 +48,11 @@ export class Workbench {
     const dirs = freshRunDirs(this.userSettings);
     this.dirs = dirs;
     installExtension(tools, dirs, vsix ?? packageVsix(RUN_DIR));
-    this.server = await CodeServer.start(tools, dirs);
+    if (this.options.locale) {
+      installExtension(tools, dirs, packageDisplayLanguage(this.options.locale, RUN_DIR));
+      registerDisplayLanguage(this.options.locale, dirs);
+    }
+    this.server = await CodeServer.start(tools, dirs, this.options.locale);
     this.browserServer = await chromium.launchServer({
       executablePath: tools.chromium,
       headless: true,

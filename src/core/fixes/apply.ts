@@ -49,7 +49,7 @@ export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<Fi
     steps.push(outcome);
     if (outcome.ok) continue;
     const failure = describeFailure(plan, step, r, outcome, options.sudoMarker, steps.length === 1);
-    return result('failed', failure.message, { steps, findings: failure.findings });
+    return result('failed', failure.message, { steps, findings: failure.findings, ...(failure.passwordRejected ? { passwordRejected: true } : {}) });
   }
   const checks: Verification[] = [];
   if (plan.steps.some((s) => s.kind === 'load')) checks.push(await verifyLoad(plan, options.reprobe));
@@ -75,6 +75,8 @@ const NOT_A_SUDOER = /is not in the sudoers file|may not run sudo|is not allowed
 interface Failure {
   readonly message: string;
   readonly findings: Finding[];
+  /** sudo refused the password sent (FixResult.passwordRejected). */
+  readonly passwordRejected?: true;
 }
 
 function describeFailure(plan: FixPlan, step: FixStep, r: ShellResult, o: StepOutcome, marker: string, first: boolean): Failure {
@@ -82,7 +84,7 @@ function describeFailure(plan: FixPlan, step: FixStep, r: ShellResult, o: StepOu
   const printed = [o.stdout.trim(), o.stderr.trim()].filter((text) => text !== '').join('\n') || t('(nothing)');
   const asked = r.stderr.toString('utf8').split(marker).length - 1;
   if (plan.privilege === 'sudo-password' && (asked > 1 || WRONG_PASSWORD.test(o.stderr))) {
-    return { message: t('sudo did not accept the password of {0} on {1}, so "{2}" did not run: {3}. (One try only: run the fix again to retype it.)', plan.user, plan.host, step.title, unchanged), findings: [] };
+    return { message: t('sudo did not accept the password of {0} on {1}, so "{2}" did not run: {3}. (One try only: run the fix again to retype it.)', plan.user, plan.host, step.title, unchanged), findings: [], passwordRejected: true };
   }
   if (plan.privilege !== 'root' && NOT_A_SUDOER.test(o.stderr)) {
     return { message: t('{0} may not use sudo on {1} (sudo said: {2}), so "{3}" did not run: {4}. Log in as root or as a user allowed to run sudo.', plan.user, plan.host, o.stderr.trim(), step.title, unchanged), findings: [] };

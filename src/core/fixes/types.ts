@@ -110,4 +110,6 @@ export interface FixResult {
   readonly findings: Finding[];
   /** What the re-probe or re-read showed. */
   readonly verification: string[];
+  /** sudo refused the password that was sent: set by the core's own classification, not read from the (translated) message. */
+  readonly passwordRejected?: boolean;
 }

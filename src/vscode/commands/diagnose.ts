@@ -1,6 +1,7 @@
 // Diagnose: one cancellable progress notification for the whole batch, hosts probed a few at a time
 // (setting), each outcome in the tree; hosts that could not be diagnosed also in one notification, with
 // Retry / Open SSH Config / Show Log (failureNotice: the same rule as a fleet's).
+import * as vscode from 'vscode';
 import { Ctx, targetHosts } from '../context';
 import { readSettings } from '../config';
 import { HostEntry } from '../hosts/hostModel';
@@ -11,13 +12,13 @@ import { failureNotice, HostFailure } from '../hosts/failureNotice';
 import { showFailureNotice } from '../hosts/failureActions';
 
 export async function diagnoseCommand(ctx: Ctx, clicked?: HostsNode, selected?: readonly HostsNode[]): Promise<void> {
-  const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: 'Diagnose which hosts?' });
+  const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: vscode.l10n.t('Diagnose which hosts?') });
   await diagnoseHosts(ctx, hosts);
 }
 
 export async function diagnoseHosts(ctx: Ctx, hosts: readonly HostEntry[]): Promise<void> {
   if (hosts.length === 0) return;
-  const title = hosts.length === 1 ? `Diagnosing ${hosts[0].label}` : `Diagnosing ${hosts.length} hosts`;
+  const title = hosts.length === 1 ? vscode.l10n.t('Diagnosing {0}', hosts[0].label) : vscode.l10n.t('Diagnosing {0} hosts', hosts.length);
   const failures = await withNotificationProgress(title, true, async (progress, token) => {
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
@@ -26,7 +27,7 @@ export async function diagnoseHosts(ctx: Ctx, hosts: readonly HostEntry[]): Prom
         ctx.work.begin(host.label);
         try {
           const outcome = await ctx.diagnoser.run(host, abort.signal);
-          if (hosts.length > 1) progress.report({ increment: 100 / hosts.length, message: `${host.label} done` });
+          if (hosts.length > 1) progress.report({ increment: 100 / hosts.length, message: vscode.l10n.t('{0} done', host.label) });
           return outcome?.kind === 'failed' ? { host: host.label, message: outcome.message } : undefined;
         } finally {
           ctx.work.end(host.label);

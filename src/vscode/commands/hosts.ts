@@ -10,12 +10,11 @@ import { checkDestination } from '../ssh/destinationInput';
 import { diagnoseHosts } from './diagnose';
 import { notifyInfo } from '../notify';
 
-const DIAGNOSE_NOW = 'Diagnose Now';
 
 export async function addHostCommand(ctx: Ctx): Promise<void> {
   const destination = await vscode.window.showInputBox({
-    title: 'Add Host',
-    prompt: 'An SSH destination, written as for ssh: host, user@host, user@host:port, [IPv6]:port or ssh://user@host:port. It is resolved through your SSH config.',
+    title: vscode.l10n.t('Add Host'),
+    prompt: vscode.l10n.t('An SSH destination, written as for ssh: host, user@host, user@host:port, [IPv6]:port or ssh://user@host:port. It is resolved through your SSH config.'),
     placeHolder: 'user@gpu-node-01:22',
     ignoreFocusOut: true,
     validateInput: destinationValidation,
@@ -31,8 +30,9 @@ export async function addHostCommand(ctx: Ctx): Promise<void> {
   if (!host) return;
   await reveal(ctx, host.id);
   // Adding connects nowhere; the user says when.
-  void notifyInfo(`Added ${value}. Nothing has connected to it yet.`, DIAGNOSE_NOW).then(async (choice) => {
-    if (choice === DIAGNOSE_NOW) await diagnoseHosts(ctx, [host]);
+  const diagnoseNow = vscode.l10n.t('Diagnose Now');
+  void notifyInfo(vscode.l10n.t('Added {0}. Nothing has connected to it yet.', value), diagnoseNow).then(async (choice) => {
+    if (choice === diagnoseNow) await diagnoseHosts(ctx, [host]);
   });
 }
 
@@ -51,10 +51,10 @@ export async function reloadHostsCommand(ctx: Ctx): Promise<void> {
 }
 
 export async function removeHostCommand(ctx: Ctx, clicked?: HostsNode, selected?: readonly HostsNode[]): Promise<void> {
-  const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: 'Remove which hosts?', filter: (h) => h.origin !== 'ssh-config' });
+  const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: vscode.l10n.t('Remove which hosts?'), filter: (h) => h.origin !== 'ssh-config' });
   const fromConfig = hosts.filter((h) => h.origin === 'ssh-config');
   if (fromConfig.length > 0) {
-    void notifyInfo(`${fromConfig.map((h) => h.label).join(', ')} come(s) from your SSH config: remove the Host entry there, or point gdrDoctor.sshConfigFile at another file.`);
+    void notifyInfo(vscode.l10n.t('{0} come(s) from your SSH config: remove the Host entry there, or point gdrDoctor.sshConfigFile at another file.', fromConfig.map((h) => h.label).join(', ')));
   }
   const removable = hosts.filter((h) => h.origin !== 'ssh-config');
   if (removable.length === 0) return;
@@ -79,7 +79,7 @@ export async function resetDemoHostCommand(ctx: Ctx): Promise<void> {
   ctx.log.info(`${DEMO_HOST.label}: reset to its recordings`);
   if (!ctx.model.demoListed) return;
   await diagnoseHosts(ctx, [DEMO_HOST]);
-  void notifyInfo(`${DEMO_HOST.label} is reset: its recordings are replayed as they are, nvidia_peermem not loaded again.`);
+  void notifyInfo(vscode.l10n.t('{0} is reset: its recordings are replayed as they are, nvidia_peermem not loaded again.', DEMO_HOST.label));
 }
 
 export async function diagnoseThisMachineCommand(ctx: Ctx): Promise<void> {
@@ -89,7 +89,7 @@ export async function diagnoseThisMachineCommand(ctx: Ctx): Promise<void> {
 }
 
 export async function disconnectCommand(ctx: Ctx, clicked?: HostsNode, selected?: readonly HostsNode[]): Promise<void> {
-  const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: 'Disconnect which hosts?', filter: (h) => ctx.diagnoser.connected(h) });
+  const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: vscode.l10n.t('Disconnect which hosts?'), filter: (h) => ctx.diagnoser.connected(h) });
   for (const h of hosts) {
     if (ctx.diagnoser.disconnect(h)) ctx.log.info(`${h.label}: disconnected on request`);
   }

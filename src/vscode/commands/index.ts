@@ -57,7 +57,7 @@ export function registerCommands(ctx: Ctx, own: (registration: vscode.Disposable
       } catch (e) {
         const message = errorText(e);
         ctx.log.error(`${id}: ${message}`);
-        await notifyWithLog('error', `GPUDirect RDMA: ${message}`, ctx.log);
+        await notifyWithLog('error', vscode.l10n.t('GPUDirect RDMA: {0}', message), ctx.log);
       }
     }));
   }

@@ -20,7 +20,7 @@ async function diagnosedHost(ctx: Ctx, clicked: HostsNode | undefined, title: st
   if (!host) return undefined;
   const last = ctx.model.status(host.id).lastDiagnosed;
   if (!last) {
-    void notifyInfo(`${host.label} has not been diagnosed yet: run Diagnose first.`);
+    void notifyInfo(vscode.l10n.t('{0} has not been diagnosed yet: run Diagnose first.', host.label));
     return undefined;
   }
   return { host, last, proof: ctx.model.status(host.id).proof };
@@ -32,20 +32,20 @@ function markdownOf({ last, proof }: Found): string {
 }
 
 export async function copyReportCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
-  const found = await diagnosedHost(ctx, clicked, 'Copy the report of which host?');
+  const found = await diagnosedHost(ctx, clicked, vscode.l10n.t('Copy the report of which host?'));
   if (!found) return;
   await vscode.env.clipboard.writeText(markdownOf(found));
-  void notifyInfo(`Report of ${found.host.label} copied as Markdown.`);
+  void notifyInfo(vscode.l10n.t('Report of {0} copied as Markdown.', found.host.label));
 }
 
 export async function exportReportCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
-  const found = await diagnosedHost(ctx, clicked, 'Export the report of which host?');
+  const found = await diagnosedHost(ctx, clicked, vscode.l10n.t('Export the report of which host?'));
   if (!found) return;
   const { host, last, proof } = found;
   const base = `gdr-doctor-${host.label.replace(/[^\w.-]+/g, '_')}`;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const uri = await vscode.window.showSaveDialog({
-    title: `Export the report of ${host.label}`,
+    title: vscode.l10n.t('Export the report of {0}', host.label),
     defaultUri: folder ? vscode.Uri.joinPath(folder, `${base}.md`) : undefined,
     filters: { Markdown: ['md'], JSON: ['json'] },
   });
@@ -55,7 +55,7 @@ export async function exportReportCommand(ctx: Ctx, clicked?: HostsNode): Promis
     : markdownOf(found);
   await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
   ctx.log.info(`${host.label}: report exported to ${uri.toString()}`);
-  void notifyInfo(`Report of ${host.label} exported to ${uri.fsPath}`);
+  void notifyInfo(vscode.l10n.t('Report of {0} exported to {1}', host.label, uri.fsPath));
 }
 
 export async function openRawOutputCommand(ctx: Ctx, node?: HostsNode): Promise<void> {
@@ -64,9 +64,9 @@ export async function openRawOutputCommand(ctx: Ctx, node?: HostsNode): Promise<
   if (node?.kind === 'raw') {
     ({ hostId, commandId } = node);
   } else {
-    const found = await diagnosedHost(ctx, node, 'Raw outputs of which host?');
+    const found = await diagnosedHost(ctx, node, vscode.l10n.t('Raw outputs of which host?'));
     if (!found) return;
-    const pick = await vscode.window.showQuickPick(found.last.report.commands.map((c) => ({ label: commandTitle(c), description: commandStatus(c), id: c.id })), { title: `Open the output of which command on ${found.host.label}?` });
+    const pick = await vscode.window.showQuickPick(found.last.report.commands.map((c) => ({ label: commandTitle(c), description: commandStatus(c), id: c.id })), { title: vscode.l10n.t('Open the output of which command on {0}?', found.host.label) });
     if (!pick) return;
     hostId = found.host.id;
     commandId = pick.id;

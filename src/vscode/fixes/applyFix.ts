@@ -14,12 +14,13 @@ import { askSudoPassword } from './sudoPrompt';
 import { runWithSudo, SudoDeps } from './sudoPassword';
 import { notifyInfo, withNotificationProgress } from '../notify';
 import { errorText } from '../../core/errorText';
+import { t } from '../../core/l10n';
 
 export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Promise<void> {
   if (host.kind === 'demo') return applyDemoQuickFix(ctx, host, fixId);
   const destination = host.destination;
   if (destination === undefined) {
-    void notifyInfo(`Quick fixes run over SSH; ${host.label} is not an SSH host. On this machine, run: gdr-doctor fix <host> ${fixId}`);
+    void notifyInfo(t('Quick fixes run over SSH; {0} is not an SSH host. On this machine, run: {1}', host.label, `gdr-doctor fix <host> ${fixId}`));
     return;
   }
   let result: FixResult | undefined;
@@ -27,13 +28,13 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
     result = await ctx.diagnoser.withConnection(host, async (conn) => {
       const session = sshFixSession(conn, destination);
       const sudoMarker = newSudoMarker();
-      const plan = await withNotificationProgress(`Preparing ${fixId} on ${host.label}`, false, () => prepareFix(session, fixId, sudoMarker));
+      const plan = await withNotificationProgress(t('Preparing {0} on {1}', fixId, host.label), false, () => prepareFix(session, fixId, sudoMarker));
       ctx.log.info(`plan:\n${formatPlan(plan)}`);
       if (!(await confirmPlan(ctx, plan))) return undefined;
-      return withNotificationProgress(`Applying ${fixId} on ${host.label}`, false, () => runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session), conn.target.proxyJump));
+      return withNotificationProgress(t('Applying {0} on {1}', fixId, host.label), false, () => runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session), conn.target.proxyJump));
     });
   } catch (e) {
-    await showError(ctx, `Quick fix ${fixId} on ${host.label}: ${classifyConnectError(host.label, e).message}`);
+    await showError(ctx, t('Quick fix {0} on {1}: {2}', fixId, host.label, classifyConnectError(host.label, e).message));
     return;
   }
   if (!result) return;

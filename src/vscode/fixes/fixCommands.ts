@@ -9,12 +9,16 @@ import type { HostsNode } from '../tree/nodes';
 import { applyQuickFix } from './applyFix';
 import { takesQuickFixes } from '../tree/hostContext';
 
-const FIX_DESCRIPTIONS: Record<FixId, string> = {
-  'load-peermem': 'load the peer-memory module now (modprobe)',
-  'persist-peermem': 'load the peer-memory module at every boot (modules-load.d)',
-  'disable-acs': 'turn off ACS on the bridges between GPUs and NICs now (setpci; bare metal only)',
-  'persist-acs': 'turn off ACS on those bridges at every boot (a oneshot systemd unit)',
-};
+/** What each fix does, in words (called when shown: the words follow the display language). */
+function fixDescription(id: FixId): string {
+  const words: Record<FixId, () => string> = {
+    'load-peermem': () => vscode.l10n.t('load the peer-memory module now (modprobe)'),
+    'persist-peermem': () => vscode.l10n.t('load the peer-memory module at every boot (modules-load.d)'),
+    'disable-acs': () => vscode.l10n.t('turn off ACS on the bridges between GPUs and NICs now (setpci; bare metal only)'),
+    'persist-acs': () => vscode.l10n.t('turn off ACS on those bridges at every boot (a oneshot systemd unit)'),
+  };
+  return words[id]();
+}
 
 /** The inline action of one fix id on a finding. */
 export function fixFromFinding(fixId: FixId): (ctx: Ctx, node?: HostsNode) => Promise<void> {
@@ -26,7 +30,7 @@ export function fixFromFinding(fixId: FixId): (ctx: Ctx, node?: HostsNode) => Pr
 }
 
 export async function applyQuickFixCommand(ctx: Ctx, node?: HostsNode): Promise<void> {
-  const [host] = await targetHosts(ctx, node, undefined, { many: false, title: 'Apply a quick fix on which host?', filter: takesQuickFixes });
+  const [host] = await targetHosts(ctx, node, undefined, { many: false, title: vscode.l10n.t('Apply a quick fix on which host?'), filter: takesQuickFixes });
   if (!host) return;
   const fixId = await pickFix(ctx, host);
   if (fixId) await applyQuickFix(ctx, host, fixId);
@@ -35,8 +39,8 @@ export async function applyQuickFixCommand(ctx: Ctx, node?: HostsNode): Promise<
 async function pickFix(ctx: Ctx, host: HostEntry): Promise<FixId | undefined> {
   const last = ctx.model.status(host.id).lastDiagnosed;
   const offeredBy = (id: FixId) => last?.diagnosis.findings.filter((f) => f.fixes.includes(id)).map((f) => f.id) ?? [];
-  const items = FIX_IDS.map((id) => ({ label: id, description: FIX_DESCRIPTIONS[id], detail: offeredBy(id).length > 0 ? `Offered by ${offeredBy(id).join(', ')}` : undefined, id }));
+  const items = FIX_IDS.map((id) => ({ label: id, description: fixDescription(id), detail: offeredBy(id).length > 0 ? vscode.l10n.t('Offered by {0}', offeredBy(id).join(', ')) : undefined, id }));
   items.sort((a, b) => Number(b.detail !== undefined) - Number(a.detail !== undefined));
-  const picked = await vscode.window.showQuickPick(items, { title: `Which quick fix on ${host.label}? The plan is shown before anything runs.` });
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Which quick fix on {0}? The plan is shown before anything runs.', host.label) });
   return picked?.id;
 }

@@ -6,31 +6,30 @@ import { Ctx, showError } from '../context';
 import { notifyInfo } from '../notify';
 import { LONG_PLAN_LINES } from './planDocument';
 
-const APPLY = 'Apply';
-const SIMULATED_QUESTION = 'Simulated: this changes only the demo host\'s replayed state; nothing runs on any machine.';
-
 /** Shows the plan; true only when it is ready and the user chose Apply in the modal. */
 export async function confirmPlan(ctx: Ctx, plan: FixPlan): Promise<boolean> {
   const text = formatPlan(plan);
   if (plan.status === 'nothing-to-do') {
-    void notifyInfo(`${plan.host}: ${plan.fixId}: nothing to do. ${plan.summary}`);
+    void notifyInfo(vscode.l10n.t('{0}: {1}: nothing to do. {2}', plan.host, plan.fixId, plan.summary));
     return false;
   }
   if (plan.status === 'refused') {
-    void showError(ctx, `${plan.host}: ${plan.fixId} refused: ${plan.summary}`);
+    void showError(ctx, vscode.l10n.t('{0}: {1} refused: {2}', plan.host, plan.fixId, plan.summary));
     return false;
   }
   if (text.split('\n').length > LONG_PLAN_LINES) await ctx.plans.open(plan.host, plan.fixId, text);
-  const question = `Apply ${plan.fixId} on ${plan.host}?${plan.simulated ? ` ${SIMULATED_QUESTION}` : ''}`;
-  const answer = await vscode.window.showWarningMessage(question, { modal: true, detail: text }, APPLY);
-  if (answer !== APPLY) ctx.log.info(`${plan.host}: ${plan.fixId} not applied: nothing was changed`);
-  return answer === APPLY;
+  const simulated = plan.simulated ? ` ${vscode.l10n.t("Simulated: this changes only the demo host's replayed state; nothing runs on any machine.")}` : '';
+  const question = `${vscode.l10n.t('Apply {0} on {1}?', plan.fixId, plan.host)}${simulated}`;
+  const apply = vscode.l10n.t('Apply');
+  const answer = await vscode.window.showWarningMessage(question, { modal: true, detail: text }, apply);
+  if (answer !== apply) ctx.log.info(`${plan.host}: ${plan.fixId} not applied: nothing was changed`);
+  return answer === apply;
 }
 
 /** The outcome as a notification: a failure or refusal as an error with "Show Log". */
 export function notifyResult(ctx: Ctx, result: FixResult): void {
-  const head = `${result.host}: ${result.fixId}`;
-  if (result.status === 'applied') void notifyInfo(`${head} applied${result.plan.simulated ? ' (simulated)' : ''}: ${result.message}`);
-  else if (result.status === 'nothing-to-do') void notifyInfo(`${head}: nothing to do. ${result.message}`);
-  else void showError(ctx, `${head} ${result.status === 'failed' ? 'failed' : 'refused'}: ${result.message}`);
+  const { host, fixId, message } = result;
+  if (result.status === 'applied') void notifyInfo(result.plan.simulated ? vscode.l10n.t('{0}: {1} applied (simulated): {2}', host, fixId, message) : vscode.l10n.t('{0}: {1} applied: {2}', host, fixId, message));
+  else if (result.status === 'nothing-to-do') void notifyInfo(vscode.l10n.t('{0}: {1}: nothing to do. {2}', host, fixId, message));
+  else void showError(ctx, result.status === 'failed' ? vscode.l10n.t('{0}: {1} failed: {2}', host, fixId, message) : vscode.l10n.t('{0}: {1} refused: {2}', host, fixId, message));
 }

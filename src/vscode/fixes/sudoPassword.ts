@@ -39,7 +39,7 @@ export function sudoSecretKey(user: string, destination: string, proxyJump: stri
 
 /** sudo said the password was wrong (the core's own classification, so no second regex here). */
 export function sudoRejectedPassword(result: FixResult): boolean {
-  return result.plan.privilege === 'sudo-password' && result.status === 'failed' && result.message.startsWith('sudo did not accept the password');
+  return result.plan.privilege === 'sudo-password' && result.status === 'failed' && result.passwordRejected === true;
 }
 
 /** What a run says about the password it sent: refused; accepted (a step ran under it); unknown (nothing ran). */

@@ -5,19 +5,17 @@ import * as vscode from 'vscode';
 import { plainText } from '../plainText';
 import { AskedPassword } from './sudoPassword';
 
-export const REMEMBER_LABEL = 'Remember for this host (SecretStorage)';
-
 export async function askSudoPassword(user: string, host: string, retry: boolean): Promise<AskedPassword | null> {
   const password = await vscode.window.showInputBox({
-    title: plainText(`sudo on ${host}`),
-    prompt: plainText(retry ? `The remembered sudo password of ${user} was rejected and forgotten. sudo password for ${user}@${host}` : `sudo password for ${user}@${host}`),
+    title: plainText(vscode.l10n.t('sudo on {0}', host)),
+    prompt: plainText(retry ? vscode.l10n.t('The remembered sudo password of {0} was rejected and forgotten. sudo password for {0}@{1}', user, host) : vscode.l10n.t('sudo password for {0}@{1}', user, host)),
     password: true,
     ignoreFocusOut: true,
   });
   if (password === undefined || password === '') return null;
-  const remember = await vscode.window.showQuickPick([{ label: REMEMBER_LABEL, description: 'kept in VS Code\'s secret storage, never in settings' }], {
-    title: plainText(`sudo on ${host}: remember the password?`),
-    placeHolder: 'Tick to remember it for this host; press Enter to go on',
+  const remember = await vscode.window.showQuickPick([{ label: vscode.l10n.t('Remember for this host (SecretStorage)'), description: vscode.l10n.t("kept in VS Code's secret storage, never in settings") }], {
+    title: plainText(vscode.l10n.t('sudo on {0}: remember the password?', host)),
+    placeHolder: vscode.l10n.t('Tick to remember it for this host; press Enter to go on'),
     canPickMany: true,
     ignoreFocusOut: true,
   });

@@ -5,6 +5,7 @@
 // status-bar item while it runs; cancel aborts the fan-out, which stops the remote commands. Results
 // go to the fleet model (grouping) and, per host, to the host model, so a host under its group
 // expands like any host.
+import * as vscode from 'vscode';
 import { fanOut } from '../../core/fleet/fanout';
 import { fleetSummaryLine } from '../../core/fleet/grouping';
 import { expandHostList } from '../../core/fleet/hostlist';
@@ -31,12 +32,12 @@ import { showFailureNotice } from '../hosts/failureActions';
  */
 export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonly string[]): Promise<FleetHostResult[] | undefined> {
   if (ctx.fleets.state(fleet.name).running) {
-    void notifyInfo(`Fleet ${fleet.name} is being diagnosed already.`);
+    void notifyInfo(vscode.l10n.t('Fleet {0} is being diagnosed already.', fleet.name));
     return undefined;
   }
   const hosts = only ? [...only] : expandHostList(fleet.hosts);
   const label = `fleet ${fleet.name}`;
-  const title = only ? `Diagnosing ${hosts.length} host(s) of fleet ${fleet.name}` : `Diagnosing fleet ${fleet.name}`;
+  const title = only ? vscode.l10n.t('Diagnosing {0} host(s) of fleet {1}', hosts.length, fleet.name) : vscode.l10n.t('Diagnosing fleet {0}', fleet.name);
   let probed: FleetHostResult[] | undefined;
   ctx.log.info(`${label}: diagnosing ${hosts.length} host(s) ${fleet.via === undefined ? 'over direct SSH' : `through ${fleet.via} with ${fleet.with ?? 'the tool it offers'}`}`);
   await withNotificationProgress(title, true, async (progress, token) => {
@@ -45,7 +46,7 @@ export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonl
     let done = 0;
     const report = () => {
       ctx.fleets.setRunning(fleet.name, { done, total: hosts.length });
-      progress.report({ message: `${done}/${hosts.length} hosts` });
+      progress.report({ message: vscode.l10n.t('{0}/{1} hosts', done, hosts.length) });
     };
     ctx.work.begin(label);
     report();
@@ -113,7 +114,7 @@ async function viaLoginNode(ctx: Ctx, fleet: FleetConfig, only: readonly string[
 async function detectTool(ctx: Ctx, fleet: FleetConfig, client: Client, signal: AbortSignal): Promise<RelayTool> {
   const found = await detectRelayTools(client, signal);
   const tool = preferredRelayTool(found);
-  if (tool === undefined) throw new Error(`${fleet.via} has none of ${RELAY_COMMANDS} on its PATH: set "with" for fleet ${fleet.name}, or diagnose its hosts directly`);
+  if (tool === undefined) throw new Error(vscode.l10n.t('{0} has none of {1} on its PATH: set "with" for fleet {2}, or diagnose its hosts directly', fleet.via ?? '', RELAY_COMMANDS, fleet.name));
   ctx.log.info(`fleet ${fleet.name}: through ${fleet.via} with ${tool} (found: ${found.join(', ')})`);
   return tool;
 }

@@ -11,6 +11,7 @@ import type { FleetNode } from '../tree/nodes';
 import { fleetDescription, fleetTone, groupLabel, groupTone } from './fleetNodes';
 import { plain } from '../../core/report/diagnosisReport';
 import { RELAY_PREFERENCE } from '../../core/fleet/relay/tools';
+import { dateTime } from '../displayLocale';
 
 const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
 
@@ -20,7 +21,7 @@ export function fleetTreeItem(node: FleetNode, fleets: FleetModel): vscode.TreeI
   const label = groupLabel(g);
   const t = item(node.id, label, Collapsed, {
     icon: TONE_ICON[groupTone(fleets, node.fleet, g)],
-    tooltip: markdown([`**${plain(label)}**`, '', plain(foldHostList(g.hosts)), ...(node.fixes.length > 0 ? ['', `Quick fix for the whole group: ${node.fixes.join(', ')}`] : [])]),
+    tooltip: markdown([`**${plain(label)}**`, '', plain(foldHostList(g.hosts)), ...(node.fixes.length > 0 ? ['', vscode.l10n.t('Quick fix for the whole group: {0}', node.fixes.join(', '))] : [])]),
   });
   t.contextValue = fixContextValue(ContextValues.fleetGroup, node.fixes);
   return t;
@@ -37,12 +38,14 @@ function fleetItem(name: string, fleets: FleetModel, id: string): vscode.TreeIte
   const config = fleets.get(name);
   const state = fleets.state(name);
   const description = fleetDescription(state);
-  const reach = config?.via === undefined ? 'direct SSH to each host' : `through ${config.via} with ${config.with ?? `the tool it offers (${RELAY_PREFERENCE})`}${config.partition ? ` (partition ${config.partition})` : ''}`;
-  const when = state.finishedAt ? [`Diagnosed ${state.finishedAt.toLocaleString()}`] : [];
+  const tool = config?.with ?? vscode.l10n.t('the tool it offers ({0})', RELAY_PREFERENCE);
+  const partition = config?.partition ? vscode.l10n.t(' (partition {0})', config.partition) : '';
+  const reach = config?.via === undefined ? vscode.l10n.t('direct SSH to each host') : vscode.l10n.t('through {0} with {1}{2}', config.via, tool, partition);
+  const when = state.finishedAt ? [vscode.l10n.t('Diagnosed {0}', dateTime(state.finishedAt))] : [];
   const t = item(id, name, Collapsed, {
     description,
     icon: fleetIcon(fleets, name),
-    tooltip: markdown([`**${plain(name)}**: ${plain(description)}`, '', `Hosts: ${plain(config?.hosts ?? '')}`, '', `Reached ${plain(reach)}`, ...(when.length > 0 ? ['', ...when] : [])]),
+    tooltip: markdown([`**${plain(name)}**: ${plain(description)}`, '', vscode.l10n.t('Hosts: {0}', plain(config?.hosts ?? '')), '', vscode.l10n.t('Reached {0}', plain(reach)), ...(when.length > 0 ? ['', ...when] : [])]),
   });
   t.contextValue = ContextValues.fleet;
   return t;

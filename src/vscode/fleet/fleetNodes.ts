@@ -7,6 +7,7 @@ import { FixId, isFixId } from '../../core/fixes';
 import type { HostsNode, Tone } from '../tree/nodes';
 import { memberHostId } from './fleetMembers';
 import { FleetModel, FleetState } from './fleetModel';
+import { t } from '../../core/l10n';
 
 export function fleetNodeId(fleet: string): string {
   return `fleet:${fleet}`;
@@ -27,19 +28,19 @@ export function fleetChildren(node: HostsNode, fleets: FleetModel): HostsNode[] 
   const groups = (state.groups ?? []).map((group): HostsNode => ({ kind: 'fleetGroup', id: `${node.id}/${group.key}`, hostId: '', fleet: node.fleet, group, fixes: groupFixes(fleets, node.fleet, group) }));
   if (groups.length > 0 && !state.running) return groups;
   const row = (label: string, tone: Tone, tooltip: string): HostsNode => ({ kind: 'row', id: `${node.id}/status`, hostId: '', label, description: '', tone, tooltip });
-  if (state.running) return [row(`Diagnosing… ${progressText(state)}`, 'working', 'Each host is probed over its own connection; the groups appear when every host has ended.'), ...groups];
-  return [row('Not diagnosed yet', 'idle', 'Nothing connects until you run Diagnose Fleet.')];
+  if (state.running) return [row(t('Diagnosing… {0}', progressText(state)), 'working', t('Each host is probed over its own connection; the groups appear when every host has ended.')), ...groups];
+  return [row(t('Not diagnosed yet'), 'idle', t('Nothing connects until you run Diagnose Fleet.'))];
 }
 
 /** The fleet node's description: the grouping once diagnosed, e.g. "60 hosts healthy · 3 hosts peermem.not-loaded · 1 unreachable". */
 export function fleetDescription(state: FleetState): string {
-  if (state.running) return `diagnosing ${progressText(state)}`;
-  if (!state.groups) return 'not diagnosed';
+  if (state.running) return t('diagnosing {0}', progressText(state));
+  if (!state.groups) return t('not diagnosed');
   return fleetSummaryLine([...state.groups]);
 }
 
 function progressText(state: FleetState): string {
-  return state.running ? `${state.running.done}/${state.running.total} hosts` : '';
+  return state.running ? t('{0}/{1} hosts', state.running.done, state.running.total) : '';
 }
 
 /**
@@ -55,7 +56,7 @@ export function groupFixes(fleets: FleetModel, fleet: string, group: FleetGroup)
 
 /** The group's row: `3 hosts · peermem.not-loaded`, `1 host · unreachable (timeout)`. */
 export function groupLabel(group: FleetGroup): string {
-  return `${group.hosts.length} host${group.hosts.length === 1 ? '' : 's'} · ${group.label}`;
+  return group.hosts.length === 1 ? t('1 host · {0}', group.label) : t('{0} hosts · {1}', group.hosts.length, group.label);
 }
 
 /** ok: healthy; error/warning: the worst finding; error: never reached; idle: cancelled. */

@@ -9,12 +9,15 @@ import { classifyConnectError } from '../../core/ssh/errors';
 import { SudoPasswordGate } from '../fixes/sudoGate';
 import { SudoDeps } from '../fixes/sudoPassword';
 import { runLimited } from '../runLimited';
+import { t } from '../../core/l10n';
 
 export interface Applied<H> {
   readonly host: H;
   readonly result?: FixResult;
   /** Could not run (connection) or was not run (an earlier host failed, or sudo refused the password elsewhere). */
   readonly error?: string;
+  /** Not run at all (an earlier host failed, or sudo refused the password elsewhere), as opposed to unreachable. */
+  readonly notRun?: true;
 }
 
 export interface GroupApply<H extends { readonly label: string }> {
@@ -31,7 +34,7 @@ export async function applyToGroup<H extends { readonly label: string }>(ready: 
   const sudo: SudoDeps = { ...run.sudo, gate };
   let stopped = false;
   return runLimited(ready, run.limit, async ({ host, plan }): Promise<Applied<H>> => {
-    if (stopped) return { host, error: 'not run: an earlier host failed (stop on first failure)' };
+    if (stopped) return { host, notRun: true, error: t('not run: an earlier host failed (stop on first failure)') };
     const applied = await applyOne(host, plan, sudo, gate, run.apply);
     const ok = applied.result?.status === 'applied' || applied.result?.status === 'nothing-to-do';
     if (run.limit === 1 && !ok) stopped = true;
@@ -45,7 +48,7 @@ async function applyOne<H extends { readonly label: string }>(host: H, plan: Fix
     // The gate kept the password from this host: nothing was sent, nothing ran.
     const refusedOn = gate.refusedOn();
     if (refusedOn !== undefined && plan.privilege === 'sudo-password' && result.status === 'refused' && result.steps.length === 0) {
-      return { host, error: `not run: sudo refused the password on ${refusedOn}, so it was not sent here` };
+      return { host, notRun: true, error: t('not run: sudo refused the password on {0}, so it was not sent here', refusedOn) };
     }
     return { host, result };
   } catch (e) {

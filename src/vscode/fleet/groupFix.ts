@@ -30,8 +30,6 @@ import { notifyWithLog, withNotificationProgress } from '../notify';
 type Prepared = PreparedOn<HostEntry>;
 type Applied = AppliedOn<HostEntry>;
 
-export const APPLY = 'Apply';
-export const APPLY_STOP = 'Apply, stop on first failure';
 
 type Handler = (ctx: Ctx, node?: HostsNode, selected?: readonly HostsNode[]) => Promise<void>;
 
@@ -46,22 +44,25 @@ export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGr
   const hosts = node.group.hosts.map((h) => groupHost(ctx, fleet, h));
   const marker = newSudoMarker();
   const limit = readSettings().maxConcurrentHosts;
-  const prepared = await withNotificationProgress(`Preparing ${fixId} on ${hosts.length} hosts of ${fleet.name}`, false, () => runLimited(hosts, limit, (h) => prepareOne(ctx, h, fixId, marker)));
+  const prepared = await withNotificationProgress(vscode.l10n.t('Preparing {0} on {1} hosts of {2}', fixId, hosts.length, fleet.name), false, () => runLimited(hosts, limit, (h) => prepareOne(ctx, h, fixId, marker)));
   const ready = prepared.filter((p): p is Prepared & { plan: FixPlan } => p.plan?.status === 'ready');
-  const text = `${fleet.via !== undefined ? `Each host over SSH through ${fleet.via} (as ssh -J ${fleet.via} <host>).\n\n` : ''}${groupPlanText(fixId, prepared)}`;
+  const text = `${fleet.via !== undefined ? `${vscode.l10n.t('Each host over SSH through {0} (as {1}).', fleet.via, `ssh -J ${fleet.via} <host>`)}\n\n` : ''}${groupPlanText(fixId, prepared)}`;
   ctx.log.info(`plan for ${foldHostList(hosts.map((h) => h.label))}:\n${text}`);
   if (ready.length === 0) {
-    await showError(ctx, `${fixId} on ${fleet.name} (${node.group.label}): nothing to apply. ${prepared.map((p) => (p.plan ? `${p.host.label}: ${p.plan.summary}` : `${p.host.label}: ${p.error}`))[0]}`);
+    await showError(ctx, `${vscode.l10n.t('{0} on {1} ({2}): nothing to apply.', fixId, fleet.name, node.group.label)} ${prepared.map((p) => (p.plan ? `${p.host.label}: ${p.plan.summary}` : `${p.host.label}: ${p.error}`))[0]}`);
     return;
   }
   if (text.split('\n').length > LONG_PLAN_LINES) await ctx.plans.open(fleet.name, fixId, text);
-  const answer = await vscode.window.showWarningMessage(`Apply ${fixId} on ${ready.length} host${ready.length === 1 ? '' : 's'} of ${fleet.name}?`, { modal: true, detail: text }, APPLY, APPLY_STOP);
+  const apply = vscode.l10n.t('Apply');
+  const applyStop = vscode.l10n.t('Apply, stop on first failure');
+  const question = ready.length === 1 ? vscode.l10n.t('Apply {0} on 1 host of {1}?', fixId, fleet.name) : vscode.l10n.t('Apply {0} on {1} hosts of {2}?', fixId, ready.length, fleet.name);
+  const answer = await vscode.window.showWarningMessage(question, { modal: true, detail: text }, apply, applyStop);
   if (answer === undefined) {
     ctx.log.info(`${fleet.name}: ${fixId} not applied: nothing was changed`);
     return;
   }
-  const results = await withNotificationProgress(`Applying ${fixId} on ${ready.length} hosts of ${fleet.name}`, false, () => applyToGroup(ready, {
-    limit: answer === APPLY_STOP ? 1 : limit,
+  const results = await withNotificationProgress(vscode.l10n.t('Applying {0} on {1} hosts of {2}', fixId, ready.length, fleet.name), false, () => applyToGroup(ready, {
+    limit: answer === applyStop ? 1 : limit,
     sudo: sharedSudo(ctx, ready),
     apply: (host, plan, sudo) => ctx.diagnoser.withConnection(host, (conn) =>
       runWithSudo(plan, sshFixSession(conn, host.destination as string), marker, sudo, conn.target.proxyJump)),
@@ -107,13 +108,26 @@ function sharedSudo(ctx: Ctx, ready: readonly (Prepared & { plan: FixPlan })[]):
 
 /** "load-peermem on fleet lab: 3 applied", or with what failed, and Show Log. */
 async function summarize(ctx: Ctx, fleet: string, fixId: FixId, results: readonly Applied[]): Promise<void> {
-  const word = (a: Applied) => a.result?.status ?? (a.error?.startsWith('not run') ? 'not run' : 'not reached');
+  const word = (a: Applied) => a.result?.status ?? (a.notRun ? 'not run' : 'not reached');
   const counts = new Map<string, string[]>();
   for (const a of results) counts.set(word(a), [...(counts.get(word(a)) ?? []), a.host.label]);
-  const parts = [...counts].map(([w, hosts]) => `${hosts.length} ${w}${w === 'applied' ? '' : ` (${foldHostList(hosts)})`}`);
-  const message = `${fixId} on fleet ${fleet}: ${parts.join(' · ')}`;
+  const parts = [...counts].map(([w, hosts]) => `${hosts.length} ${outcomeWord(w)}${w === 'applied' ? '' : ` (${foldHostList(hosts)})`}`);
+  const message = vscode.l10n.t('{0} on fleet {1}: {2}', fixId, fleet, parts.join(' · '));
   const bad = results.filter((a) => word(a) !== 'applied' && word(a) !== 'nothing-to-do');
   ctx.log.info(message);
   if (bad.length === 0) void notifyWithLog('info', message, ctx.log);
   else void notifyWithLog('error', `${message}. ${bad[0].host.label}: ${(bad[0].result?.message ?? bad[0].error ?? '').split('\n')[0]}`, ctx.log);
+}
+
+/** A host's outcome as the summary says it (the key is a FixResult status, or why nothing ran). */
+function outcomeWord(key: string): string {
+  const words: Record<string, () => string> = {
+    applied: () => vscode.l10n.t('applied'),
+    'nothing-to-do': () => vscode.l10n.t('nothing-to-do'),
+    failed: () => vscode.l10n.t('failed'),
+    refused: () => vscode.l10n.t('refused'),
+    'not run': () => vscode.l10n.t('not run'),
+    'not reached': () => vscode.l10n.t('not reached'),
+  };
+  return words[key]?.() ?? key;
 }

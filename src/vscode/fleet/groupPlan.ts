@@ -4,6 +4,7 @@
 import { FixId, FixPlan, formatPlan } from '../../core/fixes';
 import { foldHostList } from '../../core/fleet/hostlist';
 import type { HostEntry } from '../hosts/hostModel';
+import { t } from '../../core/l10n';
 
 export interface Prepared<H extends Pick<HostEntry, 'label'> = Pick<HostEntry, 'label'>> {
   readonly host: H;
@@ -22,7 +23,7 @@ export function groupPlanText(fixId: FixId, prepared: readonly Prepared[]): stri
   const unreached: string[] = [];
   for (const p of prepared) {
     if (!p.plan) {
-      unreached.push(`  ${p.host.label}: ${p.error ?? 'no plan'}`);
+      unreached.push(`  ${p.host.label}: ${p.error ?? t('no plan')}`);
       continue;
     }
     const key = planKey(p.plan);
@@ -34,8 +35,8 @@ export function groupPlanText(fixId: FixId, prepared: readonly Prepared[]): stri
   const ordered = [...blocks.values()].sort((a, b) => Number(b.plan.status === 'ready') - Number(a.plan.status === 'ready'));
   const text = ordered.map(({ plan, hosts }) => {
     const folded = foldHostList(hosts);
-    return `${formatPlan({ ...plan, host: folded })}\n  on ${hosts.length} host${hosts.length === 1 ? '' : 's'}: ${folded}`;
+    return `${formatPlan({ ...plan, host: folded })}\n  ${hosts.length === 1 ? t('on 1 host: {0}', folded) : t('on {0} hosts: {1}', hosts.length, folded)}`;
   });
-  if (unreached.length > 0) text.push(`${fixId}: no plan (not changed):\n${unreached.join('\n')}`);
+  if (unreached.length > 0) text.push(`${t('{0}: no plan (not changed):', fixId)}\n${unreached.join('\n')}`);
   return text.join('\n\n');
 }

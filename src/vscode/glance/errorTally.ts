@@ -4,6 +4,7 @@ import { hostVerdict } from '../../core/diagnosis/hostVerdict';
 import { memberHostId } from '../fleet/fleetMembers';
 import type { FleetModel } from '../fleet/fleetModel';
 import type { HostModel } from '../hosts/hostModel';
+import { t as tr } from '../../core/l10n';
 
 export interface ErrorTally {
   /** Error findings plus unreachable hosts: the badge's number. */
@@ -35,7 +36,10 @@ export function errorTally(model: HostModel, fleets: FleetModel): ErrorTally {
 /** "2 errors on 1 host, 1 host unreachable": the badge's tooltip. */
 export function tallyText(t: ErrorTally): string {
   const parts: string[] = [];
-  if (t.errorFindings > 0) parts.push(`${t.errorFindings} error${t.errorFindings === 1 ? '' : 's'} on ${t.hostsWithErrors} host${t.hostsWithErrors === 1 ? '' : 's'}`);
-  if (t.unreachable > 0) parts.push(`${t.unreachable} host${t.unreachable === 1 ? '' : 's'} unreachable`);
+  if (t.errorFindings > 0) {
+    const errors = t.errorFindings === 1 ? tr('1 error') : tr('{0} errors', t.errorFindings);
+    parts.push(t.hostsWithErrors === 1 ? tr('{0} on 1 host', errors) : tr('{0} on {1} hosts', errors, t.hostsWithErrors));
+  }
+  if (t.unreachable > 0) parts.push(t.unreachable === 1 ? tr('1 host unreachable') : tr('{0} hosts unreachable', t.unreachable));
   return parts.join(', ');
 }

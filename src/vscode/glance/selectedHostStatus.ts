@@ -21,7 +21,7 @@ export class SelectedHostStatus implements vscode.Disposable {
   private label?: string;
 
   constructor(view: vscode.TreeView<HostsNode>, private readonly model: HostModel) {
-    this.item.name = 'GPUDirect RDMA: selected host';
+    this.item.name = vscode.l10n.t('GPUDirect RDMA: selected host');
     this.item.command = `${Views.hosts}.focus`;
     this.subscriptions = [
       view.onDidChangeSelection((e) => this.select(e.selection)),

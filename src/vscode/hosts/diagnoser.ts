@@ -13,6 +13,7 @@ import { SshTarget } from '../../core/ssh/sshConfig';
 import { GdrSettings } from '../config';
 import { HostEntry, HostModel, Outcome } from './hostModel';
 import { ChangeListeners } from '../modelSupport';
+import { t } from '../../core/l10n';
 
 export interface DiagnoserDeps {
   readonly model: HostModel;
@@ -80,7 +81,7 @@ export class Diagnoser {
   /** Runs `work` on the SSH host's pooled connection (opened if needed), e.g. a quick fix. */
   withConnection<T>(host: HostEntry, work: (conn: SshConnection) => Promise<T>): Promise<T> {
     const key = this.poolKey(host);
-    if (key === undefined) return Promise.reject(new Error(`${host.label} is not an SSH host`));
+    if (key === undefined) return Promise.reject(new Error(t('{0} is not an SSH host', host.label)));
     if (host.destination !== undefined && host.jump !== undefined) this.rememberJump(key, host.destination, host.jump);
     return this.pool.use(key, work);
   }

@@ -9,10 +9,6 @@ import { readSettings } from '../config';
 import { notifyError, notifyWarning } from '../notify';
 import { FailureNotice } from './failureNotice';
 
-const RETRY = 'Retry';
-const OPEN_SSH_CONFIG = 'Open SSH Config';
-const SHOW_LOG = 'Show Log';
-
 export interface FailureActions {
   readonly log: vscode.LogOutputChannel;
   /** Diagnoses the failed hosts again. */
@@ -24,11 +20,14 @@ export interface FailureActions {
 /** Logs the notice and shows it; the chosen action runs after the user picks it (the caller does not wait). */
 export async function showFailureNotice(notice: FailureNotice, actions: FailureActions): Promise<void> {
   (notice.severity === 'error' ? actions.log.error : actions.log.warn).call(actions.log, notice.message);
-  const choices = actions.ssh ? [RETRY, OPEN_SSH_CONFIG, SHOW_LOG] : [RETRY, SHOW_LOG];
+  const retry = vscode.l10n.t('Retry');
+  const openConfig = vscode.l10n.t('Open SSH Config');
+  const showLog = vscode.l10n.t('Show Log');
+  const choices = actions.ssh ? [retry, openConfig, showLog] : [retry, showLog];
   const choice = await (notice.severity === 'error' ? notifyError : notifyWarning)(notice.message, ...choices);
-  if (choice === RETRY) await actions.retry(notice.hosts);
-  else if (choice === OPEN_SSH_CONFIG) await openSshConfig();
-  else if (choice === SHOW_LOG) actions.log.show(true);
+  if (choice === retry) await actions.retry(notice.hosts);
+  else if (choice === openConfig) await openSshConfig();
+  else if (choice === showLog) actions.log.show(true);
 }
 
 /** The SSH config gdr-doctor reads (gdrDoctor.sshConfigFile, else ~/.ssh/config); a new one opens unsaved at that path. */

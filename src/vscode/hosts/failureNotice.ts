@@ -1,6 +1,7 @@
 // One rule for telling the user that hosts could not be diagnosed, whether they were picked in the
 // Hosts view or make up a fleet: every failure is said; all failed is an error, some a warning.
 // No VS Code import (the caller shows it, with Retry / Open SSH Config / Show Log).
+import { t } from '../../core/l10n';
 
 export interface HostFailure {
   readonly host: string;
@@ -22,12 +23,12 @@ const NAMED = 4;
 export function failureNotice(total: number, failed: readonly HostFailure[], fleet?: string): FailureNotice | undefined {
   if (failed.length === 0) return undefined;
   const hosts = failed.map((f) => f.host);
-  const of = fleet === undefined ? '' : ` of fleet ${fleet}`;
-  if (total === 1) return { severity: 'error', message: `Diagnose failed${of}: ${failed[0].message}`, hosts };
-  const first = failed.length > 1 ? ` First: ${failed[0].message}` : ` ${failed[0].message}`;
+  const of = fleet === undefined ? '' : t(' of fleet {0}', fleet);
+  if (total === 1) return { severity: 'error', message: t('Diagnose failed{0}: {1}', of, failed[0].message), hosts };
+  const first = failed.length > 1 ? t(' First: {0}', failed[0].message) : ` ${failed[0].message}`;
   if (failed.length === total) {
-    return { severity: 'error', message: `Diagnose failed for all ${total} hosts${of}.${first}`, hosts };
+    return { severity: 'error', message: t('Diagnose failed for all {0} hosts{1}.{2}', total, of, first), hosts };
   }
-  const named = hosts.length > NAMED ? `${hosts.slice(0, NAMED).join(', ')} +${hosts.length - NAMED} more` : hosts.join(', ');
-  return { severity: 'warning', message: `${failed.length} of ${total} hosts${of} could not be diagnosed (${named}).${first}`, hosts };
+  const named = hosts.length > NAMED ? t('{0} +{1} more', hosts.slice(0, NAMED).join(', '), hosts.length - NAMED) : hosts.join(', ');
+  return { severity: 'warning', message: t('{0} of {1} hosts{2} could not be diagnosed ({3}).{4}', failed.length, total, of, named, first), hosts };
 }

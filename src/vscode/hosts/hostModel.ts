@@ -8,6 +8,7 @@ import { DEMO_HOST_NAME } from '../../core/demo/demoHost';
 import { ProbeReport } from '../../core/probe/runProbe';
 import { SshTarget } from '../../core/ssh/sshConfig';
 import { ChangeListeners, safeList } from '../modelSupport';
+import { t } from '../../core/l10n';
 
 export type HostKind = 'ssh' | 'local' | 'demo';
 export type HostOrigin = 'ssh-config' | 'added' | 'local' | 'demo' | 'fleet';
@@ -72,7 +73,8 @@ export interface HostSources {
   readonly fleetHosts?: () => readonly string[];
 }
 
-export const LOCAL_HOST: HostEntry = { id: 'local', label: 'This machine', kind: 'local', origin: 'local' };
+// The label is read when shown, so it follows the display language (the bundle is loaded on activation).
+export const LOCAL_HOST: HostEntry = { id: 'local', get label() { return t('This machine'); }, kind: 'local', origin: 'local' };
 export const DEMO_HOST: HostEntry = { id: 'demo', label: DEMO_HOST_NAME, kind: 'demo', origin: 'demo' };
 
 export function sshHostId(destination: string): string {

@@ -54,11 +54,11 @@ async function pickHost(ctx: Ctx, summary: NcclLogSummary): Promise<HostEntry | 
   const items = ctx.model.hosts().map((host) => {
     const status = ctx.model.status(host.id);
     const named = logHostsMatching(summary, hostNames(host, status)).length > 0;
-    const description = [named ? 'named in the log' : undefined, status.lastDiagnosed ? 'diagnosed' : 'not diagnosed yet'].filter((d) => d !== undefined).join(' · ');
+    const description = [named ? vscode.l10n.t('named in the log') : undefined, status.lastDiagnosed ? vscode.l10n.t('diagnosed') : vscode.l10n.t('not diagnosed yet')].filter((d) => d !== undefined).join(' · ');
     return { label: host.label, description, host, named };
   }).sort((a, b) => Number(b.named) - Number(a.named));
   if (items.length === 0) {
-    void notifyInfo('No host to compare with: add one, or open the demo host.');
+    void notifyInfo(vscode.l10n.t('No host to compare with: add one, or open the demo host.'));
     return undefined;
   }
   return (await vscode.window.showQuickPick(items, { title: COMPARE_TEXT.pickHost }))?.host;
@@ -68,6 +68,6 @@ async function pickLogHost(summary: NcclLogSummary, names: readonly string[], la
   const matching = logHostsMatching(summary, names);
   if (matching.length === 1) return matching[0];
   if (summary.hosts.length === 1) return summary.hosts[0].name;
-  const items = summary.hosts.map((h) => ({ label: h.name, description: `${h.gpus.length} GPUs, ${h.netConnections.total} network connections` }));
+  const items = summary.hosts.map((h) => ({ label: h.name, description: vscode.l10n.t('{0} GPUs, {1} network connections', h.gpus.length, h.netConnections.total) }));
   return (await vscode.window.showQuickPick(items, { title: COMPARE_TEXT.pickLogHost(label) }))?.label;
 }

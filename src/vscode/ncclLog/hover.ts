@@ -11,7 +11,7 @@ export function registerNcclLogHover(): vscode.Disposable {
       const hit = ncclLogHoverAt(document.lineAt(position.line).text, position.character);
       if (!hit) return undefined;
       // Our own words only (the log's text is never put into the hover): no command links, no HTML.
-      const parts = hit.explanations.flatMap((e) => [`**${plain(e.title)}**: ${e.text}`, '', `_Printed by ${plain(e.source)}_`, '']);
+      const parts = hit.explanations.flatMap((e) => [`**${plain(e.title)}**: ${e.text}`, '', `_${vscode.l10n.t('Printed by {0}', plain(e.source))}_`, '']);
       const markdown = new vscode.MarkdownString(parts.join('\n'), false);
       markdown.isTrusted = false;
       markdown.supportHtml = false;

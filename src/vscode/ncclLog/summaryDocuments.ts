@@ -26,7 +26,7 @@ export class NcclLogSummaryDocuments implements vscode.TextDocumentContentProvid
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '(run Analyze NCCL Log on the log again)\n';
+    return this.texts.get(uri.toString()) ?? `${vscode.l10n.t('(run Analyze NCCL Log on the log again)')}\n`;
   }
 
   dispose(): void {

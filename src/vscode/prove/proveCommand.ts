@@ -21,30 +21,28 @@ import type { HostsNode } from '../tree/nodes';
 import { notifyInfo, notifyWithLog, withAbortableProgress } from '../notify';
 import { measuredProgress, Progress, proveRelayed, relayedPair } from './proveRelayed';
 
-const MEASURE = 'Measure';
-
 export async function proveCommand(ctx: Ctx, clicked?: HostsNode, selected?: readonly HostsNode[]): Promise<void> {
   const nodes = selected && selected.length > 0 ? selected : clicked ? [clicked] : [];
   const gpus = nodes.flatMap((n) => (n.kind === 'gpu' ? [gpuIndex(n.pair.gpu)] : [])).filter((i): i is number => i !== null);
   const options: ProveOptions = { ...DEFAULT_PROVE_OPTIONS, gpus: gpus.length > 0 ? [...new Set(gpus)] : null };
   const relayed = relayedPair(ctx, nodes);
   if (relayed) return finish(ctx, relayed.hostId, await proveRelayed(ctx, relayed, options, (busy) => confirmBusy(busy)));
-  const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: 'Prove GPUDirect RDMA on which host? (Two: between them.)', filter: (h) => h.destination !== undefined });
+  const hosts = await targetHosts(ctx, clicked, selected, { many: true, title: vscode.l10n.t('Prove GPUDirect RDMA on which host? (Two: between them.)'), filter: (h) => h.destination !== undefined });
   if (hosts.length === 0) return;
   if (hosts.length > 2) {
-    void notifyInfo('Prove GPUDirect RDMA measures one host (between its ports) or two hosts (between them): select one or two.');
+    void notifyInfo(vscode.l10n.t('Prove GPUDirect RDMA measures one host (between its ports) or two hosts (between them): select one or two.'));
     return;
   }
   const local = hosts.find((h) => h.destination === undefined);
   if (local) {
-    void notifyInfo(`Prove GPUDirect RDMA runs over SSH; ${local.label} is not an SSH host. From a terminal on it: gdr-doctor prove <this host's SSH name>`);
+    void notifyInfo(vscode.l10n.t('Prove GPUDirect RDMA runs over SSH; {0} is not an SSH host. From a terminal on it: {1}', local.label, "gdr-doctor prove <this host's SSH name>"));
     return;
   }
   const [host, peer] = hosts;
-  const title = peer ? `Proving GPUDirect RDMA between ${host.label} and ${peer.label}` : `Proving GPUDirect RDMA on ${host.label}`;
+  const title = peer ? vscode.l10n.t('Proving GPUDirect RDMA between {0} and {1}', host.label, peer.label) : vscode.l10n.t('Proving GPUDirect RDMA on {0}', host.label);
   const report = await withAbortableProgress(title, (progress, signal) => proveOverSsh(ctx, host, peer ?? null, options, progress, signal))
     .then((r) => r, (e: unknown) => {
-      void showError(ctx, `Prove GPUDirect RDMA on ${host.label}: ${classifyConnectError(host.label, e).message}`);
+      void showError(ctx, vscode.l10n.t('Prove GPUDirect RDMA on {0}: {1}', host.label, classifyConnectError(host.label, e).message));
       return undefined;
     });
   if (report) await finish(ctx, host.id, report);
@@ -52,7 +50,7 @@ export async function proveCommand(ctx: Ctx, clicked?: HostsNode, selected?: rea
 
 function proveOverSsh(ctx: Ctx, host: HostEntry, peer: HostEntry | null, options: ProveOptions, progress: Progress, signal: AbortSignal): Promise<ProofReport> {
   return withConnections(ctx, peer ? [host, peer] : [host], async (conns) => {
-    progress.report({ message: 'checking the hosts (one probe each)…' });
+    progress.report({ message: vscode.l10n.t('checking the hosts (one probe each)…') });
     const diagnosed = await Promise.all(conns.map((c, i) => probe(ctx, [host, peer as HostEntry][i], c, signal)));
     const shells = conns.map((c, i) => sshProveShell(c.client, diagnosed[i].host, c.target.hostname));
     const execute: Executor = directExecutor(shells[0], shells[1] ?? null, { tag: newRunTag(), sizeBytes: options.sizeBytes, durationS: options.durationS });
@@ -75,8 +73,9 @@ async function probe(ctx: Ctx, host: HostEntry, conn: SshConnection, signal: Abo
 
 /** A modal: the busy GPUs and their processes; measuring loads the link and the GPU. */
 async function confirmBusy(busy: readonly BusyGpu[]): Promise<boolean> {
-  const detail = `${busy.map(busyText).join('\n')}\n\nThe measurement loads the GPU's link and the GPU itself while these processes run.`;
-  return (await vscode.window.showWarningMessage('GPUs to measure are busy. Measure anyway?', { modal: true, detail }, MEASURE)) === MEASURE;
+  const detail = `${busy.map(busyText).join('\n')}\n\n${vscode.l10n.t("The measurement loads the GPU's link and the GPU itself while these processes run.")}`;
+  const measure = vscode.l10n.t('Measure');
+  return (await vscode.window.showWarningMessage(vscode.l10n.t('GPUs to measure are busy. Measure anyway?'), { modal: true, detail }, measure)) === measure;
 }
 
 /** The proof into the tree, the log and the audit log; a notification sums it up. */
@@ -92,12 +91,12 @@ async function finish(ctx: Ctx, hostId: string, report: ProofReport | undefined)
   }
   const where = report.peer ? `${report.host} ↔ ${report.peer}` : report.host;
   if (report.status === 'refused') {
-    await notifyWithLog('error', `Prove GPUDirect RDMA on ${where}: nothing was run. ${report.refusals.join(' ')}`, ctx.log);
+    await notifyWithLog('error', vscode.l10n.t('Prove GPUDirect RDMA on {0}: nothing was run. {1}', where, report.refusals.join(' ')), ctx.log);
     return;
   }
   const worked = report.gpus.filter((g) => g.tone === 'ok' || g.tone === 'warning');
-  const head = `${where}: GPUDirect RDMA works on ${worked.length} of ${report.gpus.length} GPU${report.gpus.length === 1 ? '' : 's'}`;
-  const stopped = report.status === 'measured' ? '' : ` (${report.status}: perftest was stopped on every host)`;
+  const head = report.gpus.length === 1 ? vscode.l10n.t('{0}: GPUDirect RDMA works on {1} of 1 GPU', where, worked.length) : vscode.l10n.t('{0}: GPUDirect RDMA works on {1} of {2} GPUs', where, worked.length, report.gpus.length);
+  const stopped = report.status === 'measured' ? '' : vscode.l10n.t(' ({0}: perftest was stopped on every host)', report.status);
   const first = report.gpus.find((g) => g.tone === 'error') ?? report.gpus[0];
   await notifyWithLog(worked.length === report.gpus.length && stopped === '' ? 'info' : 'error', `${head}${stopped}. ${first ? `${first.gpu}: ${first.verdict}` : ''}`, ctx.log);
 }

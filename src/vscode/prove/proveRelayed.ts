@@ -13,12 +13,13 @@ import { FleetConfig } from '../fleet/fleetSettings';
 import { HostEntry, sshHostId } from '../hosts/hostModel';
 import type { HostsNode } from '../tree/nodes';
 import { notifyInfo, withAbortableProgress } from '../notify';
+import { t } from '../../core/l10n';
 
 export type Progress = vscode.Progress<{ message?: string; increment?: number }>;
 
 /** The notification counts measurements as they end. */
 export function measuredProgress(progress: Progress): (done: number, total: number, what: string) => void {
-  return (done, total, what) => progress.report({ increment: 100 / total, message: `${what} measured (${done} of ${total})` });
+  return (done, total, what) => progress.report({ increment: 100 / total, message: t('{0} measured ({1} of {2})', what, done, total) });
 }
 
 export interface RelayedPair {
@@ -36,7 +37,7 @@ export function relayedPair(ctx: Ctx, nodes: readonly HostsNode[]): RelayedPair 
   const parts = ids.map((id) => /^fleet:(.+)\/([^/]+)$/.exec(id)).filter((m): m is RegExpExecArray => m !== null);
   const fleet = ctx.fleets.get(parts[0]?.[1] ?? '');
   if (ids.length !== 2 || parts.length !== 2 || parts[0][1] !== parts[1][1] || !fleet?.via) {
-    void notifyInfo('Through a login node, Prove GPUDirect RDMA measures between two nodes of one fleet: select two of its hosts.');
+    void notifyInfo(t('Through a login node, Prove GPUDirect RDMA measures between two nodes of one fleet: select two of its hosts.'));
     return undefined;
   }
   return { hostId: ids[0], fleet, host: parts[0][2], peer: parts[1][2] };
@@ -45,21 +46,21 @@ export function relayedPair(ctx: Ctx, nodes: readonly HostsNode[]): RelayedPair 
 export async function proveRelayed(ctx: Ctx, pair: RelayedPair, options: ProveOptions, confirmBusy: (busy: readonly BusyGpu[]) => Promise<boolean>): Promise<ProofReport | undefined> {
   const via = pair.fleet.via as string;
   if (pair.fleet.with !== undefined && pair.fleet.with !== 'slurm') {
-    void notifyInfo(`${pair.fleet.name} reaches its nodes with ${pair.fleet.with}; a proof through ${via} needs Slurm (one srun step on both nodes).`);
+    void notifyInfo(t('{0} reaches its nodes with {1}; a proof through {2} needs Slurm (one srun step on both nodes).', pair.fleet.name, pair.fleet.with, via));
     return undefined;
   }
   const login: HostEntry = { id: sshHostId(via), label: via, kind: 'ssh', origin: 'fleet', destination: via };
   const nodes: SlurmNodes = { login: via, host: pair.host, peer: pair.peer, partition: pair.fleet.partition };
-  return withAbortableProgress(`Proving GPUDirect RDMA between ${pair.host} and ${pair.peer} through ${via}`, (progress, signal) =>
+  return withAbortableProgress(t('Proving GPUDirect RDMA between {0} and {1} through {2}', pair.host, pair.peer, via), (progress, signal) =>
     ctx.diagnoser.withConnection(login, async (conn) => {
-      progress.report({ message: 'checking both nodes (one srun step)…' });
+      progress.report({ message: t('checking both nodes (one srun step)…') });
       const [a, b] = await probeViaSlurm(conn.client, nodes, readSettings().nccl, signal);
       return runProof({
         host: a, peer: b, via, options, signal, confirmBusy, onProgress: measuredProgress(progress),
         execute: slurmExecutor(conn.client, nodes, { tag: newRunTag(), sizeBytes: options.sizeBytes, durationS: options.durationS }),
       });
     })).then((r) => r, async (e: unknown) => {
-    await showError(ctx, `Prove GPUDirect RDMA through ${via}: ${classifyConnectError(via, e).message}`);
+    await showError(ctx, t('Prove GPUDirect RDMA through {0}: {1}', via, classifyConnectError(via, e).message));
     return undefined;
   });
 }

@@ -3,6 +3,7 @@
 // what was typed (user, host, port) before it is added. No VS Code import.
 import { errorText } from '../../core/errorText';
 import { Destination, parseDestination } from '../../core/ssh/destination';
+import { t } from '../../core/l10n';
 
 /** undefined when `typed` reads as a destination (or is empty and `optional`), else what is wrong. */
 export function destinationProblem(typed: string, optional = false): string | undefined {
@@ -14,7 +15,7 @@ export type DestinationCheck = { readonly ok: true; readonly message: string | u
 
 /** What the box shows as the user types: the problem, or how the destination is read. */
 export function checkDestination(typed: string, optional = false): DestinationCheck {
-  if (typed.trim() === '') return optional ? { ok: true, message: undefined } : { ok: false, message: 'Type a host name or user@host.' };
+  if (typed.trim() === '') return optional ? { ok: true, message: undefined } : { ok: false, message: t('Type a host name or user@host.') };
   try {
     return { ok: true, message: readAs(parseDestination(typed.trim())) };
   } catch (e) {
@@ -24,8 +25,8 @@ export function checkDestination(typed: string, optional = false): DestinationCh
 
 /** "host gpu01, port 2222, user root; resolved through your SSH config". */
 function readAs(d: Destination): string {
-  const parts = [`host ${d.host}`, d.port !== null ? `port ${d.port}` : undefined, d.user !== null ? `user ${d.user}` : undefined];
+  const parts = [t('host {0}', d.host), d.port !== null ? t('port {0}', d.port) : undefined, d.user !== null ? t('user {0}', d.user) : undefined];
   // A bare IPv6 address cannot carry a port: its last group would be read as part of the address.
-  const v6 = d.port === null && d.host.split(':').length > 2 ? ' (an IPv6 address: write [address]:port for a port)' : '';
-  return `Reads as ${parts.filter((p) => p !== undefined).join(', ')}${v6}; the rest comes from your SSH config.`;
+  const v6 = d.port === null && d.host.split(':').length > 2 ? t(' (an IPv6 address: write [address]:port for a port)') : '';
+  return t('Reads as {0}{1}; the rest comes from your SSH config.', parts.filter((p) => p !== undefined).join(', '), v6);
 }

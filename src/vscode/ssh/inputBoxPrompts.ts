@@ -6,30 +6,25 @@ import * as vscode from 'vscode';
 import { HostKeyQuestion, SshPrompts } from '../../core/ssh/prompts';
 import { plainText } from '../plainText';
 
-const ACCEPT = 'Trust and Connect';
-
 export function inputBoxPrompts(): SshPrompts {
   return {
     async confirmHostKey(q: HostKeyQuestion) {
-      const detail =
-        `The authenticity of host ${q.host} can't be established.\n` +
-        `${q.keyType} key fingerprint is ${q.fingerprint}.\n\n` +
-        `Trust it only if this fingerprint is the one the host's administrator gave you. ` +
-        `It will be recorded in ${q.knownHostsFile}.`;
-      const answer = await vscode.window.showWarningMessage(`Unknown host key for ${q.host}`, { modal: true, detail }, ACCEPT);
-      return answer === ACCEPT;
+      const detail = vscode.l10n.t("The authenticity of host {0} can't be established.\n{1} key fingerprint is {2}.\n\nTrust it only if this fingerprint is the one the host's administrator gave you. It will be recorded in {3}.", q.host, q.keyType, q.fingerprint, q.knownHostsFile);
+      const accept = vscode.l10n.t('Trust and Connect');
+      const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Unknown host key for {0}', q.host), { modal: true, detail }, accept);
+      return answer === accept;
     },
     async passphrase(keyFile: string) {
-      return ask(`Passphrase for key ${keyFile}`, true);
+      return ask(vscode.l10n.t('Passphrase for key {0}', keyFile), true);
     },
     async password(user: string, host: string) {
-      return ask(`Password for ${user}@${host}`, true);
+      return ask(vscode.l10n.t('Password for {0}@{1}', user, host), true);
     },
     async keyboardInteractive(host, name, instructions, prompts) {
       const answers: string[] = [];
       for (const p of prompts) {
         const title = [host, name].filter((t) => t !== '').join(': ');
-        const answer = await ask(p.prompt.trim() || 'Response', !p.echo, title, instructions);
+        const answer = await ask(p.prompt.trim() || vscode.l10n.t('Response'), !p.echo, title, instructions);
         if (answer === null) return null;
         answers.push(answer);
       }

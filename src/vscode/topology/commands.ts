@@ -13,25 +13,26 @@ import type { HostsNode } from '../tree/nodes';
 import { topologyData } from './topologyData';
 import { notifyError, notifyInfo, notifyWarning } from '../notify';
 import { ContextKeys } from '../../constants';
+import { dateTime } from '../displayLocale';
 
 export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promise<void> {
   const [host] = await targetHosts(ctx, clicked, undefined, {
-    many: false, title: 'Show the topology of which host?', filter: (h) => ctx.model.status(h.id).lastDiagnosed !== undefined,
+    many: false, title: vscode.l10n.t('Show the topology of which host?'), filter: (h) => ctx.model.status(h.id).lastDiagnosed !== undefined,
   });
   if (!host) return;
   const last = ctx.model.status(host.id).lastDiagnosed;
   if (!last) {
-    void notifyInfo(`${host.label} has not been diagnosed yet: run Diagnose first.`);
+    void notifyInfo(vscode.l10n.t('{0} has not been diagnosed yet: run Diagnose first.', host.label));
     return;
   }
   const drawing = hostDrawing(last.report);
   if (!drawing) {
-    void notifyWarning(`${host.label}: the last diagnosis has neither a readable \`nvidia-smi topo -m\` output nor the PCI tree from sysfs.`);
+    void notifyWarning(vscode.l10n.t('{0}: the last diagnosis has neither a readable `nvidia-smi topo -m` output nor the PCI tree from sysfs.', host.label));
     return;
   }
-  const derived = drawing.derived ? ', distances derived from the PCI tree (nvidia-smi topo -m not read)' : '';
+  const derived = drawing.derived ? vscode.l10n.t(', distances derived from the PCI tree (nvidia-smi topo -m not read)') : '';
   ctx.topology.show(topologyData({
-    title: host.label, source: `diagnosed ${last.finishedAt.toLocaleString()}${derived}`, topology: drawing.topology,
+    title: host.label, source: `${vscode.l10n.t('diagnosed {0}', dateTime(last.finishedAt))}${derived}`, topology: drawing.topology,
     pairs: last.diagnosis.pairs, suggestedEnv: last.diagnosis.suggestedEnv, nccl: readSettings().nccl, proof: ctx.model.status(host.id).proof,
     tree: drawing.tree, derived: drawing.derived, c2cGpus: drawing.c2cGpus,
     // Bridges that redirect peer traffic (pcie.acs-enabled) carry an ACS mark in the graph.
@@ -43,7 +44,7 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
 export async function analyzeTopologyInEditorCommand(ctx: Ctx): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void notifyInfo('Open an editor holding `nvidia-smi topo -m` output first.');
+    void notifyInfo(vscode.l10n.t('Open an editor holding `nvidia-smi topo -m` output first.'));
     return;
   }
   const selection = editor.selection;
@@ -55,12 +56,12 @@ export async function analyzeTopologyInEditorCommand(ctx: Ctx): Promise<void> {
     // Lines are counted from the selection's first line when only the selection was read.
     const line = parsed.error.line + (useSelection ? selection.start.line : 0);
     ctx.log.warn(`Analyze Topology: ${name}:${line}: ${parsed.error.message}`);
-    void notifyError(`Not readable as \`nvidia-smi topo -m\` output: ${name}, line ${line}: ${parsed.error.message}`);
+    void notifyError(vscode.l10n.t('Not readable as `nvidia-smi topo -m` output: {0}, line {1}: {2}', name, line, parsed.error.message));
     return;
   }
   // Beside the source, which stays open: the panel explains what the editor shows.
   ctx.topology.show(topologyData({
-    title: name, source: useSelection ? `selection of ${name}, read offline` : `${name}, read offline`, topology: parsed.value,
+    title: name, source: useSelection ? vscode.l10n.t('selection of {0}, read offline', name) : vscode.l10n.t('{0}, read offline', name), topology: parsed.value,
     nccl: readSettings().nccl,
   }), { beside: true });
 }

@@ -14,6 +14,8 @@ import { speedWidth } from '../../core/topology/pcie/link';
 import type { PcieTree } from '../../core/topology/pcie/tree';
 import { linkWords, nodeWords } from '../../core/topology/pcie/words';
 import type { BridgeMark, GpuDetail, LinkClassName, LinkExplanation, PcieTreeData, ProofDetail, TopologyData } from '../../protocol/topology';
+import { t } from '../../core/l10n';
+import { dateTime } from '../displayLocale';
 
 export interface TopologySource {
   readonly title: string;
@@ -103,16 +105,16 @@ function gpuDetail(topology: Topology, name: string, pair: GpuNicPair | undefine
   const numaNode = pair ? pair.numaNode : shown(gpu?.numaAffinity);
   const cpus = pair ? pair.cpus : shown(gpu?.cpuAffinity);
   const nics = pair?.nics ?? [];
-  const caveat = fromMatrix ? ' (From the matrix alone: NIC ports, peer memory and the GPU model were not read.)' : '';
+  const caveat = fromMatrix ? t(' (From the matrix alone: NIC ports, peer memory and the GPU model were not read.)') : '';
   return {
     name, numaNode, cpus, link: pair?.link ?? null, linkDerived: pair?.linkDerived === true,
     nearestNics: nics.map((n) => nicLabel(topology, n.nic)),
     nearestNicColumns: nics.map((n) => n.nic),
     gdr: pair ? pair.gdr : null,
-    verdict: pair ? shortVerdict(pair) : 'GDR unknown',
+    verdict: pair ? shortVerdict(pair) : t('GDR unknown'),
     ncclPath: pair?.ncclPath ?? null,
     proxyGpu: pair?.proxyGpu ?? null,
-    reason: `${pair?.reason ?? 'No verdict.'}${caveat}`,
+    reason: `${pair?.reason ?? t('No verdict.')}${caveat}`,
     confirm: pair?.confirm ?? '',
     ncclIbHca: pair?.ncclIbHca ?? null,
     ncclIbHcaShell: pair?.ncclIbHca ? shellAssignment('NCCL_IB_HCA', pair.ncclIbHca) : null,
@@ -130,7 +132,8 @@ function proofDetail(proof: ProofReport | undefined, gpu: string): ProofDetail |
   const g = proof?.gpus.find((x) => x.gpu === gpu);
   if (!proof || !g) return null;
   return {
-    verdict: g.verdict, tone: g.tone, measured: `measured ${new Date(proof.startedAt).toLocaleString()}${proof.peer ? ` against ${proof.peer}` : ''}`,
-    modes: g.modes.map((m) => (m.status === 'ok' ? `${m.mode} ${m.gbps} Gb/s of ${m.lineRateGbps ?? '?'}${m.ratio === null ? '' : ` (${pct(m.ratio)})`}` : `${m.mode} ${m.status}`)),
+    verdict: g.verdict, tone: g.tone,
+    measured: proof.peer ? t('measured {0} against {1}', dateTime(new Date(proof.startedAt)), proof.peer) : t('measured {0}', dateTime(new Date(proof.startedAt))),
+    modes: g.modes.map((m) => (m.status === 'ok' ? `${m.mode} ${t('{0} Gb/s of {1}', String(m.gbps), m.lineRateGbps ?? '?')}${m.ratio === null ? '' : ` (${pct(m.ratio)})`}` : `${m.mode} ${m.status}`)),
   };
 }

@@ -75,6 +75,8 @@ class TopologyPanel {
     if (message.type === 'ready') {
       // A reload of the page (theme change, reveal after being hidden) says ready again: resend.
       this.ready = true;
+      // The page's own words in the display language, before anything is drawn (none: English).
+      this.post({ type: 'l10n', bundle: vscode.l10n.bundle ?? {} });
       this.post({ type: 'topology', data: this.data });
       return;
     }
@@ -88,7 +90,12 @@ class TopologyPanel {
 }
 
 function panelTitle(data: TopologyData): string {
-  return `Topology: ${data.title}`;
+  return vscode.l10n.t('Topology: {0}', data.title);
+}
+
+/** Our own translated words go into the page's HTML: escaped all the same (a translation may hold < or &). */
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
@@ -97,16 +104,16 @@ function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'topology.css'));
   const csp = `default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';`;
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(vscode.env.language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${style.toString()}">
-<title>GPUDirect RDMA topology</title>
+<title>${escapeHtml(vscode.l10n.t('GPUDirect RDMA topology'))}</title>
 </head>
 <body>
-<main id="root">Loading the topology…</main>
+<main id="root">${escapeHtml(vscode.l10n.t('Loading the topology…'))}</main>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;

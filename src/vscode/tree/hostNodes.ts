@@ -13,6 +13,8 @@ import { moduleRows } from './moduleRows';
 import { ncclLogChildren, ncclLogGroupNodes } from './ncclLogNodes';
 import { proofGroup, proofRows } from './proofRows';
 import type { GroupId, HostsNode, Tone } from './nodes';
+import { t } from '../../core/l10n';
+import { dateTime, timeOfDay } from '../displayLocale';
 
 export function rootNodes(model: HostModel): HostsNode[] {
   return model.hosts().map((h) => ({ kind: 'host', id: h.id, hostId: h.id }));
@@ -34,20 +36,20 @@ export function childNodes(node: HostsNode, model: HostModel): HostsNode[] {
 export function statusNode(hostId: string, model: HostModel, scope = hostId): HostsNode {
   const s = model.status(hostId);
   const id = `${scope}/status`;
-  if (s.working) return { kind: 'status', id, hostId, label: 'Diagnosing…', tone: 'working', tooltip: 'Collecting every diagnostic in one round trip.' };
+  if (s.working) return { kind: 'status', id, hostId, label: t('Diagnosing…'), tone: 'working', tooltip: t('Collecting every diagnostic in one round trip.') };
   const last = s.last;
-  if (!last) return { kind: 'status', id, hostId, label: 'Not diagnosed yet', tone: 'idle', tooltip: 'Nothing connects until you run Diagnose.' };
+  if (!last) return { kind: 'status', id, hostId, label: t('Not diagnosed yet'), tone: 'idle', tooltip: t('Nothing connects until you run Diagnose.') };
   // The time fits the sidebar; the full date is in the tooltip.
-  const when = last.finishedAt.toLocaleTimeString();
-  const date = last.finishedAt.toLocaleString();
+  const when = timeOfDay(last.finishedAt);
+  const date = dateTime(last.finishedAt);
   if (last.kind === 'failed') {
-    const label = last.step === 'host-key' ? `Refused: host key not trusted — ${when}` : `Unreachable (${last.step}) — ${when}`;
+    const label = last.step === 'host-key' ? t('Refused: host key not trusted — {0}', when) : t('Unreachable ({0}) — {1}', last.step, when);
     return { kind: 'status', id, hostId, label, tone: 'error', tooltip: `${date}: ${last.message}` };
   }
   const r = last.report;
-  const partial = r.connectionLost ? ' · connection lost, partial' : r.timedOut ? ' · deadline hit, partial' : '';
+  const partial = r.connectionLost ? t(' · connection lost, partial') : r.timedOut ? t(' · deadline hit, partial') : '';
   // Neutral when complete: reaching a host says nothing about GPUDirect RDMA (the host's icon does).
-  return { kind: 'status', id, hostId, label: `Diagnosed ${when} in ${formatMs(r.durationMs)}${partial}`, tone: partial ? 'warning' : 'done', tooltip: `Diagnosed ${date}: ${r.commands.length} commands collected from ${r.host} in ${formatMs(r.durationMs)}.` };
+  return { kind: 'status', id, hostId, label: t('Diagnosed {0} in {1}{2}', when, formatMs(r.durationMs), partial), tone: partial ? 'warning' : 'done', tooltip: t('Diagnosed {0}: {1} commands collected from {2} in {3}.', date, r.commands.length, r.host, formatMs(r.durationMs)) };
 }
 
 function groupNodes(scope: string, hostId: string, d: DiagnosedOutcome): HostsNode[] {
@@ -57,12 +59,12 @@ function groupNodes(scope: string, hostId: string, d: DiagnosedOutcome): HostsNo
   const numa = factOf(d.report, 'numactl');
   const group = (g: GroupId, label: string, description: string): HostsNode => ({ kind: 'group', id: `${scope}/${g}`, hostId, group: g, label, description });
   return [
-    group('findings', 'Findings', f.length === 0 ? 'none' : `${f.length}${errors > 0 ? `, ${errors} error${errors > 1 ? 's' : ''}` : ''}`),
-    group('gpus', 'GPUs', d.diagnosis.pairs.length > 0 ? `${d.diagnosis.pairs.length}` : 'topology not read'),
-    group('nics', 'NICs', ports ? `${new Set(ports.map((p) => p.device)).size}` : 'not read'),
-    group('numa', 'NUMA', numa ? `${numa.nodes.length} node(s)` : 'not read'),
-    group('modules', 'Modules', ''),
-    group('raw', 'Raw outputs', `${d.report.commands.length}`),
+    group('findings', t('Findings'), f.length === 0 ? t('none') : errors === 0 ? `${f.length}` : errors > 1 ? t('{0}, {1} errors', f.length, errors) : t('{0}, {1} error', f.length, errors)),
+    group('gpus', t('GPUs'), d.diagnosis.pairs.length > 0 ? `${d.diagnosis.pairs.length}` : t('topology not read')),
+    group('nics', t('NICs'), ports ? `${new Set(ports.map((p) => p.device)).size}` : t('not read')),
+    group('numa', 'NUMA', numa ? t('{0} node(s)', numa.nodes.length) : t('not read')),
+    group('modules', t('Modules'), ''),
+    group('raw', t('Raw outputs'), `${d.report.commands.length}`),
   ];
 }
 
@@ -77,7 +79,7 @@ function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOut
     case 'nics':
       return nicNodes(base, hostId, d.report);
     case 'numa':
-      return (factOf(d.report, 'numactl')?.nodes ?? []).map((n) => row(`${n.id}`, `node ${n.id}`, `CPUs ${n.cpus.length > 0 ? formatCpuList(n.cpus) : 'none (memory only)'} · ${n.sizeMb} MB`));
+      return (factOf(d.report, 'numactl')?.nodes ?? []).map((n) => row(`${n.id}`, t('node {0}', n.id), t('CPUs {0} · {1} MB', n.cpus.length > 0 ? formatCpuList(n.cpus) : t('none (memory only)'), n.sizeMb)));
     case 'modules':
       return moduleRows(readHostState(d.report)).map((m, i) => row(`${i}`, m.label, m.value, m.tone));
     case 'raw':
@@ -99,7 +101,7 @@ function gpuNode(base: string, hostId: string, pair: GpuNicPair, report: ProbeRe
   const index = /^GPU(\d+)$/.exec(pair.gpu)?.[1];
   const row = factOf(report, 'gpus')?.gpus.find((g) => index !== undefined && g.index === Number(index));
   const nics = pair.nics.map((n) => n.device ?? n.nic);
-  const nic = (nics.length > 2 ? `${nics.slice(0, 2).join(', ')} +${nics.length - 2}` : nics.join(', ')) || 'no RDMA NIC';
+  const nic = (nics.length > 2 ? `${nics.slice(0, 2).join(', ')} +${nics.length - 2}` : nics.join(', ')) || t('no RDMA NIC');
   const parts = [shortVerdict(pair), `${nic}${pair.link ? ` (${pathLabel(pair)})` : ''}`, pair.numaNode !== null ? `NUMA ${pair.numaNode}` : undefined, row?.name, row?.pciBusId];
   return { kind: 'gpu', id: `${base}/${pair.gpu}`, hostId, pair, label: pair.gpu, description: parts.filter((p) => p !== undefined).join(' · ') };
 }
@@ -112,12 +114,12 @@ function nicNodes(base: string, hostId: string, report: ProbeReport): HostsNode[
     const own = ports.filter((p) => p.device === device);
     const rows: HostsNode[] = own.map((p) => {
       const layer = p.linkLayer === 'IB' ? 'InfiniBand' : p.linkLayer === 'RoCE' ? 'Ethernet' : undefined;
-      const description = [p.state ?? 'state ?', p.speedMbps !== null ? `${p.speedMbps / 1000} Gb/s` : undefined, layer].filter((x) => x !== undefined).join(' · ');
+      const description = [p.state ?? t('state ?'), p.speedMbps !== null ? `${p.speedMbps / 1000} Gb/s` : undefined, layer].filter((x) => x !== undefined).join(' · ');
       const tone: Tone = p.active === true ? 'ok' : p.active === null ? 'unknown' : 'warning';
-      return { kind: 'row', id: `${id}/port${p.port}`, hostId, label: `port ${p.port}`, description, tone };
+      return { kind: 'row', id: `${id}/port${p.port}`, hostId, label: t('port {0}', p.port), description, tone };
     });
     const active = own.filter((p) => p.active === true).length;
-    return { kind: 'nic', id, hostId, label: device, description: `${own.length} port(s), ${active} active`, ports: rows };
+    return { kind: 'nic', id, hostId, label: device, description: t('{0} port(s), {1} active', own.length, active), ports: rows };
   });
 }
 

@@ -5,6 +5,8 @@
 import { hostVerdict } from '../../core/diagnosis/hostVerdict';
 import type { HostEntry, HostOrigin, HostStatus } from '../hosts/hostModel';
 import type { Tone } from './nodes';
+import { t } from '../../core/l10n';
+import { dateTime } from '../displayLocale';
 
 export interface HostRow {
   readonly description: string;
@@ -16,19 +18,25 @@ export interface HostRow {
   readonly errors: number;
 }
 
-export const ORIGIN_TEXT: Record<HostOrigin, string> = { 'ssh-config': 'ssh config', added: 'added', local: 'local probe', demo: 'demo, replayed', fleet: 'fleet' };
+/** Where a host comes from, in words (called when shown: the words follow the display language). */
+export function originText(origin: HostOrigin): string {
+  const words: Record<HostOrigin, () => string> = { 'ssh-config': () => t('ssh config'), added: () => t('added'), local: () => t('local probe'), demo: () => t('demo, replayed'), fleet: () => t('fleet') };
+  return words[origin]();
+}
 
 export function hostRow(host: HostEntry | undefined, status: HostStatus): HostRow {
-  const origin = host ? ORIGIN_TEXT[host.origin] : 'through the login node';
+  const origin = host ? originText(host.origin) : t('through the login node');
   const last = status.last;
-  if (status.working) return { description: 'diagnosing…', look: 'working', details: [`From ${origin}.`, 'Being diagnosed.'], errors: 0 };
-  if (!last) return { description: origin, look: 'origin', details: [`From ${origin}.`, 'Not diagnosed yet: nothing connects until you run Diagnose.'], errors: 0 };
-  const when = `${last.finishedAt.toLocaleString()}`;
+  const from = t('From {0}.', origin);
+  if (status.working) return { description: t('diagnosing…'), look: 'working', details: [from, t('Being diagnosed.')], errors: 0 };
+  if (!last) return { description: origin, look: 'origin', details: [from, t('Not diagnosed yet: nothing connects until you run Diagnose.')], errors: 0 };
+  const when = dateTime(last.finishedAt);
   if (last.kind === 'failed') {
-    const what = last.step === 'host-key' ? 'host key refused' : `unreachable (${last.step})`;
-    return { description: what, look: 'unreachable', details: [`From ${origin}.`, `Could not be diagnosed, ${when}: ${last.message}`], errors: 0 };
+    const what = last.step === 'host-key' ? t('host key refused') : t('unreachable ({0})', last.step);
+    return { description: what, look: 'unreachable', details: [from, t('Could not be diagnosed, {0}: {1}', when, last.message)], errors: 0 };
   }
   const verdict = hostVerdict(last.diagnosis);
-  const counts = `${verdict.errors} error${verdict.errors === 1 ? '' : 's'}, ${verdict.warnings} warning${verdict.warnings === 1 ? '' : 's'}`;
-  return { description: verdict.text, look: verdict.tone, details: [`From ${origin}.`, `${verdict.text} (${counts}), diagnosed ${when}.`], errors: verdict.errors };
+  const errors = verdict.errors === 1 ? t('1 error') : t('{0} errors', verdict.errors);
+  const warnings = verdict.warnings === 1 ? t('1 warning') : t('{0} warnings', verdict.warnings);
+  return { description: verdict.text, look: verdict.tone, details: [from, t('{0} ({1}, {2}), diagnosed {3}.', verdict.text, errors, warnings, when)], errors: verdict.errors };
 }

@@ -2,6 +2,7 @@
 // each three-valued (yes / no / not read) so "unknown" is never shown as "no".
 import { HostState } from '../../core/diagnosis/hostState';
 import type { Tone } from './nodes';
+import { t } from '../../core/l10n';
 
 export interface ModuleRow {
   readonly label: string;
@@ -12,27 +13,27 @@ export interface ModuleRow {
 export function moduleRows(h: HostState): ModuleRow[] {
   const p = h.peermem;
   const rows: ModuleRow[] = [
-    tri('nvidia_peermem loaded', p.newLoaded, 'ok', 'warning'),
-    tri('nv_peer_mem loaded (legacy)', p.legacyLoaded, 'ok', 'idle'),
+    tri(t('nvidia_peermem loaded'), p.newLoaded, 'ok', 'warning'),
+    tri(t('nv_peer_mem loaded (legacy)'), p.legacyLoaded, 'ok', 'idle'),
     {
-      label: 'peer-memory clients registered',
-      value: p.registered === null ? 'not read' : p.registered.length > 0 ? p.registered.join(', ') : 'none',
+      label: t('peer-memory clients registered'),
+      value: p.registered === null ? t('not read') : p.registered.length > 0 ? p.registered.join(', ') : t('none'),
       tone: p.registered === null ? 'unknown' : p.registered.length > 0 ? 'ok' : 'warning',
     },
     {
-      label: 'persisted at boot',
-      value: p.persistedBy === null ? 'not read' : [...p.persistedBy.new, ...p.persistedBy.legacy].join(', ') || 'no',
+      label: t('persisted at boot'),
+      value: p.persistedBy === null ? t('not read') : [...p.persistedBy.new, ...p.persistedBy.legacy].join(', ') || t('no'),
       tone: p.persistedBy === null ? 'unknown' : p.persistedBy.new.length + p.persistedBy.legacy.length > 0 ? 'ok' : 'warning',
     },
-    tri('nv_peer_mem service enabled', p.legacyServiceEnabled, 'ok', 'idle'),
-    tri('ib_register_peer_memory_client exported', p.symbolExported, 'ok', 'warning'),
-    tri('MLNX_OFED / DOCA-OFED installed', h.ofedPresent, 'ok', 'idle'),
-    { label: 'driver owned by GPU Operator', value: h.operatorManaged ? 'yes' : 'no', tone: 'idle' },
-    { label: 'NVIDIA driver branch', value: h.driverBranch === null ? 'not read' : String(h.driverBranch), tone: h.driverBranch === null ? 'unknown' : 'idle' },
+    tri(t('nv_peer_mem service enabled'), p.legacyServiceEnabled, 'ok', 'idle'),
+    tri(t('ib_register_peer_memory_client exported'), p.symbolExported, 'ok', 'warning'),
+    tri(t('MLNX_OFED / DOCA-OFED installed'), h.ofedPresent, 'ok', 'idle'),
+    { label: t('driver owned by GPU Operator'), value: h.operatorManaged ? t('yes') : t('no'), tone: 'idle' },
+    { label: t('NVIDIA driver branch'), value: h.driverBranch === null ? t('not read') : String(h.driverBranch), tone: h.driverBranch === null ? 'unknown' : 'idle' },
   ];
   return rows;
 }
 
 function tri(label: string, value: boolean | null, yes: Tone, no: Tone): ModuleRow {
-  return { label, value: value === null ? 'not read' : value ? 'yes' : 'no', tone: value === null ? 'unknown' : value ? yes : no };
+  return { label, value: value === null ? t('not read') : value ? t('yes') : t('no'), tone: value === null ? 'unknown' : value ? yes : no };
 }

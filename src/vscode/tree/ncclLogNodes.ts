@@ -5,6 +5,7 @@ import type { ComparedGpu } from '../../core/ncclLog/compareTypes';
 import { HostModel } from '../hosts/hostModel';
 import { comparisonOf } from '../ncclLog/links';
 import type { HostsNode, Tone } from './nodes';
+import { t } from '../../core/l10n';
 
 /** The group's node, or none when the host has no log linked or no diagnosis yet. */
 export function ncclLogGroupNodes(scope: string, hostId: string, model: HostModel): HostsNode[] {
@@ -22,7 +23,7 @@ export function ncclLogChildren(base: string, hostId: string, model: HostModel):
   if (!comparison) return [];
   return [
     ...comparison.findings.map((finding, i): HostsNode => ({ kind: 'finding', id: `${base}/${i}:${finding.id}`, hostId, finding })),
-    ...comparison.gpus.map((g): HostsNode => ({ kind: 'row', id: `${base}/${g.gpu}`, hostId, label: g.gpu, description: `log: ${g.observed}`, tone: toneOf(g), tooltip: COMPARE_TEXT.gpuLine(g) })),
+    ...comparison.gpus.map((g): HostsNode => ({ kind: 'row', id: `${base}/${g.gpu}`, hostId, label: g.gpu, description: t('log: {0}', g.observed), tone: toneOf(g), tooltip: COMPARE_TEXT.gpuLine(g) })),
   ];
 }
 

@@ -4,19 +4,23 @@
 import type { GpuProof, ModeOutcome, ProofReport } from '../../core/prove';
 import { pct } from '../../core/prove/verdict';
 import type { HostsNode, Tone } from './nodes';
+import { t } from '../../core/l10n';
+import { dateTime, timeOfDay } from '../displayLocale';
 
 const inParens = (r: number | null) => (r === null ? '' : ` (${pct(r)})`);
 
 export function proofGroup(scope: string, hostId: string, proof: ProofReport): HostsNode {
   const worked = proof.gpus.filter((g) => g.tone === 'ok' || g.tone === 'warning').length;
-  const when = new Date(proof.startedAt).toLocaleTimeString();
-  const description = proof.status === 'refused' ? `not run — ${when}` : `${worked} of ${proof.gpus.length} GPU${proof.gpus.length === 1 ? '' : 's'} with GPUDirect RDMA${proof.status === 'measured' ? '' : `, ${proof.status}`} — ${when}`;
-  return { kind: 'group', id: `${scope}/proof`, hostId, group: 'proof', label: 'Proof', description };
+  const when = timeOfDay(new Date(proof.startedAt));
+  const status = proof.status === 'measured' ? '' : `, ${proof.status}`;
+  const of = proof.gpus.length === 1 ? t('{0} of 1 GPU with GPUDirect RDMA', worked) : t('{0} of {1} GPUs with GPUDirect RDMA', worked, proof.gpus.length);
+  const description = proof.status === 'refused' ? t('not run — {0}', when) : `${of}${status} — ${when}`;
+  return { kind: 'group', id: `${scope}/proof`, hostId, group: 'proof', label: t('Proof'), description };
 }
 
 export function proofRows(base: string, hostId: string, proof: ProofReport): HostsNode[] {
   if (proof.status === 'refused') {
-    return proof.refusals.map((r, i) => ({ kind: 'row', id: `${base}/refused${i}`, hostId, label: 'not run', description: r, tone: 'error', tooltip: r }));
+    return proof.refusals.map((r, i) => ({ kind: 'row', id: `${base}/refused${i}`, hostId, label: t('not run'), description: r, tone: 'error', tooltip: r }));
   }
   return proof.gpus.map((g) => ({ kind: 'row', id: `${base}/${g.gpu}`, hostId, label: g.gpu, description: gpuDescription(g), tone: TONES[g.tone], tooltip: gpuTooltip(g, proof) }));
 }
@@ -28,7 +32,7 @@ function gpuDescription(g: GpuProof): string {
   const shown = g.modes.filter((m) => m.status !== 'skipped');
   const best = shown.find((m) => m.mode !== 'host' && m.status === 'ok');
   const host = shown.find((m) => m.mode === 'host');
-  const parts = [g.client.device, best ? `${best.mode} ${best.gbps} Gb/s${inParens(best.ratio)}` : firstProblem(shown), host?.status === 'ok' ? `host ${host.gbps} Gb/s${inParens(host.ratio)}` : undefined];
+  const parts = [g.client.device, best ? `${best.mode} ${best.gbps} Gb/s${inParens(best.ratio)}` : firstProblem(shown), host?.status === 'ok' ? t('host {0} Gb/s{1}', String(host.gbps), inParens(host.ratio)) : undefined];
   return parts.filter((p) => p !== undefined).join(' · ');
 }
 
@@ -43,10 +47,10 @@ function gpuTooltip(g: GpuProof, proof: ProofReport): string {
     g.verdict,
     '',
     `${g.client.host} ${g.gpu} ${g.client.device}:${g.client.port} → ${other}`,
-    ...g.modes.map((m) => `${m.mode}: ${m.status === 'ok' ? `${m.gbps} Gb/s of ${m.lineRateGbps ?? '?'} Gb/s${inParens(m.ratio)}` : `${m.status}${m.reason ? ` — ${m.reason}` : ''}`}`),
-    ...g.modes.flatMap((m) => m.explainedBy.map((e) => `explained by ${e}`)),
-    ...g.notes.map((n) => `note: ${n}`),
+    ...g.modes.map((m) => `${m.mode}: ${m.status === 'ok' ? t('{0} Gb/s of {1} Gb/s{2}', String(m.gbps), m.lineRateGbps ?? '?', inParens(m.ratio)) : `${m.status}${m.reason ? ` — ${m.reason}` : ''}`}`),
+    ...g.modes.flatMap((m) => m.explainedBy.map((e) => t('explained by {0}', e))),
+    ...g.notes.map((n) => t('note: {0}', n)),
     '',
-    `Measured ${new Date(proof.startedAt).toLocaleString()} with ib_write_bw, ${proof.options.durationS} s per mode.`,
+    t('Measured {0} with ib_write_bw, {1} s per mode.', dateTime(new Date(proof.startedAt)), proof.options.durationS),
   ].join('\n');
 }

@@ -64,7 +64,7 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
     case 'raw': {
       const t = item(node.id, node.label, None, { description: node.description, icon: new vscode.ThemeIcon('output') });
       t.contextValue = ContextValues.rawOutput;
-      t.command = { command: Commands.openRawOutput, title: 'Open Raw Output', arguments: [node] };
+      t.command = { command: Commands.openRawOutput, title: vscode.l10n.t('Open Raw Output'), arguments: [node] };
       t.resourceUri = rawOutputUri(node.hostId, node.commandId, node.label);
       return t;
     }
@@ -94,12 +94,12 @@ export function hostIcon(row: HostRow, host: HostEntry | undefined): vscode.Them
 /** `fixable`: false for a host reached through a login node (a fix needs SSH to the host itself). */
 function findingItem(id: string, f: Finding, fixable: boolean): vscode.TreeItem {
   const parts = [`**${plain(f.title)}**`, '', plain(f.detail)];
-  if (f.evidence.length > 0) parts.push('', 'Evidence:', '', ...codeBlock(f.evidence.join('\n')));
-  if (f.fixes.length > 0) parts.push('', `Quick fix: ${f.fixes.map(plain).join(', ')}`);
+  if (f.evidence.length > 0) parts.push('', vscode.l10n.t('Evidence:'), '', ...codeBlock(f.evidence.join('\n')));
+  if (f.fixes.length > 0) parts.push('', vscode.l10n.t('Quick fix: {0}', f.fixes.map(plain).join(', ')));
   parts.push('', `_${plain(f.source)}_`);
   const following = f.children?.length ?? 0;
-  if (following > 0) parts.push('', `${following} more finding${following === 1 ? '' : 's'} follow from this one (listed under it): nothing they show can change the answer until it is solved.`);
-  const description = following > 0 ? `${f.id} · ${following} following` : f.id;
+  if (following > 0) parts.push('', following === 1 ? vscode.l10n.t('1 more finding follows from this one (listed under it): nothing they show can change the answer until it is solved.') : vscode.l10n.t('{0} more findings follow from this one (listed under it): nothing they show can change the answer until it is solved.', following));
+  const description = following > 0 ? vscode.l10n.t('{0} · {1} following', f.id, following) : f.id;
   const t = item(id, f.title, following > 0 ? Collapsed : None, { description, icon: SEVERITY_ICON[f.severity], tooltip: markdown(parts) });
   t.contextValue = findingContextValue(fixable ? f.fixes : []);
   return t;

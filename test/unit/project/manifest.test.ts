@@ -6,8 +6,9 @@ import * as path from 'node:path';
 import { ViewContainers, Views } from '../../../src/constants';
 import { RELAY_PREFERENCE, RELAY_TOOLS } from '../../../src/core/fleet/relay/tools';
 import { REPO_ROOT } from '../../support/paths';
+import { englishManifest } from '../../support/manifest';
 
-const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+const manifest = englishManifest();
 
 describe('package.json manifest', () => {
   it('declares the names, entry points and engine the issue fixes', () => {

@@ -5,8 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Commands, ContextKeys, EXTENSION_ID, Views, WALKTHROUGH_ID } from '../../../src/constants';
 import { REPO_ROOT } from '../../support/paths';
+import { englishManifest } from '../../support/manifest';
 
-const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+const manifest = englishManifest();
 const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
 
 /** Width and height from a PNG's IHDR chunk. */

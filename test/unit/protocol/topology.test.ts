@@ -33,6 +33,14 @@ describe('protocol/topology: message guards', () => {
     assert.ok(isExtensionToWebview({ type: 'copied', label: 'CPU list' }));
   });
 
+  it('accepts the display language\'s translations as text only, and refuses any other bundle', () => {
+    assert.ok(isExtensionToWebview({ type: 'l10n', bundle: {} }));
+    assert.ok(isExtensionToWebview({ type: 'l10n', bundle: { Matrix: '矩阵', 'Copy {0}': '复制 {0}' } }));
+    for (const bundle of [null, [], 'Matrix', { Matrix: 1 }, { Matrix: { message: 'x' } }, Object.fromEntries(Array.from({ length: 20_001 }, (_, i) => [`k${i}`, 'v']))]) {
+      assert.equal(isExtensionToWebview({ type: 'l10n', bundle }), false, JSON.stringify(bundle).slice(0, 40));
+    }
+  });
+
   it('rejects topology data with a wrong field type, an unknown link class or a ragged matrix', () => {
     const data = h200Data();
     assert.equal(isTopologyData({ ...data, title: 42 }), false);

@@ -4,8 +4,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Commands, Views } from '../../../src/constants';
+import * as l10n from '@vscode/l10n';
+import { useBundle } from '../../../src/core/l10n';
 import { REPO_ROOT } from '../../support/paths';
+import { Commands, Views } from '../../../src/constants';
+import { englishManifest } from '../../support/manifest';
 import { FixPlan, FixSession, RemoteShell } from '../../../src/core/fixes';
 import { AskedPassword, runWithSudo, SecretStore, sudoSecretKey } from '../../../src/vscode/fixes/sudoPassword';
 import { findingContextValue, fixMenuWhen } from '../../../src/vscode/fixes/contextValue';
@@ -85,6 +88,20 @@ describe('quick fixes in VS Code: sudo password', () => {
     assert.equal(secrets.data.get(KEY), RIGHT);
   });
 
+  it("in Chinese too: a rejected password is told by the core's flag, not its (translated) words, and is not kept", async () => {
+    const bundle = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'l10n/bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
+    useBundle(bundle);
+    try {
+      const secrets = store();
+      const r = await runWithSudo(plan('sudo-password'), session(), MARKER, { secrets, ask: asker([{ password: 'wrong', remember: true }]).ask, note });
+      assert.doesNotMatch(r.message, /^sudo did not accept/, 'the message is in Chinese');
+      assert.equal(r.passwordRejected, true);
+      assert.equal(secrets.data.has(KEY), false, 'a rejected password is not kept');
+    } finally {
+      l10n.config({ contents: {} });
+    }
+  });
+
   it('a wrong typed password fails as rejected and is not asked again', async () => {
     const s = session();
     const a = asker([{ password: 'wrong', remember: false }, { password: RIGHT, remember: false }]);
@@ -128,7 +145,7 @@ describe('quick fixes in VS Code: finding context values', () => {
 
 describe('quick fixes in VS Code: package.json', () => {
   it('puts one inline action per fix id on findings, with the clause fixMenuWhen builds', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+    const manifest = englishManifest();
     const items = manifest.contributes.menus['view/item/context'] as { command: string; when: string; group: string }[];
     for (const [id, command] of [['load-peermem', Commands.fixLoadPeermem], ['persist-peermem', Commands.fixPersistPeermem]] as const) {
       assert.ok(items.some((m) => m.command === command && m.group.startsWith('inline') && m.when === fixMenuWhen(Views.hosts, id)), command);

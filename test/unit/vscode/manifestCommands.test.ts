@@ -6,8 +6,9 @@ import * as path from 'node:path';
 import { PROBE_COMMANDS } from '../../../src/core/probe/commands';
 import { COMMAND_CATEGORY, Commands, Settings, Views } from '../../../src/constants';
 import { REPO_ROOT } from '../../support/paths';
+import { englishManifest } from '../../support/manifest';
 
-const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+const manifest = englishManifest();
 const ours = (id: string) => id.startsWith('gdrDoctor.') && Object.values(Commands).includes(id as never);
 
 describe('package.json: commands, menus, settings of the Hosts view', () => {

@@ -4,12 +4,10 @@
 // VS Code reads only those from the local user file (workbench/services/configuration:
 // LOCAL_MACHINE_SCOPES); machine and machine-overridable ones live under Remote.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Settings } from '../../../src/constants';
-import { REPO_ROOT } from '../../support/paths';
+import { englishManifest } from '../../support/manifest';
 
-const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+const manifest = englishManifest();
 const configuration = manifest.contributes.configuration;
 const props = configuration.properties as Record<string, { scope: string; order: number; markdownDescription?: string; description?: string; items?: { properties: Record<string, { description?: string }> } }>;
 const key = (name: string) => `${Settings.section}.${name}`;

@@ -1,19 +1,17 @@
 // Commands only where they work: package.json's when-clauses, evaluated against the context values the
 // Hosts view gives its rows (hostContext.ts) and the keys the extension sets (contextKeyValues.ts).
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Commands, Views } from '../../../src/constants';
 import { hostListKeys } from '../../../src/vscode/contextKeyValues';
 import { DEMO_HOST, HostEntry, HostStatus, LOCAL_HOST } from '../../../src/vscode/hosts/hostModel';
 import { hostContextValue, HostFacts, hostMenuWhen } from '../../../src/vscode/tree/hostContext';
-import { REPO_ROOT } from '../../support/paths';
+import { englishManifest } from '../../support/manifest';
 import { hostReport, labFile } from '../diagnosis/hostReport';
 import { labSysfsText } from '../topology/pcie/labSysfs';
 import { evaluateWhen, WhenContext } from '../../support/whenClause';
 
 interface MenuItem { command: string; when?: string; group?: string }
-const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+const manifest = englishManifest();
 const menus = manifest.contributes.menus as Record<string, MenuItem[]>;
 
 const SSH: HostEntry = { id: 'ssh:gpu01', label: 'gpu01', kind: 'ssh', origin: 'ssh-config', destination: 'gpu01' };

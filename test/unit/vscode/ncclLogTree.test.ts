@@ -14,6 +14,7 @@ import { comparisonsOfLog, linkMatchingHosts } from '../../../src/vscode/ncclLog
 import { childNodes, rootNodes } from '../../../src/vscode/tree/hostNodes';
 import { expectOk, readFixture } from '../../support/parsing';
 import { DEMO_DIR, REPO_ROOT } from '../../support/paths';
+import { englishManifest } from '../../support/manifest';
 
 const LOG = 'ibext-plugin-no-gdrdma-8-gpus-cut.txt';
 const summary = () => expectOk(summarizeNcclLog(readFixture('nccl-log', LOG), LOG));
@@ -84,7 +85,7 @@ describe('NCCL logs linked to hosts of the Hosts view', () => {
   });
 
   it('package.json contributes the nccl-log language with its grammar, and the commands of constants.ts', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+    const manifest = englishManifest();
     const languages = manifest.contributes.languages.map((l: { id: string }) => l.id);
     for (const id of Object.values(Languages)) {
       assert.ok(languages.includes(id), id);

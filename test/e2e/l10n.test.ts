@@ -1,0 +1,81 @@
+// The extension in Simplified Chinese, as a user who set VS Code's display language sees it (code-server
+// `--locale zh-cn`; VS Code's own words stay English without a language pack, the extension's follow the
+// locale): the palette's command titles, the Hosts view with the demo host's rows, and the topology
+// panel (its own words come from the bundle the extension sends the webview).
+import * as assert from 'assert';
+import { FrameLocator } from 'playwright-core';
+import { hostsTree } from './treeRows';
+import { Workbench, screenshotFailures } from './workbench';
+
+const DEMO = 'demo-hgx-h100 (replayed)';
+/** Any CJK ideograph: shown text that is Chinese. */
+const HAN = /\p{Script=Han}/u;
+
+describe('the extension in Chinese (code-server --locale zh-cn)', function () {
+  this.timeout(90_000);
+  const workbench = new Workbench({}, { locale: 'zh-cn' });
+  const { sidebar, row, setExpanded } = hostsTree(workbench);
+  /** The webview's page: VS Code nests it in an iframe inside the webview's iframe. */
+  const view = (): FrameLocator => workbench.tab.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+
+  before(async function () {
+    this.timeout(300_000);
+    await workbench.start();
+  });
+
+  afterEach(screenshotFailures(workbench, 'l10n-'));
+
+  after(async function () {
+    this.timeout(60_000);
+    await workbench.dispose();
+  });
+
+  it('the Hosts view in Chinese: the welcome text, the demo opened from the palette by its Chinese title, its rows', async function () {
+    await workbench.activityBarItem('GPUDirect RDMA').click();
+    const welcome = sidebar().locator('.welcome-view-content');
+    await welcome.locator('.monaco-button', { hasText: '打开演示主机' }).first().waitFor();
+    assert.match(await welcome.innerText(), /还没有主机/);
+    await workbench.screenshot('l10n-01-welcome-zh-cn');
+    await workbench.runCommand('GPUDirect RDMA: 打开演示主机');
+    await setExpanded(row(DEMO), true);
+    // The time as Chinese writes it: a 24-hour clock, no AM/PM.
+    await sidebar().locator('.monaco-list-row', { hasText: /^诊断于 \d{1,2}:\d{2}:\d{2}，用时 / }).first().waitFor();
+    for (const group of ['诊断结果', '网卡', '模块', '原始输出']) await row(group).waitFor();
+    assert.match(await sidebar().locator('.pane-header', { hasText: '主机' }).first().innerText(), /主机/);
+    await setExpanded(row('模块'), true);
+    await row('nvidia_peermem 已加载').waitFor();
+    await workbench.screenshot('l10n-02-hosts-tree-zh-cn');
+    await setExpanded(row('模块'), false);
+  });
+
+  it('the topology panel in Chinese: title, tabs, GPU details, the graph', async function () {
+    const host = row(DEMO);
+    await host.hover();
+    await host.locator('.actions .action-label[aria-label="显示拓扑"]').click();
+    await view().locator('h1', { hasText: DEMO }).waitFor();
+    await view().locator('.source', { hasText: /^诊断于 \d{4}\/\d{1,2}\/\d{1,2} / }).waitFor();
+    await view().locator('button[role="tab"]', { hasText: '矩阵' }).waitFor();
+    await view().locator('h3', { hasText: '建议的作业环境（整台主机）' }).waitFor();
+    const details = await view().locator('section.details').innerText();
+    assert.match(details, /NCCL 使用的网卡/);
+    assert.match(details, /NUMA 节点/);
+    await workbench.tab.locator('.tab.active', { hasText: '拓扑：' }).waitFor();
+    await workbench.screenshot('l10n-03-topology-matrix-zh-cn');
+    await view().locator('button[role="tab"]', { hasText: '图' }).click();
+    await view().locator('svg.graph').waitFor();
+    await view().locator('.caption', { hasText: '从 sysfs 读取的 PCIe 树' }).waitFor();
+    const legend = await view().locator('ul.graph-legend').innerText();
+    assert.match(legend, /PCIe 链路（速率、宽度）/);
+    assert.match(legend, HAN);
+    await workbench.screenshot('l10n-04-topology-graph-zh-cn');
+  });
+
+  it('the Getting Started walkthrough in Chinese: its title and steps', async function () {
+    await workbench.runCommand('GPUDirect RDMA: 入门');
+    const page = workbench.tab.locator('.gettingStartedContainer', { hasText: 'GPUDirect RDMA Doctor 入门' });
+    await page.waitFor();
+    await page.locator('button.getting-started-step', { hasText: '打开演示主机' }).first().waitFor();
+    await page.locator('button.getting-started-step', { hasText: '诊断一个集群' }).first().waitFor();
+    await workbench.screenshot('l10n-05-walkthrough-zh-cn');
+  });
+});
