@@ -12,7 +12,7 @@ import { sshRunner } from '../../src/core/probe/sshRunner';
 import type { FleetHostResult } from '../../src/core/fleet/types';
 import type { SshConnection } from '../../src/core/ssh/connect';
 import { noPrompts } from '../../src/core/ssh/prompts';
-import { assertLabCanRun, cleanupStale, Lab, LabHostSpec, startLab } from '../lab/lab';
+import { assertLabCanRun, cleanupStale, Lab, LabHost, LabHostSpec, startLab } from '../lab/lab';
 import { inHost } from '../lab/slurm';
 import { until } from '../support/until';
 
@@ -78,6 +78,26 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
     login?.close();
     await lab?.stop();
   });
+
+  /** What is left of a hung probe on a node: the fake nvidia-smi and the `sleep 600` it hangs in. */
+  const hangingOn = (h: LabHost) => h.processes().filter((p) => /nvidia-smi|^sleep 600$/.test(p.args));
+  /** Waits until no node of `hosts` runs any of the probe; else fails listing every process on them. */
+  async function untilProbeGone(hosts: LabHost[]): Promise<void> {
+    const left = () =>
+      hosts
+        .map(
+          (h) =>
+            `${h.name}:\n${h
+              .processes()
+              .map((p) => `  ${p.pid} ${p.ppid} ${p.state} ${p.args.slice(0, 200)}`)
+              .join('\n')}`,
+        )
+        .join('\n');
+    await until(
+      () => `nothing of the probe is left on the nodes; pid ppid state args:\n${left()}`,
+      () => hosts.every((h) => hangingOn(h).length === 0),
+    );
+  }
 
   const relay = (opts: Omit<RelayOptions, 'loginHost'>) =>
     diagnoseViaLoginNode(login.client, { loginHost: 'login', commands: COMMANDS, ...opts });
@@ -183,8 +203,12 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
           hung.processes().some((p) => p.args === 'sleep 600'),
           'gpu02 is still probing',
         );
+        const endedBeforeCancel = [...counts];
         abort.abort();
         const results = await running;
+        // The cancel must stop gpu02's probe here too, checked first: a `sleep 600` left behind would
+        // otherwise fail every later test that hangs gpu02, and not this one, which left it.
+        await untilProbeGone([hung]);
         assert.deepEqual(
           results.map((r) => [r.host, r.status]),
           [
@@ -198,7 +222,18 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
           tool,
           ['gpu01', 'gpu03'],
         );
-        assert.deepEqual(counts, counts.length === 1 ? [2] : [1, 2], `each count once, growing: ${JSON.stringify(counts)}`);
+        assert.deepEqual(
+          endedBeforeCancel,
+          endedBeforeCancel.length === 1 ? [2] : [1, 2],
+          `each count once, growing: ${JSON.stringify(counts)}`,
+        );
+        // gpu02's stream may still end after the cancel (Slurm SIGKILLs the step's processes one at a
+        // time, so its wrapper can outlive the probe and print its end line): counted once more, as 3.
+        assert.deepEqual(
+          counts,
+          [...endedBeforeCancel, ...(counts.length > endedBeforeCancel.length ? [3] : [])],
+          `each count once, growing: ${JSON.stringify(counts)}`,
+        );
       } finally {
         hung.clearFaults();
       }
@@ -208,7 +243,6 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
   for (const tool of ['slurm', 'pdsh', 'clush'] as const) {
     it(`${tool}: cancelling stops the probe on every node${tool === 'slurm' ? ' and ends the job' : ''}`, async () => {
       const hung = ['gpu01', 'gpu02'].map((n) => lab.host(n));
-      const hanging = (h: (typeof hung)[number]) => h.processes().filter((p) => /nvidia-smi|^sleep 600$/.test(p.args));
       for (const h of hung) h.setFault('nvidia-smi', 'hang', 600);
       const abort = new AbortController();
       try {
@@ -216,6 +250,7 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
         await until('the probe hangs on both nodes', () => hung.every((h) => h.processes().some((p) => p.args === 'sleep 600')), 60_000);
         abort.abort();
         const results = await running;
+        await untilProbeGone(hung);
         assert.deepEqual(
           results.map((r) => [r.host, r.status]),
           [
@@ -223,7 +258,6 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
             ['gpu02', 'cancelled'],
           ],
         );
-        await until('nothing of the probe is left on the nodes', () => hung.every((h) => hanging(h).length === 0));
         if (tool === 'slurm') {
           const ctl = lab.host('login').listenerPid();
           let queue = '';
