@@ -71,6 +71,22 @@ export interface PciDevice {
   readonly currentLinkWidth: number | null;
 }
 
+/** A device on a path whose sysfs attributes were not read (a bridge above the devices the probe lists). */
+export function unreadPciDevice(path: string, bdf: string): PciDevice {
+  return {
+    path,
+    bdf,
+    class: '',
+    vendor: '',
+    device: '',
+    numaNode: null,
+    maxLinkSpeed: '',
+    maxLinkWidth: null,
+    currentLinkSpeed: '',
+    currentLinkWidth: null,
+  };
+}
+
 export interface RdmaPort {
   readonly port: number;
   /** `ACTIVE`, `DOWN`, `INIT`… (the name after `4: ` in the state file); "" when unreadable. */

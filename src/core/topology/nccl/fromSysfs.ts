@@ -4,7 +4,7 @@
 // not a bus address: the CPU root complex, known by the NUMA node of the device below it
 // (src/graph/xml.cc ncclTopoGetXmlFromSys). Link bandwidths follow src/graph/topo.cc ncclTopoAddPci,
 // ncclTopoAddNvLinks, ncclTopoAddC2c, ncclTopoAddNet and ncclTopoConnectCpus.
-import type { PciDevice, PciSysfs } from '../../probe/pciSysfs';
+import { type PciDevice, type PciSysfs, unreadPciDevice } from '../../probe/pciSysfs';
 import { TopoGraph, TopoNode } from './graph';
 import { PathTable, TableGpu, TableNet, tableFromGraph } from './pathTable';
 import { PathType } from './pathType';
@@ -67,7 +67,7 @@ function attach(graph: TopoGraph, sysfs: PciSysfs, node: TopoNode, device: PciDe
     graph.connect(node, known, 'PCI', bw);
     return;
   }
-  const parentDevice = sysfs.devices.get(parent) ?? placeholder(parent);
+  const parentDevice = sysfs.devices.get(parent) ?? unreadPciDevice(parent, bdfOf(parent));
   const switchNode = graph.node('PCI', parentDevice.bdf);
   graph.connect(node, switchNode, 'PCI', bw);
   attach(graph, sysfs, switchNode, parentDevice, linkBandwidth(sysfs, parentDevice));
@@ -98,21 +98,6 @@ function bdfOf(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1).toLowerCase();
 }
 
-function placeholder(path: string): PciDevice {
-  return {
-    path,
-    bdf: bdfOf(path),
-    class: '',
-    vendor: '',
-    device: '',
-    numaNode: null,
-    maxLinkSpeed: '',
-    maxLinkWidth: null,
-    currentLinkSpeed: '',
-    currentLinkWidth: null,
-  };
-}
-
 /**
  * The NIC's PCI device as NCCL names it: function 0 and, with NCCL_IB_MERGE_VFS (default 1), device 00,
  * so the ports and virtual functions of one card are one NIC (src/transport/net_ib/init.cc ncclIbGetPciPath).
@@ -120,7 +105,7 @@ function placeholder(path: string): PciDevice {
 function nicDevice(sysfs: PciSysfs, byBdf: ReadonlyMap<string, PciDevice>, name: string): PciDevice | null {
   const rdma = sysfs.rdma.find((d) => d.name === name);
   if (!rdma) return null;
-  const own = sysfs.devices.get(rdma.path) ?? placeholder(rdma.path);
+  const own = sysfs.devices.get(rdma.path) ?? unreadPciDevice(rdma.path, bdfOf(rdma.path));
   const merged = `${own.bdf.slice(0, -4)}00.0`;
   return byBdf.get(merged) ?? { ...own, bdf: merged, path: `${own.path.slice(0, own.path.lastIndexOf('/') + 1)}${merged}` };
 }

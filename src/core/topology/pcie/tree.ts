@@ -5,7 +5,7 @@
 // root port alternate upstream port, downstream port (src/graph/xml.cc ncclTopoGetXmlFromSys rewinds
 // a path two levels at a time; topology/nccl/fromSysfs.ts ncclParent). Root ports are folded into
 // their host bridge. Read-only and pure: the drawing and the derived distances both come from here.
-import type { PciDevice, PciSysfs } from '../../probe/pciSysfs';
+import { type PciDevice, type PciSysfs, unreadPciDevice } from '../../probe/pciSysfs';
 import { PcieLink, pcieLinkOf } from './link';
 
 export type PcieNodeKind = 'cpu' | 'host-bridge' | 'switch' | 'gpu' | 'nvswitch' | 'nic' | 'device';
@@ -75,7 +75,7 @@ function addPath(input: PcieTreeInput, drafts: Map<string, Draft>, path: string)
   const prefix = path.slice(0, path.indexOf(split.hostBridge) + split.hostBridge.length);
   const at = (depth: number) => {
     const p = `${prefix}/${split.bdfs.slice(0, depth).join('/')}`;
-    return input.sysfs.devices.get(p) ?? unknownDevice(p, split.bdfs[depth - 1]);
+    return input.sysfs.devices.get(p) ?? unreadPciDevice(p, split.bdfs[depth - 1]);
   };
   const leaf = at(split.bdfs.length);
   const host = hostBridge(drafts, split.hostBridge, split.bdfs.length > 1 ? at(1) : leaf, leaf);
@@ -154,21 +154,6 @@ function draft(fields: Partial<Draft> & Pick<Draft, 'id' | 'kind' | 'parent' | '
 
 function numaOf(d: PciDevice): number | null {
   return d.numaNode === null || d.numaNode < 0 ? null : d.numaNode;
-}
-
-function unknownDevice(path: string, bdf: string): PciDevice {
-  return {
-    path,
-    bdf,
-    class: '',
-    vendor: '',
-    device: '',
-    numaNode: null,
-    maxLinkSpeed: '',
-    maxLinkWidth: null,
-    currentLinkSpeed: '',
-    currentLinkWidth: null,
-  };
 }
 
 function depthFirst(drafts: readonly Draft[]): PcieNode[] {
