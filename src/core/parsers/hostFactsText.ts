@@ -1,6 +1,8 @@
 // Small text helpers shared by the host-fact parsers (lsmod, modinfo, ofed_info, /proc/driver/nvidia/version,
 // /etc/os-release). Kept apart from result.ts, which every parser shares.
 
+import { fail, ok, Parsed, readLines } from './result';
+
 /** One non-blank input line with its 1-based line number. */
 export interface NumberedLine {
   readonly text: string;
@@ -14,6 +16,14 @@ export function contentLines(lines: readonly string[]): NumberedLine[] {
     if (text.trim() !== '') out.push({ text, line: i + 1 });
   });
   return out;
+}
+
+/** A host fact's non-blank lines, or a located error: unreadable text, or nothing but blanks (`expected` says what should be there). */
+export function factLines(text: string, what: string, expected: string): Parsed<NumberedLine[]> {
+  const read = readLines(text, what);
+  if (!read.ok) return read;
+  const lines = contentLines(read.value);
+  return lines.length === 0 ? fail(1, `${what}: empty input; expected ${expected}`) : ok(lines);
 }
 
 /** Number of leading spaces and tabs. */

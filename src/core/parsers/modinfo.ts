@@ -13,8 +13,8 @@
 // `filename` means two modules' outputs, and a module file always carries `vermagic`, so its absence means
 // the output was cut (built-in modules, `filename: (builtin)`, have none and are exempt). Limits: parm lines
 // after `vermagic` could be cut without a trace.
-import { fail, ok, Parsed, quote, readLines } from './result';
-import { contentLines, dedent, indentOf, NumberedLine } from './hostFactsText';
+import { fail, ok, Parsed, quote } from './result';
+import { dedent, factLines, indentOf, NumberedLine } from './hostFactsText';
 
 export interface ModinfoParm {
   readonly name: string;
@@ -54,12 +54,9 @@ const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_.-]*):(?:[ \t]+(.*))?$/;
 const HEX_CONTINUATION = /^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2})*:?$/;
 
 export function parseModinfo(text: string): Parsed<Modinfo> {
-  const read = readLines(text, WHAT);
+  const read = factLines(text, WHAT, `"filename:" and the module's fields, or "modinfo: ERROR: Module … not found."`);
   if (!read.ok) return read;
-  const lines = contentLines(read.value);
-  if (lines.length === 0) {
-    return fail(1, `${WHAT}: empty input; expected "filename:" and the module's fields, or "modinfo: ERROR: Module … not found."`);
-  }
+  const lines = read.value;
   const notFound = NOT_FOUND.exec(lines[0].text.trim());
   if (notFound) {
     if (lines.length > 1) return fail(lines[1].line, `${WHAT}: unexpected text after the "not found" error: ${quote(lines[1].text)}`);

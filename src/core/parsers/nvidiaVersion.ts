@@ -6,8 +6,8 @@
 // The file is missing when no NVIDIA module is loaded; that is for the caller to report, not this parser.
 // The version is the first token after the description that looks like `NNN.NN[.NN]`; a line without one
 // (pre-release builds print a placeholder) is a ParseError, because the diagnosis needs the number.
-import { fail, ok, Parsed, quote, readLines } from './result';
-import { contentLines } from './hostFactsText';
+import { fail, ok, Parsed, quote } from './result';
+import { factLines } from './hostFactsText';
 
 export interface NvidiaVersion {
   /** `535.129.03` */
@@ -34,12 +34,9 @@ const OPEN_DESCRIPTION = /^NVIDIA UNIX Open Kernel Module for (\S+)$/;
 const PROPRIETARY_DESCRIPTION = /^NVIDIA UNIX (\S+) Kernel Module$/;
 
 export function parseNvidiaVersion(text: string): Parsed<NvidiaVersion> {
-  const read = readLines(text, WHAT);
+  const read = factLines(text, WHAT, `a line starting with "${NVRM_PREFIX}"`);
   if (!read.ok) return read;
-  const lines = contentLines(read.value);
-  if (lines.length === 0) {
-    return fail(1, `${WHAT}: empty input; expected a line starting with "${NVRM_PREFIX}"`);
-  }
+  const lines = read.value;
   const nvrm = parseNvrmLine(lines[0].text.trim(), lines[0].line);
   if (!nvrm.ok) return nvrm;
   let gccVersion: string | null = null;

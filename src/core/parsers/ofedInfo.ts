@@ -6,8 +6,8 @@
 //
 // Only the `-s` form is read: a multi-line input (plain `ofed_info`, which lists every package) is a
 // ParseError at line 2. "command not found" and other text give a ParseError at line 1.
-import { fail, ok, Parsed, quote, readLines } from './result';
-import { contentLines } from './hostFactsText';
+import { fail, ok, Parsed, quote } from './result';
+import { factLines } from './hostFactsText';
 
 export type OfedFlavor = 'mlnx-ofed' | 'doca-ofed' | 'other';
 
@@ -29,12 +29,9 @@ const DISTRIBUTION = /^[A-Za-z][A-Za-z0-9_]*(-[A-Za-z][A-Za-z0-9_]*)*$/;
 const VERSION = /^\d+(\.\d+)*(-[0-9A-Za-z.]+)*$/;
 
 export function parseOfedInfo(text: string): Parsed<OfedInfo> {
-  const read = readLines(text, WHAT);
+  const read = factLines(text, WHAT, `one line such as "MLNX_OFED_LINUX-23.07-0.5.1.2:"`);
   if (!read.ok) return read;
-  const lines = contentLines(read.value);
-  if (lines.length === 0) {
-    return fail(1, `${WHAT}: empty input; expected one line such as "MLNX_OFED_LINUX-23.07-0.5.1.2:"`);
-  }
+  const lines = read.value;
   if (lines.length > 1) {
     return fail(lines[1].line, `${WHAT}: expected a single line, found more: ${quote(lines[1].text)} (output of "ofed_info" without -s?)`);
   }
