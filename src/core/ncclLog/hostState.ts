@@ -1,6 +1,7 @@
 // What the log says about one host, gathered line by line. Everything here grows with the number
 // of GPUs, NICs, ranks and distinct reasons on the host, never with the number of lines.
 import type { NcclConnection, NcclLogLine, NcclNetDevice } from '../parsers/ncclLogTypes';
+import type { DisabledPair } from './reasons';
 import type { NcclLogHostHca, NcclLogRef } from './types';
 
 /** A line's reference, made only when something keeps it (most lines are only counted). */
@@ -32,11 +33,7 @@ export interface NicUseState {
 type MutableHca = { -readonly [K in keyof NcclLogHostHca]: NcclLogHostHca[K] };
 
 /** A pair NCCL judged too far apart for GPU Direct RDMA; named once the NCCL version is known. */
-export interface PairState {
-  readonly gpu: string;
-  readonly hca: string;
-  readonly distance: number;
-  readonly threshold: number;
+export interface PairState extends DisabledPair {
   readonly ref: NcclLogRef;
 }
 

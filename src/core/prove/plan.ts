@@ -4,7 +4,7 @@
 import { GpuNicPair } from '../diagnosis';
 import { DiagnosedHost, hostEndpoints, loopbackPartner } from './endpoints';
 import { PerftestCheck } from './checks';
-import { ProveEndpoint, ProveMode, ProveOptions } from './types';
+import { GpuPairing, ProveEndpoint, ProveMode, ProveOptions } from './types';
 
 export interface Measurement {
   /** `m1`, `m2`… in run order. */
@@ -17,11 +17,7 @@ export interface Measurement {
   readonly limitS: number;
 }
 
-export interface PlannedGpu {
-  readonly gpu: string;
-  readonly client: ProveEndpoint;
-  readonly server: ProveEndpoint;
-  readonly loopback: 'other-port' | 'same-port' | null;
+export interface PlannedGpu extends GpuPairing {
   readonly notes: string[];
   /** Per mode: the measurement that gives its result (host memory may be another GPU's). */
   readonly measurementOf: ReadonlyMap<ProveMode, string>;

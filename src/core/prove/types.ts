@@ -72,7 +72,8 @@ export interface ModeOutcome {
 
 export type Tone = 'ok' | 'warning' | 'error' | 'unknown';
 
-export interface GpuProof {
+/** One GPU's measurement set-up: planned (plan.ts), then proven. */
+export interface GpuPairing {
   readonly gpu: string;
   /** This GPU and its NIC (the client: its NIC reads the GPU's memory and writes to the server's). */
   readonly client: ProveEndpoint;
@@ -82,6 +83,9 @@ export interface GpuProof {
   readonly loopback: 'other-port' | 'same-port' | null;
   /** Facts a reader should know (PXN, not pinned…). */
   readonly notes: readonly string[];
+}
+
+export interface GpuProof extends GpuPairing {
   readonly modes: readonly ModeOutcome[];
   /** "GPUDirect RDMA works at 96 % of line rate (host memory: 97 %)", or why not. */
   readonly verdict: string;
