@@ -183,32 +183,19 @@ function describe(bridges: readonly AcsBridge[]): string {
 
 function planDisable(input: AcsPlanInput, base: Base, acs: NonNullable<FixPlan['acs']>, privilege: Privilege, notes: string[]): FixPlan {
   const bdfs = acs.bridges.map((b) => b.bdf);
-  const step: FixStep = {
-    kind: 'acs',
-    title:
-      bdfs.length > 1
-        ? t('turn off ACS on {0} bridges (setpci -s <bdf> ECAP_ACS+0x6.w=0000)', bdfs.length)
-        : t('turn off ACS on 1 bridge (setpci -s <bdf> ECAP_ACS+0x6.w=0000)'),
-    command: privilegedCommand(disableAcsScript(bdfs), privilege, input.sudoMarker),
-    timeoutMs: TIMEOUT_MS,
-  };
-  return {
-    ...base,
-    privilege,
-    acs,
-    steps: [step],
-    status: 'ready',
-    notes: [
-      ...notes,
-      t('Lost at the next reboot: persist-acs writes a systemd unit that repeats it at boot.'),
-      ...acs.undo.map((u) => t('Undo: {0}', u)),
-    ],
+  const title =
+    bdfs.length > 1
+      ? t('turn off ACS on {0} bridges (setpci -s <bdf> ECAP_ACS+0x6.w=0000)', bdfs.length)
+      : t('turn off ACS on 1 bridge (setpci -s <bdf> ECAP_ACS+0x6.w=0000)');
+  return readyPlan(input, base, acs, privilege, {
+    step: { kind: 'acs', title, script: disableAcsScript(bdfs) },
+    notes: [...notes, t('Lost at the next reboot: persist-acs writes a systemd unit that repeats it at boot.')],
     summary: t(
       'Write 0000 to ACS Control of {0}, {1}; then read ACSCtl back with lspci -vvv.',
       describe(acs.bridges),
       privilegeText(privilege, input.user),
     ),
-  };
+  });
 }
 
 function planPersist(input: AcsPlanInput, base: Base, acs: NonNullable<FixPlan['acs']>, privilege: Privilege, notes: string[]): FixPlan {
@@ -242,29 +229,42 @@ function planPersist(input: AcsPlanInput, base: Base, acs: NonNullable<FixPlan['
       status: 'nothing-to-do',
       summary: t('{0} already turns off ACS on these bridges at boot and is enabled: nothing to do.', ACS_UNIT),
     };
-  const step: FixStep = {
-    kind: 'persist',
-    title: t('write {0} (temp file, then rename) and enable it ({1})', ACS_UNIT, ACS_WANTS),
-    command: privilegedCommand(persistAcsScript(unit), privilege, input.sudoMarker),
-    timeoutMs: TIMEOUT_MS,
-  };
+  return readyPlan(input, base, acs, privilege, {
+    step: {
+      kind: 'persist',
+      title: t('write {0} (temp file, then rename) and enable it ({1})', ACS_UNIT, ACS_WANTS),
+      script: persistAcsScript(unit),
+    },
+    fileChange: { path: ACS_UNIT, before, after: unit, diff: unifiedDiff(ACS_UNIT, before, unit) },
+    notes: [...notes, t('The unit runs at the next boot; for now, disable-acs turns ACS off at once.')],
+    summary: t(
+      'Add a oneshot systemd unit that writes 0000 to ACS Control of {0} at every boot, {1}; then read the unit and its link back.',
+      describe(acs.bridges),
+      privilegeText(privilege, input.user),
+    ),
+  });
+}
+
+interface ReadyParts {
+  readonly step: { readonly kind: FixStep['kind']; readonly title: string; readonly script: string };
+  readonly notes: string[];
+  readonly summary: string;
+  readonly fileChange?: FixPlan['fileChange'];
+}
+
+/** A one-step plan ready to run under `privilege`: its notes end with how to undo it. */
+function readyPlan(input: AcsPlanInput, base: Base, acs: NonNullable<FixPlan['acs']>, privilege: Privilege, parts: ReadyParts): FixPlan {
+  const { kind, title, script } = parts.step;
+  const step: FixStep = { kind, title, command: privilegedCommand(script, privilege, input.sudoMarker), timeoutMs: TIMEOUT_MS };
   return {
     ...base,
     privilege,
     acs,
     steps: [step],
     status: 'ready',
-    fileChange: { path: ACS_UNIT, before, after: unit, diff: unifiedDiff(ACS_UNIT, before, unit) },
-    notes: [
-      ...notes,
-      t('The unit runs at the next boot; for now, disable-acs turns ACS off at once.'),
-      ...acs.undo.map((u) => t('Undo: {0}', u)),
-    ],
-    summary: t(
-      'Add a oneshot systemd unit that writes 0000 to ACS Control of {0} at every boot, {1}; then read the unit and its link back.',
-      describe(acs.bridges),
-      privilegeText(privilege, input.user),
-    ),
+    ...(parts.fileChange ? { fileChange: parts.fileChange } : {}),
+    notes: [...parts.notes, ...acs.undo.map((u) => t('Undo: {0}', u))],
+    summary: parts.summary,
   };
 }
 
