@@ -106,17 +106,7 @@ function hostBridge(drafts: Map<string, Draft>, id: string, rootPort: PciDevice,
 function switchNode(drafts: Map<string, Draft>, d: PciDevice, parent: Draft, via: string | null): Draft {
   const found = drafts.get(d.bdf);
   if (found) return found;
-  const made = draft({
-    id: d.bdf,
-    kind: 'switch',
-    parent: parent.id,
-    numaNode: numaOf(d),
-    bdf: d.bdf,
-    vendor: d.vendor,
-    device: d.device,
-    link: pcieLinkOf(d),
-    via,
-  });
+  const made = deviceDraft(d, 'switch', parent.id, via);
   drafts.set(d.bdf, made);
   return made;
 }
@@ -133,23 +123,16 @@ function leafNode(input: PcieTreeInput, d: PciDevice, parent: string, via: strin
           ? 'nvswitch'
           : 'device';
   const column = kind === 'gpu' ? (gpu?.name ?? null) : kind === 'nic' ? (input.nicColumns.get(rdma[0]) ?? rdma[0]) : null;
-  return draft({
-    id: d.bdf,
-    kind,
-    parent,
-    numaNode: numaOf(d),
-    bdf: d.bdf,
-    vendor: d.vendor,
-    device: d.device,
-    link: pcieLinkOf(d),
-    via,
-    column,
-    rdma,
-  });
+  return { ...deviceDraft(d, kind, parent, via), column, rdma };
 }
 
 function draft(fields: Partial<Draft> & Pick<Draft, 'id' | 'kind' | 'parent' | 'numaNode'>): Draft {
   return { bdf: null, vendor: '', device: '', ports: [], link: null, via: null, column: null, rdma: [], ...fields };
+}
+
+/** A node for a PCI device itself (a switch by its upstream port, or a leaf), reached through `via`. */
+function deviceDraft(d: PciDevice, kind: Draft['kind'], parent: string, via: string | null): Draft {
+  return draft({ id: d.bdf, kind, parent, numaNode: numaOf(d), bdf: d.bdf, vendor: d.vendor, device: d.device, link: pcieLinkOf(d), via });
 }
 
 function numaOf(d: PciDevice): number | null {
