@@ -97,7 +97,7 @@ if [ -e "$H/slurm/roles" ]; then
   # slurmd insists on cgroups at /sys/fs/cgroup, which `ip netns exec` hid (fresh /sys): a
   # tmpfs there with the named v1 hierarchy "systemd" under it reads as cgroup v1, whose
   # plugin creates nothing unless a cgroup task/proctrack plugin asks (ours are task/none,
-  # proctrack/linuxproc). Mounting a hierarchy writes nothing to it.
+  # proctrack/pgid). Mounting a hierarchy writes nothing to it.
   mount -t tmpfs -o mode=755 tmpfs /sys/fs/cgroup
   mkdir /sys/fs/cgroup/systemd
   mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd

@@ -51,8 +51,12 @@ function slurmConf(s: Required<LabSlurm>, byName: Map<string, ClusterHost>): str
     'AuthType=auth/munge',
     'CredType=cred/munge',
     'MpiDefault=none',
-    // No cgroups inside the hosts (`ip netns exec` remounts /sys): plugins that need none.
-    'ProctrackType=proctrack/linuxproc',
+    // No cgroups inside the hosts (`ip netns exec` remounts /sys): plugins that need none. Real
+    // clusters track a step by cgroup and so kill all of it; proctrack/pgid kills each task's whole
+    // process group, which holds everything the probe starts. proctrack/linuxproc walks parent
+    // links, and a process whose parent died first escapes it (Slurm's proctrack docs say so): a
+    // cancelled step then left the lab's hung `sleep` behind.
+    'ProctrackType=proctrack/pgid',
     'TaskPlugin=task/none',
     'JobAcctGatherType=jobacct_gather/none',
     'AccountingStorageType=accounting_storage/none',
