@@ -4,9 +4,9 @@
 import { ChildProcess, execFileSync, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
-import * as net from 'net';
 import * as path from 'path';
 import { E2eTools, REPO_ROOT } from './environment';
+import { freePort } from '../lab/ports';
 
 export interface CodeServerDirs {
   /** code-server's own config file; without --config it writes one under ~/.config. */
@@ -127,17 +127,6 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   } catch {
     // The group is already gone.
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForHealthz(port: number, timeoutMs: number, child: ChildProcess): Promise<void> {

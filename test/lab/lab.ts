@@ -4,7 +4,6 @@
 // Node only, no vscode: used by test/ssh and by anything else that needs hosts.
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ClusterHost, etcHostsLines, knownHostsLine, writeLoginHomes } from './cluster';
@@ -12,6 +11,7 @@ import { defaultUsers, ExtraHostKeyType, HostKeyLines, keygen, LabPubKeys, LabUs
 import { LabProcess, processesInNamespaceOf } from './procs';
 import { checkNetwork, defaultNetwork, LabNetwork, netnsFor, NetnsSpec, setUpBridge, setUpNetns } from './net';
 import { defaultRecordsPath, procStart, Records, undo } from './records';
+import { freePort } from './ports';
 import { shiftNetwork, shiftRecordsPath } from './sideBySide';
 import { LabSlurm, PreparedSlurm, prepareSlurm, waitSlurmIdle } from './slurm';
 
@@ -134,16 +134,6 @@ export function assertLabCanRun(): void {
   for (const f of ['/usr/sbin/sshd', '/usr/bin/ssh-keygen', '/usr/bin/unshare', '/usr/bin/sudo']) {
     if (!fs.existsSync(f)) throw new Error(`${f} is missing: run test/lab/install.sh (as root) first`);
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 }
 
 // The hosts' users reach fakecmd.sh and calls.log through every parent folder.

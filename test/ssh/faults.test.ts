@@ -5,7 +5,6 @@
 // what the tool reports.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { PROBE_COMMANDS, ProbeCommandSpec } from '../../src/core/probe/commands';
 import { CommandResult } from '../../src/core/probe/frames';
@@ -21,6 +20,7 @@ import { resolveSshConfig } from '../../src/core/ssh/sshConfig';
 import { runCli } from '../support/cli';
 import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
 import { until } from '../support/until';
+import { freePort } from '../lab/ports';
 
 const CAP = 8 * 1024 * 1024; // the probe's default cap per stream (commands.ts DEFAULT_MAX_OUTPUT_BYTES)
 let lab: Lab;
@@ -74,15 +74,6 @@ const withSmiLimit = (timeoutS: number) => PROBE_COMMANDS.map((c) => (c.command.
 const hungFakes = (h: LabHost) => h.processes().filter((p) => / nvidia-smi /.test(` ${p.args} `) || /^sleep 300$/.test(p.args));
 
 const cli = (args: string[]) => runCli(args);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('probe fault matrix over SSH', function () {
   this.timeout(90_000);

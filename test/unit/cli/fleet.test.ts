@@ -4,10 +4,10 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CLI } from '../../support/paths';
+import { freePort } from '../../lab/ports';
 
 function cli(args: string[], input?: string) {
   const r = spawnSync(process.execPath, [CLI, 'diagnose', ...args], {
@@ -19,14 +19,7 @@ function cli(args: string[], input?: string) {
 }
 
 /** A loopback port nobody listens on: connecting is refused at once. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+const closedPort = freePort;
 
 describe('gdr-doctor diagnose: many hosts', function () {
   this.timeout(60_000); // each case starts the CLI several times
