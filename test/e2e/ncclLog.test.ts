@@ -227,7 +227,10 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     await openAnyway.waitFor({ state: 'hidden', timeout: 120_000 });
   }
 
-  /** Puts the cursor at the end of `line` so that VS Code scrolls it into view itself (a scroll Playwright makes, Monaco does not follow). */
+  /**
+   * Puts the cursor at the end of `line` so that VS Code scrolls it into view itself (a scroll Playwright makes, Monaco
+   * does not follow).
+   */
   async function revealLineEnd(line: Locator): Promise<void> {
     await line.locator('span > span').first().click();
     await workbench.tab.keyboard.press('End');

@@ -87,7 +87,10 @@ export interface LabHost {
   calls(): LabCall[];
   /** sudo's own log of this host, one line per run or refusal (`… : 1 incorrect password attempt ; …`). */
   sudoLog(): string[];
-  /** hang: sleep n s first; drop: print n lines, then kill the session's sshd; flood / flood-stderr: print n more bytes on stdout / stderr. */
+  /**
+   * hang: sleep n s first; drop: print n lines, then kill the session's sshd; flood / flood-stderr: print n more bytes
+   * on stdout / stderr.
+   */
   setFault(cmd: string, kind: 'hang' | 'drop' | 'flood' | 'flood-stderr', n: number): void;
   clearFaults(): void;
   /** Swaps in the rotated host key and SIGHUPs the listener; resolves when it listens again. */

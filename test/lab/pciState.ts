@@ -17,7 +17,10 @@ export interface PciProfile {
   iommu?: { type: string };
   /** Absolute path (after loading) of a real `lspci -vvv`; its sections answer the fake lspci per device of the tree. */
   lspci?: string;
-  /** ACSCtl at boot: as recorded (default), or what Linux sets with an IOMMU on (drivers/pci/pci.c pci_std_enable_acs: SV, RR, CR, UF where capable). */
+  /**
+   * ACSCtl at boot: as recorded (default), or what Linux sets with an IOMMU on (drivers/pci/pci.c pci_std_enable_acs:
+   * SV, RR, CR, UF where capable).
+   */
   acs?: 'recorded' | 'kernel';
   /** RoCE GID tables: device → port → [index, gid, type as gid_attrs/types prints it, netdev]. */
   gids?: Record<string, Record<string, [number, string, string, string][]>>;

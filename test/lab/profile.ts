@@ -43,8 +43,11 @@ export interface Profile extends PciProfile {
   /** Milliseconds each fake command waits before replying, by command name (`nvidia-smi`,
    *  `ibv_devinfo`, ...): real latencies for the bench. Functional profiles leave it out. */
   delays?: Record<string, number>;
-  /** ib_write_bw's recordings by device, mode and outcome (fakeperftest.sh): `[device or "*", "host"|"peermem"|"dmabuf", "ok"|"fail"|"order", set]`,
-   *  the set naming `perftest/<set>.server` and `.client` of the profile or a base. */
+  /**
+   * ib_write_bw's recordings by device, mode and outcome (fakeperftest.sh):
+   * `[device or "*", "host"|"peermem"|"dmabuf", "ok"|"fail"|"order", set]`, the set naming
+   * `perftest/<set>.server` and `.client` of the profile or a base.
+   */
   perftest?: [string, string, string, string][];
 }
 

@@ -62,7 +62,10 @@ describe('gdr-doctor diagnose over a fleet (direct fan-out)', function () {
   let slowestMs = 0;
   /** Each host's finding ids from that first fan-out, with no fault anywhere: what "intact" means. */
   const baseline = new Map<string, string[]>();
-  /** The lab's ssh_config, with connects that wait longer than any deadline here (the deadline, not ConnectTimeout, must end a silent host). */
+  /**
+   * The lab's ssh_config, with connects that wait longer than any deadline here (the deadline, not ConnectTimeout, must
+   * end a silent host).
+   */
   let slowConfig: string;
 
   before(async () => {

@@ -1,6 +1,6 @@
 // The translation keys of core and the CLI, as the code writes them: the first argument of every
-// t('…') call (or of t's local name, `import { t as l10n }`) (a string or template literal without substitutions) in the files that import t from
-// core/l10n. The l10n test checks that the bundles cover them.
+// t('…') call (or of t's local name, `import { t as l10n }`), a string or template literal without
+// substitutions, in the files that import t from core/l10n. The l10n test checks that the bundles cover them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT } from './paths';

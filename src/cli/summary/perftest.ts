@@ -1,7 +1,10 @@
 import { PerftestRun } from '../../core/parsers/perftest';
 import { t } from '../../core/l10n';
 
-/** The test, the device, the bandwidth of the last row in Gb/s, the CUDA device, perftest's error lines, and whether it printed its usage. */
+/**
+ * The test, the device, the bandwidth of the last row in Gb/s, the CUDA device, perftest's error lines,
+ * and whether it printed its usage.
+ */
 export function summarizePerftest(run: PerftestRun): string {
   const last = run.rows[run.rows.length - 1];
   const lines = [

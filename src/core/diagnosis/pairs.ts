@@ -55,7 +55,10 @@ export interface GpuNicPair {
   readonly reason: string;
   /** How to see it in NCCL's own log. */
   readonly confirm: string;
-  /** `NCCL_IB_HCA` value (`=mlx5_0:1`) for a job on this GPU alone: its ports, named as the whole host's value names them; null without one. */
+  /**
+   * `NCCL_IB_HCA` value (`=mlx5_0:1`) for a job on this GPU alone: its ports, named as the whole host's value names
+   * them; null without one.
+   */
   readonly ncclIbHca: string | null;
   /** The NCCL release the verdict was computed for. */
   readonly ncclAssumed: string;
@@ -117,7 +120,10 @@ export function shortVerdict(p: GpuNicPair): string {
   return p.proxyGpu ? t('GDR yes via {0} (PXN)', p.proxyGpu) : p.ncclPath === 'P2C' ? t('GDR yes (C2C)') : t('GDR yes');
 }
 
-/** The path as shown beside the NIC: the matrix token (`, derived` when from the PCI tree), and NCCL's class where NCCL sees another one. */
+/**
+ * The path as shown beside the NIC: the matrix token (`, derived` when from the PCI tree), and NCCL's class where NCCL
+ * sees another one.
+ */
 export function pathLabel(p: GpuNicPair): string {
   if (p.link === null) return '-';
   const token = p.linkDerived ? `${p.link}, ${t('derived')}` : p.link;

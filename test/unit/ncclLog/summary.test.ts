@@ -57,7 +57,8 @@ describe('NCCL log summary', () => {
   });
 
   it('names path classes by the NCCL version the log printed', () => {
-    // Built from "NCCL version %s" (src/init.cc) and "GPU Direct RDMA Disabled for GPU %lx / HCA %d (distance %d > %d)" (src/graph/paths.cc v2.16.5-1).
+    // Built from "NCCL version %s" (src/init.cc) and "GPU Direct RDMA Disabled for GPU %lx / HCA %d (distance %d > %d)"
+    // (src/graph/paths.cc v2.16.5-1).
     const text = 'NCCL version 2.16.5+cuda11.8\nn1:10:11 [0] NCCL INFO GPU Direct RDMA Disabled for GPU 81000 / HCA 0 (distance 7 > 4)\n';
     const s = expectOk(summarizeNcclLog(text));
     assert.equal(

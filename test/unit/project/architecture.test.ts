@@ -1,4 +1,4 @@
-// The lint rule that keeps src/core (and the webview) free of VS Code must really fire.
+// The lint rules must really fire: src/core (and the webview) free of VS Code, comments within 140 columns.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { ESLint } from 'eslint';
@@ -32,5 +32,12 @@ describe('architecture lint rule', () => {
   it('allows vscode in the adapters', async () => {
     const ids = await ruleIdsFor('src/vscode/example.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
     assert.deepEqual(ids, []);
+  });
+
+  it('holds comments to 140 columns, and lets a long string (one translation key, a verbatim output) pass', async () => {
+    const comment = `// ${'word '.repeat(30)}\nexport const x = 1;\n`;
+    assert.deepEqual(await ruleIdsFor('src/core/example.ts', comment), ['max-len']);
+    const text = `export const x = '${'word '.repeat(40)}';\n`;
+    assert.deepEqual(await ruleIdsFor('src/core/example.ts', text), []);
   });
 });

@@ -56,7 +56,8 @@ describe('derived nvidia-smi distances from the sysfs PCI tree', () => {
     const { recorded, derived } = derivedFor('grace-c2c');
     const pix = (t: Topology) => pcieCells(t).filter((c) => c.endsWith(' PIX'));
     assert.deepEqual(pix(derived), pix(recorded));
-    // GPU0 (NUMA 0) to mlx5_0 on Grace 0 is NODE by the tree; the real GB200 output says SYS (docs/topo-matrix.md: derived, not nvidia-smi).
+    // GPU0 (NUMA 0) to mlx5_0 on Grace 0 is NODE by the tree; the real GB200 output says SYS (docs/topo-matrix.md:
+    // derived, not nvidia-smi).
     assert.equal(derived.links.GPU0.NIC0, 'NODE');
     assert.equal(recorded.links.GPU0.NIC0, 'SYS');
     assert.equal(derived.links.GPU0.NIC4, 'SYS');
