@@ -117,10 +117,7 @@ function passwordAsker(term: PromptTerminal): (user: string, host: string) => Pr
 
 async function askKeyboardInteractive(
   term: PromptTerminal,
-  host: string,
-  name: string,
-  instructions: string,
-  prompts: readonly { prompt: string; echo: boolean }[],
+  ...[host, name, instructions, prompts]: Parameters<SshPrompts['keyboardInteractive']>
 ): Promise<string[] | null> {
   term.write(keyboardInteractiveHeader(name, instructions));
   const answers: string[] = [];

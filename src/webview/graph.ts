@@ -24,6 +24,7 @@ export function renderGraph(data: TopologyData, selectedGpu: string | null, box:
   const gpu = data.gpus.find((g) => g.name === selectedGpu);
   const route = gpu ? routeOf(model, gpu) : null;
   const words = edgeWords(data);
+  const scene = { model, layout, route, words, events };
   const root = svg('svg', {
     class: 'graph',
     width: Math.round(layout.width * layout.scale),
@@ -37,10 +38,10 @@ export function renderGraph(data: TopologyData, selectedGpu: string | null, box:
     panels(data, model, layout, events),
     nvlinkLines(model, layout, words, events),
     treeEdges(model, layout, route, events),
-    specialLinks(model, layout, route, words, events),
+    specialLinks(scene),
     nodes(data, model, layout, route, selectedGpu, events),
   );
-  const hop = pxnHop(model, layout, route, words, events);
+  const hop = pxnHop(scene);
   // The hop dips into the NVLink band: hub labels move above it so the arc never crosses their text.
   if (hop) root.append(hop, ...Array.from(root.querySelectorAll('.hub-label')));
   root.addEventListener('keydown', (e) => onKey(e, root, layout));

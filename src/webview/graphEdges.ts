@@ -129,14 +129,17 @@ function bandContains(layout: GraphLayout, p: PlacedNode, bar: { y: number }): b
   return band !== undefined && bar.y >= band.y && bar.y <= band.y + band.h;
 }
 
+/** What the route's special links are drawn from: the graph, where it lies, the selected GPU's route. */
+export interface EdgeScene {
+  readonly model: GraphModel;
+  readonly layout: GraphLayout;
+  readonly route: Route | null;
+  readonly words: EdgeWords;
+  readonly events: EdgeEvents;
+}
+
 /** C2C links (GPU to the CPU strip, bowed out to the left of the PCIe line) and the selected GPU's SYS and PXN hops. */
-export function specialLinks(
-  model: GraphModel,
-  layout: GraphLayout,
-  route: Route | null,
-  words: EdgeWords,
-  events: EdgeEvents,
-): SVGGElement {
+export function specialLinks({ model, layout, route, words, events }: EdgeScene): SVGGElement {
   const layer = svg('g', { class: 'special-links' });
   for (const column of model.c2c) {
     const node = model.nodes.find((n) => n.column === column);
@@ -163,13 +166,7 @@ export function specialLinks(
 }
 
 /** PXN: the NVLink hop to the relaying GPU, drawn as a bold arc over everything. */
-export function pxnHop(
-  model: GraphModel,
-  layout: GraphLayout,
-  route: Route | null,
-  words: EdgeWords,
-  events: EdgeEvents,
-): SVGGElement | null {
+export function pxnHop({ model, layout, route, words, events }: EdgeScene): SVGGElement | null {
   if (!route?.nvlink) return null;
   const [from, to] = route.nvlink.map((c) => model.nodes.find((n) => n.column === c)).map((n) => (n ? layout.nodes.get(n.id) : undefined));
   if (!from || !to) return null;

@@ -1,13 +1,11 @@
 // Arrow-key movement between the graph's nodes as they are drawn: the nearest node in the pressed
 // direction, favouring one straight ahead over one off to the side. Pure.
+import type { Rect } from './graphSizes';
+
 export type Direction = 'up' | 'down' | 'left' | 'right';
 
-export interface KeyRect {
+export interface KeyRect extends Rect {
   readonly id: string;
-  readonly x: number;
-  readonly y: number;
-  readonly w: number;
-  readonly h: number;
 }
 
 export function nextInDirection(rects: readonly KeyRect[], from: string, direction: Direction): string | null {

@@ -6,7 +6,7 @@
 // The write is the one NCCL's troubleshooting guide gives, `setpci -s <bdf> ECAP_ACS+0x6.w=0000`:
 // ACS Control is the 16-bit register at offset 6 of the ACS extended capability (pciutils lib/header.h
 // PCI_ACS_CTRL; setpci.c names the capability ECAP_ACS).
-import { readFilesLines, shCommand } from './scripts';
+import { INSTALL_TEMP_LINES, PREAMBLE, readFilesLines, replaceFileHead, shCommand } from './scripts';
 
 export const ACS_UNIT = '/etc/systemd/system/gdr-doctor-acs.service';
 export const ACS_WANTS = '/etc/systemd/system/multi-user.target.wants/gdr-doctor-acs.service';
@@ -22,8 +22,6 @@ export function checkSetpciPath(p: string): string {
   if (!/^\/[A-Za-z0-9/._-]+\/setpci$/.test(p)) throw new Error(`not a setpci path: ${JSON.stringify(p)}`);
   return p;
 }
-
-const PREAMBLE = ['PATH=/usr/sbin:/sbin:/usr/bin:/bin', 'export PATH', 'LC_ALL=C', 'export LC_ALL', 'exec </dev/null'];
 
 /**
  * Writes 0000 to ACS Control of each bridge whose control is not 0000 already, printing the value before
@@ -84,21 +82,12 @@ const UNIT_END = 'GDR_DOCTOR_UNIT_END';
 export function persistAcsScript(unit: string): string {
   if (unit.split('\n').includes(UNIT_END)) throw new Error('the unit must not contain the here-document delimiter');
   return [
-    ...PREAMBLE,
-    'set -e',
-    'umask 022',
-    `f=${ACS_UNIT}`,
+    ...replaceFileHead(ACS_UNIT, '/etc/systemd/system/.gdr-doctor-acs.XXXXXX'),
     `w=${ACS_WANTS}`,
-    'if [ -L "$f" ] || { [ -e "$f" ] && [ ! -f "$f" ]; }; then echo "gdr-doctor: $f is not a regular file: not changed" >&2; exit 1; fi',
-    't=$(mktemp "/etc/systemd/system/.gdr-doctor-acs.XXXXXX")',
-    'trap "rm -f -- \\"\\$t\\"" EXIT',
-    'trap "exit 1" HUP INT TERM',
     `cat > "$t" <<"${UNIT_END}"`,
     ...unit.replace(/\n$/, '').split('\n'),
     UNIT_END,
-    'chmod 644 "$t"',
-    'mv -f -- "$t" "$f"',
-    'trap - EXIT',
+    ...INSTALL_TEMP_LINES,
     'mkdir -p "${w%/*}"',
     'ln -sfn "$f" "$w"',
     'if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi',

@@ -139,13 +139,9 @@ function planPersist(input: PlanInput, ctx: RuleContext, findings: Finding[], ba
   const line = MODULE_CONSTANTS[module].line;
   const persisted = module === 'nvidia_peermem' ? ctx.host.peermem.persistedBy?.new : ctx.host.peermem.persistedBy?.legacy;
   const notLoadedNote = loaded === null ? [t('{0} is not loaded now: load-peermem loads it.', module)] : [];
+  const nothingToDo = (summary: string): FixPlan => ({ ...withModule, notes: notLoadedNote, status: 'nothing-to-do', summary });
   if (persisted && persisted.length > 0)
-    return {
-      ...withModule,
-      notes: notLoadedNote,
-      status: 'nothing-to-do',
-      summary: t('{0} is already loaded at boot by {1}: nothing to do.', line, persisted.join(', ')),
-    };
+    return nothingToDo(t('{0} is already loaded at boot by {1}: nothing to do.', line, persisted.join(', ')));
   // Never persist what cannot load: a boot-time modprobe failure would only hide the problem.
   const blocked = loaded === null ? cannotLoad(ctx, findings) : null;
   if (blocked) return refused(withModule, { ...blocked, refused: `${blocked.refused} ${t('It is not persisted.')}` });
@@ -158,13 +154,7 @@ function planPersist(input: PlanInput, ctx: RuleContext, findings: Finding[], ba
   const target = persistTarget(input.persistState.value, module);
   if (isRefusal(target)) return refused(withModule, target);
   const naming = target.before === null ? [] : linesNaming(target.before, module);
-  if (naming.length > 0)
-    return {
-      ...withModule,
-      notes: notLoadedNote,
-      status: 'nothing-to-do',
-      summary: t('{0} already names {1} (line {2}): nothing to do.', target.path, line, naming.join(', ')),
-    };
+  if (naming.length > 0) return nothingToDo(t('{0} already names {1} (line {2}): nothing to do.', target.path, line, naming.join(', ')));
   const privilege = privilegeFor(input.report, input.user, input.host);
   if (isRefusal(privilege)) return refused(withModule, privilege);
   const after = contentAfter(target.before, module, target.target, CONF_HEADER);

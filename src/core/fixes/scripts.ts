@@ -42,7 +42,30 @@ export function targetPath(module: PeermemModule, target: PersistTarget): string
 }
 
 /** Commands found where modprobe lives, whatever PATH the login gave; messages in English for matching. */
-const PREAMBLE = ['PATH=/usr/sbin:/sbin:/usr/bin:/bin', 'export PATH', 'LC_ALL=C', 'export LC_ALL', 'exec </dev/null'];
+/** Every fix script starts here: a root PATH, the C locale (messages the checks read), no stdin. */
+export const PREAMBLE = ['PATH=/usr/sbin:/sbin:/usr/bin:/bin', 'export PATH', 'LC_ALL=C', 'export LC_ALL', 'exec </dev/null'];
+
+/**
+ * The start of a script that replaces the regular file `file` ($f) whole: it stops on the first error
+ * and refuses a link or a non-file, and `$t` is a temp file made from `tempTemplate` (mktemp's), removed
+ * on any exit until installTempLines moves it over $f.
+ */
+export function replaceFileHead(file: string, tempTemplate: string, checks: readonly string[] = []): string[] {
+  return [
+    ...PREAMBLE,
+    'set -e',
+    'umask 022',
+    `f=${file}`,
+    'if [ -L "$f" ] || { [ -e "$f" ] && [ ! -f "$f" ]; }; then echo "gdr-doctor: $f is not a regular file: not changed" >&2; exit 1; fi',
+    ...checks,
+    `t=$(mktemp "${tempTemplate}")`,
+    'trap "rm -f -- \\"\\$t\\"" EXIT',
+    'trap "exit 1" HUP INT TERM',
+  ];
+}
+
+/** $t, written, becomes $f (mode 644) in one rename; the temp file's trap is dropped. */
+export const INSTALL_TEMP_LINES: readonly string[] = ['chmod 644 "$t"', 'mv -f -- "$t" "$f"', 'trap - EXIT'];
 
 export function loadScript(module: PeermemModule): string {
   return [...PREAMBLE, `modprobe ${module}`].join('\n');
@@ -60,23 +83,15 @@ export function persistScript(module: PeermemModule, target: PersistTarget): str
   const base = file.slice(file.lastIndexOf('/') + 1);
   const fresh = target === 'modules-load.d' ? `echo "${CONF_HEADER}" > "$t"` : ': > "$t"';
   return [
-    ...PREAMBLE,
-    'set -e',
-    'umask 022',
-    `f=${file}`,
-    'if [ -L "$f" ] || { [ -e "$f" ] && [ ! -f "$f" ]; }; then echo "gdr-doctor: $f is not a regular file: not changed" >&2; exit 1; fi',
-    `if [ -f "$f" ] && grep -Eqx "${c.lineRegex}" "$f"; then echo "gdr-doctor: $f already names ${c.line}: not changed"; exit 0; fi`,
-    `t=$(mktemp "${dir}/.${base}.gdr-doctor.XXXXXX")`,
-    'trap "rm -f -- \\"\\$t\\"" EXIT',
-    'trap "exit 1" HUP INT TERM',
+    ...replaceFileHead(file, `${dir}/.${base}.gdr-doctor.XXXXXX`, [
+      `if [ -f "$f" ] && grep -Eqx "${c.lineRegex}" "$f"; then echo "gdr-doctor: $f already names ${c.line}: not changed"; exit 0; fi`,
+    ]),
     'if [ -f "$f" ]; then',
     '  cat -- "$f" > "$t"',
     '  if [ -s "$t" ] && [ "$(tail -c 1 -- "$t" | wc -l)" -eq 0 ]; then echo >> "$t"; fi',
     `else ${fresh}; fi`,
     `echo ${c.line} >> "$t"`,
-    'chmod 644 "$t"',
-    'mv -f -- "$t" "$f"',
-    'trap - EXIT',
+    ...INSTALL_TEMP_LINES,
     'if command -v restorecon >/dev/null 2>&1; then restorecon -- "$f" || true; fi',
     'echo "gdr-doctor: wrote $f"',
   ].join('\n');

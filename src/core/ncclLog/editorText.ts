@@ -30,22 +30,12 @@ export const MARK_TEXT = {
   pluginGdrOff: (): string => t('The network plugin turned GPU Direct RDMA off'),
   ringsGdrOff: (): string => ringsGdrOffReason(),
   warn: (text: string): string => `NCCL WARN: ${text}`,
-  netWithoutGdrdma: (host: string, dev: number, count: NcclConnectionCount, socket: boolean): string =>
-    socket
-      ? t(
-          'Network connections without GDRDMA: {0} of {1} of GPU {2} on {3} go over TCP sockets (this is the first)',
-          count.total - count.gdrdma,
-          count.total,
-          dev < 0 ? '?' : dev,
-          host,
-        )
-      : t(
-          'Network connections without GDRDMA: {0} of {1} of GPU {2} on {3} are staged through host memory (this is the first)',
-          count.total - count.gdrdma,
-          count.total,
-          dev < 0 ? '?' : dev,
-          host,
-        ),
+  netWithoutGdrdma: (host: string, dev: number, count: NcclConnectionCount, socket: boolean): string => {
+    const args = [count.total - count.gdrdma, count.total, dev < 0 ? '?' : dev, host] as const;
+    return socket
+      ? t('Network connections without GDRDMA: {0} of {1} of GPU {2} on {3} go over TCP sockets (this is the first)', ...args)
+      : t('Network connections without GDRDMA: {0} of {1} of GPU {2} on {3} are staged through host memory (this is the first)', ...args);
+  },
   stoppedEarly: (readChars: number, lines: number): string =>
     t(
       'Read the first {0} only ({1} lines): nothing past line {1} is marked; Analyze NCCL Log reads the whole file',

@@ -10,6 +10,9 @@ export interface HostKeyQuestion {
   readonly knownHostsFile: string;
 }
 
+/** A keyboard-interactive round's prompts, as the server sent them; `echo`: the answer may be shown. */
+export type KeyboardPrompts = readonly { prompt: string; echo: boolean }[];
+
 export interface SshPrompts {
   /** Unknown host key under StrictHostKeyChecking=ask: true records and continues. Default: No. */
   confirmHostKey(q: HostKeyQuestion): Promise<boolean>;
@@ -18,12 +21,7 @@ export interface SshPrompts {
   /** Password for user@host; null stops trying passwords. */
   password(user: string, host: string): Promise<string | null>;
   /** keyboard-interactive (2FA): the prompts exactly as the server sent them; null gives up. */
-  keyboardInteractive(
-    host: string,
-    name: string,
-    instructions: string,
-    prompts: readonly { prompt: string; echo: boolean }[],
-  ): Promise<string[] | null>;
+  keyboardInteractive(host: string, name: string, instructions: string, prompts: KeyboardPrompts): Promise<string[] | null>;
   /**
    * What ssh prints on stderr without asking anything (a changed host key let through by
    * StrictHostKeyChecking=no, an identity file it cannot use), in ssh's words, one line each.

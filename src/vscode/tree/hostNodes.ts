@@ -41,44 +41,32 @@ export function childNodes(node: HostsNode, model: HostModel): HostsNode[] {
 
 export function statusNode(hostId: string, model: HostModel, scope = hostId): HostsNode {
   const s = model.status(hostId);
-  const id = `${scope}/status`;
-  if (s.working)
-    return {
-      kind: 'status',
-      id,
-      hostId,
-      label: t('Diagnosing…'),
-      tone: 'working',
-      tooltip: t('Collecting every diagnostic in one round trip.'),
-    };
+  const node = (label: string, tone: Tone, tooltip: string): HostsNode => ({
+    kind: 'status',
+    id: `${scope}/status`,
+    hostId,
+    label,
+    tone,
+    tooltip,
+  });
+  if (s.working) return node(t('Diagnosing…'), 'working', t('Collecting every diagnostic in one round trip.'));
   const last = s.last;
-  if (!last)
-    return {
-      kind: 'status',
-      id,
-      hostId,
-      label: t('Not diagnosed yet'),
-      tone: 'idle',
-      tooltip: t('Nothing connects until you run Diagnose.'),
-    };
+  if (!last) return node(t('Not diagnosed yet'), 'idle', t('Nothing connects until you run Diagnose.'));
   // The time fits the sidebar; the full date is in the tooltip.
   const when = timeOfDay(last.finishedAt);
   const date = dateTime(last.finishedAt);
   if (last.kind === 'failed') {
     const label = last.step === 'host-key' ? t('Refused: host key not trusted — {0}', when) : t('Unreachable ({0}) — {1}', last.step, when);
-    return { kind: 'status', id, hostId, label, tone: 'error', tooltip: `${date}: ${last.message}` };
+    return node(label, 'error', `${date}: ${last.message}`);
   }
   const r = last.report;
   const partial = r.connectionLost ? t(' · connection lost, partial') : r.timedOut ? t(' · deadline hit, partial') : '';
   // Neutral when complete: reaching a host says nothing about GPUDirect RDMA (the host's icon does).
-  return {
-    kind: 'status',
-    id,
-    hostId,
-    label: t('Diagnosed {0} in {1}{2}', when, formatMs(r.durationMs), partial),
-    tone: partial ? 'warning' : 'done',
-    tooltip: t('Diagnosed {0}: {1} commands collected from {2} in {3}.', date, r.commands.length, r.host, formatMs(r.durationMs)),
-  };
+  return node(
+    t('Diagnosed {0} in {1}{2}', when, formatMs(r.durationMs), partial),
+    partial ? 'warning' : 'done',
+    t('Diagnosed {0}: {1} commands collected from {2} in {3}.', date, r.commands.length, r.host, formatMs(r.durationMs)),
+  );
 }
 
 function groupNodes(scope: string, hostId: string, d: DiagnosedOutcome): HostsNode[] {

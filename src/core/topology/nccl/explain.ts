@@ -182,19 +182,11 @@ function versionNotes(gv: GpuVerdict, hv: HostVerdict): string {
 export function pathRuleText(path: PathType, hv: Pick<HostVerdict, 'rules' | 'env'>, threshold: PathType): string {
   const nccl = `NCCL ${formatNcclVersion(hv.rules.version)}`;
   const beyond = hv.rules.order.indexOf(path) > hv.rules.order.indexOf(threshold);
+  const args = [nccl, path, threshold, NCCL_SOURCE.checkGdr] as const;
   return beyond
     ? t(
         '{0} does not use GPUDirect RDMA over a {1} path (beyond {2}; {3}), unless it relays through an NVLink peer nearer the NIC (PXN).',
-        nccl,
-        path,
-        threshold,
-        NCCL_SOURCE.checkGdr,
+        ...args,
       )
-    : t(
-        '{0} uses GPUDirect RDMA over a {1} path (within {2}; {3}) when both sides support it.',
-        nccl,
-        path,
-        threshold,
-        NCCL_SOURCE.checkGdr,
-      );
+    : t('{0} uses GPUDirect RDMA over a {1} path (within {2}; {3}) when both sides support it.', ...args);
 }
