@@ -4,6 +4,7 @@
 import type { GpuProof, ModeOutcome, ProofReport } from './types';
 import { pct } from './verdict';
 import { t } from '../l10n';
+import { displayWidth, padEndColumns, padStartColumns } from '../columns';
 
 export function formatProof(report: ProofReport): string {
   const lines = [heading(report), ''];
@@ -12,9 +13,9 @@ export function formatProof(report: ProofReport): string {
     return `${lines.join('\n')}\n`;
   }
   const endsHeading = t('NIC → other end');
-  const width = Math.max(...report.gpus.map((g) => ends(g).length), endsHeading.length);
+  const width = Math.max(...report.gpus.map((g) => displayWidth(ends(g))), displayWidth(endsHeading));
   lines.push(
-    `  ${'GPU'.padEnd(6)}${endsHeading.padEnd(width + 2)}${t('mode').padEnd(9)}${'Gb/s'.padStart(8)}${t('line').padStart(7)}${t('ratio').padStart(7)}  ${t('result')}`,
+    `  ${'GPU'.padEnd(6)}${padEndColumns(endsHeading, width + 2)}${padEndColumns(t('mode'), 9)}${'Gb/s'.padStart(8)}${padStartColumns(t('line'), 7)}${padStartColumns(t('ratio'), 7)}  ${t('result')}`,
   );
   for (const g of report.gpus) lines.push(...gpuLines(g, width), '');
   for (const s of report.skipped) lines.push(`  ${t('not measured: {0}', s)}`);
@@ -40,7 +41,9 @@ function ends(g: GpuProof): string {
 }
 
 function gpuLines(g: GpuProof, width: number): string[] {
-  const rows = g.modes.map((m, i) => `  ${(i === 0 ? g.gpu : '').padEnd(6)}${(i === 0 ? ends(g) : '').padEnd(width + 2)}${modeRow(m)}`);
+  const rows = g.modes.map(
+    (m, i) => `  ${(i === 0 ? g.gpu : '').padEnd(6)}${padEndColumns(i === 0 ? ends(g) : '', width + 2)}${modeRow(m)}`,
+  );
   const explained = g.modes.flatMap((m) => m.explainedBy.map((e) => `        ${t('explained by {0}', e)}`));
   return [...rows, `        ${g.verdict}`, ...[...new Set(explained)], ...g.notes.map((n) => `        ${t('note: {0}', n)}`)];
 }
