@@ -7,7 +7,7 @@ import { NcclAssumptions, readNcclAssumptions } from '../core/diagnosis';
 import { NCCL_ENV_NAMES } from '../core/topology/nccl/env';
 import { NEWEST_NCCL, formatNcclVersion } from '../core/topology/nccl/version';
 import { DEFAULT_FLEET_CONCURRENCY } from '../core/fleet/fanout';
-import { RELAY_TOOLS } from '../core/fleet/relay/tools';
+import { RELAY_TOOLS, relayToolsWithCommands } from '../core/fleet/relay/tools';
 import { DemoHost } from '../core/demo/demoHost';
 import { diagnoseHost, HostSource, hostName } from '../core/host/diagnoseHost';
 import { collectScript, savedOutputNames, savedOutputsIn } from '../core/probe/offlineRunner';
@@ -69,7 +69,7 @@ hosts with the same findings, outliers first (on a terminal, stderr counts hosts
 
 Through a login node (one SSH connection to LOGIN; the nodes need no SSH from here):
   --via LOGIN        the login node, a destination as above
-  --with TOOL        slurm (srun), pdsh or clush; default: the first of these LOGIN has (said on stderr)
+  --with TOOL        {4}; default: the first of these LOGIN has (said on stderr)
   -w LIST            the nodes, a host list (or give them as destinations); pdsh and clush need it
   --partition P, --nodes N, --jobid J
                      Slurm: a partition, how many nodes, or the nodes of an existing allocation
@@ -84,6 +84,7 @@ running are stopped and what was collected is printed).
     NCCL_ENV_NAMES.join(', '),
     DEFAULT_FLEET_CONCURRENCY,
     RELAY_TOOLS.join('|'),
+    relayToolsWithCommands(),
   );
 
 const FLAGS = ['--print-collect-script', '--json', '--demo', '--local', '--batch', '--each'];

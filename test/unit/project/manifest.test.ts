@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ViewContainers, Views } from '../../../src/constants';
+import { diagnoseHelp } from '../../../src/cli/diagnoseCommand';
 import { RELAY_PREFERENCE, RELAY_TOOLS } from '../../../src/core/fleet/relay/tools';
 import { REPO_ROOT } from '../../support/paths';
 import { englishManifest } from '../../support/manifest';
@@ -52,5 +53,13 @@ describe('package.json manifest', () => {
     assert.deepEqual(withTool.enum, RELAY_TOOLS);
     assert.equal(withTool.enumDescriptions.length, RELAY_TOOLS.length);
     assert.ok(withTool.description.includes(`(${RELAY_PREFERENCE})`), withTool.description);
+  });
+
+  it("names the relay tools in the CLI's help from the same table, each with the command it runs", () => {
+    const line = diagnoseHelp()
+      .split('\n')
+      .find((l) => l.startsWith('  --with TOOL'));
+    assert.equal(line?.replace(/;.*/, ''), '  --with TOOL        slurm (srun), pdsh or clush');
+    assert.ok(diagnoseHelp().includes(`[--with ${RELAY_TOOLS.join('|')}]`));
   });
 });

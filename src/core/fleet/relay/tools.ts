@@ -2,6 +2,8 @@
 // the user names none (Slurm's srun, then pdsh, then clush): the one table every list, check and
 // message about them is made from.
 
+import { t } from '../../l10n';
+
 /** Each tool as the user names it (`--with`, a fleet's "with"), with the command it runs and its name in prose. */
 const TOOLS = {
   slurm: { command: 'srun', prose: 'Slurm' },
@@ -28,8 +30,18 @@ export function preferredRelayTool(found: readonly RelayTool[]): RelayTool | und
   return RELAY_TOOLS.find((t) => found.includes(t));
 }
 
+function orList(items: readonly string[]): string {
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
 /** "slurm, pdsh or clush": what --with and a fleet's "with" take. */
-export const RELAY_TOOL_CHOICES = `${RELAY_TOOLS.slice(0, -1).join(', ')} or ${RELAY_TOOLS[RELAY_TOOLS.length - 1]}`;
+export const RELAY_TOOL_CHOICES = orList(RELAY_TOOLS);
+
+/** "slurm (srun), pdsh or clush", in the user's language: the names, each with the command it runs where that differs. */
+export function relayToolsWithCommands(): string {
+  const names = RELAY_TOOLS.map((tool) => (TOOLS[tool].command === tool ? tool : `${tool} (${TOOLS[tool].command})`));
+  return t('{0} or {1}', names.slice(0, -1).join(', '), names[names.length - 1]);
+}
 
 /** "srun, pdsh, clush": the commands looked for on a login node. */
 export const RELAY_COMMANDS = RELAY_TOOLS.map(relayCommand).join(', ');
