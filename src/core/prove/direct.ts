@@ -11,6 +11,7 @@ import { SideRuns } from './outcome';
 import { Measurement } from './plan';
 import { clientScript, commandLine, loopbackScript, ScriptContext, ScriptEvent, scriptEvents, serverScript } from './scripts';
 import { RoleRun } from './types';
+import { t } from '../l10n';
 
 export interface ShellRun {
   readonly stdout: Buffer;
@@ -108,7 +109,7 @@ export function sideRuns(
   const client =
     role('client') ??
     (lost && !stopped
-      ? { exitCode: null, output: `connection to the host lost: ${lost.stderr.toString('utf8').trim() || 'no exit status'}` }
+      ? { exitCode: null, output: t('connection to the host lost: {0}', lost.stderr.toString('utf8').trim() || t('no exit status')) }
       : null);
   const side = { endpoint: m.client, cuda: m.mode, sizeBytes: ctx.sizeBytes, durationS: ctx.durationS };
   return {

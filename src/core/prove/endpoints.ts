@@ -7,6 +7,7 @@ import { rdmaPorts, RdmaPortView } from '../diagnosis/rdmaPorts';
 import { ProbeReport } from '../probe/runProbe';
 import { SmiGpu } from '../parsers/smiQuery';
 import { ProveEndpoint } from './types';
+import { t } from '../l10n';
 
 export interface DiagnosedHost {
   /** The host as the user named it. */
@@ -27,14 +28,21 @@ export function gpuIndex(gpu: string): number | null {
 export function endpointOf(h: DiagnosedHost, pair: GpuNicPair): EndpointOf {
   const index = gpuIndex(pair.gpu);
   const nic = pair.nics[0];
-  if (index === null) return { ok: false, reason: `${h.host}: ${pair.gpu} has no GPU index` };
-  if (!nic || nic.device === null) return { ok: false, reason: `${h.host}: ${pair.gpu} has no usable RDMA NIC (${pair.reason})` };
+  if (index === null) return { ok: false, reason: t('{0}: {1} has no GPU index', h.host, pair.gpu) };
+  if (!nic || nic.device === null) return { ok: false, reason: t('{0}: {1} has no usable RDMA NIC ({2})', h.host, pair.gpu, pair.reason) };
   const ports = rdmaPorts(h.report) ?? [];
   const port = ports.find((p) => p.device === nic.device && (nic.port === null || p.port === nic.port));
   if (port && port.active === false)
     return {
       ok: false,
-      reason: `${h.host}: ${pair.gpu}'s NIC ${nic.device} port ${port.port} is not active (${port.state ?? 'state unknown'})`,
+      reason: t(
+        "{0}: {1}'s NIC {2} port {3} is not active ({4})",
+        h.host,
+        pair.gpu,
+        nic.device,
+        port.port,
+        port.state ?? t('state unknown'),
+      ),
     };
   return { ok: true, pair, endpoint: endpoint(h, pair, index, nic.device, port?.port ?? nic.port ?? 1, port) };
 }

@@ -5,6 +5,7 @@ import { GpuNicPair } from '../diagnosis';
 import { DiagnosedHost, hostEndpoints, loopbackPartner } from './endpoints';
 import { PerftestCheck } from './checks';
 import { GpuPairing, ProveEndpoint, ProveMode, ProveOptions } from './types';
+import { t } from '../l10n';
 
 export interface Measurement {
   /** `m1`, `m2`… in run order. */
@@ -76,7 +77,7 @@ export function planProof(
     });
   }
   const known = new Set(host.diagnosis.pairs.map((p) => p.gpu));
-  for (const i of options.gpus ?? []) if (!known.has(`GPU${i}`)) skipped.push(`${host.host}: there is no GPU${i}`);
+  for (const i of options.gpus ?? []) if (!known.has(`GPU${i}`)) skipped.push(t('{0}: there is no GPU{1}', host.host, i));
   return { gpus, measurements, skipped };
 }
 
@@ -94,7 +95,7 @@ function serverEnd(
     return { server: p.server, loopback: p.kind };
   }
   const counterpart = other.endpoints.get(client.gpu)?.endpoint;
-  if (!counterpart) return { reason: `${client.gpu}: ${peer.host} has no ${client.gpu} with an RDMA NIC to measure against` };
+  if (!counterpart) return { reason: t('{0}: {1} has no {0} with an RDMA NIC to measure against', client.gpu, peer.host) };
   return { server: counterpart, loopback: null };
 }
 
@@ -108,24 +109,38 @@ function notes(
   const out: string[] = [];
   if (pair.proxyGpu)
     out.push(
-      `NCCL relays ${pair.gpu}'s sends through ${pair.proxyGpu} over NVLink (PXN) to ${client.device}; this measures ${pair.gpu}'s own memory over ${client.device}`,
+      t(
+        "NCCL relays {0}'s sends through {1} over NVLink (PXN) to {2}; this measures {0}'s own memory over {2}",
+        pair.gpu,
+        pair.proxyGpu,
+        client.device,
+      ),
     );
   if (loopback === 'same-port')
     out.push(
-      `one active ${client.linkLayer ?? ''} port on ${client.host} for ${client.device}: both ends use ${client.device} port ${client.port}, which loops the traffic back inside the HCA (the cable is not measured)`.replace(
-        '  ',
-        ' ',
+      t(
+        'one active {0} port on {1} for {2}: both ends use {2} port {3}, which loops the traffic back inside the HCA (the cable is not measured)',
+        client.linkLayer ?? 'RDMA',
+        client.host,
+        client.device,
+        client.port,
       ),
     );
   for (const e of client === server ? [client] : [client, server]) {
-    if (checks.get(e.host)?.numactl === null) out.push(`${e.host}: not pinned to a NUMA node: numactl is not installed`);
-    else if (e.numaNode === null) out.push(`${e.host}: ${e.device} not pinned: its NUMA node is unknown`);
+    if (checks.get(e.host)?.numactl === null) out.push(t('{0}: not pinned to a NUMA node: numactl is not installed', e.host));
+    else if (e.numaNode === null) out.push(t('{0}: {1} not pinned: its NUMA node is unknown', e.host, e.device));
     else if (e.numaSource === 'gpu')
-      out.push(`${e.host}: ${e.device} pinned to NUMA node ${e.numaNode}, the GPU's (the NIC's was not read)`);
+      out.push(t("{0}: {1} pinned to NUMA node {2}, the GPU's (the NIC's was not read)", e.host, e.device, e.numaNode));
   }
   if (client.linkLayer !== null && server.linkLayer !== null && client.linkLayer !== server.linkLayer)
     out.push(
-      `${client.device} is ${client.linkLayer} and ${server.device} ${server.linkLayer}: RDMA cannot connect ports of different link layers`,
+      t(
+        '{0} is {1} and {2} {3}: RDMA cannot connect ports of different link layers',
+        client.device,
+        client.linkLayer,
+        server.device,
+        server.linkLayer,
+      ),
     );
   return out;
 }

@@ -15,6 +15,7 @@ import type { Executor } from './index';
 import { Measurement } from './plan';
 import { PROOF_PROBE_COMMANDS } from './probe';
 import { ScriptContext, scriptEvents, slurmNodeScript } from './scripts';
+import { t } from '../l10n';
 
 export interface SlurmNodes {
   readonly login: string;
@@ -114,7 +115,10 @@ function finishUnreported(
         .trim();
     done(m, {
       server: null,
-      client: { exitCode: null, output: `srun through ${n.login} did not run this measurement: ${srun || `exit ${r.exitCode ?? '?'}`}` },
+      client: {
+        exitCode: null,
+        output: t('srun through {0} did not run this measurement: {1}', n.login, srun || `exit ${r.exitCode ?? '?'}`),
+      },
       command: null,
     });
     return;
