@@ -7,6 +7,7 @@ import { classifyConnectError } from '../ssh/errors';
 import type { SshProbeOptions } from '../ssh/probeOverSsh';
 import { statusOfProbe } from './status';
 import type { FleetHostResult, FleetPath } from './types';
+import { t } from '../l10n';
 
 /** pdsh's default fanout. */
 export const DEFAULT_FLEET_CONCURRENCY = 32;
@@ -195,8 +196,10 @@ function stopped(
 }
 
 function stopMessage(host: string, reason: StopReason, options: FanOutOptions, started: boolean): string {
-  if (reason === 'cancelled') return `${host}: ${started ? 'cancelled while running' : 'cancelled before it started'}`;
-  const overall = `the overall deadline (${(options.overallDeadlineMs ?? 0) / 1000} s)`;
-  if (!started) return `${host}: not started before ${overall}`;
-  return `${host}: stopped by ${reason === 'host-deadline' ? `its deadline (${(options.hostDeadlineMs ?? 0) / 1000} s)` : overall}`;
+  if (reason === 'cancelled') return started ? t('{0}: cancelled while running', host) : t('{0}: cancelled before it started', host);
+  const overallS = (options.overallDeadlineMs ?? 0) / 1000;
+  if (!started) return t('{0}: not started before the overall deadline ({1} s)', host, overallS);
+  return reason === 'host-deadline'
+    ? t('{0}: stopped by its deadline ({1} s)', host, (options.hostDeadlineMs ?? 0) / 1000)
+    : t('{0}: stopped by the overall deadline ({1} s)', host, overallS);
 }

@@ -19,6 +19,7 @@ import { ParseQueue } from './parseQueue';
 import { loginScript } from './loginScript';
 import { RELAY_TOOLS, relayCommand, RelayTool } from './tools';
 import { RelayOptions, checkRelayOptions } from './options';
+import { t } from '../../l10n';
 
 export type { RelayTool } from './tools';
 export { isRelayTool, preferredRelayTool, RELAY_COMMANDS, RELAY_PREFERENCE, RELAY_TOOL_CHOICES, RELAY_TOOLS } from './tools';
@@ -35,7 +36,10 @@ export async function detectRelayTools(client: Client, signal?: AbortSignal): Pr
   const r = await exec(client, PROBE_REMOTE_COMMAND, { stdin: DETECT_SCRIPT, timeoutMs: 15_000, maxBytes: 65_536, signal });
   if (r.connectionLost || r.timedOut)
     throw new Error(
-      `cannot list the login node's tools: ${r.stderr.toString('utf8').trim() || (r.timedOut ? 'timed out' : 'connection lost')}`,
+      t(
+        "cannot list the login node's tools: {0}",
+        r.stderr.toString('utf8').trim() || (r.timedOut ? t('timed out') : t('connection lost')),
+      ),
     );
   const found = new Set(
     r.stdout
@@ -150,7 +154,7 @@ async function parseNode(
 ): Promise<ParsedNode> {
   const stdout = node.data.take();
   const messages = node.messages;
-  if (node.data.cutBytes > 0) messages.push(`${node.data.cutBytes} more bytes of the node's probe stream were cut`);
+  if (node.data.cutBytes > 0) messages.push(t("{0} more bytes of the node's probe stream were cut", node.data.cutBytes));
   const runner: ProbeRunner = async () => ({ stdout, stderr: Buffer.from(messages.join('\n')), exitCode: node.exitCode, ...flags });
   const { report, diagnosis } = await diagnoseHost(
     { kind: 'runner', host: node.name, runner },
@@ -161,8 +165,8 @@ async function parseNode(
 
 async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostResult> {
   if (!node.began) {
-    if (ctx.cancelled) return failed(ctx, node.name, 'cancelled', 'cancelled', 'cancelled before the node started');
-    if (ctx.run.timedOut) return failed(ctx, node.name, 'timed-out', 'deadline', 'the deadline passed before the node started');
+    if (ctx.cancelled) return failed(ctx, node.name, 'cancelled', 'cancelled', t('cancelled before the node started'));
+    if (ctx.run.timedOut) return failed(ctx, node.name, 'timed-out', 'deadline', t('the deadline passed before the node started'));
     return failed(ctx, node.name, 'unreachable', 'relay', nodeFailure(ctx, node));
   }
   const cut = !node.ended;
@@ -184,11 +188,14 @@ async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostR
 
 /** Why a node that began was stopped, as the direct fan-out says it (its sections that ended are kept). */
 function stopError(status: FleetHostResult['status'], node: NodeStream): FleetHostResult['error'] {
-  if (status === 'cancelled') return { step: 'cancelled', message: `${node.name}: cancelled while running` };
+  if (status === 'cancelled') return { step: 'cancelled', message: t('{0}: cancelled while running', node.name) };
   if (status !== 'timed-out') return undefined;
   return {
     step: 'deadline',
-    message: `${node.name}: ${node.exitCode === 124 ? 'the probe reached its time limit on the node' : "the run's deadline passed while the probe ran"}`,
+    message:
+      node.exitCode === 124
+        ? t('{0}: the probe reached its time limit on the node', node.name)
+        : t("{0}: the run's deadline passed while the probe ran", node.name),
   };
 }
 
@@ -206,18 +213,18 @@ function failed(
 function nodeFailure(ctx: RunContext, node: NodeStream): string {
   const own = node.messages.filter((m) => m.trim() !== '');
   if (own.length > 0) return clip(own.join('\n'));
-  return `no output from ${node.name} through ${relayCommand(ctx.opts.tool)} on ${ctx.opts.loginHost}: ${runFailure(ctx)}`;
+  return t('no output from {0} through {1} on {2}: {3}', node.name, relayCommand(ctx.opts.tool), ctx.opts.loginHost, runFailure(ctx));
 }
 
 function runFailure(ctx: RunContext): string {
   const { run, demuxed } = ctx;
   const said = demuxed.toolMessages.filter((l) => l.trim() !== '');
   const how = ctx.cancelled
-    ? 'cancelled'
+    ? t('cancelled')
     : run.timedOut
-      ? 'timed out'
+      ? t('timed out')
       : run.connectionLost
-        ? 'connection to the login node lost'
+        ? t('connection to the login node lost')
         : `exit ${demuxed.toolExit ?? run.exitCode ?? '?'}`;
   return clip(said.length > 0 ? `${said.join('\n')} (${how})` : how);
 }
