@@ -86,6 +86,22 @@ describe('Prove GPUDirect RDMA in a real VS Code (code-server + chromium + SSH l
     await setExpanded(row('pe-ok'), false);
   });
 
+  it("shows the selected GPU's proof in the topology panel: a Measured row with the verdict and every mode", async function () {
+    await inline(row('pe-ok'), 'Show Topology');
+    // VS Code nests the webview's page in an iframe inside the webview's iframe.
+    const view = workbench.tab.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    await view.locator('.details dt', { hasText: /^Measured$/ }).waitFor();
+    const measured = view.locator('.details dd span[class^="proof-"]').first();
+    const text = (await measured.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /^GPUDirect RDMA works at \d+ % of line rate/, 'the verdict first');
+    assert.match(text, /host [\d.]+ Gb\/s/, 'host memory');
+    assert.match(text, /peermem [\d.]+ Gb\/s/, 'the GPU mode');
+    assert.match(text, /\(measured /, 'when');
+    assert.equal(await measured.getAttribute('class'), 'proof-ok');
+    await workbench.screenshot('prove-03-proof-in-panel');
+    await workbench.runCommand('View: Close Editor');
+  });
+
   it("puts the proof in the host's report: Copy Report has a table of every GPU and mode", async function () {
     await contextMenu('pe-ok', 'Copy Report (Markdown)');
     await toast('Report of pe-ok copied as Markdown.').waitFor();
