@@ -4,12 +4,17 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPO_ROOT } from '../../support/paths';
 
 /** Runs `command` until `until` shows in its stdout (true) or it exits first (false), then stops it. */
-async function watchUntil(command: string[], until: string): Promise<{ seen: boolean; out: string; stillRunning: boolean }> {
-  const child = spawn(command[0], command.slice(1), { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+async function watchUntil(
+  command: string[],
+  until: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ seen: boolean; out: string; stillRunning: boolean }> {
+  const child = spawn(command[0], command.slice(1), { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   let out = '';
   const seen = await new Promise<boolean>((resolve) => {
     child.stdout.on('data', (d: Buffer) => {
@@ -24,12 +29,23 @@ async function watchUntil(command: string[], until: string): Promise<{ seen: boo
 }
 
 describe('npm run watch (the F5 build task)', () => {
-  it('builds once, announces it as the problem matcher expects, and keeps watching', async function () {
+  it('builds once, announces it as the problem matcher expects (every bundle written by then), and keeps watching', async function () {
     this.timeout(60_000);
-    const { seen, out, stillRunning } = await watchUntil([process.execPath, 'esbuild.js', '--watch'], '[watch] build finished');
-    assert.ok(seen, `watch output: ${out}`);
-    assert.match(out, /\[watch\] build started/);
-    assert.ok(stillRunning, 'watch mode keeps running after the first build');
+    // Into a temp folder: stopping the watch must not leave a half-written dist/cli.js behind for the
+    // suites that run the built CLI (it did, when "finished" came after the first bundle only).
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-watch-dist-'));
+    try {
+      const env = { ...process.env, GDR_DIST_DIR: dist };
+      const { seen, out, stillRunning } = await watchUntil([process.execPath, 'esbuild.js', '--watch'], '[watch] build finished', env);
+      assert.ok(seen, `watch output: ${out}`);
+      assert.equal(out.match(/\[watch\] build started/g)?.length, 1, 'one start for the three bundles');
+      assert.ok(stillRunning, 'watch mode keeps running after the first build');
+      for (const bundle of ['extension.js', 'cli.js', 'webview.js']) {
+        assert.ok(fs.statSync(path.join(dist, bundle)).size > 10_000, `${bundle} written when "finished" is printed`);
+      }
+    } finally {
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
   });
 });
 
