@@ -41,14 +41,16 @@ export function targetPath(module: PeermemModule, target: PersistTarget): string
   return target === 'modules-load.d' ? MODULE_CONSTANTS[module].confFile : ETC_MODULES;
 }
 
-/** Commands found where modprobe lives, whatever PATH the login gave; messages in English for matching. */
-/** Every fix script starts here: a root PATH, the C locale (messages the checks read), no stdin. */
+/**
+ * Every fix script starts here: commands found where modprobe lives, whatever PATH the login gave;
+ * messages in English for matching; no stdin.
+ */
 export const PREAMBLE = ['PATH=/usr/sbin:/sbin:/usr/bin:/bin', 'export PATH', 'LC_ALL=C', 'export LC_ALL', 'exec </dev/null'];
 
 /**
  * The start of a script that replaces the regular file `file` ($f) whole: it stops on the first error
  * and refuses a link or a non-file, and `$t` is a temp file made from `tempTemplate` (mktemp's), removed
- * on any exit until installTempLines moves it over $f.
+ * on any exit until INSTALL_TEMP_LINES move it over $f.
  */
 export function replaceFileHead(file: string, tempTemplate: string, checks: readonly string[] = []): string[] {
   return [
