@@ -1,7 +1,7 @@
 // The fleet options of `gdr-doctor diagnose`: destinations that are host lists, a hosts file,
 // fan-out, deadlines, and the login-node relay's choices, checked before anything connects.
 import { expandHostList, HostListError, parseHostsFile } from '../core/fleet/hostlist';
-import { isRelayTool, RELAY_TOOL_CHOICES, RelayTool } from '../core/fleet/relay/tools';
+import { isRelayTool, relayToolChoices, RelayTool } from '../core/fleet/relay/tools';
 import { UsageError } from './args';
 import { CliIo } from './io';
 import { t } from '../core/l10n';
@@ -67,6 +67,6 @@ export function countOption(options: ReadonlyMap<string, string>, ...names: stri
 export function relayToolOption(options: ReadonlyMap<string, string>): RelayTool | undefined {
   const tool = options.get('--with');
   if (tool === undefined) return undefined;
-  if (!isRelayTool(tool)) throw new UsageError(t('--with takes {0}, not {1}', RELAY_TOOL_CHOICES, JSON.stringify(tool)));
+  if (!isRelayTool(tool)) throw new UsageError(t('--with takes {0}, not {1}', relayToolChoices(), JSON.stringify(tool)));
   return tool;
 }

@@ -85,4 +85,10 @@ describe('gdr-doctor --lang and the locale (built CLI)', () => {
     assert.equal(r.status, 64);
     assert.match(r.stderr, /--lang needs a value/);
   });
+
+  it('a usage error lists the relay tools in Chinese too', async () => {
+    const r = await runCli(['diagnose', 'gpu1', '--via', 'login', '--with', 'foo', '--lang', 'zh-CN'], ENGLISH_ENV);
+    assert.equal(r.status, 64);
+    assert.match(r.stderr, /slurm, pdsh 或 clush/);
+  });
 });

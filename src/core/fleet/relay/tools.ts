@@ -30,17 +30,26 @@ export function preferredRelayTool(found: readonly RelayTool[]): RelayTool | und
   return RELAY_TOOLS.find((t) => found.includes(t));
 }
 
-function orList(items: readonly string[]): string {
-  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+/** "a, b or c": in English (`localized` false: logs and errors), or in the user's language. */
+function orList(items: readonly string[], localized: boolean): string {
+  const [head, last] = [items.slice(0, -1).join(', '), items[items.length - 1]];
+  return localized ? t('{0} or {1}', head, last) : `${head} or ${last}`;
 }
 
-/** "slurm, pdsh or clush": what --with and a fleet's "with" take. */
-export const RELAY_TOOL_CHOICES = orList(RELAY_TOOLS);
+/** "slurm, pdsh or clush": what --with and a fleet's "with" take (English, for logs and errors). */
+export const RELAY_TOOL_CHOICES = orList(RELAY_TOOLS, false);
+
+/** RELAY_TOOL_CHOICES in the user's language, for the CLI's messages. */
+export function relayToolChoices(): string {
+  return orList(RELAY_TOOLS, true);
+}
 
 /** "slurm (srun), pdsh or clush", in the user's language: the names, each with the command it runs where that differs. */
 export function relayToolsWithCommands(): string {
-  const names = RELAY_TOOLS.map((tool) => (TOOLS[tool].command === tool ? tool : `${tool} (${TOOLS[tool].command})`));
-  return t('{0} or {1}', names.slice(0, -1).join(', '), names[names.length - 1]);
+  return orList(
+    RELAY_TOOLS.map((tool) => (TOOLS[tool].command === tool ? tool : `${tool} (${TOOLS[tool].command})`)),
+    true,
+  );
 }
 
 /** "srun, pdsh, clush": the commands looked for on a login node. */
