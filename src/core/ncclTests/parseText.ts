@@ -15,6 +15,7 @@ const DEVICE =
 const CONFIG = /^nThread \d+ nGpus (\d+) minBytes (\d+) maxBytes (\d+)/;
 const OUT_OF_BOUNDS = /^Out of bounds values *: *(\d{1,12}) (OK|FAILED)/;
 const AVERAGE = /^Avg bus bandwidth *: *(-?\d[\d.]{0,30}(?:e[+-]?\d{1,4})?)/;
+const INNER_TAG = /(?<=.)\[\d{1,7},\d{1,7}\]<std(?:out|err)>:/g;
 const FAILURE = /Test (?:NCCL|CUDA|\w{1,16}) failure|Test failure /;
 
 class TextRunBuilder {
@@ -174,11 +175,10 @@ export function readNcclTestsText(text: string, maxChars: number): NcclTestsRun 
     const whole = input.slice(start, Math.min(end, start + NCCL_TESTS_CAPS.lineChars));
     line++;
     const last = end >= input.length && !b.truncated;
-    if (isNcclLogLine(whole)) b.code ??= ncclVersionOnLine(whole);
-    else {
-      b.code ??= ncclVersionOnLine(whole);
-      b.line(lineText(whole), whole, line, last);
-    }
+    // mpirun --tag-output tags what it reads, not lines: a line split between two reads gets the tag again in its middle.
+    const clean = whole.includes(']<std') ? whole.replace(INNER_TAG, '') : whole;
+    b.code ??= ncclVersionOnLine(clean);
+    if (!isNcclLogLine(clean)) b.line(lineText(clean), whole, line, last);
     start = end + (input.charCodeAt(end) === 13 && input.charCodeAt(end + 1) === 10 ? 2 : 1);
   }
   return finish(b, line);

@@ -64,4 +64,13 @@ describe('nccl-tests outputs, damaged', () => {
     assert.equal(run.results.length, 5);
     assert.equal(run.problems[0].kind, 'garbled');
   });
+
+  it("reads a row that mpirun's --tag-output split with its tag in the middle (it tags what it reads, not lines)", () => {
+    const text = readFixture('nccl-tests', 'p4d-a100-efa-2nodes-tag-output-old-layout.txt').replace(
+      '183834   23.36   43.81  5e-07',
+      '183834   23.36   43.81[1,0]<stdout>:  5e-07',
+    );
+    const run = expectOk(parseNcclTests(text));
+    assert.deepEqual([run.results.length, run.problems.length, run.results[29].out_of_place?.error], [30, 0, 5e-7]);
+  });
 });
