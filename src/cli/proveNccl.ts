@@ -3,7 +3,7 @@
 import { readNcclAssumptions } from '../core/diagnosis';
 import { errorText } from '../core/errorText';
 import { DEFAULT_NCCL_PROVE_OPTIONS, NCCL_OPS, NcclProofReport, NcclProveOp, NcclProveOptions, runNcclProof } from '../core/prove/nccl';
-import { reachNcclNodes } from '../core/prove/nccl/reach';
+import { UseConnection, withNcclNodes } from '../core/prove/nccl/reach';
 import { appendNcclProofAudit, formatNcclProof } from '../core/prove/nccl/text';
 import { ConnectError } from '../core/ssh/errors';
 import { openSsh, throughJump } from '../core/ssh/openSsh';
@@ -124,26 +124,23 @@ export async function runProveNccl(argv: readonly string[], io: CliIo): Promise<
   const reach = { prompts, configFile: args.options.get('-F') };
   try {
     const proven = await whileInterruptible(async (signal): Promise<{ report: NcclProofReport; user: string | null } | number> => {
-      let reached;
+      const use: UseConnection = async (d, jump, work) => {
+        const conn = await openSsh(d, jump === null ? reach : throughJump(reach, d, jump), signal);
+        try {
+          return await work(conn);
+        } finally {
+          conn.close();
+        }
+      };
       try {
-        reached = await reachNcclNodes({
-          nodes,
-          via,
-          options,
-          nccl,
-          signal,
-          connect: (d, jump) => openSsh(d, jump === null ? reach : throughJump(reach, d, jump), signal),
+        return await withNcclNodes({ nodes, via, options, nccl, signal, use }, async (reached) => {
+          io.stderr(`gdr-doctor: ${t('{0} nodes diagnosed; launching nccl-tests', reached.nodes.length)}\n`);
+          const report = await runNcclProof({ ...reached, via, options, nccl, signal, confirmBusy: busyConfirmation(args, io) });
+          return { report, user: reached.user };
         });
       } catch (e) {
         io.stderr(e instanceof ConnectError ? cannotReachLine(e.host, e) : `gdr-doctor: ${errorText(e)}\n`);
         return ProveExit.unreachable;
-      }
-      try {
-        io.stderr(`gdr-doctor: ${t('{0} nodes diagnosed; launching nccl-tests', reached.nodes.length)}\n`);
-        const report = await runNcclProof({ ...reached, via, options, nccl, signal, confirmBusy: busyConfirmation(args, io) });
-        return { report, user: reached.user };
-      } finally {
-        for (const c of reached.opened) c.close();
       }
     });
     return typeof proven === 'number' ? proven : finish(proven.report, proven.user, args.flags.has('--json'), io);

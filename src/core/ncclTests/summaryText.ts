@@ -83,3 +83,15 @@ export function summarizeNcclTests(run: NcclTestsRun): string {
   if (run.truncated) lines.push(`  ${t('read up to a cap (rows, ranks or size): the rest of the input was not read')}`);
   return lines.join('\n');
 }
+
+/** Cheap test before reading a document: nccl-tests' header or footer words. */
+export const looksLikeNcclTests = (text: string): boolean => text.includes('busbw') || text.includes('Avg bus bandwidth');
+
+/** The editor lens: what ran where, the largest size's busbw, rows that could not be read. */
+export function lensText(run: NcclTestsRun): string {
+  const largest = largestRow(run);
+  const parts = [headline(run)];
+  if (largest) parts.push(t('busbw {0} GB/s at {1}', gbps(largest.busbw), formatBytes(largest.row.size)));
+  if (run.problems.length > 0) parts.push(t('{0} rows not read', run.problems.length));
+  return parts.join(' · ');
+}

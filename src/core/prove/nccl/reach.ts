@@ -18,13 +18,15 @@ import { ncclTestsCheckCommand } from './check';
 import type { NcclProveOptions } from './options';
 import { MAX_NCCL_OUTPUT_BYTES } from './run';
 
+/** Runs `work` on a connection to `destination` (through `jump`, as `ssh -J jump`, when given); the caller's own or pooled. */
+export type UseConnection = <T>(destination: string, jump: string | null, work: (conn: SshConnection) => Promise<T>) => Promise<T>;
+
 export interface NcclReachRequest {
   readonly nodes: readonly string[];
   readonly via: string | null;
   readonly options: NcclProveOptions;
   readonly nccl: NcclAssumptions;
-  /** Opens a connection to `destination`, through `jump` (as `ssh -J jump`) when given. */
-  readonly connect: (destination: string, jump: string | null) => Promise<SshConnection>;
+  readonly use: UseConnection;
   readonly signal?: AbortSignal;
 }
 
@@ -36,8 +38,6 @@ export interface ReachedNodes {
   readonly launcherNames: string[];
   /** The login user where the launcher runs, for the audit log. */
   readonly user: string | null;
-  /** Connections opened here that the caller did not own: closed when the proof ends. */
-  readonly opened: readonly SshConnection[];
 }
 
 export function ncclShell(client: Client, host: string, address: string): ProveShell {
@@ -48,67 +48,72 @@ export function ncclShell(client: Client, host: string, address: string): ProveS
   };
 }
 
-export async function reachNcclNodes(req: NcclReachRequest): Promise<ReachedNodes> {
-  const commands = [...PROBE_COMMANDS, ncclTestsCheckCommand(req.options.op, req.options.testsDir)];
-  if (req.via !== null && req.options.launcher === 'slurm') return viaSlurm(req, req.via, commands);
-  const login = req.via === null ? null : await req.connect(req.via, null);
-  const opened: SshConnection[] = login ? [login] : [];
-  try {
-    const conns: SshConnection[] = [];
-    for (const n of req.nodes) {
-      conns.push(await req.connect(n, req.via));
-      opened.push(conns[conns.length - 1]);
-    }
-    const nodes = await Promise.all(
-      conns.map(async (c, i) => {
-        const runner = sshRunner(c.client, req.signal);
-        const d = await diagnoseHost({ kind: 'runner', host: req.nodes[i], runner }, { commands, nccl: req.nccl, signal: req.signal });
-        return { host: req.nodes[i], report: d.report, diagnosis: d.diagnosis };
-      }),
-    );
-    const launcherConn = login ?? conns[0];
-    return {
-      nodes,
-      launcher: ncclShell(launcherConn.client, req.via ?? req.nodes[0], launcherConn.target.hostname),
-      launcherIsFirstNode: login === null,
-      // mpirun on the first node reaches the others as their SSH HostName; on a login node, by the names given.
-      launcherNames: login === null ? conns.map((c) => c.target.hostname) : [...req.nodes],
-      user: launcherConn.target.user,
-      opened,
-    };
-  } catch (e) {
-    for (const c of opened) c.close();
-    throw e;
-  }
+/** Connections to every destination at once, each through `jump` (nested scopes: all are released when `work` ends). */
+function useAll<T>(
+  use: UseConnection,
+  dests: readonly string[],
+  jump: string | null,
+  work: (conns: SshConnection[]) => Promise<T>,
+): Promise<T> {
+  const step = (i: number, got: SshConnection[]): Promise<T> =>
+    i === dests.length ? work(got) : use(dests[i], jump, (c) => step(i + 1, [...got, c]));
+  return step(0, []);
 }
 
-async function viaSlurm(req: NcclReachRequest, via: string, commands: readonly ProbeCommandSpec[]): Promise<ReachedNodes> {
-  const login = await req.connect(via, null);
-  try {
-    const results = await diagnoseViaLoginNode(login.client, {
-      tool: 'slurm',
-      loginHost: via,
-      nodes: req.nodes.join(','),
-      partition: req.options.partition,
-      commands,
-      nccl: req.nccl,
-      signal: req.signal,
-    });
-    const nodes = req.nodes.map((n): DiagnosedHost => {
-      const r = results.find((x) => x.host === n);
-      if (!r?.report || !r.diagnosis) throw new Error(`${n}: not probed through ${via}: ${r?.error?.message ?? 'no result'}`);
-      return { host: n, report: r.report, diagnosis: r.diagnosis };
-    });
-    return {
-      nodes,
-      launcher: ncclShell(login.client, via, login.target.hostname),
-      launcherIsFirstNode: false,
-      launcherNames: [...req.nodes],
-      user: login.target.user,
-      opened: [login],
-    };
-  } catch (e) {
-    login.close();
-    throw e;
+/** Reaches and probes the nodes, then runs `work` while the connections are held. */
+export function withNcclNodes<T>(req: NcclReachRequest, work: (reached: ReachedNodes) => Promise<T>): Promise<T> {
+  const commands = [...PROBE_COMMANDS, ncclTestsCheckCommand(req.options.op, req.options.testsDir)];
+  if (req.via !== null && req.options.launcher === 'slurm') {
+    const via = req.via;
+    return req.use(via, null, async (login) => work(await viaSlurm(req, via, login, commands)));
   }
+  const direct = (login: SshConnection | null) =>
+    useAll(req.use, req.nodes, req.via, async (conns) => {
+      const nodes = await Promise.all(
+        conns.map(async (c, i) => {
+          const runner = sshRunner(c.client, req.signal);
+          const d = await diagnoseHost({ kind: 'runner', host: req.nodes[i], runner }, { commands, nccl: req.nccl, signal: req.signal });
+          return { host: req.nodes[i], report: d.report, diagnosis: d.diagnosis };
+        }),
+      );
+      const launcherConn = login ?? conns[0];
+      return work({
+        nodes,
+        launcher: ncclShell(launcherConn.client, req.via ?? req.nodes[0], launcherConn.target.hostname),
+        launcherIsFirstNode: login === null,
+        // mpirun on the first node reaches the others as their SSH HostName; on a login node, by the names given.
+        launcherNames: login === null ? conns.map((c) => c.target.hostname) : [...req.nodes],
+        user: launcherConn.target.user,
+      });
+    });
+  return req.via === null ? direct(null) : req.use(req.via, null, (login) => direct(login));
+}
+
+async function viaSlurm(
+  req: NcclReachRequest,
+  via: string,
+  login: SshConnection,
+  commands: readonly ProbeCommandSpec[],
+): Promise<ReachedNodes> {
+  const results = await diagnoseViaLoginNode(login.client, {
+    tool: 'slurm',
+    loginHost: via,
+    nodes: req.nodes.join(','),
+    partition: req.options.partition,
+    commands,
+    nccl: req.nccl,
+    signal: req.signal,
+  });
+  const nodes = req.nodes.map((n): DiagnosedHost => {
+    const r = results.find((x) => x.host === n);
+    if (!r?.report || !r.diagnosis) throw new Error(`${n}: not probed through ${via}: ${r?.error?.message ?? 'no result'}`);
+    return { host: n, report: r.report, diagnosis: r.diagnosis };
+  });
+  return {
+    nodes,
+    launcher: ncclShell(login.client, via, login.target.hostname),
+    launcherIsFirstNode: false,
+    launcherNames: [...req.nodes],
+    user: login.target.user,
+  };
 }
