@@ -7,7 +7,7 @@
 // A cancel or the deadline TERMs the session: the trap stops the launcher (srun cancels its step and
 // Slurm stops every task; mpirun stops its ranks and daemons on every node) and, for Slurm, scancels
 // the job by its unique name in case srun was already gone.
-import { ENV, RUN_TOOL } from '../../fleet/relay/loginScript';
+import { RELAY_ENV as ENV, RUN_TOOL } from '../../transport';
 import { shQuote } from '../../probe/script';
 import { NcclProveOptions } from './options';
 

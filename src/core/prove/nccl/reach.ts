@@ -9,7 +9,7 @@ import { diagnoseViaLoginNode } from '../../fleet/relay';
 import { diagnoseHost } from '../../host/diagnoseHost';
 import { PROBE_COMMANDS, ProbeCommandSpec } from '../../probe/commands';
 import { PROBE_REMOTE_COMMAND } from '../../probe/script';
-import { sshRunner } from '../../probe/sshRunner';
+import { sshRunner } from '../../transport';
 import type { SshConnection } from '../../ssh/connect';
 import { exec } from '../../ssh/exec';
 import type { ProveShell } from '../direct';

@@ -17,7 +17,7 @@
 // (`refused`) and what was printed under it is dropped. Only srun choosing nodes itself (a node count,
 // no list) leaves no list to check against: there each name is taken once, from the task srun
 // labelled, and a second task claiming the same name is refused.
-import { expandHostList, foldHostList } from '../hostlist';
+import { expandHostList, foldHostList } from '../../parsers/hostlist';
 import type { RelayTool } from './tools';
 import { DecodedStream, LineSplitter, MessageLines } from './nodeStream';
 

@@ -9,10 +9,10 @@
 // framing and parsing as a live probe, so every report looks alike.
 import { promises as fs, statSync } from 'fs';
 import * as path from 'path';
-import { PROBE_COMMANDS, ProbeCommandSpec } from './commands';
-import { SectionData, encodeDone, encodeHeader, encodeSection } from './frames';
-import { ProbeRunner } from './runProbe';
-import { shQuote } from './script';
+import { PROBE_COMMANDS, ProbeCommandSpec } from '../probe/commands';
+import { SectionData, encodeDone, encodeHeader, encodeSection } from '../probe/frames';
+import { ProbeRunner } from '../probe/runProbe';
+import { shQuote } from '../probe/script';
 import { errorText } from '../errorText';
 
 export function offlineRunner(dir: string): ProbeRunner {

@@ -10,7 +10,7 @@
 // Layout: media/demo/host/<command id>.txt (.err, .rc), as `diagnose --from` reads a folder.
 import * as path from 'node:path';
 import { ProbeRunner } from '../probe/runProbe';
-import { SavedOutput, readSavedFolder, savedOutputsRunner } from '../probe/offlineRunner';
+import { SavedOutput, readSavedFolder, savedOutputsRunner } from './saved';
 
 export const DEMO_HOST_NAME = 'demo-hgx-h100 (replayed)';
 /** The login user of the replayed host: uid 1000 with passwordless sudo (media/demo/host/sudo-n.txt). */
