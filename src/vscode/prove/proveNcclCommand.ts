@@ -85,6 +85,11 @@ export async function proveNcclCommand(
   const report = await withAbortableProgress(title, (progress, signal) =>
     withNcclNodes({ nodes: target.nodes, via: target.via, options, nccl: settings.nccl, signal, use }, (reached) => {
       progress.report({ message: vscode.l10n.t('{0} nodes checked; nccl-tests runs…', reached.nodes.length) });
+      // The run's probe is a fresh diagnosis: it replaces the tree's for the hosts listed there.
+      for (const n of reached.nodes) {
+        const entry = target.entries.get(n.host);
+        if (entry) ctx.model.setOutcome(entry.id, { kind: 'diagnosed', report: n.report, diagnosis: n.diagnosis, finishedAt: new Date() });
+      }
       return runNcclProof({ ...reached, via: target.via, options, nccl: settings.nccl, signal, confirmBusy });
     }),
   ).then(

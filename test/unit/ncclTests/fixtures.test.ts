@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { largestRow, parseNcclTests } from '../../../src/core/ncclTests';
+import { ncclLogNearTop } from '../../../src/core/ncclLog/detect';
 import type { NcclTestsRun } from '../../../src/core/ncclTests';
 import { expectOk, readFixture } from '../../support/parsing';
 import { fixtureFiles } from '../../support/paths';
@@ -230,5 +231,19 @@ describe('nccl-tests outputs: every real fixture in test/fixtures/nccl-tests', (
       }
       assert.equal(json.average_bus_bandwidth, text.average_bus_bandwidth);
     }
+  });
+
+  it("takes an output with NCCL's INFO lines for an NCCL log too (the editor's nccl-log language), and one without them not", () => {
+    const withLog = files
+      .filter((f) => ncclLogNearTop(readFixture('nccl-tests', path.basename(f)).split('\n')))
+      .map((f) => path.basename(f));
+    assert.deepEqual(withLog, [
+      'h200-nccl2.28.9-all_gather-2nodes-socket.txt',
+      'h200-nccl2.28.9-all_reduce-1rank-socket.txt',
+      'h200-nccl2.28.9-all_reduce-2nodes-socket.txt',
+      'h200-nccl2.28.9-sendrecv-2nodes-socket.txt',
+      'nccl-tests-294-rows-only-2nodes.txt',
+      'p4d-a100-efa-2nodes-tag-output-old-layout.txt',
+    ]);
   });
 });

@@ -28,6 +28,12 @@ export function checkNcclPreconditions(nodes: readonly DiagnosedHost[], o: NcclP
     else checks.set(n.host, c);
   }
   const paths = new Set([...checks.values()].map((c) => c.binary));
+  // The path goes onto srun's or mpirun's command line: only plain path characters (command.ts checks it again).
+  for (const p of paths)
+    if (!/^\/?[A-Za-z0-9._/+-]{1,512}$/.test(p ?? ''))
+      refusals.push(
+        t('nccl-tests was found at {0}, a path gdr-doctor does not put on a command line: give --nccl-tests DIR', JSON.stringify(p)),
+      );
   if (paths.size > 1)
     refusals.push(
       t(
