@@ -2,6 +2,7 @@
 // the NICs allow and NCCL's own log against diagnose's prediction (docs/nccl-tests.md).
 import { readNcclAssumptions } from '../core/diagnosis';
 import { errorText } from '../core/errorText';
+import { expandHostList } from '../core/parsers/hostlist';
 import { DEFAULT_NCCL_PROVE_OPTIONS, NCCL_OPS, NcclProofReport, NcclProveOp, NcclProveOptions, runNcclProof } from '../core/prove/nccl';
 import { UseConnection, withNcclNodes } from '../core/prove/nccl/reach';
 import { appendNcclProofAudit, formatNcclProof } from '../core/prove/nccl/text';
@@ -114,7 +115,7 @@ export async function runProveNccl(argv: readonly string[], io: CliIo): Promise<
     io.stdout(proveNcclHelp());
     return ExitCode.ok;
   }
-  const nodes = args.positional;
+  const nodes = nodeList(args.positional);
   if (nodes.length < 2) throw new UsageError(t('prove --nccl needs two or more nodes'));
   const options = ncclOptions(args);
   const nccl = readNcclAssumptions(args.options.get('--nccl'), args.lists.get('--nccl-env') ?? []);
@@ -146,6 +147,15 @@ export async function runProveNccl(argv: readonly string[], io: CliIo): Promise<
     return typeof proven === 'number' ? proven : finish(proven.report, proven.user, args.flags.has('--json'), io);
   } finally {
     prompts.close();
+  }
+}
+
+/** The nodes as given, host lists such as `gpu[01-04]` expanded as pdsh writes them. */
+function nodeList(given: readonly string[]): string[] {
+  try {
+    return [...new Set(given.flatMap((g) => expandHostList(g)))];
+  } catch (e) {
+    throw new UsageError(errorText(e));
   }
 }
 

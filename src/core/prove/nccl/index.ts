@@ -12,7 +12,7 @@ import { launchLine, NcclLaunch } from './command';
 import { readNcclTestsCheck } from './check';
 import { checkNcclOptions, NcclProveOptions } from './options';
 import { checkNcclPreconditions } from './preconditions';
-import { launchNccl } from './run';
+import { launchNccl, NcclLaunchResult } from './run';
 import type { NcclProofReport } from './types';
 import { t } from '../../l10n';
 
@@ -39,39 +39,44 @@ export interface NcclProofInput {
   readonly tag?: string;
 }
 
+type Outcome = Omit<NcclProofReport, 'kind' | 'nodes' | 'via' | 'startedAt' | 'options' | 'durationMs'>;
+
+const EMPTY = { command: null, launcherExitCode: null, result: null, log: null, verdict: null, outputTail: null } as const;
+
 export async function runNcclProof(input: NcclProofInput): Promise<NcclProofReport> {
   const now = input.now ?? (() => new Date());
   const started = now();
-  const o = input.options;
-  const base = {
-    kind: 'nccl' as const,
+  const outcome = await prove(input);
+  return {
+    kind: 'nccl',
     nodes: input.nodes.map((n) => n.host),
     via: input.via,
     startedAt: started.toISOString(),
-    options: o,
-  };
-  const done = (r: Omit<NcclProofReport, keyof typeof base | 'durationMs'>): NcclProofReport => ({
-    ...base,
+    options: input.options,
     durationMs: now().getTime() - started.getTime(),
-    ...r,
-  });
-  const empty = { command: null, launcherExitCode: null, result: null, log: null, verdict: null, outputTail: null };
+    ...outcome,
+  };
+}
+
+async function prove(input: NcclProofInput): Promise<Outcome> {
+  const o = input.options;
   const mpirunHere = !input.launcherIsFirstNode || (readNcclTestsCheck(input.nodes[0].report)?.mpirun ?? null) !== null;
   const pre = checkNcclPreconditions(input.nodes, o, mpirunHere);
+  const refused = (refusals: string[], command: string | null = null): Outcome => ({
+    ...EMPTY,
+    gpusPerNode: pre.gpusPerNode,
+    command,
+    status: 'refused',
+    refusals,
+  });
   const refusals = [
     ...checkNcclOptions(o),
     ...(input.nodes.length < 2 ? [t('a proof with NCCL needs two or more nodes')] : []),
     ...pre.refusals,
   ];
-  if (refusals.length > 0 || pre.binary === null || pre.gpusPerNode === null)
-    return done({ ...empty, gpusPerNode: pre.gpusPerNode, status: 'refused', refusals });
+  if (refusals.length > 0 || pre.binary === null || pre.gpusPerNode === null) return refused(refusals);
   if (pre.busy.length > 0 && !(await input.confirmBusy(pre.busy)))
-    return done({
-      ...empty,
-      gpusPerNode: pre.gpusPerNode,
-      status: 'refused',
-      refusals: [t('not run: GPUs are busy and the run was not confirmed')],
-    });
+    return refused([t('not run: GPUs are busy and the run was not confirmed')]);
   const launch: NcclLaunch = {
     tag: input.tag ?? newRunTag(),
     nodes: input.launcherNames ?? input.nodes.map((n) => n.host),
@@ -84,37 +89,27 @@ export async function runNcclProof(input: NcclProofInput): Promise<NcclProofRepo
   const { result } = await launchNccl(input.launcher, launch, { signal: input.signal, onOutput: input.onOutput });
   const command = launchLine(launch);
   if (result.outcome === 'missing-launcher')
-    return done({
-      ...empty,
-      gpusPerNode: pre.gpusPerNode,
-      command,
-      status: 'refused',
-      refusals: [t('{0} is not installed on the launcher host: nothing ran', o.launcher === 'slurm' ? 'srun' : 'mpirun')],
-    });
+    return refused([t('{0} is not installed on the launcher host: nothing ran', o.launcher === 'slurm' ? 'srun' : 'mpirun')], command);
+  return { gpusPerNode: pre.gpusPerNode, command, ...ranOutcome(input, result) };
+}
+
+/** What a run that happened gave: its status, nccl-tests' result, NCCL's log in brief, the verdict. */
+function ranOutcome(input: NcclProofInput, result: NcclLaunchResult): Omit<Outcome, 'gpusPerNode' | 'command'> {
   const rows = result.run?.results.length ?? 0;
   const status: NcclProofReport['status'] =
     result.outcome === 'cancelled' ? 'cancelled' : result.outcome === 'timed-out' ? 'timed-out' : rows > 0 ? 'measured' : 'failed';
+  const algorithm = input.options.ring ? 'ring' : 'default';
   const verdict = result.run
-    ? ncclVerdict({
-        run: result.run,
-        log: result.log,
-        nodes: input.nodes,
-        nccl: input.nccl,
-        algorithm: o.ring ? 'ring' : 'default',
-        op: o.op,
-      })
+    ? ncclVerdict({ run: result.run, log: result.log, nodes: input.nodes, nccl: input.nccl, algorithm, op: input.options.op })
     : null;
-  return done({
-    gpusPerNode: pre.gpusPerNode,
+  const log = result.log;
+  return {
     status,
     refusals: [],
-    command,
     launcherExitCode: result.exitCode,
     result: result.run,
-    log: result.log
-      ? { ncclVersion: result.log.ncclVersion, verdict: result.log.verdict, netConnections: result.log.netConnections }
-      : null,
+    log: log ? { ncclVersion: log.ncclVersion, verdict: log.verdict, netConnections: log.netConnections } : null,
     verdict,
     outputTail: status === 'measured' ? null : result.outputTail.slice(-8192) || result.tableError,
-  });
+  };
 }
