@@ -2,7 +2,7 @@
 // (errors first, with evidence and fixes), the GPU↔NIC verdicts and the suggested job environment.
 import { Diagnosis, diagnose, pathLabel, shortVerdict } from '../core/diagnosis';
 import { formatFindings } from '../core/report/findingsText';
-import { shellAssignment } from '../core/diagnosis/suggestedEnv';
+import { shellAssignment } from '../core/shellText';
 import { ProbeReport } from '../core/probe/runProbe';
 import { commandStatus, unreadableOutput } from '../core/probe/commandStatus';
 import { t } from '../core/l10n';

@@ -12,7 +12,7 @@ import * as path from 'path';
 import { PROBE_COMMANDS, ProbeCommandSpec } from './commands';
 import { SectionData, encodeDone, encodeHeader, encodeSection } from './frames';
 import { ProbeRunner } from './runProbe';
-import { shQuote } from './script';
+import { shQuote } from '../shellText';
 import { errorText } from '../errorText';
 
 export function offlineRunner(dir: string): ProbeRunner {

@@ -11,7 +11,7 @@
 //   <T> R <id> <role> <rc>     the side ended (role server|client)
 // A cancel TERMs the session: the trap TERMs the whole process group (perftest, numactl, timeout run
 // in it: `timeout --foreground`), and `timeout` ends each side on its own if the session is gone.
-import { shQuote } from '../probe/script';
+import { shQuote } from '../shellText';
 import { Measurement } from './plan';
 import { ProveEndpoint } from './types';
 

@@ -18,7 +18,7 @@
 // Sizes: the probe (≈6 KB) in base64 inside the wrapper, the wrapper in base64 again: the per-node
 // command is ≈12 KB, one argument far below Linux's 128 KiB per-argument and 2 MiB ARG_MAX limits
 // (pdsh and clush pass it to ssh as one argument; srun to `sh -c`).
-import { shQuote } from '../../probe/script';
+import { shQuote } from '../../shellText';
 import type { RelayTool } from './tools';
 
 export type { RelayTool } from './tools';
