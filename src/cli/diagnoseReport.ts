@@ -20,7 +20,8 @@ export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = di
     lines.push(`  ${commandStatus(c).padEnd(10)} ${c.id.padEnd(22)} ${command}${parse}`);
   }
   lines.push(...formatPairs(diagnosis), ...formatFindings(diagnosis.findings), ...formatEnv(diagnosis));
-  for (const note of report.notes) lines.push(`  ${t('note: {0}', note)}`);
+  // A note may hold several lines (the runner's stderr): each its own `note:` line.
+  for (const note of report.notes.flatMap((n) => n.split('\n'))) lines.push(`  ${t('note: {0}', note)}`);
   return lines.join('\n');
 }
 

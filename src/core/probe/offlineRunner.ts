@@ -7,16 +7,17 @@
 //              the usual case of an output a user saved by hand)
 // `collectScript()` writes exactly these files on a host. The folder's files go through the same
 // framing and parsing as a live probe, so every report looks alike.
-import { promises as fs, statSync } from 'fs';
+import { lstatSync } from 'fs';
 import * as path from 'path';
 import { PROBE_COMMANDS, ProbeCommandSpec } from './commands';
 import { SectionData, encodeDone, encodeHeader, encodeSection } from './frames';
 import { ProbeRunner } from './runProbe';
 import { shQuote } from '../shellText';
 import { errorText } from '../errorText';
+import { readSavedFile } from './savedFile';
 
 export function offlineRunner(dir: string): ProbeRunner {
-  return savedOutputsRunner((id) => readSavedFolder(dir, id), 'offline');
+  return savedOutputsRunner((id, maxBytes) => readSavedFolder(dir, id, maxBytes), 'offline');
 }
 
 /** One command's saved output, as `--from DIR` holds it. */
@@ -27,8 +28,8 @@ export interface SavedOutput {
   readonly exitCode: number | null;
 }
 
-/** The saved output of a command id; undefined: not collected. A rejection is reported, not thrown. */
-export type SavedOutputs = (id: string) => Promise<SavedOutput | undefined>;
+/** The saved output of a command id, each stream up to `maxBytes` + 1; undefined: not collected. A rejection is reported, not thrown. */
+export type SavedOutputs = (id: string, maxBytes: number) => Promise<SavedOutput | undefined>;
 
 /**
  * A runner that frames saved outputs as a live probe would (the offline folder, the demo host),
@@ -39,7 +40,7 @@ export function savedOutputsRunner(read: SavedOutputs, source: string): ProbeRun
     const parts = [encodeHeader(request.boundary, { clock: 'none', timeout: 'no', source })];
     const notes: string[] = [];
     for (const spec of request.commands) {
-      const saved = await read(spec.id).catch((e: unknown) => {
+      const saved = await read(spec.id, request.maxOutputBytes).catch((e: unknown) => {
         notes.push(`${spec.id}: ${errorText(e)}`);
         return undefined;
       });
@@ -63,13 +64,19 @@ function section(spec: ProbeCommandSpec, saved: SavedOutput, cap: number): Secti
   };
 }
 
-/** `<id>.txt` (none: not collected), `<id>.err` and `<id>.rc` (absent: exit 0, an output saved by hand). */
-export async function readSavedFolder(dir: string, id: string): Promise<SavedOutput | undefined> {
+/** Enough of `<id>.rc` for any exit status and its newline. */
+const RC_FILE_BYTES = 16;
+
+/**
+ * `<id>.txt` (none: not collected), `<id>.err` and `<id>.rc` (absent: exit 0, an output saved by hand); regular
+ * files only, each read up to `maxBytes` + 1 (savedFile.ts).
+ */
+export async function readSavedFolder(dir: string, id: string, maxBytes: number): Promise<SavedOutput | undefined> {
   const base = path.join(dir, id);
-  const stdout = await readOptional(`${base}.txt`);
+  const stdout = await readSavedFile(`${base}.txt`, maxBytes);
   if (stdout === undefined) return undefined;
-  const stderr = (await readOptional(`${base}.err`)) ?? Buffer.alloc(0);
-  const rcText = (await readOptional(`${base}.rc`))?.toString('latin1').trim();
+  const stderr = (await readSavedFile(`${base}.err`, maxBytes)) ?? Buffer.alloc(0);
+  const rcText = (await readSavedFile(`${base}.rc`, RC_FILE_BYTES))?.toString('latin1').trim();
   const exitCode = rcText === undefined ? 0 : /^\d{1,3}$/.test(rcText) ? Number(rcText) : null;
   return { stdout, stderr, exitCode };
 }
@@ -79,25 +86,19 @@ export function savedOutputNames(commands: readonly ProbeCommandSpec[] = PROBE_C
   return commands.map((c) => `${c.id}.txt`);
 }
 
-/** Which of those files the folder holds (none: the folder is not a saved probe, or the wrong one). */
+/**
+ * Which of those names the folder holds (none: the folder is not a saved probe, or the wrong one). A link or a
+ * special file counts, without being followed: reading it is refused later, with the reason.
+ */
 export function savedOutputsIn(dir: string, commands: readonly ProbeCommandSpec[] = PROBE_COMMANDS): string[] {
-  return savedOutputNames(commands).filter((name) => isFile(path.join(dir, name)));
+  return savedOutputNames(commands).filter((name) => isEntry(path.join(dir, name)));
 }
 
-function isFile(file: string): boolean {
+function isEntry(file: string): boolean {
   try {
-    return statSync(file).isFile();
+    return !lstatSync(file).isDirectory();
   } catch {
     return false;
-  }
-}
-
-async function readOptional(file: string): Promise<Buffer | undefined> {
-  try {
-    return await fs.readFile(file);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
   }
 }
 

@@ -2,6 +2,7 @@
 // such a folder: test/unit/demo/).
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
+import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -43,6 +44,39 @@ describe('offlineRunner', () => {
     const ofed = report.commands.find((c) => c.id === 'ofed');
     assert.deepStrictEqual([ofed?.exitCode, ofed?.missing, ofed?.stderr], [127, true, 'sh: 1: ofed_info: not found\n']);
     assert.strictEqual(report.facts.ofed, undefined);
+  });
+
+  it('a hostile folder: links (to /dev/zero, to a secret), a FIFO and a 3 GiB file are refused or cut, with the reason', async () => {
+    const secret = `SECRET-${randomBytes(16).toString('hex')}`;
+    const secretFile = path.join(dir, 'secret');
+    fs.writeFileSync(secretFile, `${secret}\n`);
+    fs.symlinkSync('/dev/zero', path.join(dir, 'topo.txt'));
+    fs.symlinkSync(secretFile, path.join(dir, 'os-release.txt'));
+    execFileSync('mkfifo', [path.join(dir, 'ibv.txt')]);
+    fs.writeFileSync(path.join(dir, 'lscpu.txt'), '');
+    fs.truncateSync(path.join(dir, 'lscpu.txt'), 3 * 1024 ** 3);
+    fs.symlinkSync(secretFile, path.join(dir, 'ofed.txt.target'));
+    fs.writeFileSync(path.join(dir, 'ofed.txt'), 'MLNX_OFED_LINUX-23.10-1.1.9.0:\n');
+    fs.symlinkSync(secretFile, path.join(dir, 'ofed.err'));
+    const cap = 64 * 1024;
+    const report = await runProbe(offlineRunner(dir), { host: dir, maxOutputBytes: cap });
+    const byId = new Map(report.commands.map((c) => [c.id, c]));
+    const noteLines = report.notes.join('\n').split('\n');
+    for (const [id, why] of [
+      ['topo', /topo\.txt is a symbolic link: a saved folder is read from regular files only/],
+      ['os-release', /os-release\.txt is a symbolic link/],
+      ['ibv', /ibv\.txt is not a regular file \(a FIFO/],
+      ['ofed', /ofed\.err is a symbolic link/],
+    ] as const) {
+      assert.strictEqual(byId.get(id)?.state, 'not-run', id);
+      assert.ok(
+        noteLines.some((n) => n.startsWith(`${id}: `) && why.test(n)),
+        `${id}: ${noteLines.join('\n')}`,
+      );
+    }
+    const lscpu = byId.get('lscpu');
+    assert.deepStrictEqual([lscpu?.truncated, lscpu?.stdout.length], [true, cap]);
+    assert.ok(!JSON.stringify(report).includes(secret), 'the secret stays out of the report');
   });
 
   it('reads a folder written by collectScript() on a (fake) host', async () => {
