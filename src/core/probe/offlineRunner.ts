@@ -104,7 +104,7 @@ function isEntry(file: string): boolean {
 
 /**
  * A plain POSIX sh script a user runs on a GPU host to save what `--from DIR` reads:
- *   sh gdr-doctor-collect.sh [DIR]      (DIR defaults to ./gdr-doctor-<hostname>)
+ *   sh gdr-doctor-collect.sh [DIR]      (DIR, a folder that must not exist yet, defaults to ./gdr-doctor-<hostname>)
  * It runs the probe's commands one after another (read-only, no root), each under `timeout` when
  * the host has one, and writes <id>.txt, <id>.err and <id>.rc for each.
  */
@@ -114,8 +114,14 @@ export function collectScript(commands: readonly ProbeCommandSpec[] = PROBE_COMM
     '# gdr-doctor: saves the outputs `gdr-doctor diagnose --from DIR` reads. Read-only; needs no root.',
     'LC_ALL=C; export LC_ALL',
     'PATH=$PATH:/usr/sbin:/sbin; export PATH',
+    // Run as root in a shared folder (/tmp), a folder or file another user made first could redirect a write:
+    // only a fresh folder (mkdir without -p fails if the name exists), only its owner may read it (umask),
+    // and no `>` overwrites a file (set -C).
+    'umask 077',
+    'set -C',
     'DIR=${1:-gdr-doctor-$(hostname 2>/dev/null || uname -n)}',
-    'mkdir -p "$DIR" || exit 1',
+    'if [ -e "$DIR" ] || [ -L "$DIR" ]; then echo "gdr-doctor: $DIR exists already: give the name of a folder that does not exist" >&2; exit 1; fi',
+    'mkdir -- "$DIR" || exit 1',
     'TO=; if command -v timeout >/dev/null 2>&1 && timeout 10 true >/dev/null 2>&1; then TO=timeout; fi',
     'run() { if [ -n "$TO" ]; then timeout "$2" sh -c "$3"; else sh -c "$3"; fi </dev/null >"$DIR/$1.txt" 2>"$DIR/$1.err"; echo $? >"$DIR/$1.rc"; }',
     ...commands.map((c) => `run ${c.id} ${c.timeoutS} ${shQuote(c.command)}`),

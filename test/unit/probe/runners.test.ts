@@ -1,7 +1,7 @@
 // Offline folders (`--from DIR`) and the collect script that makes them (the demo host, which replays
 // such a folder: test/unit/demo/).
 import * as assert from 'assert';
-import { execFileSync } from 'child_process';
+import { execFileSync, spawnSync } from 'child_process';
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -95,5 +95,55 @@ describe('offlineRunner', () => {
     } finally {
       host.cleanup();
     }
+  });
+
+  describe('the collect script, in a folder another user could prepare', () => {
+    it('refuses a folder that exists already (a planted link inside is not written through)', () => {
+      const victim = path.join(dir, 'victim');
+      fs.writeFileSync(victim, 'untouched\n');
+      const planted = path.join(dir, 'gdr-out');
+      fs.mkdirSync(planted, { mode: 0o777 });
+      for (const id of ['topo', 'lsmod'])
+        for (const ext of ['txt', 'err', 'rc']) fs.symlinkSync(victim, path.join(planted, `${id}.${ext}`));
+      const script = path.join(dir, 'collect.sh');
+      fs.writeFileSync(script, collectScript());
+      const r = spawnSync('/bin/sh', [script, planted], { encoding: 'utf8' });
+      assert.notStrictEqual(r.status, 0);
+      assert.match(r.stderr, /gdr-doctor: .*gdr-out exists already: give the name of a folder that does not exist/);
+      assert.strictEqual(fs.readFileSync(victim, 'utf8'), 'untouched\n');
+    });
+
+    it('writes a fresh folder and files only its owner can read, and never overwrites a file', () => {
+      const host = makeFakeHost(H100_STUBS);
+      try {
+        const script = path.join(dir, 'collect.sh');
+        fs.writeFileSync(script, collectScript());
+        const out = path.join(dir, 'out');
+        const r = spawnSync('/bin/sh', [script, out], { env: { ...host.env }, encoding: 'utf8' });
+        assert.strictEqual(r.status, 0, r.stderr);
+        assert.strictEqual(fs.statSync(out).mode & 0o777, 0o700);
+        for (const name of fs.readdirSync(out)) assert.strictEqual(fs.statSync(path.join(out, name)).mode & 0o077, 0, name);
+        // noclobber (set -C): a second run of one command into the same folder fails rather than overwrite.
+        const again = spawnSync(
+          '/bin/sh',
+          [
+            '-c',
+            `${collectScript()
+              .split('\n')
+              .filter((l) => /^(set|umask|DIR=|TO=|run\(\))/.test(l))
+              .join('\n')}\nrun topo 5 true`,
+            'sh',
+            out,
+          ],
+          {
+            env: { ...host.env },
+            encoding: 'utf8',
+          },
+        );
+        assert.match(again.stderr, /cannot (overwrite|create) existing file|File exists/);
+      } finally {
+        host.cleanup();
+      }
+    });
   });
 });
