@@ -42,10 +42,14 @@ export function sudoRejectedPassword(result: FixResult): boolean {
   return result.plan.privilege === 'sudo-password' && result.status === 'failed' && result.passwordRejected === true;
 }
 
-/** What a run says about the password it sent: refused; accepted (a step ran under it); unknown (nothing ran). */
+/**
+ * What a run says about the password it sent: refused; accepted only when sudo demonstrably ran a command with it
+ * (the core's passwordAccepted: it asked, then a step exited 0); unknown otherwise (nothing ran, a step timed out
+ * or was cut off while sudo may still have been checking it, sudo failed for another reason).
+ */
 export function sudoVerdict(result: FixResult): SudoVerdict {
   if (sudoRejectedPassword(result)) return 'refused';
-  return result.steps.length > 0 ? 'accepted' : 'unknown';
+  return result.passwordAccepted === true ? 'accepted' : 'unknown';
 }
 
 /**

@@ -28,8 +28,17 @@ function plan(host: string): FixPlan {
   };
 }
 
-/** Hosts whose sudo accepts only RIGHT; every password sent is recorded with its host, in order, and when sudo ends. */
-function fleet(names: string[]) {
+/** What a fake host's `sudo -S -p MARKER …` answers to the password on its stdin. */
+type FakeSudo = (host: string, stdin: string | undefined) => { exitCode: number | null; stderr: string; timedOut?: boolean };
+
+/** Real sudo -S: prints its prompt (the marker) on stderr, reads a line; runs the command on RIGHT, else refuses. */
+const realSudo: FakeSudo = (_host, stdin) =>
+  stdin === `${RIGHT}\n`
+    ? { exitCode: 0, stderr: MARKER }
+    : { exitCode: 1, stderr: `${MARKER}Sorry, try again.\n${MARKER}sudo: 1 incorrect password attempt\n` };
+
+/** Hosts running `sudo`; every password sent is recorded with its host, in order, and when sudo ends. */
+function fleet(names: string[], sudo: FakeSudo = realSudo) {
   const sent: [string, string | undefined][] = [];
   const events: string[] = [];
   const session = (host: string): FixSession => {
@@ -39,13 +48,13 @@ function fleet(names: string[]) {
         events.push(`sent ${host}`);
         await new Promise((r) => setTimeout(r, 5)); // sudo takes a moment: the other hosts are asking meanwhile
         events.push(`answered ${host}`);
-        const ok = stdin === `${RIGHT}\n`;
+        const r = sudo(host, stdin);
         return {
-          exitCode: ok ? 0 : 1,
+          exitCode: r.exitCode,
           stdout: Buffer.from(''),
-          stderr: Buffer.from(ok ? '' : `${MARKER}Sorry, try again.\n${MARKER}sudo: 1 incorrect password attempt\n`),
+          stderr: Buffer.from(r.stderr),
           connectionLost: false,
-          timedOut: false,
+          timedOut: r.timedOut === true,
         };
       },
     };
@@ -68,8 +77,8 @@ function sharedBox(answer: AskedPassword | null) {
   return box;
 }
 
-async function applyGroup(names: string[], answer: AskedPassword | null, secrets = store(), limit = 32) {
-  const f = fleet(names);
+async function applyGroup(names: string[], answer: AskedPassword | null, secrets = store(), limit = 32, sudo = realSudo) {
+  const f = fleet(names, sudo);
   const box = sharedBox(answer);
   const results = await applyToGroup(f.ready, {
     limit,
@@ -108,6 +117,44 @@ describe('group fix: one sudo password for many hosts', () => {
     assert.equal(g.sent.filter(([, pw]) => pw === 'stale').length, 1, JSON.stringify(g.sent));
     assert.equal(g.sent.filter(([, pw]) => pw === RIGHT).length, 3);
     assert.equal(g.box.asked, 1);
+  });
+
+  it('a first try that times out is no verdict: the password goes to one host at a time, and a wrong one stops at the next refusal', async () => {
+    let first: string | undefined;
+    // The first host's sudo is still checking the password (a slow directory) when the step's time runs out.
+    const slowFirst: FakeSudo = (host, stdin) =>
+      (first ??= host) === host ? { exitCode: null, stderr: MARKER, timedOut: true } : realSudo(host, stdin);
+    const g = await applyGroup(['n1', 'n2', 'n3', 'n4'], { password: 'typo', remember: true }, store(), 32, slowFirst);
+    assert.equal(g.box.asked, 1);
+    assert.deepEqual(
+      g.sent.map(([host]) => host),
+      [first, g.sent[1][0]],
+      'the timed-out host, then one more host, which refuses it',
+    );
+    assert.deepEqual(g.events.slice(0, 4), [`sent ${first}`, `answered ${first}`, `sent ${g.sent[1][0]}`, `answered ${g.sent[1][0]}`]);
+    assert.equal(g.results.filter((r) => r.error?.startsWith('not run: sudo refused the password')).length, 2);
+  });
+
+  it('a step that exited 0 without sudo asking (cached credentials) proves nothing: the password is not remembered', async () => {
+    const f = fleet(['gpu01'], () => ({ exitCode: 0, stderr: '' }));
+    const secrets = store();
+    const r = await runWithSudo(plan('gpu01'), f.session('gpu01'), MARKER, {
+      secrets,
+      ask: async () => ({ password: 'anything', remember: true }),
+      note: () => undefined,
+    });
+    assert.equal(r.steps[0]?.ok, true, 'the step ran');
+    assert.equal(r.passwordAccepted, undefined);
+    assert.deepEqual([...secrets.data.keys()], []);
+  });
+
+  it('a password sudo asked for and then ran the step with is remembered when asked to', async () => {
+    const f = fleet(['gpu01']);
+    const secrets = store();
+    const ask = async () => ({ password: RIGHT, remember: true });
+    const r = await runWithSudo(plan('gpu01'), f.session('gpu01'), MARKER, { secrets, ask, note: () => undefined });
+    assert.equal(r.passwordAccepted, true);
+    assert.deepEqual([...secrets.data.entries()], [[sudoSecretKey('pwuser', 'gpu01'), RIGHT]]);
   });
 
   it('the gate: a verdict-less try (nothing ran) lets the next host try the same password', async () => {
