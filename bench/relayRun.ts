@@ -9,6 +9,8 @@
 import { performance } from 'node:perf_hooks';
 import { relayDiagnose } from '../src/core/fleet/relay';
 import { RelayDemux } from '../src/core/fleet/relay/demux';
+import { nodeKeys } from '../src/core/fleet/relay/loginScript';
+import { expandHostList } from '../src/core/fleet/hostlist';
 import type { FleetHostResult } from '../src/core/fleet/types';
 import { PROBE_COMMANDS } from '../src/core/probe/commands';
 import { ProbeReport, runProbe } from '../src/core/probe/runProbe';
@@ -41,10 +43,11 @@ async function streamOnly(fleet: ReturnType<typeof replayFleet>): Promise<void> 
   const boundary = newBoundary();
   const expected = replayedStream(boundary).length;
   let whole = 0;
-  const demux = new RelayDemux('pdsh', tag, [], (node) => void (node.data.take().length === expected && whole++));
+  const keys = nodeKeys(expandHostList(nodeList(fleet.nodes)));
+  const demux = new RelayDemux('pdsh', tag, [], (node) => void (node.data.take().length === expected && whole++), keys);
   const sink = (push: (c: Buffer) => void) => ({ write: (c: Buffer) => (push(c), true) });
   await runReplay(
-    replayLoginScript(fleet, tag, boundary),
+    replayLoginScript(fleet, tag, boundary, keys),
     TIMEOUT_MS,
     sink((c) => demux.pushStdout(c)),
     sink((c) => demux.pushStderr(c)),
@@ -74,7 +77,8 @@ async function main(): Promise<void> {
     } else {
       let bytes = 0;
       const drop = { write: (chunk: Buffer) => ((bytes += chunk.length), true) };
-      const run = await runReplay(replayLoginScript(fleet, 'gdrr-0000000000000000', newBoundary()), TIMEOUT_MS, drop, drop);
+      const keys = nodeKeys(expandHostList(nodeList(nodes)));
+      const run = await runReplay(replayLoginScript(fleet, 'gdrr-0000000000000000', newBoundary(), keys), TIMEOUT_MS, drop, drop);
       if (run.exitCode !== 0 || bytes === 0) throw new Error(`pdsh failed (exit ${run.exitCode}): ${run.stderr.toString()}`);
     }
     const ms = performance.now() - t0;

@@ -14,9 +14,9 @@ import { exec, ExecResult } from '../../ssh/exec';
 import { statusOfProbe } from '../status';
 import type { FleetHostResult } from '../types';
 import type { ByteSink } from '../../probe/streamCaps';
-import { NodeStream, RelayDemux } from './demux';
+import { Contest, NodeStream, RelayDemux } from './demux';
 import { ParseQueue } from './parseQueue';
-import { loginScript } from './loginScript';
+import { loginScript, nodeKeys } from './loginScript';
 import { RELAY_TOOLS, relayCommand, RelayTool } from './tools';
 import { RelayOptions, checkRelayOptions } from './options';
 import { t } from '../../l10n';
@@ -98,6 +98,8 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
   const checked = checkRelayOptions(opts, probeDeadlineMs(commands));
   const boundary = newBoundary();
   const tag = `gdrr-${randomBytes(8).toString('hex')}`;
+  // pdsh, clush: a key per node, which only that node gets (loginScript.ts); srun labels its tasks itself.
+  const keys = opts.tool === 'slurm' ? undefined : nodeKeys(checked.expected);
   // The node stops its own probe a little before the run's deadline, so what it printed arrives.
   const nodeLimitS = Math.max(1, Math.min(Math.ceil(probeDeadlineMs(commands) / 1000), Math.floor(checked.deadlineMs / 1000) - 5));
   const script = loginScript({
@@ -109,19 +111,26 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
     expectedCount: checked.expected.length,
     concurrency: checked.concurrency,
     deadlineS: Math.ceil(checked.deadlineMs / 1000),
+    keys,
   });
   const t0 = Date.now();
   // Each node is parsed as soon as its stream ends, while the others still run: only the nodes in
   // flight hold their raw streams.
   const parsed = new Map<string, Promise<ParsedNode>>();
   const queue = new ParseQueue(PARSE_BACKLOG);
-  const demuxed = new RelayDemux(opts.tool, tag, checked.expected, (node) => {
-    parsed.set(
-      node.name,
-      queue.add(() => parseNode(opts, boundary, node, { connectionLost: false, timedOut: node.exitCode === 124 })),
-    );
-    opts.onNodeEnded?.(parsed.size);
-  });
+  const demuxed = new RelayDemux(
+    opts.tool,
+    tag,
+    checked.expected,
+    (node) => {
+      parsed.set(
+        node.name,
+        queue.add(() => parseNode(opts, boundary, node, { connectionLost: false, timedOut: node.exitCode === 124 })),
+      );
+      opts.onNodeEnded?.(parsed.size);
+    },
+    keys,
+  );
   const sink = (push: (chunk: Buffer) => void): ByteSink => ({ write: (chunk) => (push(chunk), true), backlog: () => queue.backlog() });
   const run = await runLogin(script, {
     timeoutMs: checked.deadlineMs,
@@ -134,7 +143,10 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
   demuxed.pushStderr(run.stderr);
   demuxed.end();
   const ctx: RunContext = { opts, boundary, run, durationMs: Date.now() - t0, cancelled: opts.signal?.aborted === true, demuxed, parsed };
-  const refused = demuxed.refused.map((line) => `${opts.loginHost}: ${relayCommand(opts.tool)} printed ${line}`);
+  const refused = [
+    ...demuxed.refused.map((line) => `${opts.loginHost}: ${relayCommand(opts.tool)} printed ${line}`),
+    ...[...demuxed.contested].map(([name, c]) => `${opts.loginHost}: ${contestText(name, relayCommand(opts.tool), c)}`),
+  ];
   for (const line of refused) opts.onRefusedNode?.(line);
   if (demuxed.nodes.size === 0 && demuxed.skipped.size === 0)
     throw new Error([`${opts.loginHost}: ${namingTool(relayCommand(opts.tool), runFailure(ctx))}`, ...refused].join('\n'));
@@ -164,6 +176,9 @@ async function parseNode(
 }
 
 async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostResult> {
+  const contested = ctx.demuxed.contested.get(node.name);
+  if (contested !== undefined)
+    return failed(ctx, node.name, 'unreachable', 'relay', contestText(node.name, relayCommand(ctx.opts.tool), contested));
   if (!node.began) {
     if (ctx.cancelled) return failed(ctx, node.name, 'cancelled', 'cancelled', t('cancelled before the node started'));
     if (ctx.run.timedOut) return failed(ctx, node.name, 'timed-out', 'deadline', t('the deadline passed before the node started'));
@@ -197,6 +212,22 @@ function stopError(status: FleetHostResult['status'], node: NodeStream): FleetHo
         ? t('{0}: the probe reached its time limit on the node', node.name)
         : t("{0}: the run's deadline passed while the probe ran", node.name),
   };
+}
+
+/** Why a contested node's stream is not used (demux.ts Contest), in the user's words. */
+function contestText(node: string, tool: string, c: Contest): string {
+  const other = c.other ?? '?';
+  const why =
+    c.why === 'forged'
+      ? t('{0} printed relay lines claiming to be its stream', other)
+      : c.why === 'forger'
+        ? t("it printed relay lines claiming to be {0}'s stream", other)
+        : c.why === 'unkeyed'
+          ? t('it printed relay lines without its own key')
+          : c.why === 'second-start'
+            ? t('a second start line claimed its name')
+            : t('a second srun task ({0}) claimed its name', other);
+  return t('{0}: its stream through {1} was contested ({2}): nothing it printed is used', node, tool, why);
 }
 
 function failed(

@@ -121,3 +121,32 @@ export class MessageLines {
     return this.cutLines > 0 ? [...this.lines, `(${this.cutLines} more lines cut)`] : [...this.lines];
   }
 }
+
+/** One node's stream as the demux reads it: its frames, its decoded probe output, its messages. */
+export class NodeStream {
+  began = false;
+  ended = false;
+  exitCode: number | null = null;
+  /** The probe's stdout, decoded from the node's base64 lines. */
+  readonly data = new DecodedStream();
+  /** The node's own stderr and the tool's messages about it. */
+  readonly messageLines = new MessageLines();
+  /** Slurm: the step's node list from the node's `B` line. */
+  stepNodeList?: string;
+
+  constructor(readonly name: string) {}
+
+  get messages(): string[] {
+    return this.messageLines.all();
+  }
+}
+
+/**
+ * Why a node's stream is not used: `forged` (`other` printed relay lines claiming to be it), `forger` (it printed
+ * lines claiming to be `other`), `unkeyed` (it printed relay frames without its key), `second-start` (a second
+ * start line for it), `two-tasks` (a second srun task, `other`, claimed its name).
+ */
+export interface Contest {
+  readonly why: 'forged' | 'forger' | 'unkeyed' | 'second-start' | 'two-tasks';
+  readonly other?: string;
+}
