@@ -20,7 +20,9 @@ const NODE_EXEC = [
 
 // ssh as pdsh's ssh module, clush's ssh worker and the relay's own per-node script call it: options,
 // then the node, then the command (the last two arguments).
-const SSH = ['eval "node=\\${$(($# - 1))}"', 'eval "command=\\${$#}"', 'exec /bin/sh "$(dirname "$0")/node-exec" "$node" "$command"'].join('\n');
+const SSH = ['eval "node=\\${$(($# - 1))}"', 'eval "command=\\${$#}"', 'exec /bin/sh "$(dirname "$0")/node-exec" "$node" "$command"'].join(
+  '\n',
+);
 
 export function makeLoginNode(stubs: Record<string, string>): FakeHost {
   return makeFakeHost({ ...stubs, ssh: SSH, 'node-exec': NODE_EXEC });
