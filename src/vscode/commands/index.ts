@@ -15,7 +15,7 @@ import {
 } from './hosts';
 import { copyReportCommand, exportReportCommand, openRawOutputCommand } from './report';
 import { analyzeTopologyInEditorCommand, showTopologyCommand } from '../topology/commands';
-import { applyQuickFixCommand, fixFromFinding } from '../fixes/fixCommands';
+import { applyQuickFixCommand, fixFromFinding, forgetSudoPasswordsCommand } from '../fixes/fixCommands';
 import { addFleetCommand, diagnoseFleetCommand, removeFleetCommand } from '../fleet/fleetCommands';
 import { orGroupFix } from '../fleet/groupFix';
 import { analyzeNcclLogCommand } from '../ncclLog/analyzeCommand';
@@ -54,6 +54,7 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.analyzeNcclLog]: analyzeNcclLogCommand,
   [Commands.compareNcclLog]: compareNcclLogCommand,
   [Commands.prove]: proveCommand,
+  [Commands.forgetSudoPasswords]: forgetSudoPasswordsCommand,
 };
 
 /** Registers every command of the table, handing each registration to `own` as it is made. */

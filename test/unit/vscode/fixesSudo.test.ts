@@ -62,7 +62,7 @@ function asker(answers: (AskedPassword | null)[]) {
   return { calls, ask: async (retry: boolean) => (calls.push(retry), answers.shift() ?? null) };
 }
 
-const KEY = sudoSecretKey('pwuser', 'gpu-a');
+const KEY = sudoSecretKey({ user: 'pwuser', hostname: 'gpu-a', port: 22, proxyJump: null, proxyCommand: null });
 const notes: string[] = [];
 const note = (m: string) => void notes.push(m);
 

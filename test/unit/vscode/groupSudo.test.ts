@@ -5,7 +5,8 @@
 import * as assert from 'node:assert/strict';
 import { FixPlan, FixSession, RemoteShell } from '../../../src/core/fixes';
 import { SudoPasswordGate } from '../../../src/vscode/fixes/sudoGate';
-import { AskedPassword, runWithSudo, SecretStore, SudoDeps, sudoSecretKey } from '../../../src/vscode/fixes/sudoPassword';
+import { AskedPassword, runWithSudo, SecretStore, SudoDeps } from '../../../src/vscode/fixes/sudoPassword';
+import { forgetAllSudoPasswords, forgetHostPasswords, sudoSecretKey, SudoRoute } from '../../../src/vscode/fixes/sudoSecrets';
 import { applyToGroup } from '../../../src/vscode/fleet/groupApply';
 
 const RIGHT = 'right-pw';
@@ -64,6 +65,11 @@ function fleet(names: string[], sudo: FakeSudo = realSudo) {
   return { sent, events, ready, session };
 }
 
+/** A route to `host` (port 22, nothing in between unless `extra` says so), as runWithSudo's default makes it. */
+function route(host: string, extra: Partial<SudoRoute> = {}): SudoRoute {
+  return { hostId: host, user: 'pwuser', hostname: host, port: 22, proxyJump: null, proxyCommand: null, ...extra };
+}
+
 function store(initial: Record<string, string> = {}): SecretStore & { data: Map<string, string> } {
   const data = new Map(Object.entries(initial));
   return { data, get: async (k) => data.get(k), store: async (k, v) => void data.set(k, v), delete: async (k) => void data.delete(k) };
@@ -112,7 +118,7 @@ describe('group fix: one sudo password for many hosts', () => {
 
   it('the same stale remembered password on every host is tried once, then the typed one', async () => {
     const names = ['n1', 'n2', 'n3'];
-    const secrets = store(Object.fromEntries(names.map((n) => [sudoSecretKey('pwuser', n), 'stale'])));
+    const secrets = store(Object.fromEntries(names.map((n) => [sudoSecretKey(route(n)), 'stale'])));
     const g = await applyGroup(names, { password: RIGHT, remember: false }, secrets);
     assert.equal(g.sent.filter(([, pw]) => pw === 'stale').length, 1, JSON.stringify(g.sent));
     assert.equal(g.sent.filter(([, pw]) => pw === RIGHT).length, 3);
@@ -154,7 +160,7 @@ describe('group fix: one sudo password for many hosts', () => {
     const ask = async () => ({ password: RIGHT, remember: true });
     const r = await runWithSudo(plan('gpu01'), f.session('gpu01'), MARKER, { secrets, ask, note: () => undefined });
     assert.equal(r.passwordAccepted, true);
-    assert.deepEqual([...secrets.data.entries()], [[sudoSecretKey('pwuser', 'gpu01'), RIGHT]]);
+    assert.equal(secrets.data.get(sudoSecretKey(route('gpu01'))), RIGHT);
   });
 
   it('the gate: a verdict-less try (nothing ran) lets the next host try the same password', async () => {
@@ -169,21 +175,69 @@ describe('group fix: one sudo password for many hosts', () => {
   });
 });
 
-describe('remembered sudo passwords: keyed by the whole route', () => {
-  it('the same host behind two login nodes has two keys; a direct host keeps its key', () => {
-    assert.equal(sudoSecretKey('pwuser', 'gpu01'), 'gdrDoctor.sudo:pwuser@gpu01');
-    assert.equal(sudoSecretKey('pwuser', 'gpu01', 'login1'), 'gdrDoctor.sudo:pwuser@gpu01 via login1');
-    assert.notEqual(sudoSecretKey('pwuser', 'gpu01', 'login1'), sudoSecretKey('pwuser', 'gpu01', 'login2'));
-    assert.notEqual(sudoSecretKey('pwuser', 'gpu01', 'bastion,login1'), sudoSecretKey('pwuser', 'gpu01', 'login1'));
+describe('remembered sudo passwords: keyed by the whole route, forgotten with the host', () => {
+  it('every part of the resolved route is part of the key: user, HostName, Port, ProxyJump chain, ProxyCommand', () => {
+    const base = route('gpu01', { hostname: '10.0.0.1' });
+    assert.equal(sudoSecretKey(base), 'gdrDoctor.sudo:pwuser@10.0.0.1:22');
+    assert.equal(sudoSecretKey({ ...base, proxyJump: 'login1' }), 'gdrDoctor.sudo:pwuser@10.0.0.1:22 via login1');
+    const variants = [
+      base,
+      { ...base, user: 'root' },
+      { ...base, hostname: '10.0.0.2' },
+      { ...base, port: 2222 },
+      { ...base, proxyJump: 'login1' },
+      { ...base, proxyJump: 'login2' },
+      { ...base, proxyJump: 'bastion,login1' },
+      { ...base, proxyCommand: 'ssh -W %h:%p login1' },
+      { ...base, proxyCommand: 'ssh -W %h:%p login2' },
+    ];
+    assert.equal(new Set(variants.map(sudoSecretKey)).size, variants.length);
+    assert.match(
+      sudoSecretKey({ ...base, proxyCommand: 'nc -X connect -x proxy:3128 %h %p' }),
+      /^gdrDoctor\.sudo:pwuser@10\.0\.0\.1:22 through [0-9a-f]{16}$/,
+    );
   });
 
-  it('a password remembered for gpu01 behind login1 is not sent to gpu01 behind login2', async () => {
-    const f = fleet(['gpu01']);
-    const secrets = store({ [sudoSecretKey('pwuser', 'gpu01', 'login1')]: RIGHT });
-    const box = sharedBox(null);
-    const r = await runWithSudo(plan('gpu01'), f.session('gpu01'), MARKER, { secrets, ask: box.ask, note: () => undefined }, 'login2');
-    assert.deepEqual(f.sent, [], 'nothing sent: asked instead (and cancelled)');
-    assert.equal(box.asked, 1);
-    assert.equal(r.status, 'refused');
+  it('a password remembered for gpu01 behind login1 (or one ProxyCommand) is not sent to gpu01 behind login2 (or another)', async () => {
+    for (const [kept, used] of [
+      [{ proxyJump: 'login1' }, { proxyJump: 'login2' }],
+      [{ proxyCommand: 'ssh -W %h:%p login1' }, { proxyCommand: 'ssh -W %h:%p login2' }],
+      [{ hostname: '10.0.0.1' }, { hostname: '10.0.0.2' }],
+    ] as Partial<SudoRoute>[][]) {
+      const f = fleet(['gpu01']);
+      const secrets = store({ [sudoSecretKey(route('gpu01', kept))]: RIGHT });
+      const box = sharedBox(null);
+      const r = await runWithSudo(
+        plan('gpu01'),
+        f.session('gpu01'),
+        MARKER,
+        { secrets, ask: box.ask, note: () => undefined },
+        route('gpu01', used),
+      );
+      assert.deepEqual(f.sent, [], 'nothing sent: asked instead (and cancelled)');
+      assert.equal(box.asked, 1);
+      assert.equal(r.status, 'refused');
+    }
+  });
+
+  it('removing a host forgets its passwords (every route it was reached by), and Forget Remembered Passwords forgets all', async () => {
+    const secrets = store();
+    const remember = async (r: SudoRoute) =>
+      runWithSudo(
+        plan(r.hostId),
+        fleet([r.hostId]).session(r.hostId),
+        MARKER,
+        { secrets, ask: async () => ({ password: RIGHT, remember: true }), note: () => undefined },
+        r,
+      );
+    await remember(route('gpu01'));
+    await remember(route('gpu01', { port: 2222 }));
+    await remember(route('gpu02'));
+    const keys = (names: string[]) => names.filter((k) => k.startsWith('gdrDoctor.sudo:'));
+    assert.equal(keys([...secrets.data.keys()]).length, 3);
+    assert.equal(await forgetHostPasswords(secrets, ['gpu01']), 2);
+    assert.deepEqual(keys([...secrets.data.keys()]), [sudoSecretKey(route('gpu02'))]);
+    assert.equal(await forgetAllSudoPasswords(secrets), 1);
+    assert.deepEqual([...secrets.data.keys()], [], 'nothing left, the index included');
   });
 });
