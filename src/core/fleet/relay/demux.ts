@@ -26,6 +26,7 @@
 // known (the glued line's own node): nothing either printed is used (`contested`).
 import { expandHostList, foldHostList } from '../hostlist';
 import type { RelayTool } from './tools';
+import type { StreamBudget } from '../../probe/streamBudget';
 import { Contest, LineSplitter, MessageLines, NodeStream } from './nodeStream';
 
 export { NodeStream } from './nodeStream';
@@ -76,6 +77,8 @@ export class RelayDemux {
     private readonly onNodeEnded?: (node: NodeStream) => void,
     /** pdsh, clush: each node's key (loginScript.ts nodeKeys); without, lines carry the run's tag alone. */
     private readonly keys?: ReadonlyMap<string, string>,
+    /** What the nodes' streams held at once take from (streamBudget.ts); default the process's own. */
+    private readonly budget?: StreamBudget,
   ) {
     this.expected = expected.length > 0 ? new Set(expected) : undefined;
     for (const name of expected) this.nodeOf(name);
@@ -106,10 +109,15 @@ export class RelayDemux {
     if (this.laterStderr.cutLines > 0) this.toolLines.push(`(${this.laterStderr.cutLines} more stderr lines cut)`);
   }
 
+  /** Lets go of every node's stream still held (the run is over: what was not parsed never will be). */
+  dropStreams(): void {
+    for (const node of this.nodes.values()) node.data.take();
+  }
+
   nodeOf(name: string): NodeStream {
     let n = this.nodes.get(name);
     if (!n) {
-      n = new NodeStream(name);
+      n = new NodeStream(name, this.budget);
       this.nodes.set(name, n);
     }
     return n;

@@ -154,6 +154,7 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
     failed(ctx, name, 'unreachable', 'relay', `Slurm reports node ${name} as ${state}; not run there`),
   );
   const probed = await Promise.all([...demuxed.nodes.values()].filter((n) => !demuxed.skipped.has(n.name)).map((n) => nodeResult(ctx, n)));
+  demuxed.dropStreams();
   return [...probed, ...skipped].sort((a, b) => a.host.localeCompare(b.host, 'en', { numeric: true }));
 }
 
@@ -164,10 +165,17 @@ async function parseNode(
   node: NodeStream,
   flags: { connectionLost: boolean; timedOut: boolean },
 ): Promise<ParsedNode> {
+  const streamCut = node.data.cut;
   const stdout = node.data.take();
   const messages = node.messages;
-  if (node.data.cutBytes > 0) messages.push(t("{0} more bytes of the node's probe stream were cut", node.data.cutBytes));
-  const runner: ProbeRunner = async () => ({ stdout, stderr: Buffer.from(messages.join('\n')), exitCode: node.exitCode, ...flags });
+  // A cut stream is said in the report's notes (runProbe's streamCutNote), as for a direct probe.
+  const runner: ProbeRunner = async () => ({
+    stdout,
+    stderr: Buffer.from(messages.join('\n')),
+    exitCode: node.exitCode,
+    ...flags,
+    ...(streamCut ? { streamCut } : {}),
+  });
   const { report, diagnosis } = await diagnoseHost(
     { kind: 'runner', host: node.name, runner },
     { commands: opts.commands ?? PROBE_COMMANDS, boundary, nccl: opts.nccl },
