@@ -8,9 +8,9 @@
 // Prints one JSON line: { side, nodes, ms, maxRssKiB, heapMiB (after a GC, results still held), … }.
 import { performance } from 'node:perf_hooks';
 import { relayDiagnose } from '../src/core/fleet/relay';
-import { RelayDemux } from '../src/core/fleet/relay/demux';
-import { nodeKeys } from '../src/core/fleet/relay/loginScript';
-import { expandHostList } from '../src/core/fleet/hostlist';
+import { RelayDemux } from '../src/core/transport/relay/demux';
+import { nodeKeys } from '../src/core/transport/relay/loginScript';
+import { expandHostList } from '../src/core/parsers/hostlist';
 import type { FleetHostResult } from '../src/core/fleet/types';
 import { PROBE_COMMANDS } from '../src/core/probe/commands';
 import { ProbeReport, runProbe } from '../src/core/probe/runProbe';

@@ -3,7 +3,7 @@
 // `ssh` on the login node's PATH is a stand-in, which runs the node command in a local shell (node-exec)
 // with GDR_NODE set, instead of on a node. The fake GPU commands of fakeHost.ts replay real outputs and
 // may act per node.
-import { runLocalScript } from '../../../src/core/probe/localScript';
+import { runLocalScript } from '../../../src/core/transport/localScript';
 import type { LoginRunner } from '../../../src/core/fleet/relay';
 import { FakeHost, makeFakeHost } from '../probe/fakeHost';
 

@@ -3,10 +3,10 @@
 // a direct probe and a relayed node alike, each time said in the report's notes. The loud hosts are
 // generated here: fake commands printing megabytes each.
 import * as assert from 'node:assert/strict';
-import { RelayDemux } from '../../../src/core/fleet/relay/demux';
+import { RelayDemux } from '../../../src/core/transport/relay/demux';
 import { PROBE_COMMANDS } from '../../../src/core/probe/commands';
 import { encodeDone, encodeHeader, encodeSection } from '../../../src/core/probe/frames';
-import { localRunner } from '../../../src/core/probe/localRunner';
+import { localRunner } from '../../../src/core/transport/local';
 import { HOST_STREAM_BUDGET } from '../../../src/core/probe/outputLimits';
 import { runProbe } from '../../../src/core/probe/runProbe';
 import { StreamBudget } from '../../../src/core/probe/streamBudget';

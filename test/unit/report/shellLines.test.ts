@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { diagnose } from '../../../src/core/diagnosis';
-import { DEMO_HOST_NAME, DemoHost } from '../../../src/core/demo/demoHost';
+import { DEMO_HOST_NAME, DemoHost } from '../../../src/core/transport/demo';
 import { runProbe } from '../../../src/core/probe/runProbe';
 import { formatMarkdownReport } from '../../../src/core/report/diagnosisReport';
 import { shQuote, shellAssignment } from '../../../src/core/shellText';

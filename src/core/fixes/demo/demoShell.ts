@@ -10,13 +10,13 @@ import {
   persistScript,
   privilegedCommand,
   CONF_HEADER,
-} from '../fixes/scripts';
-import { linesNaming } from '../fixes/persistState';
-import { contentAfter } from '../fixes/planChecks';
-import { RemoteShell, ShellResult } from '../fixes/shell';
-import { PeermemModule, Privilege } from '../fixes/types';
-import { parseHeadedFiles } from '../probe/headedFiles';
-import { DemoHost } from './demoHost';
+} from '../scripts';
+import { linesNaming } from '../persistState';
+import { contentAfter } from '../planChecks';
+import { RemoteShell, ShellResult } from '../shell';
+import { PeermemModule, Privilege } from '../types';
+import { parseHeadedFiles } from '../../probe/headedFiles';
+import { DemoHost } from '../../transport';
 import { DEMO_TEXT } from './text';
 
 /** sudo -n and root need no prompt marker; privilegedCommand checks one is well formed all the same. */

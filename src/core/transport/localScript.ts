@@ -2,7 +2,7 @@
 // group so a deadline or the caller's abort signal (a user cancelling) stops the script and every
 // command it started. Output goes to sinks as it arrives (streamCaps.ts), which bound what is kept.
 import { spawn } from 'child_process';
-import { ByteSink, pauseOnBacklog } from './streamCaps';
+import { ByteSink, pauseOnBacklog } from '../probe/streamCaps';
 
 export interface LocalScriptOptions {
   /** Environment for the script (tests put fake commands first on PATH). Default: process.env. */

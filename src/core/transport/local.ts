@@ -2,8 +2,8 @@
 // own process group so the deadline, or the caller's abort signal (a user cancelling), can stop the
 // script and every command it started (localScript.ts).
 import { runLocalScript } from './localScript';
-import { ProbeRequest, ProbeRunner, RunnerOutput } from './runProbe';
-import { HeadKeeper, HOST_STREAM_BUDGET, ProbeStdout, STDERR_KEEP_BYTES } from './streamCaps';
+import { ProbeRequest, ProbeRunner, RunnerOutput } from '../probe/runProbe';
+import { HeadKeeper, HOST_STREAM_BUDGET, ProbeStdout, STDERR_KEEP_BYTES } from '../probe/streamCaps';
 
 export interface LocalRunnerOptions {
   /** Environment for the script (tests put fake commands first on PATH). Default: process.env. */

@@ -3,10 +3,10 @@
 // cancel) drops a connection being opened, or stops the remote commands (TERM, then KILL) and closes
 // the connection, so a stopped host keeps nothing running on either side.
 import { ProbeReport, runProbe } from '../probe/runProbe';
-import { sshRunner } from '../probe/sshRunner';
-import type { SshConnection } from './connect';
-import { openSsh, SshReachOptions } from './openSsh';
-import type { SshTarget } from './sshConfig';
+import { sshRunner } from './sshRunner';
+import type { SshConnection } from '../ssh/connect';
+import { openSsh, SshReachOptions } from '../ssh/openSsh';
+import type { SshTarget } from '../ssh/sshConfig';
 
 /** What probing one host gave: its report and, over SSH, the target it was reached as. */
 export interface ProbedHost {

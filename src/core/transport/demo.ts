@@ -11,7 +11,7 @@
 import * as path from 'node:path';
 import { ProbeRunner } from '../probe/runProbe';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../probe/commands';
-import { SavedOutput, readSavedFolder, savedOutputsRunner } from '../probe/offlineRunner';
+import { SavedOutput, readSavedFolder, savedOutputsRunner } from './saved';
 
 export const DEMO_HOST_NAME = 'demo-hgx-h100 (replayed)';
 /** The login user of the replayed host: uid 1000 with passwordless sudo (media/demo/host/sudo-n.txt). */

@@ -1,9 +1,8 @@
 // Quick fixes on the demo host: the same plan, apply and verify code as on a real host
 // (src/core/fixes), over a session whose shell is the demo's (demoShell.ts) and whose probe replays
 // the demo in its current state. Every plan is marked simulated and says so.
-import { FixId, FixPlan, FixSession, prepareFix } from '../fixes';
-import { probeHost } from '../host/diagnoseHost';
-import { DEMO_HOST_NAME, DEMO_USER, DemoHost } from './demoHost';
+import { FixId, FixPlan, FixSession, prepareFix } from '..';
+import { DEMO_HOST_NAME, DEMO_USER, DemoHost, probeHost } from '../../transport';
 import { demoShell } from './demoShell';
 import { DEMO_TEXT } from './text';
 

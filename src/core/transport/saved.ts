@@ -9,9 +9,9 @@
 // framing and parsing as a live probe, so every report looks alike.
 import { lstatSync } from 'fs';
 import * as path from 'path';
-import { PROBE_COMMANDS, ProbeCommandSpec } from './commands';
-import { SectionData, encodeDone, encodeHeader, encodeSection } from './frames';
-import { ProbeRunner } from './runProbe';
+import { PROBE_COMMANDS, ProbeCommandSpec } from '../probe/commands';
+import { SectionData, encodeDone, encodeHeader, encodeSection } from '../probe/frames';
+import { ProbeRunner } from '../probe/runProbe';
 import { shQuote } from '../shellText';
 import { errorText } from '../errorText';
 import { readSavedFile } from './savedFile';

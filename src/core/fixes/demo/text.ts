@@ -1,5 +1,5 @@
 // The demo's own words, in one place (the CLI and the extension show them).
-import { t } from '../l10n';
+import { t } from '../../l10n';
 export const DEMO_TEXT = {
   /** Added to every plan made on the demo host. */
   simulatedNote: (): string =>

@@ -24,7 +24,7 @@
 // the tag but not the key) contests the node. So does a second start line for a node, and a second srun
 // task claiming a name. A contested node is flagged, with the node the forgery came from when that is
 // known (the glued line's own node): nothing either printed is used (`contested`).
-import { expandHostList, foldHostList } from '../hostlist';
+import { expandHostList, foldHostList } from '../../parsers/hostlist';
 import type { RelayTool } from './tools';
 import type { StreamBudget } from '../../probe/streamBudget';
 import { Contest, LineSplitter, MessageLines, NodeStream } from './nodeStream';

@@ -3,9 +3,9 @@
 // send TERM (then KILL) to the remote session, so the host's commands really stop.
 import { Client } from 'ssh2';
 import { exec } from '../ssh/exec';
-import { ProbeRunner } from './runProbe';
-import { PROBE_REMOTE_COMMAND } from './script';
-import { HeadKeeper, HOST_STREAM_BUDGET, ProbeStdout, STDERR_KEEP_BYTES } from './streamCaps';
+import { ProbeRunner } from '../probe/runProbe';
+import { PROBE_REMOTE_COMMAND } from '../probe/script';
+import { HeadKeeper, HOST_STREAM_BUDGET, ProbeStdout, STDERR_KEEP_BYTES } from '../probe/streamCaps';
 
 export function sshRunner(client: Client, signal?: AbortSignal): ProbeRunner {
   return async (script, request) => {
