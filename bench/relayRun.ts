@@ -7,7 +7,7 @@
 //         node), then a check that every node's report equals a direct parse of the stream it replayed.
 // Prints one JSON line: { side, nodes, ms, maxRssKiB, heapMiB (after a GC, results still held), … }.
 import { performance } from 'node:perf_hooks';
-import { relayDiagnose } from '../src/core/fleet/relay';
+import { relayDiagnose, RelaySpill } from '../src/core/fleet/relay';
 import { RelayDemux } from '../src/core/transport/relay/demux';
 import { nodeKeys } from '../src/core/transport/relay/loginScript';
 import { expandHostList } from '../src/core/parsers/hostlist';
@@ -21,7 +21,7 @@ const TIMEOUT_MS = 30 * 60_000;
 
 const outputsOf = (report: ProbeReport) => JSON.stringify(report.commands.map((c) => [c.id, c.state, c.exitCode, c.stdout, c.stderr]));
 
-/** Nodes whose report differs from a direct parse of the replayed stream (or that have none). */
+/** Nodes whose report (read back from the spill folder) differs from a direct parse of the replayed stream (or that have none). */
 async function mismatches(results: readonly FleetHostResult[], nodes: number): Promise<string[]> {
   const boundary = newBoundary();
   const stream = replayedStream(boundary);
@@ -30,9 +30,11 @@ async function mismatches(results: readonly FleetHostResult[], nodes: number): P
     { host: 'direct', boundary },
   );
   const expected = outputsOf(direct);
-  const bad = results
-    .filter((r) => !r.report || !r.report.finished || outputsOf(r.report) !== expected)
-    .map((r) => `${r.host}: ${r.status} ${r.error?.message ?? ''}`.trim());
+  const bad: string[] = [];
+  for (const r of results) {
+    const report = r.fullReport ? await r.fullReport() : r.report;
+    if (!report || !report.finished || outputsOf(report) !== expected) bad.push(`${r.host}: ${r.status} ${r.error?.message ?? ''}`.trim());
+  }
   if (results.length !== nodes) bad.push(`${results.length} results for ${nodes} nodes`);
   return bad;
 }
@@ -60,11 +62,15 @@ async function main(): Promise<void> {
   const [side, nodesArg, fanoutArg] = process.argv.slice(2);
   const nodes = Number(nodesArg);
   const fleet = replayFleet(nodes, Number(fanoutArg));
+  let spill: RelaySpill | undefined;
   try {
     const t0 = performance.now();
     let results: FleetHostResult[] = [];
     if (side === 'relay') {
+      // As the CLI runs a relay: each node's outputs kept on disk once diagnosed (relay/spill.ts).
+      spill = await RelaySpill.create();
       results = await relayDiagnose(replayLogin(fleet), {
+        spill,
         tool: 'pdsh',
         loginHost: 'bench-login',
         nodes: nodeList(nodes),
@@ -99,6 +105,7 @@ async function main(): Promise<void> {
     );
   } finally {
     fleet.cleanup();
+    await spill?.remove();
   }
 }
 

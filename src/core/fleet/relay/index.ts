@@ -40,6 +40,7 @@ export {
 } from '../../transport';
 export type { RelayOptions } from './options';
 export { checkRelayOptions } from './options';
+export { RelaySpill } from './spill';
 
 /** Ended nodes that may wait for their parse before reading pauses (each holds its raw stream, ~100 KB). */
 const PARSE_BACKLOG = 64;
@@ -50,6 +51,8 @@ interface ParsedNode {
   readonly diagnosis: Diagnosis;
   /** How many of the node's message lines went into the report (later ones are added at the end). */
   readonly messagesUsed: number;
+  /** With a spill folder (RelayOptions.spill): where the node's outputs went; `report` keeps the summary's part. */
+  readonly spilledTo?: string;
 }
 
 interface RunContext {
@@ -150,7 +153,9 @@ async function parseNode(
     },
     { commands: opts.commands ?? PROBE_COMMANDS, boundary, nccl: opts.nccl },
   );
-  return { report, diagnosis, messagesUsed: node.messages.length };
+  if (!opts.spill) return { report, diagnosis, messagesUsed: node.messages.length };
+  const kept = await opts.spill.keep(report, diagnosis);
+  return { report: kept.report, diagnosis: kept.diagnosis, messagesUsed: node.messages.length, spilledTo: kept.file };
 }
 
 async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostResult> {
@@ -169,14 +174,25 @@ async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostR
     connectionLost: cut && !ctx.run.timedOut && !ctx.cancelled,
     timedOut: (cut && ctx.run.timedOut) || node.exitCode === 124,
   };
-  const { report: parsedReport, diagnosis, messagesUsed } = await (early ?? parseNode(ctx.opts, ctx.boundary, node, flags));
+  const { report: parsedReport, diagnosis, messagesUsed, spilledTo } = await (early ?? parseNode(ctx.opts, ctx.boundary, node, flags));
   // What the tool said about the node after its stream ended (pdsh's exit messages, late stderr).
   const late = node.messages.slice(messagesUsed);
   const report = late.length > 0 ? { ...parsedReport, notes: [...parsedReport.notes, late.join('\n')] } : parsedReport;
   // Stopped by the cancel: its stream cut, or ended early (srun TERMs the step, the probe's trap
   // stops its commands and the node still prints its E line; which one wins is timing).
   const status = ctx.cancelled && (cut || !report.finished) ? 'cancelled' : statusOfProbe(report, diagnosis);
-  return { host: node.name, status, path: ctx.opts.tool, report, diagnosis, error: stopError(status, node), durationMs: ctx.durationMs };
+  const { spill } = ctx.opts;
+  const fullReport = spill && spilledTo !== undefined ? { fullReport: () => spill.load(report, spilledTo) } : {};
+  return {
+    host: node.name,
+    status,
+    path: ctx.opts.tool,
+    report,
+    diagnosis,
+    error: stopError(status, node),
+    durationMs: ctx.durationMs,
+    ...fullReport,
+  };
 }
 
 /** Why a node that began was stopped, as the direct fan-out says it (its sections that ended are kept). */
