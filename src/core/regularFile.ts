@@ -53,30 +53,12 @@ export interface RegularFileRead {
 /** Up to `maxBytes` + 1 bytes of a regular file; undefined when there is none. Throws NotRegularFileError or the errno. */
 export async function readRegularFile(file: string, options: RegularFileOptions): Promise<RegularFileRead | undefined> {
   const follow = options.followLinks === true;
-  let st: Stats;
+  const st = await (follow ? fs.stat(file) : fs.lstat(file)).catch(absentOr);
+  if (st === undefined) return undefined;
+  refuseUnlessRegular(file, st, follow);
+  const handle = await fs.open(file, openFlags(follow)).catch((e: unknown) => openFailed(file, e));
   try {
-    st = await (follow ? fs.stat(file) : fs.lstat(file));
-  } catch (e) {
-    if (missing(e)) return undefined;
-    throw e;
-  }
-  const kind = refusal(st, follow);
-  if (kind) throw new NotRegularFileError(file, kind);
-  const handle = await fs.open(file, openFlags(follow)).catch((e: NodeJS.ErrnoException) => {
-    throw e.code === 'ELOOP' ? new NotRegularFileError(file, 'link') : e;
-  });
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw new NotRegularFileError(file, 'special');
-    const limit = options.maxBytes + 1;
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (let n = -1; n !== 0 && total < limit; total += n) {
-      const chunk = Buffer.alloc(Math.min(CHUNK, limit - total));
-      n = (await handle.read(chunk, 0, chunk.length, null)).bytesRead;
-      chunks.push(chunk.subarray(0, n));
-    }
-    return { data: Buffer.concat(chunks), stats };
+    return readOpen(file, handle.fd, options.maxBytes);
   } finally {
     await handle.close();
   }
@@ -85,36 +67,56 @@ export async function readRegularFile(file: string, options: RegularFileOptions)
 /** readRegularFile, synchronously (the ssh layer's config and key reads). */
 export function readRegularFileSync(file: string, options: RegularFileOptions): RegularFileRead | undefined {
   const follow = options.followLinks === true;
-  let st: Stats;
+  let st: Stats | undefined;
   try {
     st = follow ? statSync(file) : lstatSync(file);
   } catch (e) {
-    if (missing(e)) return undefined;
-    throw e;
+    st = absentOr(e);
   }
-  const kind = refusal(st, follow);
-  if (kind) throw new NotRegularFileError(file, kind);
+  if (st === undefined) return undefined;
+  refuseUnlessRegular(file, st, follow);
   let fd: number;
   try {
     fd = openSync(file, openFlags(follow));
   } catch (e) {
-    throw (e as NodeJS.ErrnoException).code === 'ELOOP' ? new NotRegularFileError(file, 'link') : e;
+    return openFailed(file, e);
   }
   try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new NotRegularFileError(file, 'special');
-    const limit = options.maxBytes + 1;
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (let n = -1; n !== 0 && total < limit; total += n) {
-      const chunk = Buffer.alloc(Math.min(CHUNK, limit - total));
-      n = readSync(fd, chunk, 0, chunk.length, null);
-      chunks.push(chunk.subarray(0, n));
-    }
-    return { data: Buffer.concat(chunks), stats };
+    return readOpen(file, fd, options.maxBytes);
   } finally {
     closeSync(fd);
   }
+}
+
+/** undefined for a file that is not there; any other error is thrown on. */
+function absentOr(e: unknown): undefined {
+  if (missing(e)) return undefined;
+  throw e;
+}
+
+function refuseUnlessRegular(file: string, st: Stats, follow: boolean): void {
+  const kind = refusal(st, follow);
+  if (kind) throw new NotRegularFileError(file, kind);
+}
+
+/** O_NOFOLLOW's ELOOP: the name became a link after the first look. */
+function openFailed(file: string, e: unknown): never {
+  throw (e as NodeJS.ErrnoException).code === 'ELOOP' ? new NotRegularFileError(file, 'link') : e;
+}
+
+/** Checks the open file again and reads up to `maxBytes` + 1 bytes of it (a regular file: reading never waits long). */
+function readOpen(file: string, fd: number, maxBytes: number): RegularFileRead {
+  const stats = fstatSync(fd);
+  if (!stats.isFile()) throw new NotRegularFileError(file, 'special');
+  const limit = maxBytes + 1;
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (let n = -1; n !== 0 && total < limit; total += n) {
+    const chunk = Buffer.alloc(Math.min(CHUNK, limit - total));
+    n = readSync(fd, chunk, 0, chunk.length, null);
+    chunks.push(chunk.subarray(0, n));
+  }
+  return { data: Buffer.concat(chunks), stats };
 }
 
 /**
