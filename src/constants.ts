@@ -43,6 +43,7 @@ export const Commands = {
   prove: 'gdrDoctor.prove',
   proveNccl: 'gdrDoctor.proveNccl',
   analyzeNcclTests: 'gdrDoctor.analyzeNcclTests',
+  forgetSudoPasswords: 'gdrDoctor.forgetSudoPasswords',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
