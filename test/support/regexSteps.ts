@@ -181,7 +181,8 @@ const isWord = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c
 function charTest(e: AST.Character | AST.CharacterSet | AST.CharacterClass | AST.CharacterClassRange, ignoreCase: boolean): Test {
   const base = rawTest(e);
   if (!ignoreCase) return base;
-  return (c) => base(c) || base(String.fromCharCode(c).toLowerCase().charCodeAt(0)) || base(String.fromCharCode(c).toUpperCase().charCodeAt(0));
+  return (c) =>
+    base(c) || base(String.fromCharCode(c).toLowerCase().charCodeAt(0)) || base(String.fromCharCode(c).toUpperCase().charCodeAt(0));
 }
 
 function rawTest(e: AST.Node): Test {

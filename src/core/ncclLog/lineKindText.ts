@@ -78,6 +78,17 @@ export const LINE_KIND_TEXT: Record<NcclMessageKind, Explanation> = {
     source:
       'NVIDIA/nccl src/graph/topo.cc (2.14 and later), src/transport/net_ib.cc ncclIbGdrSupport (2.5–2.13); Mellanox nccl-rdma-sharp-plugins src/p2p_plugin.c',
   },
+  'virtual-nic': {
+    get title(): string {
+      return t('A virtual NIC');
+    },
+    get text(): string {
+      return t(
+        'NCCL made a virtual network device: from here on, NET/IB/<n> in connection lines means this device, one NIC or several merged into one (their names joined by "+", NCCL_IB_MERGE_NICS).',
+      );
+    },
+    source: 'NVIDIA/nccl src/transport/net_ib.cc ncclIbMakeVDeviceInternal (2.24–2.28; net_ib/init.cc from 2.29)',
+  },
   'gpu-dmabuf': {
     get title(): string {
       return t('DMA-BUF on a GPU');

@@ -62,7 +62,7 @@ export class MarkCollector {
     }
     return rewordSocketMarks(
       this.marks,
-      summary.hcas.map((h) => h.name),
+      summary.hcas.filter((h) => h.net !== 'Socket').map((h) => h.name),
     ).sort((a, b) => a.line - b.line || a.start - b.start);
   }
 

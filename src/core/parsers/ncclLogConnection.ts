@@ -17,7 +17,7 @@ const CONNECTION =
 // The net's name may hold spaces and slashes ("AWS Libfabric", "NCCL RDMA Plugin v6"): read from the end.
 const NET_VIA = /^(?:NET|COLLNET)\/(.+)\/(\d+)(?:\((\d+)\))?(\/GDRDMA)?(\(PCI\))?(\/Shared)?$/;
 
-/** The connection a message describes, or null when it is not a connection line. `text` ends in a visible character (classifyMessage trims it). */
+/** The connection a message describes, or null when it is not a connection line. `text` is trimmed (classifyMessage). */
 export function parseConnection(text: string): NcclMessage | null {
   if (!(text.startsWith('Channel ') || text.startsWith('Ring ') || text.startsWith('Coll'))) return null;
   const m = CONNECTION.exec(text);

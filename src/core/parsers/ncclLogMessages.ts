@@ -33,6 +33,10 @@ const PAIR_GDR =
 // 2.30 prints it at TRACE level: "GPU Direct RDMA %s for GPU/%ld-%ld (rank %d) - NET/%ld-%ld (… distance %d <= %d, read %d, mode %s)".
 const PAIR_GDR_TRACE =
   /^GPU Direct RDMA (Enabled|Disabled) for (GPU\/\S+ \(rank \d+\)) - NET\/(\S+) \(.*?distance (\d+) (?:<=|>) (\d+)(?:, read (\d+), mode (\w+))?\)$/;
+// "NET/IB : Made virtual device [%d] name=%s speed=%d ndevs=%d" (src/transport/net_ib.cc 2.24–2.28,
+// src/transport/net_ib/init.cc 2.29+, " rail=%d plane=%d" added in 2.30): from then on `NET/IB/<n>` is that
+// device, a NIC or several merged ("mlx5_0+mlx5_1", NCCL_IB_MERGE_NICS).
+const VIRTUAL_NIC = /^NET\/(\S+) : Made virtual device \[(\d+)\] name=(\S+)/;
 // "DMA-BUF is available on GPU device %d" (src/init.cc, 2.13+).
 const GPU_DMABUF = /^DMA-BUF is available on GPU device (\d+)/;
 // "comm %p rank %d nranks %d cudaDev %d nvmlDev %d - Init COMPLETE" (2.4), "… cudaDev %d busId %lx - Init COMPLETE"
@@ -78,6 +82,7 @@ const CLASSIFIERS: readonly Classifier[] = [
       relaxedOrdering: m[3] !== undefined,
       oob: m[4] ?? null,
     })),
+  (t) => map(VIRTUAL_NIC, t, (m) => ({ kind: 'virtual-nic', net: m[1], index: Number(m[2]), name: m[3] })),
   (t) => map(NET_NO_DEVICE, t, (m) => ({ kind: 'net-devices', net: m[1], devices: [], relaxedOrdering: false, oob: null })),
   (t) => map(NETWORK, t, (m) => ({ kind: 'network', name: m[1] })),
   (t) => map(GPU_DMABUF, t, (m) => ({ kind: 'gpu-dmabuf', dev: Number(m[1]) })),

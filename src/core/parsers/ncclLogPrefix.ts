@@ -8,10 +8,11 @@
 // before it: Slurm `srun -l` (`0: `), Open MPI `--tag-output` (`[1,0]<stdout>:`), torchrun
 // (`[rank0]:`, `[default0]:`), log collectors' timestamps. Two processes writing at once can put a
 // second header in the middle of a line: each header starts a message of its own.
+import { splitRayRepeat } from './ncclLogRay';
 import type { NcclLevel, NcclLineHead } from './ncclLogTypes';
 
 /** A header found on a line: NCCL's part of the record (its line number comes from the reader) and the message. */
-export type NcclHeader = Omit<NcclLineHead, 'line'> & {
+export type NcclHeader = Omit<NcclLineHead, 'line' | 'rayFolded'> & {
   /** The message, up to the next header on the same line or the end of the line. */
   readonly message: string;
 };
@@ -127,7 +128,8 @@ function versionLine(text: string): Mutable<NcclHeader>[] {
   if (column < 0 || text.startsWith(', ', column - 2)) return [];
   const number = column + VERSION_WORDS.length;
   VERSION_NUMBER.lastIndex = number;
-  const rest = text.slice(number).trimEnd();
+  // Only the version may follow, or Ray's "[repeated Nx across cluster]" after it.
+  const rest = splitRayRepeat(text.slice(number)).message.trimEnd();
   if (!VERSION_NUMBER.test(text) || /\s/.test(rest)) return [];
   return [
     {

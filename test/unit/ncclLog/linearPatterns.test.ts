@@ -52,7 +52,10 @@ const ATTACKS = PATTERNS.map((p) => ({ ...p, worst: worstAttack(p.re) }));
 describe('the NCCL log reader is linear on adversarial 64 KiB lines (steps counted)', () => {
   it('finds the patterns of every parser file', () => {
     for (const file of ['ncclLogPrefix.ts', 'ncclLogMessages.ts', 'ncclLogConnection.ts']) {
-      assert.ok(PATTERNS.some((p) => p.file.endsWith(file)), file);
+      assert.ok(
+        PATTERNS.some((p) => p.file.endsWith(file)),
+        file,
+      );
     }
     assert.ok(PATTERNS.length >= 30, `${PATTERNS.length} patterns`);
   });
@@ -94,7 +97,10 @@ describe('the NCCL log reader is linear on adversarial 64 KiB lines (steps count
   it('hovers anywhere on such a line within the budget', () => {
     for (const line of [...lines(), ...headerFloods]) {
       for (const at of [0, 40, 2000, line.length - 1]) {
-        assert.doesNotThrow(() => countRegExpSteps(budget(line.length), () => ncclLogHoverAt(line, at)), JSON.stringify([at, line.slice(0, 80)]));
+        assert.doesNotThrow(
+          () => countRegExpSteps(budget(line.length), () => ncclLogHoverAt(line, at)),
+          JSON.stringify([at, line.slice(0, 80)]),
+        );
       }
     }
   });
