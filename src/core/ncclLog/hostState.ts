@@ -71,9 +71,9 @@ export class HostState {
     }
   }
 
-  listNics(line: NcclLogLine, net: string, devices: readonly NcclNetDevice[]): void {
+  listNics(line: NcclLogLine, net: string, devices: readonly NcclNetDevice[], found: boolean): void {
     if (net === 'Socket') this.socketListed ||= devices.length > 0;
-    else this.noRdmaDevice ||= devices.length === 0;
+    else this.noRdmaDevice ||= !found;
     for (const d of devices) {
       this.nameNic(line.pid, net, d.index, d.name, true);
       const hca = net === 'Socket' ? null : this.hca(d.name, net);

@@ -5,7 +5,7 @@ import { MAX_LINE_CHARS } from '../parsers/ncclLog';
 import { classifyMessage } from '../parsers/ncclLogMessages';
 import { findHeaders } from '../parsers/ncclLogPrefix';
 import type { NcclMessageKind } from '../parsers/ncclLogTypes';
-import { Explanation, HEADER_TEXT, LINE_KIND_TEXT, TRANSPORT_TEXT, TransportToken } from './lineKindText';
+import { Explanation, HEADER_TEXT, LINE_KIND_TEXT, NO_DEVICE_TEXT, TRANSPORT_TEXT, TransportToken } from './lineKindText';
 
 export interface NcclLogHover {
   /** 0-based columns [start, end) of what is explained. */
@@ -48,8 +48,10 @@ export function ncclLogHoverAt(line: string, character: number): NcclLogHover | 
   if (character < h.messageColumn) return { start: h.column, end: h.messageColumn, explanations: [HEADER_TEXT] };
   const end = h.messageColumn + h.message.trimEnd().length;
   if (character >= end) return null;
-  const kind = classifyMessage(h.message, h.level).kind;
-  const lineKind = LINE_KIND_TEXT[kind];
+  const message = classifyMessage(h.message, h.level);
+  const kind = message.kind;
+  // The line under the cursor: a "No device found" line is explained as such, not as the NIC list it shares a kind with.
+  const lineKind = message.kind === 'net-devices' && !message.found ? NO_DEVICE_TEXT : LINE_KIND_TEXT[kind];
   const token = tokenAt(h.message, character - h.messageColumn, kind);
   if (!token) return { start: h.messageColumn, end, explanations: [lineKind] };
   return { start: h.messageColumn + token.start, end: h.messageColumn + token.end, explanations: [TRANSPORT_TEXT[token.key], lineKind] };

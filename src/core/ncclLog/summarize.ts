@@ -91,8 +91,8 @@ export class NcclLogSummarizer {
         if (m.name === 'Socket') this.host(line).addReason(socketNetworkReason(), ref);
         return;
       case 'net-devices':
-        this.host(line).listNics(line, m.net, m.devices);
-        if (m.devices.length === 0 && m.net !== 'Socket') this.host(line).addReason(noRdmaDeviceReason(m.net), ref);
+        this.host(line).listNics(line, m.net, m.devices, m.found);
+        if (!m.found && m.net !== 'Socket') this.host(line).addReason(noRdmaDeviceReason(m.net), ref);
         return;
       case 'hca-gdr':
         return this.addHcaGdr(line, m, ref);

@@ -80,6 +80,8 @@ export type NcclMessage =
   | {
       readonly kind: 'net-devices';
       readonly net: string;
+      /** false for "NET/<net> : No device found."; a "Using" line whose list did not parse is not that. */
+      readonly found: boolean;
       readonly devices: readonly NcclNetDevice[];
       readonly relaxedOrdering: boolean;
       readonly oob: string | null;
