@@ -4,7 +4,7 @@
 // Ray's folded lines; Socket interfaces among the HCAs.
 import * as assert from 'node:assert/strict';
 import { DEFAULT_NCCL } from '../../../src/core/diagnosis';
-import { DemoHost, INITIAL_DEMO_STATE } from '../../../src/core/demo/demoHost';
+import { DemoHost, INITIAL_DEMO_STATE } from '../../../src/core/transport/demo';
 import { summarizeNcclLog } from '../../../src/core/ncclLog';
 import { pairHcaIndex } from '../../../src/core/ncclLog/buildSummary';
 import { compareNcclLogWithHost } from '../../../src/core/ncclLog/compare';
