@@ -4,7 +4,7 @@
 // information of it. The cause that explains the verdict gets the verdict's severity, so Problems shows an
 // error exactly when the summary does (nccl-log.no-gdrdma), a warning when only some connections lack GDRDMA.
 import { MARK_TEXT } from './editorText';
-import type { MarkKind, MarkSeverity, NcclLogMark, NcclLogMarkAt } from './marks';
+import type { MarkKind, MarkSeverity, NcclLogMark, NcclLogMarkAt } from './markTypes';
 import type { NcclLogSummary } from './types';
 
 /** Related lines kept per entry (a 1,024-rank job repeats each line per rank); the rest are counted. */

@@ -5,50 +5,11 @@
 import type { NcclLogLine, NcclMessage } from '../parsers/ncclLogTypes';
 import { MARK_TEXT } from './editorText';
 import { marksByCause } from './markCauses';
+import type { MarkText, NcclLogMark, NcclLogMarkAt } from './markTypes';
 import { envReason } from './reasons';
 import type { NcclLogRef, NcclLogSummary } from './types';
 
-export type MarkSeverity = 'error' | 'warning' | 'info';
-
-export type MarkKind =
-  | 'hca-gdr-disabled'
-  | 'pair-gdr-disabled'
-  | 'socket'
-  | 'no-rdma-device'
-  | 'env-gdr-off'
-  | 'plugin-gdr-off'
-  | 'rings-gdr-off'
-  | 'warn'
-  | 'net-without-gdrdma'
-  | 'read-limit';
-
-interface MarkText {
-  readonly kind: MarkKind;
-  readonly severity: MarkSeverity;
-  readonly message: string;
-}
-
-/** One located line: 1-based line, 0-based columns [start, end). */
-export interface NcclLogMarkAt extends MarkText {
-  readonly line: number;
-  readonly start: number;
-  readonly end: number;
-}
-
-/** Another line of the same cause, shown as related information of its entry. */
-export interface NcclLogRelatedLine {
-  readonly line: number;
-  readonly start: number;
-  readonly end: number;
-  readonly message: string;
-}
-
-/** One Problems entry per cause (markCauses.ts): on the line that shows it, the cause's other lines related. */
-export interface NcclLogMark extends NcclLogMarkAt {
-  readonly related: readonly NcclLogRelatedLine[];
-  /** Related lines beyond MAX_RELATED, counted only. */
-  readonly relatedDropped: number;
-}
+export type { MarkKind, MarkSeverity, MarkText, NcclLogMark, NcclLogMarkAt, NcclLogRelatedLine } from './markTypes';
 
 /** Marks kept per log; beyond that they are counted (a 1,024-rank job repeats each line per rank). */
 export const MAX_MARKS = 1000;
