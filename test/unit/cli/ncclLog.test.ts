@@ -37,7 +37,8 @@ describe('gdr-doctor nccl-log', () => {
     const r = cli(['nccl-log', PART1, PART2, '--json']);
     assert.equal(r.status, 0, r.stderr);
     const j = JSON.parse(r.stdout);
-    for (const key of ['ncclVersion', 'network', 'hcas', 'netConnections', 'verdict', 'hosts', 'findings', 'rayFolded', 'dropped']) assert.ok(key in j, key);
+    for (const key of ['ncclVersion', 'network', 'hcas', 'netConnections', 'verdict', 'hosts', 'findings', 'rayFolded', 'dropped'])
+      assert.ok(key in j, key);
     assert.equal(j.ncclVersion, null);
     assert.equal(j.network, 'IB');
     assert.deepEqual(j.netConnections, { total: 11, gdrdma: 0 });
