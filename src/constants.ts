@@ -41,6 +41,8 @@ export const Commands = {
   analyzeNcclLog: 'gdrDoctor.analyzeNcclLog',
   compareNcclLog: 'gdrDoctor.compareNcclLog',
   prove: 'gdrDoctor.prove',
+  proveNccl: 'gdrDoctor.proveNccl',
+  analyzeNcclTests: 'gdrDoctor.analyzeNcclTests',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -57,6 +59,7 @@ export const Settings = {
   fleets: 'fleets',
   ncclVersion: 'ncclVersion',
   ncclEnv: 'ncclEnv',
+  ncclTestsDir: 'ncclTestsDir',
 } as const;
 
 /** Tree item contexts (`viewItem` in menus). */
@@ -82,6 +85,9 @@ export const Languages = {
   /** Analyze NCCL Log's summary: wrapped, coloured by verdict, its `file:line` references links into the log. */
   ncclLogSummary: 'nccl-log-summary',
 } as const;
+
+/** Read-only documents with an nccl-tests output's summary, and with a proof with NCCL. */
+export const NCCL_TESTS_SCHEME = 'gdr-doctor-nccl-tests';
 
 /** Read-only documents with Analyze NCCL Log's summary of a log. */
 export const NCCL_LOG_SUMMARY_SCHEME = 'gdr-doctor-nccl-log';
