@@ -83,6 +83,8 @@ export const ContextValues = {
 export const Languages = {
   /** NCCL's own log (NCCL_DEBUG=INFO), recognised by content. */
   ncclLog: 'nccl-log',
+  /** Analyze NCCL Log's summary: wrapped, coloured by verdict, its `file:line` references links into the log. */
+  ncclLogSummary: 'nccl-log-summary',
 } as const;
 
 /** Read-only documents with an nccl-tests output's summary, and with a proof with NCCL. */
