@@ -9,6 +9,8 @@ import { formatProbeReport } from './diagnoseReport';
 import { CliIo, ExitCode } from './io';
 import { unreachableLine } from './unreachable';
 import { jsonText } from './visible';
+import { emitHealth, HealthOutput, hostLabelsFor } from './healthOutput';
+import { HostSnapshot, hostSnapshot, unreachedSnapshot } from '../core/watch/snapshot';
 import { t } from '../core/l10n';
 
 /** A host that could not be diagnosed to the end: unreachable, or stopped by a deadline. */
@@ -20,15 +22,20 @@ export interface FleetPrintOptions {
   readonly json: boolean;
   /** Every host's full report after the summary. */
   readonly each: boolean;
+  /** --format prometheus and --textfile-dir: one series set per host; absent: the text summary. */
+  readonly health?: HealthOutput;
 }
 
 /** Prints the fleet and returns the exit status. */
 export function printFleet(raw: readonly FleetHostResult[], io: CliIo, options: FleetPrintOptions): number {
   const results = withFleetFindings([...raw]);
   const groups = groupFleet(results);
-  if (options.json) {
+  const health = options.health ?? { format: options.json ? 'json' : 'text' };
+  const decided = emitHealth(results.map(fleetSnapshot), hostLabelsFor(false), health, io);
+  if (decided !== undefined) return decided;
+  if (health.format === 'json') {
     writeFleetJson(results, groups, io);
-  } else {
+  } else if (health.format === 'text') {
     io.stdout(ensureNewline(formatFleetSummary(results, groups, { each: options.each })));
     if (options.each) for (const r of results) if (r.report) io.stdout(`\n${formatProbeReport(r.report, r.diagnosis)}\n`);
   }
@@ -53,6 +60,13 @@ function writeFleetJson(results: readonly FleetHostResult[], groups: ReturnType<
     io.stdout(`${text}${i < results.length - 1 ? ',' : ''}\n`);
   });
   io.stdout('  ]\n}\n');
+}
+
+/** A fleet host as the metrics see it, named as the user named it. */
+function fleetSnapshot(r: FleetHostResult): HostSnapshot {
+  if (!r.report || !r.diagnosis)
+    return unreachedSnapshot(r.host, r.error?.message ?? r.status, new Date(Date.now() - r.durationMs).toISOString());
+  return { ...hostSnapshot(r.report, r.diagnosis), host: r.host };
 }
 
 export function fleetExitCode(results: readonly FleetHostResult[]): number {
