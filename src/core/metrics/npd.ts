@@ -30,11 +30,11 @@ export function npdStatus(s: HostSnapshot): NpdStatus {
   const no = s.gpus.filter((g) => g.gdr === false).map((g) => g.gpu);
   const errors = s.findings.filter((f) => f.severity === 'error').map((f) => f.id);
   if (errors.length > 0 || no.length > 0) {
+    // The count first, so NPD's cut never takes it; then the errors, else the warnings that say why GPUs go without.
     const count = gpus > 0 ? `GDR ${yes}/${gpus} GPUs` : 'no GPU read';
-    return status(
-      NPD_PROBLEM,
-      `GPUDirect RDMA problem: ${[...errors, count].join(', ')}${errors.length === 0 ? `, no GDR: ${no.join(',')}` : ''}`,
-    );
+    const which = errors.length === 0 && no.length < gpus ? ` (no GDR: ${no.join(',')})` : '';
+    const ids = errors.length > 0 ? errors : s.findings.filter((f) => f.severity === 'warning').map((f) => f.id);
+    return status(NPD_PROBLEM, `GPUDirect RDMA problem: ${count}${which}${ids.length > 0 ? `; ${ids.join(', ')}` : ''}`);
   }
   if (!s.complete) return status(NPD_UNKNOWN, 'GPUDirect RDMA unknown: the probe was cut off');
   if (gpus === 0) return status(NPD_UNKNOWN, 'GPUDirect RDMA unknown: no GPU read');

@@ -39,6 +39,7 @@ function gpuLine(g: GpuChange): string {
   if (g.to === null) return t('{0}: gone (was GDR {1})', g.gpu, gdrWord(g.from?.gdr));
   if (g.from === null) return t('{0}: new, GDR {1}', g.gpu, gdrWord(g.to.gdr));
   const via = (s: NonNullable<GpuChange['to']>) => `${s.nics.join(', ') || t('no NIC')} ${s.path ?? ''}`.trim();
+  if (g.from.gdr === g.to.gdr) return t('{0}: NIC {1} → {2} (GDR {3})', g.gpu, via(g.from), via(g.to), gdrWord(g.to.gdr));
   return t('{0}: GDR {1} → {2} ({3} → {4})', g.gpu, gdrWord(g.from.gdr), gdrWord(g.to.gdr), via(g.from), via(g.to));
 }
 

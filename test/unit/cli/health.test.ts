@@ -52,7 +52,7 @@ describe('gdr-doctor diagnose --format prometheus | npd, --textfile-dir', functi
     assert.deepEqual(stableSamples(written), stableSamples(cli(['diagnose', '--demo', '--format', 'prometheus']).stdout));
     // With --format too, stdout gets what it asks for.
     const both = cli(['diagnose', '--demo', '--textfile-dir', dir, '--format', 'npd']);
-    assert.equal(both.stdout, 'GPUDirect RDMA problem: peermem.not-loaded, GDR 0/8 GPUs\n');
+    assert.equal(both.stdout, 'GPUDirect RDMA problem: GDR 0/8 GPUs; peermem.not-loaded\n');
     assert.deepEqual(fs.readdirSync(dir), ['gdr_doctor.prom']);
   });
 
@@ -69,7 +69,7 @@ describe('gdr-doctor diagnose --format prometheus | npd, --textfile-dir', functi
   it('--format npd: one line and the custom-plugin exit status (1: a problem)', () => {
     const r = cli(['diagnose', '--demo', '--format', 'npd']);
     assert.equal(r.status, 1);
-    assert.equal(r.stdout, 'GPUDirect RDMA problem: peermem.not-loaded, GDR 0/8 GPUs\n');
+    assert.equal(r.stdout, 'GPUDirect RDMA problem: GDR 0/8 GPUs; peermem.not-loaded\n');
     // The line is English whatever the language: it becomes a Kubernetes node condition's message.
     assert.equal(cli(['diagnose', '--demo', '--format', 'npd', '--lang', 'zh-CN']).stdout, r.stdout);
   });

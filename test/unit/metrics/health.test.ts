@@ -121,12 +121,12 @@ describe('Node Problem Detector answer', () => {
   });
 
   it('a problem (1) for an error finding, naming it', () => {
-    assert.deepEqual(npdStatus(noPeermem), { exitCode: NPD_PROBLEM, message: 'GPUDirect RDMA problem: peermem.not-loaded, GDR 0/8 GPUs' });
+    assert.deepEqual(npdStatus(noPeermem), { exitCode: NPD_PROBLEM, message: 'GPUDirect RDMA problem: GDR 0/8 GPUs; peermem.not-loaded' });
   });
 
   it('a problem (1) for a GPU without GPUDirect RDMA even without an error', () => {
     const far: HostSnapshot = { ...healthy, gpus: healthy.gpus.map((g) => (g.index >= 6 ? { ...g, gdr: false } : g)) };
-    assert.deepEqual(npdStatus(far), { exitCode: NPD_PROBLEM, message: 'GPUDirect RDMA problem: GDR 6/8 GPUs, no GDR: GPU6,GPU7' });
+    assert.deepEqual(npdStatus(far), { exitCode: NPD_PROBLEM, message: 'GPUDirect RDMA problem: GDR 6/8 GPUs (no GDR: GPU6,GPU7)' });
   });
 
   it('unknown (2), never OK, when a verdict rests on facts not read, the probe was cut, or the host not reached', () => {
