@@ -27,10 +27,14 @@ export interface HealthOutput {
   readonly textfileDir?: string;
 }
 
-export function readHealthOutput(flags: ReadonlySet<string>, options: ReadonlyMap<string, string>): HealthOutput {
+export function readHealthOutput(
+  flags: ReadonlySet<string>,
+  options: ReadonlyMap<string, string>,
+  formats: readonly OutputFormat[] = OUTPUT_FORMATS,
+): HealthOutput {
   const named = options.get('--format');
-  if (named !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(named))
-    throw new UsageError(t('--format takes {0}, not {1}', OUTPUT_FORMATS.join(', '), JSON.stringify(named)));
+  if (named !== undefined && !(formats as readonly string[]).includes(named))
+    throw new UsageError(t('--format takes {0}, not {1}', formats.join(', '), JSON.stringify(named)));
   if (flags.has('--json') && named !== undefined && named !== 'json') throw new UsageError(t('--json and --format {0}: give one', named));
   const textfileDir = options.get('--textfile-dir');
   const format = flags.has('--json') ? 'json' : ((named as OutputFormat | undefined) ?? (textfileDir !== undefined ? null : 'text'));
@@ -48,10 +52,22 @@ export function hostLabelsFor(local: boolean): HostLabels {
  * caller prints its text or JSON report and exits as usual.
  */
 export function emitHealth(snapshots: readonly HostSnapshot[], labels: HostLabels, out: HealthOutput, io: CliIo): number | undefined {
-  const metrics = out.format === 'prometheus' || out.textfileDir !== undefined ? formatExposition(healthFamilies(snapshots, labels)) : '';
+  const wanted = out.format === 'prometheus' || out.textfileDir !== undefined;
+  const failed = emitMetrics(wanted ? formatExposition(healthFamilies(snapshots, labels)) : '', TEXTFILE_NAME, out, io);
+  if (failed !== undefined) return failed;
+  if (out.format === 'npd') {
+    const status = npdStatus(snapshots[0]);
+    io.stdout(`${status.message}\n`);
+    return status.exitCode;
+  }
+  return undefined;
+}
+
+/** Writes `metrics` to the textfile directory as `name` and prints them, as `out` asks; CANNOT_CREATE when it could not write. */
+export function emitMetrics(metrics: string, name: string, out: HealthOutput, io: CliIo): number | undefined {
   if (out.textfileDir !== undefined) {
     try {
-      writeTextfile(out.textfileDir, TEXTFILE_NAME, metrics);
+      writeTextfile(out.textfileDir, name, metrics);
     } catch (e) {
       if (!(e instanceof TextfileError)) throw e;
       io.stderr(`gdr-doctor: ${e.message}\n`);
@@ -59,10 +75,5 @@ export function emitHealth(snapshots: readonly HostSnapshot[], labels: HostLabel
     }
   }
   if (out.format === 'prometheus') io.stdout(metrics);
-  if (out.format === 'npd') {
-    const status = npdStatus(snapshots[0]);
-    io.stdout(`${status.message}\n`);
-    return status.exitCode;
-  }
   return undefined;
 }

@@ -57,7 +57,13 @@ describe('metrics: a lab host in a real node_exporter, promtool, diff and the NP
       assert.ok(fs.existsSync(tool), `${tool} is missing: sh test/lab/install.sh installs prometheus-node-exporter and prometheus`);
     assertLabCanRun();
     await cleanupStale(RECORDS);
-    lab = await startLab({ recordsPath: RECORDS, hosts: [{ name: 'gpu-hgx', profile: 'hgx-acs' }] });
+    lab = await startLab({
+      recordsPath: RECORDS,
+      hosts: [
+        { name: 'gpu-hgx', profile: 'hgx-acs' },
+        { name: 'gpu-seed', profile: 'healthy' },
+      ],
+    });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-metrics-'));
     textfiles = path.join(dir, 'textfile_collector');
     fs.mkdirSync(textfiles);
@@ -151,6 +157,45 @@ describe('metrics: a lab host in a real node_exporter, promtool, diff and the NP
     assert.equal(npd.status, 1);
     assert.match(npd.stdout, /^GPUDirect RDMA problem: GDR 0\/8 GPUs/);
     assert.ok(Buffer.byteLength(npd.stdout.trim()) <= 80 && npd.stdout.split('\n').length === 2);
+  });
+
+  it("a proof's measurements land beside the health metrics, in their own file", async () => {
+    const audit = path.join(dir, 'audit.log');
+    const r = await runCli(
+      [
+        'prove',
+        '-F',
+        lab.sshConfigPath,
+        'gpu-seed',
+        '--gpu',
+        '5',
+        '--mode',
+        'host,peermem',
+        '--duration',
+        '1',
+        '--textfile-dir',
+        textfiles,
+      ],
+      { GDR_DOCTOR_AUDIT_LOG: audit },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.deepEqual(fs.readdirSync(textfiles).sort(), ['gdr_doctor.prom', 'gdr_doctor_proof.prom']);
+    const served = await scrape();
+    const gbps = served.filter((l) => l.startsWith('gdr_doctor_proof_gbps{'));
+    assert.deepEqual(
+      gbps.map((l) => /mode="(\w+)"/.exec(l)?.[1]),
+      ['host', 'peermem'],
+    );
+    assert.ok(
+      gbps.every((l) => /gpu="5",host="gpu-seed",mode="\w+",nic="mlx5_\d:1"\} \d+(\.\d+)?$/.test(l)),
+      gbps.join('\n'),
+    );
+    assert.ok(served.includes('gdr_doctor_up{host="gpu-hgx"} 1'), 'the health metrics are still served');
+    const proofFile = fs.readFileSync(path.join(textfiles, 'gdr_doctor_proof.prom'), 'utf8');
+    const check = spawnSync(PROMTOOL, ['check', 'metrics'], { input: proofFile, encoding: 'utf8' });
+    assert.equal(check.status, 0, `promtool check metrics:\n${check.stdout}${check.stderr}`);
+    assert.match((await get(metricsUrl)).body, /^node_textfile_scrape_error 0$/m);
   });
 
   it('NPD hears "unknown" (neither 0 nor 1) from a host that cannot be reached', async () => {

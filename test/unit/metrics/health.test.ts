@@ -9,6 +9,8 @@ import { HostSnapshot, hostSnapshot, unreachedSnapshot } from '../../../src/core
 import { HostFiles, hostReport } from '../diagnosis/hostReport';
 import { HEALTHY, NO_PEERMEM } from '../diagnosis/hosts';
 import { pcieHost } from '../diagnosis/pcieHost';
+import { proofFamilies } from '../../../src/core/metrics/proofMetrics';
+import { sampleProof } from '../prove/sampleProof';
 
 async function snapshotOf(files: HostFiles, host = 'gpu01'): Promise<HostSnapshot> {
   const report = { ...(await hostReport(files)), host };
@@ -145,5 +147,31 @@ describe('Node Problem Detector answer', () => {
     const { message } = npdStatus(many);
     assert.ok(Buffer.byteLength(message) <= NPD_MAX_OUTPUT_BYTES, message);
     assert.match(message, /^[\x20-\x7e]+\.\.\.$/);
+  });
+});
+
+describe('proof metrics', () => {
+  it("per GPU, NIC port and mode: perftest's Gb/s and its share of the line rate; a failed mode NaN, a skipped one left out", async () => {
+    const proof = await sampleProof('works');
+    const { client } = proof.gpus[0];
+    const works = formatExposition(proofFamilies(proof));
+    assert.deepEqual(
+      samples(works, 'gdr_doctor_proof_gbps'),
+      proof.gpus[0].modes
+        .filter((m) => m.status !== 'skipped')
+        .map((m) => `gdr_doctor_proof_gbps{host="gpu-a",gpu="5",nic="${client.device}:${client.port}",mode="${m.mode}"} ${m.gbps}`),
+    );
+    assert.deepEqual(
+      proof.gpus[0].modes.map((m) => [m.mode, m.status]),
+      [
+        ['host', 'ok'],
+        ['peermem', 'ok'],
+        ['dmabuf', 'skipped'],
+      ],
+    );
+    assert.ok(samples(works, 'gdr_doctor_proof_line_rate_ratio').every((l) => /} (0(\.\d+)?|1)$/.test(l)));
+    assert.match(works, /^gdr_doctor_proof_last_run_timestamp_seconds\{host="gpu-a"\} 0$/m);
+    const fails = formatExposition(proofFamilies(await sampleProof('fails')));
+    assert.match(fails, /^gdr_doctor_proof_gbps\{host="gpu-a",gpu="5",nic="[^"]+",mode="peermem"\} NaN$/m);
   });
 });
