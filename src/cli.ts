@@ -22,7 +22,8 @@ Commands:
   diagnose <host...> | --demo | --local | --from DIR [--json]
                                    collect every diagnostic of a host in one round trip
   fix <host> <fix-id> [--yes] [--dry-run]
-                                   load-peermem, persist-peermem, disable-acs or persist-acs:
+                                   load-peermem, persist-peermem, disable-acs, persist-acs or
+                                   export-timer:
                                    show the plan, then apply it
   nccl-log FILE... [--json]        read NCCL's own log (NCCL_DEBUG=INFO): was GPU Direct RDMA used,
                                    on which NICs, and why not

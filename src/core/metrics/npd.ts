@@ -1,5 +1,5 @@
 // Node Problem Detector's custom-plugin contract (kubernetes/node-problem-detector
-// pkg/custompluginmonitor/plugin/plugin.go, Plugin.run; docs/custom_plugin_monitor.md): the exit
+// pkg/custompluginmonitor/plugin/plugin.go, Plugin.run; its custom_plugin_monitor.md): the exit
 // status is the answer (0 OK, 1 a problem, anything else unknown) and stdout, trimmed and cut at the
 // plugin config's max_output_length bytes (default 80, types/config.go defaultMaxOutputLength), is the
 // condition's message. So: one line of printable ASCII, at most 80 bytes, naming the problem by
