@@ -41,6 +41,8 @@ export const Commands = {
   analyzeNcclLog: 'gdrDoctor.analyzeNcclLog',
   compareNcclLog: 'gdrDoctor.compareNcclLog',
   prove: 'gdrDoctor.prove',
+  watch: 'gdrDoctor.watch',
+  stopWatching: 'gdrDoctor.stopWatching',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -57,6 +59,7 @@ export const Settings = {
   fleets: 'fleets',
   ncclVersion: 'ncclVersion',
   ncclEnv: 'ncclEnv',
+  watchIntervalMinutes: 'watch.intervalMinutes',
 } as const;
 
 /** Tree item contexts (`viewItem` in menus). */

@@ -21,6 +21,7 @@ import { orGroupFix } from '../fleet/groupFix';
 import { analyzeNcclLogCommand } from '../ncclLog/analyzeCommand';
 import { compareNcclLogCommand } from '../ncclLog/compareCommand';
 import { proveCommand } from '../prove/proveCommand';
+import { stopWatchingCommand, watchCommand } from '../watch/watchCommands';
 import { notifyWithLog } from '../notify';
 import { errorText } from '../../core/errorText';
 
@@ -54,6 +55,8 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.analyzeNcclLog]: analyzeNcclLogCommand,
   [Commands.compareNcclLog]: compareNcclLogCommand,
   [Commands.prove]: proveCommand,
+  [Commands.watch]: watchCommand,
+  [Commands.stopWatching]: stopWatchingCommand,
 };
 
 /** Registers every command of the table, handing each registration to `own` as it is made. */
