@@ -1,6 +1,6 @@
 // Watch and Stop Watching, on a host (or several selected), a fleet, or from the palette (a pick).
 import * as vscode from 'vscode';
-import { expandHostList } from '../../core/fleet/hostlist';
+import { expandHostList } from '../../core/parsers/hostlist';
 import { Ctx, targetHosts } from '../context';
 import { diagnoseFleet } from '../fleet/fleetDiagnose';
 import { targetFleet } from '../fleet/fleetCommands';
