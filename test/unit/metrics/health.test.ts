@@ -1,21 +1,15 @@
 // GPUDirect RDMA health as metrics and as a Node Problem Detector answer, from hosts probed from real
 // saved outputs (the diagnosis tests' presets) through the same snapshot the CLI uses.
 import * as assert from 'node:assert/strict';
-import { diagnose } from '../../../src/core/diagnosis';
 import { formatExposition } from '../../../src/core/metrics/exposition';
 import { healthFamilies, HostLabels } from '../../../src/core/metrics/healthMetrics';
 import { NPD_MAX_OUTPUT_BYTES, NPD_OK, NPD_PROBLEM, NPD_UNKNOWN, npdStatus } from '../../../src/core/metrics/npd';
-import { HostSnapshot, hostSnapshot, unreachedSnapshot } from '../../../src/core/watch/snapshot';
-import { HostFiles, hostReport } from '../diagnosis/hostReport';
+import { HostSnapshot, unreachedSnapshot } from '../../../src/core/watch/snapshot';
+import { snapshotOf } from '../watch/snapshots';
 import { HEALTHY, NO_PEERMEM } from '../diagnosis/hosts';
 import { pcieHost } from '../diagnosis/pcieHost';
 import { proofFamilies } from '../../../src/core/metrics/proofMetrics';
 import { sampleProof } from '../prove/sampleProof';
-
-async function snapshotOf(files: HostFiles, host = 'gpu01'): Promise<HostSnapshot> {
-  const report = { ...(await hostReport(files)), host };
-  return hostSnapshot(report, diagnose(report));
-}
 
 const byHost: HostLabels = (s) => ({ host: s.host });
 

@@ -11,14 +11,10 @@ import { diffHeadline, formatDiff } from '../../../src/core/watch/diffText';
 import { ReportDocumentError, snapshotsOfDocument } from '../../../src/core/watch/reportDocument';
 import { HostSnapshot, hostSnapshot } from '../../../src/core/watch/snapshot';
 import { labFleet } from '../fleet/fleet';
-import { HostFiles, hostReport } from '../diagnosis/hostReport';
+import { hostReport } from '../diagnosis/hostReport';
+import { snapshotOf } from './snapshots';
 import { HEALTHY, NO_PEERMEM } from '../diagnosis/hosts';
 import { pcieHost } from '../diagnosis/pcieHost';
-
-async function snapshotOf(files: HostFiles, host = 'gpu01'): Promise<HostSnapshot> {
-  const report = { ...(await hostReport(files)), host };
-  return hostSnapshot(report, diagnose(report));
-}
 
 describe('what changed on a host', () => {
   let healthy: HostSnapshot;
