@@ -43,6 +43,8 @@ export const Commands = {
   prove: 'gdrDoctor.prove',
   watch: 'gdrDoctor.watch',
   stopWatching: 'gdrDoctor.stopWatching',
+  proveNccl: 'gdrDoctor.proveNccl',
+  analyzeNcclTests: 'gdrDoctor.analyzeNcclTests',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -60,6 +62,7 @@ export const Settings = {
   ncclVersion: 'ncclVersion',
   ncclEnv: 'ncclEnv',
   watchIntervalMinutes: 'watch.intervalMinutes',
+  ncclTestsDir: 'ncclTestsDir',
 } as const;
 
 /** Tree item contexts (`viewItem` in menus). */
@@ -83,6 +86,9 @@ export const Languages = {
   /** NCCL's own log (NCCL_DEBUG=INFO), recognised by content. */
   ncclLog: 'nccl-log',
 } as const;
+
+/** Read-only documents with an nccl-tests output's summary, and with a proof with NCCL. */
+export const NCCL_TESTS_SCHEME = 'gdr-doctor-nccl-tests';
 
 /** Read-only documents with Analyze NCCL Log's summary of a log. */
 export const NCCL_LOG_SUMMARY_SCHEME = 'gdr-doctor-nccl-log';

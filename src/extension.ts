@@ -14,6 +14,7 @@ import { HostModel } from './vscode/hosts/hostModel';
 import { trackDemoOpen } from './vscode/hosts/demoContext';
 import { registerTopoEditor } from './vscode/editor';
 import { registerNcclLogEditor } from './vscode/ncclLog';
+import { registerNcclTestsEditor } from './vscode/ncclTests';
 import { PlanDocuments } from './vscode/fixes/planDocument';
 import { createLog } from './vscode/logging';
 import { RawOutputProvider } from './vscode/rawOutput';
@@ -78,10 +79,11 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   own(watchSettings(model, fleets, log));
   own(trackDemoOpen(model));
   const ncclLogs = registerNcclLogEditor(model, log, own);
+  const ncclTests = registerNcclTestsEditor(own);
   // The watcher diagnoses through the same context the commands get, so it is made from it.
   const late: { watcher?: Watcher } = {};
   const ctx: Ctx = {
-    ...{ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs },
+    ...{ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, ncclTests },
     get watcher(): Watcher {
       if (!late.watcher) throw new Error('the watcher is not made yet');
       return late.watcher;

@@ -22,6 +22,8 @@ import { analyzeNcclLogCommand } from '../ncclLog/analyzeCommand';
 import { compareNcclLogCommand } from '../ncclLog/compareCommand';
 import { proveCommand } from '../prove/proveCommand';
 import { stopWatchingCommand, watchCommand } from '../watch/watchCommands';
+import { proveNcclCommand } from '../prove/proveNcclCommand';
+import { analyzeNcclTests } from '../ncclTests';
 import { notifyWithLog } from '../notify';
 import { errorText } from '../../core/errorText';
 
@@ -57,6 +59,8 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.prove]: proveCommand,
   [Commands.watch]: watchCommand,
   [Commands.stopWatching]: stopWatchingCommand,
+  [Commands.proveNccl]: (ctx, node, selected) => proveNcclCommand(ctx, ctx.ncclTests, node, selected),
+  [Commands.analyzeNcclTests]: (ctx) => analyzeNcclTests(ctx.ncclTests),
 };
 
 /** Registers every command of the table, handing each registration to `own` as it is made. */
