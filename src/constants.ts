@@ -45,6 +45,7 @@ export const Commands = {
   stopWatching: 'gdrDoctor.stopWatching',
   proveNccl: 'gdrDoctor.proveNccl',
   analyzeNcclTests: 'gdrDoctor.analyzeNcclTests',
+  forgetSudoPasswords: 'gdrDoctor.forgetSudoPasswords',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -15,7 +15,7 @@ import {
 } from './hosts';
 import { copyReportCommand, exportReportCommand, openRawOutputCommand } from './report';
 import { analyzeTopologyInEditorCommand, showTopologyCommand } from '../topology/commands';
-import { applyQuickFixCommand, fixFromFinding } from '../fixes/fixCommands';
+import { applyQuickFixCommand, fixFromFinding, forgetSudoPasswordsCommand } from '../fixes/fixCommands';
 import { addFleetCommand, diagnoseFleetCommand, removeFleetCommand } from '../fleet/fleetCommands';
 import { orGroupFix } from '../fleet/groupFix';
 import { analyzeNcclLogCommand } from '../ncclLog/analyzeCommand';
@@ -61,6 +61,7 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.stopWatching]: stopWatchingCommand,
   [Commands.proveNccl]: (ctx, node, selected) => proveNcclCommand(ctx, ctx.ncclTests, node, selected),
   [Commands.analyzeNcclTests]: (ctx) => analyzeNcclTests(ctx.ncclTests),
+  [Commands.forgetSudoPasswords]: forgetSudoPasswordsCommand,
 };
 
 /** Registers every command of the table, handing each registration to `own` as it is made. */
