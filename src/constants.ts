@@ -41,6 +41,8 @@ export const Commands = {
   analyzeNcclLog: 'gdrDoctor.analyzeNcclLog',
   compareNcclLog: 'gdrDoctor.compareNcclLog',
   prove: 'gdrDoctor.prove',
+  watch: 'gdrDoctor.watch',
+  stopWatching: 'gdrDoctor.stopWatching',
   proveNccl: 'gdrDoctor.proveNccl',
   analyzeNcclTests: 'gdrDoctor.analyzeNcclTests',
   forgetSudoPasswords: 'gdrDoctor.forgetSudoPasswords',
@@ -60,6 +62,7 @@ export const Settings = {
   fleets: 'fleets',
   ncclVersion: 'ncclVersion',
   ncclEnv: 'ncclEnv',
+  watchIntervalMinutes: 'watch.intervalMinutes',
   ncclTestsDir: 'ncclTestsDir',
 } as const;
 
