@@ -210,6 +210,14 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     await input.fill('gpu01:99999');
     await message.filter({ hasText: 'port out of range' }).waitFor();
     await workbench.screenshot('first-steps-10-add-host-port-out-of-range');
+    // A leading "-" is an option to ssh (`-oProxyCommand=…`): refused as ssh refuses it, and Enter adds nothing.
+    await input.fill('-oProxyCommand=x');
+    await message.filter({ hasText: 'A host or user name cannot start with "-"' }).waitFor();
+    await input.press('Enter');
+    assert.ok(await input.isVisible(), 'Enter on a refused name keeps the box open');
+    await workbench.screenshot('first-steps-10b-add-host-option-refused');
+    await input.fill('user@:22');
+    await message.filter({ hasText: '"user@:22" names no host' }).waitFor();
     await input.fill(ADDED);
     await message.filter({ hasText: 'Reads as host gpu-new.invalid, port 2222, user root' }).waitFor();
     await workbench.screenshot('first-steps-11-add-host-reads-as');
