@@ -43,7 +43,8 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
         has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
       })
       .first();
-  const findingRow = (id: string): Locator => sidebar().locator('.monaco-list-row', { hasText: id }).first();
+  /** A finding's row by its id: the row's accessible name ends with it (treeItems.ts). */
+  const findingRow = (id: string): Locator => sidebar().locator(`.monaco-list-row[aria-label$=", ${id}"]`).first();
   const quickInput = () => workbench.tab.locator('.quick-input-widget .quick-input-box input');
   const dialog = () => workbench.tab.locator('.monaco-dialog-box');
   const modprobes = (h: LabHost) =>

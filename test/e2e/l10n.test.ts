@@ -7,7 +7,9 @@ import { FrameLocator } from 'playwright-core';
 import { hostsTree } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';
 
-const DEMO = 'demo-hgx-h100 (replayed)';
+/** The demo's row: its name alone ("回放", replayed, follows the verdict); where a host is named, its label. */
+const DEMO_ROW = 'demo-hgx-h100';
+const DEMO = 'demo-hgx-h100（回放）';
 /** Any CJK ideograph: shown text that is Chinese. */
 const HAN = /\p{Script=Han}/u;
 
@@ -37,7 +39,7 @@ describe('the extension in Chinese (code-server --locale zh-cn)', function () {
     assert.match(await welcome.innerText(), /还没有主机/);
     await workbench.screenshot('l10n-01-welcome-zh-cn');
     await workbench.runCommand('GPUDirect RDMA: 打开演示主机');
-    await setExpanded(row(DEMO), true);
+    await setExpanded(row(DEMO_ROW), true);
     // The time as Chinese writes it: a 24-hour clock, no AM/PM.
     await sidebar()
       .locator('.monaco-list-row', { hasText: /^诊断于 \d{1,2}:\d{2}:\d{2}，用时 / })
@@ -52,7 +54,7 @@ describe('the extension in Chinese (code-server --locale zh-cn)', function () {
   });
 
   it('the topology panel in Chinese: title, tabs, GPU details, the graph', async function () {
-    const host = row(DEMO);
+    const host = row(DEMO_ROW);
     await host.hover();
     await host.locator('.actions .action-label[aria-label="显示拓扑"]').click();
     await view().locator('h1', { hasText: DEMO }).waitFor();

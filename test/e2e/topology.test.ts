@@ -263,7 +263,7 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
   it('Show Topology on the diagnosed demo host opens its topology with the diagnosis verdicts', async function () {
     await workbench.runCommand('GPUDirect RDMA: Open Demo Host');
     const sidebar = workbench.tab.locator('.part.sidebar');
-    const host = sidebar.locator('.monaco-list-row', { has: workbench.tab.locator('.label-name', { hasText: DEMO }) }).first();
+    const host = sidebar.locator('.monaco-list-row', { has: workbench.tab.locator('.label-name', { hasText: /^demo-hgx-h100$/ }) }).first();
     // The command reveals the view itself; click the container only if it did not (a second click would hide it).
     await host.waitFor({ timeout: 5_000 }).catch(async () => {
       await workbench.activityBarItem('GPUDirect RDMA').click();

@@ -12,7 +12,9 @@ import * as path from 'node:path';
 import { ProbeRunner } from '../probe/runProbe';
 import { SavedOutput, readSavedFolder, savedOutputsRunner } from '../probe/offlineRunner';
 
-export const DEMO_HOST_NAME = 'demo-hgx-h100 (replayed)';
+/** The demo's host name; where it is shown as a host, it is said to be replayed. */
+export const DEMO_HOST_SHORT_NAME = 'demo-hgx-h100';
+export const DEMO_HOST_NAME = `${DEMO_HOST_SHORT_NAME} (replayed)`;
 /** The login user of the replayed host: uid 1000 with passwordless sudo (media/demo/host/sudo-n.txt). */
 export const DEMO_USER = 'demo';
 

@@ -11,6 +11,8 @@ import { findingContextValue } from '../fixes/contextValue';
 import { isRelayedHostId } from '../fleet/fleetMembers';
 import { hostContextValue } from './hostContext';
 import { HostRow, hostRow } from './hostRow';
+import { GdrState, gdrState } from './gpuRows';
+import { DEMO_HOST_SHORT_NAME } from '../../core/demo/demoHost';
 
 /** Whether an SSH connection to a host is open (the Diagnoser's pool). */
 export type IsConnected = (host: HostEntry) => boolean;
@@ -53,12 +55,12 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
     case 'group':
       return item(node.id, node.label, Collapsed, { description: node.description, icon: new vscode.ThemeIcon(GROUP_ICON[node.group]) });
     case 'finding':
-      return findingItem(node.id, node.finding, !isRelayedHostId(node.hostId));
+      return findingItem(node, !isRelayedHostId(node.hostId));
     case 'gpu': {
       const t = item(node.id, node.label, None, {
         description: node.description,
-        icon: node.pair.gdr ? TONE_ICON.ok : TONE_ICON.warning,
-        tooltip: markdown([plain(node.pair.reason), plain(node.pair.confirm)]),
+        icon: GDR_ICON[gdrState(node.pair.gdr)],
+        tooltip: gpuTooltip(node),
       });
       // Prove GPUDirect RDMA runs over SSH: only for a host gdr-doctor reaches itself.
       if (node.hostId.startsWith('ssh:') && !isRelayedHostId(node.hostId)) t.contextValue = ContextValues.gpu;
@@ -81,6 +83,22 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
   }
 }
 
+const GDR_ICON: Record<GdrState, vscode.ThemeIcon> = { on: TONE_ICON.ok, off: TONE_ICON.warning, unknown: TONE_ICON.unknown };
+
+/** The verdict and what to do first; the GPU's facts; NCCL's reasoning last, in smaller type. */
+function gpuTooltip(node: HostsNode & { kind: 'gpu' }): vscode.MarkdownString {
+  const { verdict, todo, facts, why } = node.tooltip;
+  return markdown([
+    `**${plain(verdict)}**`,
+    ...(todo ? ['', plain(todo)] : []),
+    '',
+    ...facts.map((f) => `- ${plain(f)}`),
+    '',
+    '---',
+    `_${plain(vscode.l10n.t('Why: {0}', why.join(' ')))}_`,
+  ]);
+}
+
 const GROUP_ICON = {
   findings: 'checklist',
   gpus: 'circuit-board',
@@ -95,12 +113,14 @@ const GROUP_ICON = {
 function hostItem(node: HostsNode & { kind: 'host' }, model: HostModel, connected: IsConnected): vscode.TreeItem {
   const { hostId } = node;
   const host = model.get(hostId);
-  const label = node.label ?? host?.label ?? hostId;
+  // The demo's name alone: its row says "replayed" after the verdict, which must not be cut.
+  const label = node.label ?? (host?.kind === 'demo' ? DEMO_HOST_SHORT_NAME : (host?.label ?? hostId));
   const row = hostRow(host, model.status(hostId));
+  const replayed = host?.kind === 'demo' && row.look !== 'origin' ? vscode.l10n.t(' · replayed') : '';
   const t = item(node.id, label, Collapsed, {
-    description: row.description,
+    description: `${row.description}${replayed}`,
     icon: hostIcon(row, host),
-    tooltip: markdown([`**${plain(label)}**`, '', ...row.details.map(plain)]),
+    tooltip: markdown([`**${plain(host?.label ?? label)}**`, '', ...row.details.map(plain)]),
   });
   if (isRelayedHostId(hostId) || !host) t.contextValue = ContextValues.relayedHost;
   else t.contextValue = hostContextValue({ host, status: model.status(hostId), connected: connected(host) });
@@ -115,11 +135,32 @@ export function hostIcon(row: HostRow, host: HostEntry | undefined): vscode.Them
 }
 
 /** `fixable`: false for a host reached through a login node (a fix needs SSH to the host itself). */
-function findingItem(id: string, f: Finding, fixable: boolean): vscode.TreeItem {
-  const parts = [`**${plain(f.title)}**`, '', plain(f.detail)];
+function findingItem(node: HostsNode & { kind: 'finding' }, fixable: boolean): vscode.TreeItem {
+  const f = node.finding;
+  const following = f.children?.length ?? 0;
+  const description = [node.description, following > 0 ? vscode.l10n.t('{0} following', following) : '']
+    .filter((d) => d !== '')
+    .join(' · ');
+  const t = item(node.id, node.label, following > 0 ? Collapsed : None, {
+    description,
+    icon: SEVERITY_ICON[f.severity],
+    tooltip: findingTooltip(f),
+  });
+  t.contextValue = findingContextValue(fixable ? f.fixes : []);
+  // Screen readers (and the e2e tests) read the severity and the id the row no longer shows.
+  t.accessibilityInformation = { label: `${node.label}, ${severityWord(f.severity)}, ${f.id}` };
+  return t;
+}
+
+function severityWord(s: Finding['severity']): string {
+  return s === 'error' ? vscode.l10n.t('error') : s === 'warning' ? vscode.l10n.t('warning') : vscode.l10n.t('info');
+}
+
+/** The title and the state first, then what it means, the evidence, the fix; the source last. */
+function findingTooltip(f: Finding): vscode.MarkdownString {
+  const parts = [`**${plain(f.title)}**`, '', `${severityWord(f.severity)} · \`${f.id}\``, '', plain(f.detail)];
   if (f.evidence.length > 0) parts.push('', vscode.l10n.t('Evidence:'), '', ...codeBlock(f.evidence.join('\n')));
   if (f.fixes.length > 0) parts.push('', vscode.l10n.t('Quick fix: {0}', f.fixes.map(plain).join(', ')));
-  parts.push('', `_${plain(f.source)}_`);
   const following = f.children?.length ?? 0;
   if (following > 0)
     parts.push(
@@ -133,10 +174,8 @@ function findingItem(id: string, f: Finding, fixable: boolean): vscode.TreeItem 
             following,
           ),
     );
-  const description = following > 0 ? vscode.l10n.t('{0} · {1} following', f.id, following) : f.id;
-  const t = item(id, f.title, following > 0 ? Collapsed : None, { description, icon: SEVERITY_ICON[f.severity], tooltip: markdown(parts) });
-  t.contextValue = findingContextValue(fixable ? f.fixes : []);
-  return t;
+  parts.push('', '---', `_${plain(f.source)}_`);
+  return markdown(parts);
 }
 
 export function markdown(lines: string[]): vscode.MarkdownString {
