@@ -95,10 +95,13 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     assert.ok(icon === 'pass' || icon === 'warning' || icon === 'error', `host icon ${icon}`);
     if (/^GDR \d+\/\d+ GPUs?( · \d+ warnings?)?$/.test(verdict)) assert.notStrictEqual(icon, 'error', verdict);
     else assert.strictEqual(icon, 'error', `"${verdict}" names an error`);
-    // At the default sidebar width every row shows its state whole, within its first 25 characters.
+    // At the default sidebar width every row shows its state whole, within its first 25 characters (a
+    // selected or hovered row gives room to its inline actions: another row is selected, the mouse away).
+    await status.click();
     await workbench.tab.mouse.move(0, 0);
     const hostShown = await visibleText(demo);
-    assert.ok(hostShown.startsWith(`${DEMO_ROW} ${verdict}`), `the host row shows "${hostShown}"`);
+    const first25 = `${DEMO_ROW} ${verdict}`.slice(0, 25);
+    assert.ok(hostShown.startsWith(first25), `the host row shows "${hostShown}", not "${first25}"`);
     await setExpanded(row('Findings'), true);
     await workbench.tab.mouse.move(0, 0);
     for (const id of ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent', 'pcie.acs-unread']) {
