@@ -1,7 +1,7 @@
 // The words shown when a cell or legend entry is hovered or focused. They come from the
 // extension's explanations (linkTypes.ts); this file only picks which sentence applies.
 import { t } from '@vscode/l10n';
-import type { LinkExplanation, TopologyData } from '../protocol/topology';
+import type { GdrCell, LinkExplanation, TopologyData } from '../protocol/topology';
 
 export class Explainer {
   private readonly byToken: Map<string, LinkExplanation>;
@@ -23,11 +23,17 @@ export class Explainer {
     return e ? `${token}: ${e.meaning}. ${e.gdrVerdict}` : token;
   }
 
-  cell(row: string, column: string, token: string | null): string {
+  /**
+   * A cell's words. A GPU↔NIC cell leads with what happens there on this host (`pair`): the devices and the
+   * distance, the verdict, then what the distance means and NCCL's rule for it (its source last).
+   */
+  cell(row: string, column: string, token: string | null, pair?: GdrCell): string {
     if (token === null || token === '') return t('{0} ↔ {1}: not printed in this output.', row, column);
     const e = this.of(token);
     if (!e) return `${row} ↔ ${column}: ${token}`;
     const derived = this.derived ? t(' (derived from the sysfs PCI tree: nvidia-smi topo -m was not read)') : '';
+    if (pair)
+      return `${t('{0} ↔ {1}: {2} — {3}', row, column, `${token}${derived}`, pair.why)} ${t('{0}: {1}.', token, e.meaning)} ${e.gdrVerdict}`;
     const head =
       row === column ? t('{0} itself: {1}', row, token) : t('{0} ↔ {1}: {2}, {3}.', row, column, `${token}${derived}`, e.meaning);
     if (e.linkClass === 'self' || row === column) return head;

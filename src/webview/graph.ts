@@ -2,7 +2,7 @@
 // (graphLayout.ts), the route NCCL uses for the selected GPU highlighted, an edge legend. One tab stop:
 // arrow keys move between nodes as they are drawn, Enter or Space on a GPU selects it; hovering or
 // focusing a node, a line or a legend entry explains it.
-import type { TopologyData } from '../protocol/topology';
+import { TopologyData, gdrState } from '../protocol/topology';
 import { el, svg } from './dom';
 import { headerOf, nvlinkLines, pxnHop, specialLinks, treeEdges } from './graphEdges';
 import { GraphLayout, layoutGraph } from './graphLayout';
@@ -85,12 +85,14 @@ function nodes(
     if (!at) continue;
     const gpu = data.gpus.find((g) => g.name === node.column);
     const classes = ['node', node.kind];
-    if (gpu && gpu.gdr !== true) classes.push('far');
+    const state = gpu ? gdrState(gpu.gdr) : null;
+    if (state) classes.push(`gdr-${state}`);
+    if (state === 'off') classes.push('far');
     if (node.kind === 'nic' && node.column !== null && chosen.has(node.column)) classes.push('chosen');
     if (route?.nodes.has(node.id)) classes.push('on-route');
     if (gpu && gpu.name === selectedGpu) classes.push('selected');
     const text = nodeText(data, node);
-    const label = gpu && gpu.gdr !== true ? `${node.label} ⚠` : node.label;
+    const label = state === 'off' ? `${node.label} ⚠` : state === 'unknown' ? `${node.label} ?` : node.label;
     const g = svg(
       'g',
       { class: classes.join(' '), tabindex: '-1', 'data-node': node.id, 'data-column': node.column ?? '', role: 'img', 'aria-label': text },
@@ -179,6 +181,11 @@ function legendFor(data: TopologyData, selectedGpu: string | null): GraphLegendE
     'pxn-edge': route?.nvlink !== null && route?.nvlink !== undefined,
     'sys-edge': route?.cpuHops.some((h) => h.sys) === true,
     mark: model.nodes.some((n) => n.marks.length > 0),
+    'node gpu gdr-on': data.gpus.some((g) => g.gdr === true),
+    'node gpu gdr-off far': data.gpus.some((g) => g.gdr === false),
+    'node gpu gdr-unknown': data.gpus.some((g) => g.gdr !== true && g.gdr !== false),
+    'node nic chosen': data.gpus.some((g) => g.nearestNicColumns.length > 0),
+    'node gpu selected': gpu !== undefined,
   };
   return graphLegend().filter((entry) => shown[entry.swatch] ?? true);
 }
@@ -186,13 +193,14 @@ function legendFor(data: TopologyData, selectedGpu: string | null): GraphLegendE
 export function renderGraphLegend(data: TopologyData, selectedGpu: string | null, events: GraphEvents): HTMLElement {
   const items = legendFor(data, selectedGpu).map((entry) => {
     const text = `${entry.label}: ${entry.explanation}`;
-    const sample =
-      entry.swatch === 'hub-bar' || entry.swatch === 'mark'
+    const sample = entry.swatch.startsWith('node ')
+      ? svg('g', { class: entry.swatch }, svg('rect', { x: 3, y: 3, width: 24, height: 12, rx: 2 }))
+      : entry.swatch === 'hub-bar' || entry.swatch === 'mark'
         ? svg('rect', { class: entry.swatch, x: 2, y: 5, width: 26, height: 8, rx: 3 })
         : svg('line', { class: entry.swatch, x1: 2, y1: 9, x2: 28, y2: 9 });
     const item = el(
       'li',
-      { class: 'legend-item', tabindex: '0', title: text, 'aria-label': text },
+      { class: 'legend-item', tabindex: '0', title: text, 'aria-label': text, 'data-swatch': entry.swatch },
       svg('svg', { class: 'edge-swatch', width: 30, height: 18, viewBox: '0 0 30 18', 'aria-hidden': 'true' }, sample),
       el('span', { class: 'legend-meaning' }, entry.label),
     );

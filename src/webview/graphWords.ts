@@ -110,8 +110,33 @@ export function graphLegend(): GraphLegendEntry[] {
       swatch: 'mark',
       label: t('marked bridge'),
       explanation: t(
-        'A bridge with a note (for example ACS redirecting peer-to-peer traffic to the root complex); focus it to read the note.',
+        'A bridge with a note (for example ACS redirecting peer-to-peer traffic to the root complex), its link drawn red; focus it to read the note.',
       ),
+    },
+    {
+      swatch: 'node gpu gdr-on',
+      label: t('GPU with GPUDirect RDMA'),
+      explanation: t("NCCL moves this GPU's network data straight between its memory and the NIC it gives it."),
+    },
+    {
+      swatch: 'node gpu gdr-off far',
+      label: t('GPU without GPUDirect RDMA ⚠'),
+      explanation: t("NCCL stages this GPU's network data through host memory: focus the GPU for why."),
+    },
+    {
+      swatch: 'node gpu gdr-unknown',
+      label: t('GPUDirect RDMA unknown ?'),
+      explanation: t("What this GPU's verdict rests on was not read: focus the GPU for what is missing."),
+    },
+    {
+      swatch: 'node nic chosen',
+      label: t('NIC NCCL gives a GPU'),
+      explanation: t('A NIC that NCCL gives at least one GPU (its nearest usable one): the others carry none of their traffic.'),
+    },
+    {
+      swatch: 'node gpu selected',
+      label: t('selected GPU'),
+      explanation: t('The GPU whose route is drawn and whose details are shown beside: click another GPU, or pick it in the list.'),
     },
   ];
 }

@@ -66,6 +66,7 @@ function render(): void {
     : renderMatrix(data, explainer, new Set(gpu?.nearestNicColumns ?? []), state.gpu, events);
   const legend = graph ? renderGraphLegend(data, state.gpu, events) : renderLegend(data, explainer, events);
   root.replaceChildren(
+    ...[banner(data)].filter((b): b is HTMLElement => b !== null),
     el('header', {}, el('h1', {}, data.title), el('p', { class: 'source' }, data.source)),
     tabs(),
     el(
@@ -147,6 +148,23 @@ function restoreFocus(selector: string | null): void {
     target.setAttribute('tabindex', '0');
   }
   target.focus();
+}
+
+const BANNER_GLYPH = { ok: '✓', warning: '⚠', error: '✗', unknown: '?' } as const;
+
+/** A diagnosed host's verdict, first thing in the panel, with the button the extension offered. */
+function banner(data: TopologyData): HTMLElement | null {
+  const b = data.banner;
+  if (!b) return null;
+  const action = b.action !== null ? el('button', { type: 'button', id: 'banner-action', class: 'banner-action' }, b.action) : null;
+  action?.addEventListener('click', () => vscode.postMessage({ type: 'bannerAction' }));
+  return el(
+    'div',
+    { class: `banner banner-${b.tone}`, id: 'banner', role: 'status' },
+    el('span', { class: 'banner-glyph', 'aria-hidden': 'true' }, BANNER_GLYPH[b.tone]),
+    el('span', { class: 'banner-text' }, b.text),
+    action,
+  );
 }
 
 function tabs(): HTMLElement {

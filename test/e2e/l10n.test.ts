@@ -58,6 +58,10 @@ describe('the extension in Chinese (code-server --locale zh-cn)', function () {
     await host.hover();
     await host.locator('.actions .action-label[aria-label="显示拓扑"]').click();
     await view().locator('h1', { hasText: DEMO }).waitFor();
+    // The host's verdict first, in Chinese, with its fix one click away.
+    await view().locator('#banner .banner-text', { hasText: '8 块 GPU 中有 8 块的 GPUDirect RDMA 关闭：nvidia_peermem 未加载' }).waitFor();
+    await view().locator('#banner button', { hasText: '显示修复' }).waitFor();
+    await view().locator('.legends .legend-heading', { hasText: '本主机上的 GPU ↔ 网卡：' }).waitFor();
     await view()
       .locator('.source', { hasText: /^诊断于 \d{4}\/\d{1,2}\/\d{1,2} / })
       .waitFor();

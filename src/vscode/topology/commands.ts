@@ -11,6 +11,8 @@ import { readSettings } from '../config';
 import { Ctx, targetHosts } from '../context';
 import type { HostsNode } from '../tree/nodes';
 import { topologyData } from './topologyData';
+import { bannerCause, hostBanner, hostSides } from './gdrCells';
+import { applyQuickFix } from '../fixes/applyFix';
 import { notifyError, notifyInfo, notifyWarning } from '../notify';
 import { ContextKeys } from '../../constants';
 import { dateTime } from '../displayLocale';
@@ -34,6 +36,8 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
     );
     return;
   }
+  const cause = bannerCause(last.diagnosis);
+  const fix = cause?.fixes[0];
   const derived = drawing.derived ? vscode.l10n.t(', distances derived from the PCI tree (nvidia-smi topo -m not read)') : '';
   ctx.topology.show(
     topologyData({
@@ -49,7 +53,10 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
       c2cGpus: drawing.c2cGpus,
       // Bridges that redirect peer traffic (pcie.acs-enabled) carry an ACS mark in the graph.
       bridgeMarks: acsMarks(last.report, last.diagnosis.pairs, virtState(last.report)),
+      sides: hostSides(last.report, last.diagnosis, readSettings().nccl),
+      banner: { ...hostBanner(last.diagnosis, cause), action: fix ? vscode.l10n.t('Show fix') : null },
     }),
+    { onBanner: fix ? () => void applyQuickFix(ctx, host, fix) : undefined },
   );
   ctx.keys.set(ContextKeys.topologyShown, true);
 }

@@ -7,15 +7,8 @@ import { findingLabel } from '../../core/diagnosis/findingLabel';
 import { factOf } from '../../core/diagnosis/evidence';
 import { ProbeReport } from '../../core/probe/runProbe';
 import type { HostsNode } from './nodes';
+import { gdrState } from '../../protocol/topology';
 import { t } from '../../core/l10n';
-
-/** GPUDirect RDMA for a GPU or a GPU↔NIC pair: `unknown` where the verdict rests on facts not read. */
-export type GdrState = 'on' | 'off' | 'unknown';
-
-/** `gdr` true, false, or null (not known: the facts were not read). */
-export function gdrState(gdr: boolean | null | undefined): GdrState {
-  return gdr === true ? 'on' : gdr === false ? 'off' : 'unknown';
-}
 
 export function gpuNode(base: string, hostId: string, pair: GpuNicPair, report: ProbeReport, findings: readonly Finding[]): HostsNode {
   const index = /^GPU(\d+)$/.exec(pair.gpu)?.[1];

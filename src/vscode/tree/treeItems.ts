@@ -11,7 +11,7 @@ import { findingContextValue } from '../fixes/contextValue';
 import { isRelayedHostId } from '../fleet/fleetMembers';
 import { hostContextValue } from './hostContext';
 import { HostRow, hostRow } from './hostRow';
-import { GdrState, gdrState } from './gpuRows';
+import { GdrState, gdrState } from '../../protocol/topology';
 import { DEMO_HOST_SHORT_NAME } from '../../core/demo/demoHost';
 
 /** Whether an SSH connection to a host is open (the Diagnoser's pool). */
