@@ -41,6 +41,10 @@ export const Commands = {
   analyzeNcclLog: 'gdrDoctor.analyzeNcclLog',
   compareNcclLog: 'gdrDoctor.compareNcclLog',
   prove: 'gdrDoctor.prove',
+  /** A finding's details (a click on its row, its hover's link): internal, not in the palette. */
+  showFinding: 'gdrDoctor.showFinding',
+  applyFindingFix: 'gdrDoctor.applyFindingFix',
+  openRawOutputAt: 'gdrDoctor.openRawOutputAt',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -79,6 +83,8 @@ export const ContextValues = {
 export const Languages = {
   /** NCCL's own log (NCCL_DEBUG=INFO), recognised by content. */
   ncclLog: 'nccl-log',
+  /** A finding's details (findings/findingDetails.ts): plain text, wrapped. */
+  findingDetails: 'gdr-doctor-finding',
 } as const;
 
 /** Read-only documents with Analyze NCCL Log's summary of a log. */
@@ -111,6 +117,9 @@ export const WALKTHROUGH_ID = 'gdrDoctor.gettingStarted';
 
 /** Read-only documents with a command's raw output: `gdr-doctor-raw:/<host>/<command>.txt`. */
 export const RAW_OUTPUT_SCHEME = 'gdr-doctor-raw';
+
+/** Read-only documents with a finding's details: `gdr-doctor-finding:/<key>/<title>` (key: findingRefs.ts). */
+export const FINDING_SCHEME = 'gdr-doctor-finding';
 
 /** The extension's LogOutputChannel (Output view, and `Show Log`). */
 export const OUTPUT_CHANNEL_NAME = 'GPUDirect RDMA';

@@ -15,6 +15,7 @@ import { trackDemoOpen } from './vscode/hosts/demoContext';
 import { registerTopoEditor } from './vscode/editor';
 import { registerNcclLogEditor } from './vscode/ncclLog';
 import { PlanDocuments } from './vscode/fixes/planDocument';
+import { FindingDetails } from './vscode/findings/findingDetails';
 import { createLog } from './vscode/logging';
 import { RawOutputProvider } from './vscode/rawOutput';
 import { watchSettings } from './vscode/settingsWatcher';
@@ -62,7 +63,8 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   const fleets = new FleetModel(() => readSettings().fleets);
   const demo = new DemoHost(extension.asAbsolutePath('media/demo'));
   const diagnoser = own(new Diagnoser({ model, settings: readSettings, prompts: inputBoxPrompts(), demo, log }));
-  const tree = own(new HostsTreeProvider(model, fleets, diagnoser));
+  const findings = own(new FindingDetails(model));
+  const tree = own(new HostsTreeProvider(model, fleets, diagnoser, findings.refs));
   const view = own(vscode.window.createTreeView(Views.hosts, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true }));
   const keys = own(new ContextKeySetter(model, fleets, diagnoser, view));
   own(watchViewBadge(view, model, fleets));
@@ -75,7 +77,7 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   own(watchSettings(model, fleets, log));
   own(trackDemoOpen(model));
   const ncclLogs = registerNcclLogEditor(model, log, own);
-  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs }, own);
+  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, findings }, own);
   registerTopoEditor(log, own);
 }
 

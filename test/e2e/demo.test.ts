@@ -15,7 +15,7 @@ const LOAD_FIX = 'Fix: Load Peer Memory Module (load-peermem)';
 describe('the demo host in a real VS Code: failure, simulated quick fix, fixed, reset', function () {
   this.timeout(90_000);
   const workbench = new Workbench();
-  const { sidebar, row, findingRow, setExpanded, inline } = hostsTree(workbench);
+  const { sidebar, row, findingRow, setExpanded, inline, tooltip } = hostsTree(workbench);
   const dialog = () => workbench.tab.locator('.monaco-dialog-box');
   const toast = (text: string) => workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
 
@@ -52,6 +52,37 @@ describe('the demo host in a real VS Code: failure, simulated quick fix, fixed, 
     await error.hover();
     await error.locator(`.actions .action-label[aria-label="${LOAD_FIX}"]`).waitFor();
     await workbench.screenshot('demo-01-peermem-error');
+  });
+
+  it('a click on a finding opens its details: the state first, a lens per evidence line opens the raw output at that line', async function () {
+    await findingRow('peermem.not-loaded').click();
+    const tab = workbench.tab.locator('.part.editor .tab.active', { hasText: `peermem not loaded — ${DEMO}` });
+    await tab.waitFor();
+    const editor = workbench.tab.locator('.part.editor .editor-instance').filter({ has: workbench.tab.locator('.monaco-editor') }).first();
+    const text = await editor.locator('.view-lines').innerText();
+    assert.match(text.replace(/\u00a0/g, ' '), /^peermem not loaded — demo-hgx-h100 \(replayed\)/);
+    for (const heading of ['What it means and what to do', 'Quick fix', 'Evidence', 'Source']) assert.ok(text.includes(heading), heading);
+    assert.ok(text.indexOf('Evidence') < text.indexOf('Source'), 'the source comes last');
+    await editor.locator('.codelens-decoration a', { hasText: 'Apply fix: load-peermem' }).waitFor();
+    await workbench.screenshot('demo-01b-finding-details');
+    await editor.locator('.codelens-decoration a', { hasText: /Open in lsmod, line \d+/ }).first().click();
+    await workbench.tab.locator('.part.editor .tab.active', { hasText: `lsmod — ${DEMO}` }).waitFor();
+    // The quoted line is selected where the host printed it.
+    await workbench.tab.locator('.part.editor .monaco-editor .selected-text').first().waitFor();
+    await workbench.screenshot('demo-01c-evidence-in-raw-output');
+    await workbench.runCommand('View: Close All Editors');
+  });
+
+  it("a finding's hover has command links: its quick fix opens the confirmation", async function () {
+    await tooltip(findingRow('peermem.not-loaded'), 'Evidence:');
+    const hover = workbench.tab.locator('.monaco-hover, .workbench-hover', { hasText: 'Evidence:' }).first();
+    for (const link of ['Show details', 'Apply fix: load-peermem', 'Raw output: lsmod']) await hover.locator('a', { hasText: link }).first().waitFor();
+    await workbench.screenshot('demo-01d-finding-hover-links');
+    await hover.locator('a', { hasText: 'Apply fix: load-peermem' }).click();
+    await dialog().waitFor();
+    await workbench.tab.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached' });
+    await findingRow('peermem.not-loaded').waitFor();
   });
 
   it('load-peermem: the plan is shown marked simulated; Apply fixes the demo and the finding goes', async function () {

@@ -13,6 +13,10 @@ import type { HostsNode } from '../tree/nodes';
 import { topologyData } from './topologyData';
 import { bannerCause, hostBanner, hostSides } from './gdrCells';
 import { applyQuickFix } from '../fixes/applyFix';
+import { showFinding } from '../findings/findingCommands';
+import { isRelayedHostId } from '../fleet/fleetMembers';
+import type { HostEntry } from '../hosts/hostModel';
+import type { Finding } from '../../core/diagnosis';
 import { notifyError, notifyInfo, notifyWarning } from '../notify';
 import { ContextKeys } from '../../constants';
 import { dateTime } from '../displayLocale';
@@ -37,7 +41,6 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
     return;
   }
   const cause = bannerCause(last.diagnosis);
-  const fix = cause?.fixes[0];
   const derived = drawing.derived ? vscode.l10n.t(', distances derived from the PCI tree (nvidia-smi topo -m not read)') : '';
   ctx.topology.show(
     topologyData({
@@ -54,11 +57,18 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
       // Bridges that redirect peer traffic (pcie.acs-enabled) carry an ACS mark in the graph.
       bridgeMarks: acsMarks(last.report, last.diagnosis.pairs, virtState(last.report)),
       sides: hostSides(last.report, last.diagnosis, readSettings().nccl),
-      banner: { ...hostBanner(last.diagnosis, cause), action: fix ? vscode.l10n.t('Show fix') : null },
+      banner: hostBanner(last.diagnosis, cause, !isRelayedHostId(host.id)),
     }),
-    { onBanner: fix ? () => void applyQuickFix(ctx, host, fix) : undefined },
+    { onBanner: cause ? () => void bannerAction(ctx, host, cause, last.diagnosis.findings.indexOf(cause)) : undefined },
   );
   ctx.keys.set(ContextKeys.topologyShown, true);
+}
+
+/** The banner's button: the cause's quick fix (its confirmation and plan come first), else its details. */
+async function bannerAction(ctx: Ctx, host: HostEntry, cause: Finding, index: number): Promise<void> {
+  const fix = cause.fixes[0];
+  if (fix && !isRelayedHostId(host.id)) await applyQuickFix(ctx, host, fix);
+  else await showFinding(ctx, ctx.findings.refs.key({ hostId: host.id, source: 'diagnosis', path: [index] }));
 }
 
 export async function analyzeTopologyInEditorCommand(ctx: Ctx): Promise<void> {

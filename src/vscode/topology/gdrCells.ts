@@ -93,7 +93,9 @@ export function hostSides(report: ProbeReport, d: Diagnosis, nccl: NcclAssumptio
 }
 
 /** The host's verdict for the banner: how many GPUs get GPUDirect RDMA, and the finding that stops the rest. */
-export function hostBanner(d: Diagnosis, cause: Finding | null): HostBanner {
+/** `fixable`: the host takes quick fixes (not one reached through a login node): the button offers the fix. */
+export function hostBanner(d: Diagnosis, cause: Finding | null, fixable = true): HostBanner {
+  const actionWords = (f: Finding) => (fixable && f.fixes.length > 0 ? t('Show fix') : t('Show details'));
   const states = d.pairs.map((p) => gdrState(p.gdr));
   const n = states.length;
   const off = states.filter((s) => s === 'off').length;
@@ -110,10 +112,6 @@ export function hostBanner(d: Diagnosis, cause: Finding | null): HostBanner {
   const text = `${head}${off > 0 ? unknownText : ''}${cause ? `: ${cause.title}` : ''}`;
   const tone = off > 0 ? (cause?.severity === 'error' ? 'error' : 'warning') : 'unknown';
   return { tone, text, action: cause ? actionWords(cause) : null };
-}
-
-function actionWords(cause: Finding): string {
-  return cause.fixes.length > 0 ? t('Show fix') : t('Show details');
 }
 
 /** The finding a banner names: the host's first error, else the first warning naming a GPU without GPUDirect RDMA. */

@@ -2,16 +2,26 @@
 // Findings group, under their cause (knock-ons) and in a host's NCCL log group.
 import type { Finding } from '../../core/diagnosis';
 import { findingLabel } from '../../core/diagnosis/findingLabel';
+import type { FindingRef } from '../findings/findingRefs';
 import type { HostsNode } from './nodes';
 
 /**
  * A finding's knock-ons (knockOn.ts) are its children in the tree, as in the CLI report. Each is labelled
  * in a few words; where two siblings' words are the same (two failed commands), the title tells them apart.
  */
-export function findingNodes(base: string, hostId: string, findings: readonly Finding[]): HostsNode[] {
+export function findingNodes(base: string, hostId: string, findings: readonly Finding[], at: Omit<FindingRef, 'hostId'>): HostsNode[] {
   const labels = findings.map(findingLabel);
   return findings.map((finding, i) => {
     const twin = labels.some((l, j) => j !== i && l === labels[i]) && labels[i] !== finding.title;
-    return { kind: 'finding', id: `${base}/${i}:${finding.id}`, hostId, finding, label: labels[i], description: twin ? finding.title : '' };
+    const ref = { hostId, source: at.source, path: [...at.path, i] };
+    return {
+      kind: 'finding',
+      id: `${base}/${i}:${finding.id}`,
+      hostId,
+      finding,
+      ref,
+      label: labels[i],
+      description: twin ? finding.title : '',
+    };
   });
 }

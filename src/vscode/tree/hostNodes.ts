@@ -23,7 +23,7 @@ export function rootNodes(model: HostModel): HostsNode[] {
 
 export function childNodes(node: HostsNode, model: HostModel): HostsNode[] {
   if (node.kind === 'nic') return node.ports;
-  if (node.kind === 'finding') return findingNodes(node.id, node.hostId, node.finding.children ?? []);
+  if (node.kind === 'finding') return findingNodes(node.id, node.hostId, node.finding.children ?? [], node.ref);
   const last = model.status(node.hostId).lastDiagnosed;
   // Children's ids extend the parent's, so a host shown at the root and under a fleet stays unique.
   const proof = model.status(node.hostId).proof;
@@ -115,7 +115,7 @@ function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOut
   });
   switch (g) {
     case 'findings':
-      return findingNodes(base, hostId, d.diagnosis.findings);
+      return findingNodes(base, hostId, d.diagnosis.findings, { source: 'diagnosis', path: [] });
     case 'gpus':
       return d.diagnosis.pairs.map((pair) => gpuNode(base, hostId, pair, d.report, d.diagnosis.findings));
     case 'nics':

@@ -23,7 +23,7 @@ export function ncclLogChildren(base: string, hostId: string, model: HostModel):
   const comparison = host ? comparisonOf(host, model.status(hostId)) : null;
   if (!comparison) return [];
   return [
-    ...findingNodes(base, hostId, comparison.findings),
+    ...findingNodes(base, hostId, comparison.findings, { source: 'ncclLog', path: [] }),
     ...comparison.gpus.map((g): HostsNode => ({
       kind: 'row',
       id: `${base}/${g.gpu}`,

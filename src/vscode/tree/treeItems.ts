@@ -1,16 +1,17 @@
 // Renders a HostsNode as a TreeItem: icons by severity/state, tooltips as MarkdownString with
 // remote text (evidence, error messages) only inside code blocks and never trusted.
 import * as vscode from 'vscode';
-import { Finding } from '../../core/diagnosis';
-import { codeBlock, plain } from '../../core/report/diagnosisReport';
+import { plain } from '../../core/report/diagnosisReport';
 import { Commands, ContextValues } from '../../constants';
 import { HostEntry, HostModel } from '../hosts/hostModel';
-import type { FleetNode, HostsNode, Tone } from './nodes';
+import type { FleetNode, HostsNode } from './nodes';
 import { rawOutputUri } from '../rawOutput';
-import { findingContextValue } from '../fixes/contextValue';
 import { isRelayedHostId } from '../fleet/fleetMembers';
 import { hostContextValue } from './hostContext';
 import { HostRow, hostRow } from './hostRow';
+import { findingItem } from './findingItem';
+import { TONE_ICON, item, markdown } from './itemParts';
+import type { FindingRefs } from '../findings/findingRefs';
 import { GdrState, gdrState } from '../../protocol/topology';
 import { DEMO_HOST_SHORT_NAME } from '../../core/demo/demoHost';
 
@@ -19,22 +20,6 @@ export type IsConnected = (host: HostEntry) => boolean;
 
 const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
 const None = vscode.TreeItemCollapsibleState.None;
-
-export const TONE_ICON: Record<Tone, vscode.ThemeIcon> = {
-  ok: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
-  warning: new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')),
-  error: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
-  idle: new vscode.ThemeIcon('circle-outline'),
-  working: new vscode.ThemeIcon('sync~spin'),
-  unknown: new vscode.ThemeIcon('question'),
-  done: new vscode.ThemeIcon('history'),
-};
-
-const SEVERITY_ICON: Record<Finding['severity'], vscode.ThemeIcon> = {
-  error: TONE_ICON.error,
-  warning: TONE_ICON.warning,
-  info: new vscode.ThemeIcon('info', new vscode.ThemeColor('notificationsInfoIcon.foreground')),
-};
 
 const HOST_ICON: Record<HostEntry['origin'], string> = {
   'ssh-config': 'remote',
@@ -46,7 +31,12 @@ const HOST_ICON: Record<HostEntry['origin'], string> = {
 const UNREACHABLE_ICON = new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('list.errorForeground'));
 
 /** Fleet and group rows are rendered by fleet/fleetItems.ts; their hosts are host rows like any other. */
-export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel, connected: IsConnected): vscode.TreeItem {
+export function toTreeItem(
+  node: Exclude<HostsNode, FleetNode>,
+  model: HostModel,
+  connected: IsConnected,
+  refs: FindingRefs,
+): vscode.TreeItem {
   switch (node.kind) {
     case 'host':
       return hostItem(node, model, connected);
@@ -55,7 +45,7 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
     case 'group':
       return item(node.id, node.label, Collapsed, { description: node.description, icon: new vscode.ThemeIcon(GROUP_ICON[node.group]) });
     case 'finding':
-      return findingItem(node, !isRelayedHostId(node.hostId));
+      return findingItem(node, model, refs);
     case 'gpu': {
       const t = item(node.id, node.label, None, {
         description: node.description,
@@ -132,70 +122,4 @@ export function hostIcon(row: HostRow, host: HostEntry | undefined): vscode.Them
   if (row.look === 'origin') return new vscode.ThemeIcon(HOST_ICON[host?.origin ?? 'added']);
   if (row.look === 'unreachable') return UNREACHABLE_ICON;
   return TONE_ICON[row.look];
-}
-
-/** `fixable`: false for a host reached through a login node (a fix needs SSH to the host itself). */
-function findingItem(node: HostsNode & { kind: 'finding' }, fixable: boolean): vscode.TreeItem {
-  const f = node.finding;
-  const following = f.children?.length ?? 0;
-  const description = [node.description, following > 0 ? vscode.l10n.t('{0} following', following) : '']
-    .filter((d) => d !== '')
-    .join(' · ');
-  const t = item(node.id, node.label, following > 0 ? Collapsed : None, {
-    description,
-    icon: SEVERITY_ICON[f.severity],
-    tooltip: findingTooltip(f),
-  });
-  t.contextValue = findingContextValue(fixable ? f.fixes : []);
-  // Screen readers (and the e2e tests) read the severity and the id the row no longer shows.
-  t.accessibilityInformation = { label: `${node.label}, ${severityWord(f.severity)}, ${f.id}` };
-  return t;
-}
-
-function severityWord(s: Finding['severity']): string {
-  return s === 'error' ? vscode.l10n.t('error') : s === 'warning' ? vscode.l10n.t('warning') : vscode.l10n.t('info');
-}
-
-/** The title and the state first, then what it means, the evidence, the fix; the source last. */
-function findingTooltip(f: Finding): vscode.MarkdownString {
-  const parts = [`**${plain(f.title)}**`, '', `${severityWord(f.severity)} · \`${f.id}\``, '', plain(f.detail)];
-  if (f.evidence.length > 0) parts.push('', vscode.l10n.t('Evidence:'), '', ...codeBlock(f.evidence.join('\n')));
-  if (f.fixes.length > 0) parts.push('', vscode.l10n.t('Quick fix: {0}', f.fixes.map(plain).join(', ')));
-  const following = f.children?.length ?? 0;
-  if (following > 0)
-    parts.push(
-      '',
-      following === 1
-        ? vscode.l10n.t(
-            '1 more finding follows from this one (listed under it): nothing they show can change the answer until it is solved.',
-          )
-        : vscode.l10n.t(
-            '{0} more findings follow from this one (listed under it): nothing they show can change the answer until it is solved.',
-            following,
-          ),
-    );
-  parts.push('', '---', `_${plain(f.source)}_`);
-  return markdown(parts);
-}
-
-export function markdown(lines: string[]): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(lines.join('\n'));
-  md.isTrusted = false;
-  md.supportHtml = false;
-  return md;
-}
-
-export interface ItemOptions {
-  readonly description?: string;
-  readonly icon?: vscode.ThemeIcon;
-  readonly tooltip?: string | vscode.MarkdownString;
-}
-
-export function item(id: string, label: string, state: vscode.TreeItemCollapsibleState, o: ItemOptions): vscode.TreeItem {
-  const t = new vscode.TreeItem(label, state);
-  t.id = id;
-  if (o.description) t.description = o.description;
-  if (o.icon) t.iconPath = o.icon;
-  if (o.tooltip) t.tooltip = o.tooltip;
-  return t;
 }

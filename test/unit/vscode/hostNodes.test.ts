@@ -166,10 +166,12 @@ describe('Hosts tree nodes', () => {
       fixes: [],
       source: '',
     });
-    const nodes = findingNodes('h/findings', 'h', [
-      failed('Could not read `lspci -vvv`: timed out'),
-      failed('Could not read `ibv_devinfo -v`: not found'),
-    ]);
+    const nodes = findingNodes(
+      'h/findings',
+      'h',
+      [failed('Could not read `lspci -vvv`: timed out'), failed('Could not read `ibv_devinfo -v`: not found')],
+      { source: 'diagnosis', path: [] },
+    );
     assert.deepEqual(
       nodes.map((n) => (n.kind === 'finding' ? [n.label, n.description] : [])),
       [
