@@ -59,8 +59,8 @@ describe('the demo host in a real VS Code: failure, simulated quick fix, fixed, 
     const tab = workbench.tab.locator('.part.editor .tab.active', { hasText: `peermem not loaded — ${DEMO}` });
     await tab.waitFor();
     const editor = workbench.tab.locator('.part.editor .editor-instance').filter({ has: workbench.tab.locator('.monaco-editor') }).first();
-    const text = await editor.locator('.view-lines').innerText();
-    assert.match(text.replace(/\u00a0/g, ' '), /^peermem not loaded — demo-hgx-h100 \(replayed\)/);
+    const text = (await editor.locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
+    assert.match(text, /^peermem not loaded — demo-hgx-h100 \(replayed\)/);
     for (const heading of ['What it means and what to do', 'Quick fix', 'Evidence', 'Source']) assert.ok(text.includes(heading), heading);
     assert.ok(text.indexOf('Evidence') < text.indexOf('Source'), 'the source comes last');
     await editor.locator('.codelens-decoration a', { hasText: 'Apply fix: load-peermem' }).waitFor();
