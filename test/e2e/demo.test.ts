@@ -58,14 +58,20 @@ describe('the demo host in a real VS Code: failure, simulated quick fix, fixed, 
     await findingRow('peermem.not-loaded').click();
     const tab = workbench.tab.locator('.part.editor .tab.active', { hasText: `peermem not loaded — ${DEMO}` });
     await tab.waitFor();
-    const editor = workbench.tab.locator('.part.editor .editor-instance').filter({ has: workbench.tab.locator('.monaco-editor') }).first();
+    const editor = workbench.tab
+      .locator('.part.editor .editor-instance')
+      .filter({ has: workbench.tab.locator('.monaco-editor') })
+      .first();
     const text = (await editor.locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
     assert.match(text, /^peermem not loaded — demo-hgx-h100 \(replayed\)/);
     for (const heading of ['What it means and what to do', 'Quick fix', 'Evidence', 'Source']) assert.ok(text.includes(heading), heading);
     assert.ok(text.indexOf('Evidence') < text.indexOf('Source'), 'the source comes last');
     await editor.locator('.codelens-decoration a', { hasText: 'Apply fix: load-peermem' }).waitFor();
     await workbench.screenshot('demo-01b-finding-details');
-    await editor.locator('.codelens-decoration a', { hasText: /Open in lsmod, line \d+/ }).first().click();
+    await editor
+      .locator('.codelens-decoration a', { hasText: /Open in lsmod, line \d+/ })
+      .first()
+      .click();
     await workbench.tab.locator('.part.editor .tab.active', { hasText: `lsmod — ${DEMO}` }).waitFor();
     // The quoted line is selected where the host printed it.
     await workbench.tab.locator('.part.editor .monaco-editor .selected-text').first().waitFor();
@@ -76,7 +82,8 @@ describe('the demo host in a real VS Code: failure, simulated quick fix, fixed, 
   it("a finding's hover has command links: its quick fix opens the confirmation", async function () {
     await tooltip(findingRow('peermem.not-loaded'), 'Evidence:');
     const hover = workbench.tab.locator('.monaco-hover, .workbench-hover', { hasText: 'Evidence:' }).first();
-    for (const link of ['Show details', 'Apply fix: load-peermem', 'Raw output: lsmod']) await hover.locator('a', { hasText: link }).first().waitFor();
+    for (const link of ['Show details', 'Apply fix: load-peermem', 'Raw output: lsmod'])
+      await hover.locator('a', { hasText: link }).first().waitFor();
     await workbench.screenshot('demo-01d-finding-hover-links');
     await hover.locator('a', { hasText: 'Apply fix: load-peermem' }).click();
     await dialog().waitFor();
@@ -85,17 +92,25 @@ describe('the demo host in a real VS Code: failure, simulated quick fix, fixed, 
     await findingRow('peermem.not-loaded').waitFor();
   });
 
-  it('load-peermem: the plan is shown marked simulated; Apply fixes the demo and the finding goes', async function () {
+  it('load-peermem: one line says what runs, "simulated" once; Show Plan opens the exact plan; Apply fixes the demo', async function () {
     await inline(findingRow('peermem.not-loaded'), LOAD_FIX);
     await dialog().waitFor();
-    const plan = await dialog().innerText();
-    assert.match(
-      plan,
-      /Apply load-peermem on demo-hgx-h100 \(replayed\)\? Simulated: this changes only the demo host's replayed state; nothing runs on any machine\./,
-    );
-    assert.match(plan, /plan \(SIMULATED on the demo host: nothing runs on any machine\)/);
-    assert.match(plan, /sudo -n [\s\S]*modprobe nvidia_peermem/);
+    const question = (await dialog().locator('.dialog-message-text').innerText()).trim();
+    assert.strictEqual(question, `Run \`sudo modprobe nvidia_peermem\` on ${DEMO}? Simulated: nothing runs on any machine.`);
+    const shown = await dialog().innerText();
+    assert.strictEqual(shown.match(/simulated/gi)?.length, 1, `"simulated" once: ${shown}`);
+    assert.doesNotMatch(shown, /PATH=|\/bin\/sh/, 'the wrapper is in the plan, not in the question');
     await workbench.screenshot('demo-02-simulated-plan');
+    // The full plan, one click away, exact: the command as sent, wrapper and all.
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Show Plan$/ })
+      .click();
+    await workbench.tab.locator('.part.editor .tab', { hasText: 'load-peermem.txt' }).first().waitFor();
+    const planText = (await workbench.tab.locator('.part.editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+    assert.match(planText, /sudo -n \/bin\/sh -c 'PATH=/);
+    assert.match(planText, /modprobe nvidia_peermem'/);
+    await dialog().waitFor();
+    await workbench.screenshot('demo-02b-full-plan');
     await dialog()
       .locator('.monaco-button', { hasText: /^Apply$/ })
       .click();
@@ -128,9 +143,15 @@ describe('the demo host in a real VS Code: failure, simulated quick fix, fixed, 
     await workbench.tab.locator('.quick-input-widget .quick-input-title', { hasText: `Which quick fix on ${DEMO}?` }).waitFor();
     await workbench.pick('persist-peermem');
     await dialog().waitFor();
-    const plan = await dialog().innerText();
+    assert.match(await dialog().innerText(), /then add the line "nvidia-peermem" to \/etc\/modules-load\.d\/nvidia-peermem\.conf\?/);
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Show Plan$/ })
+      .click();
+    await workbench.tab.locator('.part.editor .tab', { hasText: 'persist-peermem.txt' }).first().waitFor();
+    const plan = (await workbench.tab.locator('.part.editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
     assert.match(plan, /\/etc\/modules-load\.d\/nvidia-peermem\.conf \(new\)/);
     assert.match(plan, /\+nvidia-peermem/);
+    await dialog().waitFor();
     await workbench.screenshot('demo-04-persist-plan');
     await dialog()
       .locator('.monaco-button', { hasText: /^Apply$/ })

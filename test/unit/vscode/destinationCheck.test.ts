@@ -43,7 +43,10 @@ describe('Add Host: a destination read as it is typed', () => {
     for (const typed of ['-oProxyCommand=x', 'root@-oProxyCommand=x', '-x@gpu01', 'ssh://-oProxyCommand=x'])
       assert.deepEqual(
         checkDestination(typed),
-        { ok: false, message: `A host or user name cannot start with "-": ssh would read ${JSON.stringify(typed)} as an option, and refuses it.` },
+        {
+          ok: false,
+          message: `A host or user name cannot start with "-": ssh would read ${JSON.stringify(typed)} as an option, and refuses it.`,
+        },
         typed,
       );
     assert.equal(checkDestination('gpu-01').ok, true);

@@ -27,10 +27,14 @@ describe("a finding's details", () => {
     assert.equal(lines[0], 'peermem not loaded — demo-hgx-h100 (replayed)');
     assert.equal(lines[2], 'nvidia_peermem is not loaded');
     assert.equal(lines[doc.fixLine], 'error · peermem.not-loaded · diagnosed now');
-    const order = ['What it means and what to do', 'Quick fix', 'Evidence (each line opens the output where it was printed)', 'Source'].map((h) =>
-      lines.indexOf(h),
+    const order = ['What it means and what to do', 'Quick fix', 'Evidence (each line opens the output where it was printed)', 'Source'].map(
+      (h) => lines.indexOf(h),
     );
-    assert.deepEqual([...order].sort((a, b) => a - b), order, `sections in order: ${order.join(', ')}`);
+    assert.deepEqual(
+      [...order].sort((a, b) => a - b),
+      order,
+      `sections in order: ${order.join(', ')}`,
+    );
     assert.ok(order.every((i) => i > 0));
     assert.equal(lines.at(-2), `  ${f.source}`);
     assert.equal(doc.evidence.length, f.evidence.length);
