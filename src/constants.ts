@@ -103,6 +103,8 @@ export const ContextKeys = {
   hasConnection: 'gdrDoctor.hasConnection',
   hasFixableHost: 'gdrDoctor.hasFixableHost',
   hasRemovableHost: 'gdrDoctor.hasRemovableHost',
+  /** An SSH host is listed: Prove GPUDirect RDMA has something to measure. */
+  hasProvableHost: 'gdrDoctor.hasProvableHost',
   hasFleets: 'gdrDoctor.hasFleets',
   /** The demo host is listed in the Hosts view. */
   demoOpen: 'gdrDoctor.demoOpen',

@@ -67,6 +67,37 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     await workbench.screenshot('first-steps-01-welcome');
   });
 
+  it('the palette offers only what works: no Prove without a host, no log or topology command for a Python file', async function () {
+    assert.ok(await paletteOffers('GPUDirect RDMA: Open Demo Host'));
+    for (const absent of ['Prove GPUDirect RDMA', 'Analyze NCCL Log'])
+      assert.ok(!(await paletteOffers(`GPUDirect RDMA: ${absent}`)), `${absent} offered with no host and no editor`);
+    fs.writeFileSync(path.join(RUN_DIR, 'workspace', 'train.py'), 'import torch\nprint(torch.cuda.device_count())\n');
+    await workbench.openFile('train.py');
+    for (const absent of ['Analyze NCCL Log', 'Compare NCCL Log with Host…', 'Analyze Topology in Editor'])
+      assert.ok(!(await paletteOffers(`GPUDirect RDMA: ${absent}`)), `${absent} offered with a Python file open`);
+    await workbench.screenshot('first-steps-01b-palette-python');
+    await workbench.runCommand('View: Close All Editors');
+  });
+
+  it("the walkthrough's Diagnose Fleet with no fleet offers Add Fleet…", async function () {
+    // Not in the palette without a fleet: the walkthrough's step still links it.
+    assert.ok(!(await paletteOffers('GPUDirect RDMA: Diagnose Fleet')));
+    await openWalkthrough(workbench);
+    await walkthroughStep(workbench, 'diagnoseFleet').click();
+    await workbench.tab
+      .locator('.step-description-container .monaco-button', { hasText: /^Diagnose Fleet$/ })
+      .first()
+      .click();
+    const offer = toast('No fleet yet');
+    await offer.waitFor();
+    await offer.hover();
+    await offer.locator('.monaco-button', { hasText: 'Add Fleet…' }).click();
+    await workbench.tab.locator('.quick-input-widget .quick-input-title', { hasText: 'Add Fleet' }).first().waitFor();
+    await workbench.screenshot('first-steps-01c-diagnose-fleet-offers-add');
+    await workbench.tab.keyboard.press('Escape');
+    await workbench.runCommand('View: Close All Editors');
+  });
+
   it('the walkthrough opens from the welcome view, and opening the demo completes its first step', async function () {
     await sidebar().locator('.welcome-view-content a', { hasText: 'Getting Started walkthrough' }).click();
     await workbench.tab.locator('.gettingStartedContainer', { hasText: 'Get Started with GPUDirect RDMA Doctor' }).waitFor();
@@ -151,12 +182,15 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     const items = (await menu.locator('.action-label').allInnerTexts()).map((t) => t.trim()).filter((t) => t !== '');
     await workbench.screenshot('first-steps-07-demo-menu');
     assert.ok(!items.includes('Disconnect'), items.join(', '));
+    // perftest cannot run on recordings: no Prove on the demo, in its menu or the palette.
+    assert.ok(!items.includes('Prove GPUDirect RDMA'), items.join(', '));
     assert.ok(!items.includes('Reload Host List') && !items.includes('Refresh'), items.join(', '));
     assert.ok(items.includes('Show Topology') && items.includes('Copy Report (Markdown)'), items.join(', '));
     // Its quick fixes are simulated on its own state, and it can be put back as recorded.
     assert.ok(items.includes('Reset Demo Host'), items.join(', '));
     await workbench.tab.keyboard.press('Escape');
     assert.deepStrictEqual(await paletteOffers('GPUDirect RDMA: Disconnect'), false);
+    assert.deepStrictEqual(await paletteOffers('GPUDirect RDMA: Prove GPUDirect RDMA'), false);
     assert.deepStrictEqual(await paletteOffers('GPUDirect RDMA: Show Topology'), true);
   });
 

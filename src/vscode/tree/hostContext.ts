@@ -7,7 +7,7 @@ import { hostTopology } from '../../core/diagnosis/hostTopology';
 import type { HostEntry, HostStatus } from '../hosts/hostModel';
 
 /** What a host row can do, each a `;flag` of its context value. */
-export type HostFlag = 'diagnosed' | 'topology' | 'connected' | 'fixable' | 'removable' | 'demo';
+export type HostFlag = 'diagnosed' | 'topology' | 'connected' | 'fixable' | 'removable' | 'demo' | 'provable';
 
 export interface HostFacts {
   readonly host: HostEntry;
@@ -33,6 +33,8 @@ export function hostFlags({ host, status, connected }: HostFacts): HostFlag[] {
     ['removable', host.origin === 'added' || host.origin === 'demo'],
     // Reset Demo Host applies.
     ['demo', host.kind === 'demo'],
+    // Prove GPUDirect RDMA runs perftest over SSH: not on the demo (recordings) nor this machine (no SSH).
+    ['provable', host.kind === 'ssh'],
   ];
   return flags.filter(([, on]) => on).map(([flag]) => flag);
 }
