@@ -41,8 +41,10 @@ export interface LinkExplanation {
   readonly linkClass: LinkClassName;
   /** Plain words. */
   readonly meaning: string;
-  /** NCCL's default GPUDirect RDMA verdict for a GPU↔NIC path of this type. */
+  /** NCCL's default GPUDirect RDMA verdict for a GPU↔NIC path of this type, with its source. */
   readonly gdrVerdict: string;
+  /** That verdict in one word: used by distance, not, or no verdict for this link (NVLink, the device itself). */
+  readonly usesGdr: boolean | null;
 }
 
 export interface GpuDetail {
@@ -117,6 +119,8 @@ export interface TreeNodeData {
   readonly detail: string;
   /** What it is and what it means for GPUDirect RDMA. */
   readonly explanation: string;
+  /** NCCL's rule for the distances it stands for, with its source: shown last; '' for a device. */
+  readonly why: string;
   readonly numaNode: string | null;
   /** GPUs and NICs: their matrix column (`GPU0`, `NIC3`), how the verdicts name them. */
   readonly column: string | null;
@@ -218,7 +222,13 @@ function shape<T>(fields: Record<string, Guard<unknown>>): Guard<T> {
 }
 
 const isLinkClass = (x: unknown): x is LinkClassName => LINK_CLASS_NAMES.includes(x as LinkClassName);
-const isExplanation = shape<LinkExplanation>({ token: isText, linkClass: isLinkClass, meaning: isText, gdrVerdict: isText });
+const isExplanation = shape<LinkExplanation>({
+  token: isText,
+  linkClass: isLinkClass,
+  meaning: isText,
+  gdrVerdict: isText,
+  usesGdr: isBoolOrNull,
+});
 const isProofDetail = shape<ProofDetail>({ verdict: isText, tone: isProofTone, modes: arrayOf(isText, 8), measured: isText });
 const isProofOrAbsent = (x: unknown): x is ProofDetail | null | undefined => x === undefined || x === null || isProofDetail(x);
 const isBool = (x: unknown): x is boolean => typeof x === 'boolean';
@@ -252,6 +262,7 @@ const isTreeNode = shape<TreeNodeData>({
   label: isText,
   detail: isText,
   explanation: isText,
+  why: isText,
   numaNode: isTextOrNull,
   column: isTextOrNull,
   bridges: arrayOf(isText),

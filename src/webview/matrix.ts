@@ -3,10 +3,10 @@
 import type { GdrCell, GdrState, TopologyData } from '../protocol/topology';
 import { t } from '@vscode/l10n';
 import { el } from './dom';
-import { Explainer } from './explain';
+import { Explained, Explainer, flat } from './explain';
 
 export interface MatrixEvents {
-  explain(text: string): void;
+  explain(what: Explained): void;
   selectGpu(name: string): void;
 }
 
@@ -26,7 +26,8 @@ export function renderMatrix(
     const cells = data.columns.map((column, c) => {
       const token = data.cells[r][c];
       const pair = gdr.get(`${row}|${column}`) ?? gdr.get(`${column}|${row}`);
-      const explanation = explainer.cell(row, column, token, pair);
+      const explained = explainer.cell(row, column, token, pair);
+      const explanation = flat(explained);
       const cls = token ? (explainer.of(token)?.linkClass ?? 'unknown') : 'empty';
       // A GPU↔NIC cell is coloured by what happens on this host, not by its distance (written in it).
       const classes = pair ? ['cell', `gdr-${pair.state}`] : ['cell', `link-${cls}`];
@@ -46,7 +47,7 @@ export function renderMatrix(
         token ?? '',
         pair ? el('span', { class: 'gdr-mark', 'aria-hidden': 'true' }, GDR_MARK[pair.state]) : null,
       );
-      const explain = () => events.explain(explanation);
+      const explain = () => events.explain(explained);
       td.addEventListener('mouseenter', explain);
       td.addEventListener('focus', explain);
       if (gpus.has(row)) td.addEventListener('click', () => events.selectGpu(row));
@@ -105,15 +106,16 @@ function onKey(e: KeyboardEvent, table: HTMLTableElement, gpus: ReadonlySet<stri
 }
 
 export function renderLegend(data: TopologyData, explainer: Explainer, events: MatrixEvents): HTMLElement {
-  const item = (text: string, swatch: HTMLElement, meaning: string) => {
+  const item = (what: Explained, swatch: HTMLElement, meaning: string) => {
+    const text = flat(what);
     const li = el(
       'li',
       { class: 'legend-item', tabindex: '0', title: text, 'aria-label': text },
       swatch,
       el('span', { class: 'legend-meaning' }, meaning),
     );
-    li.addEventListener('mouseenter', () => events.explain(text));
-    li.addEventListener('focus', () => events.explain(text));
+    li.addEventListener('mouseenter', () => events.explain(what));
+    li.addEventListener('focus', () => events.explain(what));
     return li;
   };
   const links = data.explanations.map((e) =>
@@ -122,7 +124,11 @@ export function renderLegend(data: TopologyData, explainer: Explainer, events: M
   const states = [...new Set(data.gdrCells.map((c) => c.state))].sort((a, b) => GDR_ORDER.indexOf(a) - GDR_ORDER.indexOf(b));
   const pairs = states.map((state) => {
     const words = gdrLegendWords(state, data.banner !== null);
-    return item(`${words.label}: ${words.explanation}`, el('span', { class: `swatch gdr-${state}` }, GDR_MARK[state]), words.label);
+    return item(
+      { lead: `${words.label}.`, body: words.explanation },
+      el('span', { class: `swatch gdr-${state}` }, GDR_MARK[state]),
+      words.label,
+    );
   });
   const pairsHeading = data.banner !== null ? t('GPU ↔ NIC on this host:') : t('GPU ↔ NIC from this matrix:');
   return el(

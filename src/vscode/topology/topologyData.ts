@@ -123,12 +123,10 @@ function explanations(topology: Topology, nccl: NcclAssumptions): LinkExplanatio
   };
   return [...tokens]
     .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
-    .map((token) => ({
-      token,
-      linkClass: linkClassOf(token),
-      meaning: linkMeaning(token),
-      gdrVerdict: linkRule(token, nccl.version, nccl.env).sentence,
-    }));
+    .map((token) => {
+      const rule = linkRule(token, nccl.version, nccl.env);
+      return { token, linkClass: linkClassOf(token), meaning: linkMeaning(token), gdrVerdict: rule.sentence, usesGdr: rule.usesGdr };
+    });
 }
 
 function gpuDetail(topology: Topology, name: string, pair: GpuNicPair | undefined, fromMatrix: boolean): GpuDetail {
