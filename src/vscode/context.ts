@@ -2,7 +2,7 @@
 // panel and plan documents. Built once in activate(); everything it owns is disposed with the extension.
 import * as vscode from 'vscode';
 import type { FindingDetails } from './findings/findingDetails';
-import { DemoHost } from '../core/demo/demoHost';
+import { DemoHost } from '../core/transport';
 import { PlanDocuments } from './fixes/planDocument';
 import { FleetModel } from './fleet/fleetModel';
 import { Diagnoser } from './hosts/diagnoser';

@@ -13,7 +13,7 @@ import { findingItem } from './findingItem';
 import { TONE_ICON, item, markdown } from './itemParts';
 import type { FindingRefs } from '../findings/findingRefs';
 import { GdrState, gdrState } from '../../protocol/topology';
-import { DEMO_HOST_SHORT_NAME } from '../../core/demo/demoHost';
+import { DEMO_HOST_SHORT_NAME } from '../../core/transport';
 
 /** Whether an SSH connection to a host is open (the Diagnoser's pool). */
 export type IsConnected = (host: HostEntry) => boolean;

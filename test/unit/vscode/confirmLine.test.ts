@@ -1,8 +1,8 @@
 // A quick fix is confirmed in one line of what will run, on the demo's real plans (made by the same plan
 // code as a real host's): the exact module load a person would type, the file it writes, "simulated" once.
 import * as assert from 'node:assert/strict';
-import { DemoHost } from '../../../src/core/demo/demoHost';
-import { demoFixSession, prepareDemoFix } from '../../../src/core/demo/demoFix';
+import { DemoHost } from '../../../src/core/transport';
+import { demoFixSession, prepareDemoFix } from '../../../src/core/fixes/demo/demoFix';
 import { newSudoMarker } from '../../../src/core/fixes';
 import { confirmLine } from '../../../src/vscode/fixes/confirmLine';
 import { DEMO_DIR } from '../../support/paths';

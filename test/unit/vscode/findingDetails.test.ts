@@ -3,7 +3,7 @@
 // document shows), the source last. And the registry whose keys are all a link carries.
 import * as assert from 'node:assert/strict';
 import { diagnose } from '../../../src/core/diagnosis';
-import { DEMO_HOST_NAME, DemoHost } from '../../../src/core/demo/demoHost';
+import { DEMO_HOST_NAME, DemoHost } from '../../../src/core/transport';
 import { evidenceLocation } from '../../../src/core/diagnosis/evidenceLocation';
 import { runProbe } from '../../../src/core/probe/runProbe';
 import { rawOutputText } from '../../../src/core/probe/rawText';

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_NCCL, diagnose } from '../../../src/core/diagnosis';
-import { DEMO_HOST_NAME, DemoHost, INITIAL_DEMO_STATE } from '../../../src/core/demo/demoHost';
+import { DEMO_HOST_NAME, DemoHost, INITIAL_DEMO_STATE } from '../../../src/core/transport';
 import { hostDrawing } from '../../../src/core/diagnosis/hostTopology';
 import { parseTopo } from '../../../src/core/parsers/topo';
 import { runProbe } from '../../../src/core/probe/runProbe';

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diagnose } from '../../../src/core/diagnosis';
-import { DEMO_HOST_NAME, DemoHost } from '../../../src/core/demo/demoHost';
+import { DEMO_HOST_NAME, DemoHost } from '../../../src/core/transport';
 import { hostDrawing } from '../../../src/core/diagnosis/hostTopology';
 import { parseTopo } from '../../../src/core/parsers/topo';
 import { runProbe } from '../../../src/core/probe/runProbe';
