@@ -45,6 +45,8 @@ export const Commands = {
   showFinding: 'gdrDoctor.showFinding',
   applyFindingFix: 'gdrDoctor.applyFindingFix',
   openRawOutputAt: 'gdrDoctor.openRawOutputAt',
+  proveNccl: 'gdrDoctor.proveNccl',
+  analyzeNcclTests: 'gdrDoctor.analyzeNcclTests',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -61,6 +63,7 @@ export const Settings = {
   fleets: 'fleets',
   ncclVersion: 'ncclVersion',
   ncclEnv: 'ncclEnv',
+  ncclTestsDir: 'ncclTestsDir',
 } as const;
 
 /** Tree item contexts (`viewItem` in menus). */
@@ -86,6 +89,9 @@ export const Languages = {
   /** A finding's details (findings/findingDetails.ts): plain text, wrapped. */
   findingDetails: 'gdr-doctor-finding',
 } as const;
+
+/** Read-only documents with an nccl-tests output's summary, and with a proof with NCCL. */
+export const NCCL_TESTS_SCHEME = 'gdr-doctor-nccl-tests';
 
 /** Read-only documents with Analyze NCCL Log's summary of a log. */
 export const NCCL_LOG_SUMMARY_SCHEME = 'gdr-doctor-nccl-log';

@@ -2,6 +2,7 @@
 // panel and plan documents. Built once in activate(); everything it owns is disposed with the extension.
 import * as vscode from 'vscode';
 import type { FindingDetails } from './findings/findingDetails';
+import type { ReadOnlyTexts } from './ncclTests/texts';
 import { DemoHost } from '../core/transport';
 import { PlanDocuments } from './fixes/planDocument';
 import { FleetModel } from './fleet/fleetModel';
@@ -35,6 +36,8 @@ export interface Ctx {
   readonly keys: ContextKeySetter;
   /** Findings' details documents, and the registry of keys their links carry. */
   readonly findings: FindingDetails;
+  /** Read-only documents of nccl-tests summaries and proofs with NCCL. */
+  readonly ncclTests: ReadOnlyTexts;
 }
 
 /** Logs an error and shows it with a "Show Log" action. */
