@@ -16,6 +16,7 @@ import { registerTopoEditor } from './vscode/editor';
 import { registerNcclLogEditor } from './vscode/ncclLog';
 import { registerNcclTestsEditor } from './vscode/ncclTests';
 import { PlanDocuments } from './vscode/fixes/planDocument';
+import { FindingDetails } from './vscode/findings/findingDetails';
 import { createLog } from './vscode/logging';
 import { RawOutputProvider } from './vscode/rawOutput';
 import { watchSettings } from './vscode/settingsWatcher';
@@ -66,7 +67,8 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   const fleets = new FleetModel(() => readSettings().fleets);
   const demo = new DemoHost(extension.asAbsolutePath('media/demo'));
   const diagnoser = own(new Diagnoser({ model, settings: readSettings, prompts: inputBoxPrompts(), demo, log }));
-  const tree = own(new HostsTreeProvider(model, fleets, diagnoser));
+  const findings = own(new FindingDetails(model));
+  const tree = own(new HostsTreeProvider(model, fleets, diagnoser, findings.refs));
   const view = own(vscode.window.createTreeView(Views.hosts, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true }));
   const keys = own(new ContextKeySetter(model, fleets, diagnoser, view));
   own(watchViewBadge(view, model, fleets));
@@ -83,7 +85,7 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   // The watcher diagnoses through the same context the commands get, so it is made from it.
   const late: { watcher?: Watcher } = {};
   const ctx: Ctx = {
-    ...{ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, ncclTests },
+    ...{ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, ncclTests, findings },
     get watcher(): Watcher {
       if (!late.watcher) throw new Error('the watcher is not made yet');
       return late.watcher;

@@ -1,6 +1,7 @@
 // One object every command receives: the host model, the diagnoser, the view, the log, the topology
 // panel and plan documents. Built once in activate(); everything it owns is disposed with the extension.
 import * as vscode from 'vscode';
+import type { FindingDetails } from './findings/findingDetails';
 import type { ReadOnlyTexts } from './ncclTests/texts';
 import { DemoHost } from '../core/transport';
 import { PlanDocuments } from './fixes/planDocument';
@@ -36,6 +37,8 @@ export interface Ctx {
   readonly keys: ContextKeySetter;
   /** Watch: hosts and fleets diagnosed again on a timer, and what changed. */
   readonly watcher: Watcher;
+  /** Findings' details documents, and the registry of keys their links carry. */
+  readonly findings: FindingDetails;
   /** Read-only documents of nccl-tests summaries and proofs with NCCL. */
   readonly ncclTests: ReadOnlyTexts;
 }

@@ -13,7 +13,9 @@ import { ProbeRunner } from '../probe/runProbe';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../probe/commands';
 import { SavedOutput, readSavedFolder, savedOutputsRunner } from './saved';
 
-export const DEMO_HOST_NAME = 'demo-hgx-h100 (replayed)';
+/** The demo's host name; where it is shown as a host, it is said to be replayed. */
+export const DEMO_HOST_SHORT_NAME = 'demo-hgx-h100';
+export const DEMO_HOST_NAME = `${DEMO_HOST_SHORT_NAME} (replayed)`;
 /** The login user of the replayed host: uid 1000 with passwordless sudo (media/demo/host/sudo-n.txt). */
 export const DEMO_USER = 'demo';
 

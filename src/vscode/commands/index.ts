@@ -26,10 +26,14 @@ import { proveNcclCommand } from '../prove/proveNcclCommand';
 import { analyzeNcclTests } from '../ncclTests';
 import { notifyWithLog } from '../notify';
 import { errorText } from '../../core/errorText';
+import { FindingCommandId, registerFindingCommands } from '../findings/findingCommands';
 
 type Handler = (ctx: Ctx, node?: HostsNode, selected?: readonly HostsNode[]) => Promise<void>;
 
-const TABLE: Record<CommandId, Handler> = {
+/** A finding's commands take keys of the FindingRefs registry, not tree nodes: findings/findingCommands.ts. */
+type NodeCommandId = Exclude<CommandId, FindingCommandId>;
+
+const TABLE: Record<NodeCommandId, Handler> = {
   [Commands.addHost]: addHostCommand,
   [Commands.openDemoHost]: openDemoHostCommand,
   [Commands.resetDemoHost]: resetDemoHostCommand,
@@ -79,6 +83,7 @@ export function registerCommands(ctx: Ctx, own: (registration: vscode.Disposable
       }),
     );
   }
+  registerFindingCommands(ctx, own);
 }
 
 /** Commands run from keybindings or other extensions may receive anything. */

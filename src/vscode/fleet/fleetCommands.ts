@@ -123,6 +123,14 @@ export async function removeFleetCommand(ctx: Ctx, node?: HostsNode): Promise<vo
 }
 
 export async function diagnoseFleetCommand(ctx: Ctx, node?: HostsNode): Promise<void> {
+  // Nothing to diagnose yet (the walkthrough's step, run first): offer what makes one.
+  if (ctx.fleets.fleets().length === 0 && node === undefined) {
+    const add = vscode.l10n.t('Add Fleet…');
+    void notifyInfo(vscode.l10n.t('No fleet yet: add one, then diagnose it.'), add).then(async (choice) => {
+      if (choice === add) await addFleetCommand(ctx);
+    });
+    return;
+  }
   const fleet = await targetFleet(ctx, node, vscode.l10n.t('Diagnose which fleet?'));
   if (fleet) await diagnoseFleet(ctx, fleet);
 }

@@ -4,7 +4,7 @@
 import { Diagnosis } from '../../core/diagnosis';
 import type { NcclLogSummary } from '../../core/ncclLog/types';
 import type { ProofReport } from '../../core/prove';
-import { DEMO_HOST_NAME } from '../../core/transport';
+import { DEMO_HOST_SHORT_NAME } from '../../core/transport';
 import { ProbeReport } from '../../core/probe/runProbe';
 import { SshTarget } from '../../core/ssh/sshConfig';
 import { ChangeListeners, safeList } from '../modelSupport';
@@ -100,7 +100,14 @@ export const LOCAL_HOST: HostEntry = {
   kind: 'local',
   origin: 'local',
 };
-export const DEMO_HOST: HostEntry = { id: 'demo', label: DEMO_HOST_NAME, kind: 'demo', origin: 'demo' };
+export const DEMO_HOST: HostEntry = {
+  id: 'demo',
+  get label() {
+    return t('{0} (replayed)', DEMO_HOST_SHORT_NAME);
+  },
+  kind: 'demo',
+  origin: 'demo',
+};
 
 export function sshHostId(destination: string): string {
   return `ssh:${destination}`;

@@ -7,7 +7,7 @@ import { hostTopology } from '../../core/diagnosis/hostTopology';
 import type { HostEntry, HostStatus } from '../hosts/hostModel';
 
 /** What a host row can do, each a `;flag` of its context value. */
-export type HostFlag = 'diagnosed' | 'topology' | 'connected' | 'fixable' | 'removable' | 'demo' | 'watched';
+export type HostFlag = 'diagnosed' | 'topology' | 'connected' | 'fixable' | 'removable' | 'demo' | 'watched' | 'provable';
 
 export interface HostFacts {
   readonly host: HostEntry;
@@ -35,6 +35,8 @@ export function hostFlags({ host, status, connected }: HostFacts): HostFlag[] {
     ['demo', host.kind === 'demo'],
     // Stop Watching applies (Watch is offered on every host).
     ['watched', status.watch !== undefined],
+    // Prove GPUDirect RDMA runs perftest over SSH: not on the demo (recordings) nor this machine (no SSH).
+    ['provable', host.kind === 'ssh'],
   ];
   return flags.filter(([, on]) => on).map(([flag]) => flag);
 }

@@ -173,4 +173,37 @@ describe('package.json when-clauses: commands only where they work', () => {
     assert.ok(context && evaluateWhen(context.when ?? '', { editorLangId: 'log', editorHasSelection: true }));
     assert.ok(!evaluateWhen(context.when ?? '', { editorLangId: 'log', editorHasSelection: false }));
   });
+
+  it('Prove GPUDirect RDMA only where it can run: an SSH host, never the demo (recordings) nor with no host', () => {
+    assert.ok(!palette(hostListKeys([])).includes(Commands.prove), 'no host');
+    assert.ok(!palette({}).includes(Commands.prove), 'the host list not read yet');
+    assert.ok(
+      !palette(hostListKeys([{ host: DEMO_HOST, status: diagnosed(true), connected: false }])).includes(Commands.prove),
+      'the demo',
+    );
+    assert.ok(
+      !palette(hostListKeys([{ host: LOCAL_HOST, status: diagnosed(true), connected: false }])).includes(Commands.prove),
+      'this machine',
+    );
+    assert.ok(palette(hostListKeys([{ host: SSH, status: diagnosed(true), connected: false }])).includes(Commands.prove), 'an SSH host');
+    assert.ok(!rowCommands({ host: DEMO_HOST, status: diagnosed(true), connected: false }, 'menu').includes(Commands.prove));
+    assert.ok(rowCommands({ host: SSH, status: diagnosed(true), connected: false }, 'menu').includes(Commands.prove));
+  });
+
+  it('the editor commands only for an editor they can read: not with a Python file open', () => {
+    const editorCommands = [Commands.analyzeNcclLog, Commands.compareNcclLog, Commands.analyzeTopologyInEditor];
+    const python = palette({ editorIsOpen: true, editorLangId: 'python' });
+    for (const c of editorCommands) assert.ok(!python.includes(c), c);
+    const log = palette({ editorIsOpen: true, editorLangId: 'nccl-log' });
+    assert.ok(
+      log.includes(Commands.analyzeNcclLog) && log.includes(Commands.compareNcclLog) && !log.includes(Commands.analyzeTopologyInEditor),
+    );
+    // A plain .log or text file may hold a log the content detection has not claimed (or one too big for it).
+    assert.ok(palette({ editorLangId: 'log' }).includes(Commands.analyzeNcclLog));
+    const topo = palette({ editorIsOpen: true, editorLangId: 'nvidia-topo' });
+    assert.ok(topo.includes(Commands.analyzeTopologyInEditor) && !topo.includes(Commands.analyzeNcclLog));
+    // A selection anywhere may be a pasted matrix: Analyze Topology in Editor reads the selection.
+    assert.ok(palette({ editorLangId: 'python', editorHasSelection: true }).includes(Commands.analyzeTopologyInEditor));
+    assert.ok(!palette({}).includes(Commands.analyzeNcclLog), 'no editor');
+  });
 });
