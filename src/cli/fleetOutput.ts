@@ -20,6 +20,8 @@ export interface FleetPrintOptions {
   readonly json: boolean;
   /** Every host's full report after the summary. */
   readonly each: boolean;
+  /** Printed before the summary (text), or set beside `hosts` (JSON): what a cluster's API said. */
+  readonly preface?: { readonly text: string; readonly json: Readonly<Record<string, unknown>> };
 }
 
 /** Prints the fleet and returns the exit status. */
@@ -27,8 +29,9 @@ export function printFleet(raw: readonly FleetHostResult[], io: CliIo, options: 
   const results = withFleetFindings([...raw]);
   const groups = groupFleet(results);
   if (options.json) {
-    writeFleetJson(results, groups, io);
+    writeFleetJson(results, groups, io, options.preface?.json);
   } else {
+    if (options.preface) io.stdout(ensureNewline(options.preface.text));
     io.stdout(ensureNewline(formatFleetSummary(results, groups, { each: options.each })));
     if (options.each) for (const r of results) if (r.report) io.stdout(`\n${formatProbeReport(r.report, r.diagnosis)}\n`);
   }
@@ -39,8 +42,13 @@ export function printFleet(raw: readonly FleetHostResult[], io: CliIo, options: 
  * The text of jsonText(fleetJson(results, groups)), written a host at a time: the whole of it, for
  * thousands of hosts, would pass V8's longest string (each host's report is kept whole).
  */
-function writeFleetJson(results: readonly FleetHostResult[], groups: ReturnType<typeof groupFleet>, io: CliIo): void {
-  const head = jsonText({ ...fleetJsonHead(groups), hosts: [] });
+function writeFleetJson(
+  results: readonly FleetHostResult[],
+  groups: ReturnType<typeof groupFleet>,
+  io: CliIo,
+  extra: Readonly<Record<string, unknown>> = {},
+): void {
+  const head = jsonText({ ...fleetJsonHead(groups), ...extra, hosts: [] });
   // `"hosts": []` closes the object: open the array there instead and put each host inside it.
   const open = head.lastIndexOf('"hosts": []');
   if (results.length === 0) {
