@@ -9,6 +9,8 @@ export const ViewContainers = {
 
 export const Views = {
   hosts: 'gdrDoctor.hosts',
+  /** Kubernetes clusters: kubeconfig contexts, their GPU nodes and the operators' state. */
+  clusters: 'gdrDoctor.clusters',
 } as const;
 
 /** Palette category of every command. */
@@ -41,6 +43,10 @@ export const Commands = {
   analyzeNcclLog: 'gdrDoctor.analyzeNcclLog',
   compareNcclLog: 'gdrDoctor.compareNcclLog',
   prove: 'gdrDoctor.prove',
+  refreshClusters: 'gdrDoctor.refreshClusters',
+  diagnoseCluster: 'gdrDoctor.diagnoseCluster',
+  diagnoseClusterNode: 'gdrDoctor.diagnoseClusterNode',
+  fixClusterNode: 'gdrDoctor.fixClusterNode',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -57,6 +63,11 @@ export const Settings = {
   fleets: 'fleets',
   ncclVersion: 'ncclVersion',
   ncclEnv: 'ncclEnv',
+  /** Kubernetes: kubectl's --kubeconfig, --context (only that one listed), the kubectl binary, the node debug image. */
+  kubeconfig: 'kube.kubeconfig',
+  kubeContext: 'kube.context',
+  kubectlPath: 'kube.kubectlPath',
+  kubeDebugImage: 'kube.debugImage',
 } as const;
 
 /** Tree item contexts (`viewItem` in menus). */
@@ -73,6 +84,9 @@ export const ContextValues = {
   relayedHost: 'gdrDoctor.relayedHost',
   /** A GPU row of a host's GPUs: Prove GPUDirect RDMA measures that GPU. */
   gpu: 'gdrDoctor.gpu',
+  /** Clusters view: a kubeconfig context, and a GPU node of it (`;fix=<id>` per operator fix its findings offer). */
+  cluster: 'gdrDoctor.cluster',
+  clusterNode: 'gdrDoctor.clusterNode',
 } as const;
 
 /** Languages the extension contributes, with a grammar each (package.json `languages`, `grammars`). */

@@ -1,7 +1,10 @@
 // Activation only wires adapters together: no SSH, no file scans, nothing slow. The host list
 // (ssh_config) is read when the view first asks for it, and nothing connects until Diagnose.
 import * as vscode from 'vscode';
-import { RAW_OUTPUT_SCHEME, Views } from './constants';
+import { RAW_OUTPUT_SCHEME, Settings, Views } from './constants';
+import { ClusterModel } from './vscode/clusters/clusterModel';
+import { ClustersTreeProvider } from './vscode/clusters/clustersTree';
+import { readKubeSettings } from './vscode/clusters/kubeSettings';
 import { DemoHost } from './core/transport';
 import { listConfigHosts } from './core/ssh/configHosts';
 import { localResolveEnv } from './core/ssh/nodeConfigFs';
@@ -75,7 +78,11 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   own(watchSettings(model, fleets, log));
   own(trackDemoOpen(model));
   const ncclLogs = registerNcclLogEditor(model, log, own);
-  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs }, own);
+  const clusters = new ClusterModel(model, readKubeSettings);
+  const clustersTree = own(new ClustersTreeProvider(clusters));
+  own(vscode.window.createTreeView(Views.clusters, { treeDataProvider: clustersTree, showCollapseAll: true }));
+  own(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${Settings.section}.kube`) && clusters.reset()));
+  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, clusters }, own);
   registerTopoEditor(log, own);
 }
 

@@ -21,6 +21,7 @@ import { orGroupFix } from '../fleet/groupFix';
 import { analyzeNcclLogCommand } from '../ncclLog/analyzeCommand';
 import { compareNcclLogCommand } from '../ncclLog/compareCommand';
 import { proveCommand } from '../prove/proveCommand';
+import { diagnoseClusterCommand, fixClusterNodeCommand, refreshClustersCommand } from '../clusters/clusterCommands';
 import { notifyWithLog } from '../notify';
 import { errorText } from '../../core/errorText';
 
@@ -54,6 +55,11 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.analyzeNcclLog]: analyzeNcclLogCommand,
   [Commands.compareNcclLog]: compareNcclLogCommand,
   [Commands.prove]: proveCommand,
+  // The Clusters view's rows are not HostsNodes: its commands read their own node kinds (clusterCommands.ts).
+  [Commands.refreshClusters]: refreshClustersCommand,
+  [Commands.diagnoseCluster]: diagnoseClusterCommand,
+  [Commands.diagnoseClusterNode]: diagnoseClusterCommand,
+  [Commands.fixClusterNode]: fixClusterNodeCommand,
 };
 
 /** Registers every command of the table, handing each registration to `own` as it is made. */
