@@ -47,6 +47,9 @@ export const Commands = {
   diagnoseCluster: 'gdrDoctor.diagnoseCluster',
   diagnoseClusterNode: 'gdrDoctor.diagnoseClusterNode',
   fixClusterNode: 'gdrDoctor.fixClusterNode',
+  proveNccl: 'gdrDoctor.proveNccl',
+  analyzeNcclTests: 'gdrDoctor.analyzeNcclTests',
+  forgetSudoPasswords: 'gdrDoctor.forgetSudoPasswords',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -68,6 +71,7 @@ export const Settings = {
   kubeContext: 'kube.context',
   kubectlPath: 'kube.kubectlPath',
   kubeDebugImage: 'kube.debugImage',
+  ncclTestsDir: 'ncclTestsDir',
 } as const;
 
 /** Tree item contexts (`viewItem` in menus). */
@@ -94,6 +98,9 @@ export const Languages = {
   /** NCCL's own log (NCCL_DEBUG=INFO), recognised by content. */
   ncclLog: 'nccl-log',
 } as const;
+
+/** Read-only documents with an nccl-tests output's summary, and with a proof with NCCL. */
+export const NCCL_TESTS_SCHEME = 'gdr-doctor-nccl-tests';
 
 /** Read-only documents with Analyze NCCL Log's summary of a log. */
 export const NCCL_LOG_SUMMARY_SCHEME = 'gdr-doctor-nccl-log';

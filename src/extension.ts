@@ -17,6 +17,7 @@ import { HostModel } from './vscode/hosts/hostModel';
 import { trackDemoOpen } from './vscode/hosts/demoContext';
 import { registerTopoEditor } from './vscode/editor';
 import { registerNcclLogEditor } from './vscode/ncclLog';
+import { registerNcclTestsEditor } from './vscode/ncclTests';
 import { PlanDocuments } from './vscode/fixes/planDocument';
 import { createLog } from './vscode/logging';
 import { RawOutputProvider } from './vscode/rawOutput';
@@ -78,11 +79,13 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   own(watchSettings(model, fleets, log));
   own(trackDemoOpen(model));
   const ncclLogs = registerNcclLogEditor(model, log, own);
+  const ncclTests = registerNcclTestsEditor(own);
   const clusters = new ClusterModel(model, readKubeSettings);
   const clustersTree = own(new ClustersTreeProvider(clusters));
   own(vscode.window.createTreeView(Views.clusters, { treeDataProvider: clustersTree, showCollapseAll: true }));
   own(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${Settings.section}.kube`) && clusters.reset()));
-  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, clusters }, own);
+  const ctx = { extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, ncclTests, clusters };
+  registerCommands(ctx, own);
   registerTopoEditor(log, own);
 }
 

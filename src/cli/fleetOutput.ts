@@ -24,30 +24,39 @@ export interface FleetPrintOptions {
   readonly preface?: { readonly text: string; readonly json: Readonly<Record<string, unknown>> };
 }
 
-/** Prints the fleet and returns the exit status. */
-export function printFleet(raw: readonly FleetHostResult[], io: CliIo, options: FleetPrintOptions): number {
+/** Prints the fleet and returns the exit status. A host whose outputs were kept on disk (relay/spill.ts) is read back for its report. */
+export async function printFleet(raw: readonly FleetHostResult[], io: CliIo, options: FleetPrintOptions): Promise<number> {
   const results = withFleetFindings([...raw]);
   const groups = groupFleet(results);
   if (options.json) {
-    writeFleetJson(results, groups, io, options.preface?.json);
+    await writeFleetJson(results, groups, io, options.preface?.json);
   } else {
     if (options.preface) io.stdout(ensureNewline(options.preface.text));
     io.stdout(ensureNewline(formatFleetSummary(results, groups, { each: options.each })));
-    if (options.each) for (const r of results) if (r.report) io.stdout(`\n${formatProbeReport(r.report, r.diagnosis)}\n`);
+    if (options.each)
+      for (const r of results) {
+        const report = await wholeReport(r);
+        if (report) io.stdout(`\n${formatProbeReport(report, r.diagnosis)}\n`);
+      }
   }
   return fleetExitCode(results);
+}
+
+/** The host's whole report: read back when its outputs were kept on disk. */
+async function wholeReport(r: FleetHostResult): Promise<FleetHostResult['report']> {
+  return r.fullReport ? r.fullReport() : r.report;
 }
 
 /**
  * The text of jsonText(fleetJson(results, groups)), written a host at a time: the whole of it, for
  * thousands of hosts, would pass V8's longest string (each host's report is kept whole).
  */
-function writeFleetJson(
+async function writeFleetJson(
   results: readonly FleetHostResult[],
   groups: ReturnType<typeof groupFleet>,
   io: CliIo,
   extra: Readonly<Record<string, unknown>> = {},
-): void {
+): Promise<void> {
   const head = jsonText({ ...fleetJsonHead(groups), ...extra, hosts: [] });
   // `"hosts": []` closes the object: open the array there instead and put each host inside it.
   const open = head.lastIndexOf('"hosts": []');
@@ -56,10 +65,12 @@ function writeFleetJson(
     return;
   }
   io.stdout(`${head.slice(0, open)}"hosts": [\n`);
-  results.forEach((r, i) => {
-    const text = jsonText(fleetHostJson(r)).trimEnd().replace(/^/gm, '    ');
+  for (const [i, r] of results.entries()) {
+    const text = jsonText(fleetHostJson({ ...r, report: await wholeReport(r) }))
+      .trimEnd()
+      .replace(/^/gm, '    ');
     io.stdout(`${text}${i < results.length - 1 ? ',' : ''}\n`);
-  });
+  }
   io.stdout('  ]\n}\n');
 }
 

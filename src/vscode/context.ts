@@ -2,6 +2,7 @@
 // panel and plan documents. Built once in activate(); everything it owns is disposed with the extension.
 import * as vscode from 'vscode';
 import type { ClusterModel } from './clusters/clusterModel';
+import type { ReadOnlyTexts } from './ncclTests/texts';
 import { DemoHost } from '../core/transport';
 import { PlanDocuments } from './fixes/planDocument';
 import { FleetModel } from './fleet/fleetModel';
@@ -35,6 +36,8 @@ export interface Ctx {
   readonly keys: ContextKeySetter;
   /** The Clusters view's kubeconfig contexts and clusters read. */
   readonly clusters: ClusterModel;
+  /** Read-only documents of nccl-tests summaries and proofs with NCCL. */
+  readonly ncclTests: ReadOnlyTexts;
 }
 
 /** Logs an error and shows it with a "Show Log" action. */

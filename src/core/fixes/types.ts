@@ -112,4 +112,9 @@ export interface FixResult {
   readonly verification: string[];
   /** sudo refused the password that was sent: set by the core's own classification, not read from the (translated) message. */
   readonly passwordRejected?: boolean;
+  /**
+   * sudo demonstrably took the password that was sent: it asked for it (its prompt marker on stderr) and a step
+   * then exited 0. A step that timed out, was cut off or ran without asking (cached credentials) proves nothing.
+   */
+  readonly passwordAccepted?: boolean;
 }

@@ -5,7 +5,7 @@
 import type { OperatorFixId } from '../../diagnosis';
 import type { ClusterView } from '../../kube/cluster';
 import { nodeOperatorView, PEERMEM_CONTAINER } from '../../kube/cluster';
-import { shQuote } from '../../probe/script';
+import { shQuote } from '../../shellText';
 import { KubeAccess, kubectlArgv } from '../../transport';
 import { t } from '../../l10n';
 
