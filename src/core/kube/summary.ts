@@ -28,10 +28,11 @@ export function formatClusterSummary(cluster: ClusterView, context?: string): st
   const cp = cluster.clusterPolicy;
   if (!cp.ok) lines.push(`  ClusterPolicy: ${t('not readable: {0}', cp.error)}`);
   else if (!cp.value) lines.push(`  ClusterPolicy: ${t('none (the GPU Operator is not installed)')}`);
-  else
-    lines.push(
-      `  ClusterPolicy ${cp.value.name}: ${t('state {0}', cp.value.state ?? '?')}, driver.rdma ${cp.value.rdmaText}, kernelModuleType ${cp.value.kernelModuleType ?? t('(not set)')}`,
-    );
+  else {
+    const state = t('state {0}', cp.value.state ?? '?');
+    const moduleType = cp.value.kernelModuleType ?? t('(not set)');
+    lines.push(`  ClusterPolicy ${cp.value.name}: ${state}, driver.rdma ${cp.value.rdmaText}, kernelModuleType ${moduleType}`);
+  }
   const nic = cluster.nicClusterPolicy;
   if (!nic.ok) lines.push(`  NicClusterPolicy: ${t('not readable: {0}', nic.error)}`);
   else if (nic.value)
