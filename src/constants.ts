@@ -9,6 +9,8 @@ export const ViewContainers = {
 
 export const Views = {
   hosts: 'gdrDoctor.hosts',
+  /** Kubernetes clusters: kubeconfig contexts, their GPU nodes and the operators' state. */
+  clusters: 'gdrDoctor.clusters',
 } as const;
 
 /** Palette category of every command. */
@@ -47,6 +49,10 @@ export const Commands = {
   showFinding: 'gdrDoctor.showFinding',
   applyFindingFix: 'gdrDoctor.applyFindingFix',
   openRawOutputAt: 'gdrDoctor.openRawOutputAt',
+  refreshClusters: 'gdrDoctor.refreshClusters',
+  diagnoseCluster: 'gdrDoctor.diagnoseCluster',
+  diagnoseClusterNode: 'gdrDoctor.diagnoseClusterNode',
+  fixClusterNode: 'gdrDoctor.fixClusterNode',
   proveNccl: 'gdrDoctor.proveNccl',
   analyzeNcclTests: 'gdrDoctor.analyzeNcclTests',
   forgetSudoPasswords: 'gdrDoctor.forgetSudoPasswords',
@@ -67,6 +73,11 @@ export const Settings = {
   ncclVersion: 'ncclVersion',
   ncclEnv: 'ncclEnv',
   watchIntervalMinutes: 'watch.intervalMinutes',
+  /** Kubernetes: kubectl's --kubeconfig, --context (only that one listed), the kubectl binary, the node debug image. */
+  kubeconfig: 'kube.kubeconfig',
+  kubeContext: 'kube.context',
+  kubectlPath: 'kube.kubectlPath',
+  kubeDebugImage: 'kube.debugImage',
   ncclTestsDir: 'ncclTestsDir',
 } as const;
 
@@ -84,6 +95,9 @@ export const ContextValues = {
   relayedHost: 'gdrDoctor.relayedHost',
   /** A GPU row of a host's GPUs: Prove GPUDirect RDMA measures that GPU. */
   gpu: 'gdrDoctor.gpu',
+  /** Clusters view: a kubeconfig context, and a GPU node of it (`;fix=<id>` per operator fix its findings offer). */
+  cluster: 'gdrDoctor.cluster',
+  clusterNode: 'gdrDoctor.clusterNode',
 } as const;
 
 /** Languages the extension contributes, with a grammar each (package.json `languages`, `grammars`). */

@@ -1,7 +1,10 @@
 // Activation only wires adapters together: no SSH, no file scans, nothing slow. The host list
 // (ssh_config) is read when the view first asks for it, and nothing connects until Diagnose.
 import * as vscode from 'vscode';
-import { RAW_OUTPUT_SCHEME, Views } from './constants';
+import { RAW_OUTPUT_SCHEME, Settings, Views } from './constants';
+import { ClusterModel } from './vscode/clusters/clusterModel';
+import { ClustersTreeProvider } from './vscode/clusters/clustersTree';
+import { readKubeSettings } from './vscode/clusters/kubeSettings';
 import { DemoHost } from './core/transport';
 import { listConfigHosts } from './core/ssh/configHosts';
 import { localResolveEnv } from './core/ssh/nodeConfigFs';
@@ -82,10 +85,14 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   own(trackDemoOpen(model));
   const ncclLogs = registerNcclLogEditor(model, log, own);
   const ncclTests = registerNcclTestsEditor(own);
+  const clusters = new ClusterModel(model, readKubeSettings);
+  const clustersTree = own(new ClustersTreeProvider(clusters, findings.refs));
+  own(vscode.window.createTreeView(Views.clusters, { treeDataProvider: clustersTree, showCollapseAll: true }));
+  own(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${Settings.section}.kube`) && clusters.reset()));
   // The watcher diagnoses through the same context the commands get, so it is made from it.
   const late: { watcher?: Watcher } = {};
   const ctx: Ctx = {
-    ...{ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, ncclTests, findings },
+    ...{ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, ncclTests, findings, clusters },
     get watcher(): Watcher {
       if (!late.watcher) throw new Error('the watcher is not made yet');
       return late.watcher;

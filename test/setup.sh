@@ -2,6 +2,7 @@
 # The first step of `npm test`: installs what the SSH and VS Code suites need besides node_modules,
 # or stops at once saying why it cannot. Idempotent, and silent when everything is already there.
 #   - the simulated-host lab (test/lab/install.sh: sshd, sudo, busybox, Slurm, pdsh, clush, …)
+#   - kubectl for the Kubernetes lab, where none is on PATH (test/lab/kube/install-kubectl.sh)
 #   - the e2e tools (test/e2e/setup.sh: chromium, Node 24, code-server), cached under .cache/e2e
 # Both suites run real sshds in network and mount namespaces: that needs root, and apt to install.
 set -eu
@@ -12,4 +13,5 @@ if [ "$(id -u)" != 0 ]; then
   exit 1
 fi
 sh test/lab/install.sh --quiet
+sh test/lab/kube/install-kubectl.sh --quiet
 bash test/e2e/setup.sh --quiet

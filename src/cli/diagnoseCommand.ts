@@ -25,6 +25,7 @@ import { parseArgs, UsageError } from './args';
 import { formatProbeReport } from './diagnoseReport';
 import { countOption, expandDestinations, secondsOption } from './fleetArgs';
 import { runFleet, runRelay } from './fleetCommand';
+import { KUBE_OPTIONS, runKube } from './kubeCommand';
 import { FLEET_INCOMPLETE } from './fleetOutput';
 import { CliIo, ExitCode } from './io';
 import { demoDir } from './demoDir';
@@ -44,6 +45,8 @@ export const diagnoseHelp = (): string =>
        gdr-doctor diagnose [<nodes...>] --via LOGIN [--with {3}] [--partition P]
                            [--nodes N | -w LIST] [--jobid J] [--json]
        gdr-doctor diagnose --demo | --local | --from DIR [--json]
+       gdr-doctor diagnose --kube [--context NAME] [--kubeconfig FILE] [-l SELECTOR] [<nodes...>]
+                           [--debug-image IMAGE] [-f N] [--deadline S] [--json]
 
 Collects every GPUDirect RDMA diagnostic of a host in one round trip and reports it.
 Destinations are written as for ssh: host, user@host, ssh://user@host:port; they are resolved
@@ -92,6 +95,18 @@ Through a login node (one SSH connection to LOGIN; the nodes need no SSH from he
                      Slurm: a partition, how many nodes, or the nodes of an existing allocation
   -f N and --deadline S (else --timeout S) apply to the whole run
 
+A Kubernetes cluster, through your own kubectl, kubeconfig and context (read: get/list only):
+  --kube             every GPU node (nvidia.com/gpu.present=true or allocatable nvidia.com/gpu), or
+                     the nodes named; each probed by kubectl exec -i into its GPU Operator driver pod
+                     (nvidia-driver-ctr, entering the host with nsenter -t 1)
+  --context NAME, --kubeconfig FILE, --kubectl PATH
+                     as kubectl's own flags (default: kubectl on PATH, $KUBECONFIG, current context)
+  -l, --selector S   only nodes with these labels
+  --debug-image IMAGE
+                     where no driver pod runs: kubectl debug node/N --profile=sysadmin with this image
+                     (chroot /host), the debug pod deleted afterwards; without it such nodes are skipped
+  -f N, --timeout S and --deadline S as for many hosts
+
 Exit status: 0 collected (findings or not); 3 a host was unreachable, refused, or stopped by a
 deadline; 64 bad usage (a bad host list names its column); 66 --from DIR holds none of the files
 it reads (<command id>.txt); 73 the --textfile-dir file could not be written; 130 interrupted
@@ -105,7 +120,7 @@ it reads (<command id>.txt); 73 the --textfile-dir file could not be written; 13
     relayToolsWithCommands(),
   );
 
-const FLAGS = ['--print-collect-script', '--json', '--demo', '--local', '--batch', '--each'];
+const FLAGS = ['--print-collect-script', '--json', '--demo', '--local', '--batch', '--each', '--kube'];
 const OPTIONS = [
   '-F',
   '--format',
@@ -124,6 +139,7 @@ const OPTIONS = [
   '--jobid',
   '--nccl',
   '--nccl-env',
+  ...KUBE_OPTIONS,
 ];
 /** Options that only mean something through a login node. */
 const RELAY_ONLY = ['--with', '--partition', '--nodes', '-w', '--jobid'];
@@ -144,6 +160,9 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
   const via = args.options.get('--via');
   const misplaced = RELAY_ONLY.find((o) => args.options.has(o));
   if (via === undefined && misplaced !== undefined) throw new UsageError(t('{0} goes with --via LOGIN', misplaced));
+  const kube = args.flags.has('--kube');
+  const kubeOnly = KUBE_OPTIONS.find((o) => args.options.has(o));
+  if (!kube && kubeOnly !== undefined) throw new UsageError(t('{0} goes with --kube', kubeOnly));
   const hosts = expandDestinations([...args.positional, ...optionList(args.options, '-w')], args.options.get('--hosts-file'), io);
   for (const h of hosts) checkDestination(h);
   const nccl = readNcclAssumptions(args.options.get('--nccl'), args.lists.get('--nccl-env') ?? []);
@@ -161,6 +180,11 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
       print: { json: health.format === 'json', each: args.flags.has('--each'), health },
       nccl,
     };
+    if (kube) {
+      if (via !== undefined || modeCount(args.flags, args.options, 0) > 0 || args.options.has('--hosts-file'))
+        throw new UsageError(t('--kube diagnoses the nodes of a cluster: not with --via, --demo, --local, --from or --hosts-file'));
+      return await runKube(hosts, fleet);
+    }
     if (via !== undefined) {
       if (modeCount(args.flags, args.options, 0) > 0) throw new UsageError(t('--via diagnoses nodes: not with --demo, --local or --from'));
       return await runRelay(via, hosts, fleet);

@@ -25,6 +25,7 @@ import { confirmOnTerminal } from './confirm';
 import { cliPrompts } from './terminalPrompts';
 import { jsonText } from './visible';
 import { runDemoFix } from './demoFixCommand';
+import { runKubeFix } from './kubeFixCommand';
 import { errorText } from '../core/errorText';
 import { t } from '../core/l10n';
 import { unknownFixText } from './messages';
@@ -34,6 +35,8 @@ import { cannotReachLine } from './unreachable';
 export const fixHelp = (): string =>
   t(`Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--dry-run] [-F FILE] [--json] [--batch]
        gdr-doctor fix --demo <fix-id> [--dry-run] [--json]
+       gdr-doctor fix --kube <node> <enable-rdma|restart-driver-pod> [--context NAME] [--kubeconfig FILE]
+                      [--dry-run] [--yes] [--wait S] [--json]
 
 Applies one quick fix to a GPU host over SSH:
   load-peermem     load the peer-memory module now: modprobe nvidia_peermem (nv_peer_mem where only
@@ -58,6 +61,13 @@ $XDG_STATE_HOME/gdr-doctor/audit.log, else ~/.local/state/gdr-doctor/audit.log.
 
   --demo     on the built-in demo host (diagnose --demo), simulated: the plan, the result and the
              host's findings after it; nothing runs on any machine, and every run starts afresh
+  --kube     a Kubernetes node under the GPU Operator, through your kubectl (never modprobe there):
+             enable-rdma          kubectl patch clusterpolicy/<name> --type merge
+                                  -p '{"spec":{"driver":{"rdma":{"enabled":true}}}}'
+             restart-driver-pod   kubectl delete pod -n <ns> <the node's driver pod> (after a MOFED
+                                  upgrade: the DaemonSet rebuilds the driver; drain GPU jobs first)
+             then waits (--wait S, default 180) for the driver pod with nvidia-peermem-ctr Running and
+             re-diagnoses the node (nvidia_peermem live); --context, --kubeconfig, --kubectl as kubectl's
   --dry-run  show the plan only; change nothing
   --yes      apply without asking (required without a terminal)
   -F FILE    ssh_config to use instead of ~/.ssh/config
@@ -80,13 +90,17 @@ export interface FixCliOptions {
 }
 
 export async function runFix(argv: readonly string[], io: CliIo, options: FixCliOptions = {}): Promise<number> {
-  const args = parseArgs(argv, { flags: ['--yes', '--dry-run', '--json', '--batch', '--demo'], options: ['-F', '--textfile-dir'] });
+  const args = parseArgs(argv, {
+    flags: ['--yes', '--dry-run', '--json', '--batch', '--demo', '--kube'],
+    options: ['-F', '--textfile-dir', '--wait', ...KUBE_FIX_OPTIONS],
+  });
   if (args.flags.has('--help')) {
     io.stdout(fixHelp());
     return ExitCode.ok;
   }
   if (args.flags.has('--demo'))
     return runDemoFix(args.positional, { dryRun: args.flags.has('--dry-run'), json: args.flags.has('--json') }, io);
+  if (args.flags.has('--kube')) return runKubeFixFrom(args, io, options);
   const [destination, fixId, ...extra] = args.positional;
   if (destination === undefined || fixId === undefined || extra.length > 0)
     throw new UsageError(t('give one destination and one fix id ({0})', FIX_IDS.join(t(' or '))));
@@ -119,6 +133,20 @@ export async function runFix(argv: readonly string[], io: CliIo, options: FixCli
   } finally {
     conn.close();
   }
+}
+
+const KUBE_FIX_OPTIONS = ['--context', '--kubeconfig', '--kubectl'];
+
+function runKubeFixFrom(args: ReturnType<typeof parseArgs>, io: CliIo, options: FixCliOptions): Promise<number> {
+  const flags = { dryRun: args.flags.has('--dry-run'), yes: args.flags.has('--yes'), json: args.flags.has('--json') };
+  const canAsk = (options.stdinIsTty ?? tty.isatty(0)) && !args.flags.has('--batch');
+  if (!flags.dryRun && !flags.yes && !canAsk) {
+    io.stderr(
+      `gdr-doctor fix: ${t('not applying anything without a yes, and there is no terminal to ask on: look at the plan with --dry-run, then run again with --yes.')}\n`,
+    );
+    return Promise.resolve(ExitCode.usage);
+  }
+  return runKubeFix(args.positional, args.options, { ...flags, canAsk }, io);
 }
 
 interface Flags {

@@ -24,6 +24,8 @@ export interface FleetPrintOptions {
   readonly each: boolean;
   /** --format prometheus and --textfile-dir: one series set per host; absent: the text summary. */
   readonly health?: HealthOutput;
+  /** Printed before the summary (text), or set beside `hosts` (JSON): what a cluster's API said. */
+  readonly preface?: { readonly text: string; readonly json: Readonly<Record<string, unknown>> };
 }
 
 /** Prints the fleet and returns the exit status. A host whose outputs were kept on disk (relay/spill.ts) is read back for its report. */
@@ -36,8 +38,9 @@ export async function printFleet(raw: readonly FleetHostResult[], io: CliIo, opt
   const decided = wanted ? emitHealth(await fleetSnapshots(results), hostLabelsFor(false), health, io) : undefined;
   if (decided !== undefined) return decided;
   if (health.format === 'json') {
-    await writeFleetJson(results, groups, io);
+    await writeFleetJson(results, groups, io, options.preface?.json);
   } else if (health.format === 'text') {
+    if (options.preface) io.stdout(ensureNewline(options.preface.text));
     io.stdout(ensureNewline(formatFleetSummary(results, groups, { each: options.each })));
     if (options.each)
       for (const r of results) {
@@ -57,8 +60,13 @@ async function wholeReport(r: FleetHostResult): Promise<FleetHostResult['report'
  * The text of jsonText(fleetJson(results, groups)), written a host at a time: the whole of it, for
  * thousands of hosts, would pass V8's longest string (each host's report is kept whole).
  */
-async function writeFleetJson(results: readonly FleetHostResult[], groups: ReturnType<typeof groupFleet>, io: CliIo): Promise<void> {
-  const head = jsonText({ ...fleetJsonHead(groups), hosts: [] });
+async function writeFleetJson(
+  results: readonly FleetHostResult[],
+  groups: ReturnType<typeof groupFleet>,
+  io: CliIo,
+  extra: Readonly<Record<string, unknown>> = {},
+): Promise<void> {
+  const head = jsonText({ ...fleetJsonHead(groups), ...extra, hosts: [] });
   // `"hosts": []` closes the object: open the array there instead and put each host inside it.
   const open = head.lastIndexOf('"hosts": []');
   if (results.length === 0) {

@@ -2,6 +2,7 @@
 // panel and plan documents. Built once in activate(); everything it owns is disposed with the extension.
 import * as vscode from 'vscode';
 import type { FindingDetails } from './findings/findingDetails';
+import type { ClusterModel } from './clusters/clusterModel';
 import type { ReadOnlyTexts } from './ncclTests/texts';
 import { DemoHost } from '../core/transport';
 import { PlanDocuments } from './fixes/planDocument';
@@ -39,6 +40,8 @@ export interface Ctx {
   readonly watcher: Watcher;
   /** Findings' details documents, and the registry of keys their links carry. */
   readonly findings: FindingDetails;
+  /** The Clusters view's kubeconfig contexts and clusters read. */
+  readonly clusters: ClusterModel;
   /** Read-only documents of nccl-tests summaries and proofs with NCCL. */
   readonly ncclTests: ReadOnlyTexts;
 }

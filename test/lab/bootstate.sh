@@ -7,7 +7,7 @@
 set -eu
 H=$1 OUT=$2
 for d in sys/module sys/kernel/mm proc/driver run; do mount -t tmpfs -o mode=755 tmpfs "/$d"; done
-for d in sys/module sys/kernel/mm proc/driver; do
+for d in sys/module sys/kernel/mm proc/driver run; do
   [ -d "$H/prof/files/$d" ] && cp -r "$H/prof/files/$d/." "/$d/"
 done
 set --

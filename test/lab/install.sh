@@ -10,7 +10,7 @@
 set -eu
 quiet=0
 [ "${1:-}" = --quiet ] && quiet=1
-PACKAGES="openssh-server openssh-client sudo iproute2 util-linux tmux busybox slurm-wlm munge pdsh clustershell openmpi-bin prometheus-node-exporter prometheus"
+PACKAGES="openssh-server openssh-client sudo iproute2 util-linux tmux busybox slurm-wlm munge pdsh clustershell openmpi-bin prometheus-node-exporter prometheus unzip"
 stop() { echo "test/lab/install.sh: stopped: $*" >&2; exit 1; }
 command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 ||
   stop "this installer needs Debian or Ubuntu (dpkg, apt-get); elsewhere install these yourself: $PACKAGES"

@@ -7,6 +7,9 @@ export type Severity = 'error' | 'warning' | 'info';
 /** Quick fixes src/core/fixes/ can perform (docs/peer-memory.md §5, docs/platform.md §3). */
 export type FixId = 'load-peermem' | 'persist-peermem' | 'disable-acs' | 'persist-acs' | 'export-timer';
 
+/** Fixes through the Kubernetes API, never on the host: src/core/fixes/operator (docs/kubernetes.md §3). */
+export type OperatorFixId = 'enable-rdma' | 'restart-driver-pod';
+
 export interface Finding {
   /** Stable id (`peermem.not-loaded`); several findings may share one (one per failed command). */
   readonly id: string;
@@ -17,7 +20,8 @@ export interface Finding {
   readonly detail: string;
   /** `<command>: <line as printed>`; a parenthesised text where the evidence is an absence. */
   readonly evidence: string[];
-  readonly fixes: FixId[];
+  /** Host fixes (over SSH), or operator fixes (through kubectl) on a Kubernetes node. */
+  readonly fixes: (FixId | OperatorFixId)[];
   /** The document or code that states the rule. */
   readonly source: string;
   /** The id of the finding this one follows from (a knock-on: knockOn.ts); it is then listed under it. */
@@ -52,4 +56,14 @@ export const SOURCES = {
   nvidiaSmiTopo: 'nvidia-smi topo -m legend; NVML nvmlGpuTopologyLevel_t',
   rdmaCore: 'rdma-core ibv_devinfo (libibverbs/examples/devinfo.c)',
   probe: 'gdr-doctor probe (src/core/probe/commands.ts)',
+  operatorRdma:
+    'NVIDIA GPU Operator documentation, "GPUDirect RDMA and GPUDirect Storage" (driver.rdma.enabled, useHostMofed; DMA-BUF recommended); NVIDIA/gpu-operator api/nvidia/v1/clusterpolicy_types.go GPUDirectRDMASpec',
+  operatorPeermem:
+    'NVIDIA/gpu-operator#2868, #2844 (nvidia-peermem-ctr crash loop: "could not insert \'nvidia_peermem\': Invalid argument" after a MOFED upgrade); GPU Operator release notes v26.3.0, Known Issues',
+  operatorMofed:
+    'NVIDIA Network Operator documentation (NicClusterPolicy ofedDriver, manifests/state-ofed-driver); GPU Operator "GPUDirect RDMA" prerequisites; NVIDIA/gpu-operator#448, #588',
+  operatorModules:
+    'GPU Operator documentation, driver.kernelModuleType (auto from v25.3.0: open modules where supported; DMA-BUF needs them)',
+  operatorValidator:
+    'NVIDIA/gpu-operator assets/state-operator-validation/0500_daemonset.yaml (driver-, toolkit-, cuda-, plugin-validation)',
 } as const;

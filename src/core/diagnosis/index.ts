@@ -24,7 +24,7 @@ import { ofedMissingFindings, portDownFindings, rdmaNoneFindings } from './rdma'
 import { SuggestedEnv, suggestEnv } from './suggestedEnv';
 import { gdrReceiveOnlyFindings, nicFarFindings } from './topology';
 
-export type { Finding, FixId, Severity } from './finding';
+export type { Finding, FixId, OperatorFixId, Severity } from './finding';
 export type { GpuNicPair, PairNic } from './pairs';
 export { pairsFromTopology, pathLabel, shortVerdict } from './pairs';
 export type { SuggestedEnv } from './suggestedEnv';

@@ -16,7 +16,8 @@ import type { RelayTool } from '../transport';
 export type FleetHostStatus = 'ok' | 'findings' | 'unreachable' | 'timed-out' | 'cancelled';
 
 /** How the host was reached: directly, or through a login node's tool. */
-export type FleetPath = 'direct' | RelayTool;
+/** direct: SSH; a relay tool: through a login node; kube: through kubectl into a Kubernetes node. */
+export type FleetPath = 'direct' | RelayTool | 'kube';
 
 export interface FleetHostResult {
   /** The host as the user named it (one element of an expanded host list), or the node name Slurm gave. */

@@ -1,6 +1,7 @@
 // Why a host could not be reached, by step, so users see "host key changed" rather than a stack.
 
-export type ConnectStep = 'config' | 'dns' | 'tcp' | 'host-key' | 'auth' | 'timeout' | 'proxy' | 'protocol';
+/** `kubectl`: a Kubernetes node that kubectl could not reach (its own error text is the message). */
+export type ConnectStep = 'config' | 'dns' | 'tcp' | 'host-key' | 'auth' | 'timeout' | 'proxy' | 'protocol' | 'kubectl';
 
 export class ConnectError extends Error {
   constructor(

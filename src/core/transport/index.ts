@@ -13,6 +13,8 @@ import { localRunner } from './local';
 import { RelayedStream, relayedRunner } from './relay';
 import { offlineRunner } from './saved';
 import { ProbedHost, probeConnection, probeOverSsh } from './ssh';
+import { KubeRoute, probeKubeNode } from './kube';
+import type { KubeAccess } from './kubectl';
 
 export type { ProbedHost, SshProbeOptions } from './ssh';
 export { sshRunner } from './sshRunner';
@@ -20,6 +22,10 @@ export { DEMO_HOST_NAME, DEMO_HOST_SHORT_NAME, DEMO_USER, DemoHost, INITIAL_DEMO
 export type { DemoState } from './demo';
 export { collectScript, savedOutputNames, savedOutputsIn } from './saved';
 export * from './relay';
+export { DEBUG_SHELL, DRIVER_CONTAINER, HOST_SHELL, kubeProbeArgs } from './kube';
+export type { KubeRoute } from './kube';
+export { KUBECTL_MAX_BYTES, KubectlError, kubectlArgv, kubectlErrorText, kubectlOk, runKubectl } from './kubectl';
+export type { KubeAccess, KubectlRun } from './kubectl';
 
 /** Where a host's probe runs. */
 export type HostSource =
@@ -35,6 +41,8 @@ export type HostSource =
   | { readonly kind: 'saved'; readonly dir: string }
   /** A compute node's stream that arrived through a login node's srun, pdsh or clush. */
   | { readonly kind: 'relay'; readonly node: string; readonly stream: RelayedStream }
+  /** A Kubernetes node, through the user's kubectl: exec into its driver pod, or a node debug pod. */
+  | { readonly kind: 'kube'; readonly node: string; readonly access: KubeAccess; readonly route: KubeRoute }
   /** Any other runner: a proof's probe over a connection it holds. */
   | { readonly kind: 'runner'; readonly host: string; readonly runner: ProbeRunner };
 
@@ -54,6 +62,7 @@ export function probeHost(source: HostSource, options: ProbeHostOptions = {}): P
   const { deadlineMs, signal } = options;
   if (source.kind === 'ssh') return probeOverSsh(source.destination, { ...source.reach, probeDeadlineMs: deadlineMs }, signal);
   if (source.kind === 'connection') return probeConnection(source.conn, source.destination, deadlineMs, signal);
+  if (source.kind === 'kube') return probeKubeNode(source.node, source.access, source.route, options);
   const request = { host: hostName(source), deadlineMs, commands: options.commands, boundary: options.boundary };
   return runProbe(runnerFor(source, signal), request).then((report) => ({ report }));
 }
@@ -71,13 +80,14 @@ export function hostName(source: HostSource): string {
     case 'saved':
       return source.dir;
     case 'relay':
+    case 'kube':
       return source.node;
     case 'runner':
       return source.host;
   }
 }
 
-function runnerFor(source: Exclude<HostSource, { kind: 'ssh' | 'connection' }>, signal: AbortSignal | undefined): ProbeRunner {
+function runnerFor(source: Exclude<HostSource, { kind: 'ssh' | 'connection' | 'kube' }>, signal: AbortSignal | undefined): ProbeRunner {
   switch (source.kind) {
     case 'local': // the signal stops the script's process group
       return localRunner({ signal });

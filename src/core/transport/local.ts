@@ -11,6 +11,8 @@ export interface LocalRunnerOptions {
   /** Cap for the framed output; default: every command's two streams at the cap, plus framing, within HOST_STREAM_BUDGET. */
   readonly maxStreamBytes?: number;
   readonly shell?: string;
+  /** Another program that reads the script on stdin instead of `shell -s` (kube.ts: kubectl exec -i …). */
+  readonly argv?: readonly string[];
   /** Aborting stops the script's whole process group (TERM, then KILL), as exec() does over SSH. */
   readonly signal?: AbortSignal;
 }
@@ -26,6 +28,7 @@ async function runLocally(script: string, request: ProbeRequest, options: LocalR
   const run = await runLocalScript(script, {
     env: options.env,
     shell: options.shell,
+    argv: options.argv,
     timeoutMs: request.deadlineMs,
     signal: options.signal,
     stdout: out,

@@ -8,6 +8,8 @@ export interface LocalScriptOptions {
   /** Environment for the script (tests put fake commands first on PATH). Default: process.env. */
   readonly env?: NodeJS.ProcessEnv;
   readonly shell?: string;
+  /** Another program that reads the script on stdin (kubectl exec -i …), instead of `shell -s`. */
+  readonly argv?: readonly string[];
   readonly timeoutMs: number;
   /** Aborting stops the script's whole process group (TERM, then KILL), as exec() does over SSH. */
   readonly signal?: AbortSignal;
@@ -31,8 +33,8 @@ const KILL_GRACE_MS = 2000;
 export function runLocalScript(script: string, options: LocalScriptOptions): Promise<LocalScriptRun> {
   if (options.signal?.aborted) return Promise.resolve({ exitCode: null, connectionLost: false, timedOut: false, truncated: false });
   return new Promise((resolve) => {
-    const shell = options.shell ?? '/bin/sh';
-    const child = spawn(shell, ['-s'], { env: options.env ?? process.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [shell, ...args] = options.argv ?? [options.shell ?? '/bin/sh', '-s'];
+    const child = spawn(shell, args, { env: options.env ?? process.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     let timedOut = false;
     let truncated = false;
     let settled = false;

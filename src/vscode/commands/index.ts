@@ -22,6 +22,7 @@ import { analyzeNcclLogCommand } from '../ncclLog/analyzeCommand';
 import { compareNcclLogCommand } from '../ncclLog/compareCommand';
 import { proveCommand } from '../prove/proveCommand';
 import { stopWatchingCommand, watchCommand } from '../watch/watchCommands';
+import { diagnoseClusterCommand, fixClusterNodeCommand, refreshClustersCommand } from '../clusters/clusterCommands';
 import { proveNcclCommand } from '../prove/proveNcclCommand';
 import { analyzeNcclTests } from '../ncclTests';
 import { notifyWithLog } from '../notify';
@@ -63,6 +64,11 @@ const TABLE: Record<NodeCommandId, Handler> = {
   [Commands.prove]: proveCommand,
   [Commands.watch]: watchCommand,
   [Commands.stopWatching]: stopWatchingCommand,
+  // The Clusters view's rows are not HostsNodes: its commands read their own node kinds (clusterCommands.ts).
+  [Commands.refreshClusters]: refreshClustersCommand,
+  [Commands.diagnoseCluster]: diagnoseClusterCommand,
+  [Commands.diagnoseClusterNode]: diagnoseClusterCommand,
+  [Commands.fixClusterNode]: fixClusterNodeCommand,
   [Commands.proveNccl]: (ctx, node, selected) => proveNcclCommand(ctx, ctx.ncclTests, node, selected),
   [Commands.analyzeNcclTests]: (ctx) => analyzeNcclTests(ctx.ncclTests),
   [Commands.forgetSudoPasswords]: forgetSudoPasswordsCommand,

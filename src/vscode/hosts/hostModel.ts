@@ -10,8 +10,8 @@ import { SshTarget } from '../../core/ssh/sshConfig';
 import { ChangeListeners, safeList } from '../modelSupport';
 import { t } from '../../core/l10n';
 
-export type HostKind = 'ssh' | 'local' | 'demo';
-export type HostOrigin = 'ssh-config' | 'added' | 'local' | 'demo' | 'fleet';
+export type HostKind = 'ssh' | 'local' | 'demo' | 'kube';
+export type HostOrigin = 'ssh-config' | 'added' | 'local' | 'demo' | 'fleet' | 'cluster';
 
 export interface HostEntry {
   /** Stable id: `ssh:<destination>`, `local`, `demo`. */
@@ -23,6 +23,8 @@ export interface HostEntry {
   readonly destination?: string;
   /** A fleet's node behind a login node: SSH to it goes through that node (`ssh -J`), for quick fixes. */
   readonly jump?: string;
+  /** A Kubernetes node (Clusters view): its kubeconfig context and node name. */
+  readonly kube?: { readonly context: string; readonly node: string };
 }
 
 export interface DiagnosedOutcome {
@@ -115,6 +117,8 @@ export function sshHostId(destination: string): string {
 
 export class HostModel {
   private readonly statuses = new Map<string, HostStatus>();
+  /** Kubernetes nodes the Clusters view showed: diagnosed into this model like any host, listed only there. */
+  private readonly kubeHosts = new Map<string, HostEntry>();
   private readonly listeners = new ChangeListeners();
   private cached?: HostEntry[];
   private demoOpen = false;
@@ -132,7 +136,15 @@ export class HostModel {
   }
 
   get(id: string): HostEntry | undefined {
-    return this.hosts().find((h) => h.id === id) ?? this.fleetHost(id);
+    return this.hosts().find((h) => h.id === id) ?? this.kubeHosts.get(id) ?? this.fleetHost(id);
+  }
+
+  /** The host entry of a cluster's node (`kube:<context>/<node>`), kept so its diagnosis renders as a host's. */
+  kubeHost(context: string, node: string): HostEntry {
+    const id = `kube:${context}/${node}`;
+    const entry = this.kubeHosts.get(id) ?? { id, label: node, kind: 'kube' as const, origin: 'cluster' as const, kube: { context, node } };
+    this.kubeHosts.set(id, entry);
+    return entry;
   }
 
   status(id: string): HostStatus {

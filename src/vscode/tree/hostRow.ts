@@ -26,6 +26,7 @@ export function originText(origin: HostOrigin): string {
     local: () => t('local probe'),
     demo: () => t('demo, replayed'),
     fleet: () => t('fleet'),
+    cluster: () => t('Kubernetes node'),
   };
   return words[origin]();
 }

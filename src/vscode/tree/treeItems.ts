@@ -27,6 +27,7 @@ const HOST_ICON: Record<HostEntry['origin'], string> = {
   local: 'device-desktop',
   demo: 'beaker',
   fleet: 'remote',
+  cluster: 'server-environment',
 };
 const UNREACHABLE_ICON = new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('list.errorForeground'));
 

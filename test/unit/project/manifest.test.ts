@@ -20,7 +20,7 @@ describe('package.json manifest', () => {
     assert.deepEqual(manifest.bin, { 'gdr-doctor': './dist/cli.js' });
   });
 
-  it('contributes the "GPUDirect RDMA" activity-bar container with the Hosts view', () => {
+  it('contributes the "GPUDirect RDMA" activity-bar container with the Hosts and Clusters views', () => {
     const containers = manifest.contributes.viewsContainers.activitybar;
     assert.deepEqual(
       containers.map((c: { id: string }) => c.id),
@@ -31,7 +31,10 @@ describe('package.json manifest', () => {
     const views = manifest.contributes.views[ViewContainers.main];
     assert.deepEqual(
       views.map((v: { id: string; name: string }) => [v.id, v.name]),
-      [[Views.hosts, 'Hosts']],
+      [
+        [Views.hosts, 'Hosts'],
+        [Views.clusters, 'Clusters'],
+      ],
     );
   });
 

@@ -33,6 +33,10 @@ const SCOPES: Record<string, [scope: string, why: string]> = {
   connectTimeoutSeconds: ['window', 'a preference'],
   probeTimeoutSeconds: ['window', 'a preference'],
   maxConcurrentHosts: ['window', 'a preference'],
+  'kube.kubeconfig': ['machine-overridable', 'a path on the machine where kubectl runs (as sshConfigFile)'],
+  'kube.context': ['machine-overridable', 'a context of that kubeconfig'],
+  'kube.kubectlPath': ['machine-overridable', 'a program on the machine where the extension runs'],
+  'kube.debugImage': ['machine-overridable', 'what may run on a cluster node: set where kubectl runs'],
 };
 const SHOWN_UNDER_USER_IN_A_REMOTE_WINDOW = ['application', 'window', 'resource', 'language-overridable'];
 
@@ -49,9 +53,9 @@ describe('package.json: settings', () => {
     for (const [name, [scope, why]] of Object.entries(SCOPES)) assert.equal(props[key(name)].scope, scope, `${name}: ${why}`);
   });
 
-  it('only the SSH config path is missing from the User tab of a remote window, and its description says where it is', () => {
+  it('only the SSH config path and the Kubernetes settings (paths where kubectl runs) are missing from the User tab of a remote window', () => {
     const hidden = Object.keys(SCOPES).filter((n) => !SHOWN_UNDER_USER_IN_A_REMOTE_WINDOW.includes(props[key(n)].scope));
-    assert.deepEqual(hidden, ['sshConfigFile']);
+    assert.deepEqual(hidden, ['sshConfigFile', 'kube.kubeconfig', 'kube.context', 'kube.kubectlPath', 'kube.debugImage']);
     assert.match(props[key('sshConfigFile')].markdownDescription ?? '', /remote window, set it under \*\*Remote\*\*/);
   });
 
@@ -76,12 +80,16 @@ describe('package.json: settings', () => {
       'connectTimeoutSeconds',
       'probeTimeoutSeconds',
       'maxConcurrentHosts',
+      'kube.kubeconfig',
+      'kube.context',
+      'kube.kubectlPath',
+      'kube.debugImage',
     ]);
     assert.deepEqual(
       Object.values(props)
         .map((p) => p.order)
         .sort((a, b) => a - b),
-      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
     );
   });
 
