@@ -1,15 +1,16 @@
 // Prove with NCCL as a user runs it, in a real VS Code (code-server + chromium) with the packaged .vsix,
 // against two lab hosts (each in its own namespace, as two machines) whose nccl-tests stand-in replays a
 // real nccl-tests table and prints NCCL's lines for the host's own state (test/lab/fakenccltests.sh):
-// two hosts selected, the context menu's "Prove with NCCL", progress, then the verdict in a notification
-// and the proof in a document beside the editor; every rank started on both hosts and none left running
-// (read from the hosts' call logs and process tables, not the UI). And an nccl-tests output pasted into
+// two and four hosts selected (mpirun on the first), the context menu's "Prove with NCCL", progress, then
+// the verdict in a notification and the proof in a document beside the editor. Every rank started on every node and none left
+// running (read from the hosts' call logs and process tables, not the UI). And an nccl-tests output pasted into
 // an editor: the lens at its top, a cut row in Problems, Analyze nccl-tests Output's summary.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
 import { FIXTURES } from '../support/paths';
+import { until } from '../support/until';
 import { CACHE_DIR, RUN_DIR } from './environment';
 import { hostsTree } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';
@@ -17,7 +18,12 @@ import { Workbench, screenshotFailures } from './workbench';
 const RECORDS_PATH = path.join(CACHE_DIR, 'lab-prove-nccl.records.json');
 const NETWORK = { bridge: 'gdrbr20', subnet: 20 };
 
-const leftovers = (h: LabHost) => h.processes().filter((p) => /all_reduce_perf|fakenccltests|orted/.test(p.args));
+const NODES = ['ncx-a', 'ncx-b', 'ncx-c', 'ncx-d'];
+const LOGIN = 'ncx-login';
+const AUDIT_LOG = '/tmp/gdr-doctor-e2e-prove-nccl.audit.log';
+
+const leftovers = (h: LabHost) => h.processes().filter((p) => /all_reduce_perf|fakenccltests|orted|srun/.test(p.args));
+const rankCalls = (h: LabHost) => h.calls().filter((c) => c.cmd === 'all_reduce_perf').length;
 
 describe('Prove with NCCL in a real VS Code (code-server + chromium + SSH lab)', function () {
   this.timeout(240_000);
@@ -33,19 +39,29 @@ describe('Prove with NCCL in a real VS Code (code-server + chromium + SSH lab)',
     await cleanupStale(RECORDS_PATH);
     lab = await startLab({
       hosts: [
-        { name: 'ncx-a', profile: 'hgx-ndr', netns: true, login: true },
-        { name: 'ncx-b', profile: 'hgx-ndr', netns: true, login: true },
+        { name: LOGIN, profile: 'no-gpu', netns: true, login: true },
+        // login: true gives each node the cluster key and known_hosts: the nodes' own SSH trust, which mpirun uses.
+        ...NODES.map((name) => ({ name, profile: 'hgx-ndr', netns: true, login: true })),
       ],
       recordsPath: RECORDS_PATH,
       network: NETWORK,
       readyTimeoutMs: 90_000,
     });
+    // code-server passes its environment to the extension host: the audit log lands in /tmp.
+    fs.rmSync(AUDIT_LOG, { force: true });
+    process.env.GDR_DOCTOR_AUDIT_LOG = AUDIT_LOG;
     await workbench.start();
     const workspace = path.join(RUN_DIR, 'workspace');
     fs.copyFileSync(path.join(FIXTURES, 'nccl-tests/nccl-tests-309-h100-ndr-4nodes.txt'), path.join(workspace, 'allreduce-4nodes.txt'));
     fs.copyFileSync(path.join(FIXTURES, 'nccl-tests/nccl-tests-249-markdown-no-hash-cut.txt'), path.join(workspace, 'pasted-cut.txt'));
     await workbench.activityBarItem('GPUDirect RDMA').click();
-    workbench.updateSettings({ 'gdrDoctor.sshConfigFile': lab.sshConfigPath, 'gdrDoctor.connectTimeoutSeconds': 8 }, 'machine');
+    workbench.updateSettings(
+      {
+        'gdrDoctor.sshConfigFile': lab.sshConfigPath,
+        'gdrDoctor.connectTimeoutSeconds': 8,
+      },
+      'machine',
+    );
     await row('ncx-a').waitFor();
   });
 
@@ -53,6 +69,7 @@ describe('Prove with NCCL in a real VS Code (code-server + chromium + SSH lab)',
 
   after(async function () {
     this.timeout(60_000);
+    delete process.env.GDR_DOCTOR_AUDIT_LOG;
     await workbench.dispose();
     await lab?.stop();
   });
@@ -71,11 +88,57 @@ describe('Prove with NCCL in a real VS Code (code-server + chromium + SSH lab)',
     await proof.waitFor();
     await workbench.tab.locator('.part.editor .view-lines', { hasText: 'NCCL all_reduce reaches 366 GB/s of 400 possible' }).waitFor();
     await workbench.screenshot('prove-nccl-02-verdict-and-proof');
-    for (const h of [a, b]) assert.strictEqual(h.calls().filter((c) => c.cmd === 'all_reduce_perf').length, 8, h.name);
+    for (const h of [a, b]) assert.strictEqual(rankCalls(h), 8, h.name);
     assert.deepStrictEqual([...leftovers(a), ...leftovers(b)], [], 'nothing left running');
   });
 
+  const closeEditors = () => workbench.runCommand('View: Close All Editor Groups');
+
+  /** Proves with NCCL on what is selected now; waits for `verdict`; checks 8 more ranks ran on each of `nodes` and none is left. */
+  async function proveSelected(on: ReturnType<typeof row>, nodes: string[], verdict: RegExp): Promise<void> {
+    const before = nodes.map((n) => rankCalls(lab!.host(n)));
+    await closeEditors(); // each proof opens beside the editor: the one this run opens is then the only one
+    await contextMenu(on, 'Prove with NCCL');
+    await toast(`Proving with NCCL on ${nodes.join(', ')}`).waitFor({ timeout: 30_000 });
+    await toast(verdict).waitFor({ timeout: 240_000 });
+    await workbench.tab.locator(`.part.editor .tab[data-resource-name="NCCL proof ${nodes.join(' ')}.txt"]`).waitFor();
+    nodes.forEach((n, i) => assert.strictEqual(rankCalls(lab!.host(n)) - before[i], 8, n));
+    const audited = fs
+      .readFileSync(AUDIT_LOG, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; nodes: string[]; status: string });
+    assert.deepStrictEqual(
+      audited.map((e) => [e.kind, e.nodes, e.status]).slice(-1),
+      [['prove-nccl', nodes, 'measured']],
+      'the audit log records the run',
+    );
+    for (const n of [...nodes, LOGIN]) await until(`nothing left on ${n}`, () => leftovers(lab!.host(n)).length === 0, 30_000);
+  }
+
+  /** Selects the four nodes' rows (`rowOf`) and proves on them: 32 ranks, GDR on 32 of 32 GPUs. */
+  async function proveAllFour(rowOf: (name: string) => ReturnType<typeof row>): Promise<void> {
+    await workbench.tab.mouse.move(0, 0);
+    await rowOf(NODES[0]).click();
+    for (const n of NODES.slice(1)) await rowOf(n).click({ modifiers: ['Control'] });
+    const verdict =
+      /ncx-a, ncx-b, ncx-c, ncx-d: NCCL all_reduce reaches \d+ GB\/s of 400 possible .*GPUDirect RDMA on 32 of 32 GPUs, as predicted/;
+    await proveSelected(rowOf(NODES[3]), NODES, verdict);
+  }
+
+  it('runs on four selected hosts directly: mpirun on the first, 32 ranks, GDR on 32 of 32 GPUs', async function () {
+    this.timeout(360_000);
+    await proveAllFour(row);
+    const launched = lab!
+      .host(LOGIN)
+      .calls()
+      .filter((c) => /^(mpirun|srun|all_reduce_perf)$/.test(c.cmd));
+    assert.deepStrictEqual(launched, [], 'the login node took no part');
+    await workbench.screenshot('prove-nccl-02b-four-hosts');
+  });
+
   it('reads an nccl-tests output in the editor: the lens says what ran and its busbw; Analyze gives the summary', async function () {
+    await closeEditors();
     await workbench.openFile('allreduce-4nodes.txt');
     const lens = workbench.tab.locator('.part.editor .codelens-decoration', { hasText: 'busbw 365.84 GB/s at 16 GiB' });
     await lens.waitFor({ timeout: 30_000 });

@@ -1,5 +1,5 @@
 // Reads an nccl-tests output as text: nccl-tests' own lines (NVIDIA/nccl-tests src/util.cu and, before
-// 2.14, src/common.cu: the version line, "Using devices", the table, the footer) among NCCL's INFO lines,
+// 2.17.3, src/common.cu: the version line, "Using devices", the table, the footer) among NCCL's INFO lines,
 // MPI's warnings and a launcher's prefixes. One pass over the lines, each looked at once with anchored
 // patterns; what is kept is capped (rows, ranks, problems), and a cap that is hit is said.
 import { Columns, headerColumns, inferredColumns, readRow } from './columns';

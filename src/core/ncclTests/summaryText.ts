@@ -26,16 +26,16 @@ export function headline(run: NcclTestsRun): string {
   ]
     .filter((x) => x !== null)
     .join(', ');
-  const ranks =
-    run.devices.length === 0
-      ? t('no "Using devices" list')
-      : t(
-          '{0} ranks listed on {1} nodes ({2})',
-          run.devices.length,
-          run.hosts.length,
-          run.hosts.slice(0, 8).join(', ') + (run.hosts.length > 8 ? ', …' : ''),
-        );
-  return `${what}${versions ? ` (${versions})` : ''}: ${ranks}`;
+  return `${what}${versions ? ` (${versions})` : ''}: ${ranksText(run)}`;
+}
+
+/** How many ranks on how many nodes, in words that agree with the numbers ("1 nodes" reads wrong). */
+function ranksText(run: NcclTestsRun): string {
+  const hosts = run.hosts.slice(0, 8).join(', ') + (run.hosts.length > 8 ? ', …' : '');
+  if (run.devices.length === 0) return t('no "Using devices" list');
+  if (run.devices.length === 1) return t('one rank listed, on {0}', hosts);
+  if (run.hosts.length === 1) return t('{0} ranks listed on one node ({1})', run.devices.length, hosts);
+  return t('{0} ranks listed on {1} nodes ({2})', run.devices.length, run.hosts.length, hosts);
 }
 
 function rowLine(r: NcclTestsRow): string {

@@ -13,7 +13,7 @@ export interface NcclTestsDevice {
   readonly hostname: string;
   /** The CUDA device number. */
   readonly device: number;
-  /** The bus id as printed: `0000:1b:00` (2.14+) or `0x1b` (older: the bus number only). */
+  /** The bus id as printed: `0000:1b:00` (2.14.1+) or `0x1b` (older: the bus number only). */
   readonly device_hex: string;
   readonly device_info: string;
 }
@@ -58,7 +58,7 @@ export type NcclTestsLayout = 'new' | 'old' | 'inferred';
 
 export interface NcclTestsRun {
   readonly source: 'text' | 'json';
-  /** `all_reduce_perf`, from "Collective test starting" (2.16+), the JSON's args or a command line in the paste. */
+  /** `all_reduce_perf`, from "Collective test starting" (2.16.7+), the JSON's args or a command line in the paste. */
   readonly test: string | null;
   /** `2.19.6`, from "# nccl-tests version …". */
   readonly nccl_tests_version: string | null;
@@ -79,7 +79,7 @@ export interface NcclTestsRun {
   /** "# error: …" lines, and the ranks' "Test NCCL failure …" lines (the first 50). */
   readonly errors: string[];
   readonly problems: NcclTestsProblem[];
-  /** "# Collective test concluded" (2.16+) or the average line was seen: the run ended normally. */
+  /** "# Collective test concluded" (2.16.7+) or the average line was seen: the run ended normally. */
   readonly concluded: boolean;
   /** Lines read, and whether the input was cut short at the cap. */
   readonly lines: number;

@@ -119,11 +119,14 @@ const KIND_OF_DIR: Record<string, string> = {
   'nccl-tests': 'nccl-tests',
 };
 
+/** Fixture folders of whole collect folders (one per recorded machine, test/device/README.md), read by `diagnose --from`. */
+const COLLECT_DIRS = ['device'];
+
 describe('gdr-doctor parse reads every real fixture', () => {
   it('has a kind for every fixture folder', () => {
     const dirs = fs.readdirSync(FIXTURES).filter((d) => fs.statSync(path.join(FIXTURES, d)).isDirectory());
     assert.deepEqual(
-      dirs.filter((d) => !(d in KIND_OF_DIR)),
+      dirs.filter((d) => !(d in KIND_OF_DIR) && !COLLECT_DIRS.includes(d)),
       [],
     );
   });
@@ -134,6 +137,23 @@ describe('gdr-doctor parse reads every real fixture', () => {
         assert.equal(r.status, 0, r.stderr);
         assert.doesNotThrow(() => JSON.parse(r.stdout));
         assert.equal(cli(['parse', kind, file]).status, 0);
+      });
+    }
+  }
+});
+
+describe('gdr-doctor diagnose --from reads every recorded collect folder', () => {
+  for (const dir of COLLECT_DIRS) {
+    for (const machine of fs.readdirSync(path.join(FIXTURES, dir))) {
+      it(`${dir}/${machine}/collect: every command's output read, every fact parsed`, () => {
+        const r = cli(['diagnose', '--from', path.join(FIXTURES, dir, machine, 'collect'), '--json']);
+        assert.equal(r.status, 0, r.stderr);
+        const report = JSON.parse(r.stdout);
+        const unread = report.commands.filter((c: { state: string }) => c.state !== 'complete').map((c: { id: string }) => c.id);
+        assert.deepEqual(unread, []);
+        const unparsed = Object.entries(report.facts as Record<string, { parsed?: { ok: boolean } }>).filter(([, f]) => !f.parsed?.ok);
+        assert.deepEqual(unparsed, []);
+        assert.ok(report.facts.gpus.parsed.value.gpus.length > 0, 'the recorded machine has a GPU');
       });
     }
   }

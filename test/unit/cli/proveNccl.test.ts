@@ -33,7 +33,7 @@ describe('gdr-doctor parse nccl-tests / prove --nccl (the built CLI)', () => {
   it('reads a -J file as well, from standard input', () => {
     const r = runCliSync(['parse', 'nccl-tests', '-'], readFileSync(fixture('h200-nccl2.28.9-sendrecv-2nodes-socket.json'), 'utf8'));
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /^sendrecv_perf \(NCCL 2\.28\.9\): 2 ranks listed on 1 nodes \(vm\)$/m);
+    assert.match(r.stdout, /^sendrecv_perf \(NCCL 2\.28\.9\): 2 ranks listed on one node \(vm\)$/m);
     assert.match(r.stdout, /largest size 64 MiB: busbw 1\.51 GB\/s \(out-of-place\)/);
   });
 

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { largestRow, parseNcclTests } from '../../../src/core/ncclTests';
 import { ncclLogNearTop } from '../../../src/core/ncclLog/detect';
+import { headline } from '../../../src/core/ncclTests/summaryText';
 import type { NcclTestsRun } from '../../../src/core/ncclTests';
 import { expectOk, readFixture } from '../../support/parsing';
 import { fixtureFiles } from '../../support/paths';
@@ -231,6 +232,19 @@ describe('nccl-tests outputs: every real fixture in test/fixtures/nccl-tests', (
       }
       assert.equal(json.average_bus_bandwidth, text.average_bus_bandwidth);
     }
+  });
+
+  it('says how many ranks ran on how many nodes in words that agree with the numbers (the H200 runs: one rank; two on one host)', () => {
+    const line = (name: string) => headline(expectOk(parseNcclTests(readFixture('nccl-tests', name))));
+    assert.equal(
+      line('h200-nccl2.28.9-all_reduce-1rank-socket.txt'),
+      'all_reduce_perf (nccl-tests 2.19.6, NCCL 2.28.9): one rank listed, on vm',
+    );
+    assert.equal(
+      line('h200-nccl2.28.9-all_reduce-2nodes-socket.txt'),
+      'all_reduce_perf (nccl-tests 2.19.6, NCCL 2.28.9): 2 ranks listed on one node (vm)',
+    );
+    assert.match(line('nccl-tests-309-h100-ndr-4nodes.txt'), /: 32 ranks listed on 4 nodes \(/);
   });
 
   it("takes an output with NCCL's INFO lines for an NCCL log too (the editor's nccl-log language), and one without them not", () => {

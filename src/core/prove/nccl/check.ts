@@ -1,7 +1,7 @@
 // What a proof with NCCL needs from each node besides the diagnosis, read in the same probe round trip
 // (one more read-only command, like the perftest check): the nccl-tests binary (in --nccl-tests DIR, else
 // on PATH, also as the `_mpi` name some images give it), whether it writes -J JSON (its usage text names
-// `output_file` from nccl-tests 2.17 on: grep, nothing is run), and the launchers on the node.
+// `output_file` from nccl-tests 2.17.3 on: grep, nothing is run), and the launchers on the node.
 import type { ProbeCommandSpec } from '../../probe/commands';
 import { shQuote } from '../../shellText';
 import type { ProbeReport } from '../../probe/runProbe';

@@ -67,7 +67,7 @@ export function readLaunchOutput(r: ShellRun, launch: NcclLaunch, signal?: Abort
   // nccl-tests writes into the JSON) where the text has them.
   const ranks = table && table.devices.length > 0 ? { devices: table.devices, hosts: table.hosts } : null;
   const read = json && json.results.length > 0 ? { ...json, ...ranks, problems: table?.problems ?? [] } : table;
-  // nccl-tests before 2.16 does not name its test: the binary that ran does.
+  // nccl-tests before 2.16.7 does not name its test: the binary that ran does.
   const run = read && read.test === null ? { ...read, test: binaryOf(launch.options.op) } : read;
   const summarizer = new NcclLogSummarizer();
   const ncclLines = addNcclLogText(summarizer, tagged.rest, 'nccl-tests output');
