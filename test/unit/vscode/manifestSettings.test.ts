@@ -76,12 +76,13 @@ describe('package.json: settings', () => {
       'connectTimeoutSeconds',
       'probeTimeoutSeconds',
       'maxConcurrentHosts',
+      'watch.intervalMinutes',
     ]);
     assert.deepEqual(
       Object.values(props)
         .map((p) => p.order)
         .sort((a, b) => a - b),
-      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
     );
   });
 
