@@ -33,6 +33,7 @@ const SCOPES: Record<string, [scope: string, why: string]> = {
   connectTimeoutSeconds: ['window', 'a preference'],
   probeTimeoutSeconds: ['window', 'a preference'],
   maxConcurrentHosts: ['window', 'a preference'],
+  'watch.intervalMinutes': ['window', 'a preference: how often Watch diagnoses again'],
 };
 const SHOWN_UNDER_USER_IN_A_REMOTE_WINDOW = ['application', 'window', 'resource', 'language-overridable'];
 
