@@ -33,6 +33,7 @@ const SCOPES: Record<string, [scope: string, why: string]> = {
   connectTimeoutSeconds: ['window', 'a preference'],
   probeTimeoutSeconds: ['window', 'a preference'],
   maxConcurrentHosts: ['window', 'a preference'],
+  'watch.intervalMinutes': ['window', 'a preference: how often Watch diagnoses again'],
   'kube.kubeconfig': ['machine-overridable', 'a path on the machine where kubectl runs (as sshConfigFile)'],
   'kube.context': ['machine-overridable', 'a context of that kubeconfig'],
   'kube.kubectlPath': ['machine-overridable', 'a program on the machine where the extension runs'],
@@ -80,6 +81,7 @@ describe('package.json: settings', () => {
       'connectTimeoutSeconds',
       'probeTimeoutSeconds',
       'maxConcurrentHosts',
+      'watch.intervalMinutes',
       'kube.kubeconfig',
       'kube.context',
       'kube.kubectlPath',
@@ -89,7 +91,7 @@ describe('package.json: settings', () => {
       Object.values(props)
         .map((p) => p.order)
         .sort((a, b) => a - b),
-      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
     );
   });
 
