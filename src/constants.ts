@@ -41,12 +41,15 @@ export const Commands = {
   analyzeNcclLog: 'gdrDoctor.analyzeNcclLog',
   compareNcclLog: 'gdrDoctor.compareNcclLog',
   prove: 'gdrDoctor.prove',
+  watch: 'gdrDoctor.watch',
+  stopWatching: 'gdrDoctor.stopWatching',
   /** A finding's details (a click on its row, its hover's link): internal, not in the palette. */
   showFinding: 'gdrDoctor.showFinding',
   applyFindingFix: 'gdrDoctor.applyFindingFix',
   openRawOutputAt: 'gdrDoctor.openRawOutputAt',
   proveNccl: 'gdrDoctor.proveNccl',
   analyzeNcclTests: 'gdrDoctor.analyzeNcclTests',
+  forgetSudoPasswords: 'gdrDoctor.forgetSudoPasswords',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -63,6 +66,7 @@ export const Settings = {
   fleets: 'fleets',
   ncclVersion: 'ncclVersion',
   ncclEnv: 'ncclEnv',
+  watchIntervalMinutes: 'watch.intervalMinutes',
   ncclTestsDir: 'ncclTestsDir',
 } as const;
 
@@ -86,6 +90,8 @@ export const ContextValues = {
 export const Languages = {
   /** NCCL's own log (NCCL_DEBUG=INFO), recognised by content. */
   ncclLog: 'nccl-log',
+  /** Analyze NCCL Log's summary: wrapped, coloured by verdict, its `file:line` references links into the log. */
+  ncclLogSummary: 'nccl-log-summary',
   /** A finding's details (findings/findingDetails.ts): plain text, wrapped. */
   findingDetails: 'gdr-doctor-finding',
 } as const;

@@ -167,8 +167,8 @@ export interface TopologyData {
   /** One per distinct token of the matrix, legend order. */
   readonly explanations: LinkExplanation[];
   readonly graph: GraphData;
-  /** Suggested job environment for the whole host (`NCCL_IB_HCA`, …). */
-  readonly env: { readonly name: string; readonly value: string }[];
+  /** Suggested job environment for the whole host (`NCCL_IB_HCA`, …); `shell` the quoted assignment the Copy button copies. */
+  readonly env: { readonly name: string; readonly value: string; readonly shell: string }[];
   /** The matrix was derived from the sysfs PCI tree (`nvidia-smi topo -m` was not read): PCIe distances only, no NVLink. */
   readonly derived: boolean;
   /** One per GPU↔NIC pair of the matrix: what happens there on this host (from the matrix alone: what the distance allows). */
@@ -285,7 +285,7 @@ const isGraph = shape<GraphData>({
   tree: (x): x is PcieTreeData | null => x === null || isPcieTree(x),
   c2cGpus: arrayOf(isText),
 });
-const isEnvEntry = shape({ name: isText, value: isText });
+const isEnvEntry = shape({ name: isText, value: isText, shell: isText });
 const isGdrState = (x: unknown): x is GdrState => GDR_STATES.includes(x as GdrState);
 const isGdrCell = shape<GdrCell>({ gpu: isText, nic: isText, state: isGdrState, why: isText });
 const BANNER_TONES: readonly string[] = ['ok', 'warning', 'error', 'unknown'];

@@ -15,6 +15,7 @@ import { WorkIndicator } from './workIndicator';
 import { notifyInfo, notifyWithLog } from './notify';
 import type { ContextKeySetter } from './contextKeys';
 import { originText } from './tree/hostRow';
+import type { Watcher } from './watch/watcher';
 
 export interface Ctx {
   readonly extension: vscode.ExtensionContext;
@@ -34,6 +35,8 @@ export interface Ctx {
   readonly ncclLogs: NcclLogEditor;
   /** Context keys: the palette's, and the walkthrough's steps. */
   readonly keys: ContextKeySetter;
+  /** Watch: hosts and fleets diagnosed again on a timer, and what changed. */
+  readonly watcher: Watcher;
   /** Findings' details documents, and the registry of keys their links carry. */
   readonly findings: FindingDetails;
   /** Read-only documents of nccl-tests summaries and proofs with NCCL. */
