@@ -95,7 +95,8 @@ describe('the demo host in a real VS Code: failure, simulated quick fix, fixed, 
   it('load-peermem: one line says what runs, "simulated" once; Show Plan opens the exact plan; Apply fixes the demo', async function () {
     await inline(findingRow('peermem.not-loaded'), LOAD_FIX);
     await dialog().waitFor();
-    const question = (await dialog().locator('.dialog-message-text').innerText()).trim();
+    // A dialog without detail text shows its message as the detail (.dialog-message-detail): read the container.
+    const question = (await dialog().locator('.dialog-message-container').innerText()).trim();
     assert.strictEqual(question, `Run \`sudo modprobe nvidia_peermem\` on ${DEMO}? Simulated: nothing runs on any machine.`);
     const shown = await dialog().innerText();
     assert.strictEqual(shown.match(/simulated/gi)?.length, 1, `"simulated" once: ${shown}`);

@@ -101,7 +101,7 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     await finding.waitFor();
     await inline(finding, LOAD_FIX);
     await dialog().waitFor({ timeout: 60_000 });
-    return { question: await dialog().locator('.dialog-message-text').innerText(), plan: await showPlan('load-peermem') };
+    return { question: await dialog().locator('.dialog-message-container').innerText(), plan: await showPlan('load-peermem') };
   }
 
   /** Show Plan in the confirmation: the plan's document, exact; the confirmation comes back. */

@@ -81,7 +81,7 @@ describe('the extension in Chinese (code-server --locale zh-cn)', function () {
     await workbench.runCommand('View: Close All Editors');
     await inline(findingRow('peermem.not-loaded'), '修复：加载 peer memory 模块 (load-peermem)');
     await dialog().waitFor();
-    const question = (await dialog().locator('.dialog-message-text').innerText()).trim();
+    const question = (await dialog().locator('.dialog-message-container').innerText()).trim();
     assert.strictEqual(question, `在 ${DEMO} 上运行 \`sudo modprobe nvidia_peermem\`？模拟：不会在任何机器上运行。`);
     assert.strictEqual((await dialog().innerText()).match(/模拟/g)?.length, 1);
     await dialog()
