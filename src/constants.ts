@@ -42,6 +42,8 @@ export const Commands = {
   compareNcclLog: 'gdrDoctor.compareNcclLog',
   prove: 'gdrDoctor.prove',
   forgetSudoPasswords: 'gdrDoctor.forgetSudoPasswords',
+  proveNccl: 'gdrDoctor.proveNccl',
+  analyzeNcclTests: 'gdrDoctor.analyzeNcclTests',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -58,6 +60,7 @@ export const Settings = {
   fleets: 'fleets',
   ncclVersion: 'ncclVersion',
   ncclEnv: 'ncclEnv',
+  ncclTestsDir: 'ncclTestsDir',
 } as const;
 
 /** Tree item contexts (`viewItem` in menus). */
@@ -81,6 +84,9 @@ export const Languages = {
   /** NCCL's own log (NCCL_DEBUG=INFO), recognised by content. */
   ncclLog: 'nccl-log',
 } as const;
+
+/** Read-only documents with an nccl-tests output's summary, and with a proof with NCCL. */
+export const NCCL_TESTS_SCHEME = 'gdr-doctor-nccl-tests';
 
 /** Read-only documents with Analyze NCCL Log's summary of a log. */
 export const NCCL_LOG_SUMMARY_SCHEME = 'gdr-doctor-nccl-log';

@@ -14,6 +14,7 @@ import { HostModel } from './vscode/hosts/hostModel';
 import { trackDemoOpen } from './vscode/hosts/demoContext';
 import { registerTopoEditor } from './vscode/editor';
 import { registerNcclLogEditor } from './vscode/ncclLog';
+import { registerNcclTestsEditor } from './vscode/ncclTests';
 import { PlanDocuments } from './vscode/fixes/planDocument';
 import { createLog } from './vscode/logging';
 import { RawOutputProvider } from './vscode/rawOutput';
@@ -75,7 +76,8 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   own(watchSettings(model, fleets, log));
   own(trackDemoOpen(model));
   const ncclLogs = registerNcclLogEditor(model, log, own);
-  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs }, own);
+  const ncclTests = registerNcclTestsEditor(own);
+  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, ncclTests }, own);
   registerTopoEditor(log, own);
 }
 

@@ -1,9 +1,8 @@
 // `gdr-doctor prove <host> [<peer>]`: measure GPUDirect RDMA per GPU↔NIC with perftest's ib_write_bw
 // (docs/perftest.md), over the same SSH trust as diagnose, or through a login node with Slurm.
-import * as tty from 'node:tty';
 import { readNcclAssumptions } from '../core/diagnosis';
 import { openSsh } from '../core/ssh/openSsh';
-import { BusyGpu, busyText, DEFAULT_PROVE_OPTIONS, ProofReport, PROVE_MODES, ProveMode, ProveOptions, runProof } from '../core/prove';
+import { DEFAULT_PROVE_OPTIONS, ProofReport, PROVE_MODES, ProveMode, ProveOptions, runProof } from '../core/prove';
 import { appendProofAudit } from '../core/prove/audit';
 import { directExecutor, newRunTag, sshProveShell } from '../core/prove/direct';
 import { probeForProof } from '../core/prove/probe';
@@ -11,10 +10,11 @@ import { sshRunner } from '../core/transport';
 import { SshConnection } from '../core/ssh/connect';
 import { errorText } from '../core/errorText';
 import { parseArgs, ParsedArgs, UsageError } from './args';
-import { confirmOnTerminal } from './confirm';
 import { whileInterruptible } from './interrupt';
 import { CliIo, ExitCode } from './io';
+import { busyConfirmation } from './proveBusy';
 import { ProveCliContext, ProveExit, Proven } from './proveContext';
+import { isNcclMode, runProveNccl } from './proveNccl';
 import { formatProof } from '../core/prove/text';
 import { proveViaSlurm } from './proveSlurm';
 import { cliPrompts } from './terminalPrompts';
@@ -62,12 +62,13 @@ busy GPUs not confirmed): nothing ran; 64 bad usage; 130 interrupted (Ctrl-C).
 `,
     DEFAULT_PROVE_OPTIONS.sizeBytes,
     DEFAULT_PROVE_OPTIONS.durationS,
-  );
+  ) + t('With NCCL itself across nodes (nccl-tests, its bus bandwidth against the NICs): gdr-doctor prove --nccl --help\n');
 
 const FLAGS = ['--json', '--batch', '--yes'];
 const OPTIONS = ['--gpu', '--mode', '--size', '--duration', '--timeout', '-F', '--via', '--partition', '--nccl', '--nccl-env'];
 
 export async function runProve(argv: readonly string[], io: CliIo): Promise<number> {
+  if (isNcclMode(argv)) return runProveNccl(argv, io);
   const args = parseArgs(argv, { flags: FLAGS, options: OPTIONS });
   if (args.flags.has('--help')) {
     io.stdout(proveHelp());
@@ -133,23 +134,6 @@ function intOption(options: ReadonlyMap<string, string>, name: string, min: numb
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < min || n > max) throw new UsageError(t('{0} needs a whole number from {1} to {2}', name, min, max));
   return n;
-}
-
-/** --yes measures; a terminal asks; otherwise a busy GPU is not measured. */
-function busyConfirmation(args: ParsedArgs, io: CliIo): (busy: readonly BusyGpu[]) => Promise<boolean> {
-  return async (busy) => {
-    io.stderr(
-      `gdr-doctor: ${t('busy GPUs (a measurement loads the link and the GPU):')}\n${busy.map((b) => `  ${busyText(b)}\n`).join('')}`,
-    );
-    if (args.flags.has('--yes')) return true;
-    if (args.flags.has('--batch') || !tty.isatty(0)) {
-      io.stderr(
-        `gdr-doctor prove: ${t('not measuring busy GPUs without a yes, and there is no terminal to ask on: run again with --yes, or choose other GPUs with --gpu.')}\n`,
-      );
-      return false;
-    }
-    return confirmOnTerminal(t('Measure them anyway? [y/N] '));
-  };
 }
 
 /** Over direct SSH: connect, probe both hosts in one round trip each, prove. */

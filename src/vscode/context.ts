@@ -1,6 +1,7 @@
 // One object every command receives: the host model, the diagnoser, the view, the log, the topology
 // panel and plan documents. Built once in activate(); everything it owns is disposed with the extension.
 import * as vscode from 'vscode';
+import type { ReadOnlyTexts } from './ncclTests/texts';
 import { DemoHost } from '../core/transport';
 import { PlanDocuments } from './fixes/planDocument';
 import { FleetModel } from './fleet/fleetModel';
@@ -32,6 +33,8 @@ export interface Ctx {
   readonly ncclLogs: NcclLogEditor;
   /** Context keys: the palette's, and the walkthrough's steps. */
   readonly keys: ContextKeySetter;
+  /** Read-only documents of nccl-tests summaries and proofs with NCCL. */
+  readonly ncclTests: ReadOnlyTexts;
 }
 
 /** Logs an error and shows it with a "Show Log" action. */

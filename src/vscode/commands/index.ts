@@ -21,6 +21,8 @@ import { orGroupFix } from '../fleet/groupFix';
 import { analyzeNcclLogCommand } from '../ncclLog/analyzeCommand';
 import { compareNcclLogCommand } from '../ncclLog/compareCommand';
 import { proveCommand } from '../prove/proveCommand';
+import { proveNcclCommand } from '../prove/proveNcclCommand';
+import { analyzeNcclTests } from '../ncclTests';
 import { notifyWithLog } from '../notify';
 import { errorText } from '../../core/errorText';
 
@@ -55,6 +57,8 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.compareNcclLog]: compareNcclLogCommand,
   [Commands.prove]: proveCommand,
   [Commands.forgetSudoPasswords]: forgetSudoPasswordsCommand,
+  [Commands.proveNccl]: (ctx, node, selected) => proveNcclCommand(ctx, ctx.ncclTests, node, selected),
+  [Commands.analyzeNcclTests]: (ctx) => analyzeNcclTests(ctx.ncclTests),
 };
 
 /** Registers every command of the table, handing each registration to `own` as it is made. */
