@@ -41,9 +41,9 @@ export const Commands = {
   analyzeNcclLog: 'gdrDoctor.analyzeNcclLog',
   compareNcclLog: 'gdrDoctor.compareNcclLog',
   prove: 'gdrDoctor.prove',
-  forgetSudoPasswords: 'gdrDoctor.forgetSudoPasswords',
   proveNccl: 'gdrDoctor.proveNccl',
   analyzeNcclTests: 'gdrDoctor.analyzeNcclTests',
+  forgetSudoPasswords: 'gdrDoctor.forgetSudoPasswords',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

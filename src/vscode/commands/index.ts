@@ -56,9 +56,9 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.analyzeNcclLog]: analyzeNcclLogCommand,
   [Commands.compareNcclLog]: compareNcclLogCommand,
   [Commands.prove]: proveCommand,
-  [Commands.forgetSudoPasswords]: forgetSudoPasswordsCommand,
   [Commands.proveNccl]: (ctx, node, selected) => proveNcclCommand(ctx, ctx.ncclTests, node, selected),
   [Commands.analyzeNcclTests]: (ctx) => analyzeNcclTests(ctx.ncclTests),
+  [Commands.forgetSudoPasswords]: forgetSudoPasswordsCommand,
 };
 
 /** Registers every command of the table, handing each registration to `own` as it is made. */
