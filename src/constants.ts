@@ -41,6 +41,8 @@ export const Commands = {
   analyzeNcclLog: 'gdrDoctor.analyzeNcclLog',
   compareNcclLog: 'gdrDoctor.compareNcclLog',
   prove: 'gdrDoctor.prove',
+  watch: 'gdrDoctor.watch',
+  stopWatching: 'gdrDoctor.stopWatching',
   proveNccl: 'gdrDoctor.proveNccl',
   analyzeNcclTests: 'gdrDoctor.analyzeNcclTests',
   forgetSudoPasswords: 'gdrDoctor.forgetSudoPasswords',
@@ -60,6 +62,7 @@ export const Settings = {
   fleets: 'fleets',
   ncclVersion: 'ncclVersion',
   ncclEnv: 'ncclEnv',
+  watchIntervalMinutes: 'watch.intervalMinutes',
   ncclTestsDir: 'ncclTestsDir',
 } as const;
 
@@ -83,6 +86,8 @@ export const ContextValues = {
 export const Languages = {
   /** NCCL's own log (NCCL_DEBUG=INFO), recognised by content. */
   ncclLog: 'nccl-log',
+  /** Analyze NCCL Log's summary: wrapped, coloured by verdict, its `file:line` references links into the log. */
+  ncclLogSummary: 'nccl-log-summary',
 } as const;
 
 /** Read-only documents with an nccl-tests output's summary, and with a proof with NCCL. */

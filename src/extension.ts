@@ -30,6 +30,9 @@ import { watchViewBadge } from './vscode/glance/viewBadge';
 import { SelectedHostStatus } from './vscode/glance/selectedHostStatus';
 import { useBundle } from './core/l10n';
 import { useDisplayLocale } from './vscode/displayLocale';
+import { createWatcher } from './vscode/watch/watchCommands';
+import type { Watcher } from './vscode/watch/watcher';
+import type { Ctx } from './vscode/context';
 
 export function activate(context: vscode.ExtensionContext): void {
   // Core's words (findings, hovers) follow VS Code's display language: the same bundle as vscode.l10n.
@@ -77,7 +80,17 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   own(trackDemoOpen(model));
   const ncclLogs = registerNcclLogEditor(model, log, own);
   const ncclTests = registerNcclTestsEditor(own);
-  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, ncclTests }, own);
+  // The watcher diagnoses through the same context the commands get, so it is made from it.
+  const late: { watcher?: Watcher } = {};
+  const ctx: Ctx = {
+    ...{ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, ncclTests },
+    get watcher(): Watcher {
+      if (!late.watcher) throw new Error('the watcher is not made yet');
+      return late.watcher;
+    },
+  };
+  late.watcher = own(createWatcher(ctx));
+  registerCommands(ctx, own);
   registerTopoEditor(log, own);
 }
 

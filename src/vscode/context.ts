@@ -14,6 +14,7 @@ import { WorkIndicator } from './workIndicator';
 import { notifyInfo, notifyWithLog } from './notify';
 import type { ContextKeySetter } from './contextKeys';
 import { originText } from './tree/hostRow';
+import type { Watcher } from './watch/watcher';
 
 export interface Ctx {
   readonly extension: vscode.ExtensionContext;
@@ -33,6 +34,8 @@ export interface Ctx {
   readonly ncclLogs: NcclLogEditor;
   /** Context keys: the palette's, and the walkthrough's steps. */
   readonly keys: ContextKeySetter;
+  /** Watch: hosts and fleets diagnosed again on a timer, and what changed. */
+  readonly watcher: Watcher;
   /** Read-only documents of nccl-tests summaries and proofs with NCCL. */
   readonly ncclTests: ReadOnlyTexts;
 }

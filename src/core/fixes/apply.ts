@@ -10,6 +10,7 @@ import { RemoteShell, ShellResult } from './shell';
 import { FixPlan, FixResult, FixStatus, FixStep, StepOutcome } from './types';
 import { verifyAcs, verifyAcsUnit } from './acsVerify';
 import { Verification, verifyLoad, verifyPersist } from './verify';
+import { verifyTimer } from './timerPlan';
 import { t } from '../l10n';
 
 export interface ApplyOptions {
@@ -22,6 +23,8 @@ export interface ApplyOptions {
   readonly rereadState: () => Promise<Parsed<PersistState>>;
   /** A fresh reading of persist-acs's unit and link, to verify it. */
   readonly rereadUnit?: () => Promise<Parsed<PersistState>>;
+  /** A fresh reading of export-timer's units, link and first metrics file, to verify it. */
+  readonly rereadTimer?: () => Promise<Parsed<PersistState['files']>>;
   /** The marker the plan's `sudo -S -p` commands carry. */
   readonly sudoMarker: string;
   /** Why no password may go to the host; a plan needing sudo's password is then refused unasked. */
@@ -71,7 +74,8 @@ export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<Fi
   if (plan.steps.some((s) => s.kind === 'load')) checks.push(await verifyLoad(plan, options.reprobe));
   if (plan.steps.some((s) => s.kind === 'acs')) checks.push(await verifyAcs(plan, options.shell, stdin));
   if (plan.steps.some((s) => s.kind === 'persist')) {
-    checks.push(plan.acs ? await verifyAcsUnit(plan, options.rereadUnit) : await verifyPersist(plan, options.rereadState));
+    if (plan.timer) checks.push(await verifyTimer(plan, options.rereadTimer));
+    else checks.push(plan.acs ? await verifyAcsUnit(plan, options.rereadUnit) : await verifyPersist(plan, options.rereadState));
   }
   const failed = checks.find((c) => !c.ok);
   const verification = checks.flatMap((c) => c.lines);

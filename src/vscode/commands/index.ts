@@ -21,6 +21,7 @@ import { orGroupFix } from '../fleet/groupFix';
 import { analyzeNcclLogCommand } from '../ncclLog/analyzeCommand';
 import { compareNcclLogCommand } from '../ncclLog/compareCommand';
 import { proveCommand } from '../prove/proveCommand';
+import { stopWatchingCommand, watchCommand } from '../watch/watchCommands';
 import { proveNcclCommand } from '../prove/proveNcclCommand';
 import { analyzeNcclTests } from '../ncclTests';
 import { notifyWithLog } from '../notify';
@@ -56,6 +57,8 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.analyzeNcclLog]: analyzeNcclLogCommand,
   [Commands.compareNcclLog]: compareNcclLogCommand,
   [Commands.prove]: proveCommand,
+  [Commands.watch]: watchCommand,
+  [Commands.stopWatching]: stopWatchingCommand,
   [Commands.proveNccl]: (ctx, node, selected) => proveNcclCommand(ctx, ctx.ncclTests, node, selected),
   [Commands.analyzeNcclTests]: (ctx) => analyzeNcclTests(ctx.ncclTests),
   [Commands.forgetSudoPasswords]: forgetSudoPasswordsCommand,

@@ -18,6 +18,7 @@ function fixDescription(id: FixId): string {
     'persist-peermem': () => vscode.l10n.t('load the peer-memory module at every boot (modules-load.d)'),
     'disable-acs': () => vscode.l10n.t('turn off ACS on the bridges between GPUs and NICs now (setpci; bare metal only)'),
     'persist-acs': () => vscode.l10n.t('turn off ACS on those bridges at every boot (a oneshot systemd unit)'),
+    'export-timer': () => vscode.l10n.t("export the host's GPUDirect RDMA health for node_exporter every 5 minutes (a systemd timer)"),
   };
   return words[id]();
 }

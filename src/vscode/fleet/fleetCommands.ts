@@ -128,7 +128,7 @@ export async function diagnoseFleetCommand(ctx: Ctx, node?: HostsNode): Promise<
 }
 
 /** The clicked fleet (or the fleet of a clicked group), or one picked from the configured ones. */
-async function targetFleet(ctx: Ctx, node: HostsNode | undefined, title: string): Promise<FleetConfig | undefined> {
+export async function targetFleet(ctx: Ctx, node: HostsNode | undefined, title: string): Promise<FleetConfig | undefined> {
   const clicked = node?.kind === 'fleet' || node?.kind === 'fleetGroup' ? ctx.fleets.get(node.fleet) : undefined;
   if (clicked) return clicked;
   const fleets = ctx.fleets.fleets();
