@@ -78,6 +78,18 @@ function printSize(nodes: number, runs: Record<Side, RunResult[]>): void {
   }
 }
 
+/** Issue 23's target: a relay of 4,096 nodes (or the largest size run) peaks under 300 MiB resident, its outputs spilled to disk. */
+const RELAY_RSS_TARGET_MIB = 300;
+
+function printResidentTarget(sizes: readonly number[], all: Map<number, Record<Side, RunResult[]>>): void {
+  const n = sizes[sizes.length - 1];
+  const rss = summarize(all.get(n)!.relay.map((r) => mib(r.maxRssKiB))).median;
+  const verdict = rss < RELAY_RSS_TARGET_MIB ? 'PASS' : 'MISS';
+  console.log(
+    `  ${verdict}  ${n} nodes: relay peak RSS ${rss.toFixed(0)} MiB (target: under ${RELAY_RSS_TARGET_MIB} MiB, raw outputs spilled)`,
+  );
+}
+
 /** Memory targets between the smallest and largest size: streaming flat, the relay's held reports linear. */
 function printGrowth(sizes: readonly number[], all: Map<number, Record<Side, RunResult[]>>): void {
   if (sizes.length < 2) return;
@@ -136,6 +148,7 @@ async function main(): Promise<number> {
     all.set(nodes, runs);
   }
   printGrowth(opts.sizes, all);
+  printResidentTarget(opts.sizes, all);
   console.log(
     `\nload average at the end ${os
       .loadavg()
