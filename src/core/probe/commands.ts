@@ -96,7 +96,7 @@ export const PROBE_COMMANDS = [
     timeoutS: DEFAULT_S,
   },
   { id: 'sudo-n', command: 'id -u; sudo -n true', timeoutS: DEFAULT_S },
-  // Exported only by MLNX_OFED/DOCA-OFED ib_core (docs/peer-memory.md §2); names are readable without
+  // Exported only by MLNX_OFED/DOCA-OFED's ib_core or ib_uverbs (docs/peer-memory.md §2); names are readable without
   // root. Reading /proc/kallsyms makes the kernel format every symbol (tens of ms of CPU), and the answer
   // only matters when no peer-memory module is loaded: a live one has resolved the symbol (hostChecks.ts).
   {
