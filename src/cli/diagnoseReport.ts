@@ -1,6 +1,6 @@
 // The human-readable report of one host: what ran, what failed, what was parsed; then the findings
 // (errors first, with evidence and fixes), the GPU↔NIC verdicts and the suggested job environment.
-import { Diagnosis, diagnose, pathLabel, shortVerdict } from '../core/diagnosis';
+import { Diagnosis, diagnose, missingText, pathLabel, shortVerdict } from '../core/diagnosis';
 import { formatFindings } from '../core/report/findingsText';
 import { shellAssignment } from '../core/diagnosis/suggestedEnv';
 import { ProbeReport } from '../core/probe/runProbe';
@@ -39,7 +39,9 @@ function formatPairs({ pairs, nccl }: Diagnosis): string[] {
     const nics = p.nics.map((n) => (n.port === null ? (n.device ?? n.nic) : `${n.device ?? n.nic}:${n.port}`));
     const shown = nics.length > 3 ? `${nics.slice(0, 3).join(', ')} +${nics.length - 3}` : nics.join(', ') || t('none');
     const pin = p.numaNode !== null || p.cpus !== null ? ` — ${t('NUMA {0}, CPUs {1}', p.numaNode ?? '?', p.cpus ?? '?')}` : '';
-    lines.push(`    ${p.gpu}: ${shown} (${pathLabel(p)})${pin} — ${shortVerdict(p)}`, `          ${p.reason}`, `          ${p.confirm}`);
+    lines.push(`    ${p.gpu}: ${shown} (${pathLabel(p)})${pin} — ${shortVerdict(p)}`, `          ${p.reason}`);
+    if (p.missing.length > 0) lines.push(`          ${missingText(p)}`);
+    lines.push(`          ${p.confirm}`);
   }
   for (const problem of nccl.envProblems) lines.push(`    ${t('note: {0}', problem)}`);
   if (nccl.sysfsMissing) lines.push(`    ${t('note: the sysfs PCI tree was read but not used: {0}', nccl.sysfsMissing)}`);

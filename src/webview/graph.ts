@@ -85,12 +85,14 @@ function nodes(
     if (!at) continue;
     const gpu = data.gpus.find((g) => g.name === node.column);
     const classes = ['node', node.kind];
-    if (gpu && gpu.gdr !== true) classes.push('far');
+    // Off: red; unknown (a fact not read): grey and a question mark, never green and never an alarm.
+    if (gpu && gpu.gdr === false) classes.push('far');
+    if (gpu && gpu.gdr === null) classes.push('gdr-unread');
     if (node.kind === 'nic' && node.column !== null && chosen.has(node.column)) classes.push('chosen');
     if (route?.nodes.has(node.id)) classes.push('on-route');
     if (gpu && gpu.name === selectedGpu) classes.push('selected');
     const text = nodeText(data, node);
-    const label = gpu && gpu.gdr !== true ? `${node.label} ⚠` : node.label;
+    const label = gpu && gpu.gdr === false ? `${node.label} ⚠` : gpu && gpu.gdr === null ? `${node.label} ?` : node.label;
     const g = svg(
       'g',
       { class: classes.join(' '), tabindex: '-1', 'data-node': node.id, 'data-column': node.column ?? '', role: 'img', 'aria-label': text },

@@ -26,7 +26,7 @@ import { gdrReceiveOnlyFindings, nicFarFindings } from './topology';
 
 export type { Finding, FixId, Severity } from './finding';
 export type { GpuNicPair, PairNic } from './pairs';
-export { pairsFromTopology, pathLabel, shortVerdict } from './pairs';
+export { missingText, pairsFromTopology, pathLabel, shortVerdict } from './pairs';
 export type { SuggestedEnv } from './suggestedEnv';
 export type { NcclAssumptions } from './ncclAssumptions';
 export { DEFAULT_NCCL, readNcclAssumptions } from './ncclAssumptions';

@@ -7,6 +7,7 @@ import { Numactl } from '../parsers/numactl';
 import { TopoGpu, Topology } from '../parsers/topo';
 import { confirmText, verdictSentence } from '../topology/nccl/explain';
 import { tokenPath } from '../topology/nccl/fromMatrix';
+import { GdrDecision } from '../topology/nccl/checkGdr';
 import { GpuVerdict, HostVerdict, ncclHostVerdict } from '../topology/nccl/model';
 import { PathType } from '../topology/nccl/pathType';
 import { formatNcclVersion } from '../topology/nccl/version';
@@ -46,11 +47,16 @@ export interface GpuNicPair {
   /** CPU list to pin to; null when unknown. */
   readonly cpus: string | null;
   readonly cpuSource: 'topo' | 'numactl' | null;
-  /** NCCL uses GPUDirect RDMA in both directions (true also where a supporting fact was not read; `reason` says which). */
-  readonly gdr: boolean;
-  /** Present only when sends and receives differ (GDR read rule). */
-  readonly send?: boolean;
-  readonly receive?: boolean;
+  /**
+   * NCCL uses GPUDirect RDMA in both directions; false when it does not in one of them; null (unknown) when the answer
+   * rests on a fact that was not read (`missing` says which, and how to read it).
+   */
+  readonly gdr: boolean | null;
+  /** Present only when sends and receives differ (GDR read rule); null: that direction is unknown. */
+  readonly send?: boolean | null;
+  readonly receive?: boolean | null;
+  /** The unread facts an unknown verdict rests on, each with how to read it; [] when the verdict is decided. */
+  readonly missing: readonly MissingFact[];
   /** Why, in NCCL's terms, citing the function. */
   readonly reason: string;
   /** How to see it in NCCL's own log. */
@@ -62,6 +68,15 @@ export interface GpuNicPair {
   readonly ncclIbHca: string | null;
   /** The NCCL release the verdict was computed for. */
   readonly ncclAssumed: string;
+}
+
+/** A fact NCCL's decision needs that the probe did not read. */
+export interface MissingFact {
+  readonly fact: GdrDecision['unknown'][number];
+  /** What it is, in words. */
+  readonly what: string;
+  /** The command (or file) that reads it. */
+  readonly read: string;
 }
 
 export function gpuNicPairs(ctx: RuleContext, nccl: NcclAssumptions): { pairs: GpuNicPair[]; verdict: HostVerdict | null } {
@@ -91,8 +106,10 @@ function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, num
   const first = ordered[0];
   const printed = first ? (topo?.links[gv.gpu.name]?.[column(first.net.device)] ?? null) : null;
   const token = first ? (printed ?? first.direct) : null;
-  const send = first ? first.send.enabled !== false : false;
-  const receive = first ? first.receive.enabled !== false : false;
+  // No NIC at all is a decided "no"; a NIC whose path was not read is unknown.
+  const none = gv.unknownPaths ? null : false;
+  const send = first ? first.send.enabled : none;
+  const receive = first ? first.receive.enabled : none;
   const topoGpu = topo?.gpus.find((g) => g.name === gv.gpu.name);
   return {
     gpu: gv.gpu.name,
@@ -102,8 +119,11 @@ function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, num
     ncclPath: first?.path ?? null,
     proxyGpu: first?.proxyGpu ?? null,
     ...(topoGpu ? pinning(topoGpu, numactl) : { numaNode: null, cpus: null, cpuSource: null }),
-    gdr: send && receive,
+    gdr: send === false || receive === false ? false : send === null || receive === null ? null : true,
     ...(send !== receive ? { send, receive } : {}),
+    missing: missingFacts(
+      first ? [first.send, first.receive].flatMap((d) => (d.enabled === null ? d.unknown : [])) : none === null ? ['path'] : [],
+    ),
     reason: verdictSentence(gv, hv),
     confirm: confirmText(gv),
     ncclIbHca: ncclIbHcaValue(ordered.map((u) => u.net)),
@@ -111,11 +131,39 @@ function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, num
   };
 }
 
+function missingFacts(unknown: readonly GdrDecision['unknown'][number][]): MissingFact[] {
+  const model = 'nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv (or nvidia-smi -q)';
+  const words: Record<GdrDecision['unknown'][number], Omit<MissingFact, 'fact'>> = {
+    'nic-support': {
+      what: t('whether the NIC side supports GPUDirect RDMA (a peer-memory client NCCL recognises, or dma-buf)'),
+      read: t(
+        'ls /sys/kernel/mm/memory_peers/*/version /sys/module/nvidia_peermem/version; for dma-buf: modinfo nvidia (license "Dual MIT/GPL": the open modules) and uname -r (5.12 or later)',
+      ),
+    },
+    'gpu-support': { what: t('whether the GPU supports GPUDirect RDMA (its model: GeForce and TITAN do not)'), read: model },
+    'compute-capability': { what: t("the GPU's compute capability (its model)"), read: model },
+    path: {
+      what: t('the PCI path between the GPU and the NIC'),
+      read: t('readlink -f /sys/bus/pci/devices/<bus id> of the GPU and of the NIC, or nvidia-smi topo -m'),
+    },
+  };
+  return [...new Set(unknown)].map((fact) => ({ fact, ...words[fact] }));
+}
+
+/** For an unknown verdict: what was not read and how to read it, one sentence; '' when nothing is missing. */
+export function missingText(p: GpuNicPair): string {
+  if (p.missing.length === 0) return '';
+  return t('Unknown, not read: {0}.', p.missing.map((m) => t('{0} (read it with: {1})', m.what, m.read)).join('; '));
+}
+
 /** The verdict in a few words, the same everywhere it is shown short (CLI, Hosts tree, topology panel). */
 export function shortVerdict(p: GpuNicPair): string {
+  if (p.gdr === null && p.send !== false && p.receive !== false) return t('GDR unknown');
   if (p.nics.length === 0) return t('no GDR: no usable NIC');
   if (p.send === false && p.receive === true) return t('GDR receives only');
   if (p.send === true && p.receive === false) return t('GDR sends only');
+  if (p.send === false && p.receive === null) return t('GDR sends no, receives unknown');
+  if (p.send === null && p.receive === false) return t('GDR receives no, sends unknown');
   if (!p.gdr) return t('GDR no');
   return p.proxyGpu ? t('GDR yes via {0} (PXN)', p.proxyGpu) : p.ncclPath === 'P2C' ? t('GDR yes (C2C)') : t('GDR yes');
 }

@@ -1,7 +1,7 @@
 // Renders a HostsNode as a TreeItem: icons by severity/state, tooltips as MarkdownString with
 // remote text (evidence, error messages) only inside code blocks and never trusted.
 import * as vscode from 'vscode';
-import { Finding } from '../../core/diagnosis';
+import { Finding, missingText } from '../../core/diagnosis';
 import { codeBlock, plain } from '../../core/report/diagnosisReport';
 import { Commands, ContextValues } from '../../constants';
 import { HostEntry, HostModel } from '../hosts/hostModel';
@@ -57,8 +57,12 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
     case 'gpu': {
       const t = item(node.id, node.label, None, {
         description: node.description,
-        icon: node.pair.gdr ? TONE_ICON.ok : TONE_ICON.warning,
-        tooltip: markdown([plain(node.pair.reason), plain(node.pair.confirm)]),
+        icon: node.pair.gdr === true ? TONE_ICON.ok : node.pair.gdr === null ? TONE_ICON.unknown : TONE_ICON.warning,
+        tooltip: markdown([
+          plain(node.pair.reason),
+          ...(node.pair.missing.length > 0 ? [plain(missingText(node.pair))] : []),
+          plain(node.pair.confirm),
+        ]),
       });
       // Prove GPUDirect RDMA runs over SSH: only for a host gdr-doctor reaches itself.
       if (node.hostId.startsWith('ssh:') && !isRelayedHostId(node.hostId)) t.contextValue = ContextValues.gpu;

@@ -15,7 +15,7 @@ import {
   unameFromModinfo,
 } from './constructedInputs';
 import { fixture, hostReport, labFile } from './hostReport';
-import { HEALTHY, NO_PEERMEM, ids, only, problems } from './hosts';
+import { HEALTHY, NO_PEERMEM, ids, only, problems, without } from './hosts';
 
 const LEGACY_LSMOD = fixture('lsmod/egx-grep-nv-peer-mem-legacy.txt');
 
@@ -99,6 +99,15 @@ describe('diagnosis: peer-memory module', () => {
     assert.equal(only(old.findings, 'peermem.not-registered').severity, 'error');
     assert.equal(old.pairs[0].gdr, false);
     assert.match(old.pairs[0].reason, /NCCL 2\.22\.3: GPUDirect RDMA off: the NIC side reports no GPUDirect RDMA/);
+    // Without modinfo nvidia and uname the open/proprietary flavour and the kernel are unknown, so dma-buf might
+    // carry it: beside the error the pairs are unknown (null), never yes, naming what to read.
+    const unread = diagnose(await hostReport(without(host, 'modinfo-nvidia', 'uname')), readAssumptions('2.22.3'));
+    assert.equal(only(unread.findings, 'peermem.not-registered').severity, 'error');
+    assert.ok(unread.pairs.every((p) => p.gdr === null));
+    assert.deepEqual(
+      unread.pairs[0].missing.map((m) => m.fact),
+      ['nic-support'],
+    );
   });
 
   it('present but not loaded: peermem.not-loaded (load-peermem) and not-persistent (persist-peermem)', async () => {
