@@ -12,7 +12,7 @@ import { factOf } from './evidence';
 import { gpuFacts } from './gpuFacts';
 import { rdmaPorts } from './rdmaPorts';
 
-export function ncclModelInput(ctx: RuleContext, dmabufEnabledByEnv: boolean): NcclModelInput {
+export function ncclModelInput(ctx: RuleContext): NcclModelInput {
   const { report } = ctx;
   const topology = factOf(report, 'topo') ?? null;
   const sysfs = factOf(report, 'pci-sysfs') ?? null;
@@ -24,7 +24,8 @@ export function ncclModelInput(ctx: RuleContext, dmabufEnabledByEnv: boolean): N
     nvlinks: nvlinksOf(topology, gpus),
     ports: rdmaPorts(report),
     cpu: cpuOf(factOf(report, 'lscpu')),
-    nicSupport: (rules) => nicSupport(ctx, rules, dmabufEnabledByEnv),
+    // ctx.dmabuf already follows the job's NCCL; env is the model's own read, for callers with other settings.
+    nicSupport: (rules, env) => nicSupport(ctx, rules, rules.dmabuf && (env.dmabufEnable ?? 1) !== 0),
   };
 }
 
@@ -78,7 +79,8 @@ function cpuOf(lscpu: Lscpu | undefined): CpuInfo {
 
 /**
  * The NIC side as NCCL sees it (ncclIbGdrSupport, or dma-buf): a peer-memory file the release checks,
- * or dma-buf when its prerequisites hold and NCCL_DMABUF_ENABLE is not 0.
+ * or dma-buf when its prerequisites hold, the release has it (NCCL_PTR_DMABUF, from 2.13) and
+ * NCCL_DMABUF_ENABLE (strtoll) is not 0.
  */
 function nicSupport({ report, dmabuf, host }: RuleContext, rules: NcclRules, dmabufEnabledByEnv: boolean): boolean | null {
   const peers = factOf(report, 'memory-peers');

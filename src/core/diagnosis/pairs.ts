@@ -68,6 +68,8 @@ export interface GpuNicPair {
   readonly ncclIbHca: string | null;
   /** The NCCL release the verdict was computed for. */
   readonly ncclAssumed: string;
+  /** The network NCCL uses: NET/IB, or TCP sockets (NCCL_IB_DISABLE), which never use GPUDirect RDMA. */
+  readonly network: 'IB' | 'Socket';
 }
 
 /** A fact NCCL's decision needs that the probe did not read. */
@@ -81,7 +83,7 @@ export interface MissingFact {
 
 export function gpuNicPairs(ctx: RuleContext, nccl: NcclAssumptions): { pairs: GpuNicPair[]; verdict: HostVerdict | null } {
   const host = hostTopology(ctx.report);
-  const verdict = ncclHostVerdict(ncclModelInput(ctx, nccl.env.NCCL_DMABUF_ENABLE !== '0'), nccl.version, nccl.env);
+  const verdict = ncclHostVerdict(ncclModelInput(ctx), nccl.version, nccl.env);
   if (!verdict) return { pairs: [], verdict: null };
   const numactl = factOf(ctx.report, 'numactl');
   const pairs = verdict.gpus.map((gv) => pairOf(gv, verdict, host?.topology, numactl, host?.derived === true));
@@ -125,7 +127,8 @@ function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, num
       first ? [first.send, first.receive].flatMap((d) => (d.enabled === null ? d.unknown : [])) : none === null ? ['path'] : [],
     ),
     reason: verdictSentence(gv, hv),
-    confirm: confirmText(gv),
+    confirm: confirmText(gv, hv),
+    network: hv.network,
     ncclIbHca: ncclIbHcaValue(ordered.map((u) => u.net)),
     ncclAssumed: formatNcclVersion(hv.rules.version),
   };
@@ -159,6 +162,7 @@ export function missingText(p: GpuNicPair): string {
 /** The verdict in a few words, the same everywhere it is shown short (CLI, Hosts tree, topology panel). */
 export function shortVerdict(p: GpuNicPair): string {
   if (p.gdr === null && p.send !== false && p.receive !== false) return t('GDR unknown');
+  if (p.network === 'Socket') return t('no GDR: sockets (NCCL_IB_DISABLE)');
   if (p.nics.length === 0) return t('no GDR: no usable NIC');
   if (p.send === false && p.receive === true) return t('GDR receives only');
   if (p.send === true && p.receive === false) return t('GDR sends only');

@@ -13,6 +13,7 @@ export const NCCL_SOURCE = {
   computePaths: 'NVIDIA/nccl src/graph/paths.cc ncclTopoComputePaths',
   getLocal: 'NVIDIA/nccl src/graph/topo.cc ncclTopoGetLocal/ncclTopoGetLocalNet',
   initDevices: 'NVIDIA/nccl src/transport/net_ib/init.cc (ports not PORT_ACTIVE are skipped; NCCL_IB_HCA filters)',
+  ibDisable: 'NVIDIA/nccl src/transport/net_ib/init.cc ncclIbInit (NCCL_IB_DISABLE), src/transport/net_socket.cc',
   gdrSupport: 'NVIDIA/nccl src/transport/net_ib/gdr.cc ncclIbGdrSupport; src/graph/topo.cc "GPU Direct RDMA Enabled/Disabled for HCA"',
   systemFromSysfs: 'NVIDIA/nccl src/graph/xml.cc ncclTopoGetXmlFromSys',
 } as const;
@@ -21,6 +22,14 @@ export const NCCL_SOURCE = {
 export function verdictSentence(gv: GpuVerdict, hv: HostVerdict): string {
   const nccl = `NCCL ${formatNcclVersion(hv.rules.version)}`;
   const use = gv.primary;
+  if (hv.network === 'Socket')
+    return t(
+      '{0}: {1} with NCCL_IB_DISABLE={2} leaves NET/IB out and sends over TCP sockets (NET/Socket), which never use GPUDirect RDMA ({3}).',
+      gv.gpu.name,
+      nccl,
+      hv.env.given.NCCL_IB_DISABLE ?? '1',
+      NCCL_SOURCE.ibDisable,
+    );
   if (!use && gv.unknownPaths) return unknownPathSentence(gv, hv);
   if (!use)
     return (
@@ -52,8 +61,10 @@ function unknownPathSentence(gv: GpuVerdict, hv: HostVerdict): string {
 }
 
 /** How a user confirms it in NCCL's own log. */
-export function confirmText(gv: GpuVerdict): string {
+export function confirmText(gv: GpuVerdict, hv: Pick<HostVerdict, 'network'>): string {
   const use = gv.primary;
+  if (hv.network === 'Socket')
+    return t('Confirm with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: "Using network Socket" and channel lines "via NET/Socket/<n>".');
   if (!use)
     return t('Confirm with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: "NET/IB : No device found." or channel lines "via NET/Socket".');
   const hca = `"NET/IB : GPU Direct RDMA Enabled for HCA <n> '${use.net.device}'"`;
@@ -156,6 +167,7 @@ function skippedText(skipped: readonly SkippedNic[]): string {
     'port-not-active': t('has no active port'),
     'not-ib-or-roce': t('is neither InfiniBand nor RoCE'),
     'ib-hca': t('is left out by NCCL_IB_HCA'),
+    'ib-disabled': t('is left out: NCCL_IB_DISABLE turns NET/IB off'),
   };
   const list = skipped.map((s) => `${netLabel(s.net)} (${s.direct}) ${why[s.why]}`).join('; ');
   return ' ' + t('Nearer but unused: {0} ({1}).', list, NCCL_SOURCE.initDevices);

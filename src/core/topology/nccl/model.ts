@@ -33,8 +33,8 @@ export interface NcclModelInput {
   /** Every port in NCCL's device order (ibv_get_device_list, as ibv_devinfo prints it); null when unknown. */
   readonly ports: readonly HostPort[] | null;
   readonly cpu: CpuInfo;
-  /** NIC-side GPUDirect RDMA support as the release sees it (peer-memory files it checks, or dma-buf). */
-  readonly nicSupport: (rules: NcclRules) => boolean | null;
+  /** NIC-side GPUDirect RDMA support as the release and environment see it (peer-memory files it checks, or dma-buf). */
+  readonly nicSupport: (rules: NcclRules, env: NcclEnv) => boolean | null;
 }
 
 export interface NicUse {
@@ -52,7 +52,7 @@ export interface NicUse {
 export interface SkippedNic {
   readonly net: TableNet;
   readonly direct: PathType;
-  readonly why: 'port-not-active' | 'not-ib-or-roce' | 'ib-hca';
+  readonly why: 'port-not-active' | 'not-ib-or-roce' | 'ib-hca' | 'ib-disabled';
 }
 
 export interface GpuVerdict {
@@ -69,6 +69,8 @@ export interface GpuVerdict {
 export interface HostVerdict {
   readonly rules: NcclRules;
   readonly env: NcclEnv;
+  /** The network NCCL uses: NET/IB, or TCP sockets (NCCL_IB_DISABLE), which never use GPUDirect RDMA. */
+  readonly network: 'IB' | 'Socket';
   readonly source: 'sysfs' | 'matrix';
   /** Why the sysfs table was not used, when it was not. */
   readonly sysfsMissing: string | null;
@@ -87,14 +89,16 @@ export function ncclHostVerdict(
   if (input.gpus.length === 0) return null;
   const all = allNets(input.ports, input.topology);
   const built = buildTable(input, all.nets, all.speeds, rules.order);
-  const usable = all.nets.map((net, i) => usability(input.ports?.[i] ?? null, net, env));
+  // ncclIbInit returns early for any nonzero NCCL_IB_DISABLE: NCCL falls back to NET/Socket (src/transport/net_ib/init.cc).
+  const network = (env.ibDisable ?? 0) !== 0 ? 'Socket' : 'IB';
+  const usable = all.nets.map((net, i) => (network === 'Socket' ? 'ib-disabled' : usability(input.ports?.[i] ?? null, net, env)));
   const keep = usable.flatMap((u, i) => (u === null ? [i] : []));
   const table = selectNets(built.table, keep);
-  const nicOk = input.nicSupport(rules);
+  const nicOk = input.nicSupport(rules, env);
   const ctx: GdrContext = { rules, env, netSupport: table.nets.map(() => nicOk) };
   const computed = computePaths(table, ctx);
   const gpus = input.gpus.map((_, g) => gpuVerdict(computed, table, built.table, usable, ctx, g));
-  return { rules, env, source: built.table.source, sysfsMissing: built.missing, nets: table.nets, gpus };
+  return { rules, env, network, source: built.table.source, sysfsMissing: built.missing, nets: table.nets, gpus };
 }
 
 function gpuVerdict(

@@ -48,6 +48,8 @@ export interface NcclRules {
   readonly gdrReadOnlyPreAmpere: boolean;
   /** Files whose presence counts as peer memory (src/transport/net_ib: ncclIbGdrSupport). */
   readonly peermemFiles: readonly string[];
+  /** ≥ 2.13: NET/IB can register GPU memory through dma-buf (NCCL_PTR_DMABUF, NCCL_DMABUF_ENABLE; v2.13.4-1 src/init.cc). */
+  readonly dmabuf: boolean;
 }
 
 export const MEMORY_PEERS_NV_MEM = '/sys/kernel/mm/memory_peers/nv_mem/version';
@@ -67,6 +69,7 @@ export function ncclRules(v: NcclVersion): NcclRules {
     gdrC2cDefault: !atLeast(v, 2, 26) ? null : atLeast(v, 2, 27) ? 1 : 0,
     c2cThreshold: atLeast(v, 2, 29),
     gdrReadOnlyPreAmpere: atLeast(v, 2, 19),
+    dmabuf: atLeast(v, 2, 13),
     peermemFiles: [
       MEMORY_PEERS_NV_MEM,
       ...(atLeast(v, 2, 22) ? [MEMORY_PEERS_NV_MEM_NC] : []),
