@@ -9,6 +9,8 @@ import { Finding, sortFindings } from './finding';
 import { blockerOf, nestKnockOns } from './knockOn';
 import { gpuNoneFindings, gpuSupportFindings } from './gpu';
 import { DEFAULT_NCCL, NcclAssumptions } from './ncclAssumptions';
+import { NcclEnvOrigin, withHostConfig } from './ncclHostConfig';
+import type { TopoFileNote } from '../topology/nccl/model';
 import { GpuNicPair, gpuNicPairs } from './pairs';
 import { peermemStateFindings } from './peermem';
 import { peermemLoadFindings } from './peermemLoad';
@@ -46,17 +48,24 @@ export interface NcclSummary {
   /** The release the verdicts follow (`2.30.7`), the newest modelled unless the user named one. */
   readonly assumed: string;
   readonly env: Readonly<Record<string, string>>;
-  /** sysfs (NCCL's own source of locality) or the nvidia-smi matrix; null without GPUs. */
-  readonly topologySource: 'sysfs' | 'matrix' | null;
+  /** sysfs (NCCL's own source of locality), an XML topology file NCCL loads instead, or the nvidia-smi matrix; null without GPUs. */
+  readonly topologySource: 'sysfs' | 'topo-file' | 'matrix' | null;
+  /** The XML topology NCCL loads (NCCL_TOPO_FILE, virtualTopology.xml): used, unread (verdicts unknown), or named but absent. */
+  readonly topologyFile: TopoFileNote | null;
+  /** Where each variable of `env` was set: `environment` (the job, as the user said) or the nccl.conf file and line. */
+  readonly envFrom: Readonly<Record<string, NcclEnvOrigin>>;
   /** Why sysfs could not be used, when it was read but fell short. */
   readonly sysfsMissing: string | null;
   /** NCCL_* values NCCL would ignore or read otherwise than they look. */
   readonly envProblems: readonly string[];
 }
 
-export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NCCL): Diagnosis {
+export function diagnose(report: ProbeReport, job: NcclAssumptions = DEFAULT_NCCL): Diagnosis {
+  // NCCL reads /etc/nccl.conf and ~/.nccl.conf under the job's environment: the verdicts follow all three.
+  const host = withHostConfig(job, report);
+  const nccl = host.assumptions;
   const ctx = ruleContext(report, nccl);
-  const { pairs, verdict } = gpuNicPairs(ctx, nccl);
+  const { pairs, verdict } = gpuNicPairs(ctx, nccl, host.origins);
   const gpuNone = gpuNoneFindings(report);
   const rdmaNone = rdmaNoneFindings(report);
   const unsupported = gpuSupportFindings(report);
@@ -96,6 +105,8 @@ export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NC
       assumed: formatNcclVersion(nccl.version),
       env: nccl.env,
       topologySource: verdict?.source ?? null,
+      topologyFile: verdict?.topoFile ?? null,
+      envFrom: host.origins,
       sysfsMissing: verdict?.source === 'matrix' && factOf(report, 'pci-sysfs') ? verdict.sysfsMissing : null,
       envProblems: verdict?.env.problems ?? [],
     },

@@ -53,6 +53,8 @@ const FEEDS: Readonly<Record<ProbeCommandId, readonly Check[]>> = {
   'iommu-groups': ['platform'],
   'pci-acs': ['platform'],
   dmi: ['platform'],
+  'nccl-conf': ['peer-memory', 'locality'],
+  'nccl-topo': ['locality'],
 };
 
 export interface Blocker {

@@ -11,6 +11,8 @@ import { RuleContext } from './context';
 import { factOf } from './evidence';
 import { gpuFacts } from './gpuFacts';
 import { rdmaPorts } from './rdmaPorts';
+import { hostTopoFiles } from './ncclHostConfig';
+import type { PciSysfs } from '../probe/pciSysfs';
 
 export function ncclModelInput(ctx: RuleContext): NcclModelInput {
   const { report } = ctx;
@@ -24,6 +26,8 @@ export function ncclModelInput(ctx: RuleContext): NcclModelInput {
     nvlinks: nvlinksOf(topology, gpus),
     ports: rdmaPorts(report),
     cpu: cpuOf(factOf(report, 'lscpu')),
+    topoFiles: hostTopoFiles(report),
+    nicBusIds: nicBusIds(sysfs),
     // ctx.dmabuf already follows the job's NCCL; env is the model's own read, for callers with other settings.
     nicSupport: (rules, env) => nicSupport(ctx, rules, rules.dmabuf && (env.dmabufEnable ?? 1) !== 0),
   };
@@ -46,8 +50,23 @@ export function matrixModelInput(topology: Topology): NcclModelInput {
     nvlinks: nvlinksOf(topology, gpus),
     ports: null,
     cpu: { arch: null, vendor: null, family: null, model: null },
+    topoFiles: null,
+    nicBusIds: new Map(),
     nicSupport: () => null,
   };
+}
+
+/**
+ * Each RDMA device's NIC as NCCL puts it on the bus: its PCI function, as device 00 function 0 (NCCL_IB_MERGE_VFS,
+ * ncclIbGetPciPath in src/transport/net_ib/init.cc), from the sysfs path of the device.
+ */
+function nicBusIds(sysfs: PciSysfs | null): Map<string, string | null> {
+  return new Map(
+    (sysfs?.rdma ?? []).map((d) => {
+      const bdf = d.path.slice(d.path.lastIndexOf('/') + 1).toLowerCase();
+      return [d.name, /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/.test(bdf) ? `${bdf.slice(0, -4)}00.0` : null];
+    }),
+  );
 }
 
 /** NV<n> cells between GPUs of the matrix (sysfs does not show NVLink). */

@@ -8,7 +8,7 @@ import { TopoGpu, Topology } from '../parsers/topo';
 import { confirmText, verdictSentence } from '../topology/nccl/explain';
 import { tokenPath } from '../topology/nccl/fromMatrix';
 import { GdrDecision } from '../topology/nccl/checkGdr';
-import { GpuVerdict, HostVerdict, ncclHostVerdict } from '../topology/nccl/model';
+import { GpuVerdict, HostVerdict, TopoFileNote, ncclHostVerdict } from '../topology/nccl/model';
 import { PathType } from '../topology/nccl/pathType';
 import { formatNcclVersion } from '../topology/nccl/version';
 import { RuleContext } from './context';
@@ -16,6 +16,7 @@ import { factOf } from './evidence';
 import { hostTopology } from './hostTopology';
 import { ncclIbHcaValue } from './ibHca';
 import { NcclAssumptions } from './ncclAssumptions';
+import type { NcclEnvOrigin } from './ncclHostConfig';
 import { matrixModelInput, ncclModelInput } from './ncclInput';
 import { t } from '../l10n';
 
@@ -81,13 +82,29 @@ export interface MissingFact {
   readonly read: string;
 }
 
-export function gpuNicPairs(ctx: RuleContext, nccl: NcclAssumptions): { pairs: GpuNicPair[]; verdict: HostVerdict | null } {
+export function gpuNicPairs(
+  ctx: RuleContext,
+  nccl: NcclAssumptions,
+  origins: Readonly<Record<string, NcclEnvOrigin>> = {},
+): { pairs: GpuNicPair[]; verdict: HostVerdict | null } {
   const host = hostTopology(ctx.report);
   const verdict = ncclHostVerdict(ncclModelInput(ctx), nccl.version, nccl.env);
   if (!verdict) return { pairs: [], verdict: null };
   const numactl = factOf(ctx.report, 'numactl');
-  const pairs = verdict.gpus.map((gv) => pairOf(gv, verdict, host?.topology, numactl, host?.derived === true));
+  const fromFiles = hostSettingsText(verdict, origins);
+  const pairs = verdict.gpus.map((gv) => {
+    const pair = pairOf(gv, verdict, host?.topology, numactl, host?.derived === true);
+    return fromFiles === '' ? pair : { ...pair, reason: `${pair.reason} ${fromFiles}` };
+  });
   return { pairs, verdict };
+}
+
+/** The settings NCCL takes from the host's nccl.conf files, with file and line: the verdict follows them. */
+function hostSettingsText(hv: HostVerdict, origins: Readonly<Record<string, NcclEnvOrigin>>): string {
+  const set = Object.entries(origins)
+    .filter(([name, o]) => o.from !== 'environment' && hv.env.given[name] !== undefined)
+    .map(([name, o]) => `${name}=${JSON.stringify(hv.env.given[name]).slice(1, -1)} (${o.from}${o.line === null ? '' : `:${o.line}`})`);
+  return set.length === 0 ? '' : t('Set on the host, and followed here (NVIDIA/nccl src/misc/param.cc initEnv): {0}.', set.join(', '));
 }
 
 /** Verdicts from a saved matrix alone: ports, NIC-side support and the GPUs' models are unknown, and said to be. */
@@ -125,6 +142,7 @@ function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, num
     ...(send !== receive ? { send, receive } : {}),
     missing: missingFacts(
       first ? [first.send, first.receive].flatMap((d) => (d.enabled === null ? d.unknown : [])) : none === null ? ['path'] : [],
+      hv.topoFile,
     ),
     reason: verdictSentence(gv, hv),
     confirm: confirmText(gv, hv),
@@ -134,7 +152,8 @@ function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, num
   };
 }
 
-function missingFacts(unknown: readonly GdrDecision['unknown'][number][]): MissingFact[] {
+function missingFacts(unknown: readonly GdrDecision['unknown'][number][], topoFile: TopoFileNote | null): MissingFact[] {
+  const file = topoFile?.path ?? 'NCCL_TOPO_FILE';
   const model = 'nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv (or nvidia-smi -q)';
   const words: Record<GdrDecision['unknown'][number], Omit<MissingFact, 'fact'>> = {
     'nic-support': {
@@ -149,8 +168,20 @@ function missingFacts(unknown: readonly GdrDecision['unknown'][number][]): Missi
       what: t('the PCI path between the GPU and the NIC'),
       read: t('readlink -f /sys/bus/pci/devices/<bus id> of the GPU and of the NIC, or nvidia-smi topo -m'),
     },
+    'topo-file': {
+      what: t('the XML topology NCCL loads instead of sysfs ({0})', file) + topoFileWhy(topoFile),
+      read: t(
+        'cat {0} (gdr-doctor reads the NCCL_TOPO_FILE that nccl.conf names and virtualTopology.xml; a file named only in the job environment is not read)',
+        file,
+      ),
+    },
   };
   return [...new Set(unknown)].map((fact) => ({ fact, ...words[fact] }));
+}
+
+function topoFileWhy(note: TopoFileNote | null): string {
+  if (!note?.why) return '';
+  return `: ${note.why === 'not-read' ? t('not read') : note.why === 'truncated' ? t('longer than gdr-doctor reads') : note.why}`;
 }
 
 /** For an unknown verdict: what was not read and how to read it, one sentence; '' when nothing is missing. */

@@ -13,6 +13,7 @@
 //   <one empty line>
 // (like `head` prints several files). No header at all means no such file: `headedFiles.ts` reads it.
 
+import { NCCL_CONF_COMMAND, NCCL_TOPO_COMMAND } from './ncclConfig';
 import { PCI_ACS_COMMAND } from './pciAcs';
 import { PCI_SYSFS_COMMAND } from './pciSysfs';
 
@@ -131,6 +132,14 @@ export const PROBE_COMMANDS = [
     command: PCI_ACS_COMMAND,
     display: 'lspci -vvv -s <each GPU, NIC and bridge between them> (as root, or through sudo -n)',
     timeoutS: 20,
+  },
+  // NCCL's own configuration (ncclConfig.ts): its conf files, and the XML topologies it loads by itself.
+  { id: 'nccl-conf', command: NCCL_CONF_COMMAND, display: 'cat /etc/nccl.conf ~/.nccl.conf', timeoutS: DEFAULT_S },
+  {
+    id: 'nccl-topo',
+    command: NCCL_TOPO_COMMAND,
+    display: 'cat /var/run/nvidia-topologyd/virtualTopology.xml <the NCCL_TOPO_FILE of nccl.conf>',
+    timeoutS: DEFAULT_S,
   },
   // Who made the machine: a hypervisor names itself here (QEMU, VMware, Amazon EC2…); Xen guests in /sys/hypervisor.
   {

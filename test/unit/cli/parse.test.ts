@@ -116,6 +116,8 @@ const KIND_OF_DIR: Record<string, string> = {
   lspci: 'lspci',
   'show-gids': 'show-gids',
   perftest: 'perftest',
+  'nccl-conf': 'nccl-conf',
+  'nccl-topo': 'nccl-topo',
 };
 
 describe('gdr-doctor parse reads every real fixture', () => {

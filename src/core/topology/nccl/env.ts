@@ -120,8 +120,13 @@ function readLevel(name: string, text: string | undefined, rules: NcclRules, pro
   if (named) return named;
   if (/^[0-9]/.test(text)) return OLD_LEVELS[Math.min(Math.max(strtoll(text), 0), OLD_LEVELS.length - 1)];
   problems.push(
-    t('{0}={1} is not a level NCCL accepts (it takes {2} or 0-5): NCCL ignores it and keeps its default', name, text, names.join(', ')) +
-      (text === 'NODE' ? t("; nvidia-smi's NODE is PHB in NCCL") : ''),
+    // The value may come from a host's nccl.conf (a CR, an escape): shown escaped.
+    t(
+      '{0}={1} is not a level NCCL accepts (it takes {2} or 0-5): NCCL ignores it and keeps its default',
+      name,
+      JSON.stringify(text).slice(1, -1),
+      names.join(', '),
+    ) + (text === 'NODE' ? t("; nvidia-smi's NODE is PHB in NCCL") : ''),
   );
   return null;
 }

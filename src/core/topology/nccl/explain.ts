@@ -16,6 +16,7 @@ export const NCCL_SOURCE = {
   ibDisable: 'NVIDIA/nccl src/transport/net_ib/init.cc ncclIbInit (NCCL_IB_DISABLE), src/transport/net_socket.cc',
   gdrSupport: 'NVIDIA/nccl src/transport/net_ib/gdr.cc ncclIbGdrSupport; src/graph/topo.cc "GPU Direct RDMA Enabled/Disabled for HCA"',
   systemFromSysfs: 'NVIDIA/nccl src/graph/xml.cc ncclTopoGetXmlFromSys',
+  topoFile: 'NVIDIA/nccl src/graph/topo.cc ncclTopoGetSystem (NCCL_TOPO_FILE; virtualTopology.xml from 2.10)',
 } as const;
 
 /** One sentence per direction, or one for both when they agree. */
@@ -46,7 +47,25 @@ export function verdictSentence(gv: GpuVerdict, hv: HostVerdict): string {
     ? t('{0} for sends and receives', decisionText(use.receive, hv))
     : t('sends: {0}; receives: {1}', decisionText(use.send, hv), decisionText(use.receive, hv));
   return (
-    t('{0} → {1} {2}. {3}: {4}.', gv.gpu.name, netLabel(use.net), route, nccl, outcome) + skippedText(gv.skipped) + versionNotes(gv, hv)
+    t('{0} → {1} {2}. {3}: {4}.', gv.gpu.name, netLabel(use.net), route, nccl, outcome) +
+    skippedText(gv.skipped) +
+    versionNotes(gv, hv) +
+    topoFileText(hv)
+  );
+}
+
+/** Where the paths came from when NCCL loads an XML topology instead of sysfs. */
+function topoFileText(hv: HostVerdict): string {
+  const f = hv.topoFile;
+  if (!f) return '';
+  const via = f.via === 'virtual' ? t("the VM image's virtual topology") : 'NCCL_TOPO_FILE';
+  if (f.state === 'used')
+    return ' ' + t('Paths from {0} ({1}), which NCCL loads instead of sysfs ({2}).', f.path, via, NCCL_SOURCE.topoFile);
+  if (f.state === 'absent')
+    return ' ' + t('NCCL_TOPO_FILE names {0}, which does not exist: NCCL reads sysfs ({1}).', f.path, NCCL_SOURCE.topoFile);
+  return (
+    ' ' +
+    t('NCCL loads {0} ({1}) instead of sysfs, and it was not read here: the paths are unknown ({2}).', f.path, via, NCCL_SOURCE.topoFile)
   );
 }
 
@@ -152,6 +171,7 @@ function unknownText(unknown: GdrDecision['unknown']): string {
     'gpu-support': t('the GPU supports it (its model was not read)'),
     'compute-capability': t('its compute capability is 8.0 or more (not read; below that, sends need an NVLink peer)'),
     path: t('the path is known'),
+    'topo-file': t('the topology file NCCL loads allows it (not read)'),
   };
   return unknown.map((u) => words[u]).join(t(' and '));
 }

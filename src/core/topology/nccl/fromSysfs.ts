@@ -43,10 +43,19 @@ export function tableFromSysfs(input: SysfsInput, order: readonly PathType[]): P
     graph.connect(nicNode, netNode, 'NET', (input.netSpeedMbps.get(net.name) ?? 10000) / 8000);
     netNodes.push(netNode);
   }
+  linkGpusAndCpus(graph, gpuNodes, input);
+  return tableFromGraph(graph, input.gpus, gpuNodes, input.nets, netNodes, order);
+}
+
+/** What every PCI tree gets on top (sysfs or a topology file): NVLinks, C2C links, the links between CPUs. */
+export function linkGpusAndCpus(
+  graph: TopoGraph,
+  gpuNodes: readonly TopoNode[],
+  input: Pick<SysfsInput, 'gpus' | 'nvlinks' | 'cpu'>,
+): void {
   addNvLinks(graph, gpuNodes, input);
   addC2c(graph, gpuNodes, input.gpus);
   connectCpus(graph, input.cpu);
-  return tableFromGraph(graph, input.gpus, gpuNodes, input.nets, netNodes, order);
 }
 
 function attachNew(graph: TopoGraph, sysfs: PciSysfs, kind: 'NIC', device: PciDevice): TopoNode {
@@ -127,7 +136,7 @@ function linkBandwidth(sysfs: PciSysfs, d: PciDevice): number {
   return pciBandwidth(speed, width);
 }
 
-function addNvLinks(graph: TopoGraph, gpuNodes: readonly TopoNode[], input: SysfsInput): void {
+function addNvLinks(graph: TopoGraph, gpuNodes: readonly TopoNode[], input: Pick<SysfsInput, 'gpus' | 'nvlinks'>): void {
   for (const link of input.nvlinks) {
     const bw = link.count * nvlinkBandwidth(input.gpus[link.a].cc);
     graph.connect(gpuNodes[link.a], gpuNodes[link.b], 'NVL', bw);

@@ -50,6 +50,8 @@ export interface NcclRules {
   readonly peermemFiles: readonly string[];
   /** ≥ 2.13: NET/IB can register GPU memory through dma-buf (NCCL_PTR_DMABUF, NCCL_DMABUF_ENABLE; v2.13.4-1 src/init.cc). */
   readonly dmabuf: boolean;
+  /** ≥ 2.10: without NCCL_TOPO_FILE, NCCL loads /var/run/nvidia-topologyd/virtualTopology.xml (v2.10.3-1 src/graph/topo.cc). */
+  readonly virtualTopology: boolean;
 }
 
 export const MEMORY_PEERS_NV_MEM = '/sys/kernel/mm/memory_peers/nv_mem/version';
@@ -70,6 +72,7 @@ export function ncclRules(v: NcclVersion): NcclRules {
     c2cThreshold: atLeast(v, 2, 29),
     gdrReadOnlyPreAmpere: atLeast(v, 2, 19),
     dmabuf: atLeast(v, 2, 13),
+    virtualTopology: atLeast(v, 2, 10),
     peermemFiles: [
       MEMORY_PEERS_NV_MEM,
       ...(atLeast(v, 2, 22) ? [MEMORY_PEERS_NV_MEM_NC] : []),
