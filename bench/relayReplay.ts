@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { LoginRunner } from '../src/core/fleet/relay';
 import { PROBE_COMMANDS } from '../src/core/probe/commands';
 import { encodeDone, encodeHeader, encodeSection } from '../src/core/probe/frames';
-import { runLocalScript } from '../src/core/probe/localScript';
+import { runLocalScript } from '../src/core/transport/localScript';
 import { shQuote } from '../src/core/probe/script';
 import type { ByteSink } from '../src/core/probe/streamCaps';
 import { recordingName } from '../test/lab/lab';

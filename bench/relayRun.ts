@@ -8,7 +8,7 @@
 // Prints one JSON line: { side, nodes, ms, maxRssKiB, heapMiB (after a GC, results still held), … }.
 import { performance } from 'node:perf_hooks';
 import { relayDiagnose } from '../src/core/fleet/relay';
-import { RelayDemux } from '../src/core/fleet/relay/demux';
+import { RelayDemux } from '../src/core/transport/relay/demux';
 import type { FleetHostResult } from '../src/core/fleet/types';
 import { PROBE_COMMANDS } from '../src/core/probe/commands';
 import { ProbeReport, runProbe } from '../src/core/probe/runProbe';

@@ -2,7 +2,7 @@
 // (ssh_config) is read when the view first asks for it, and nothing connects until Diagnose.
 import * as vscode from 'vscode';
 import { RAW_OUTPUT_SCHEME, Views } from './constants';
-import { DemoHost } from './core/demo/demoHost';
+import { DemoHost } from './core/transport';
 import { listConfigHosts } from './core/ssh/configHosts';
 import { localResolveEnv } from './core/ssh/nodeConfigFs';
 import { registerCommands } from './vscode/commands';

@@ -7,10 +7,17 @@ import { NcclAssumptions, readNcclAssumptions } from '../core/diagnosis';
 import { NCCL_ENV_NAMES } from '../core/topology/nccl/env';
 import { NEWEST_NCCL, formatNcclVersion } from '../core/topology/nccl/version';
 import { DEFAULT_FLEET_CONCURRENCY } from '../core/fleet/fanout';
-import { RELAY_TOOLS, relayToolsWithCommands } from '../core/fleet/relay/tools';
-import { DemoHost } from '../core/demo/demoHost';
-import { diagnoseHost, HostSource, hostName } from '../core/host/diagnoseHost';
-import { collectScript, savedOutputNames, savedOutputsIn } from '../core/probe/offlineRunner';
+import { diagnoseHost } from '../core/host/diagnoseHost';
+import {
+  collectScript,
+  DemoHost,
+  HostSource,
+  hostName,
+  RELAY_TOOLS,
+  relayToolsWithCommands,
+  savedOutputNames,
+  savedOutputsIn,
+} from '../core/transport';
 import { diagnosisJson } from '../core/report/diagnosisReport';
 import { DestinationError, parseDestination } from '../core/ssh/destination';
 import type { SshReachOptions } from '../core/ssh/openSsh';

@@ -4,7 +4,7 @@
 // running (their remote commands too) and prints what was collected.
 import type { NcclAssumptions } from '../core/diagnosis';
 import { DEFAULT_FLEET_CONCURRENCY, fanOut, sshProbeHost } from '../core/fleet/fanout';
-import { foldHostList } from '../core/fleet/hostlist';
+import { foldHostList } from '../core/parsers/hostlist';
 import {
   checkRelayOptions,
   detectRelayTools,

@@ -7,7 +7,7 @@ import { BusyGpu, busyText, DEFAULT_PROVE_OPTIONS, ProofReport, PROVE_MODES, Pro
 import { appendProofAudit } from '../core/prove/audit';
 import { directExecutor, newRunTag, sshProveShell } from '../core/prove/direct';
 import { probeForProof } from '../core/prove/probe';
-import { sshRunner } from '../core/probe/sshRunner';
+import { sshRunner } from '../core/transport';
 import { SshConnection } from '../core/ssh/connect';
 import { errorText } from '../core/errorText';
 import { parseArgs, ParsedArgs, UsageError } from './args';

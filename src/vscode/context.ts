@@ -1,7 +1,7 @@
 // One object every command receives: the host model, the diagnoser, the view, the log, the topology
 // panel and plan documents. Built once in activate(); everything it owns is disposed with the extension.
 import * as vscode from 'vscode';
-import { DemoHost } from '../core/demo/demoHost';
+import { DemoHost } from '../core/transport';
 import { PlanDocuments } from './fixes/planDocument';
 import { FleetModel } from './fleet/fleetModel';
 import { Diagnoser } from './hosts/diagnoser';

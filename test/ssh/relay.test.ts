@@ -8,7 +8,7 @@ import { detectRelayTools, diagnoseViaLoginNode, RelayOptions } from '../../src/
 import { openSsh } from '../../src/core/ssh/openSsh';
 import { PROBE_COMMANDS } from '../../src/core/probe/commands';
 import { ProbeReport, runProbe } from '../../src/core/probe/runProbe';
-import { sshRunner } from '../../src/core/probe/sshRunner';
+import { sshRunner } from '../../src/core/transport/sshRunner';
 import type { FleetHostResult } from '../../src/core/fleet/types';
 import type { SshConnection } from '../../src/core/ssh/connect';
 import { noPrompts } from '../../src/core/ssh/prompts';

@@ -3,7 +3,7 @@
 // reached: over SSH (sshFixSession) or, in tests, anything that runs a command line.
 import { randomBytes } from 'node:crypto';
 import { Parsed, fail } from '../parsers/result';
-import { probeHost } from '../host/diagnoseHost';
+import { probeHost } from '../transport';
 import type { ProbeReport } from '../probe/runProbe';
 import type { SshConnection } from '../ssh/connect';
 import { SshPrompts } from '../ssh/prompts';

@@ -59,7 +59,7 @@ export interface FixPlan {
   readonly findings: Finding[];
   /** dma-buf prerequisites are met: a failed load is then less serious (ofed-mismatch severity). */
   readonly dmabufAvailable: boolean;
-  /** Made on the demo host (src/core/demo): applying it changes only the demo's replayed state. */
+  /** Made on the demo host (src/core/fixes/demo): applying it changes only the demo's replayed state. */
   readonly simulated?: boolean;
   /** disable-acs / persist-acs: the bridges written, and how to read them back and undo. */
   readonly acs?: AcsPlan;

@@ -5,7 +5,7 @@ import type { Diagnosis } from '../diagnosis';
 import type { ProbeReport } from '../probe/runProbe';
 import type { ConnectStep } from '../ssh/errors';
 import type { SshTarget } from '../ssh/sshConfig';
-import type { RelayTool } from './relay/tools';
+import type { RelayTool } from '../transport';
 
 /**
  * ok: the probe finished and no finding is an error or warning; findings: it finished (or mostly) with

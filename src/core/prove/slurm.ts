@@ -2,11 +2,11 @@
 // the relay probes them (one srun step, perftest's check included), then every measurement runs in
 // one more srun step, one task per node: the peer's task serves, the host's task is the client. The
 // login node's session owns srun: a cancel or the deadline TERMs it, and Slurm stops the step's
-// tasks on both nodes (core/fleet/relay/loginScript.ts RUN_TOOL).
+// tasks on both nodes (core/transport/relay/loginScript.ts RUN_TOOL).
 import type { Client } from 'ssh2';
 import { NcclAssumptions } from '../diagnosis';
 import { diagnoseViaLoginNode } from '../fleet/relay';
-import { ENV, nodeCommand, RUN_TOOL } from '../fleet/relay/loginScript';
+import { RELAY_ENV as ENV, nodeCommand, RUN_TOOL } from '../transport';
 import { exec } from '../ssh/exec';
 import { PROBE_REMOTE_COMMAND, shQuote } from '../probe/script';
 import { candidatePorts, ShellRun, sideRuns } from './direct';

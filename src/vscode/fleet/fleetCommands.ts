@@ -2,13 +2,13 @@
 // runs), Remove Fleet, Diagnose Fleet. A fleet is stored in gdrDoctor.fleets; adding one connects
 // nowhere: the user diagnoses it when ready.
 import * as vscode from 'vscode';
-import { expandHostList, foldHostList, HostListError } from '../../core/fleet/hostlist';
+import { expandHostList, foldHostList, HostListError } from '../../core/parsers/hostlist';
 import { readSettings, updateFleets } from '../config';
 import { Ctx } from '../context';
 import type { HostsNode } from '../tree/nodes';
 import { diagnoseFleet } from './fleetDiagnose';
 import { FleetConfig, withFleetAdded, withFleetRemoved } from './fleetSettings';
-import { RELAY_PREFERENCE, RELAY_TOOLS, RelayTool } from '../../core/fleet/relay/tools';
+import { RELAY_PREFERENCE, RELAY_TOOLS, RelayTool } from '../../core/transport';
 import { notifyInfo } from '../notify';
 import { destinationProblem } from '../ssh/destinationInput';
 import { errorText } from '../../core/errorText';

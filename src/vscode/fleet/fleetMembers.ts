@@ -3,7 +3,7 @@
 // Copy Report and quick fixes act on it as on any host. A host reached through a login node has an id
 // of its own fleet (`fleet:<name>/<node>`): it can be read (findings, GPUs, raw outputs); only a
 // group's quick fix connects to it, through the login node (groupFix.ts). No VS Code import.
-import { expandHostList } from '../../core/fleet/hostlist';
+import { expandHostList } from '../../core/parsers/hostlist';
 import type { FleetHostResult } from '../../core/fleet/types';
 import { Outcome, sshHostId } from '../hosts/hostModel';
 import { FleetConfig } from './fleetSettings';

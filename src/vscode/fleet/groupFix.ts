@@ -9,7 +9,7 @@
 // reaches each host through that node as a jump host (`ssh -J`), and the plan says so.
 import * as vscode from 'vscode';
 import { FixId, FixPlan, newSudoMarker, prepareFix, sshFixSession } from '../../core/fixes';
-import { foldHostList } from '../../core/fleet/hostlist';
+import { foldHostList } from '../../core/parsers/hostlist';
 import { classifyConnectError } from '../../core/ssh/errors';
 import { runLimited } from '../runLimited';
 import { readSettings } from '../config';

@@ -4,7 +4,7 @@
 import { Diagnosis } from '../../core/diagnosis';
 import type { NcclLogSummary } from '../../core/ncclLog/types';
 import type { ProofReport } from '../../core/prove';
-import { DEMO_HOST_NAME } from '../../core/demo/demoHost';
+import { DEMO_HOST_NAME } from '../../core/transport';
 import { ProbeReport } from '../../core/probe/runProbe';
 import { SshTarget } from '../../core/ssh/sshConfig';
 import { ChangeListeners, safeList } from '../modelSupport';

@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkRelayOptions } from '../../../src/core/fleet/relay';
-import { demux } from '../../../src/core/fleet/relay/demux';
-import { loginScript, nodeCommand, nodeWrapper } from '../../../src/core/fleet/relay/loginScript';
+import { demux } from '../../../src/core/transport/relay/demux';
+import { loginScript, nodeCommand, nodeWrapper } from '../../../src/core/transport/relay/loginScript';
 import { FakeHost } from '../probe/fakeHost';
 import { makeLoginNode, runLoginCollecting } from './relayLocal';
 

@@ -3,7 +3,7 @@
 // --worker=exec) in place of ssh, so their per-line prefixing, stderr and exit messages are real.
 // Each "node" is a local shell (node-exec) with GDR_NODE set, running the real node command; the
 // fake GPU commands of fakeHost.ts replay real outputs and may act per node.
-import { runLocalScript } from '../../../src/core/probe/localScript';
+import { runLocalScript } from '../../../src/core/transport/localScript';
 import type { LoginRunner } from '../../../src/core/fleet/relay';
 import { FakeHost, makeFakeHost } from '../probe/fakeHost';
 

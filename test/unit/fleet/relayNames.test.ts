@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { relayDiagnose } from '../../../src/core/fleet/relay';
-import { demux } from '../../../src/core/fleet/relay/demux';
+import { demux } from '../../../src/core/transport/relay/demux';
 import { PROBE_COMMANDS } from '../../../src/core/probe/commands';
 import { FakeHost, H100_STUBS } from '../probe/fakeHost';
 import { localLogin, makeLoginNode } from './relayLocal';

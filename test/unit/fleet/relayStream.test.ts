@@ -2,9 +2,9 @@
 // arrives (progress, and its parse while the others run), node names still checked, and the bounds
 // on what a node or the tool can make it keep.
 import * as assert from 'node:assert/strict';
-import { NodeStream, RelayDemux } from '../../../src/core/fleet/relay/demux';
-import { MAX_MESSAGE_BYTES, MAX_NODE_STREAM_BYTES } from '../../../src/core/fleet/relay/nodeStream';
-import type { RelayTool } from '../../../src/core/fleet/relay/loginScript';
+import { NodeStream, RelayDemux } from '../../../src/core/transport/relay/demux';
+import { MAX_MESSAGE_BYTES, MAX_NODE_STREAM_BYTES } from '../../../src/core/transport/relay/nodeStream';
+import type { RelayTool } from '../../../src/core/transport/relay/loginScript';
 
 const TAG = 'gdrr-0123456789abcdef';
 

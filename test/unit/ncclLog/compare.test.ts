@@ -7,7 +7,7 @@ import { addNcclLogText, NcclLogSummarizer } from '../../../src/core/ncclLog';
 import { busIdNumber, compareNcclLogWithHost, logHostsMatching } from '../../../src/core/ncclLog/compare';
 import type { NcclHostComparison } from '../../../src/core/ncclLog/compareTypes';
 import type { NcclLogSummary } from '../../../src/core/ncclLog/types';
-import { DemoHost, INITIAL_DEMO_STATE } from '../../../src/core/demo/demoHost';
+import { DemoHost, INITIAL_DEMO_STATE } from '../../../src/core/transport/demo';
 import { ProbeReport, runProbe } from '../../../src/core/probe/runProbe';
 import { readFixture } from '../../support/parsing';
 import { DEMO_DIR } from '../../support/paths';

@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { PROBE_COMMANDS } from '../../../src/core/probe/commands';
-import { collectScript, offlineRunner } from '../../../src/core/probe/offlineRunner';
+import { collectScript, offlineRunner } from '../../../src/core/transport/saved';
 import { runProbe } from '../../../src/core/probe/runProbe';
 import { H100_STUBS, fixture, makeFakeHost } from './fakeHost';
 

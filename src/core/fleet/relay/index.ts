@@ -1,73 +1,38 @@
 // Diagnosing many compute nodes through one SSH connection to a login node: the site's srun, pdsh or
 // clush runs the same probe script on every node (nothing installed there), the output is split per
-// node as it arrives (demux.ts) and each node's stream goes through diagnoseHost (core/host) like a
-// direct probe, as soon as it has ended. Memory grows with the nodes' reports, not with the run's
+// node as it arrives (core/transport/relay) and each node's stream goes through diagnoseHost (core/host)
+// like a direct probe, as soon as it has ended. Memory grows with the nodes' reports, not with the run's
 // output: no buffer or string ever holds all of it (thousands of nodes would pass V8's longest string).
 import { randomBytes } from 'crypto';
 import type { Client } from 'ssh2';
 import type { Diagnosis } from '../../diagnosis';
 import { diagnoseHost } from '../../host/diagnoseHost';
 import { PROBE_COMMANDS, probeDeadlineMs } from '../../probe/commands';
-import type { ProbeReport, ProbeRunner } from '../../probe/runProbe';
-import { PROBE_REMOTE_COMMAND, buildProbeScript, newBoundary } from '../../probe/script';
-import { exec, ExecResult } from '../../ssh/exec';
+import type { ProbeReport } from '../../probe/runProbe';
+import { buildProbeScript, newBoundary } from '../../probe/script';
 import { statusOfProbe } from '../status';
 import type { FleetHostResult } from '../types';
 import type { ByteSink } from '../../probe/streamCaps';
-import { NodeStream, RelayDemux } from './demux';
+import { LoginRun, LoginRunner, loginScript, NodeStream, RelayDemux, relayCommand, sshLoginRunner } from '../../transport';
 import { ParseQueue } from './parseQueue';
-import { loginScript } from './loginScript';
-import { RELAY_TOOLS, relayCommand, RelayTool } from './tools';
 import { RelayOptions, checkRelayOptions } from './options';
 import { t } from '../../l10n';
 
-export type { RelayTool } from './tools';
-export { isRelayTool, preferredRelayTool, RELAY_COMMANDS, RELAY_PREFERENCE, RELAY_TOOL_CHOICES, RELAY_TOOLS } from './tools';
+export type { LoginLimits, LoginRun, LoginRunner, RelayTool } from '../../transport';
+export {
+  detectRelayTools,
+  isRelayTool,
+  preferredRelayTool,
+  RELAY_COMMANDS,
+  RELAY_PREFERENCE,
+  RELAY_TOOL_CHOICES,
+  RELAY_TOOLS,
+} from '../../transport';
 export type { RelayOptions } from './options';
 export { checkRelayOptions } from './options';
 
-// One name per `command -v`: dash prints only the first of several.
-const DETECT_SCRIPT = `LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH\nfor t in ${RELAY_TOOLS.map(relayCommand).join(' ')}; do command -v "$t"; done\n`;
 /** Ended nodes that may wait for their parse before reading pauses (each holds its raw stream, ~100 KB). */
 const PARSE_BACKLOG = 64;
-
-/** The relay tools the login node has, from `command -v` (Slurm: srun), in the order of preference. */
-export async function detectRelayTools(client: Client, signal?: AbortSignal): Promise<RelayTool[]> {
-  const r = await exec(client, PROBE_REMOTE_COMMAND, { stdin: DETECT_SCRIPT, timeoutMs: 15_000, maxBytes: 65_536, signal });
-  if (r.connectionLost || r.timedOut)
-    throw new Error(
-      t(
-        "cannot list the login node's tools: {0}",
-        r.stderr.toString('utf8').trim() || (r.timedOut ? t('timed out') : t('connection lost')),
-      ),
-    );
-  const found = new Set(
-    r.stdout
-      .toString('utf8')
-      .split('\n')
-      .map((l) => l.trim().split('/').pop()),
-  );
-  return RELAY_TOOLS.filter((t) => found.has(relayCommand(t)));
-}
-
-/**
- * What running the login script gave: exec()'s result over SSH, a local shell in tests. Its output
- * went to the sinks; `stdout`/`stderr` hold only what a runner says itself (exec(): a channel that
- * would not open).
- */
-export type LoginRun = Pick<ExecResult, 'stdout' | 'stderr' | 'exitCode' | 'timedOut' | 'connectionLost'>;
-
-export interface LoginLimits {
-  readonly timeoutMs: number;
-  /** For output not given to a sink. */
-  readonly maxBytes: number;
-  readonly signal?: AbortSignal;
-  readonly stdoutSink: ByteSink;
-  readonly stderrSink: ByteSink;
-}
-
-/** Runs a login script (POSIX sh, on stdin to `/bin/sh -s`) with a deadline and cancel signal, its output into the sinks. */
-export type LoginRunner = (script: string, limits: LoginLimits) => Promise<LoginRun>;
 
 /** A node's probe parsed: right when its stream ended, or when the run did. */
 interface ParsedNode {
@@ -88,9 +53,7 @@ interface RunContext {
 }
 
 export function diagnoseViaLoginNode(client: Client, opts: RelayOptions): Promise<FleetHostResult[]> {
-  // exec() TERMs the login node's session at the deadline or on cancel: pdsh, clush and srun die
-  // with it, and Slurm cancels the step on the nodes.
-  return relayDiagnose((script, limits) => exec(client, PROBE_REMOTE_COMMAND, { stdin: script, ...limits }), opts);
+  return relayDiagnose(sshLoginRunner(client), opts);
 }
 
 export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): Promise<FleetHostResult[]> {
@@ -155,9 +118,8 @@ async function parseNode(
   const stdout = node.data.take();
   const messages = node.messages;
   if (node.data.cutBytes > 0) messages.push(t("{0} more bytes of the node's probe stream were cut", node.data.cutBytes));
-  const runner: ProbeRunner = async () => ({ stdout, stderr: Buffer.from(messages.join('\n')), exitCode: node.exitCode, ...flags });
   const { report, diagnosis } = await diagnoseHost(
-    { kind: 'runner', host: node.name, runner },
+    { kind: 'relay', node: node.name, stream: { stdout, messages, exitCode: node.exitCode, ...flags } },
     { commands: opts.commands ?? PROBE_COMMANDS, boundary, nccl: opts.nccl },
   );
   return { report, diagnosis, messagesUsed: node.messages.length };

@@ -2,8 +2,8 @@
 // node, and fills in the defaults.
 import type { NcclAssumptions } from '../../diagnosis';
 import type { ProbeCommandSpec } from '../../probe/commands';
-import { expandHostList, foldHostList } from '../hostlist';
-import { isRelayTool, RELAY_TOOL_CHOICES, RelayTool } from './tools';
+import { expandHostList, foldHostList } from '../../parsers/hostlist';
+import { isRelayTool, RELAY_TOOL_CHOICES, RelayTool } from '../../transport';
 
 export interface RelayOptions {
   readonly tool: RelayTool;
