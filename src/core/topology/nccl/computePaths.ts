@@ -93,19 +93,22 @@ function relayThroughPeer(table: PathTable, ctx: GdrContext, g: number, n: numbe
 
 /** ≥ 2.18: only the GPU the NIC is assigned to, if it is close enough (with GDR, from 2.30) and NVLinked to g. */
 function nicLocalPeer(table: PathTable, ctx: GdrContext, g: number, n: number): number | null {
-  const peer = localGpuOf(table, n, ctx.rules.order);
+  const peer = localGpuOf(table, n, ctx.rules);
   if (peer === null || peer === g) return null;
   if (ctx.rules.pxnPeerNeedsGdr && checkGdr(table, ctx, peer, n, true).enabled === false) return null;
   return qualifies(table, ctx, peer, g, n) ? peer : null;
 }
 
-/** 2.12-2.17: any NVLink peer close to the NIC, preferring one whose first NIC it is, else the last found. */
+/**
+ * 2.12.12-2.17: any NVLink peer close to the NIC, preferring one whose first NIC it is, else the last found;
+ * 2.12.7-2.12.10: the first one found (v2.12.7-1 paths.cc: `addInterStep(…); break;`).
+ */
 function anyPeer(table: PathTable, ctx: GdrContext, g: number, n: number): number | null {
   let chosen: number | null = null;
   for (let p = 0; p < table.gpus.length; p++) {
     if (p === g || !qualifies(table, ctx, p, g, n)) continue;
     chosen = p;
-    if (localNetOf(table, p, 0, ctx.rules.order) === n) break;
+    if (ctx.rules.pxn === 'first-peer' || localNetOf(table, p, 0, ctx.rules) === n) break;
   }
   return chosen;
 }
@@ -118,7 +121,9 @@ function qualifies(table: PathTable, ctx: GdrContext, peer: number, g: number, n
   const pxnC2c = (ctx.env.pxnC2c ?? pxnC2cDefault ?? 0) !== 0;
   const close = pathRank(peerPath.type, order) <= pathRank('PXB', order) || (pxnC2c && peerPath.type === 'P2C');
   const nvlink = pathRank(table.gpuGpu[peer][g].type, order) <= pathRank('NVL', order);
-  const ownTooFar = pathRank(own.type, order) > pathRank(pxnDirectBeyond, order);
+  // 2.27.5 compares with pxnType, the peer's own limit (v2.27.5-1 paths.cc); PXB before, PXN from 2.27.6.
+  const beyond = pxnDirectBeyond === 'pxnType' ? (pxnC2c ? 'P2C' : 'PXB') : pxnDirectBeyond;
+  const ownTooFar = pathRank(own.type, order) > pathRank(beyond, order);
   return close && nvlink && ((pxnWhenPeerFaster && peerPath.bw > own.bw) || ownTooFar);
 }
 

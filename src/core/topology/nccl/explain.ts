@@ -80,26 +80,41 @@ function unknownPathSentence(gv: GpuVerdict, hv: HostVerdict): string {
 }
 
 /** How a user confirms it in NCCL's own log. */
-export function confirmText(gv: GpuVerdict, hv: Pick<HostVerdict, 'network'>): string {
+export function confirmText(gv: GpuVerdict, hv: Pick<HostVerdict, 'network' | 'rules'>): string {
   const use = gv.primary;
   if (hv.network === 'Socket')
     return t('Confirm with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: "Using network Socket" and channel lines "via NET/Socket/<n>".');
   if (!use)
     return t('Confirm with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: "NET/IB : No device found." or channel lines "via NET/Socket".');
-  const hca = `"NET/IB : GPU Direct RDMA Enabled for HCA <n> '${use.net.device}'"`;
   const send = use.proxyGpu ? `"[send] via NET/IB/<n>(<rank of ${use.proxyGpu}>)/GDRDMA"` : '"[send] via NET/IB/<n>/GDRDMA"';
   const on = use.send.enabled !== false || use.receive.enabled !== false;
-  return on
-    ? t(
-        'Confirm with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: {0}, and for {1}\'s connections {2} and "[receive] via NET/IB/<n>/GDRDMA" (no "/GDRDMA": staged through host memory).',
-        hca,
-        gv.gpu.name,
-        send,
-      )
-    : t(
-        'Confirm with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: {0}\'s channel lines say "via NET/IB/<n>" without "/GDRDMA"; "GPU Direct RDMA Disabled for HCA" when the NIC side is the cause.',
-        gv.gpu.name,
-      );
+  if (on) {
+    // "GPU Direct RDMA Enabled for HCA" is printed from 2.13 (topo.cc); 2.12 and older print only channel lines.
+    const hca = hv.rules.hcaGdrLine ? t('"NET/IB : GPU Direct RDMA Enabled for HCA <n> \'{0}\'", and ', use.net.device) : '';
+    return t(
+      'Confirm with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: {0}for {1}\'s connections {2} and "[receive] via NET/IB/<n>/GDRDMA" (no "/GDRDMA": staged through host memory).',
+      hca,
+      gv.gpu.name,
+      send,
+    );
+  }
+  return (
+    t('Confirm with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: {0}\'s channel lines say "via NET/IB/<n>" without "/GDRDMA"', gv.gpu.name) +
+    offLines(use, hv)
+  );
+}
+
+/** The lines a release prints about why GDR is off: the HCA line (from 2.13, or "(no module)" before), the per-GPU one (INFO before 2.30). */
+function offLines(use: NicUse, hv: Pick<HostVerdict, 'rules'>): string {
+  const nic = use.receive.block === 'nic-support';
+  if (nic)
+    return hv.rules.hcaGdrLine
+      ? t('; "GPU Direct RDMA Disabled for HCA" names the NIC side as the cause.')
+      : t('; "GPU Direct RDMA Disabled for HCA <n> \'<name>\' (no module)" names the NIC side as the cause.');
+  if (use.receive.block !== 'distance') return '.';
+  return hv.rules.perGpuGdrInfo
+    ? t('; "GPU Direct RDMA Disabled for GPU … / HCA … (distance a > b)" gives the distance.')
+    : t('; from NCCL 2.30 the per-GPU "GPU Direct RDMA Disabled for GPU" line is printed only at NCCL_DEBUG=TRACE (a TRACE build).');
 }
 
 function routeText(gv: GpuVerdict, use: NicUse): string {

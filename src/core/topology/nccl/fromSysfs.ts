@@ -19,6 +19,8 @@ export interface SysfsInput {
   readonly netSpeedMbps: ReadonlyMap<string, number>;
   readonly nvlinks: readonly NvLink[];
   readonly cpu: CpuInfo;
+  /** NCCL ≥ 2.30.7 reads a GPU's current PCIe generation and width from NVML; before, its maximum, as for any device. */
+  readonly gpuLinkCurrent: boolean;
 }
 
 /** The table, or why sysfs could not place every GPU and NIC (the caller falls back to the matrix). */
@@ -31,7 +33,7 @@ export function tableFromSysfs(input: SysfsInput, order: readonly PathType[]): P
     if (!device)
       return { missing: t('{0} ({1}) is not among the NVIDIA devices read from sysfs', gpu.name, gpu.busId ?? t('bus address unknown')) };
     const node = graph.node('GPU', device.bdf);
-    attach(graph, input.sysfs, node, device, gpuBandwidth(device));
+    attach(graph, input.sysfs, node, device, input.gpuLinkCurrent ? gpuBandwidth(device) : linkBandwidth(input.sysfs, device));
     gpuNodes.push(node);
   }
   const netNodes: TopoNode[] = [];
@@ -119,7 +121,10 @@ function nicDevice(sysfs: PciSysfs, byBdf: ReadonlyMap<string, PciDevice>, name:
   return byBdf.get(merged) ?? { ...own, bdf: merged, path: `${own.path.slice(0, own.path.lastIndexOf('/') + 1)}${merged}` };
 }
 
-/** NVML's current generation and width for a GPU (ncclTopoGetXmlFromSys): the same register sysfs shows. */
+/**
+ * NVML's current generation and width for a GPU (v2.30.7-1 xml.cc ncclTopoGetXmlFromGpu): the same register sysfs
+ * shows. An idle GPU may have trained down to 2.5 GT/s; NCCL ≤ 2.30.4 reads max_link_speed and never sees it.
+ */
 function gpuBandwidth(d: PciDevice): number {
   return pciBandwidth(d.currentLinkSpeed || d.maxLinkSpeed, d.currentLinkWidth ?? d.maxLinkWidth);
 }

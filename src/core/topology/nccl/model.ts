@@ -106,7 +106,7 @@ export function ncclHostVerdict(
   if (input.gpus.length === 0) return null;
   const all = allNets(input.ports, input.topology);
   const choice = chooseTopoFile(input.topoFiles, env, rules);
-  const built = buildTable(input, all.nets, all.speeds, rules.order, choice);
+  const built = buildTable(input, all.nets, all.speeds, rules, choice);
   // ncclIbInit returns early for any nonzero NCCL_IB_DISABLE: NCCL falls back to NET/Socket (src/transport/net_ib/init.cc).
   const network = (env.ibDisable ?? 0) !== 0 ? 'Socket' : 'IB';
   const usable = all.nets.map((net, i) => (network === 'Socket' ? 'ib-disabled' : usability(input.ports?.[i] ?? null, net, env)));
@@ -143,7 +143,7 @@ function gpuVerdict(
       send: decide(n, true),
       receive: decide(n, false),
     }));
-  const first = localNetOf(t, g, 0, order);
+  const first = localNetOf(t, g, 0, ctx.rules);
   const primary = uses.find((u) => first !== null && u.net === t.nets[first]) ?? uses[0] ?? null;
   const best = Math.min(...uses.map((u) => pathRank(u.direct, order)));
   const skipped = all.nets.flatMap((net, n): SkippedNic[] => {
@@ -194,15 +194,16 @@ function buildTable(
   input: NcclModelInput,
   nets: readonly TableNet[],
   speeds: ReadonlyMap<string, number>,
-  order: readonly PathType[],
+  rules: NcclRules,
   choice: TopoFileChoice,
 ): { table: PathTable; missing: string | null; topoFile: TopoFileNote | null } {
+  const { order, gpuLinkCurrent } = rules;
   const topoFile = fromTopoFile(input, nets, speeds, order, choice);
   if (topoFile.table) return { table: topoFile.table, missing: null, topoFile: topoFile.note };
   let missing: string | null = input.sysfs === null ? t('sysfs was not read') : null;
   if (input.sysfs) {
     const built = tableFromSysfs(
-      { sysfs: input.sysfs, gpus: input.gpus, nets, netSpeedMbps: speeds, nvlinks: input.nvlinks, cpu: input.cpu },
+      { sysfs: input.sysfs, gpus: input.gpus, nets, netSpeedMbps: speeds, nvlinks: input.nvlinks, cpu: input.cpu, gpuLinkCurrent },
       order,
     );
     if (!('missing' in built)) return { table: built, missing: null, topoFile: topoFile.note };
