@@ -104,7 +104,10 @@ export function confirmText(gv: GpuVerdict, hv: Pick<HostVerdict, 'network' | 'r
   );
 }
 
-/** The lines a release prints about why GDR is off: the HCA line (from 2.13, or "(no module)" before), the per-GPU one (INFO before 2.30). */
+/**
+ * The lines a release prints about why GDR is off: the HCA line (from 2.13, or "(no module)" before), the per-GPU
+ * one (INFO before 2.30).
+ */
 function offLines(use: NicUse, hv: Pick<HostVerdict, 'rules'>): string {
   const nic = use.receive.block === 'nic-support';
   if (nic)
