@@ -41,6 +41,7 @@ export const Commands = {
   analyzeNcclLog: 'gdrDoctor.analyzeNcclLog',
   compareNcclLog: 'gdrDoctor.compareNcclLog',
   prove: 'gdrDoctor.prove',
+  setJobGpus: 'gdrDoctor.setJobGpus',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -57,6 +58,7 @@ export const Settings = {
   fleets: 'fleets',
   ncclVersion: 'ncclVersion',
   ncclEnv: 'ncclEnv',
+  jobGpus: 'jobGpus',
 } as const;
 
 /** Tree item contexts (`viewItem` in menus). */

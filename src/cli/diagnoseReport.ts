@@ -37,8 +37,9 @@ function formatPairs({ pairs, nccl }: Diagnosis): string[] {
   const env = Object.entries(nccl.env)
     .map(([k, v]) => `${k}=${JSON.stringify(v).slice(1, -1)}${envOrigin(nccl.envFrom[k])}`)
     .join(' ');
+  const job = nccl.jobGpus === null ? t('a job on every GPU') : t('a job on GPU {0}', nccl.jobGpus.join(', '));
   const lines = [
-    `  ${env ? t('GPU↔NIC verdicts for NCCL {0} with {1} ({2}; --nccl VERSION for your release):', nccl.assumed, env, source + derived) : t('GPU↔NIC verdicts for NCCL {0} ({1}; --nccl VERSION for your release):', nccl.assumed, source + derived)}`,
+    `  ${env ? t('GPU↔NIC verdicts for NCCL {0} with {1} ({2}; --nccl VERSION for your release):', nccl.assumed, env, `${source + derived}; ${job}`) : t('GPU↔NIC verdicts for NCCL {0} ({1}; --nccl VERSION for your release):', nccl.assumed, `${source + derived}; ${job}`)}`,
   ];
   for (const p of pairs) {
     const nics = p.nics.map((n) => (n.port === null ? (n.device ?? n.nic) : `${n.device ?? n.nic}:${n.port}`));

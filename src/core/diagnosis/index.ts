@@ -25,14 +25,16 @@ import { probeFindings } from './probe';
 import { ofedMissingFindings, portDownFindings, rdmaNoneFindings } from './rdma';
 import { SuggestedEnv, suggestEnv } from './suggestedEnv';
 import { gdrReceiveOnlyFindings, nicFarFindings } from './topology';
+import { t } from '../l10n';
 
 export type { Finding, FixId, Severity } from './finding';
 export type { GpuNicPair, PairNic } from './pairs';
 export { missingText, pairsFromTopology, pathLabel, shortVerdict } from './pairs';
 export type { SuggestedEnv } from './suggestedEnv';
 export type { NcclAssumptions } from './ncclAssumptions';
-export { DEFAULT_NCCL, readNcclAssumptions } from './ncclAssumptions';
+export { DEFAULT_NCCL, readJobGpus, readNcclAssumptions } from './ncclAssumptions';
 export { ofedMismatchFromModprobe } from './peermemLoad';
+export { hostGpuCount } from './gpuFacts';
 
 export interface Diagnosis {
   /** Errors, then warnings, then info; knock-on findings are not here but in their cause's `children`. */
@@ -58,6 +60,8 @@ export interface NcclSummary {
   readonly sysfsMissing: string | null;
   /** NCCL_* values NCCL would ignore or read otherwise than they look. */
   readonly envProblems: readonly string[];
+  /** The job's GPUs the verdicts are for (nvidia-smi indexes); null: every GPU of the host. */
+  readonly jobGpus: readonly number[] | null;
 }
 
 export function diagnose(report: ProbeReport, job: NcclAssumptions = DEFAULT_NCCL): Diagnosis {
@@ -108,9 +112,19 @@ export function diagnose(report: ProbeReport, job: NcclAssumptions = DEFAULT_NCC
       topologyFile: verdict?.topoFile ?? null,
       envFrom: host.origins,
       sysfsMissing: verdict?.source === 'matrix' && factOf(report, 'pci-sysfs') ? verdict.sysfsMissing : null,
-      envProblems: verdict?.env.problems ?? [],
+      envProblems: [...(verdict?.env.problems ?? []), ...jobProblems(job.gpus ?? null, pairs.length, factOf(report, 'topo')?.gpus.length)],
+      jobGpus: job.gpus ?? null,
     },
   };
+}
+
+/** A job naming GPUs the host does not have. */
+function jobProblems(jobGpus: readonly number[] | null, kept: number, onHost: number | undefined): string[] {
+  if (jobGpus === null || onHost === undefined) return [];
+  const absent = jobGpus.filter((g) => g >= onHost);
+  return absent.length === 0 && kept > 0
+    ? []
+    : [t('the job names GPU {0}, which this host does not have ({1} GPUs)', absent.join(', '), onHost)];
 }
 
 /** Under the GPU Operator the host must not load or persist modules itself (docs/peer-memory.md §4). */

@@ -39,7 +39,7 @@ export function withHostConfig(nccl: NcclAssumptions, report: ProbeReport): Host
       origins[entry.name] = { from: file.path, line: entry.line };
     }
   }
-  return { assumptions: { version: nccl.version, env }, origins };
+  return { assumptions: { ...nccl, env }, origins };
 }
 
 /** setEnvFile strips a trailing CR from 2.30.3 (v2.30.3-1 src/misc/param.cc); before, the value keeps it. */

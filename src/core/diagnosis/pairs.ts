@@ -88,15 +88,21 @@ export function gpuNicPairs(
   origins: Readonly<Record<string, NcclEnvOrigin>> = {},
 ): { pairs: GpuNicPair[]; verdict: HostVerdict | null } {
   const host = hostTopology(ctx.report);
-  const verdict = ncclHostVerdict(ncclModelInput(ctx), nccl.version, nccl.env);
+  const verdict = ncclHostVerdict(ncclModelInput(ctx), nccl.version, nccl.env, nccl.gpus ?? null);
   if (!verdict) return { pairs: [], verdict: null };
   const numactl = factOf(ctx.report, 'numactl');
-  const fromFiles = hostSettingsText(verdict, origins);
+  const notes = [hostSettingsText(verdict, origins), jobText(verdict, nccl.gpus ?? null)].filter((n) => n !== '').join(' ');
   const pairs = verdict.gpus.map((gv) => {
     const pair = pairOf(gv, verdict, host?.topology, numactl, host?.derived === true);
-    return fromFiles === '' ? pair : { ...pair, reason: `${pair.reason} ${fromFiles}` };
+    return { ...pair, reason: `${pair.reason} ${notes}` };
   });
   return { pairs, verdict };
+}
+
+/** Which job the verdict is for: every GPU of the host unless the user named the job's GPUs. */
+function jobText(hv: HostVerdict, jobGpus: readonly number[] | null): string {
+  if (jobGpus === null) return t('For a job on every GPU of this host ({0}; --gpus names a smaller one).', hv.gpus.length);
+  return t("For a job on {0} of this host (NCCL's topology holds only the job's GPUs).", hv.gpus.map((g) => g.gpu.name).join(', '));
 }
 
 /** The settings NCCL takes from the host's nccl.conf files, with file and line: the verdict follows them. */

@@ -21,6 +21,7 @@ import { orGroupFix } from '../fleet/groupFix';
 import { analyzeNcclLogCommand } from '../ncclLog/analyzeCommand';
 import { compareNcclLogCommand } from '../ncclLog/compareCommand';
 import { proveCommand } from '../prove/proveCommand';
+import { setJobGpusCommand } from './jobGpus';
 import { notifyWithLog } from '../notify';
 import { errorText } from '../../core/errorText';
 
@@ -54,6 +55,7 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.analyzeNcclLog]: analyzeNcclLogCommand,
   [Commands.compareNcclLog]: compareNcclLogCommand,
   [Commands.prove]: proveCommand,
+  [Commands.setJobGpus]: setJobGpusCommand,
 };
 
 /** Registers every command of the table, handing each registration to `own` as it is made. */

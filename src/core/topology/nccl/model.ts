@@ -97,19 +97,21 @@ export interface TopoFileNote {
 }
 
 export function ncclHostVerdict(
-  input: NcclModelInput,
+  all: NcclModelInput,
   version: NcclVersion,
   envVars: Readonly<Record<string, string>>,
+  jobGpus: readonly number[] | null = null,
 ): HostVerdict | null {
   const rules = ncclRules(version);
   const env = readNcclEnv(envVars, rules);
+  const input = jobGpus === null ? all : onlyJobGpus(all, jobGpus);
   if (input.gpus.length === 0) return null;
-  const all = allNets(input.ports, input.topology);
+  const nets = allNets(input.ports, input.topology);
   const choice = chooseTopoFile(input.topoFiles, env, rules);
-  const built = buildTable(input, all.nets, all.speeds, rules, choice);
+  const built = buildTable(input, nets.nets, nets.speeds, rules, choice);
   // ncclIbInit returns early for any nonzero NCCL_IB_DISABLE: NCCL falls back to NET/Socket (src/transport/net_ib/init.cc).
   const network = (env.ibDisable ?? 0) !== 0 ? 'Socket' : 'IB';
-  const usable = all.nets.map((net, i) => (network === 'Socket' ? 'ib-disabled' : usability(input.ports?.[i] ?? null, net, env)));
+  const usable = nets.nets.map((net, i) => (network === 'Socket' ? 'ib-disabled' : usability(input.ports?.[i] ?? null, net, env)));
   const keep = usable.flatMap((u, i) => (u === null ? [i] : []));
   const table = selectNets(built.table, keep);
   const nicOk = input.nicSupport(rules, env);
@@ -159,6 +161,21 @@ function gpuVerdict(
 function unknownTopology(d: GdrDecision): GdrDecision {
   if (d.enabled === false && d.block !== 'distance' && d.block !== 'read-no-nvlink') return d;
   return { ...d, enabled: null, block: null, unknown: [...d.unknown, 'topo-file'] };
+}
+
+/**
+ * The job's GPUs only: NCCL's topology holds the GPUs of the communicator on the host (src/graph/topo.cc
+ * ncclTopoGetSystem fills its own GPU and fuses the other local ranks' XML), so a one-GPU job has no NVLink peer
+ * to relay through and takes the single-GPU read exception, and PXN relays only through the job's GPUs.
+ */
+function onlyJobGpus(input: NcclModelInput, jobGpus: readonly number[]): NcclModelInput {
+  const kept = input.gpus.filter((g) => jobGpus.includes(g.dev));
+  const index = new Map(kept.map((g, i) => [input.gpus.indexOf(g), i]));
+  const nvlinks = input.nvlinks.flatMap((l) => {
+    const [a, b] = [index.get(l.a), index.get(l.b)];
+    return a === undefined || b === undefined ? [] : [{ ...l, a, b }];
+  });
+  return { ...input, gpus: kept, nvlinks };
 }
 
 function usability(port: HostPort | null, net: TableNet, env: NcclEnv): SkippedNic['why'] | null {

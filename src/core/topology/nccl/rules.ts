@@ -59,7 +59,7 @@ export interface NcclRules {
   readonly virtualTopology: boolean;
   /**
    * ncclTopoGetLocalNet starts at `dev % localGpuCount` from 2.30.7, at the raw device number in 2.19–2.30.4; before
-   * 2.19 NCCL spread NICs by masks (docs/nccl-gdr.md §7), approximated by the newest rule.
+   * 2.19 NCCL spread NICs by masks (docs/nccl-gdr.md §8), approximated by the newest rule.
    */
   readonly netDevModulo: boolean;
   /** ≥ 2.30.7: a GPU's PCI link is its current generation and width from NVML; before, the lower of its and its port's maximum (xml.cc). */
