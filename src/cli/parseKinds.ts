@@ -30,8 +30,9 @@ import { summarizeShowGids } from './summary/showGids';
 import { summarizePerftest } from './summary/perftest';
 import { summarizeSmiQuery } from './summary/smiQuery';
 import { summarizeTopo } from './summary/topo';
-import { summarizeNcclConf, summarizeTopoXml } from './summary/ncclConfig';
+import { summarizeFiInfo, summarizeNcclConf, summarizeTopoXml } from './summary/ncclConfig';
 import { parseNcclConfText } from '../core/probe/ncclConfig';
+import { parseFiInfo } from '../core/probe/netPlugin';
 import { parseTopoXml } from '../core/topology/nccl/topoXml';
 
 export interface ParseKind {
@@ -68,6 +69,7 @@ export const PARSE_KINDS: readonly ParseKind[] = [
   kind('show-gids', "show_gids (the RDMA ports' GID tables, as sysfs holds them)", parseShowGids, summarizeShowGids),
   kind('perftest', "perftest's ib_write_bw (server or client side)", parsePerftest, summarizePerftest),
   kind('nccl-conf', 'cat /etc/nccl.conf (or ~/.nccl.conf)', parseNcclConfText, summarizeNcclConf),
+  kind('fi-info', 'fi_info -p efa (libfabric providers: AWS EFA)', parseFiInfo, summarizeFiInfo),
   kind(
     'nccl-topo',
     'an NCCL XML topology (NCCL_TOPO_FILE, /var/run/nvidia-topologyd/virtualTopology.xml)',

@@ -1,7 +1,8 @@
 // NCCL's own configuration on simulated hosts, end to end through the built CLI: an /etc/nccl.conf that sets
 // NCCL_NET_GDR_LEVEL for every job, and a VM image's /var/run/nvidia-topologyd/virtualTopology.xml that NCCL
 // loads instead of the guest's emulated PCI tree (NVIDIA/nccl v2.30.7-1 src/misc/param.cc initEnv,
-// src/graph/topo.cc ncclTopoGetSystem). Profiles: test/lab/profiles/README.md.
+// src/graph/topo.cc ncclTopoGetSystem); and an EFA host whose network NCCL reaches through aws-ofi-nccl
+// (src/plugin/net.cc). Profiles: test/lab/profiles/README.md.
 import * as assert from 'node:assert/strict';
 import { runCli } from '../support/cli';
 import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
@@ -9,8 +10,15 @@ import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
 const RECORDS = '/tmp/gdr-doctor-lab-nccl-config.records.json';
 
 interface ReportJson {
-  pairs: { gpu: string; nics: { device: string | null }[]; ncclPath: string | null; gdr: boolean | null; reason: string }[];
-  findings: { id: string; severity: string }[];
+  pairs: {
+    gpu: string;
+    nics: { device: string | null }[];
+    ncclPath: string | null;
+    gdr: boolean | null;
+    network: string;
+    reason: string;
+  }[];
+  findings: { id: string; severity: string; evidence: string[] }[];
   nccl: {
     env: Record<string, string>;
     envFrom: Record<string, { from: string; line: number | null }>;
@@ -35,7 +43,7 @@ describe("NCCL's configuration on the host (nccl.conf, virtual topology)", funct
     await cleanupStale(RECORDS);
     lab = await startLab({
       recordsPath: RECORDS,
-      hosts: ['nccl-conf-phb', 'vm-h200-topo', 'healthy'].map((h) => ({ name: h, profile: h })),
+      hosts: ['nccl-conf-phb', 'vm-h200-topo', 'healthy', 'efa-p5'].map((h) => ({ name: h, profile: h })),
     });
   });
   after(async () => lab?.stop());
@@ -78,5 +86,38 @@ describe("NCCL's configuration on the host (nccl.conf, virtual topology)", funct
     // NCCL 2.9 does not load it: the guest's own tree, every NIC behind the CPU.
     const old = await diagnose('vm-h200-topo', '--nccl', '2.9', '--nccl-env', 'NCCL_NET_GDR_READ=1');
     assert.deepEqual([old.nccl.topologySource, old.pairs[0].ncclPath, old.pairs[0].gdr], ['sysfs', 'PHB', false]);
+  });
+
+  it('an EFA host with aws-ofi-nccl: no warning, each GPU "the network plugin decides" on its own EFA device, never "no usable NIC"', async () => {
+    const efa = await diagnose('efa-p5');
+    assert.equal(efa.pairs.length, 8);
+    for (const p of efa.pairs) {
+      assert.deepEqual([p.network, p.ncclPath, p.gdr], ['plugin', 'PIX', null], p.reason);
+      assert.match(p.nics[0]?.device ?? '', /^rdmap[0-9a-f]+s0$/);
+      assert.match(p.reason, /if the network plugin reports it can register GPU memory/);
+    }
+    const bad = efa.findings.filter((f) => f.severity !== 'info');
+    assert.deepEqual(bad, [], JSON.stringify(bad));
+    // The plugin from the linker cache, the efa provider from fi_info (read only where the efa driver is loaded).
+    const evidence = efa.findings.find((f) => f.id === 'net.plugin')?.evidence ?? [];
+    assert.ok(
+      evidence.some((e) => e.endsWith('/opt/amazon/ofi-nccl/lib/x86_64-linux-gnu/libnccl-net.so')),
+      evidence.join('\n'),
+    );
+    assert.ok(
+      evidence.some((e) => e.includes('provider efa, fabric efa, domain rdmap0s26-rdm')),
+      evidence.join('\n'),
+    );
+    // The text report says it short, too.
+    const r = await runCli(['diagnose', '-F', lab.sshConfigPath, 'efa-p5']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /GDR: the network plugin decides/);
+    assert.doesNotMatch(r.stdout, /no usable NIC/);
+  });
+
+  it('an EFA host whose job sets NCCL_NET_PLUGIN=none: TCP sockets, said so', async () => {
+    const none = await diagnose('efa-p5', '--nccl-env', 'NCCL_NET_PLUGIN=none');
+    assert.ok(none.pairs.every((p) => p.network === 'Socket' && p.gdr === false));
+    assert.equal(none.findings.find((f) => f.id === 'net.plugin-missing')?.severity, 'warning');
   });
 });

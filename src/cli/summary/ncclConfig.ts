@@ -1,5 +1,6 @@
 // Summaries of NCCL's own configuration files: an nccl.conf, and an XML topology (NCCL_TOPO_FILE).
 import { NcclConfEntry } from '../../core/probe/ncclConfig';
+import { FiInfoEntry } from '../../core/probe/netPlugin';
 import { NCCL_ENV_NAMES } from '../../core/topology/nccl/env';
 import { XmlNode, descendants } from '../../core/topology/nccl/topoXml';
 import { t } from '../../core/l10n';
@@ -34,4 +35,12 @@ export function summarizeTopoXml(root: XmlNode): string {
     }
   }
   return lines.join('\n');
+}
+
+/** libfabric's endpoints: provider, domain (the device), endpoint type. */
+export function summarizeFiInfo(value: { entries: FiInfoEntry[] }): string {
+  return [
+    t('fi_info: {0} endpoint(s)', value.entries.length),
+    ...value.entries.map((e) => `  ${shown(e.provider)} ${shown(e.domain)} ${shown(e.type)} (${t('fabric {0}', shown(e.fabric))})`),
+  ].join('\n');
 }

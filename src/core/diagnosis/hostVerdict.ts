@@ -23,6 +23,7 @@ const shortWords = (): Readonly<Record<string, string>> => ({
   'rdma.none': t('no RDMA NIC'),
   'rdma.port-down': t('NIC port down'),
   'ofed.missing': t('no MLNX_OFED'),
+  'net.plugin-missing': t('no NCCL net plugin'),
   'peermem.conflict': t('two peermem modules'),
   'peermem.legacy': t('legacy nv_peer_mem'),
   'peermem.missing': t('no peermem module'),

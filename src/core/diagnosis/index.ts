@@ -24,6 +24,7 @@ import { virtState, vmFindings } from './virt';
 import { probeFindings } from './probe';
 import { ofedMissingFindings, portDownFindings, rdmaNoneFindings } from './rdma';
 import { SuggestedEnv, suggestEnv } from './suggestedEnv';
+import { netPluginFindings, pluginOnlyHost } from './netPlugin';
 import { gdrReceiveOnlyFindings, nicFarFindings } from './topology';
 import { t } from '../l10n';
 
@@ -83,9 +84,11 @@ export function diagnose(report: ProbeReport, job: NcclAssumptions = DEFAULT_NCC
     ...(gpuNone.length === 0 ? unsupported : []),
     ...rdmaNone,
     ...portDownFindings(report),
-    ...(gdrPossible
+    // On an EFA host the plugin registers GPU memory: NCCL's peer-memory test and OFED do not apply.
+    ...(gdrPossible && !pluginOnlyHost(report)
       ? [...peermemStateFindings(ctx), ...peermemLoadFindings(ctx), ...ofedMissingFindings(ctx), ...dmabufFindings(ctx.dmabuf)]
       : []),
+    ...(gdrPossible ? netPluginFindings(report, verdict) : []),
     ...(gdrPossible && verdict ? [...nicFarFindings(report, pairs, verdict), ...gdrReceiveOnlyFindings(report, verdict)] : []),
     ...(gdrPossible ? acsFindings(report, pairs, virt) : []),
     ...(gdrPossible ? linkFindings(report, paths) : []),

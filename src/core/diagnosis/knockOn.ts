@@ -55,6 +55,8 @@ const FEEDS: Readonly<Record<ProbeCommandId, readonly Check[]>> = {
   dmi: ['platform'],
   'nccl-conf': ['peer-memory', 'locality'],
   'nccl-topo': ['locality'],
+  'nccl-net-plugin': ['nic'],
+  'fi-info': ['nic'],
 };
 
 export interface Blocker {

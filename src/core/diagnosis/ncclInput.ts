@@ -28,6 +28,7 @@ export function ncclModelInput(ctx: RuleContext): NcclModelInput {
     cpu: cpuOf(factOf(report, 'lscpu')),
     topoFiles: hostTopoFiles(report),
     nicBusIds: nicBusIds(sysfs),
+    pluginLibraries: factOf(report, 'nccl-net-plugin')?.libraries ?? null,
     // ctx.dmabuf already follows the job's NCCL; env is the model's own read, for callers with other settings.
     nicSupport: (rules, env) => nicSupport(ctx, rules, rules.dmabuf && (env.dmabufEnable ?? 1) !== 0),
   };
@@ -52,6 +53,7 @@ export function matrixModelInput(topology: Topology): NcclModelInput {
     cpu: { arch: null, vendor: null, family: null, model: null },
     topoFiles: null,
     nicBusIds: new Map(),
+    pluginLibraries: null,
     nicSupport: () => null,
   };
 }

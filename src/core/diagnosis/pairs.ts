@@ -69,8 +69,8 @@ export interface GpuNicPair {
   readonly ncclIbHca: string | null;
   /** The NCCL release the verdict was computed for. */
   readonly ncclAssumed: string;
-  /** The network NCCL uses: NET/IB, or TCP sockets (NCCL_IB_DISABLE), which never use GPUDirect RDMA. */
-  readonly network: 'IB' | 'Socket';
+  /** The network NCCL uses: NET/IB, a network plugin (AWS EFA), or TCP sockets, which never use GPUDirect RDMA. */
+  readonly network: 'IB' | 'Socket' | 'plugin';
 }
 
 /** A fact NCCL's decision needs that the probe did not read. */
@@ -149,6 +149,7 @@ function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, num
     missing: missingFacts(
       first ? [first.send, first.receive].flatMap((d) => (d.enabled === null ? d.unknown : [])) : none === null ? ['path'] : [],
       hv.topoFile,
+      hv.network === 'plugin',
     ),
     reason: verdictSentence(gv, hv),
     confirm: confirmText(gv, hv),
@@ -158,16 +159,18 @@ function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, num
   };
 }
 
-function missingFacts(unknown: readonly GdrDecision['unknown'][number][], topoFile: TopoFileNote | null): MissingFact[] {
+function missingFacts(unknown: readonly GdrDecision['unknown'][number][], topoFile: TopoFileNote | null, plugin = false): MissingFact[] {
   const file = topoFile?.path ?? 'NCCL_TOPO_FILE';
   const model = 'nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv (or nvidia-smi -q)';
   const words: Record<GdrDecision['unknown'][number], Omit<MissingFact, 'fact'>> = {
-    'nic-support': {
-      what: t('whether the NIC side supports GPUDirect RDMA (a peer-memory client NCCL recognises, or dma-buf)'),
-      read: t(
-        'ls /sys/kernel/mm/memory_peers/*/version /sys/module/nvidia_peermem/version; for dma-buf: modinfo nvidia (license "Dual MIT/GPL": the open modules) and uname -r (5.12 or later)',
-      ),
-    },
+    'nic-support': plugin
+      ? pluginFact()
+      : {
+          what: t('whether the NIC side supports GPUDirect RDMA (a peer-memory client NCCL recognises, or dma-buf)'),
+          read: t(
+            'ls /sys/kernel/mm/memory_peers/*/version /sys/module/nvidia_peermem/version; for dma-buf: modinfo nvidia (license "Dual MIT/GPL": the open modules) and uname -r (5.12 or later)',
+          ),
+        },
     'gpu-support': { what: t('whether the GPU supports GPUDirect RDMA (its model: GeForce and TITAN do not)'), read: model },
     'compute-capability': { what: t("the GPU's compute capability (its model)"), read: model },
     path: {
@@ -185,6 +188,14 @@ function missingFacts(unknown: readonly GdrDecision['unknown'][number][], topoFi
   return [...new Set(unknown)].map((fact) => ({ fact, ...words[fact] }));
 }
 
+/** On a plugin's network (EFA) the plugin tells NCCL whether it can register GPU memory. */
+function pluginFact(): Omit<MissingFact, 'fact'> {
+  return {
+    what: t('whether the network plugin can register GPU memory (aws-ofi-nccl: FI_HMEM through the efa driver, or dma-buf)'),
+    read: t("fi_info -p efa -c FI_HMEM (an FI_HMEM provider); NCCL's log with NCCL_DEBUG=INFO shows the plugin's own answer"),
+  };
+}
+
 function topoFileWhy(note: TopoFileNote | null): string {
   if (!note?.why) return '';
   return `: ${note.why === 'not-read' ? t('not read') : note.why === 'truncated' ? t('longer than gdr-doctor reads') : note.why}`;
@@ -198,8 +209,9 @@ export function missingText(p: GpuNicPair): string {
 
 /** The verdict in a few words, the same everywhere it is shown short (CLI, Hosts tree, topology panel). */
 export function shortVerdict(p: GpuNicPair): string {
+  if (p.network === 'plugin' && p.gdr === null) return t('GDR: the network plugin decides');
   if (p.gdr === null && p.send !== false && p.receive !== false) return t('GDR unknown');
-  if (p.network === 'Socket') return t('no GDR: sockets (NCCL_IB_DISABLE)');
+  if (p.network === 'Socket') return t('no GDR: TCP sockets');
   if (p.nics.length === 0) return t('no GDR: no usable NIC');
   if (p.send === false && p.receive === true) return t('GDR receives only');
   if (p.send === true && p.receive === false) return t('GDR sends only');

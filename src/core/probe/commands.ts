@@ -14,6 +14,7 @@
 // (like `head` prints several files). No header at all means no such file: `headedFiles.ts` reads it.
 
 import { NCCL_CONF_COMMAND, NCCL_TOPO_COMMAND } from './ncclConfig';
+import { FI_INFO_COMMAND, NET_PLUGIN_COMMAND } from './netPlugin';
 import { PCI_ACS_COMMAND } from './pciAcs';
 import { PCI_SYSFS_COMMAND } from './pciSysfs';
 
@@ -141,6 +142,9 @@ export const PROBE_COMMANDS = [
     display: 'cat /var/run/nvidia-topologyd/virtualTopology.xml <the NCCL_TOPO_FILE of nccl.conf>',
     timeoutS: DEFAULT_S,
   },
+  // Network plugins NCCL loads before its own transports, and libfabric's efa provider (netPlugin.ts).
+  { id: 'nccl-net-plugin', command: NET_PLUGIN_COMMAND, display: 'ldconfig -p; ls <plugin folders>/libnccl-net*.so', timeoutS: DEFAULT_S },
+  { id: 'fi-info', command: FI_INFO_COMMAND, display: 'fi_info -p efa', timeoutS: DEFAULT_S },
   // Who made the machine: a hypervisor names itself here (QEMU, VMware, Amazon EC2…); Xen guests in /sys/hypervisor.
   {
     id: 'dmi',

@@ -16,6 +16,7 @@ import { Topology, parseTopo } from '../parsers/topo';
 import { ProbeCommandId } from './commands';
 import { CommandResult } from './frames';
 import { HostFileText, NcclConfFile, parseNcclConf, parseNcclTopoFiles } from './ncclConfig';
+import { FiInfoEntry, parseFiInfo, parseNetPlugins } from './netPlugin';
 import { PciAcs, parsePciAcs } from './pciAcs';
 import { PciSysfs, parsePciSysfs } from './pciSysfs';
 import { Dmi, MemoryPeer, ModulesLoadFile, SysModule, parseDmi, parseMemoryPeers, parseModulesLoad, parseSysModules } from './headedFiles';
@@ -65,6 +66,8 @@ export interface FactTypes {
   dmi: Dmi;
   'nccl-conf': { files: NcclConfFile[] };
   'nccl-topo': { files: HostFileText[] };
+  'nccl-net-plugin': { libraries: string[] };
+  'fi-info': { entries: FiInfoEntry[] };
 }
 
 export interface ProbeFact<T> {
@@ -128,6 +131,8 @@ const READERS: { [K in ProbeCommandId]: FactReader<FactTypes[K]> } = {
   // Raw stdout: a conf file's CR line ends and exact bytes matter (setEnvFile keeps a CR before 2.30.3).
   'nccl-conf': { parse: (out) => parseNcclConf(out.stdout), readFailures: false },
   'nccl-topo': { parse: (out) => parseNcclTopoFiles(out.stdout), readFailures: false },
+  'nccl-net-plugin': text(parseNetPlugins),
+  'fi-info': text(parseFiInfo),
 };
 
 export function parseProbe(results: readonly CommandResult[]): ProbeFacts {

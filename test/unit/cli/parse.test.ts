@@ -118,6 +118,7 @@ const KIND_OF_DIR: Record<string, string> = {
   perftest: 'perftest',
   'nccl-conf': 'nccl-conf',
   'nccl-topo': 'nccl-topo',
+  'fi-info': 'fi-info',
 };
 
 describe('gdr-doctor parse reads every real fixture', () => {

@@ -39,6 +39,10 @@ export interface NcclEnv {
   readonly ibDisable: number | null;
   /** NCCL_TOPO_FILE: NCCL reads its topology from this XML file (src/graph/topo.cc ncclTopoGetSystem). */
   readonly topoFile: string | null;
+  /** NCCL_NET_PLUGIN: the plugin library (libnccl-net-<name>.so), or "none" (src/plugin/net.cc). */
+  readonly netPlugin: string | null;
+  /** NCCL_NET: the network by name ("IB", "Socket", a plugin's). */
+  readonly net: string | null;
   /** The variables as the user gave them (only the ones above). */
   readonly given: Readonly<Record<string, string>>;
   /** Values NCCL would ignore or read differently from how they look, in words. */
@@ -57,6 +61,8 @@ export const NCCL_ENV_NAMES = [
   'NCCL_P2P_LEVEL',
   'NCCL_IB_DISABLE',
   'NCCL_TOPO_FILE',
+  'NCCL_NET_PLUGIN',
+  'NCCL_NET',
   // The RoCE GID NCCL picks (gidIndex.ts).
   'NCCL_IB_GID_INDEX',
   'NCCL_IB_ADDR_FAMILY',
@@ -85,6 +91,8 @@ export function readNcclEnv(vars: Readonly<Record<string, string>>, rules: NcclR
     p2pLevel: readP2pLevel(given, rules, problems),
     ibDisable: int('NCCL_IB_DISABLE'),
     topoFile: given.NCCL_TOPO_FILE === undefined ? null : given.NCCL_TOPO_FILE,
+    netPlugin: given.NCCL_NET_PLUGIN ?? null,
+    net: given.NCCL_NET ?? null,
     given,
     problems,
   };
@@ -108,6 +116,8 @@ export const EMPTY_NCCL_ENV: NcclEnv = {
   p2pLevel: null,
   ibDisable: null,
   topoFile: null,
+  netPlugin: null,
+  net: null,
   given: {},
   problems: [],
 };

@@ -14,6 +14,7 @@ export const NCCL_SOURCE = {
   getLocal: 'NVIDIA/nccl src/graph/topo.cc ncclTopoGetLocal/ncclTopoGetLocalNet',
   initDevices: 'NVIDIA/nccl src/transport/net_ib/init.cc (ports not PORT_ACTIVE are skipped; NCCL_IB_HCA filters)',
   ibDisable: 'NVIDIA/nccl src/transport/net_ib/init.cc ncclIbInit (NCCL_IB_DISABLE), src/transport/net_socket.cc',
+  netPlugin: 'NVIDIA/nccl src/plugin/net.cc (libnccl-net.so first, then IB, then Socket; NCCL_NET_PLUGIN, NCCL_NET)',
   gdrSupport: 'NVIDIA/nccl src/transport/net_ib/gdr.cc ncclIbGdrSupport; src/graph/topo.cc "GPU Direct RDMA Enabled/Disabled for HCA"',
   systemFromSysfs: 'NVIDIA/nccl src/graph/xml.cc ncclTopoGetXmlFromSys',
   topoFile: 'NVIDIA/nccl src/graph/topo.cc ncclTopoGetSystem (NCCL_TOPO_FILE; virtualTopology.xml from 2.10)',
@@ -23,14 +24,7 @@ export const NCCL_SOURCE = {
 export function verdictSentence(gv: GpuVerdict, hv: HostVerdict): string {
   const nccl = `NCCL ${formatNcclVersion(hv.rules.version)}`;
   const use = gv.primary;
-  if (hv.network === 'Socket')
-    return t(
-      '{0}: {1} with NCCL_IB_DISABLE={2} leaves NET/IB out and sends over TCP sockets (NET/Socket), which never use GPUDirect RDMA ({3}).',
-      gv.gpu.name,
-      nccl,
-      hv.env.given.NCCL_IB_DISABLE ?? '1',
-      NCCL_SOURCE.ibDisable,
-    );
+  if (hv.network === 'Socket') return socketSentence(gv, hv, nccl);
   if (!use && gv.unknownPaths) return unknownPathSentence(gv, hv);
   if (!use)
     return (
@@ -69,6 +63,34 @@ function topoFileText(hv: HostVerdict): string {
   );
 }
 
+/** Why NCCL sends over TCP sockets: NCCL_IB_DISABLE, NCCL_NET=Socket, or plugin devices without their plugin. */
+function socketSentence(gv: GpuVerdict, hv: HostVerdict, nccl: string): string {
+  const why = hv.networkChoice.socketWhy;
+  if (why === 'no-plugin')
+    return t(
+      '{0}: the RDMA devices here ({1}) are neither InfiniBand nor RoCE, so only a network plugin (aws-ofi-nccl for EFA) drives them, and no libnccl-net*.so was found where NCCL loads it from (the linker cache, the usual install folders): {2} sends over TCP sockets (NET/Socket), which never use GPUDirect RDMA ({3}).',
+      gv.gpu.name,
+      hv.networkChoice.pluginDevices.join(', '),
+      nccl,
+      NCCL_SOURCE.netPlugin,
+    );
+  if (why === 'net-socket')
+    return t(
+      '{0}: NCCL_NET={1} makes {2} send over TCP sockets (NET/Socket), which never use GPUDirect RDMA ({3}).',
+      gv.gpu.name,
+      hv.env.given.NCCL_NET ?? '',
+      nccl,
+      NCCL_SOURCE.netPlugin,
+    );
+  return t(
+    '{0}: {1} with NCCL_IB_DISABLE={2} leaves NET/IB out and sends over TCP sockets (NET/Socket), which never use GPUDirect RDMA ({3}).',
+    gv.gpu.name,
+    nccl,
+    hv.env.given.NCCL_IB_DISABLE ?? '1',
+    NCCL_SOURCE.ibDisable,
+  );
+}
+
 function unknownPathSentence(gv: GpuVerdict, hv: HostVerdict): string {
   const why =
     gv.gpu.c2c === true && hv.source === 'matrix'
@@ -84,6 +106,10 @@ export function confirmText(gv: GpuVerdict, hv: Pick<HostVerdict, 'network' | 'r
   const use = gv.primary;
   if (hv.network === 'Socket')
     return t('Confirm with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: "Using network Socket" and channel lines "via NET/Socket/<n>".');
+  if (hv.network === 'plugin')
+    return t(
+      'Confirm with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: "Using network <the plugin\'s name>" (aws-ofi-nccl: "NET/OFI Selected provider is efa"), then channel lines "via NET/<the plugin\'s name>/<n>/GDRDMA" (no "/GDRDMA": staged through host memory).',
+    );
   if (!use)
     return t('Confirm with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: "NET/IB : No device found." or channel lines "via NET/Socket".');
   const send = use.proxyGpu ? `"[send] via NET/IB/<n>(<rank of ${use.proxyGpu}>)/GDRDMA"` : '"[send] via NET/IB/<n>/GDRDMA"';
@@ -157,6 +183,14 @@ export function decisionText(d: GdrDecision, hv: HostVerdict): string {
   const level = thresholdText(d.threshold, hv.env.gdrLevel !== null);
   const judged = d.viaC2c ? 'C2C (NCCL_NET_GDR_C2C)' : d.distance;
   if (d.enabled === true) return t('GPUDirect RDMA on ({0} within {1}; {2})', judged, level, NCCL_SOURCE.checkGdr);
+  if (d.enabled === null && hv.network === 'plugin' && d.unknown.every((u) => u === 'nic-support'))
+    return t(
+      "GPUDirect RDMA if the network plugin reports it can register GPU memory (aws-ofi-nccl: libfabric FI_HMEM, through the efa driver's peer memory or dma-buf; {0}), since {1} is within {2} ({3})",
+      NCCL_SOURCE.netPlugin,
+      judged,
+      level,
+      NCCL_SOURCE.checkGdr,
+    );
   if (d.enabled === null) {
     return d.block === null && d.unknown.includes('path')
       ? t('GPUDirect RDMA unknown (the path to this NIC could not be read)')

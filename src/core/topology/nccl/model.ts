@@ -10,6 +10,7 @@ import { NcclEnv, ibHcaKeeps, readNcclEnv } from './env';
 import { tableFromMatrix } from './fromMatrix';
 import { tableFromSysfs } from './fromSysfs';
 import { tableFromTopoFile } from './fromTopoFile';
+import { NetworkChoice, NetworkKind, chooseNetwork } from './network';
 import { HostTopoFiles, TopoFileChoice, VIRTUAL_TOPOLOGY_FILE, chooseTopoFile } from './topoFile';
 import { localNetOf, localOf } from './local';
 import { PathTable, TableGpu, TableNet } from './pathTable';
@@ -35,6 +36,8 @@ export interface NcclModelInput {
   /** Every port in NCCL's device order (ibv_get_device_list, as ibv_devinfo prints it); null when unknown. */
   readonly ports: readonly HostPort[] | null;
   readonly cpu: CpuInfo;
+  /** The network plugin libraries NCCL can load (libnccl-net*.so); null when not read. */
+  readonly pluginLibraries: readonly string[] | null;
   /** XML topology files read on the host (virtualTopology.xml, NCCL_TOPO_FILE); null when the probe did not look. */
   readonly topoFiles: HostTopoFiles | null;
   /** Each RDMA device's NIC on the bus as NCCL names it (device 0, function 0), from sysfs; empty when unread. */
@@ -75,8 +78,10 @@ export interface GpuVerdict {
 export interface HostVerdict {
   readonly rules: NcclRules;
   readonly env: NcclEnv;
-  /** The network NCCL uses: NET/IB, or TCP sockets (NCCL_IB_DISABLE), which never use GPUDirect RDMA. */
-  readonly network: 'IB' | 'Socket';
+  /** The network NCCL uses: NET/IB, a network plugin (EFA), or TCP sockets, which never use GPUDirect RDMA. */
+  readonly network: NetworkKind;
+  /** How it was chosen: the plugin's devices and libraries, why sockets. */
+  readonly networkChoice: NetworkChoice;
   readonly source: 'sysfs' | 'topo-file' | 'matrix';
   /** The XML topology NCCL loads instead of sysfs (used, unread, or named but absent); null when none. */
   readonly topoFile: TopoFileNote | null;
@@ -107,20 +112,32 @@ export function ncclHostVerdict(
   const input = jobGpus === null ? all : onlyJobGpus(all, jobGpus);
   if (input.gpus.length === 0) return null;
   const nets = allNets(input.ports, input.topology);
-  const choice = chooseTopoFile(input.topoFiles, env, rules);
-  const built = buildTable(input, nets.nets, nets.speeds, rules, choice);
+  const topoChoice = chooseTopoFile(input.topoFiles, env, rules);
+  const built = buildTable(input, nets.nets, nets.speeds, rules, topoChoice);
   // ncclIbInit returns early for any nonzero NCCL_IB_DISABLE: NCCL falls back to NET/Socket (src/transport/net_ib/init.cc).
-  const network = (env.ibDisable ?? 0) !== 0 ? 'Socket' : 'IB';
-  const usable = nets.nets.map((net, i) => (network === 'Socket' ? 'ib-disabled' : usability(input.ports?.[i] ?? null, net, env)));
+  const choice = chooseNetwork(input.ports, input.pluginLibraries, { ibDisable: env.ibDisable, netPlugin: env.netPlugin, net: env.net });
+  const network = choice.kind;
+  const usable = nets.nets.map((net, i) => usability(input.ports?.[i] ?? null, net, env, network));
   const keep = usable.flatMap((u, i) => (u === null ? [i] : []));
   const table = selectNets(built.table, keep);
-  const nicOk = input.nicSupport(rules, env);
+  // On a plugin's network the plugin reports GPU-memory support (ptrSupport), not NCCL's peer-memory files.
+  const nicOk = network === 'plugin' ? null : input.nicSupport(rules, env);
   const ctx: GdrContext = { rules, env, netSupport: table.nets.map(() => nicOk) };
   const computed = computePaths(table, ctx);
   const unread = built.topoFile?.state === 'unread';
   const gpus = input.gpus.map((_, g) => gpuVerdict(computed, table, built.table, usable, ctx, g, unread));
   const source = built.table.source;
-  return { rules, env, network, source, topoFile: built.topoFile, sysfsMissing: built.missing, nets: table.nets, gpus };
+  return {
+    rules,
+    env,
+    network,
+    networkChoice: choice,
+    source,
+    topoFile: built.topoFile,
+    sysfsMissing: built.missing,
+    nets: table.nets,
+    gpus,
+  };
 }
 
 function gpuVerdict(
@@ -178,8 +195,11 @@ function onlyJobGpus(input: NcclModelInput, jobGpus: readonly number[]): NcclMod
   return { ...input, gpus: kept, nvlinks };
 }
 
-function usability(port: HostPort | null, net: TableNet, env: NcclEnv): SkippedNic['why'] | null {
+function usability(port: HostPort | null, net: TableNet, env: NcclEnv, network: NetworkKind): SkippedNic['why'] | null {
+  if (network === 'Socket') return 'ib-disabled';
   if (port?.active === false) return 'port-not-active';
+  // The plugin's network has only the plugin's devices (EFA); NET/IB only InfiniBand and RoCE ports.
+  if (network === 'plugin') return port?.linkLayer === 'other' ? null : 'not-ib-or-roce';
   if (port?.linkLayer === 'other') return 'not-ib-or-roce';
   return ibHcaKeeps(env.ibHca, net.device, net.port) ? null : 'ib-hca';
 }

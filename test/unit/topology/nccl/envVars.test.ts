@@ -82,7 +82,7 @@ describe('NCCL_IB_DISABLE: NET/Socket, never GPUDirect RDMA (v2.30.7-1 src/trans
       assert.equal(p.network, socket ? 'Socket' : 'IB');
       assert.equal(p.gdr, !socket);
       if (socket) {
-        assert.equal(shortVerdict(p), 'no GDR: sockets (NCCL_IB_DISABLE)');
+        assert.equal(shortVerdict(p), 'no GDR: TCP sockets');
         assert.match(p.reason, /sends over TCP sockets \(NET\/Socket\), which never use GPUDirect RDMA/);
         assert.match(p.confirm, /via NET\/Socket/);
         assert.ok(!d.findings.some((f) => f.id === 'topo.nic-far'));
