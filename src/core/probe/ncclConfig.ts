@@ -76,6 +76,19 @@ export function parseNcclConfText(text: string): Parsed<{ entries: NcclConfEntry
   return ok({ entries: confEntries(text.endsWith('\n') ? text.slice(0, -1) : text) });
 }
 
+/**
+ * One nccl.conf given to `gdr-doctor parse`: as parseNcclConfText, but a line that is neither blank, a comment
+ * nor NAME=VALUE is an error there (NCCL would skip it silently; a file of such lines is not an nccl.conf).
+ */
+export function parseNcclConfFile(text: string): Parsed<{ entries: NcclConfEntry[] }> {
+  const parsed = parseNcclConfText(text);
+  if (!parsed.ok) return parsed;
+  const lines = text.split('\n');
+  const bad = lines.findIndex((l) => l.trim() !== '' && !l.startsWith('#') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(l));
+  if (bad >= 0) return fail(bad + 1, `nccl.conf: expected NAME=VALUE or a # comment, found ${quote(lines[bad].slice(0, 80))}`);
+  return parsed;
+}
+
 /** `cat /etc/nccl.conf ~/.nccl.conf` as the probe prints them: NAME=VALUE lines, read as NCCL's setEnvFile reads them. */
 export function parseNcclConf(text: string): Parsed<{ files: NcclConfFile[] }> {
   const what = 'NCCL configuration files';

@@ -61,6 +61,14 @@ export function parseTopoXml(text: string, what: string): Parsed<XmlNode> {
   return ok(root);
 }
 
+/** A whole NCCL topology file (`gdr-doctor parse nccl-topo`): XML whose top element is NCCL's `<system>`. */
+export function parseTopoXmlFile(text: string, what: string): Parsed<XmlNode> {
+  const parsed = parseTopoXml(text, what);
+  if (!parsed.ok) return parsed;
+  if (!parsed.value.children.some((c) => c.name === 'system')) return fail(1, `${what}: no <system> element (NCCL's topology root)`);
+  return parsed;
+}
+
 /** `<name a="1" b='2'>` or `<name …/>` without the brackets. */
 function element(tag: string, line: number, what: string): Parsed<XmlNode> {
   const body = tag.endsWith('/') ? tag.slice(0, -1) : tag;
