@@ -42,6 +42,15 @@ export const Commands = {
   compareNcclLog: 'gdrDoctor.compareNcclLog',
   prove: 'gdrDoctor.prove',
   setJobGpus: 'gdrDoctor.setJobGpus',
+  watch: 'gdrDoctor.watch',
+  stopWatching: 'gdrDoctor.stopWatching',
+  /** A finding's details (a click on its row, its hover's link): internal, not in the palette. */
+  showFinding: 'gdrDoctor.showFinding',
+  applyFindingFix: 'gdrDoctor.applyFindingFix',
+  openRawOutputAt: 'gdrDoctor.openRawOutputAt',
+  proveNccl: 'gdrDoctor.proveNccl',
+  analyzeNcclTests: 'gdrDoctor.analyzeNcclTests',
+  forgetSudoPasswords: 'gdrDoctor.forgetSudoPasswords',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -59,6 +68,8 @@ export const Settings = {
   ncclVersion: 'ncclVersion',
   ncclEnv: 'ncclEnv',
   jobGpus: 'jobGpus',
+  watchIntervalMinutes: 'watch.intervalMinutes',
+  ncclTestsDir: 'ncclTestsDir',
 } as const;
 
 /** Tree item contexts (`viewItem` in menus). */
@@ -81,7 +92,14 @@ export const ContextValues = {
 export const Languages = {
   /** NCCL's own log (NCCL_DEBUG=INFO), recognised by content. */
   ncclLog: 'nccl-log',
+  /** Analyze NCCL Log's summary: wrapped, coloured by verdict, its `file:line` references links into the log. */
+  ncclLogSummary: 'nccl-log-summary',
+  /** A finding's details (findings/findingDetails.ts): plain text, wrapped. */
+  findingDetails: 'gdr-doctor-finding',
 } as const;
+
+/** Read-only documents with an nccl-tests output's summary, and with a proof with NCCL. */
+export const NCCL_TESTS_SCHEME = 'gdr-doctor-nccl-tests';
 
 /** Read-only documents with Analyze NCCL Log's summary of a log. */
 export const NCCL_LOG_SUMMARY_SCHEME = 'gdr-doctor-nccl-log';
@@ -99,6 +117,8 @@ export const ContextKeys = {
   hasConnection: 'gdrDoctor.hasConnection',
   hasFixableHost: 'gdrDoctor.hasFixableHost',
   hasRemovableHost: 'gdrDoctor.hasRemovableHost',
+  /** An SSH host is listed: Prove GPUDirect RDMA has something to measure. */
+  hasProvableHost: 'gdrDoctor.hasProvableHost',
   hasFleets: 'gdrDoctor.hasFleets',
   /** The demo host is listed in the Hosts view. */
   demoOpen: 'gdrDoctor.demoOpen',
@@ -113,6 +133,9 @@ export const WALKTHROUGH_ID = 'gdrDoctor.gettingStarted';
 
 /** Read-only documents with a command's raw output: `gdr-doctor-raw:/<host>/<command>.txt`. */
 export const RAW_OUTPUT_SCHEME = 'gdr-doctor-raw';
+
+/** Read-only documents with a finding's details: `gdr-doctor-finding:/<key>/<title>` (key: findingRefs.ts). */
+export const FINDING_SCHEME = 'gdr-doctor-finding';
 
 /** The extension's LogOutputChannel (Output view, and `Show Log`). */
 export const OUTPUT_CHANNEL_NAME = 'GPUDirect RDMA';

@@ -14,7 +14,9 @@ import { HostModel } from './vscode/hosts/hostModel';
 import { trackDemoOpen } from './vscode/hosts/demoContext';
 import { registerTopoEditor } from './vscode/editor';
 import { registerNcclLogEditor } from './vscode/ncclLog';
+import { registerNcclTestsEditor } from './vscode/ncclTests';
 import { PlanDocuments } from './vscode/fixes/planDocument';
+import { FindingDetails } from './vscode/findings/findingDetails';
 import { createLog } from './vscode/logging';
 import { RawOutputProvider } from './vscode/rawOutput';
 import { watchSettings } from './vscode/settingsWatcher';
@@ -29,6 +31,9 @@ import { watchViewBadge } from './vscode/glance/viewBadge';
 import { SelectedHostStatus } from './vscode/glance/selectedHostStatus';
 import { useBundle } from './core/l10n';
 import { useDisplayLocale } from './vscode/displayLocale';
+import { createWatcher } from './vscode/watch/watchCommands';
+import type { Watcher } from './vscode/watch/watcher';
+import type { Ctx } from './vscode/context';
 
 export function activate(context: vscode.ExtensionContext): void {
   // Core's words (findings, hovers) follow VS Code's display language: the same bundle as vscode.l10n.
@@ -62,7 +67,8 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   const fleets = new FleetModel(() => readSettings().fleets);
   const demo = new DemoHost(extension.asAbsolutePath('media/demo'));
   const diagnoser = own(new Diagnoser({ model, settings: readSettings, prompts: inputBoxPrompts(), demo, log }));
-  const tree = own(new HostsTreeProvider(model, fleets, diagnoser));
+  const findings = own(new FindingDetails(model));
+  const tree = own(new HostsTreeProvider(model, fleets, diagnoser, findings.refs));
   const view = own(vscode.window.createTreeView(Views.hosts, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true }));
   const keys = own(new ContextKeySetter(model, fleets, diagnoser, view));
   own(watchViewBadge(view, model, fleets));
@@ -75,7 +81,18 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   own(watchSettings(model, fleets, log));
   own(trackDemoOpen(model));
   const ncclLogs = registerNcclLogEditor(model, log, own);
-  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs }, own);
+  const ncclTests = registerNcclTestsEditor(own);
+  // The watcher diagnoses through the same context the commands get, so it is made from it.
+  const late: { watcher?: Watcher } = {};
+  const ctx: Ctx = {
+    ...{ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, ncclTests, findings },
+    get watcher(): Watcher {
+      if (!late.watcher) throw new Error('the watcher is not made yet');
+      return late.watcher;
+    },
+  };
+  late.watcher = own(createWatcher(ctx));
+  registerCommands(ctx, own);
   registerTopoEditor(log, own);
 }
 

@@ -11,7 +11,7 @@ import {
   pairsFromTopology,
   shortVerdict,
 } from '../../core/diagnosis';
-import { shellAssignment } from '../../core/diagnosis/suggestedEnv';
+import { shellAssignment } from '../../core/shellText';
 import type { Topology } from '../../core/parsers/topo';
 import { topologyGraph } from '../../core/topology/graph';
 import { classifyLink, knownLinkTypes, linkMeaning } from '../../core/topology/linkTypes';
@@ -24,6 +24,7 @@ import { linkWords, nodeWords } from '../../core/topology/pcie/words';
 import type {
   BridgeMark,
   GpuDetail,
+  HostBanner,
   LinkClassName,
   LinkExplanation,
   PcieTreeData,
@@ -32,6 +33,7 @@ import type {
 } from '../../protocol/topology';
 import { t } from '../../core/l10n';
 import { dateTime } from '../displayLocale';
+import { HostSides, gdrCells } from './gdrCells';
 
 export interface TopologySource {
   readonly title: string;
@@ -52,6 +54,10 @@ export interface TopologySource {
   readonly c2cGpus?: readonly string[];
   /** Notes on single bridges of the tree (ACS on, …). */
   readonly bridgeMarks?: readonly BridgeMark[];
+  /** A diagnosed host: what it allows every GPU↔NIC pair (absent: a saved matrix). */
+  readonly sides?: HostSides;
+  /** A diagnosed host's verdict, shown first. */
+  readonly banner?: HostBanner;
 }
 
 export function topologyData(input: TopologySource): TopologyData {
@@ -74,8 +80,10 @@ export function topologyData(input: TopologySource): TopologyData {
       tree: input.tree ? treeData(input.tree, nccl, input.bridgeMarks ?? []) : null,
       c2cGpus: [...(input.c2cGpus ?? topology.gpus.filter((g) => /^\d+$/.test((g.gpuNumaId ?? '').trim())).map((g) => g.name))],
     },
-    env: Object.entries(input.suggestedEnv?.env ?? {}).map(([name, value]) => ({ name, value })),
+    env: Object.entries(input.suggestedEnv?.env ?? {}).map(([name, value]) => ({ name, value, shell: shellAssignment(name, value) })),
     derived: input.derived === true,
+    gdrCells: gdrCells(topology, input.pairs, input.sides ?? null, nccl),
+    banner: input.banner ?? null,
   };
 }
 
@@ -123,12 +131,10 @@ function explanations(topology: Topology, nccl: NcclAssumptions): LinkExplanatio
   };
   return [...tokens]
     .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
-    .map((token) => ({
-      token,
-      linkClass: linkClassOf(token),
-      meaning: linkMeaning(token),
-      gdrVerdict: linkRule(token, nccl.version, nccl.env).sentence,
-    }));
+    .map((token) => {
+      const rule = linkRule(token, nccl.version, nccl.env);
+      return { token, linkClass: linkClassOf(token), meaning: linkMeaning(token), gdrVerdict: rule.sentence, usesGdr: rule.usesGdr };
+    });
 }
 
 function gpuDetail(topology: Topology, name: string, pair: GpuNicPair | undefined, fromMatrix: boolean): GpuDetail {

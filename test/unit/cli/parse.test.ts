@@ -119,6 +119,7 @@ const KIND_OF_DIR: Record<string, string> = {
   'nccl-conf': 'nccl-conf',
   'nccl-topo': 'nccl-topo',
   'fi-info': 'fi-info',
+  'nccl-tests': 'nccl-tests',
 };
 
 describe('gdr-doctor parse reads every real fixture', () => {
