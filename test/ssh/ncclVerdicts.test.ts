@@ -260,7 +260,8 @@ describe('NCCL verdicts on simulated hosts with a PCI tree in sysfs', function (
         [],
       );
       // The module now holds ib_uverbs, as on the real DOCA-OFED host of the lsmod fixture.
-      const lsmod = (after.facts as unknown as Record<string, { parsed: { value: { modules: { name: string; usedBy: string[] }[] } } }>).lsmod;
+      type LsmodFact = { parsed: { value: { modules: { name: string; usedBy: string[] }[] } } };
+      const lsmod = (after.facts as unknown as Record<string, LsmodFact>).lsmod;
       const uverbs = lsmod.parsed.value.modules.find((m) => m.name === 'ib_uverbs');
       assert.ok(uverbs?.usedBy.includes('nvidia_peermem'), JSON.stringify(lsmod.parsed.value.modules));
     });

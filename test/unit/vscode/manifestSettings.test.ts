@@ -28,11 +28,13 @@ const SCOPES: Record<string, [scope: string, why: string]> = {
   fleets: ['window', 'as hosts'],
   ncclVersion: ['window', 'what your jobs use; a workspace may say its own'],
   ncclEnv: ['window', 'as ncclVersion'],
+  jobGpus: ['window', 'as ncclVersion'],
   ncclTestsDir: ['window', 'a path on the nodes, not on this machine: under User in a remote window; a trusted workspace may say its own'],
   strictHostKeyChecking: ['application', 'a security choice no workspace may lower: user settings only'],
   connectTimeoutSeconds: ['window', 'a preference'],
   probeTimeoutSeconds: ['window', 'a preference'],
   maxConcurrentHosts: ['window', 'a preference'],
+  'watch.intervalMinutes': ['window', 'a preference'],
 };
 const SHOWN_UNDER_USER_IN_A_REMOTE_WINDOW = ['application', 'window', 'resource', 'language-overridable'];
 
@@ -71,17 +73,19 @@ describe('package.json: settings', () => {
       'fleets',
       'ncclVersion',
       'ncclEnv',
+      'jobGpus',
       'ncclTestsDir',
       'strictHostKeyChecking',
       'connectTimeoutSeconds',
       'probeTimeoutSeconds',
       'maxConcurrentHosts',
+      'watch.intervalMinutes',
     ]);
     assert.deepEqual(
       Object.values(props)
         .map((p) => p.order)
         .sort((a, b) => a - b),
-      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
     );
   });
 
