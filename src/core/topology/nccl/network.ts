@@ -2,7 +2,13 @@
 // or libnccl-net-<name>.so for NCCL_NET_PLUGIN=<name>; "none" loads none), then its own IB transport (unless
 // NCCL_IB_DISABLE), then TCP sockets; NCCL_NET names one of them. RDMA devices whose link layer is neither
 // InfiniBand nor Ethernet (AWS EFA) are the plugin's: NCCL's own IB transport skips them.
-import type { HostPort } from './model';
+
+/** What the choice reads of a port (model.ts's HostPort has these). */
+interface PortLayer {
+  readonly device: string;
+  /** null when unread; 'other': neither InfiniBand nor Ethernet (EFA). */
+  readonly linkLayer: string | null;
+}
 
 export type NetworkKind = 'IB' | 'Socket' | 'plugin';
 
@@ -24,7 +30,7 @@ export interface NetworkEnv {
   readonly net: string | null;
 }
 
-export function chooseNetwork(ports: readonly HostPort[] | null, libraries: readonly string[] | null, env: NetworkEnv): NetworkChoice {
+export function chooseNetwork(ports: readonly PortLayer[] | null, libraries: readonly string[] | null, env: NetworkEnv): NetworkChoice {
   const pluginDevices = [...new Set((ports ?? []).filter((p) => p.linkLayer === 'other').map((p) => p.device))];
   const ibDevices = (ports ?? []).some((p) => p.linkLayer !== 'other');
   const wanted =
