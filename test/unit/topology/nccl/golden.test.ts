@@ -71,8 +71,7 @@ describe("gdr-doctor agrees with NCCL 2.16.5's own log on nccl-tests#350's host"
   it('and for HCA 0 (mlx5_0, SYS), here chosen with NCCL_IB_HCA', async () => {
     const only0 = readNcclAssumptions('2.16.5', ['NCCL_NET_GDR_LEVEL=SYS', 'NCCL_IB_HCA=mlx5_0']);
     if (typeof only0 === 'string') throw new Error(only0);
-    const use = ncclHostVerdict(ncclModelInput(ruleContext(await hostReport(files), only0)), only0.version, only0.env)?.gpus[0]
-      .primary;
+    const use = ncclHostVerdict(ncclModelInput(ruleContext(await hostReport(files), only0)), only0.version, only0.env)?.gpus[0].primary;
     // GPU Direct RDMA Enabled for GPU 81000 / HCA 0 (distance 7 <= 7), read 0
     assert.deepEqual([use?.net.name, use?.receive.enabled, order.indexOf(use?.receive.distance ?? 'LOC')], ['mlx5_0:1', null, 7]);
   });
