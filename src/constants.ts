@@ -43,6 +43,7 @@ export const Commands = {
   analyzeNcclLog: 'gdrDoctor.analyzeNcclLog',
   compareNcclLog: 'gdrDoctor.compareNcclLog',
   prove: 'gdrDoctor.prove',
+  setJobGpus: 'gdrDoctor.setJobGpus',
   watch: 'gdrDoctor.watch',
   stopWatching: 'gdrDoctor.stopWatching',
   /** A finding's details (a click on its row, its hover's link): internal, not in the palette. */
@@ -72,6 +73,7 @@ export const Settings = {
   fleets: 'fleets',
   ncclVersion: 'ncclVersion',
   ncclEnv: 'ncclEnv',
+  jobGpus: 'jobGpus',
   watchIntervalMinutes: 'watch.intervalMinutes',
   /** Kubernetes: kubectl's --kubeconfig, --context (only that one listed), the kubectl binary, the node debug image. */
   kubeconfig: 'kube.kubeconfig',

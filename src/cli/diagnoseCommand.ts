@@ -3,7 +3,7 @@
 // One host is reported in full; many hosts (host lists, a hosts file, a login node) as a fleet.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { NcclAssumptions, readNcclAssumptions } from '../core/diagnosis';
+import { NcclAssumptions, readJobGpus, readNcclAssumptions } from '../core/diagnosis';
 import { NCCL_ENV_NAMES } from '../core/topology/nccl/env';
 import { NEWEST_NCCL, formatNcclVersion } from '../core/topology/nccl/version';
 import { DEFAULT_FLEET_CONCURRENCY } from '../core/fleet/fanout';
@@ -78,6 +78,11 @@ in known_hosts (or StrictHostKeyChecking accept-new).
   --nccl-env NAME=VALUE
                an NCCL_* variable your jobs set, read as NCCL reads it; repeatable:
                {1}
+  --gpus LIST  the GPUs of your job on each host, by nvidia-smi index (0,1,2,3 or 0-3):
+               NCCL's topology then holds only those (PXN, the one-GPU read rule);
+               default: every GPU of the host
+  --gpus-per-node N
+               a job of N ranks per node on GPUs 0 … N-1
 
 Many hosts: a destination may be a host list as pdsh and ClusterShell write them: gpu[01-64],
 node-[1-4,7], gdr@gpu[1-2], a,b,c. Each host gets its own SSH connection; the summary groups
@@ -140,6 +145,8 @@ const OPTIONS = [
   '--nccl',
   '--nccl-env',
   ...KUBE_OPTIONS,
+  '--gpus',
+  '--gpus-per-node',
 ];
 /** Options that only mean something through a login node. */
 const RELAY_ONLY = ['--with', '--partition', '--nodes', '-w', '--jobid'];
@@ -167,6 +174,9 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
   for (const h of hosts) checkDestination(h);
   const nccl = readNcclAssumptions(args.options.get('--nccl'), args.lists.get('--nccl-env') ?? []);
   if (typeof nccl === 'string') throw new UsageError(nccl);
+  const gpus = readJobGpus(args.options.get('--gpus'), args.options.get('--gpus-per-node'));
+  if (typeof gpus === 'string') throw new UsageError(gpus);
+  const job = { ...nccl, gpus };
   const health = readHealthOutput(args.flags, args.options);
   if (health.format === 'npd' && (hosts.length > 1 || via !== undefined))
     throw new UsageError(t('--format npd reports one host, as a node condition'));
@@ -178,7 +188,7 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
       options: args.options,
       stderrIsTty: process.stderr.isTTY === true,
       print: { json: health.format === 'json', each: args.flags.has('--each'), health },
-      nccl,
+      nccl: job,
     };
     if (kube) {
       if (via !== undefined || modeCount(args.flags, args.options, 0) > 0 || args.options.has('--hosts-file'))
@@ -198,7 +208,7 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
     }
     if (hosts.length > 1) return await runFleet(hosts, fleet);
     const source = hostSource(hosts[0], args.flags, args.options, { prompts, configFile: args.options.get('-F') });
-    return await runSingle(source, { deadlineMs, nccl }, health, io);
+    return await runSingle(source, { deadlineMs, nccl: job }, health, io);
   } finally {
     prompts.close(); // a question whose connection failed meanwhile must not keep waiting
   }

@@ -1,6 +1,6 @@
 // The human-readable report of one host: what ran, what failed, what was parsed; then the findings
 // (errors first, with evidence and fixes), the GPU↔NIC verdicts and the suggested job environment.
-import { Diagnosis, diagnose, pathLabel, shortVerdict } from '../core/diagnosis';
+import { Diagnosis, diagnose, missingText, pathLabel, shortVerdict } from '../core/diagnosis';
 import { formatFindings } from '../core/report/findingsText';
 import { shellAssignment } from '../core/shellText';
 import { ProbeReport } from '../core/probe/runProbe';
@@ -27,24 +27,37 @@ export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = di
 
 function formatPairs({ pairs, nccl }: Diagnosis): string[] {
   if (pairs.length === 0) return [];
-  const source = nccl.topologySource === 'sysfs' ? t('topology from sysfs, as NCCL reads it') : t('topology from nvidia-smi topo -m');
+  const source =
+    nccl.topologySource === 'topo-file' && nccl.topologyFile
+      ? t('topology from {0}, which NCCL loads instead of sysfs', nccl.topologyFile.path)
+      : nccl.topologySource === 'sysfs'
+        ? t('topology from sysfs, as NCCL reads it')
+        : t('topology from nvidia-smi topo -m');
   // Where topo -m was not read, the distances beside each NIC come from the PCI tree: say so once, and `, derived` on each.
   const derived = pairs.some((p) => p.linkDerived) ? t('; distances derived from the sysfs PCI tree, nvidia-smi topo -m not read') : '';
   const env = Object.entries(nccl.env)
-    .map(([k, v]) => `${k}=${v}`)
+    .map(([k, v]) => `${k}=${JSON.stringify(v).slice(1, -1)}${envOrigin(nccl.envFrom[k])}`)
     .join(' ');
+  const job = nccl.jobGpus === null ? t('a job on every GPU') : t('a job on GPU {0}', nccl.jobGpus.join(', '));
   const lines = [
-    `  ${env ? t('GPU↔NIC verdicts for NCCL {0} with {1} ({2}; --nccl VERSION for your release):', nccl.assumed, env, source + derived) : t('GPU↔NIC verdicts for NCCL {0} ({1}; --nccl VERSION for your release):', nccl.assumed, source + derived)}`,
+    `  ${env ? t('GPU↔NIC verdicts for NCCL {0} with {1} ({2}; --nccl VERSION for your release):', nccl.assumed, env, `${source + derived}; ${job}`) : t('GPU↔NIC verdicts for NCCL {0} ({1}; --nccl VERSION for your release):', nccl.assumed, `${source + derived}; ${job}`)}`,
   ];
   for (const p of pairs) {
     const nics = p.nics.map((n) => (n.port === null ? (n.device ?? n.nic) : `${n.device ?? n.nic}:${n.port}`));
     const shown = nics.length > 3 ? `${nics.slice(0, 3).join(', ')} +${nics.length - 3}` : nics.join(', ') || t('none');
     const pin = p.numaNode !== null || p.cpus !== null ? ` — ${t('NUMA {0}, CPUs {1}', p.numaNode ?? '?', p.cpus ?? '?')}` : '';
-    lines.push(`    ${p.gpu}: ${shown} (${pathLabel(p)})${pin} — ${shortVerdict(p)}`, `          ${p.reason}`, `          ${p.confirm}`);
+    lines.push(`    ${p.gpu}: ${shown} (${pathLabel(p)})${pin} — ${shortVerdict(p)}`, `          ${p.reason}`);
+    if (p.missing.length > 0) lines.push(`          ${missingText(p)}`);
+    lines.push(`          ${p.confirm}`);
   }
   for (const problem of nccl.envProblems) lines.push(`    ${t('note: {0}', problem)}`);
   if (nccl.sysfsMissing) lines.push(`    ${t('note: the sysfs PCI tree was read but not used: {0}', nccl.sysfsMissing)}`);
   return lines;
+}
+
+/** ` (/etc/nccl.conf:3)` for a value a host file set; nothing for the job's own. */
+function envOrigin(origin: Diagnosis['nccl']['envFrom'][string] | undefined): string {
+  return origin && origin.from !== 'environment' ? ` (${origin.from}${origin.line === null ? '' : `:${origin.line}`})` : '';
 }
 
 function formatEnv({ suggestedEnv }: Diagnosis): string[] {

@@ -32,6 +32,10 @@ import { summarizeShowGids } from './summary/showGids';
 import { summarizePerftest } from './summary/perftest';
 import { summarizeSmiQuery } from './summary/smiQuery';
 import { summarizeTopo } from './summary/topo';
+import { summarizeFiInfo, summarizeNcclConf, summarizeTopoXml } from './summary/ncclConfig';
+import { parseNcclConfFile } from '../core/probe/ncclConfig';
+import { parseFiInfo } from '../core/probe/netPlugin';
+import { parseTopoXmlFile } from '../core/topology/nccl/topoXml';
 
 export interface ParseKind {
   readonly kind: string;
@@ -66,6 +70,14 @@ export const PARSE_KINDS: readonly ParseKind[] = [
   kind('lspci', 'lspci -vvv [-s <slot>] (as root: ACS needs it)', parseLspci, summarizeLspci),
   kind('show-gids', "show_gids (the RDMA ports' GID tables, as sysfs holds them)", parseShowGids, summarizeShowGids),
   kind('perftest', "perftest's ib_write_bw (server or client side)", parsePerftest, summarizePerftest),
+  kind('nccl-conf', 'cat /etc/nccl.conf (or ~/.nccl.conf)', parseNcclConfFile, summarizeNcclConf),
+  kind('fi-info', 'fi_info -p efa (libfabric providers: AWS EFA)', parseFiInfo, summarizeFiInfo),
+  kind(
+    'nccl-topo',
+    'an NCCL XML topology (NCCL_TOPO_FILE, /var/run/nvidia-topologyd/virtualTopology.xml)',
+    (t) => parseTopoXmlFile(t, 'NCCL topology'),
+    summarizeTopoXml,
+  ),
   // The same reader as `gdr-doctor nccl-log`, for one saved log held in memory.
   kind(
     'nccl-log',

@@ -2,7 +2,7 @@
 // listener tells the host model when something it shows (config file, added hosts) changed.
 import * as vscode from 'vscode';
 import { Settings } from '../constants';
-import { DEFAULT_NCCL, NcclAssumptions, readNcclAssumptions } from '../core/diagnosis';
+import { DEFAULT_NCCL, NcclAssumptions, readJobGpus, readNcclAssumptions } from '../core/diagnosis';
 import { DEFAULT_FLEET_CONCURRENCY } from '../core/fleet/fanout';
 import { FleetConfig, parseFleets } from './fleet/fleetSettings';
 
@@ -53,7 +53,10 @@ export function readSettings(): GdrSettings {
   };
 }
 
-/** gdrDoctor.ncclVersion ("" = newest modelled) and gdrDoctor.ncclEnv ({ "NCCL_NET_GDR_LEVEL": "PHB" }). */
+/**
+ * gdrDoctor.ncclVersion ("" = newest modelled), gdrDoctor.ncclEnv ({ "NCCL_NET_GDR_LEVEL": "PHB" }) and
+ * gdrDoctor.jobGpus ("0,1,2,3"; "" = every GPU of the host).
+ */
 function readNccl(c: vscode.WorkspaceConfiguration): { nccl: NcclAssumptions; ncclProblem: string | null } {
   const env = c.get<unknown>(Settings.ncclEnv, {});
   const entries =
@@ -63,7 +66,9 @@ function readNccl(c: vscode.WorkspaceConfiguration): { nccl: NcclAssumptions; nc
           .map(([k, v]) => `${k}=${v as string}`)
       : [];
   const read = readNcclAssumptions(c.get<string>(Settings.ncclVersion, ''), entries);
-  return typeof read === 'string' ? { nccl: DEFAULT_NCCL, ncclProblem: read } : { nccl: read, ncclProblem: null };
+  if (typeof read === 'string') return { nccl: DEFAULT_NCCL, ncclProblem: read };
+  const gpus = readJobGpus(c.get<string>(Settings.jobGpus, ''), undefined);
+  return typeof gpus === 'string' ? { nccl: read, ncclProblem: gpus } : { nccl: { ...read, gpus }, ncclProblem: null };
 }
 
 export async function writeAddedHosts(hosts: readonly string[]): Promise<void> {
@@ -80,7 +85,9 @@ export async function updateFleets(change: (raw: unknown) => unknown[]): Promise
 export function onSettingsChanged(listener: (ncclChanged: boolean) => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((e) => {
     if (!e.affectsConfiguration(Settings.section)) return;
-    const nccl = [Settings.ncclVersion, Settings.ncclEnv].some((key) => e.affectsConfiguration(`${Settings.section}.${key}`));
+    const nccl = [Settings.ncclVersion, Settings.ncclEnv, Settings.jobGpus].some((key) =>
+      e.affectsConfiguration(`${Settings.section}.${key}`),
+    );
     listener(nccl);
   });
 }

@@ -7,6 +7,7 @@
 set -eu
 H=$1 OUT=$2
 for d in sys/module sys/kernel/mm proc/driver run; do mount -t tmpfs -o mode=755 tmpfs "/$d"; done
+# /run too: a VM image's /var/run/nvidia-topologyd/virtualTopology.xml (NCCL loads it by itself).
 for d in sys/module sys/kernel/mm proc/driver run; do
   [ -d "$H/prof/files/$d" ] && cp -r "$H/prof/files/$d/." "/$d/"
 done

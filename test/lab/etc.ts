@@ -98,11 +98,25 @@ export function writeEtcUpper(
   if (environment !== undefined) upperFile(upper, 'environment', () => environment);
 }
 
-/** <h>/home/<user>: /etc/skel as useradd -m copies it, owned by the user (uid = gid); `bashrcFirst` before its ~/.bashrc. */
-export function writeHomes(h: string, users: readonly LabUser[], bashrcFirst?: string): void {
+/** The profile's own /etc files (`files/etc/…`, e.g. /etc/nccl.conf), written into the upper layer. */
+export function writeProfileEtc(h: string, profileFiles: string): void {
+  const etc = path.join(profileFiles, 'etc');
+  if (!fs.existsSync(etc)) return;
+  for (const rel of fs.readdirSync(etc, { recursive: true, encoding: 'utf8' })) {
+    const src = path.join(etc, rel);
+    if (fs.statSync(src).isFile()) upperFile(path.join(h, 'etc-upper'), rel, () => fs.readFileSync(src, 'utf8'));
+  }
+}
+
+/**
+ * <h>/home/<user>: /etc/skel as useradd -m copies it, owned by the user (uid = gid); `bashrcFirst` before its ~/.bashrc;
+ * then the profile's `files/home/` (e.g. a ~/.nccl.conf), the same for every user.
+ */
+export function writeHomes(h: string, users: readonly LabUser[], bashrcFirst?: string, profileHome?: string): void {
   for (const u of users.filter((x) => x.name !== 'root')) {
     const home = path.join(h, 'home', u.name);
     fs.cpSync('/etc/skel', home, { recursive: true });
+    if (profileHome !== undefined && fs.existsSync(profileHome)) fs.cpSync(profileHome, home, { recursive: true });
     if (bashrcFirst !== undefined) {
       const rc = path.join(home, '.bashrc');
       fs.writeFileSync(rc, `${bashrcFirst}\n${fs.existsSync(rc) ? fs.readFileSync(rc, 'utf8') : ''}`);

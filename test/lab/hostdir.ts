@@ -4,7 +4,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeEtcUpper, writeHomes } from './etc';
+import { writeEtcUpper, writeHomes, writeProfileEtc } from './etc';
 import { writeEd25519Key } from './keys';
 import { Profile, materialiseProfile } from './profile';
 import { writeCmdlineAndDmi, writeGids, writeIommuGroups, writePciState } from './pciState';
@@ -116,7 +116,8 @@ export function prepareHostDir(dir: string, spec: HostDirSpec, pub: LabPubKeys, 
     authorized[u.name] = lines.map((l) => l + '\n').join('');
   }
   writeEtcUpper(h, spec.users, authorized, spec.hostsLines, profile.environment);
-  writeHomes(h, spec.users, spec.bashrcFirst);
+  writeProfileEtc(h, path.join(h, 'prof', 'files'));
+  writeHomes(h, spec.users, spec.bashrcFirst, path.join(h, 'prof', 'files', 'home'));
   const callLogPath = path.join(h, 'calls.log');
   fs.writeFileSync(callLogPath, '');
   fs.chmodSync(callLogPath, 0o666); // every user inside the host appends to it

@@ -59,7 +59,16 @@ describe('NCCL verdicts on simulated hosts with a PCI tree in sysfs', function (
   before(async () => {
     assertLabCanRun();
     await cleanupStale(RECORDS);
-    const hosts = ['grace-c2c', 'gh200', 'pxn-port-down', 'pcie-no-nvlink', 'peermem-unregistered', 'ofed-after-driver', 'healthy'];
+    const hosts = [
+      'grace-c2c',
+      'gh200',
+      'pxn-port-down',
+      'pcie-no-nvlink',
+      'peermem-unregistered',
+      'ofed-after-driver',
+      'doca-peermem',
+      'healthy',
+    ];
     lab = await startLab({ recordsPath: RECORDS, hosts: hosts.map((h) => ({ name: h, profile: h })) });
   });
   after(async () => lab?.stop());
@@ -222,6 +231,39 @@ describe('NCCL verdicts on simulated hosts with a PCI tree in sysfs', function (
         [],
         'no modprobe ran',
       );
+    });
+  });
+
+  describe('DOCA-OFED: nvidia_peermem built against ib_uverbs (depends: ib_uverbs,nvidia), not loaded', () => {
+    it('diagnose calls it a real build that is not loaded, offers load-peermem, and the fix loads it end to end', async () => {
+      const before = await diagnose('doca-peermem');
+      assert.ok(!ids(before).includes('peermem.ofed-mismatch'), ids(before).join(', '));
+      const notLoaded = before.findings.find((f) => f.id === 'peermem.not-loaded');
+      assert.deepEqual([notLoaded?.severity, notLoaded?.fixes], ['error', ['load-peermem']]);
+      const h = lab.host('doca-peermem');
+      const r = await runCli(['fix', '-F', lab.sshConfigPath, 'doca-peermem', 'load-peermem', '--yes', '--json'], {
+        GDR_DOCTOR_AUDIT_LOG: path.join(lab.dir, 'audit-doca.log'),
+      });
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      const { result } = JSON.parse(r.stdout) as { result: { status: string } };
+      assert.equal(result.status, 'applied', r.stdout);
+      assert.deepEqual(
+        h
+          .calls()
+          .filter((c) => c.cmd === 'modprobe')
+          .map((c) => [c.uid, c.args]),
+        [[0, ['nvidia_peermem']]],
+      );
+      const after = await diagnose('doca-peermem');
+      assert.deepEqual(
+        after.findings.filter((f) => f.id.startsWith('peermem.') && f.severity === 'error').map((f) => f.id),
+        [],
+      );
+      // The module now holds ib_uverbs, as on the real DOCA-OFED host of the lsmod fixture.
+      type LsmodFact = { parsed: { value: { modules: { name: string; usedBy: string[] }[] } } };
+      const lsmod = (after.facts as unknown as Record<string, LsmodFact>).lsmod;
+      const uverbs = lsmod.parsed.value.modules.find((m) => m.name === 'ib_uverbs');
+      assert.ok(uverbs?.usedBy.includes('nvidia_peermem'), JSON.stringify(lsmod.parsed.value.modules));
     });
   });
 

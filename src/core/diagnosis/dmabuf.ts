@@ -6,6 +6,9 @@ import { ProbeReport } from '../probe/runProbe';
 import { factOf, quote } from './evidence';
 import { Finding, SOURCES } from './finding';
 import { HostState } from './hostState';
+import { strtoll } from '../topology/nccl/env';
+import { NcclRules } from '../topology/nccl/rules';
+import { formatNcclVersion } from '../topology/nccl/version';
 import { t } from '../l10n';
 
 export interface DmabufStatus {
@@ -47,6 +50,21 @@ export function dmabufStatus(report: ProbeReport, host: HostState): DmabufStatus
   unchecked.push(t('CUDA ≥ 11.7 in the job'), t('rdma-core ≥ 34 (ibv_reg_dmabuf_mr) on the NIC side'));
   const keyUnknown = open === null || host.driverBranch === null || !kernel;
   return { available: missing.length > 0 ? false : keyUnknown ? null : true, missing, unchecked, evidence: dmabufEvidence(report) };
+}
+
+/**
+ * The host's dma-buf as the NCCL of the job sees it: NCCL registers GPU memory through dma-buf only from 2.13
+ * (NCCL_PTR_DMABUF, v2.13.4-1 src/transport/net_ib.cc, src/init.cc) and not with NCCL_DMABUF_ENABLE=0 (read with
+ * strtoll, so `00` and `0x0` are 0 too). Then every rule treats dma-buf as not there for that job.
+ */
+export function dmabufForNccl(status: DmabufStatus, rules: NcclRules, env: Readonly<Record<string, string>>): DmabufStatus {
+  const enable = env.NCCL_DMABUF_ENABLE;
+  const off = !rules.dmabuf
+    ? t('NCCL {0} (dma-buf support comes with NCCL 2.13)', formatNcclVersion(rules.version))
+    : enable !== undefined && enable !== '' && strtoll(enable) === 0
+      ? t('NCCL_DMABUF_ENABLE not 0 (set to {0})', enable)
+      : null;
+  return off === null ? status : { ...status, available: false, missing: [...status.missing, off] };
 }
 
 /** `dmabuf.available` (info): peer memory becomes optional. */

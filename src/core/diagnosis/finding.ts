@@ -47,7 +47,7 @@ export const SOURCES = {
   ncclEnv: 'NCCL documentation, Environment Variables (NCCL_NET_GDR_LEVEL, NCCL_IB_HCA)',
   ncclTroubleshooting: 'NCCL documentation, Troubleshooting: GPU Direct RDMA, PCI Access Control Services, IOMMU',
   peermemSymbol:
-    'NVIDIA/gpu-operator#2868; Mellanox/nv_peer_memory#79, #84 (ib_register_peer_memory_client is exported only by MLNX_OFED/DOCA-OFED ib_core)',
+    'NVIDIA/gpu-operator#2868; Mellanox/nv_peer_memory#79, #84 (ib_register_peer_memory_client is exported only by MLNX_OFED/DOCA-OFED: ib_core, or ib_uverbs in recent releases)',
   peermemRegistration: 'NVIDIA/nccl#1939, #897; NCCL src/transport/net_ib/gdr.cc (memory_peers version files)',
   modulesLoad: 'modules-load.d(5); NCCL Troubleshooting ("must be loaded on each node boot")',
   dmabuf: 'NVIDIA cloud-native-docs gpu-operator-rdma.rst (dma-buf vs nvidia-peermem); NCCL Troubleshooting (NCCL_DMABUF_ENABLE)',

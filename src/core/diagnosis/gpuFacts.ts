@@ -110,3 +110,8 @@ function computeCapability(g: GpuName): number | null {
   if (byName) return byName[1];
   return g.architecture ? (BY_ARCH[g.architecture] ?? null) : null;
 }
+
+/** The host's GPUs as the probe saw them (matrix, else the GPU query, else nvidia-smi -q), every one, in any job. */
+export function hostGpuCount(report: ProbeReport): number {
+  return factOf(report, 'topo')?.gpus.length ?? (factOf(report, 'gpus')?.gpus.length || (factOf(report, 'smi-q')?.gpus.length ?? 0));
+}

@@ -25,9 +25,12 @@ export interface PeermemState {
   readonly persistedBy: { readonly new: string[]; readonly legacy: string[] } | null;
   /** `ib_register_peer_memory_client` is in /proc/kallsyms. */
   readonly symbolExported: boolean | null;
+  /** The modules /proc/kallsyms shows exporting it (`ib_core`, `ib_uverbs`); empty when not read or not shown. */
+  readonly symbolExporters: readonly string[];
   /**
-   * nvidia_peermem's module file depends on ib_core (built against OFED's peer-memory symbols); false for the
-   * stub the driver builds without them, whose init always returns -EINVAL; null when modinfo did not say.
+   * nvidia_peermem's module file depends on a module exporting the peer-memory API (built against OFED's symbols:
+   * `ib_core` with older MLNX_OFED, `ib_uverbs` with recent MLNX_OFED and DOCA-OFED); false for the stub the driver
+   * builds without them, which depends on none and whose init always returns -EINVAL; null when modinfo did not say.
    */
   readonly newBuiltAgainstOfed: boolean | null;
 }
@@ -68,7 +71,8 @@ function readPeermem(report: ProbeReport): PeermemState {
     legacyServiceActive: service ? service.active === 'active' : null,
     persistedBy: readPersistence(report),
     symbolExported: kallsyms ? kallsyms.exported : null,
-    newBuiltAgainstOfed: builtAgainstOfed(report),
+    symbolExporters: kallsyms?.exporters ?? [],
+    newBuiltAgainstOfed: builtAgainstOfed(report, kallsyms?.exporters ?? []),
   };
 }
 
@@ -89,14 +93,22 @@ function inLsmod(report: ProbeReport, module: string): boolean | null {
 }
 
 /**
+ * The modules MLNX_OFED/DOCA-OFED export ib_register_peer_memory_client from: ib_core in older MLNX_OFED,
+ * ib_uverbs in recent MLNX_OFED and DOCA-OFED (real lsmod: `ib_uverbs … 3 nvidia_peermem,rdma_ucm,mlx5_ib`,
+ * NVIDIA/nccl-tests#362; kallsyms `[ib_uverbs]`, ROCm/rccl#1377).
+ */
+export const PEER_MEMORY_EXPORTERS: readonly string[] = ['ib_core', 'ib_uverbs'];
+
+/**
  * kernel-open/nvidia-peermem/nvidia-peermem.c compiles its body only when conftest.sh found
  * ib_register_peer_memory_client in a Module.symvers (NV_MLNX_IB_PEER_MEM_SYMBOLS_PRESENT); that body
- * calls into ib_core, so modpost records `depends: …ib_core…`. Without it the module needs nothing.
+ * calls it, so modpost records the module exporting it under `depends:` (ib_core or ib_uverbs, whichever
+ * the OFED build puts it in). The stub calls nothing and depends on none of them.
  */
-function builtAgainstOfed(report: ProbeReport): boolean | null {
+function builtAgainstOfed(report: ProbeReport, exporters: readonly string[]): boolean | null {
   const info = factOf(report, 'modinfo-nvidia-peermem');
   if (!info?.found || info.fields.depends === undefined) return null;
-  return info.depends.includes('ib_core');
+  return info.depends.some((d) => PEER_MEMORY_EXPORTERS.includes(d) || exporters.includes(d));
 }
 
 function moduleExists(report: ProbeReport, id: 'modinfo-nvidia-peermem' | 'modinfo-nv-peer-mem'): boolean | null {

@@ -5,7 +5,8 @@
 import type { Diagnosis } from './index';
 import { t } from '../l10n';
 
-export type VerdictTone = 'ok' | 'warning' | 'error';
+/** `unknown`: no error or warning, but some GPU's GPUDirect RDMA rests on facts that were not read (never green). */
+export type VerdictTone = 'ok' | 'warning' | 'error' | 'unknown';
 
 export interface HostVerdictWords {
   /** "GDR 8/8 GPUs", "GDR 8/8 GPUs · 1 warning", "peermem not loaded", "no RDMA NIC +1". */
@@ -22,6 +23,7 @@ export const shortWords = (): Readonly<Record<string, string>> => ({
   'rdma.none': t('no RDMA NIC'),
   'rdma.port-down': t('NIC port down'),
   'ofed.missing': t('no MLNX_OFED'),
+  'net.plugin-missing': t('no NCCL net plugin'),
   'peermem.conflict': t('two peermem modules'),
   'peermem.legacy': t('legacy nv_peer_mem'),
   'peermem.missing': t('no peermem module'),
@@ -68,12 +70,14 @@ export function hostVerdict(d: Diagnosis): HostVerdictWords {
     return { text: `${findingWords(errors[0].id, errors[0].title)}${more}`, tone: 'error', errors: errors.length, warnings };
   }
   if (d.pairs.length === 0) return { text: t('GPUs not read'), tone: 'warning', errors: 0, warnings };
-  const gdr = d.pairs.filter((p) => p.gdr).length;
-  const tone = gdr === d.pairs.length && warnings === 0 ? 'ok' : 'warning';
+  const gdr = d.pairs.filter((p) => p.gdr === true).length;
+  const unknown = d.pairs.filter((p) => p.gdr === null).length;
+  const tone = warnings > 0 || gdr + unknown < d.pairs.length ? 'warning' : unknown > 0 ? 'unknown' : 'ok';
   // Warnings are counted where they turn the icon yellow, so "GDR 8/8" beside a warning icon reads right.
   const warned = warnings === 0 ? '' : warnings === 1 ? t(' · 1 warning') : t(' · {0} warnings', warnings);
+  const unread = unknown === 0 ? '' : t(' · {0} unknown', unknown);
   const gpus = d.pairs.length === 1 ? t('GDR {0}/1 GPU', gdr) : t('GDR {0}/{1} GPUs', gdr, d.pairs.length);
-  return { text: `${gpus}${warned}`, tone, errors: 0, warnings };
+  return { text: `${gpus}${unread}${warned}`, tone, errors: 0, warnings };
 }
 
 /** A finding in a few words: its short name, else its title cut to fit. */

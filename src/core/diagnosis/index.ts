@@ -9,6 +9,8 @@ import { Finding, sortFindings } from './finding';
 import { blockerOf, nestKnockOns } from './knockOn';
 import { gpuNoneFindings, gpuSupportFindings } from './gpu';
 import { DEFAULT_NCCL, NcclAssumptions } from './ncclAssumptions';
+import { NcclEnvOrigin, withHostConfig } from './ncclHostConfig';
+import type { TopoFileNote } from '../topology/nccl/model';
 import { GpuNicPair, gpuNicPairs } from './pairs';
 import { peermemStateFindings } from './peermem';
 import { peermemLoadFindings } from './peermemLoad';
@@ -22,15 +24,18 @@ import { virtState, vmFindings } from './virt';
 import { probeFindings } from './probe';
 import { ofedMissingFindings, portDownFindings, rdmaNoneFindings } from './rdma';
 import { SuggestedEnv, suggestEnv } from './suggestedEnv';
+import { netPluginFindings, pluginOnlyHost } from './netPlugin';
 import { gdrReceiveOnlyFindings, nicFarFindings } from './topology';
+import { t } from '../l10n';
 
 export type { Finding, FixId, OperatorFixId, Severity } from './finding';
 export type { GpuNicPair, PairNic } from './pairs';
-export { pairsFromTopology, pathLabel, shortVerdict } from './pairs';
+export { missingText, pairsFromTopology, pathLabel, shortVerdict } from './pairs';
 export type { SuggestedEnv } from './suggestedEnv';
 export type { NcclAssumptions } from './ncclAssumptions';
-export { DEFAULT_NCCL, readNcclAssumptions } from './ncclAssumptions';
+export { DEFAULT_NCCL, readJobGpus, readNcclAssumptions } from './ncclAssumptions';
 export { ofedMismatchFromModprobe } from './peermemLoad';
+export { hostGpuCount } from './gpuFacts';
 
 export interface Diagnosis {
   /** Errors, then warnings, then info; knock-on findings are not here but in their cause's `children`. */
@@ -46,17 +51,26 @@ export interface NcclSummary {
   /** The release the verdicts follow (`2.30.7`), the newest modelled unless the user named one. */
   readonly assumed: string;
   readonly env: Readonly<Record<string, string>>;
-  /** sysfs (NCCL's own source of locality) or the nvidia-smi matrix; null without GPUs. */
-  readonly topologySource: 'sysfs' | 'matrix' | null;
+  /** sysfs (NCCL's own source of locality), an XML topology file NCCL loads instead, or the nvidia-smi matrix; null without GPUs. */
+  readonly topologySource: 'sysfs' | 'topo-file' | 'matrix' | null;
+  /** The XML topology NCCL loads (NCCL_TOPO_FILE, virtualTopology.xml): used, unread (verdicts unknown), or named but absent. */
+  readonly topologyFile: TopoFileNote | null;
+  /** Where each variable of `env` was set: `environment` (the job, as the user said) or the nccl.conf file and line. */
+  readonly envFrom: Readonly<Record<string, NcclEnvOrigin>>;
   /** Why sysfs could not be used, when it was read but fell short. */
   readonly sysfsMissing: string | null;
   /** NCCL_* values NCCL would ignore or read otherwise than they look. */
   readonly envProblems: readonly string[];
+  /** The job's GPUs the verdicts are for (nvidia-smi indexes); null: every GPU of the host. */
+  readonly jobGpus: readonly number[] | null;
 }
 
-export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NCCL): Diagnosis {
+export function diagnose(report: ProbeReport, job: NcclAssumptions = DEFAULT_NCCL): Diagnosis {
+  // NCCL reads /etc/nccl.conf and ~/.nccl.conf under the job's environment: the verdicts follow all three.
+  const host = withHostConfig(job, report);
+  const nccl = host.assumptions;
   const ctx = ruleContext(report, nccl);
-  const { pairs, verdict } = gpuNicPairs(ctx, nccl);
+  const { pairs, verdict } = gpuNicPairs(ctx, nccl, host.origins);
   const gpuNone = gpuNoneFindings(report);
   const rdmaNone = rdmaNoneFindings(report);
   const unsupported = gpuSupportFindings(report);
@@ -70,9 +84,11 @@ export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NC
     ...(gpuNone.length === 0 ? unsupported : []),
     ...rdmaNone,
     ...portDownFindings(report),
-    ...(gdrPossible
+    // On an EFA host the plugin registers GPU memory: NCCL's peer-memory test and OFED do not apply.
+    ...(gdrPossible && !pluginOnlyHost(report)
       ? [...peermemStateFindings(ctx), ...peermemLoadFindings(ctx), ...ofedMissingFindings(ctx), ...dmabufFindings(ctx.dmabuf)]
       : []),
+    ...(gdrPossible ? netPluginFindings(report, verdict) : []),
     ...(gdrPossible && verdict ? [...nicFarFindings(report, pairs, verdict), ...gdrReceiveOnlyFindings(report, verdict)] : []),
     ...(gdrPossible ? acsFindings(report, pairs, virt) : []),
     ...(gdrPossible ? linkFindings(report, paths) : []),
@@ -96,10 +112,22 @@ export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NC
       assumed: formatNcclVersion(nccl.version),
       env: nccl.env,
       topologySource: verdict?.source ?? null,
+      topologyFile: verdict?.topoFile ?? null,
+      envFrom: host.origins,
       sysfsMissing: verdict?.source === 'matrix' && factOf(report, 'pci-sysfs') ? verdict.sysfsMissing : null,
-      envProblems: verdict?.env.problems ?? [],
+      envProblems: [...(verdict?.env.problems ?? []), ...jobProblems(job.gpus ?? null, pairs.length, factOf(report, 'topo')?.gpus.length)],
+      jobGpus: job.gpus ?? null,
     },
   };
+}
+
+/** A job naming GPUs the host does not have. */
+function jobProblems(jobGpus: readonly number[] | null, kept: number, onHost: number | undefined): string[] {
+  if (jobGpus === null || onHost === undefined) return [];
+  const absent = jobGpus.filter((g) => g >= onHost);
+  return absent.length === 0 && kept > 0
+    ? []
+    : [t('the job names GPU {0}, which this host does not have ({1} GPUs)', absent.join(', '), onHost)];
 }
 
 /** Under the GPU Operator the host must not load or persist modules itself (docs/peer-memory.md §4). */

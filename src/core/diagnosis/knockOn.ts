@@ -53,6 +53,10 @@ const FEEDS: Readonly<Record<ProbeCommandId, readonly Check[]>> = {
   'iommu-groups': ['platform'],
   'pci-acs': ['platform'],
   dmi: ['platform'],
+  'nccl-conf': ['peer-memory', 'locality'],
+  'nccl-topo': ['locality'],
+  'nccl-net-plugin': ['nic'],
+  'fi-info': ['nic'],
 };
 
 export interface Blocker {

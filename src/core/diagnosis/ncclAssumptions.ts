@@ -8,6 +8,37 @@ export interface NcclAssumptions {
   readonly version: NcclVersion;
   /** NCCL_* variables by name, as they would be exported for the job. */
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * The GPUs of the job on each host, by nvidia-smi index (NVML's, the `dev` NCCL uses whatever CUDA_VISIBLE_DEVICES
+   * says); null or absent: every GPU of the host. NCCL's topology holds only the GPUs of the communicator.
+   */
+  readonly gpus?: readonly number[] | null;
+}
+
+/** At most this many GPUs in a list (no host has more; a longer list is a typo). */
+const MAX_JOB_GPUS = 256;
+
+/**
+ * The job's GPUs from `--gpus 0,1,2,3` (ranges `0-3` too) or `--gpus-per-node N` (GPUs 0 … N-1, as local ranks
+ * take them by default); null for every GPU; a message when neither reads.
+ */
+export function readJobGpus(list: string | undefined, perNode: string | undefined): number[] | null | string {
+  if (list !== undefined && perNode !== undefined) return t('give --gpus or --gpus-per-node, not both');
+  if (perNode !== undefined) {
+    const n = /^\s*(\d{1,3})\s*$/.exec(perNode);
+    if (!n || Number(n[1]) < 1 || Number(n[1]) > MAX_JOB_GPUS)
+      return t('"{0}" is not a number of GPUs per node (1 to {1})', perNode, MAX_JOB_GPUS);
+    return Array.from({ length: Number(n[1]) }, (_, i) => i);
+  }
+  if (list === undefined || list.trim() === '') return null;
+  const gpus = new Set<number>();
+  for (const part of list.split(',')) {
+    const m = /^\s*(\d{1,3})(?:\s*-\s*(\d{1,3}))?\s*$/.exec(part);
+    const [from, to] = m ? [Number(m[1]), Number(m[2] ?? m[1])] : [1, 0];
+    if (!m || to < from || to >= MAX_JOB_GPUS) return t('"{0}" is not a list of GPU indexes (e.g. 0,1,2,3 or 0-3)', list);
+    for (let g = from; g <= to; g++) gpus.add(g);
+  }
+  return [...gpus].sort((a, b) => a - b);
 }
 
 export const DEFAULT_NCCL: NcclAssumptions = { version: NEWEST_NCCL, env: {} };

@@ -11,8 +11,10 @@ import { RuleContext } from './context';
 import { factOf } from './evidence';
 import { gpuFacts } from './gpuFacts';
 import { rdmaPorts } from './rdmaPorts';
+import { hostTopoFiles } from './ncclHostConfig';
+import type { PciSysfs } from '../probe/pciSysfs';
 
-export function ncclModelInput(ctx: RuleContext, dmabufEnabledByEnv: boolean): NcclModelInput {
+export function ncclModelInput(ctx: RuleContext): NcclModelInput {
   const { report } = ctx;
   const topology = factOf(report, 'topo') ?? null;
   const sysfs = factOf(report, 'pci-sysfs') ?? null;
@@ -24,7 +26,11 @@ export function ncclModelInput(ctx: RuleContext, dmabufEnabledByEnv: boolean): N
     nvlinks: nvlinksOf(topology, gpus),
     ports: rdmaPorts(report),
     cpu: cpuOf(factOf(report, 'lscpu')),
-    nicSupport: (rules) => nicSupport(ctx, rules, dmabufEnabledByEnv),
+    topoFiles: hostTopoFiles(report),
+    nicBusIds: nicBusIds(sysfs),
+    pluginLibraries: factOf(report, 'nccl-net-plugin')?.libraries ?? null,
+    // ctx.dmabuf already follows the job's NCCL; env is the model's own read, for callers with other settings.
+    nicSupport: (rules, env) => nicSupport(ctx, rules, rules.dmabuf && (env.dmabufEnable ?? 1) !== 0),
   };
 }
 
@@ -45,8 +51,24 @@ export function matrixModelInput(topology: Topology): NcclModelInput {
     nvlinks: nvlinksOf(topology, gpus),
     ports: null,
     cpu: { arch: null, vendor: null, family: null, model: null },
+    topoFiles: null,
+    nicBusIds: new Map(),
+    pluginLibraries: null,
     nicSupport: () => null,
   };
+}
+
+/**
+ * Each RDMA device's NIC as NCCL puts it on the bus: its PCI function, as device 00 function 0 (NCCL_IB_MERGE_VFS,
+ * ncclIbGetPciPath in src/transport/net_ib/init.cc), from the sysfs path of the device.
+ */
+function nicBusIds(sysfs: PciSysfs | null): Map<string, string | null> {
+  return new Map(
+    (sysfs?.rdma ?? []).map((d) => {
+      const bdf = d.path.slice(d.path.lastIndexOf('/') + 1).toLowerCase();
+      return [d.name, /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/.test(bdf) ? `${bdf.slice(0, -4)}00.0` : null];
+    }),
+  );
 }
 
 /** NV<n> cells between GPUs of the matrix (sysfs does not show NVLink). */
@@ -78,7 +100,8 @@ function cpuOf(lscpu: Lscpu | undefined): CpuInfo {
 
 /**
  * The NIC side as NCCL sees it (ncclIbGdrSupport, or dma-buf): a peer-memory file the release checks,
- * or dma-buf when its prerequisites hold and NCCL_DMABUF_ENABLE is not 0.
+ * or dma-buf when its prerequisites hold, the release has it (NCCL_PTR_DMABUF, from 2.13) and
+ * NCCL_DMABUF_ENABLE (strtoll) is not 0.
  */
 function nicSupport({ report, dmabuf, host }: RuleContext, rules: NcclRules, dmabufEnabledByEnv: boolean): boolean | null {
   const peers = factOf(report, 'memory-peers');

@@ -7,7 +7,8 @@ import { Numactl } from '../parsers/numactl';
 import { TopoGpu, Topology } from '../parsers/topo';
 import { confirmText, verdictSentence } from '../topology/nccl/explain';
 import { tokenPath } from '../topology/nccl/fromMatrix';
-import { GpuVerdict, HostVerdict, ncclHostVerdict } from '../topology/nccl/model';
+import { GdrDecision } from '../topology/nccl/checkGdr';
+import { GpuVerdict, HostVerdict, TopoFileNote, ncclHostVerdict } from '../topology/nccl/model';
 import { PathType } from '../topology/nccl/pathType';
 import { formatNcclVersion } from '../topology/nccl/version';
 import { RuleContext } from './context';
@@ -15,6 +16,7 @@ import { factOf } from './evidence';
 import { hostTopology } from './hostTopology';
 import { ncclIbHcaValue } from './ibHca';
 import { NcclAssumptions } from './ncclAssumptions';
+import type { NcclEnvOrigin } from './ncclHostConfig';
 import { matrixModelInput, ncclModelInput } from './ncclInput';
 import { t } from '../l10n';
 
@@ -46,11 +48,16 @@ export interface GpuNicPair {
   /** CPU list to pin to; null when unknown. */
   readonly cpus: string | null;
   readonly cpuSource: 'topo' | 'numactl' | null;
-  /** NCCL uses GPUDirect RDMA in both directions (true also where a supporting fact was not read; `reason` says which). */
-  readonly gdr: boolean;
-  /** Present only when sends and receives differ (GDR read rule). */
-  readonly send?: boolean;
-  readonly receive?: boolean;
+  /**
+   * NCCL uses GPUDirect RDMA in both directions; false when it does not in one of them; null (unknown) when the answer
+   * rests on a fact that was not read (`missing` says which, and how to read it).
+   */
+  readonly gdr: boolean | null;
+  /** Present only when sends and receives differ (GDR read rule); null: that direction is unknown. */
+  readonly send?: boolean | null;
+  readonly receive?: boolean | null;
+  /** The unread facts an unknown verdict rests on, each with how to read it; [] when the verdict is decided. */
+  readonly missing: readonly MissingFact[];
   /** Why, in NCCL's terms, citing the function. */
   readonly reason: string;
   /** How to see it in NCCL's own log. */
@@ -62,15 +69,48 @@ export interface GpuNicPair {
   readonly ncclIbHca: string | null;
   /** The NCCL release the verdict was computed for. */
   readonly ncclAssumed: string;
+  /** The network NCCL uses: NET/IB, a network plugin (AWS EFA), or TCP sockets, which never use GPUDirect RDMA. */
+  readonly network: 'IB' | 'Socket' | 'plugin';
 }
 
-export function gpuNicPairs(ctx: RuleContext, nccl: NcclAssumptions): { pairs: GpuNicPair[]; verdict: HostVerdict | null } {
+/** A fact NCCL's decision needs that the probe did not read. */
+export interface MissingFact {
+  readonly fact: GdrDecision['unknown'][number];
+  /** What it is, in words. */
+  readonly what: string;
+  /** The command (or file) that reads it. */
+  readonly read: string;
+}
+
+export function gpuNicPairs(
+  ctx: RuleContext,
+  nccl: NcclAssumptions,
+  origins: Readonly<Record<string, NcclEnvOrigin>> = {},
+): { pairs: GpuNicPair[]; verdict: HostVerdict | null } {
   const host = hostTopology(ctx.report);
-  const verdict = ncclHostVerdict(ncclModelInput(ctx, nccl.env.NCCL_DMABUF_ENABLE !== '0'), nccl.version, nccl.env);
+  const verdict = ncclHostVerdict(ncclModelInput(ctx), nccl.version, nccl.env, nccl.gpus ?? null);
   if (!verdict) return { pairs: [], verdict: null };
   const numactl = factOf(ctx.report, 'numactl');
-  const pairs = verdict.gpus.map((gv) => pairOf(gv, verdict, host?.topology, numactl, host?.derived === true));
+  const notes = [hostSettingsText(verdict, origins), jobText(verdict, nccl.gpus ?? null)].filter((n) => n !== '').join(' ');
+  const pairs = verdict.gpus.map((gv) => {
+    const pair = pairOf(gv, verdict, host?.topology, numactl, host?.derived === true);
+    return { ...pair, reason: `${pair.reason} ${notes}` };
+  });
   return { pairs, verdict };
+}
+
+/** Which job the verdict is for: every GPU of the host unless the user named the job's GPUs. */
+function jobText(hv: HostVerdict, jobGpus: readonly number[] | null): string {
+  if (jobGpus === null) return t('For a job on every GPU of this host ({0}; --gpus names a smaller one).', hv.gpus.length);
+  return t("For a job on {0} of this host (NCCL's topology holds only the job's GPUs).", hv.gpus.map((g) => g.gpu.name).join(', '));
+}
+
+/** The settings NCCL takes from the host's nccl.conf files, with file and line: the verdict follows them. */
+function hostSettingsText(hv: HostVerdict, origins: Readonly<Record<string, NcclEnvOrigin>>): string {
+  const set = Object.entries(origins)
+    .filter(([name, o]) => o.from !== 'environment' && hv.env.given[name] !== undefined)
+    .map(([name, o]) => `${name}=${JSON.stringify(hv.env.given[name]).slice(1, -1)} (${o.from}${o.line === null ? '' : `:${o.line}`})`);
+  return set.length === 0 ? '' : t('Set on the host, and followed here (NVIDIA/nccl src/misc/param.cc initEnv): {0}.', set.join(', '));
 }
 
 /** Verdicts from a saved matrix alone: ports, NIC-side support and the GPUs' models are unknown, and said to be. */
@@ -91,8 +131,10 @@ function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, num
   const first = ordered[0];
   const printed = first ? (topo?.links[gv.gpu.name]?.[column(first.net.device)] ?? null) : null;
   const token = first ? (printed ?? first.direct) : null;
-  const send = first ? first.send.enabled !== false : false;
-  const receive = first ? first.receive.enabled !== false : false;
+  // No NIC at all is a decided "no"; a NIC whose path was not read is unknown.
+  const none = gv.unknownPaths ? null : false;
+  const send = first ? first.send.enabled : none;
+  const receive = first ? first.receive.enabled : none;
   const topoGpu = topo?.gpus.find((g) => g.name === gv.gpu.name);
   return {
     gpu: gv.gpu.name,
@@ -102,20 +144,79 @@ function pairOf(gv: GpuVerdict, hv: HostVerdict, topo: Topology | undefined, num
     ncclPath: first?.path ?? null,
     proxyGpu: first?.proxyGpu ?? null,
     ...(topoGpu ? pinning(topoGpu, numactl) : { numaNode: null, cpus: null, cpuSource: null }),
-    gdr: send && receive,
+    gdr: send === false || receive === false ? false : send === null || receive === null ? null : true,
     ...(send !== receive ? { send, receive } : {}),
+    missing: missingFacts(
+      first ? [first.send, first.receive].flatMap((d) => (d.enabled === null ? d.unknown : [])) : none === null ? ['path'] : [],
+      hv.topoFile,
+      hv.network === 'plugin',
+    ),
     reason: verdictSentence(gv, hv),
-    confirm: confirmText(gv),
+    confirm: confirmText(gv, hv),
+    network: hv.network,
     ncclIbHca: ncclIbHcaValue(ordered.map((u) => u.net)),
     ncclAssumed: formatNcclVersion(hv.rules.version),
   };
 }
 
+function missingFacts(unknown: readonly GdrDecision['unknown'][number][], topoFile: TopoFileNote | null, plugin = false): MissingFact[] {
+  const file = topoFile?.path ?? 'NCCL_TOPO_FILE';
+  const model = 'nvidia-smi --query-gpu=index,name,pci.bus_id --format=csv (or nvidia-smi -q)';
+  const words: Record<GdrDecision['unknown'][number], Omit<MissingFact, 'fact'>> = {
+    'nic-support': plugin
+      ? pluginFact()
+      : {
+          what: t('whether the NIC side supports GPUDirect RDMA (a peer-memory client NCCL recognises, or dma-buf)'),
+          read: t(
+            'ls /sys/kernel/mm/memory_peers/*/version /sys/module/nvidia_peermem/version; for dma-buf: modinfo nvidia (license "Dual MIT/GPL": the open modules) and uname -r (5.12 or later)',
+          ),
+        },
+    'gpu-support': { what: t('whether the GPU supports GPUDirect RDMA (its model: GeForce and TITAN do not)'), read: model },
+    'compute-capability': { what: t("the GPU's compute capability (its model)"), read: model },
+    path: {
+      what: t('the PCI path between the GPU and the NIC'),
+      read: t('readlink -f /sys/bus/pci/devices/<bus id> of the GPU and of the NIC, or nvidia-smi topo -m'),
+    },
+    'topo-file': {
+      what: t('the XML topology NCCL loads instead of sysfs ({0})', file) + topoFileWhy(topoFile),
+      read: t(
+        'cat {0} (gdr-doctor reads the NCCL_TOPO_FILE that nccl.conf names and virtualTopology.xml; a file named only in the job environment is not read)',
+        file,
+      ),
+    },
+  };
+  return [...new Set(unknown)].map((fact) => ({ fact, ...words[fact] }));
+}
+
+/** On a plugin's network (EFA) the plugin tells NCCL whether it can register GPU memory. */
+function pluginFact(): Omit<MissingFact, 'fact'> {
+  return {
+    what: t('whether the network plugin can register GPU memory (aws-ofi-nccl: FI_HMEM through the efa driver, or dma-buf)'),
+    read: t("fi_info -p efa -c FI_HMEM (an FI_HMEM provider); NCCL's log with NCCL_DEBUG=INFO shows the plugin's own answer"),
+  };
+}
+
+function topoFileWhy(note: TopoFileNote | null): string {
+  if (!note?.why) return '';
+  return `: ${note.why === 'not-read' ? t('not read') : note.why === 'truncated' ? t('longer than gdr-doctor reads') : note.why}`;
+}
+
+/** For an unknown verdict: what was not read and how to read it, one sentence; '' when nothing is missing. */
+export function missingText(p: GpuNicPair): string {
+  if (p.missing.length === 0) return '';
+  return t('Unknown, not read: {0}.', p.missing.map((m) => t('{0} (read it with: {1})', m.what, m.read)).join('; '));
+}
+
 /** The verdict in a few words, the same everywhere it is shown short (CLI, Hosts tree, topology panel). */
 export function shortVerdict(p: GpuNicPair): string {
+  if (p.network === 'plugin' && p.gdr === null) return t('GDR: the network plugin decides');
+  if (p.gdr === null && p.send !== false && p.receive !== false) return t('GDR unknown');
+  if (p.network === 'Socket') return t('no GDR: TCP sockets');
   if (p.nics.length === 0) return t('no GDR: no usable NIC');
   if (p.send === false && p.receive === true) return t('GDR receives only');
   if (p.send === true && p.receive === false) return t('GDR sends only');
+  if (p.send === false && p.receive === null) return t('GDR sends no, receives unknown');
+  if (p.send === null && p.receive === false) return t('GDR receives no, sends unknown');
   if (!p.gdr) return t('GDR no');
   return p.proxyGpu ? t('GDR yes via {0} (PXN)', p.proxyGpu) : p.ncclPath === 'P2C' ? t('GDR yes (C2C)') : t('GDR yes');
 }

@@ -152,7 +152,7 @@ export function loadBlockWords(block: PeermemLoadBlock): string {
       );
     case 'built-without-ofed':
       return t(
-        "the installed nvidia_peermem was built without OFED's peer-memory symbols (modinfo: it depends on no ib_core), so its init always returns -EINVAL: OFED was installed after the NVIDIA driver. Reinstall the driver (or rebuild its DKMS modules) now that OFED is present.",
+        "the installed nvidia_peermem was built without OFED's peer-memory symbols (modinfo: it depends on neither ib_core nor ib_uverbs, the modules MLNX_OFED/DOCA-OFED export ib_register_peer_memory_client from), so its init always returns -EINVAL: OFED was installed after the NVIDIA driver. Reinstall the driver (or rebuild its DKMS modules) now that OFED is present.",
       );
   }
 }
@@ -182,7 +182,7 @@ function ofedMismatchFinding(dmabufAvailable: boolean, evidence: string[], cause
     title: t('nvidia-peermem cannot load: the peer-memory API of MLNX_OFED/DOCA-OFED is missing'),
     detail: [
       t(
-        'nvidia_peermem (and the legacy nv_peer_mem) register with ib_register_peer_memory_client, which only the MLNX_OFED/DOCA-OFED ib_core exports. The NVIDIA driver always builds nvidia-peermem, but built without OFED\'s symbols its init returns -EINVAL, and against a kernel without them it finds no symbol: modprobe fails with "Invalid argument" (dmesg: "Unknown symbol" or "disagrees about version of symbol ib_register_peer_memory_client").',
+        'nvidia_peermem (and the legacy nv_peer_mem) register with ib_register_peer_memory_client, which only MLNX_OFED/DOCA-OFED export (from ib_core in older releases, from ib_uverbs in recent MLNX_OFED and DOCA-OFED). The NVIDIA driver always builds nvidia-peermem, but built without OFED\'s symbols its init returns -EINVAL, and against a kernel without them it finds no symbol: modprobe fails with "Invalid argument" (dmesg: "Unknown symbol" or "disagrees about version of symbol ib_register_peer_memory_client").',
       ),
       cause
         ? t('Here: {0}', cause)

@@ -1,4 +1,4 @@
-// RoCE and InfiniBand port checks (docs/nccl-gdr.md §8) on the ports NCCL uses:
+// RoCE and InfiniBand port checks (docs/nccl-gdr.md §9) on the ports NCCL uses:
 // - `roce.no-v2-gid`: a RoCE port with no RoCE v2 GID on an IPv4/IPv6 address — only link-local
 //   entries (no IP address on its netdev) or only RoCE v1 — cannot reach another subnet.
 // - `roce.gid-index`: NCCL's own choice (topology/nccl/gidIndex.ts, after ncclIbGetGidIndex) lands on

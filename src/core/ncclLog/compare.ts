@@ -155,12 +155,13 @@ function nicNames(p: GpuNicPair): string[] {
  */
 function gdrAgrees(way: GdrWay, log: NcclLogGpu): boolean | null {
   const { total, gdrdma } = log.netConnections;
-  if (total === 0) return null;
+  if (total === 0 || way === 'unknown') return null;
   if (way === 'send' || way === 'receive') return gdrdma > 0;
   return way === 'both' ? gdrdma === total : gdrdma === 0;
 }
 
 function gdrWay(p: GpuNicPair): GdrWay {
-  if (p.send !== undefined && p.send !== p.receive) return p.send ? 'send' : 'receive';
-  return p.gdr ? 'both' : 'none';
+  if (p.send === true && p.receive === false) return 'send';
+  if (p.send === false && p.receive === true) return 'receive';
+  return p.gdr === null ? 'unknown' : p.gdr ? 'both' : 'none';
 }

@@ -5,7 +5,7 @@ import type { NcclLogGpu } from './types';
 import { t } from '../l10n';
 
 const wayText = (way: GdrWay): string =>
-  ({ both: 'GDR', send: t('GDR for sends only'), receive: t('GDR for receives only'), none: t('no GDR') })[way];
+  ({ both: 'GDR', send: t('GDR for sends only'), receive: t('GDR for receives only'), none: t('no GDR'), unknown: t('GDR unknown') })[way];
 
 const gpuList = (gpus: readonly ComparedGpu[]): string => gpus.map((g) => g.gpu).join(', ');
 

@@ -5,7 +5,8 @@ import type { Finding } from '../diagnosis/finding';
 import type { NcclLogGpu } from './types';
 
 /** Which way the model predicts GPU Direct RDMA for a GPU's network connections. */
-export type GdrWay = 'both' | 'send' | 'receive' | 'none';
+/** `unknown`: the prediction rests on facts the probe did not read (the pair's gdr is null): nothing is judged. */
+export type GdrWay = 'both' | 'send' | 'receive' | 'none' | 'unknown';
 
 export interface ComparedGpu {
   /** The model's name (`GPU0`, nvidia-smi's numbering). */

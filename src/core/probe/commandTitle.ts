@@ -16,6 +16,9 @@ const TITLES: Readonly<Partial<Record<ProbeCommandId, string>>> = {
   'iommu-groups': 'ls /sys/kernel/iommu_groups',
   'pci-acs': 'lspci -vvv of the GPU↔NIC bridges (ACS)',
   dmi: 'cat /sys/class/dmi/id/{sys_vendor,product_name}',
+  'nccl-conf': 'cat /etc/nccl.conf ~/.nccl.conf',
+  'nccl-topo': 'cat virtualTopology.xml, NCCL_TOPO_FILE',
+  'nccl-net-plugin': 'ls libnccl-net*.so (NCCL network plugins)',
 };
 
 /** Longer command lines than this are not titles: the id says more. */

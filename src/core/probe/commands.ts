@@ -13,6 +13,8 @@
 //   <one empty line>
 // (like `head` prints several files). No header at all means no such file: `headedFiles.ts` reads it.
 
+import { NCCL_CONF_COMMAND, NCCL_TOPO_COMMAND } from './ncclConfig';
+import { FI_INFO_COMMAND, NET_PLUGIN_COMMAND } from './netPlugin';
 import { PCI_ACS_COMMAND } from './pciAcs';
 import { PCI_SYSFS_COMMAND } from './pciSysfs';
 
@@ -96,7 +98,7 @@ export const PROBE_COMMANDS = [
     timeoutS: DEFAULT_S,
   },
   { id: 'sudo-n', command: 'id -u; sudo -n true', timeoutS: DEFAULT_S },
-  // Exported only by MLNX_OFED/DOCA-OFED ib_core (docs/peer-memory.md §2); names are readable without
+  // Exported only by MLNX_OFED/DOCA-OFED's ib_core or ib_uverbs (docs/peer-memory.md §2); names are readable without
   // root. Reading /proc/kallsyms makes the kernel format every symbol (tens of ms of CPU), and the answer
   // only matters when no peer-memory module is loaded: a live one has resolved the symbol (hostChecks.ts).
   {
@@ -132,6 +134,17 @@ export const PROBE_COMMANDS = [
     display: 'lspci -vvv -s <each GPU, NIC and bridge between them> (as root, or through sudo -n)',
     timeoutS: 20,
   },
+  // NCCL's own configuration (ncclConfig.ts): its conf files, and the XML topologies it loads by itself.
+  { id: 'nccl-conf', command: NCCL_CONF_COMMAND, display: 'cat /etc/nccl.conf ~/.nccl.conf', timeoutS: DEFAULT_S },
+  {
+    id: 'nccl-topo',
+    command: NCCL_TOPO_COMMAND,
+    display: 'cat /var/run/nvidia-topologyd/virtualTopology.xml <the NCCL_TOPO_FILE of nccl.conf>',
+    timeoutS: DEFAULT_S,
+  },
+  // Network plugins NCCL loads before its own transports, and libfabric's efa provider (netPlugin.ts).
+  { id: 'nccl-net-plugin', command: NET_PLUGIN_COMMAND, display: 'ldconfig -p; ls <plugin folders>/libnccl-net*.so', timeoutS: DEFAULT_S },
+  { id: 'fi-info', command: FI_INFO_COMMAND, display: 'fi_info -p efa', timeoutS: DEFAULT_S },
   // Who made the machine: a hypervisor names itself here (QEMU, VMware, Amazon EC2…); Xen guests in /sys/hypervisor.
   {
     id: 'dmi',

@@ -15,6 +15,8 @@ import { SmiQuery, parseSmiQuery } from '../parsers/smiQuery';
 import { Topology, parseTopo } from '../parsers/topo';
 import { ProbeCommandId } from './commands';
 import { CommandResult } from './frames';
+import { HostFileText, NcclConfFile, parseNcclConf, parseNcclTopoFiles } from './ncclConfig';
+import { FiInfoEntry, parseFiInfo, parseNetPlugins } from './netPlugin';
 import { PciAcs, parsePciAcs } from './pciAcs';
 import { PciSysfs, parsePciSysfs } from './pciSysfs';
 import { Dmi, MemoryPeer, ModulesLoadFile, SysModule, parseDmi, parseMemoryPeers, parseModulesLoad, parseSysModules } from './headedFiles';
@@ -62,6 +64,10 @@ export interface FactTypes {
   'pci-sysfs': PciSysfs;
   'pci-acs': PciAcs;
   dmi: Dmi;
+  'nccl-conf': { files: NcclConfFile[] };
+  'nccl-topo': { files: HostFileText[] };
+  'nccl-net-plugin': { libraries: string[] };
+  'fi-info': { entries: FiInfoEntry[] };
 }
 
 export interface ProbeFact<T> {
@@ -122,6 +128,11 @@ const READERS: { [K in ProbeCommandId]: FactReader<FactTypes[K]> } = {
   'pci-sysfs': text(parsePciSysfs),
   'pci-acs': text(parsePciAcs),
   dmi: text(parseDmi),
+  // Raw stdout: a conf file's CR line ends and exact bytes matter (setEnvFile keeps a CR before 2.30.3).
+  'nccl-conf': { parse: (out) => parseNcclConf(out.stdout), readFailures: false },
+  'nccl-topo': { parse: (out) => parseNcclTopoFiles(out.stdout), readFailures: false },
+  'nccl-net-plugin': text(parseNetPlugins),
+  'fi-info': text(parseFiInfo),
 };
 
 export function parseProbe(results: readonly CommandResult[]): ProbeFacts {

@@ -43,12 +43,17 @@ export interface KallsymsPeer {
   readonly exported: boolean;
   /** The kallsyms lines naming the symbol. */
   readonly lines: string[];
+  /**
+   * The modules exporting it, from the `[module]` after the symbol: `ib_core` (older MLNX_OFED), `ib_uverbs` (recent
+   * MLNX_OFED, DOCA-OFED). Empty when not read or not shown.
+   */
+  readonly exporters: string[];
   /** Not read: this peer-memory module is loaded, and loading it resolved the symbol in the running kernel. */
   readonly impliedBy?: string;
 }
 
 /**
- * `grep ib_register_peer_memory_client /proc/kallsyms`: exported by MLNX_OFED/DOCA-OFED ib_core only.
+ * `grep ib_register_peer_memory_client /proc/kallsyms`: exported by MLNX_OFED/DOCA-OFED's ib_core or ib_uverbs only.
  * Skipped on the host when nvidia_peermem or nv_peer_mem is live: `KALLSYMS_NOT_READ <module>`.
  */
 export function parseKallsymsPeer(out: CommandOutput): Parsed<KallsymsPeer> {
@@ -60,12 +65,25 @@ export function parseKallsymsPeer(out: CommandOutput): Parsed<KallsymsPeer> {
     lines.length === 1 && out.exitCode === 0 && lines[0].startsWith(`${KALLSYMS_NOT_READ} `)
       ? lines[0].slice(KALLSYMS_NOT_READ.length + 1).trim()
       : '';
-  if (/^(nvidia_peermem|nv_peer_mem)$/.test(skipped)) return ok({ exported: true, lines: [], impliedBy: skipped });
-  if (out.exitCode === 1 && lines.length === 0) return ok({ exported: false, lines });
+  if (/^(nvidia_peermem|nv_peer_mem)$/.test(skipped)) return ok({ exported: true, lines: [], exporters: [], impliedBy: skipped });
+  if (out.exitCode === 1 && lines.length === 0) return ok({ exported: false, lines, exporters: [] });
   if (out.exitCode !== 0) return fail(1, `${what}: grep could not read /proc/kallsyms (exit ${out.exitCode}): ${quote(out.stderr.trim())}`);
   const bad = lines.findIndex((l) => !l.includes('ib_register_peer_memory_client'));
   if (bad >= 0) return fail(bad + 1, `${what}: expected kallsyms lines naming the symbol, found ${quote(lines[bad])}`);
-  return ok({ exported: lines.length > 0, lines });
+  return ok({ exported: lines.length > 0, lines, exporters: exportersOf(lines) });
+}
+
+/**
+ * The kernel prints `%px %c %s\t[%s]` for a module's symbol (kernel/kallsyms.c s_show): the text symbol line
+ * (`T ib_register_peer_memory_client\t[ib_uverbs]`) names the module that exports it.
+ */
+function exportersOf(lines: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const line of lines) {
+    const m = /^\S+\s+[Tt]\s+ib_register_peer_memory_client\s+\[([A-Za-z0-9_-]{1,64})\]\s*$/.exec(line);
+    if (m) found.add(m[1]);
+  }
+  return [...found];
 }
 
 /**

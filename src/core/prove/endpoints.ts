@@ -1,5 +1,5 @@
 // The two ends of each GPU's measurement, from a diagnosed host: the GPU's NIC port as the NCCL
-// model decides it (docs/nccl-gdr.md §5), its line rate, the NUMA node to pin to (docs/perftest.md
+// model decides it (docs/nccl-gdr.md §6), its line rate, the NUMA node to pin to (docs/perftest.md
 // §1), and for one host the port that plays the server.
 import { Diagnosis, GpuNicPair } from '../diagnosis';
 import { factOf } from '../diagnosis/evidence';

@@ -66,7 +66,7 @@ function pairsMarkdown(pairs: readonly GpuNicPair[]): string[] {
   if (pairs.length === 0) return [];
   const rows = pairs.map((p) => {
     const nics = p.nics.map((n) => n.device ?? n.nic).join(', ') || t('none');
-    return `| ${cell(p.gpu)} | ${cell(nics)} | ${cell(p.link ?? '-')} | ${cell(p.numaNode ?? '?')} | ${p.gdr ? t('yes') : t('no')} | ${cell(p.reason)} |`;
+    return `| ${cell(p.gpu)} | ${cell(nics)} | ${cell(p.link ?? '-')} | ${cell(p.numaNode ?? '?')} | ${p.gdr === null ? t('unknown') : p.gdr ? t('yes') : t('no')} | ${cell(p.reason)} |`;
   });
   const head = ['GPU', 'NIC', t('Link'), 'NUMA', 'GDR', t('Why')];
   return [`## ${t('Nearest RDMA NIC per GPU')}`, '', `| ${head.join(' | ')} |`, '|---|---|---|---|---|---|', ...rows, ''];

@@ -21,6 +21,7 @@ import { orGroupFix } from '../fleet/groupFix';
 import { analyzeNcclLogCommand } from '../ncclLog/analyzeCommand';
 import { compareNcclLogCommand } from '../ncclLog/compareCommand';
 import { proveCommand } from '../prove/proveCommand';
+import { setJobGpusCommand } from './jobGpus';
 import { stopWatchingCommand, watchCommand } from '../watch/watchCommands';
 import { diagnoseClusterCommand, fixClusterNodeCommand, refreshClustersCommand } from '../clusters/clusterCommands';
 import { proveNcclCommand } from '../prove/proveNcclCommand';
@@ -62,6 +63,7 @@ const TABLE: Record<NodeCommandId, Handler> = {
   [Commands.analyzeNcclLog]: analyzeNcclLogCommand,
   [Commands.compareNcclLog]: compareNcclLogCommand,
   [Commands.prove]: proveCommand,
+  [Commands.setJobGpus]: setJobGpusCommand,
   [Commands.watch]: watchCommand,
   [Commands.stopWatching]: stopWatchingCommand,
   // The Clusters view's rows are not HostsNodes: its commands read their own node kinds (clusterCommands.ts).

@@ -1,7 +1,7 @@
 // What the Hosts view shows: the host list (ssh_config hosts, hosts added by hand, this machine,
 // the demo) and each host's last diagnosis or why it failed. No VS Code import: the tree reads
 // it and redraws on change; commands write to it. Nothing here connects anywhere.
-import { Diagnosis } from '../../core/diagnosis';
+import { Diagnosis, hostGpuCount } from '../../core/diagnosis';
 import type { NcclLogSummary } from '../../core/ncclLog/types';
 import type { ProofReport } from '../../core/prove';
 import { DEMO_HOST_SHORT_NAME } from '../../core/transport';
@@ -202,6 +202,11 @@ export class HostModel {
   setProof(id: string, proof: ProofReport): void {
     this.statuses.set(id, { ...this.status(id), proof });
     this.changed(false);
+  }
+
+  /** How many GPUs each diagnosed host has, as its report shows them (whatever job the verdicts are for). */
+  diagnosedGpuCounts(): number[] {
+    return [...this.statuses.values()].flatMap((st) => (st.lastDiagnosed ? [hostGpuCount(st.lastDiagnosed.report)] : []));
   }
 
   /** Every kept diagnosis recomputed from its report (the NCCL release or environment changed): no host is contacted. */

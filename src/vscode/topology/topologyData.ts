@@ -2,7 +2,15 @@
 // the webview draws. The words come from the core: a host's verdicts and their sentences from the
 // diagnosis (topology/nccl/explain.ts), a matrix token's rule from topology/nccl/linkRule.ts. A saved
 // matrix without a host gets verdicts from the same model, from the matrix alone. No VS Code import.
-import { DEFAULT_NCCL, GpuNicPair, NcclAssumptions, SuggestedEnv, pairsFromTopology, shortVerdict } from '../../core/diagnosis';
+import {
+  DEFAULT_NCCL,
+  GpuNicPair,
+  NcclAssumptions,
+  SuggestedEnv,
+  missingText,
+  pairsFromTopology,
+  shortVerdict,
+} from '../../core/diagnosis';
 import { shellAssignment } from '../../core/shellText';
 import type { Topology } from '../../core/parsers/topo';
 import { topologyGraph } from '../../core/topology/graph';
@@ -148,7 +156,7 @@ function gpuDetail(topology: Topology, name: string, pair: GpuNicPair | undefine
     verdict: pair ? shortVerdict(pair) : t('GDR unknown'),
     ncclPath: pair?.ncclPath ?? null,
     proxyGpu: pair?.proxyGpu ?? null,
-    reason: `${pair?.reason ?? t('No verdict.')}${caveat}`,
+    reason: `${pair?.reason ?? t('No verdict.')}${pair && pair.missing.length > 0 ? ` ${missingText(pair)}` : ''}${caveat}`,
     confirm: pair?.confirm ?? '',
     ncclIbHca: pair?.ncclIbHca ?? null,
     ncclIbHcaShell: pair?.ncclIbHca ? shellAssignment('NCCL_IB_HCA', pair.ncclIbHca) : null,

@@ -2,7 +2,7 @@
 // sidebar at its default width shows; the tooltip leads with the verdict and what to do, then the
 // facts (NICs, path, NUMA node, the GPU's model and bus address) and NCCL's reasoning last. No VS Code
 // import (treeItems.ts renders it).
-import { Finding, GpuNicPair, pathLabel, shortVerdict } from '../../core/diagnosis';
+import { Finding, GpuNicPair, missingText, pathLabel, shortVerdict } from '../../core/diagnosis';
 import { findingLabel } from '../../core/diagnosis/findingLabel';
 import { factOf } from '../../core/diagnosis/evidence';
 import { ProbeReport } from '../../core/probe/runProbe';
@@ -49,7 +49,9 @@ function verdictSentence(pair: GpuNicPair): string {
         ? t('{0} does not use GPUDirect RDMA: NCCL has no RDMA NIC for it.', pair.gpu)
         : t('{0} does not use GPUDirect RDMA ({1}): NCCL stages its transfers through host memory.', pair.gpu, shortVerdict(pair));
     case 'unknown':
-      return t('{0}: whether NCCL uses GPUDirect RDMA is unknown: what it depends on was not read.', pair.gpu);
+      return pair.network === 'plugin'
+        ? t("{0}: NCCL's network plugin decides whether it uses GPUDirect RDMA (NCCL's own rules allow it).", pair.gpu)
+        : t('{0}: whether NCCL uses GPUDirect RDMA is unknown: what it depends on was not read.', pair.gpu);
   }
 }
 
@@ -58,7 +60,8 @@ function whatToDo(pair: GpuNicPair, findings: readonly Finding[]): string | unde
   if (pair.gdr === true) return undefined;
   const names = (f: Finding) => new RegExp(`\\b${pair.gpu}\\b`).test(f.title);
   const cause = findings.find((f) => f.severity === 'error') ?? findings.find((f) => f.severity === 'warning' && names(f));
-  if (!cause) return undefined;
+  // Unknown without a cause: what was not read, and how to read it.
+  if (!cause) return pair.gdr === null && pair.missing.length > 0 ? missingText(pair) : undefined;
   return cause.fixes.length > 0
     ? t('What to do: {0} (quick fix {1}, under Findings).', findingLabel(cause), cause.fixes[0])
     : t('What to do: see the finding "{0}".', findingLabel(cause));

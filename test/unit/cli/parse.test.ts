@@ -116,6 +116,9 @@ const KIND_OF_DIR: Record<string, string> = {
   lspci: 'lspci',
   'show-gids': 'show-gids',
   perftest: 'perftest',
+  'nccl-conf': 'nccl-conf',
+  'nccl-topo': 'nccl-topo',
+  'fi-info': 'fi-info',
   'nccl-tests': 'nccl-tests',
 };
 

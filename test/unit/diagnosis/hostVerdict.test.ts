@@ -38,6 +38,13 @@ describe('hostVerdict: a host in a few words', () => {
     assert.equal(hostVerdict(warned).text, 'GDR 8/8 GPUs · 1 warning');
   });
 
+  it('GPUs whose GDR rests on unread facts: counted apart, and the tone is unknown, never ok', () => {
+    const pairs = healthy.pairs.map((p, i) => (i < 2 ? { ...p, gdr: null } : p));
+    assert.deepEqual(hostVerdict({ ...healthy, pairs }), { text: 'GDR 6/8 GPUs · 2 unknown', tone: 'unknown', errors: 0, warnings: 0 });
+    const oneOff = pairs.map((p, i) => (i === 2 ? { ...p, gdr: false } : p));
+    assert.equal(hostVerdict({ ...healthy, pairs: oneOff }).tone, 'warning', 'a GPU without GDR still warns');
+  });
+
   it('several errors: the first one, and how many more', () => {
     const error = (id: string) => ({ ...healthy.findings[0], id, severity: 'error' as const });
     const v = hostVerdict({ ...healthy, findings: [error('rdma.none'), error('peermem.not-loaded')] });

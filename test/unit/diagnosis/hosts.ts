@@ -21,12 +21,16 @@ import { HostFiles, fixture } from './hostReport';
 const OPEN_550 = 'modinfo/nvidia-550-open-ubuntu2204-signed.txt';
 const PROPRIETARY_510 = 'modinfo/nvidia-510-proprietary-ubuntu2204-a6000.txt';
 
-/** 8× A100 (DGX-A100 topo: every GPU PXB to two NICs), nvidia_peermem loaded, registered and persisted. */
+/**
+ * 8 data-center GPUs (DGX-A100 topo: every GPU PXB to two NICs), nvidia_peermem loaded, registered and persisted.
+ * nvidia-smi -q is an 8× H100 box's: eight GPU models read, so no verdict rests on an unread model (a 4-GPU
+ * output would leave GPU4-7 unknown).
+ */
 export const HEALTHY: HostFiles = {
   topo: fixture('topo/dgx-a100-epyc-nic-legend.txt'),
   numactl: fixture('numactl/amd-epyc-2socket-nps4-8node-mi210.txt'),
   lscpu: fixture('lscpu/amd-epyc-9534-2socket-nps4-h100nvl-new-layout.txt'),
-  'smi-q': fixture('smi-q/a100-sxm4-80gb-x4-driver555.txt'),
+  'smi-q': fixture('smi-q/h100-80gb-hbm3-x8-driver565.txt'),
   lsmod: fixture('lsmod/gpu-operator-ib-grep-nvidia-peermem.txt'),
   'modinfo-nv-peer-mem': modinfoNotFound('nv_peer_mem'),
   'modinfo-nvidia': fixture(OPEN_550),

@@ -32,8 +32,9 @@ describe('diagnosis: knock-on findings under their cause', () => {
       'Could not read `ibv_devinfo -v`: command not found (exit 127)',
       'Could not read `cat /proc/driver/nvidia/version`: exit 1',
       // /proc/cmdline was left out of the recording (test/probes/SOURCES.md), and the probe then had no
-      // ACS or DMI read: not collected, and moot too.
-      '3 diagnostics were not collected',
+      // ACS, DMI or NCCL configuration read (nccl.conf, topology file, network plugins, fi_info): not
+      // collected, and moot too.
+      '7 diagnostics were not collected',
     ]);
     for (const child of cause.children ?? []) {
       assert.equal(child.id, 'probe.command-failed');
@@ -60,10 +61,11 @@ describe('diagnosis: knock-on findings under their cause', () => {
     );
     assert.deepEqual(ids(d.findings), ['gpu.none']);
     assert.equal(d.findings[0].title, 'The NVIDIA driver is not running');
-    // The preset saves no gpus, modinfo nvidia_peermem, sudo -n, sysfs, lspci (ACS) or DMI output: moot as well.
+    // The preset saves no gpus, modinfo nvidia_peermem, sudo -n, sysfs, lspci (ACS), NCCL configuration
+    // (nccl.conf, topology file, plugins, fi_info) or DMI output: moot as well.
     assert.deepEqual(titles(d.findings[0].children), [
       'Could not read `cat /proc/driver/nvidia/version`: exit 1',
-      '5 diagnostics were not collected',
+      '9 diagnostics were not collected',
     ]);
   });
 
@@ -87,8 +89,11 @@ describe('diagnosis: knock-on findings under their cause', () => {
     // Not collected by the preset: gpus and the sysfs PCI tree could still show a GPU or an RDMA device,
     // so that finding stays at the top (the rule looks at every diagnostic it names).
     const rest = d.findings.filter((f) => f.id === 'probe.command-failed');
-    assert.deepEqual(titles(rest), ['7 diagnostics were not collected']);
-    assert.match(rest[0].detail, /gpus, modinfo-nvidia-peermem, nvidia-version, sudo-n, pci-sysfs, pci-acs, dmi\.$/);
+    assert.deepEqual(titles(rest), ['11 diagnostics were not collected']);
+    assert.match(
+      rest[0].detail,
+      /gpus, modinfo-nvidia-peermem, nvidia-version, sudo-n, pci-sysfs, pci-acs, nccl-conf, nccl-topo, nccl-net-plugin, fi-info, dmi\.$/,
+    );
   });
 
   it('without a blocking finding a failed diagnostic stays a finding of its own, as before', async () => {

@@ -1,7 +1,7 @@
 // GPU↔NIC verdicts, topo.nic-far and the suggested environment, on real topologies. Expected values
 // are read from the matrices (rows quoted in the comments).
 import * as assert from 'node:assert/strict';
-import { diagnose } from '../../../src/core/diagnosis';
+import { diagnose, missingText, shortVerdict } from '../../../src/core/diagnosis';
 import { fixture, hostReport, labFile } from './hostReport';
 import { HEALTHY, only, without } from './hosts';
 
@@ -55,10 +55,24 @@ describe('diagnosis: GPU↔NIC pairs', () => {
       await hostReport({ topo: labFile('healthy', 'out/nvidia-smi_topo_-m.stdout'), numactl: labFile('healthy', 'out/numactl_-H.stdout') }),
     );
     assert.deepEqual(
-      d.pairs.filter((p) => !p.gdr).map((p) => p.gpu),
+      d.pairs.filter((p) => p.gdr === false).map((p) => p.gpu),
       ['GPU4', 'GPU5', 'GPU6', 'GPU7'],
     );
     assert.equal(only(d.findings, 'topo.nic-far').severity, 'warning');
+    // Only the matrix and numactl were read: GPU0-3's PXB/PIX paths are within the threshold, but neither the NIC
+    // side (peer memory, dma-buf) nor the GPU models were read, so their GPUDirect RDMA is unknown, not yes (and
+    // without an NVLink peer, sends need compute capability 8.0, unread too).
+    const gpu3 = d.pairs[3];
+    assert.deepEqual([gpu3.gdr, gpu3.missing.map((m) => m.fact)], [null, ['nic-support', 'gpu-support', 'compute-capability']]);
+    assert.match(gpu3.missing[0].read, /memory_peers/);
+    assert.match(gpu3.missing[1].read, /nvidia-smi --query-gpu=index,name,pci\.bus_id/);
+    assert.equal(shortVerdict(gpu3), 'GDR unknown');
+    assert.match(missingText(gpu3), /^Unknown, not read: whether the NIC side supports GPUDirect RDMA/);
+    assert.deepEqual(
+      d.pairs.slice(4).map((p) => p.missing),
+      [[], [], [], []],
+      'a decided "no" misses nothing',
+    );
   });
 
   it('PHB/NODE-only NICs (NUMA range affinity): NCCL_NET_GDR_LEVEL=PHB is suggested', async () => {
@@ -105,7 +119,12 @@ describe('diagnosis: GPU↔NIC pairs', () => {
     assert.equal(d.pairs.length, 1);
     assert.deepEqual([d.pairs[0].numaNode, d.pairs[0].cpus, d.pairs[0].cpuSource], [null, '0-7', 'topo']);
     assert.deepEqual(d.pairs[0].nics, []);
-    assert.equal(d.pairs[0].gdr, false);
+    // The host has an RDMA device (ibv_devinfo: mlx4_0) that the matrix does not list: its path is unread.
+    assert.equal(d.pairs[0].gdr, null);
+    assert.deepEqual(
+      d.pairs[0].missing.map((m) => m.fact),
+      ['path'],
+    );
   });
 
   it('twelve NICs, each GPU PXB to its own (H200 HGX): all GDR, NCCL_IB_HCA in device order, no GDR level', async () => {

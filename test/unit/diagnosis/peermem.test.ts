@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import { NcclAssumptions, diagnose, ofedMismatchFromModprobe, readNcclAssumptions } from '../../../src/core/diagnosis';
 import {
   KALLSYMS_ABSENT,
+  KALLSYMS_EXPORTED,
   NO_FILES,
   RUN_NVIDIA_DRIVER_PRESENT,
   commandNotFound,
@@ -14,7 +15,7 @@ import {
   unameFromModinfo,
 } from './constructedInputs';
 import { fixture, hostReport, labFile } from './hostReport';
-import { HEALTHY, NO_PEERMEM, ids, only, problems } from './hosts';
+import { HEALTHY, NO_PEERMEM, ids, only, problems, without } from './hosts';
 
 const LEGACY_LSMOD = fixture('lsmod/egx-grep-nv-peer-mem-legacy.txt');
 
@@ -98,6 +99,15 @@ describe('diagnosis: peer-memory module', () => {
     assert.equal(only(old.findings, 'peermem.not-registered').severity, 'error');
     assert.equal(old.pairs[0].gdr, false);
     assert.match(old.pairs[0].reason, /NCCL 2\.22\.3: GPUDirect RDMA off: the NIC side reports no GPUDirect RDMA/);
+    // Without modinfo nvidia and uname the open/proprietary flavour and the kernel are unknown, so dma-buf might
+    // carry it: beside the error the pairs are unknown (null), never yes, naming what to read.
+    const unread = diagnose(await hostReport(without(host, 'modinfo-nvidia', 'uname')), readAssumptions('2.22.3'));
+    assert.equal(only(unread.findings, 'peermem.not-registered').severity, 'error');
+    assert.ok(unread.pairs.every((p) => p.gdr === null));
+    assert.deepEqual(
+      unread.pairs[0].missing.map((m) => m.fact),
+      ['nic-support'],
+    );
   });
 
   it('present but not loaded: peermem.not-loaded (load-peermem) and not-persistent (persist-peermem)', async () => {
@@ -112,6 +122,46 @@ describe('diagnosis: peer-memory module', () => {
   it('loaded but named by no modules-load.d file nor /etc/modules: peermem.not-persistent only', async () => {
     const d = diagnose(await hostReport({ ...HEALTHY, 'modules-load': NO_FILES, 'etc-modules': NO_FILES }));
     assert.deepEqual(problems(d.findings), ['warning peermem.not-persistent']);
+  });
+
+  describe('a real build depends on the module exporting ib_register_peer_memory_client; the stub on none', () => {
+    // kernel-open/nvidia-peermem/nvidia-peermem.c (NVIDIA open-gpu-kernel-modules): the body calling
+    // ib_register_peer_memory_client is compiled only with NV_MLNX_IB_PEER_MEM_SYMBOLS_PRESENT, so modpost
+    // records its exporter under depends:. The modinfo is the lab's ASSEMBLED one (test/lab/profiles/README.md,
+    // doca-peermem) with the depends: line set per row; the kallsyms lines are real (ROCm/rccl#1377: [ib_uverbs];
+    // the constructed KALLSYMS_EXPORTED: [ib_core]).
+    const DOCA_MODINFO = labFile('doca-peermem', 'modinfo/nvidia_peermem.txt');
+    const UVERBS_KALLSYMS = labFile('healthy', 'kallsyms/ib_uverbs.txt');
+    const withDepends = (depends: string) => DOCA_MODINFO.replace(/^depends:.*$/m, `depends:        ${depends}`);
+    const rows: { stack: string; depends: string; kallsyms: string; stub: boolean }[] = [
+      { stack: 'DOCA-OFED / recent MLNX_OFED (ib_uverbs exports it)', depends: 'ib_uverbs,nvidia', kallsyms: UVERBS_KALLSYMS, stub: false },
+      { stack: 'older MLNX_OFED (ib_core exports it)', depends: 'ib_core,nvidia', kallsyms: KALLSYMS_EXPORTED, stub: false },
+      { stack: 'both named', depends: 'ib_core,ib_uverbs,nvidia', kallsyms: UVERBS_KALLSYMS, stub: false },
+      { stack: 'built without OFED (the stub)', depends: '', kallsyms: UVERBS_KALLSYMS, stub: true },
+      { stack: 'only the GPU driver named', depends: 'nvidia', kallsyms: KALLSYMS_EXPORTED, stub: true },
+    ];
+    for (const row of rows) {
+      it(`depends: ${row.depends || '(empty)'} — ${row.stack}: ${row.stub ? 'the stub, nothing to load' : 'a real build, load-peermem offered'}`, async () => {
+        const d = diagnose(
+          await hostReport({ ...NO_PEERMEM, 'modinfo-nvidia-peermem': withDepends(row.depends), 'kallsyms-peer': row.kallsyms }),
+        );
+        const notLoaded = only(d.findings, 'peermem.not-loaded');
+        if (row.stub) {
+          const mismatch = only(d.findings, 'peermem.ofed-mismatch');
+          assert.equal(mismatch.severity, 'error');
+          assert.match(mismatch.detail, /depends on neither ib_core nor ib_uverbs/);
+          assert.ok(
+            mismatch.evidence.some((e) => e.replace(/\s+$/, '') === `modinfo nvidia_peermem: depends:        ${row.depends}`.trimEnd()),
+            mismatch.evidence.join('\n'),
+          );
+          assert.deepEqual(notLoaded.fixes, []);
+        } else {
+          assert.ok(!ids(d.findings).includes('peermem.ofed-mismatch'), ids(d.findings).join(', '));
+          assert.deepEqual(notLoaded.fixes, ['load-peermem']);
+          assert.deepEqual(problems(d.findings), ['error peermem.not-loaded', 'warning peermem.not-persistent']);
+        }
+      });
+    }
   });
 
   it('modinfo finds neither module: peermem.missing (error), nothing to load', async () => {

@@ -39,6 +39,16 @@ describe('parseLsmod', () => {
     assert.strictEqual(findModule(v, 'nvidia')?.useCount, 63);
   });
 
+  it('reads DOCA-era outputs: nvidia_peermem held through ib_uverbs, not ib_core', () => {
+    const doca = parsed(fixture('doca-ofed-3.3-ubuntu2404-grep-nvidia-mlx5-peermem-uverbs.txt'));
+    assert.deepStrictEqual(findModule(doca, 'ib_uverbs')?.usedBy, ['nvidia_peermem', 'rdma_ucm', 'mlx5_ib']);
+    assert.ok(!findModule(doca, 'ib_core')?.usedBy.includes('nvidia_peermem'));
+    assert.strictEqual(findModule(doca, 'mlx_compat')?.useCount, 13);
+    const k68 = parsed(fixture('ubuntu-kernel68-grep-nvidia-peermem-uverbs.txt'));
+    assert.deepStrictEqual(findModule(k68, 'ib_uverbs')?.usedBy, ['nvidia_peermem', 'rdma_ucm', 'mlx5_ib']);
+    assert.strictEqual(findModule(k68, 'nvidia')?.useCount, 96);
+  });
+
   it('finds modules with dashes or underscores, as modprobe does', () => {
     const v = parsed(fixture('gpu-operator-ib-grep-nvidia-peermem.txt'));
     assert.strictEqual(findModule(v, 'nvidia-peermem')?.name, 'nvidia_peermem');

@@ -12,6 +12,7 @@ import {
   parseUname,
 } from '../../../src/core/probe/hostChecks';
 import { SpawnSyncReturns, execFileSync, spawnSync } from 'child_process';
+import { labFile } from '../diagnosis/hostReport';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -98,9 +99,23 @@ describe('host checks', () => {
     assert.deepStrictEqual(value(parseKallsymsPeer({ stdout: `${KALLSYMS_NOT_READ} nv_peer_mem\n`, stderr: '', exitCode: 0 })), {
       exported: true,
       lines: [],
+      exporters: [],
       impliedBy: 'nv_peer_mem',
     });
     failsAt(parseKallsymsPeer({ stdout: `${KALLSYMS_NOT_READ} something-else\n`, stderr: '', exitCode: 0 }), 1);
+  });
+
+  it('kallsyms: the exporting module, ib_core (older MLNX_OFED) or ib_uverbs (recent MLNX_OFED, DOCA-OFED)', () => {
+    // The lab's recording: a real grep of an Azure host's kallsyms, OFED's ib_uverbs exporting it (ROCm/rccl#1377).
+    const uverbs = labFile('healthy', 'kallsyms/ib_uverbs.txt');
+    const parsed = value(parseKallsymsPeer({ stdout: uverbs, stderr: '', exitCode: 0 }));
+    assert.deepStrictEqual([parsed.exported, parsed.lines.length, parsed.exporters], [true, 7, ['ib_uverbs']]);
+    // Mellanox/nv_peer_memory#79 (comment of 2023-05-17): `__kstrtab_…\t[ib_core]`, a data symbol, names no text export.
+    const kstrtab = 'ffffffffa0de25ac r __kstrtab_ib_register_peer_memory_client\t[ib_core]\n';
+    assert.deepStrictEqual(value(parseKallsymsPeer({ stdout: kstrtab, stderr: '', exitCode: 0 })).exporters, []);
+    // A line of hostile length is still one linear match, and names nothing.
+    const long = `0 T ib_register_peer_memory_client\t[${'a'.repeat(100_000)}]\n`;
+    assert.deepStrictEqual(value(parseKallsymsPeer({ stdout: long, stderr: '', exitCode: 0 })).exporters, []);
   });
 
   it('kallsyms: /proc/kallsyms is read only when no peer-memory module is live', () => {
@@ -118,6 +133,7 @@ describe('host checks', () => {
       assert.deepStrictEqual(value(parseKallsymsPeer(outputOf(run()))), {
         exported: true,
         lines: ['0000000000000000 T ib_register_peer_memory_client\t[ib_core]'],
+        exporters: ['ib_core'],
       });
       // Loaded but not live (its init failed, or it is going away): still read.
       fs.mkdirSync(path.join(root, 'module/nvidia_peermem'), { recursive: true });
@@ -126,7 +142,12 @@ describe('host checks', () => {
       // Live: kallsyms is not opened at all (removed here, so a read would fail).
       fs.writeFileSync(path.join(root, 'module/nvidia_peermem/initstate'), 'live\n');
       fs.rmSync(path.join(root, 'kallsyms'));
-      assert.deepStrictEqual(value(parseKallsymsPeer(outputOf(run()))), { exported: true, lines: [], impliedBy: 'nvidia_peermem' });
+      assert.deepStrictEqual(value(parseKallsymsPeer(outputOf(run()))), {
+        exported: true,
+        lines: [],
+        exporters: [],
+        impliedBy: 'nvidia_peermem',
+      });
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

@@ -119,11 +119,12 @@ describe('topology view data from a real H200 topo -m', () => {
     const gpu1 = data.gpus.find((g) => g.name === 'GPU1');
     assert.deepEqual(gpu1?.nearestNics, ['NIC3 (mlx5_3)']);
     assert.equal(gpu1?.link, 'PXB');
-    assert.equal(gpu1?.gdr, true);
-    assert.equal(gpu1?.verdict, 'GDR yes');
+    // A matrix alone does not show the NIC side or the GPU model: unknown (not green), saying what to read.
+    assert.equal(gpu1?.gdr, null);
+    assert.equal(gpu1?.verdict, 'GDR unknown');
     assert.match(
       gpu1?.reason ?? '',
-      /^GPU1 → mlx5_3 over PXB .*\(From the matrix alone: NIC ports, peer memory and the GPU model were not read\.\)$/,
+      /^GPU1 → mlx5_3 over PXB .* Unknown, not read: whether the NIC side supports GPUDirect RDMA .*\(From the matrix alone: NIC ports, peer memory and the GPU model were not read\.\)$/,
     );
     assert.equal(gpu1?.numaNode, '0');
     assert.equal(gpu1?.cpus, '0-55,112-167');

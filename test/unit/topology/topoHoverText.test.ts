@@ -91,11 +91,12 @@ describe('explainTopoToken', () => {
   it('NIC Legend lines and NIC names list the GPUs NCCL gives the NIC; a GPU name its verdict', () => {
     const nic0 = shown(hover(h200, '  NIC0:', 'NIC0'));
     assert.match(nic0, /\*\*NIC0\*\* is the RDMA device \*\*mlx5_0\*\*/);
-    assert.match(nic0, /NCCL's NIC for: GPU0 \(GDR yes\)\./);
+    // From a saved matrix alone the NIC side and the GPU model are unread: unknown, not yes.
+    assert.match(nic0, /NCCL's NIC for: GPU0 \(GDR unknown\)\./);
     // NIC2 (mlx5_2) is NODE to GPU0-3, which each have a PXB NIC of their own.
     assert.match(shown(hover(h200, '  NIC2:', 'NIC2')), /NCCL gives this NIC to no GPU/);
     const gpu = shown(hover(seed, 'GPU3', 'GPU3'));
-    assert.match(gpu, /\*\*GDR yes\*\*\. GPU3 → mlx5_2 over PIX/);
+    assert.match(gpu, /\*\*GDR unknown\*\*\. GPU3 → mlx5_2 over PIX/);
   });
 
   it('escapes document text: a hostile NIC Legend entry cannot make links, HTML or commands', () => {

@@ -28,6 +28,7 @@ const SCOPES: Record<string, [scope: string, why: string]> = {
   fleets: ['window', 'as hosts'],
   ncclVersion: ['window', 'what your jobs use; a workspace may say its own'],
   ncclEnv: ['window', 'as ncclVersion'],
+  jobGpus: ['window', 'as ncclVersion'],
   ncclTestsDir: ['window', 'a path on the nodes, not on this machine: under User in a remote window; a trusted workspace may say its own'],
   strictHostKeyChecking: ['application', 'a security choice no workspace may lower: user settings only'],
   connectTimeoutSeconds: ['window', 'a preference'],
@@ -76,6 +77,7 @@ describe('package.json: settings', () => {
       'fleets',
       'ncclVersion',
       'ncclEnv',
+      'jobGpus',
       'ncclTestsDir',
       'strictHostKeyChecking',
       'connectTimeoutSeconds',
@@ -91,7 +93,7 @@ describe('package.json: settings', () => {
       Object.values(props)
         .map((p) => p.order)
         .sort((a, b) => a - b),
-      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
     );
   });
 

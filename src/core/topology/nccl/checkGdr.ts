@@ -26,7 +26,7 @@ export interface GdrDecision {
   readonly enabled: boolean | null;
   readonly block: GdrBlock | null;
   /** The facts assumed because the probe could not read them. */
-  readonly unknown: readonly ('nic-support' | 'gpu-support' | 'compute-capability' | 'path')[];
+  readonly unknown: readonly ('nic-support' | 'gpu-support' | 'compute-capability' | 'path' | 'topo-file')[];
   /** The distance compared (the relaying GPU's, for PXN), and the threshold. */
   readonly distance: PathType;
   readonly threshold: PathType;

@@ -19,6 +19,8 @@ export interface SysfsInput {
   readonly netSpeedMbps: ReadonlyMap<string, number>;
   readonly nvlinks: readonly NvLink[];
   readonly cpu: CpuInfo;
+  /** NCCL ≥ 2.30.7 reads a GPU's current PCIe generation and width from NVML; before, its maximum, as for any device. */
+  readonly gpuLinkCurrent: boolean;
 }
 
 /** The table, or why sysfs could not place every GPU and NIC (the caller falls back to the matrix). */
@@ -31,7 +33,7 @@ export function tableFromSysfs(input: SysfsInput, order: readonly PathType[]): P
     if (!device)
       return { missing: t('{0} ({1}) is not among the NVIDIA devices read from sysfs', gpu.name, gpu.busId ?? t('bus address unknown')) };
     const node = graph.node('GPU', device.bdf);
-    attach(graph, input.sysfs, node, device, gpuBandwidth(device));
+    attach(graph, input.sysfs, node, device, input.gpuLinkCurrent ? gpuBandwidth(device) : linkBandwidth(input.sysfs, device));
     gpuNodes.push(node);
   }
   const netNodes: TopoNode[] = [];
@@ -43,10 +45,19 @@ export function tableFromSysfs(input: SysfsInput, order: readonly PathType[]): P
     graph.connect(nicNode, netNode, 'NET', (input.netSpeedMbps.get(net.name) ?? 10000) / 8000);
     netNodes.push(netNode);
   }
+  linkGpusAndCpus(graph, gpuNodes, input);
+  return tableFromGraph(graph, input.gpus, gpuNodes, input.nets, netNodes, order);
+}
+
+/** What every PCI tree gets on top (sysfs or a topology file): NVLinks, C2C links, the links between CPUs. */
+export function linkGpusAndCpus(
+  graph: TopoGraph,
+  gpuNodes: readonly TopoNode[],
+  input: Pick<SysfsInput, 'gpus' | 'nvlinks' | 'cpu'>,
+): void {
   addNvLinks(graph, gpuNodes, input);
   addC2c(graph, gpuNodes, input.gpus);
   connectCpus(graph, input.cpu);
-  return tableFromGraph(graph, input.gpus, gpuNodes, input.nets, netNodes, order);
 }
 
 function attachNew(graph: TopoGraph, sysfs: PciSysfs, kind: 'NIC', device: PciDevice): TopoNode {
@@ -110,7 +121,10 @@ function nicDevice(sysfs: PciSysfs, byBdf: ReadonlyMap<string, PciDevice>, name:
   return byBdf.get(merged) ?? { ...own, bdf: merged, path: `${own.path.slice(0, own.path.lastIndexOf('/') + 1)}${merged}` };
 }
 
-/** NVML's current generation and width for a GPU (ncclTopoGetXmlFromSys): the same register sysfs shows. */
+/**
+ * NVML's current generation and width for a GPU (v2.30.7-1 xml.cc ncclTopoGetXmlFromGpu): the same register sysfs
+ * shows. An idle GPU may have trained down to 2.5 GT/s; NCCL ≤ 2.30.4 reads max_link_speed and never sees it.
+ */
 function gpuBandwidth(d: PciDevice): number {
   return pciBandwidth(d.currentLinkSpeed || d.maxLinkSpeed, d.currentLinkWidth ?? d.maxLinkWidth);
 }
@@ -127,7 +141,7 @@ function linkBandwidth(sysfs: PciSysfs, d: PciDevice): number {
   return pciBandwidth(speed, width);
 }
 
-function addNvLinks(graph: TopoGraph, gpuNodes: readonly TopoNode[], input: SysfsInput): void {
+function addNvLinks(graph: TopoGraph, gpuNodes: readonly TopoNode[], input: Pick<SysfsInput, 'gpus' | 'nvlinks'>): void {
   for (const link of input.nvlinks) {
     const bw = link.count * nvlinkBandwidth(input.gpus[link.a].cc);
     graph.connect(gpuNodes[link.a], gpuNodes[link.b], 'NVL', bw);

@@ -2,6 +2,7 @@
 // uses, the GPU a NIC is assigned to, and a GPU's own CPU.
 import { Path, PathTable } from './pathTable';
 import { PathType, pathRank } from './pathType';
+import type { NcclRules } from './rules';
 
 /** MAXCHANNELS in src/include/device.h: how many channels ncclTopoGetLocalGpu tries. */
 const MAX_CHANNELS = 64;
@@ -26,26 +27,31 @@ export function localOf(paths: readonly Path[], order: readonly PathType[]): num
   return locals;
 }
 
+/** What picking a channel's NIC depends on: the path order, and whether the start is taken modulo the local GPUs. */
+export type NetPickRules = Pick<NcclRules, 'order' | 'netDevModulo'>;
+
 /**
  * ncclTopoGetLocalNet (NETDEVS_POLICY AUTO): the NIC a GPU's channel uses. GPUs sharing the same local
- * NICs spread over them by device number, mirrored when the count is a power of two.
+ * NICs spread over them by device number (`dev % localGpuCount` from v2.30.7-1; the raw `dev` in 2.19 –
+ * 2.30.4, src/graph/topo.cc), mirrored when the count is a power of two.
  */
-export function localNetOf(table: PathTable, gpu: number, channel: number, order: readonly PathType[]): number | null {
+export function localNetOf(table: PathTable, gpu: number, channel: number, rules: NetPickRules): number | null {
+  const { order } = rules;
   const nets = localOf(table.gpuNet[gpu], order);
   if (nets.length === 0 || table.nets.length === 0) return null;
   const gpus = localOf(table.netGpu[nets[0]], order);
   const perGpu = Math.ceil(nets.length / Math.max(gpus.length, 1));
-  let net = table.gpus[gpu].dev % Math.max(gpus.length, 1);
+  let net = rules.netDevModulo ? table.gpus[gpu].dev % Math.max(gpus.length, 1) : table.gpus[gpu].dev;
   if (isPow2(nets.length)) net = mirrorBits(net, nets.length);
   net += channel % perGpu;
   return nets[net % nets.length];
 }
 
 /** ncclTopoGetLocalGpu: the first of the NIC's local GPUs that uses it on some channel; null if none does. */
-export function localGpuOf(table: PathTable, net: number, order: readonly PathType[]): number | null {
-  const gpus = localOf(table.netGpu[net], order);
+export function localGpuOf(table: PathTable, net: number, rules: NetPickRules): number | null {
+  const gpus = localOf(table.netGpu[net], rules.order);
   for (let c = 0; c < MAX_CHANNELS; c++) {
-    for (const g of gpus) if (localNetOf(table, g, c, order) === net) return g;
+    for (const g of gpus) if (localNetOf(table, g, c, rules) === net) return g;
   }
   return null;
 }

@@ -39,7 +39,8 @@ export interface Path {
 }
 
 export interface PathTable {
-  readonly source: 'sysfs' | 'matrix';
+  /** Where the PCI tree came from: sysfs as NCCL reads it, an XML topology file NCCL loads instead, or the matrix. */
+  readonly source: 'sysfs' | 'topo-file' | 'matrix';
   readonly gpus: readonly TableGpu[];
   readonly nets: readonly TableNet[];
   /** CPU (NUMA node) ids. */
@@ -61,6 +62,7 @@ export function tableFromGraph(
   nets: readonly TableNet[],
   netNodes: readonly TopoNode[],
   order: readonly PathType[],
+  source: 'sysfs' | 'topo-file' = 'sysfs',
 ): PathTable {
   const cpuNodes = graph.nodes.filter((n) => n.kind === 'CPU');
   const from = (bases: readonly TopoNode[]) => bases.map((b) => pathsTo(b, order));
@@ -69,7 +71,7 @@ export function tableFromGraph(
   const toCpu = from(cpuNodes);
   const pick = (maps: Map<TopoNode, NodePath>[], sources: readonly TopoNode[]) => sources.map((s) => maps.map((m) => asPath(m, s)));
   return {
-    source: 'sysfs',
+    source,
     gpus,
     nets,
     cpus: cpuNodes.map((c) => c.id),

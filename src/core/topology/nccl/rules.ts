@@ -8,7 +8,9 @@ import { PathType } from './pathType';
 export type PxnRule =
   /** < 2.12: no PXN. */
   | 'none'
-  /** 2.12–2.17: any NVLink peer within PXB of the NIC, preferring one whose own first NIC it is. */
+  /** 2.12.7–2.12.10: the first NVLink peer within PXB of the NIC, in device order. */
+  | 'first-peer'
+  /** 2.12.12–2.17: any NVLink peer within PXB of the NIC, preferring one whose own first NIC it is, else the last found. */
   | 'any-peer'
   /** ≥ 2.18: only the GPU that NCCL assigns the NIC to (ncclTopoGetLocalGpu). */
   | 'nic-local-gpu';
@@ -33,8 +35,11 @@ export interface NcclRules {
   readonly pxn: PxnRule;
   /** ≥ 2.14: a peer with more bandwidth to the NIC qualifies for PXN even when the GPU's own path is short. */
   readonly pxnWhenPeerFaster: boolean;
-  /** The GPU's own path must be beyond this for PXN (unless the peer is faster): PXB, PXN from 2.27.5. */
-  readonly pxnDirectBeyond: PathType;
+  /**
+   * The GPU's own path must be beyond this for PXN (unless the peer is faster): PXB; in 2.27.5 `pxnType` (PXB, or P2C
+   * with NCCL_PXN_C2C); PXN from 2.27.6.
+   */
+  readonly pxnDirectBeyond: PathType | 'pxnType';
   /** ≥ 2.30: the relaying GPU must itself pass ncclTopoCheckGdr (read) for that NIC. */
   readonly pxnPeerNeedsGdr: boolean;
   /** NCCL_PXN_C2C: null before 2.27 (no such parameter); its default otherwise (0 in 2.27, 1 from 2.28). */
@@ -48,6 +53,21 @@ export interface NcclRules {
   readonly gdrReadOnlyPreAmpere: boolean;
   /** Files whose presence counts as peer memory (src/transport/net_ib: ncclIbGdrSupport). */
   readonly peermemFiles: readonly string[];
+  /** ≥ 2.13: NET/IB can register GPU memory through dma-buf (NCCL_PTR_DMABUF, NCCL_DMABUF_ENABLE; v2.13.4-1 src/init.cc). */
+  readonly dmabuf: boolean;
+  /** ≥ 2.10: without NCCL_TOPO_FILE, NCCL loads /var/run/nvidia-topologyd/virtualTopology.xml (v2.10.3-1 src/graph/topo.cc). */
+  readonly virtualTopology: boolean;
+  /**
+   * ncclTopoGetLocalNet starts at `dev % localGpuCount` from 2.30.7, at the raw device number in 2.19–2.30.4; before
+   * 2.19 NCCL spread NICs by masks (docs/nccl-gdr.md §8), approximated by the newest rule.
+   */
+  readonly netDevModulo: boolean;
+  /** ≥ 2.30.7: a GPU's PCI link is its current generation and width from NVML; before, the lower of its and its port's maximum (xml.cc). */
+  readonly gpuLinkCurrent: boolean;
+  /** ≥ 2.13: "NET/<net> : GPU Direct RDMA Enabled|Disabled for HCA" (topo.cc); before, only net_ib's "Disabled for HCA … (no module)". */
+  readonly hcaGdrLine: boolean;
+  /** < 2.30: "GPU Direct RDMA Disabled|Enabled for GPU … (distance a > b)" is an INFO line (paths.cc); from 2.30 TRACE only. */
+  readonly perGpuGdrInfo: boolean;
 }
 
 export const MEMORY_PEERS_NV_MEM = '/sys/kernel/mm/memory_peers/nv_mem/version';
@@ -58,15 +78,21 @@ export function ncclRules(v: NcclVersion): NcclRules {
   return {
     version: v,
     order: pathOrder(v),
-    pxn: !atLeast(v, 2, 12) ? 'none' : atLeast(v, 2, 18) ? 'nic-local-gpu' : 'any-peer',
+    pxn: !atLeast(v, 2, 12) ? 'none' : atLeast(v, 2, 18) ? 'nic-local-gpu' : atLeast(v, 2, 12, 12) ? 'any-peer' : 'first-peer',
     pxnWhenPeerFaster: atLeast(v, 2, 14),
-    pxnDirectBeyond: atLeast(v, 2, 27, 5) ? 'PXN' : 'PXB',
+    pxnDirectBeyond: atLeast(v, 2, 27, 6) ? 'PXN' : atLeast(v, 2, 27, 5) ? 'pxnType' : 'PXB',
     pxnPeerNeedsGdr: atLeast(v, 2, 30),
     pxnC2cDefault: !atLeast(v, 2, 27) ? null : atLeast(v, 2, 28) ? 1 : 0,
     c2c: c2cRule(v),
     gdrC2cDefault: !atLeast(v, 2, 26) ? null : atLeast(v, 2, 27) ? 1 : 0,
     c2cThreshold: atLeast(v, 2, 29),
     gdrReadOnlyPreAmpere: atLeast(v, 2, 19),
+    dmabuf: atLeast(v, 2, 13),
+    virtualTopology: atLeast(v, 2, 10),
+    netDevModulo: atLeast(v, 2, 30, 7) || !atLeast(v, 2, 19),
+    gpuLinkCurrent: atLeast(v, 2, 30, 7),
+    hcaGdrLine: atLeast(v, 2, 13),
+    perGpuGdrInfo: !atLeast(v, 2, 30),
     peermemFiles: [
       MEMORY_PEERS_NV_MEM,
       ...(atLeast(v, 2, 22) ? [MEMORY_PEERS_NV_MEM_NC] : []),

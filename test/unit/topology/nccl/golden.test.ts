@@ -32,7 +32,7 @@ describe("gdr-doctor agrees with NCCL 2.16.5's own log on nccl-tests#350's host"
 
   it('the NICs, their order, and the one the GPU uses', async () => {
     const report = await hostReport({ topo: fixture('topo/a100-pcie-1gpu-4nic-hand-aligned.txt'), 'pci-sysfs': PORTS });
-    const hv = ncclHostVerdict(ncclModelInput(ruleContext(report, nccl), true), nccl.version, nccl.env);
+    const hv = ncclHostVerdict(ncclModelInput(ruleContext(report, nccl)), nccl.version, nccl.env);
     assert.ok(hv);
     // [0]mlx5_0:1/RoCE [1]mlx5_2:1/IB
     assert.deepEqual(
@@ -54,21 +54,24 @@ describe("gdr-doctor agrees with NCCL 2.16.5's own log on nccl-tests#350's host"
 
   it('the distance and threshold NCCL prints for HCA 1, reads and writes', async () => {
     const report = await hostReport(files);
-    const use = ncclHostVerdict(ncclModelInput(ruleContext(report, nccl), true), nccl.version, nccl.env)?.gpus[0].primary;
+    const use = ncclHostVerdict(ncclModelInput(ruleContext(report, nccl)), nccl.version, nccl.env)?.gpus[0].primary;
     assert.ok(use);
     // GPU Direct RDMA Enabled for GPU 81000 / HCA 1 (distance 6 <= 7), read 0   — and the same with read 1
     for (const d of [use.receive, use.send]) {
       assert.deepEqual([d.enabled, d.unknown, order.indexOf(d.distance), order.indexOf(d.threshold)], [null, ['gpu-support'], 6, 7]);
     }
+    // The model is unread here, so the pair is "on if the GPU supports it": unknown (null), never a bare yes.
     const d = diagnose(report, nccl);
-    assert.deepEqual([d.pairs[0].link, d.pairs[0].ncclPath, d.pairs[0].gdr], ['NODE', 'PHB', true]);
+    assert.deepEqual(
+      [d.pairs[0].link, d.pairs[0].ncclPath, d.pairs[0].gdr, d.pairs[0].missing.map((m) => m.fact)],
+      ['NODE', 'PHB', null, ['gpu-support']],
+    );
   });
 
   it('and for HCA 0 (mlx5_0, SYS), here chosen with NCCL_IB_HCA', async () => {
     const only0 = readNcclAssumptions('2.16.5', ['NCCL_NET_GDR_LEVEL=SYS', 'NCCL_IB_HCA=mlx5_0']);
     if (typeof only0 === 'string') throw new Error(only0);
-    const use = ncclHostVerdict(ncclModelInput(ruleContext(await hostReport(files), only0), true), only0.version, only0.env)?.gpus[0]
-      .primary;
+    const use = ncclHostVerdict(ncclModelInput(ruleContext(await hostReport(files), only0)), only0.version, only0.env)?.gpus[0].primary;
     // GPU Direct RDMA Enabled for GPU 81000 / HCA 0 (distance 7 <= 7), read 0
     assert.deepEqual([use?.net.name, use?.receive.enabled, order.indexOf(use?.receive.distance ?? 'LOC')], ['mlx5_0:1', null, 7]);
   });

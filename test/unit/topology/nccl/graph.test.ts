@@ -22,7 +22,10 @@ function table(gpus: readonly DeviceSpec[], nics: readonly RdmaSpec[], c2c = fal
     c2c,
   }));
   const nets: TableNet[] = nics.map((n) => ({ name: `${n.name}:1`, device: n.name, port: 1, nic: n.name, linkLayer: 'IB', active: true }));
-  const built = tableFromSysfs({ sysfs, gpus: tableGpus, nets, netSpeedMbps: new Map(), nvlinks: [], cpu: X86 }, ORDER);
+  const built = tableFromSysfs(
+    { sysfs, gpus: tableGpus, nets, netSpeedMbps: new Map(), nvlinks: [], cpu: X86, gpuLinkCurrent: true },
+    ORDER,
+  );
   if ('missing' in built) throw new Error(built.missing);
   return built;
 }

@@ -4,6 +4,11 @@ import * as assert from 'node:assert/strict';
 import { fixture } from '../../diagnosis/hostReport';
 import { diagnoseWith as run, pairOf as pair } from './diagnoseWith';
 import { constructedSysfs, pciSysfsText } from './constructedSysfs';
+import { memoryPeers } from '../../diagnosis/constructedInputs';
+
+/** The facts a GPUDirect RDMA "yes" also rests on (unread, it is unknown): nv_mem registered, the GPU models. */
+const NV_MEM = { 'memory-peers': memoryPeers('565.57.01') };
+const READ = { ...NV_MEM, 'smi-q': fixture('smi-q/h100-80gb-hbm3-x8-driver565.txt') };
 
 /** Only the RDMA ports of a sysfs read (no GPUs: the verdicts come from the matrix). */
 function ports(states: Record<string, string>): string {
@@ -20,7 +25,7 @@ describe("PXN and inactive ports on an 8× H100 HGX (each GPU PIX to its own NIC
   const down1 = ports(Object.fromEntries([0, 1, 2, 3, 4, 5, 6, 7].map((i) => [`mlx5_${i}`, i === 1 ? 'DOWN' : 'ACTIVE'])));
 
   it("GPU1's own NIC is down: NCCL relays its sends through GPU0 to mlx5_0 (PXN) and keeps GPUDirect RDMA", async () => {
-    const d = await run({ topo, 'pci-sysfs': down1 });
+    const d = await run({ ...READ, topo, 'pci-sysfs': down1 });
     const p = pair(d, 'GPU1');
     // ncclTopoComputePaths: mlx5_0's local GPU is GPU0 (PIX); GPU1's own path is NODE (PHB) > PXN; NVLink to GPU0.
     assert.deepEqual([p.nics[0].device, p.link, p.ncclPath, p.proxyGpu, p.gdr], ['mlx5_0', 'NODE', 'PXN', 'GPU0', true]);
@@ -41,7 +46,7 @@ describe("PXN and inactive ports on an 8× H100 HGX (each GPU PIX to its own NIC
   ];
   for (const [version, env, why] of off) {
     it(`${why}: GPU1 falls back to a NODE NIC (PHB) and loses GPUDirect RDMA`, async () => {
-      const d = await run({ topo, 'pci-sysfs': down1 }, version, env);
+      const d = await run({ ...READ, topo, 'pci-sysfs': down1 }, version, env);
       const p = pair(d, 'GPU1');
       assert.deepEqual([p.ncclPath, p.proxyGpu, p.gdr], ['PHB', null, false]);
       assert.deepEqual(
@@ -54,7 +59,7 @@ describe("PXN and inactive ports on an 8× H100 HGX (each GPU PIX to its own NIC
 
   it('NCCL_IB_HCA naming other NICs leaves the nearer ones out, and says so', async () => {
     const d = await run(
-      { topo, 'pci-sysfs': ports(Object.fromEntries([0, 1, 2, 3, 4, 5, 6, 7].map((i) => [`mlx5_${i}`, 'ACTIVE']))) },
+      { ...READ, topo, 'pci-sysfs': ports(Object.fromEntries([0, 1, 2, 3, 4, 5, 6, 7].map((i) => [`mlx5_${i}`, 'ACTIVE']))) },
       undefined,
       ['NCCL_IB_HCA==mlx5_4,mlx5_5'],
     );
@@ -70,7 +75,7 @@ describe('GDR read: sends from GPUs without an NVLink peer (ncclTopoCheckGdr, NC
   const topo = fixture('topo/pcie-8gpu-no-nvlink-1nic-node-half.txt');
 
   it('NCCL 2.18 with NCCL_NET_GDR_LEVEL=PHB: GPU4-7 receive with GPUDirect RDMA, send through host memory', async () => {
-    const d = await run({ topo }, '2.18.6', ['NCCL_NET_GDR_LEVEL=PHB']);
+    const d = await run({ ...READ, topo }, '2.18.6', ['NCCL_NET_GDR_LEVEL=PHB']);
     const p = pair(d, 'GPU4');
     assert.deepEqual([p.ncclPath, p.gdr, p.send, p.receive], ['PHB', false, false, true]);
     assert.match(p.reason, /sends: GPUDirect RDMA off: sends from a GPU without an NVLink peer/);
@@ -79,14 +84,20 @@ describe('GDR read: sends from GPUs without an NVLink peer (ncclTopoCheckGdr, NC
     assert.match(f?.title ?? '', /^GPU4, GPU5, GPU6, GPU7: NCCL 2\.18\.6 uses GPUDirect RDMA for receives only/);
   });
 
-  it("NCCL 2.30 without the GPUs' model: sends depend on the compute capability, and the verdict says so", async () => {
-    const p = pair(await run({ topo }, undefined, ['NCCL_NET_GDR_LEVEL=PHB']), 'GPU4');
-    assert.equal(p.gdr, true);
+  it("NCCL 2.30 without the GPUs' model: unknown, not yes; the verdict says what is missing and how to read it", async () => {
+    const p = pair(await run({ ...NV_MEM, topo }, undefined, ['NCCL_NET_GDR_LEVEL=PHB']), 'GPU4');
+    assert.equal(p.gdr, null);
     assert.match(p.reason, /compute capability is 8\.0 or more \(not read/);
+    assert.deepEqual(
+      p.missing.map((m) => m.fact),
+      ['gpu-support', 'compute-capability'],
+    );
+    // With the model read (H100: compute capability 9.0), NCCL 2.30 sends with GPUDirect RDMA too.
+    assert.equal(pair(await run({ ...READ, topo }, undefined, ['NCCL_NET_GDR_LEVEL=PHB']), 'GPU4').gdr, true);
   });
 
   it('NCCL_NET_GDR_READ=1 forces it for sends', async () => {
-    const p = pair(await run({ topo }, '2.18.6', ['NCCL_NET_GDR_LEVEL=PHB', 'NCCL_NET_GDR_READ=1']), 'GPU4');
+    const p = pair(await run({ ...READ, topo }, '2.18.6', ['NCCL_NET_GDR_LEVEL=PHB', 'NCCL_NET_GDR_READ=1']), 'GPU4');
     assert.deepEqual([p.gdr, p.send], [true, undefined]);
   });
 });

@@ -18,9 +18,25 @@ const ROWS: readonly Row[] = [
   },
   { version: '2.11.4', source: 'v2.11.4-1 src/graph/topo.h (NVB added in 2.8)', expect: { pxn: 'none', sys: 6 } },
   {
+    version: '2.9.9',
+    source: 'v2.9.9-1 src/graph/topo.cc: only NCCL_TOPO_FILE, no virtualTopology.xml',
+    expect: { virtualTopology: false },
+  },
+  { version: '2.10.3', source: 'v2.10.3-1 topo.cc: /var/run/nvidia-topologyd/virtualTopology.xml', expect: { virtualTopology: true } },
+  {
+    version: '2.12.7',
+    source: 'v2.12.7-1 src/graph/paths.cc ncclTopoComputePaths: the first NVLink peer within PXB (addInterStep; break)',
+    expect: { pxn: 'first-peer', pxnWhenPeerFaster: false, sys: 7 },
+  },
+  {
     version: '2.12.12',
-    source: 'v2.12.12-1 src/graph/paths.cc ncclTopoComputePaths: PXN from any NVLink peer',
-    expect: { pxn: 'any-peer', pxnWhenPeerFaster: false, sys: 7 },
+    source: 'v2.12.12-1 src/graph/paths.cc ncclTopoComputePaths: PXN from any NVLink peer, preferring its own first NIC',
+    expect: { pxn: 'any-peer', pxnWhenPeerFaster: false, sys: 7, dmabuf: false, hcaGdrLine: false },
+  },
+  {
+    version: '2.13.4',
+    source: 'v2.13.4-1 src/init.cc NCCL_PARAM(DmaBufEnable), net_ib.cc NCCL_PTR_DMABUF; topo.cc "GPU Direct RDMA %s for HCA"',
+    expect: { dmabuf: true, hcaGdrLine: true },
   },
   {
     version: '2.14.3',
@@ -62,16 +78,36 @@ const ROWS: readonly Row[] = [
   },
   {
     version: '2.27.5',
-    source: 'v2.27.5-1 graph.h PATH_P2C 6 < PATH_PXN 7; paths.cc mergePathType, "type > PATH_PXN"',
-    expect: { c2c: 'p2c-merge', pxnDirectBeyond: 'PXN', c2cThreshold: false },
+    source: 'v2.27.5-1 graph.h PATH_P2C 6 < PATH_PXN 7; paths.cc mergePathType, "gpu->paths[NET][n].type > pxnType"',
+    expect: { c2c: 'p2c-merge', pxnDirectBeyond: 'pxnType', c2cThreshold: false },
   },
+  { version: '2.27.6', source: 'v2.27.6-1 paths.cc: "gpu->paths[NET][n].type > PATH_PXN"', expect: { pxnDirectBeyond: 'PXN' } },
   { version: '2.28.3', source: 'v2.28.3-1 paths.cc NCCL_PARAM(PxnC2c, "PXN_C2C", 1)', expect: { pxnC2cDefault: 1 } },
   {
     version: '2.29.2',
     source: 'v2.29.2-1 paths.cc netGdrLevel = ncclParamNetGdrC2c() ? PATH_P2C : PATH_PXB; P2C for local NICs only',
     expect: { c2c: 'p2c-merge-local', c2cThreshold: true, pxnPeerNeedsGdr: false },
   },
-  { version: '2.30.7', source: 'v2.30.7-1 paths.cc: the PXN peer must pass ncclTopoCheckGdr', expect: { pxnPeerNeedsGdr: true, sys: 9 } },
+  {
+    version: '2.29.7',
+    source: 'v2.29.7-1 paths.cc: INFO "GPU Direct RDMA Disabled for %s"',
+    expect: { perGpuGdrInfo: true, netDevModulo: false, gpuLinkCurrent: false },
+  },
+  {
+    version: '2.30.3',
+    source: 'v2.30.3-1 paths.cc: the PXN peer must pass ncclTopoCheckGdr; per-GPU GDR lines TRACE only',
+    expect: { pxnPeerNeedsGdr: true, perGpuGdrInfo: false, netDevModulo: false },
+  },
+  {
+    version: '2.30.4',
+    source: 'v2.30.4-1 topo.cc ncclTopoGetLocalNetType: net = gpu.dev; xml.cc: a GPU link is max_link_speed/width',
+    expect: { netDevModulo: false, gpuLinkCurrent: false },
+  },
+  {
+    version: '2.30.7',
+    source: 'v2.30.7-1 topo.cc: net = gpu.dev % localGpuCount; xml.cc: a GPU link from NVML (current gen and width)',
+    expect: { pxnPeerNeedsGdr: true, sys: 9, netDevModulo: true, gpuLinkCurrent: true, perGpuGdrInfo: false },
+  },
 ];
 
 describe('NCCL rules by release (each row: the tag and file it was read in)', () => {

@@ -2,7 +2,8 @@
 // and lscpu outputs (test/fixtures, SOURCES.md), with CONSTRUCTED sysfs trees (constructedSysfs.ts) and,
 // where said, constructed port states. Each expectation names the NCCL code it follows.
 import * as assert from 'node:assert/strict';
-import { fixture } from '../../diagnosis/hostReport';
+import { fixture, labFile } from '../../diagnosis/hostReport';
+import { memoryPeers } from '../../diagnosis/constructedInputs';
 import { diagnoseWith as run, pairOf as pair } from './diagnoseWith';
 import { RdmaSpec, constructedSysfs, pciSysfsText } from './constructedSysfs';
 
@@ -19,7 +20,12 @@ const GB200_NICS: RdmaSpec[] = [
   { name: 'mlx5_6', path: root('0016'), numa: 1, ports: [{}] },
   { name: 'mlx5_7', path: root('0016', '01:00.1'), numa: 1, ports: [{}] },
 ];
+/** The GPU models (the lab profiles' ASSEMBLED queries, test/lab/profiles/README.md) and nv_mem: read, so "on" is decided. */
+const QUERY = 'out/nvidia-smi_--query-gpu=index,name,pci.bus%5Fid,driver%5Fversion_--format=csv.stdout';
+const NV_MEM = { 'memory-peers': memoryPeers('580.105.08') };
 const GB200 = {
+  ...NV_MEM,
+  gpus: labFile('grace-c2c', QUERY),
   topo: fixture('topo/gb200-4gpu-8nic-all-sys-numa-lists.txt'),
   lscpu: fixture('lscpu/grace-hopper-gh200-neoverse-v2-9node.txt'),
   'pci-sysfs': pciSysfsText(
@@ -99,7 +105,7 @@ describe('NCCL verdicts on a GH200 (one Grace: nvidia-smi says NODE to every NIC
   );
 
   it('from sysfs (C2C read from the numeric GPU NUMA ID): P2C to all four ports, GPUDirect RDMA on', async () => {
-    const d = await run({ topo, 'pci-sysfs': sysfs });
+    const d = await run({ ...NV_MEM, gpus: labFile('gh200', QUERY), topo, 'pci-sysfs': sysfs });
     assert.equal(d.nccl.topologySource, 'sysfs');
     assert.deepEqual(
       [pair(d, 'GPU0').link, pair(d, 'GPU0').ncclPath, pair(d, 'GPU0').gdr, pair(d, 'GPU0').nics.length],
@@ -108,7 +114,7 @@ describe('NCCL verdicts on a GH200 (one Grace: nvidia-smi says NODE to every NIC
   });
 
   it('from the matrix alone, with nvidia-smi -q\'s "GPU C2C Mode : Enabled" (another GH200, whose bus id is not in this sysfs)', async () => {
-    const d = await run({ topo, 'smi-q': fixture('smi-q/gh200-480gb-vm-c2c-mode-enabled-driver550.txt'), 'pci-sysfs': sysfs });
+    const d = await run({ ...NV_MEM, topo, 'smi-q': fixture('smi-q/gh200-480gb-vm-c2c-mode-enabled-driver550.txt'), 'pci-sysfs': sysfs });
     assert.equal(d.nccl.topologySource, 'matrix');
     assert.match(d.nccl.sysfsMissing ?? '', /GPU0 \(0000:dd:00\.0\) is not among the NVIDIA devices read from sysfs/);
     // A NODE cell shares the GPU's CPU: NCCL's mergePathType(C2C, PHB) = P2C.
