@@ -3,13 +3,18 @@
 // locale): the palette's command titles, the Hosts view with the demo host's rows, and the topology
 // panel (its own words come from the bundle the extension sends the webview).
 import * as assert from 'assert';
-import { FrameLocator } from 'playwright-core';
+import * as fs from 'fs';
+import * as path from 'path';
+import { FrameLocator, Locator } from 'playwright-core';
+import { REPO_ROOT, RUN_DIR } from './environment';
 import { hostsTree } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';
 
 const DEMO = 'demo-hgx-h100 (replayed)';
 /** Any CJK ideograph: shown text that is Chinese. */
 const HAN = /\p{Script=Han}/u;
+/** The project's own H200 run (nccl-tests with NCCL 2.28.9's INFO lines, NET/Socket), as a workspace file. */
+const H200_LOG = 'h200-all-reduce.txt';
 
 describe('the extension in Chinese (code-server --locale zh-cn)', function () {
   this.timeout(90_000);
@@ -21,6 +26,8 @@ describe('the extension in Chinese (code-server --locale zh-cn)', function () {
   before(async function () {
     this.timeout(300_000);
     await workbench.start();
+    const log = path.join(REPO_ROOT, 'test/fixtures/nccl-tests/h200-nccl2.28.9-all_reduce-2nodes-socket.txt');
+    fs.copyFileSync(log, path.join(RUN_DIR, 'workspace', H200_LOG));
   });
 
   afterEach(screenshotFailures(workbench, 'l10n-'));
@@ -82,5 +89,36 @@ describe('the extension in Chinese (code-server --locale zh-cn)', function () {
     await page.locator('button.getting-started-step', { hasText: '打开演示主机' }).first().waitFor();
     await page.locator('button.getting-started-step', { hasText: '诊断一个集群' }).first().waitFor();
     await workbench.screenshot('l10n-05-walkthrough-zh-cn');
+  });
+
+  it('an NCCL log in Chinese: one error per cause in Problems, and the Analyze summary beside it with its verdict coloured', async function () {
+    await workbench.openFile(H200_LOG);
+    await workbench.runCommand('Problems: Focus on Problems View');
+    const entry = workbench.tab
+      .locator('.markers-panel .monaco-list-row', { hasText: 'NET/IB : No device found: NCCL 没有看到可用的 RDMA 设备' })
+      .first();
+    await entry.waitFor();
+    assert.strictEqual(await entry.locator('.codicon-error').count(), 1);
+    await workbench.screenshot('l10n-06-nccl-log-problems-zh-cn');
+    await workbench.runCommand('GPUDirect RDMA: 分析 NCCL 日志');
+    await workbench.tab.locator('.part.editor .tab', { hasText: `${H200_LOG} (NCCL summary).txt` }).waitFor();
+    const verdict = workbench.tab
+      .locator('.part.editor .view-line')
+      .filter({ hasText: /^结论：no-gdr：/ })
+      .first();
+    await verdict.waitFor();
+    const colour = (l: Locator): Promise<string> => l.evaluate((el) => getComputedStyle(el).color);
+    const span = (line: Locator, text: string): Locator => line.locator('span > span', { hasText: text }).first();
+    const zero = workbench.tab
+      .locator('.part.editor .editor-group-container')
+      .last()
+      .locator('.view-line')
+      .filter({ hasText: /0\s个为\sGDRDMA/ })
+      .first();
+    // Coloured by meaning in Chinese too: the verdict as "8 个中 0 个为 GDRDMA" (no GDR), the label 结论 as plain text.
+    const noGdr = await colour(span(verdict, 'no-gdr'));
+    assert.strictEqual(noGdr, await colour(span(zero, 'GDRDMA')));
+    assert.notStrictEqual(await colour(span(verdict, '结论')), noGdr);
+    await workbench.screenshot('l10n-07-nccl-log-summary-zh-cn');
   });
 });

@@ -74,7 +74,8 @@ export class Workbench {
     // clipboard, and tests read it back from there.
     this.page = await this.browser.newPage({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
     this.page.setDefaultTimeout(UI_TIMEOUT_MS);
-    await this.page.goto(this.server.url);
+    // The first load fetches the whole workbench (tens of MB of scripts): on a busy machine it takes longer than a UI step.
+    await this.page.goto(this.server.url, { timeout: 4 * UI_TIMEOUT_MS });
     await this.page.locator('.monaco-workbench').waitFor();
     // The workbench frame appears before its parts render; the activity bar is the first a test needs.
     await this.page.locator('.part.activitybar .action-item').first().waitFor();
