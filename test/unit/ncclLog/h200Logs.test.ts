@@ -48,7 +48,10 @@ describe('NCCL logs of the H200 runs (nccl-tests, NCCL 2.28.9, two processes on 
     assert.equal(noDevice[0].severity, 'error');
     assert.match(lineOf(text, noDevice[0].line), /^vm:1121:1121 \[0\] NCCL INFO NET\/IB : No device found\.$/);
     const related = noDevice[0].related.map((r) => lineOf(text, r.line));
-    assert.ok(related.some((l) => l.startsWith('vm:1122:1122 [0] NCCL INFO NET/IB : No device found.')), related.join('\n'));
+    assert.ok(
+      related.some((l) => l.startsWith('vm:1122:1122 [0] NCCL INFO NET/IB : No device found.')),
+      related.join('\n'),
+    );
     // The line after it lists no device ("Using [RO]; OOB eth0"): it is no second "No device found".
     for (const m of marks) assert.doesNotMatch(lineOf(text, m.line), /NET\/IB : Using/);
     assert.ok(marks.length <= 3, marks.map((m) => `${m.line} ${m.kind}`).join('; '));
