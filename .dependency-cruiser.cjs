@@ -39,7 +39,10 @@ module.exports = {
       comment:
         'src/core/transport reaches hosts and hands back what their probe printed; what is done with it (core/host, the rules, fixes, fleets) comes above, never inside it.',
       from: { path: '^src/core/transport/' },
-      to: { path: '^src/', pathNot: '^src/(core/(transport|probe|ssh|parsers)/|core/(l10n|errorText)\\.ts$|constants\\.ts$)' },
+      to: {
+        path: '^src/',
+        pathNot: '^src/(core/(transport|probe|ssh|parsers)/|core/(l10n|errorText|shellText|regularFile)\\.ts$|constants\\.ts$)',
+      },
     },
     {
       name: 'transport-through-its-index',

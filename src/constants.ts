@@ -41,8 +41,15 @@ export const Commands = {
   analyzeNcclLog: 'gdrDoctor.analyzeNcclLog',
   compareNcclLog: 'gdrDoctor.compareNcclLog',
   prove: 'gdrDoctor.prove',
+  watch: 'gdrDoctor.watch',
+  stopWatching: 'gdrDoctor.stopWatching',
+  /** A finding's details (a click on its row, its hover's link): internal, not in the palette. */
+  showFinding: 'gdrDoctor.showFinding',
+  applyFindingFix: 'gdrDoctor.applyFindingFix',
+  openRawOutputAt: 'gdrDoctor.openRawOutputAt',
   proveNccl: 'gdrDoctor.proveNccl',
   analyzeNcclTests: 'gdrDoctor.analyzeNcclTests',
+  forgetSudoPasswords: 'gdrDoctor.forgetSudoPasswords',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -59,6 +66,7 @@ export const Settings = {
   fleets: 'fleets',
   ncclVersion: 'ncclVersion',
   ncclEnv: 'ncclEnv',
+  watchIntervalMinutes: 'watch.intervalMinutes',
   ncclTestsDir: 'ncclTestsDir',
 } as const;
 
@@ -84,6 +92,8 @@ export const Languages = {
   ncclLog: 'nccl-log',
   /** Analyze NCCL Log's summary: wrapped, coloured by verdict, its `file:line` references links into the log. */
   ncclLogSummary: 'nccl-log-summary',
+  /** A finding's details (findings/findingDetails.ts): plain text, wrapped. */
+  findingDetails: 'gdr-doctor-finding',
 } as const;
 
 /** Read-only documents with an nccl-tests output's summary, and with a proof with NCCL. */
@@ -105,6 +115,8 @@ export const ContextKeys = {
   hasConnection: 'gdrDoctor.hasConnection',
   hasFixableHost: 'gdrDoctor.hasFixableHost',
   hasRemovableHost: 'gdrDoctor.hasRemovableHost',
+  /** An SSH host is listed: Prove GPUDirect RDMA has something to measure. */
+  hasProvableHost: 'gdrDoctor.hasProvableHost',
   hasFleets: 'gdrDoctor.hasFleets',
   /** The demo host is listed in the Hosts view. */
   demoOpen: 'gdrDoctor.demoOpen',
@@ -119,6 +131,9 @@ export const WALKTHROUGH_ID = 'gdrDoctor.gettingStarted';
 
 /** Read-only documents with a command's raw output: `gdr-doctor-raw:/<host>/<command>.txt`. */
 export const RAW_OUTPUT_SCHEME = 'gdr-doctor-raw';
+
+/** Read-only documents with a finding's details: `gdr-doctor-finding:/<key>/<title>` (key: findingRefs.ts). */
+export const FINDING_SCHEME = 'gdr-doctor-finding';
 
 /** The extension's LogOutputChannel (Output view, and `Show Log`). */
 export const OUTPUT_CHANNEL_NAME = 'GPUDirect RDMA';

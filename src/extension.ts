@@ -16,6 +16,7 @@ import { registerTopoEditor } from './vscode/editor';
 import { registerNcclLogEditor } from './vscode/ncclLog';
 import { registerNcclTestsEditor } from './vscode/ncclTests';
 import { PlanDocuments } from './vscode/fixes/planDocument';
+import { FindingDetails } from './vscode/findings/findingDetails';
 import { createLog } from './vscode/logging';
 import { RawOutputProvider } from './vscode/rawOutput';
 import { watchSettings } from './vscode/settingsWatcher';
@@ -30,6 +31,9 @@ import { watchViewBadge } from './vscode/glance/viewBadge';
 import { SelectedHostStatus } from './vscode/glance/selectedHostStatus';
 import { useBundle } from './core/l10n';
 import { useDisplayLocale } from './vscode/displayLocale';
+import { createWatcher } from './vscode/watch/watchCommands';
+import type { Watcher } from './vscode/watch/watcher';
+import type { Ctx } from './vscode/context';
 
 export function activate(context: vscode.ExtensionContext): void {
   // Core's words (findings, hovers) follow VS Code's display language: the same bundle as vscode.l10n.
@@ -63,7 +67,8 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   const fleets = new FleetModel(() => readSettings().fleets);
   const demo = new DemoHost(extension.asAbsolutePath('media/demo'));
   const diagnoser = own(new Diagnoser({ model, settings: readSettings, prompts: inputBoxPrompts(), demo, log }));
-  const tree = own(new HostsTreeProvider(model, fleets, diagnoser));
+  const findings = own(new FindingDetails(model));
+  const tree = own(new HostsTreeProvider(model, fleets, diagnoser, findings.refs));
   const view = own(vscode.window.createTreeView(Views.hosts, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true }));
   const keys = own(new ContextKeySetter(model, fleets, diagnoser, view));
   own(watchViewBadge(view, model, fleets));
@@ -77,7 +82,17 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   own(trackDemoOpen(model));
   const ncclLogs = registerNcclLogEditor(model, log, own);
   const ncclTests = registerNcclTestsEditor(own);
-  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, ncclTests }, own);
+  // The watcher diagnoses through the same context the commands get, so it is made from it.
+  const late: { watcher?: Watcher } = {};
+  const ctx: Ctx = {
+    ...{ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, ncclTests, findings },
+    get watcher(): Watcher {
+      if (!late.watcher) throw new Error('the watcher is not made yet');
+      return late.watcher;
+    },
+  };
+  late.watcher = own(createWatcher(ctx));
+  registerCommands(ctx, own);
   registerTopoEditor(log, own);
 }
 

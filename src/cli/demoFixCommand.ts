@@ -3,7 +3,7 @@
 // "simulated", and the host's findings after the fix show what changed. Nothing is asked (nothing
 // runs anywhere), nothing goes to the audit log, and each run starts from the recordings.
 import { Diagnosis, diagnose, shortVerdict } from '../core/diagnosis';
-import { DEMO_HOST_NAME, DemoHost } from '../core/transport';
+import { DEMO_HOST_SHORT_NAME, DemoHost } from '../core/transport';
 import { demoFixSession, prepareDemoFix } from '../core/fixes/demo/demoFix';
 import { FIX_IDS, formatPlan, formatResult, isFixId, newSudoMarker, runPlan } from '../core/fixes';
 import { UsageError } from './args';
@@ -44,7 +44,7 @@ export async function runDemoFix(
   if (flags.json) io.stdout(jsonText({ plan, result, after: { findings: after.findings, pairs: after.pairs } }));
   else
     io.stdout(
-      `${formatResult(result)}\n\n${t('{0} after {1} (simulated):', DEMO_HOST_NAME, fixId)}\n${[...formatFindings(after.findings), ...verdictLines(after)].join('\n')}\n`,
+      `${formatResult(result)}\n\n${t('{0} after {1} (simulated):', t('{0} (replayed)', DEMO_HOST_SHORT_NAME), fixId)}\n${[...formatFindings(after.findings), ...verdictLines(after)].join('\n')}\n`,
     );
   return result.status === 'applied' || result.status === 'nothing-to-do'
     ? ExitCode.ok

@@ -28,6 +28,7 @@ import { runDemoFix } from './demoFixCommand';
 import { errorText } from '../core/errorText';
 import { t } from '../core/l10n';
 import { unknownFixText } from './messages';
+import { isPlainPath } from '../core/fixes/timerScripts';
 import { cannotReachLine } from './unreachable';
 
 export const fixHelp = (): string =>
@@ -43,6 +44,9 @@ Applies one quick fix to a GPU host over SSH:
                    setpci -s <bdf> ECAP_ACS+0x6.w=0000, then lspci reads ACSCtl back; lost at reboot.
                    Refused in a VM, on a host passing devices to VMs, and while the IOMMU translates
   persist-acs      the same writes at every boot: a oneshot systemd unit, shown as a diff first
+  export-timer     a systemd timer that runs gdr-doctor diagnose --local --textfile-dir DIR every
+                   5 minutes for node_exporter's textfile collector (gdr-doctor, Node and that
+                   directory must be on the host), shown as a diff first; runs it once to verify
 
 The host is probed first and the plan shown: each command exactly as it will be sent, and the file
 diff. Nothing runs until you answer yes on the terminal, or --yes is given. Root: logged in as root,
@@ -57,6 +61,9 @@ $XDG_STATE_HOME/gdr-doctor/audit.log, else ~/.local/state/gdr-doctor/audit.log.
   --dry-run  show the plan only; change nothing
   --yes      apply without asking (required without a terminal)
   -F FILE    ssh_config to use instead of ~/.ssh/config
+  --textfile-dir DIR
+             export-timer: node_exporter's textfile directory on the host (default: the first of
+             /var/lib/node_exporter/textfile_collector, /var/lib/prometheus/node-exporter there)
   --json     print {"plan", "result"} as JSON on stdout
   --batch    never ask anything (SSH questions are answered No, sudo passwords are not asked)
 
@@ -73,7 +80,7 @@ export interface FixCliOptions {
 }
 
 export async function runFix(argv: readonly string[], io: CliIo, options: FixCliOptions = {}): Promise<number> {
-  const args = parseArgs(argv, { flags: ['--yes', '--dry-run', '--json', '--batch', '--demo'], options: ['-F'] });
+  const args = parseArgs(argv, { flags: ['--yes', '--dry-run', '--json', '--batch', '--demo'], options: ['-F', '--textfile-dir'] });
   if (args.flags.has('--help')) {
     io.stdout(fixHelp());
     return ExitCode.ok;
@@ -84,11 +91,13 @@ export async function runFix(argv: readonly string[], io: CliIo, options: FixCli
   if (destination === undefined || fixId === undefined || extra.length > 0)
     throw new UsageError(t('give one destination and one fix id ({0})', FIX_IDS.join(t(' or '))));
   if (!isFixId(fixId)) throw new UsageError(unknownFixText(fixId));
+  const textfileDir = textfileDirOption(args.options.get('--textfile-dir'), fixId);
   const flags = {
     dryRun: args.flags.has('--dry-run'),
     yes: args.flags.has('--yes'),
     json: args.flags.has('--json'),
     batch: args.flags.has('--batch'),
+    textfileDir,
   };
   const canAsk = (options.stdinIsTty ?? tty.isatty(0)) && !flags.batch;
   if (!flags.dryRun && !flags.yes && !canAsk) {
@@ -116,6 +125,16 @@ interface Flags {
   readonly dryRun: boolean;
   readonly yes: boolean;
   readonly json: boolean;
+  readonly textfileDir?: string;
+}
+
+/** export-timer's --textfile-dir: a plain absolute path (it goes into a unit file and a root script). */
+function textfileDirOption(dir: string | undefined, fixId: string): string | undefined {
+  if (dir === undefined) return undefined;
+  if (fixId !== 'export-timer') throw new UsageError(t('--textfile-dir goes with export-timer'));
+  if (!isPlainPath(dir))
+    throw new UsageError(t('--textfile-dir needs a plain absolute path (letters, digits, / . _ + -), not {0}', JSON.stringify(dir)));
+  return dir;
 }
 
 async function planAndApply(
@@ -128,7 +147,7 @@ async function planAndApply(
 ): Promise<number> {
   const session = sshFixSession(conn, destination);
   const sudoMarker = newSudoMarker();
-  const plan = await prepareFix(session, fixId, sudoMarker);
+  const plan = await prepareFix(session, fixId, sudoMarker, { textfileDir: flags.textfileDir });
   const showPlan = (to: (t: string) => void) => to(`${formatPlan(plan)}\n`);
   if (flags.dryRun || plan.status !== 'ready') {
     if (flags.json) io.stdout(jsonText({ plan, result: null }));

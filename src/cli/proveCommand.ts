@@ -21,6 +21,12 @@ import { cliPrompts } from './terminalPrompts';
 import { cannotReachLine } from './unreachable';
 import { jsonText } from './visible';
 import { t } from '../core/l10n';
+import { emitMetrics, readHealthOutput } from './healthOutput';
+import { formatExposition } from '../core/metrics/exposition';
+import { proofFamilies } from '../core/metrics/proofMetrics';
+
+/** What node_exporter's textfile collector reads from `prove --textfile-dir`, beside diagnose's gdr_doctor.prom. */
+const PROOF_TEXTFILE_NAME = 'gdr_doctor_proof.prom';
 
 export const proveHelp = (): string =>
   t(
@@ -48,6 +54,10 @@ about on the terminal (this test loads the link and the GPU); --yes measures wit
   --timeout S        deadline of each side of one measurement (default: the duration + 45 s for CUDA
                      and the connection); perftest is stopped there
   --json             the proof as JSON on stdout
+  --format F         text (default), json, or prometheus (gdr_doctor_proof_gbps and its ratio to the
+                     line rate, per GPU, NIC port and mode)
+  --textfile-dir DIR also write those metrics to DIR/gdr_doctor_proof.prom atomically, for
+                     node_exporter's textfile collector
   -F FILE            ssh_config to use instead of ~/.ssh/config
   --batch            never ask anything (busy GPUs are then not measured without --yes)
   --yes              measure busy GPUs without asking
@@ -58,14 +68,28 @@ about on the terminal (this test loads the link and the GPU); --yes measures wit
 
 Exit status: 0 GPUDirect RDMA worked on every GPU measured; 1 a GPU's every GPU mode failed, or
 a measurement reached its deadline; 3 a host was unreachable; 4 refused (a precondition failed, or
-busy GPUs not confirmed): nothing ran; 64 bad usage; 130 interrupted (Ctrl-C).
+busy GPUs not confirmed): nothing ran; 64 bad usage; 73 the --textfile-dir file could not be written;
+130 interrupted (Ctrl-C).
 `,
     DEFAULT_PROVE_OPTIONS.sizeBytes,
     DEFAULT_PROVE_OPTIONS.durationS,
   ) + t('With NCCL itself across nodes (nccl-tests, its bus bandwidth against the NICs): gdr-doctor prove --nccl --help\n');
 
 const FLAGS = ['--json', '--batch', '--yes'];
-const OPTIONS = ['--gpu', '--mode', '--size', '--duration', '--timeout', '-F', '--via', '--partition', '--nccl', '--nccl-env'];
+const OPTIONS = [
+  '--gpu',
+  '--mode',
+  '--size',
+  '--duration',
+  '--timeout',
+  '-F',
+  '--via',
+  '--partition',
+  '--nccl',
+  '--nccl-env',
+  '--format',
+  '--textfile-dir',
+];
 
 export async function runProve(argv: readonly string[], io: CliIo): Promise<number> {
   if (isNcclMode(argv)) return runProveNccl(argv, io);
@@ -87,7 +111,7 @@ export async function runProve(argv: readonly string[], io: CliIo): Promise<numb
     reach: { prompts, configFile: args.options.get('-F') },
     options: proveOptions(args),
     nccl,
-    json: args.flags.has('--json'),
+    output: readHealthOutput(args.flags, args.options, ['text', 'json', 'prometheus']),
     confirmBusy: busyConfirmation(args, io),
   };
   try {
@@ -174,7 +198,10 @@ function finish(report: ProofReport, user: string | null, ctx: ProveCliContext):
   } catch (e) {
     ctx.io.stderr(`gdr-doctor: ${t('could not append to the audit log: {0}', errorText(e))}\n`);
   }
-  ctx.io.stdout(ctx.json ? jsonText(report) : formatProof(report));
+  const failed = emitMetrics(formatExposition(proofFamilies(report)), PROOF_TEXTFILE_NAME, ctx.output, ctx.io);
+  if (ctx.output.format === 'json') ctx.io.stdout(jsonText(report));
+  if (ctx.output.format === 'text') ctx.io.stdout(formatProof(report));
+  if (failed !== undefined) return failed;
   if (report.status === 'refused') return ProveExit.refused;
   if (report.status === 'cancelled') return ProveExit.interrupted;
   return report.status === 'measured' && report.gpus.every((g) => g.tone === 'ok' || g.tone === 'warning') ? ExitCode.ok : ProveExit.failed;

@@ -6,6 +6,34 @@
 export const LINK_CLASS_NAMES = ['self', 'nvlink', 'pix', 'pxb', 'phb', 'node', 'sys', 'unknown'] as const;
 export type LinkClassName = (typeof LINK_CLASS_NAMES)[number];
 
+/** GPUDirect RDMA for one GPU or one GPU↔NIC pair: `unknown` where the verdict rests on facts not read. */
+export const GDR_STATES = ['on', 'off', 'unknown'] as const;
+export type GdrState = (typeof GDR_STATES)[number];
+
+/** `gdr` true, false, or null/absent (not known: the facts were not read). */
+export function gdrState(gdr: boolean | null | undefined): GdrState {
+  return gdr === true ? 'on' : gdr === false ? 'off' : 'unknown';
+}
+
+/** What happens between one GPU and one NIC on this host: the matrix cell's GPUDirect RDMA state, and why in words. */
+export interface GdrCell {
+  readonly gpu: string;
+  /** The NIC's column (`NIC3`). */
+  readonly nic: string;
+  readonly state: GdrState;
+  /** One sentence, the verdict first (`GDR off: nvidia_peermem is not loaded …`). */
+  readonly why: string;
+}
+
+/** The host's verdict, shown above everything else in the panel (a diagnosed host only). */
+export interface HostBanner {
+  readonly tone: 'ok' | 'warning' | 'error' | 'unknown';
+  /** `GPUDirect RDMA off on 8 of 8 GPUs: nvidia_peermem is not loaded`. */
+  readonly text: string;
+  /** The button's words (`Show fix`); null: no button. The extension knows what it does. */
+  readonly action: string | null;
+}
+
 /** What one link token means, worded by the extension (core/topology/linkTypes.ts). */
 export interface LinkExplanation {
   /** As printed: `NV18`, `PXB`, `X`. */
@@ -13,8 +41,10 @@ export interface LinkExplanation {
   readonly linkClass: LinkClassName;
   /** Plain words. */
   readonly meaning: string;
-  /** NCCL's default GPUDirect RDMA verdict for a GPU↔NIC path of this type. */
+  /** NCCL's default GPUDirect RDMA verdict for a GPU↔NIC path of this type, with its source. */
   readonly gdrVerdict: string;
+  /** That verdict in one word: used by distance, not, or no verdict for this link (NVLink, the device itself). */
+  readonly usesGdr: boolean | null;
 }
 
 export interface GpuDetail {
@@ -89,6 +119,8 @@ export interface TreeNodeData {
   readonly detail: string;
   /** What it is and what it means for GPUDirect RDMA. */
   readonly explanation: string;
+  /** NCCL's rule for the distances it stands for, with its source: shown last; '' for a device. */
+  readonly why: string;
   readonly numaNode: string | null;
   /** GPUs and NICs: their matrix column (`GPU0`, `NIC3`), how the verdicts name them. */
   readonly column: string | null;
@@ -135,10 +167,14 @@ export interface TopologyData {
   /** One per distinct token of the matrix, legend order. */
   readonly explanations: LinkExplanation[];
   readonly graph: GraphData;
-  /** Suggested job environment for the whole host (`NCCL_IB_HCA`, …). */
-  readonly env: { readonly name: string; readonly value: string }[];
+  /** Suggested job environment for the whole host (`NCCL_IB_HCA`, …); `shell` the quoted assignment the Copy button copies. */
+  readonly env: { readonly name: string; readonly value: string; readonly shell: string }[];
   /** The matrix was derived from the sysfs PCI tree (`nvidia-smi topo -m` was not read): PCIe distances only, no NVLink. */
   readonly derived: boolean;
+  /** One per GPU↔NIC pair of the matrix: what happens there on this host (from the matrix alone: what the distance allows). */
+  readonly gdrCells: GdrCell[];
+  /** A diagnosed host's verdict; null for a saved matrix. */
+  readonly banner: HostBanner | null;
 }
 
 /**
@@ -152,7 +188,11 @@ export type ExtensionToWebview =
   | { readonly type: 'topology'; readonly data: TopologyData }
   | { readonly type: 'copied'; readonly label: string };
 
-export type WebviewToExtension = { readonly type: 'ready' } | { readonly type: 'copy'; readonly label: string; readonly text: string };
+export type WebviewToExtension =
+  | { readonly type: 'ready' }
+  | { readonly type: 'copy'; readonly label: string; readonly text: string }
+  /** The banner's button: the extension does what it offered (no id crosses from the page). */
+  | { readonly type: 'bannerAction' };
 
 /** Far above a real host (tens of devices): a bigger message is refused, not drawn. */
 const MAX_DEVICES = 512;
@@ -182,7 +222,13 @@ function shape<T>(fields: Record<string, Guard<unknown>>): Guard<T> {
 }
 
 const isLinkClass = (x: unknown): x is LinkClassName => LINK_CLASS_NAMES.includes(x as LinkClassName);
-const isExplanation = shape<LinkExplanation>({ token: isText, linkClass: isLinkClass, meaning: isText, gdrVerdict: isText });
+const isExplanation = shape<LinkExplanation>({
+  token: isText,
+  linkClass: isLinkClass,
+  meaning: isText,
+  gdrVerdict: isText,
+  usesGdr: isBoolOrNull,
+});
 const isProofDetail = shape<ProofDetail>({ verdict: isText, tone: isProofTone, modes: arrayOf(isText, 8), measured: isText });
 const isProofOrAbsent = (x: unknown): x is ProofDetail | null | undefined => x === undefined || x === null || isProofDetail(x);
 const isBool = (x: unknown): x is boolean => typeof x === 'boolean';
@@ -216,6 +262,7 @@ const isTreeNode = shape<TreeNodeData>({
   label: isText,
   detail: isText,
   explanation: isText,
+  why: isText,
   numaNode: isTextOrNull,
   column: isTextOrNull,
   bridges: arrayOf(isText),
@@ -238,7 +285,15 @@ const isGraph = shape<GraphData>({
   tree: (x): x is PcieTreeData | null => x === null || isPcieTree(x),
   c2cGpus: arrayOf(isText),
 });
-const isEnvEntry = shape({ name: isText, value: isText });
+const isEnvEntry = shape({ name: isText, value: isText, shell: isText });
+const isGdrState = (x: unknown): x is GdrState => GDR_STATES.includes(x as GdrState);
+const isGdrCell = shape<GdrCell>({ gpu: isText, nic: isText, state: isGdrState, why: isText });
+const BANNER_TONES: readonly string[] = ['ok', 'warning', 'error', 'unknown'];
+const isBanner = shape<HostBanner>({
+  tone: (x): x is HostBanner['tone'] => typeof x === 'string' && BANNER_TONES.includes(x),
+  text: isText,
+  action: isTextOrNull,
+});
 
 export function isTopologyData(x: unknown): x is TopologyData {
   if (
@@ -253,6 +308,8 @@ export function isTopologyData(x: unknown): x is TopologyData {
       graph: isGraph,
       env: arrayOf(isEnvEntry),
       derived: isBool,
+      gdrCells: arrayOf(isGdrCell, MAX_DEVICES * MAX_DEVICES),
+      banner: (x): x is HostBanner | null => x === null || isBanner(x),
     })(x)
   )
     return false;
@@ -278,5 +335,6 @@ export function isWebviewToExtension(x: unknown): x is WebviewToExtension {
   if (!isObject(x)) return false;
   if (x.type === 'ready') return true;
   if (x.type === 'copy') return isText(x.label) && x.label.length <= 200 && isText(x.text);
+  if (x.type === 'bannerAction') return true;
   return false;
 }

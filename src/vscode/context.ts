@@ -1,6 +1,7 @@
 // One object every command receives: the host model, the diagnoser, the view, the log, the topology
 // panel and plan documents. Built once in activate(); everything it owns is disposed with the extension.
 import * as vscode from 'vscode';
+import type { FindingDetails } from './findings/findingDetails';
 import type { ReadOnlyTexts } from './ncclTests/texts';
 import { DemoHost } from '../core/transport';
 import { PlanDocuments } from './fixes/planDocument';
@@ -14,6 +15,7 @@ import { WorkIndicator } from './workIndicator';
 import { notifyInfo, notifyWithLog } from './notify';
 import type { ContextKeySetter } from './contextKeys';
 import { originText } from './tree/hostRow';
+import type { Watcher } from './watch/watcher';
 
 export interface Ctx {
   readonly extension: vscode.ExtensionContext;
@@ -33,6 +35,10 @@ export interface Ctx {
   readonly ncclLogs: NcclLogEditor;
   /** Context keys: the palette's, and the walkthrough's steps. */
   readonly keys: ContextKeySetter;
+  /** Watch: hosts and fleets diagnosed again on a timer, and what changed. */
+  readonly watcher: Watcher;
+  /** Findings' details documents, and the registry of keys their links carry. */
+  readonly findings: FindingDetails;
   /** Read-only documents of nccl-tests summaries and proofs with NCCL. */
   readonly ncclTests: ReadOnlyTexts;
 }

@@ -17,5 +17,6 @@ export function hostListKeys(hosts: readonly HostFacts[]): ContextKeyValues {
     [ContextKeys.hasConnection]: any('connected'),
     [ContextKeys.hasFixableHost]: any('fixable'),
     [ContextKeys.hasRemovableHost]: any('removable'),
+    [ContextKeys.hasProvableHost]: any('provable'),
   };
 }

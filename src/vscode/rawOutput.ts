@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { RAW_OUTPUT_SCHEME } from '../constants';
 import { commandTitle } from '../core/probe/commandTitle';
+import { rawOutputText } from '../core/probe/rawText';
 import { HostModel } from './hosts/hostModel';
 
 /** Terminal tab stops: the width nvidia-smi and the other tools assume when they align with tabs. */
@@ -53,8 +54,7 @@ export class RawOutputProvider implements vscode.TextDocumentContentProvider, vs
     const c = last?.report.commands.find((x) => x.id === commandId);
     if (!last || !c) return `${vscode.l10n.t('(no output of {0} for this host: diagnose it first)', commandId)}\n`;
     // The output exactly as the host printed it, so it can be saved or analysed as is.
-    if (c.stderr.trim() === '') return c.stdout;
-    return c.stdout.trim() === '' ? c.stderr : `${c.stdout}\n--- stderr ---\n${c.stderr}`;
+    return rawOutputText(c);
   }
 
   dispose(): void {

@@ -2,7 +2,7 @@
 // (graphLayout.ts), the route NCCL uses for the selected GPU highlighted, an edge legend. One tab stop:
 // arrow keys move between nodes as they are drawn, Enter or Space on a GPU selects it; hovering or
 // focusing a node, a line or a legend entry explains it.
-import type { TopologyData } from '../protocol/topology';
+import { TopologyData, gdrState } from '../protocol/topology';
 import { el, svg } from './dom';
 import { headerOf, nvlinkLines, pxnHop, specialLinks, treeEdges } from './graphEdges';
 import { GraphLayout, layoutGraph } from './graphLayout';
@@ -12,9 +12,10 @@ import { Route, routeOf } from './graphRoutes';
 import { t } from '@vscode/l10n';
 import { GraphLegendEntry, edgeWords, graphLegend, nodeText } from './graphWords';
 import { Direction, nextInDirection } from './graphKeys';
+import { Explained, flat } from './explain';
 
 export interface GraphEvents {
-  explain(text: string): void;
+  explain(what: Explained): void;
   selectGpu(name: string): void;
 }
 
@@ -55,7 +56,8 @@ function panels(data: TopologyData, model: GraphModel, layout: GraphLayout, even
     const cpu = model.nodes.find((n) => n.id === panel.cpu);
     if (!cpu) continue;
     const head = headerOf(panel);
-    const text = nodeText(data, cpu);
+    const what = nodeText(data, cpu);
+    const text = flat(what);
     const part = panel.parts > 1 ? t(' (part {0} of {1})', panel.part + 1, panel.parts) : '';
     const header = svg(
       'g',
@@ -64,7 +66,7 @@ function panels(data: TopologyData, model: GraphModel, layout: GraphLayout, even
       svg('rect', { x: panel.x, y: head.y, width: panel.w, height: head.h, rx: 4 }),
       svg('text', { x: panel.x + 8, y: head.y + 14 }, `${cpu.sublabel ? `${cpu.label} · ${cpu.sublabel}` : cpu.label}${part}`),
     );
-    explainOn(header, text, events);
+    explainOn(header, what, events);
     layer.append(svg('rect', { class: 'numa-panel', x: panel.x, y: panel.y, width: panel.w, height: panel.h, rx: 6 }), header);
   }
   return layer;
@@ -85,12 +87,15 @@ function nodes(
     if (!at) continue;
     const gpu = data.gpus.find((g) => g.name === node.column);
     const classes = ['node', node.kind];
-    if (gpu && gpu.gdr !== true) classes.push('far');
+    const state = gpu ? gdrState(gpu.gdr) : null;
+    if (state) classes.push(`gdr-${state}`);
+    if (state === 'off') classes.push('far');
     if (node.kind === 'nic' && node.column !== null && chosen.has(node.column)) classes.push('chosen');
     if (route?.nodes.has(node.id)) classes.push('on-route');
     if (gpu && gpu.name === selectedGpu) classes.push('selected');
-    const text = nodeText(data, node);
-    const label = gpu && gpu.gdr !== true ? `${node.label} ⚠` : node.label;
+    const what = nodeText(data, node);
+    const text = flat(what);
+    const label = state === 'off' ? `${node.label} ⚠` : state === 'unknown' ? `${node.label} ?` : node.label;
     const g = svg(
       'g',
       { class: classes.join(' '), tabindex: '-1', 'data-node': node.id, 'data-column': node.column ?? '', role: 'img', 'aria-label': text },
@@ -102,7 +107,7 @@ function nodes(
     // One badge per kind of mark, inside the node's top-right corner (above it sits the link's label): a
     // switch whose two ports both redirect shows ACS once (the text names both).
     [...new Set(node.marks.map((m) => m.label))].forEach((label, i) => g.append(markBadge(label, at.x + at.w - 3 - i * 30, at.y + 9)));
-    explainOn(g, text, events);
+    explainOn(g, what, events);
     if (gpu) {
       g.addEventListener('click', () => events.selectGpu(gpu.name));
       g.addEventListener('keydown', (e) => {
@@ -127,9 +132,9 @@ function markBadge(label: string, right: number, top: number): SVGGElement {
   );
 }
 
-function explainOn(node: SVGElement, text: string, events: GraphEvents): void {
-  node.addEventListener('mouseenter', () => events.explain(text));
-  node.addEventListener('focus', () => events.explain(text));
+function explainOn(node: SVGElement, what: Explained, events: GraphEvents): void {
+  node.addEventListener('mouseenter', () => events.explain(what));
+  node.addEventListener('focus', () => events.explain(what));
 }
 
 const KEYS: Record<string, Direction> = { ArrowUp: 'up', ArrowDown: 'down', ArrowLeft: 'left', ArrowRight: 'right' };
@@ -179,25 +184,32 @@ function legendFor(data: TopologyData, selectedGpu: string | null): GraphLegendE
     'pxn-edge': route?.nvlink !== null && route?.nvlink !== undefined,
     'sys-edge': route?.cpuHops.some((h) => h.sys) === true,
     mark: model.nodes.some((n) => n.marks.length > 0),
+    'node gpu gdr-on': data.gpus.some((g) => g.gdr === true),
+    'node gpu gdr-off far': data.gpus.some((g) => g.gdr === false),
+    'node gpu gdr-unknown': data.gpus.some((g) => g.gdr !== true && g.gdr !== false),
+    'node nic chosen': data.gpus.some((g) => g.nearestNicColumns.length > 0),
+    'node gpu selected': gpu !== undefined,
   };
   return graphLegend().filter((entry) => shown[entry.swatch] ?? true);
 }
 
 export function renderGraphLegend(data: TopologyData, selectedGpu: string | null, events: GraphEvents): HTMLElement {
   const items = legendFor(data, selectedGpu).map((entry) => {
-    const text = `${entry.label}: ${entry.explanation}`;
-    const sample =
-      entry.swatch === 'hub-bar' || entry.swatch === 'mark'
+    const what = { lead: `${entry.label}.`, body: entry.explanation };
+    const text = flat(what);
+    const sample = entry.swatch.startsWith('node ')
+      ? svg('g', { class: entry.swatch }, svg('rect', { x: 3, y: 3, width: 24, height: 12, rx: 2 }))
+      : entry.swatch === 'hub-bar' || entry.swatch === 'mark'
         ? svg('rect', { class: entry.swatch, x: 2, y: 5, width: 26, height: 8, rx: 3 })
         : svg('line', { class: entry.swatch, x1: 2, y1: 9, x2: 28, y2: 9 });
     const item = el(
       'li',
-      { class: 'legend-item', tabindex: '0', title: text, 'aria-label': text },
+      { class: 'legend-item', tabindex: '0', title: text, 'aria-label': text, 'data-swatch': entry.swatch },
       svg('svg', { class: 'edge-swatch', width: 30, height: 18, viewBox: '0 0 30 18', 'aria-hidden': 'true' }, sample),
       el('span', { class: 'legend-meaning' }, entry.label),
     );
-    item.addEventListener('mouseenter', () => events.explain(text));
-    item.addEventListener('focus', () => events.explain(text));
+    item.addEventListener('mouseenter', () => events.explain(what));
+    item.addEventListener('focus', () => events.explain(what));
     return item;
   });
   return el('ul', { class: 'legend graph-legend', 'aria-label': t('Graph legend') }, ...items);

@@ -8,19 +8,20 @@ import { bandOf } from './graphLayout';
 import { SIZE } from './graphSizes';
 import type { GraphModel, GraphNode } from './graphModel';
 import type { Route } from './graphRoutes';
+import { Explained, flat } from './explain';
 
 export interface EdgeEvents {
-  explain(text: string): void;
+  explain(what: Explained): void;
 }
 
 export interface EdgeWords {
-  hub(members: readonly string[], token: string): string;
-  nvlink(a: string, b: string, token: string): string;
-  c2c(gpu: string): string;
-  sys(a: string, b: string): string;
+  hub(members: readonly string[], token: string): Explained;
+  nvlink(a: string, b: string, token: string): Explained;
+  c2c(gpu: string): Explained;
+  sys(a: string, b: string): Explained;
   /** The route passes through one CPU drawn in two panel parts. */
-  samecpu(cpu: string): string;
-  pxn(gpu: string, proxy: string): string;
+  samecpu(cpu: string): Explained;
+  pxn(gpu: string, proxy: string): Explained;
 }
 
 type Point = readonly [number, number];
@@ -40,9 +41,9 @@ export function headerOf(panel: NumaPanel): { y: number; h: number; edge: number
   return { y, h: SIZE.head, edge: panel.mirrored ? y : y + SIZE.head };
 }
 
-function hoverable<T extends SVGElement>(node: T, text: string, events: EdgeEvents): T {
-  node.append(svg('title', {}, text));
-  node.addEventListener('mouseenter', () => events.explain(text));
+function hoverable<T extends SVGElement>(node: T, what: Explained, events: EdgeEvents): T {
+  node.append(svg('title', {}, flat(what)));
+  node.addEventListener('mouseenter', () => events.explain(what));
   return node;
 }
 
@@ -69,7 +70,7 @@ export function treeEdges(model: GraphModel, layout: GraphLayout, route: Route |
       node.marks.length > 0 ? 'marked' : '',
     ];
     const text = node.link?.explanation ?? t('{0}: the link to its parent (no link attributes in sysfs).', node.label);
-    layer.append(hoverable(svg('path', { class: classes.filter(Boolean).join(' '), d, 'data-edge': node.id }), text, events));
+    layer.append(hoverable(svg('path', { class: classes.filter(Boolean).join(' '), d, 'data-edge': node.id }), { lead: text }, events));
     if (node.link) labels.append(linkLabel(node, at));
   }
   return svg('g', {}, layer, labels);

@@ -15,6 +15,8 @@ export interface GraphNode {
   /** Second line: a short bus address, `inferred`, a NIC's column. */
   readonly sublabel: string;
   readonly explanation: string;
+  /** NCCL's rule for the distances it stands for, with its source: said last; '' where none applies. */
+  readonly why: string;
   /** GPUs and NICs: the matrix column the verdicts name them by. */
   readonly column: string | null;
   readonly link: TreeLinkData | null;
@@ -65,6 +67,7 @@ function treeNodes(data: TopologyData): GraphNode[] {
     label: n.label,
     sublabel: n.kind === 'cpu' ? n.detail : sublabelOf(n.kind, n.id, n.column, n.label),
     explanation: n.explanation,
+    why: n.why,
     column: n.column,
     link: n.link,
     marks: tree.marks.filter((m) => n.bridges.includes(m.bridge)),
@@ -81,7 +84,7 @@ function sublabelOf(kind: GraphNodeKind, id: string, column: string | null, labe
 
 function inferredNodes(data: TopologyData): GraphNode[] {
   const nodes: GraphNode[] = [];
-  const base = { link: null, marks: [] };
+  const base = { link: null, marks: [], why: '' };
   for (const numa of data.graph.numaNodes) {
     const cpu = `numa:${numa.node ?? '?'}`;
     const where = numa.node === null ? t('NUMA node unknown') : t('NUMA node {0}', numa.node);
@@ -123,8 +126,9 @@ function inferredLeaf(data: TopologyData, device: string, parent: string): Graph
   const gpu = data.gpus.find((g) => g.name === device);
   const nic = data.nics.find((n) => n.name === device);
   const label = nic?.device ?? device;
+  // A GPU's verdict and NCCL's reasoning are said by the graph's words (nodeText), first and last.
   const explanation = gpu
-    ? `${device}: ${gpu.verdict}. ${gpu.reason}`
+    ? t('{0}: a GPU.', device)
     : t('{0}: an RDMA NIC.', `${device}${nic?.device && nic.device !== device ? ` = ${nic.device}` : ''}`);
   return {
     id: device,
@@ -133,6 +137,7 @@ function inferredLeaf(data: TopologyData, device: string, parent: string): Graph
     label,
     sublabel: label !== device ? device : '',
     explanation,
+    why: '',
     column: device,
     link: null,
     marks: [],

@@ -5,7 +5,7 @@ import { config, t } from '@vscode/l10n';
 import { ExtensionToWebview, TopologyData, WebviewToExtension, isExtensionToWebview } from '../protocol/topology';
 import { renderDetails } from './details';
 import { el } from './dom';
-import { Explainer } from './explain';
+import { Explained, Explainer } from './explain';
 import { renderGraph, renderGraphLegend, setTabStop } from './graph';
 import { renderLegend, renderMatrix } from './matrix';
 
@@ -55,9 +55,7 @@ function render(): void {
     : t('Hover or focus a cell or a legend entry to see what it means for GPUDirect RDMA.');
   const explanation = el('p', { class: 'explanation', id: 'explanation', 'aria-live': 'polite' }, hint);
   const events = {
-    explain: (text: string) => {
-      explanation.textContent = text;
-    },
+    explain: (what: Explained) => showExplained(explanation, what),
     selectGpu,
   };
   const gpu = data.gpus.find((g) => g.name === state.gpu);
@@ -66,6 +64,7 @@ function render(): void {
     : renderMatrix(data, explainer, new Set(gpu?.nearestNicColumns ?? []), state.gpu, events);
   const legend = graph ? renderGraphLegend(data, state.gpu, events) : renderLegend(data, explainer, events);
   root.replaceChildren(
+    ...[banner(data)].filter((b): b is HTMLElement => b !== null),
     el('header', {}, el('h1', {}, data.title), el('p', { class: 'source' }, data.source)),
     tabs(),
     el(
@@ -82,8 +81,16 @@ function render(): void {
   restoreFocus(refocus);
 }
 
+/** The verdict first and strong, what the part is, then why (NCCL's rule and its source) last, smaller. */
+function showExplained(box: HTMLElement, what: Explained): void {
+  const parts: (string | HTMLElement)[] = [el('strong', { class: 'lead' }, what.lead)];
+  if (what.body) parts.push(` ${what.body}`);
+  if (what.why) parts.push(el('span', { class: 'why' }, t('Why: {0}', what.why)));
+  box.replaceChildren(...parts);
+}
+
 /** Lays the graph out for the room its host has now, and again when that width changes. */
-function drawGraph(data: TopologyData, host: HTMLElement, events: { explain(text: string): void; selectGpu(name: string): void }): void {
+function drawGraph(data: TopologyData, host: HTMLElement, events: { explain(what: Explained): void; selectGpu(name: string): void }): void {
   let width = -1;
   const draw = () => {
     if (Math.abs(host.clientWidth - width) < 8) return;
@@ -147,6 +154,23 @@ function restoreFocus(selector: string | null): void {
     target.setAttribute('tabindex', '0');
   }
   target.focus();
+}
+
+const BANNER_GLYPH = { ok: '✓', warning: '⚠', error: '✗', unknown: '?' } as const;
+
+/** A diagnosed host's verdict, first thing in the panel, with the button the extension offered. */
+function banner(data: TopologyData): HTMLElement | null {
+  const b = data.banner;
+  if (!b) return null;
+  const action = b.action !== null ? el('button', { type: 'button', id: 'banner-action', class: 'banner-action' }, b.action) : null;
+  action?.addEventListener('click', () => vscode.postMessage({ type: 'bannerAction' }));
+  return el(
+    'div',
+    { class: `banner banner-${b.tone}`, id: 'banner', role: 'status' },
+    el('span', { class: 'banner-glyph', 'aria-hidden': 'true' }, BANNER_GLYPH[b.tone]),
+    el('span', { class: 'banner-text' }, b.text),
+    action,
+  );
 }
 
 function tabs(): HTMLElement {

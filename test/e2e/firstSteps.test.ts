@@ -8,14 +8,16 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Locator } from 'playwright-core';
-import { DEMO_HOST_NAME } from '../../src/core/transport/demo';
+import { DEMO_HOST_NAME, DEMO_HOST_SHORT_NAME } from '../../src/core/transport/demo';
 import { REPO_ROOT, RUN_DIR } from './environment';
-import { hostsTree } from './treeRows';
+import { hostsTree, visibleText } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';
 import { openWalkthrough, walkthroughStep } from './walkthrough';
 
 const CONTAINER_TITLE = 'GPUDirect RDMA';
+/** The demo's label where a host is named, and its row (the name; "replayed" follows the verdict). */
 const DEMO = DEMO_HOST_NAME;
+const DEMO_ROW = DEMO_HOST_SHORT_NAME;
 const TOPO_FILE = 'h200.topo.txt';
 const ADDED = 'root@gpu-new.invalid:2222';
 const FLEET = 'nowhere';
@@ -23,8 +25,10 @@ const FLEET = 'nowhere';
 describe('First steps in a real VS Code (code-server + chromium)', function () {
   this.timeout(90_000);
   const workbench = new Workbench();
-  const { sidebar, row, setExpanded, inline } = hostsTree(workbench);
+  const { sidebar, row, findingRow, setExpanded, inline } = hostsTree(workbench);
   const description = (r: Locator) => r.locator('.label-description').innerText();
+  /** The host's verdict: its row's description less the demo's " · replayed". */
+  const verdictOf = async (r: Locator) => (await description(r)).replace(/ · replayed$/, '');
   const toast = (text: string | RegExp) =>
     workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
   /** The codicon a row shows (`codicon-error`, …). */
@@ -63,6 +67,37 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     await workbench.screenshot('first-steps-01-welcome');
   });
 
+  it('the palette offers only what works: no Prove without a host, no log or topology command for a Python file', async function () {
+    assert.ok(await paletteOffers('GPUDirect RDMA: Open Demo Host'));
+    for (const absent of ['Prove GPUDirect RDMA', 'Analyze NCCL Log'])
+      assert.ok(!(await paletteOffers(`GPUDirect RDMA: ${absent}`)), `${absent} offered with no host and no editor`);
+    fs.writeFileSync(path.join(RUN_DIR, 'workspace', 'train.py'), 'import torch\nprint(torch.cuda.device_count())\n');
+    await workbench.openFile('train.py');
+    for (const absent of ['Analyze NCCL Log', 'Compare NCCL Log with Host…', 'Analyze Topology in Editor'])
+      assert.ok(!(await paletteOffers(`GPUDirect RDMA: ${absent}`)), `${absent} offered with a Python file open`);
+    await workbench.screenshot('first-steps-01b-palette-python');
+    await workbench.runCommand('View: Close All Editors');
+  });
+
+  it("the walkthrough's Diagnose Fleet with no fleet offers Add Fleet…", async function () {
+    // Not in the palette without a fleet: the walkthrough's step still links it.
+    assert.ok(!(await paletteOffers('GPUDirect RDMA: Diagnose Fleet')));
+    await openWalkthrough(workbench);
+    await walkthroughStep(workbench, 'diagnoseFleet').click();
+    await workbench.tab
+      .locator('.step-description-container .monaco-button', { hasText: /^Diagnose Fleet$/ })
+      .first()
+      .click();
+    const offer = toast('No fleet yet');
+    await offer.waitFor();
+    await offer.hover();
+    await offer.locator('.monaco-button', { hasText: 'Add Fleet…' }).click();
+    await workbench.tab.locator('.quick-input-widget .quick-input-title', { hasText: 'Add Fleet' }).first().waitFor();
+    await workbench.screenshot('first-steps-01c-diagnose-fleet-offers-add');
+    await workbench.tab.keyboard.press('Escape');
+    await workbench.runCommand('View: Close All Editors');
+  });
+
   it('the walkthrough opens from the welcome view, and opening the demo completes its first step', async function () {
     await sidebar().locator('.welcome-view-content a', { hasText: 'Getting Started walkthrough' }).click();
     await workbench.tab.locator('.gettingStartedContainer', { hasText: 'Get Started with GPUDirect RDMA Doctor' }).waitFor();
@@ -70,13 +105,13 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     await workbench.screenshot('first-steps-02-walkthrough');
     await walkthroughStep(workbench, 'openDemo').click();
     await workbench.tab.locator('.step-description-container .monaco-button', { hasText: 'Open Demo Host' }).first().click();
-    await row(DEMO).waitFor();
+    await row(DEMO_ROW).waitFor();
     await walkthroughStep(workbench, 'openDemo').and(workbench.tab.locator('[aria-checked="true"]')).waitFor();
     await workbench.screenshot('first-steps-03-walkthrough-demo-opened');
   });
 
   it('the demo host says its verdict: description and icon by verdict, neutral status row, GPU verdicts first', async function () {
-    const demo = row(DEMO);
+    const demo = row(DEMO_ROW);
     await setExpanded(demo, true);
     if (await row('Not diagnosed yet').isVisible()) await inline(demo, 'Diagnose');
     const status = sidebar()
@@ -85,43 +120,52 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     await status.waitFor();
     // Reaching a host says nothing about GPUDirect RDMA: the status row is neutral.
     assert.strictEqual(await iconOf(status), 'history');
-    const verdict = await description(demo);
+    const verdict = await verdictOf(demo);
     assert.notStrictEqual(verdict, 'demo, replayed');
     const icon = await iconOf(demo);
     assert.ok(icon === 'pass' || icon === 'warning' || icon === 'error', `host icon ${icon}`);
     if (/^GDR \d+\/\d+ GPUs?( · \d+ warnings?)?$/.test(verdict)) assert.notStrictEqual(icon, 'error', verdict);
     else assert.strictEqual(icon, 'error', `"${verdict}" names an error`);
+    // At the default sidebar width every row shows its state whole, within its first 25 characters (a
+    // selected or hovered row gives room to its inline actions: another row is selected, the mouse away).
+    await status.click();
+    await workbench.tab.mouse.move(0, 0);
+    const hostShown = await visibleText(demo);
+    const first25 = `${DEMO_ROW} ${verdict}`.slice(0, 25);
+    assert.ok(hostShown.startsWith(first25), `the host row shows "${hostShown}", not "${first25}"`);
+    await setExpanded(row('Findings'), true);
+    await workbench.tab.mouse.move(0, 0);
+    for (const id of ['peermem.not-loaded', 'rdma.port-down', 'peermem.not-persistent', 'pcie.acs-unread']) {
+      const label = await findingRow(id).locator('.label-name').innerText();
+      assert.ok(label.length <= 25, `${id}: "${label}" is longer than 25 characters`);
+      assert.ok((await visibleText(findingRow(id))).startsWith(label), `${id}: "${label}" is cut off`);
+    }
+    assert.strictEqual(await findingRow('peermem.not-loaded').locator('.label-name').innerText(), 'peermem not loaded');
+    await setExpanded(row('Findings'), false);
     await setExpanded(row('GPUs'), true);
-    const gpu0 = row('GPU0');
-    assert.match(await description(gpu0), /^GDR (yes|no)/);
-    // At the default sidebar width the verdict is on screen, not cut off behind the row's end.
-    const fits = await gpu0.locator('.label-description').evaluate((el) => {
-      const range = document.createRange();
-      const text = el.firstChild as Text;
-      range.setStart(text, 0);
-      range.setEnd(text, text.data.indexOf(' ·') > 0 ? text.data.indexOf(' ·') : text.data.length);
-      const rowBox = (el.closest('.monaco-list-row') as HTMLElement).getBoundingClientRect();
-      return (
-        range.getBoundingClientRect().right <= Math.min(rowBox.right, (el.parentElement as HTMLElement).getBoundingClientRect().right) + 0.5
-      );
-    });
-    assert.ok(fits, 'the GPU verdict is cut off');
+    await workbench.tab.mouse.move(0, 0);
+    for (let i = 0; i < 8; i++) {
+      const shown = await visibleText(row(`GPU${i}`));
+      assert.match(shown, /^GPU\d GDR (yes|no)/, `GPU${i} shows "${shown}"`);
+      assert.ok(shown.slice(0, 25).includes('GDR'), `GPU${i}: the verdict within 25 characters`);
+    }
+    assert.match(await description(row('GPU0')), /^GDR (yes|no)/);
     await workbench.screenshot('first-steps-04-demo-verdict');
     await setExpanded(row('GPUs'), false);
   });
 
   it('the status bar names the selected host and its verdict', async function () {
-    await row(DEMO).click();
-    const verdict = await description(row(DEMO));
+    await row(DEMO_ROW).click();
+    const verdict = await verdictOf(row(DEMO_ROW));
     await statusBarItem(`${DEMO}: ${verdict}`).waitFor();
     await workbench.screenshot('first-steps-05-status-bar');
   });
 
   it('selecting a finding and showing the topology complete their walkthrough steps', async function () {
-    await setExpanded(row(DEMO), true);
+    await setExpanded(row(DEMO_ROW), true);
     await setExpanded(row('Findings'), true);
     await sidebar().locator('.monaco-list-row[aria-level="3"]').first().click();
-    await inline(row(DEMO), 'Show Topology');
+    await inline(row(DEMO_ROW), 'Show Topology');
     await workbench.tab.locator('.part.editor .tab', { hasText: `Topology: ${DEMO}` }).waitFor();
     await setExpanded(row('Findings'), false);
     await openWalkthrough(workbench);
@@ -132,23 +176,26 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
   });
 
   it('the demo offers no Disconnect: not in its menu, not in the palette', async function () {
-    await row(DEMO).click({ button: 'right' });
+    await row(DEMO_ROW).click({ button: 'right' });
     const menu = workbench.tab.locator('.context-view .monaco-menu');
     await menu.locator('.action-label', { hasText: 'Remove Host' }).first().waitFor();
     const items = (await menu.locator('.action-label').allInnerTexts()).map((t) => t.trim()).filter((t) => t !== '');
     await workbench.screenshot('first-steps-07-demo-menu');
     assert.ok(!items.includes('Disconnect'), items.join(', '));
+    // perftest cannot run on recordings: no Prove on the demo, in its menu or the palette.
+    assert.ok(!items.includes('Prove GPUDirect RDMA'), items.join(', '));
     assert.ok(!items.includes('Reload Host List') && !items.includes('Refresh'), items.join(', '));
     assert.ok(items.includes('Show Topology') && items.includes('Copy Report (Markdown)'), items.join(', '));
     // Its quick fixes are simulated on its own state, and it can be put back as recorded.
     assert.ok(items.includes('Reset Demo Host'), items.join(', '));
     await workbench.tab.keyboard.press('Escape');
     assert.deepStrictEqual(await paletteOffers('GPUDirect RDMA: Disconnect'), false);
+    assert.deepStrictEqual(await paletteOffers('GPUDirect RDMA: Prove GPUDirect RDMA'), false);
     assert.deepStrictEqual(await paletteOffers('GPUDirect RDMA: Show Topology'), true);
   });
 
   it('a raw output is titled with its command and host, its columns on terminal tab stops', async function () {
-    await setExpanded(row(DEMO), true);
+    await setExpanded(row(DEMO_ROW), true);
     await setExpanded(row('Raw outputs'), true);
     await row('nvidia-smi topo -m').click();
     await workbench.tab.locator('.part.editor .tab.active', { hasText: `nvidia-smi topo -m — ${DEMO}` }).waitFor();
@@ -172,7 +219,7 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     );
     await workbench.screenshot('first-steps-08-raw-output');
     await setExpanded(row('Raw outputs'), false);
-    await setExpanded(row(DEMO), false);
+    await setExpanded(row(DEMO_ROW), false);
     await workbench.runCommand('View: Close All Editors');
   });
 
@@ -210,6 +257,14 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
     await input.fill('gpu01:99999');
     await message.filter({ hasText: 'port out of range' }).waitFor();
     await workbench.screenshot('first-steps-10-add-host-port-out-of-range');
+    // A leading "-" is an option to ssh (`-oProxyCommand=…`): refused as ssh refuses it, and Enter adds nothing.
+    await input.fill('-oProxyCommand=x');
+    await message.filter({ hasText: 'A host or user name cannot start with "-"' }).waitFor();
+    await input.press('Enter');
+    assert.ok(await input.isVisible(), 'Enter on a refused name keeps the box open');
+    await workbench.screenshot('first-steps-10b-add-host-option-refused');
+    await input.fill('user@:22');
+    await message.filter({ hasText: '"user@:22" names no host' }).waitFor();
     await input.fill(ADDED);
     await message.filter({ hasText: 'Reads as host gpu-new.invalid, port 2222, user root' }).waitFor();
     await workbench.screenshot('first-steps-11-add-host-reads-as');
@@ -300,9 +355,9 @@ describe('First steps in a real VS Code (code-server + chromium)', function () {
       await walkthroughStep(workbench, step).and(workbench.tab.locator('[aria-checked="true"]')).waitFor();
     }
     assert.strictEqual(await walkthroughStep(workbench, 'applyFix').getAttribute('aria-checked'), 'false');
-    await setExpanded(row(DEMO), true);
+    await setExpanded(row(DEMO_ROW), true);
     await setExpanded(row('Findings'), true);
-    const finding = sidebar().locator('.monaco-list-row', { hasText: 'peermem.not-loaded' }).first();
+    const finding = findingRow('peermem.not-loaded');
     await inline(finding, 'Fix: Load Peer Memory Module (load-peermem)');
     const dialog = workbench.tab.locator('.monaco-dialog-box');
     await dialog.locator('.monaco-button', { hasText: /^Apply$/ }).click();

@@ -43,7 +43,8 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
         has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
       })
       .first();
-  const findingRow = (id: string): Locator => sidebar().locator('.monaco-list-row', { hasText: id }).first();
+  /** A finding's row by its id: the row's accessible name ends with it (treeItems.ts). */
+  const findingRow = (id: string): Locator => sidebar().locator(`.monaco-list-row[aria-label$=", ${id}"]`).first();
   const quickInput = () => workbench.tab.locator('.quick-input-widget .quick-input-box input');
   const dialog = () => workbench.tab.locator('.monaco-dialog-box');
   const modprobes = (h: LabHost) =>
@@ -94,13 +95,27 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     await workbench.pick(fix);
   }
 
-  /** Clicks the finding's inline fix and returns the plan shown in the modal. */
-  async function openPlan(): Promise<string> {
+  /** Clicks the finding's inline fix; returns the one-line question, and the plan Show Plan opens (the question is asked again). */
+  async function openPlan(): Promise<{ question: string; plan: string }> {
     const finding = findingRow('peermem.not-loaded');
     await finding.waitFor();
     await inline(finding, LOAD_FIX);
     await dialog().waitFor({ timeout: 60_000 });
-    return dialog().innerText();
+    return { question: await dialog().locator('.dialog-message-text').innerText(), plan: await showPlan('load-peermem') };
+  }
+
+  /** Show Plan in the confirmation: the plan's document, exact; the confirmation comes back. */
+  async function showPlan(fix: string): Promise<string> {
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Show Plan$/ })
+      .click();
+    await workbench.tab
+      .locator('.tabs-container .tab', { hasText: `${fix}.txt` })
+      .first()
+      .waitFor();
+    const plan = (await workbench.tab.locator('.part.editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+    await dialog().waitFor();
+    return plan;
   }
 
   before(async function () {
@@ -146,8 +161,8 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     await findingRow('peermem.not-loaded').hover();
     await findingRow('peermem.not-loaded').locator(`.actions .action-label[aria-label="${LOAD_FIX}"]`).waitFor();
     await workbench.screenshot('fixes-01-finding-with-inline-fix');
-    const plan = await openPlan();
-    assert.match(plan, /Apply load-peermem on fix-gdr\?/);
+    const { question, plan } = await openPlan();
+    assert.strictEqual(question.trim(), 'Run `sudo modprobe nvidia_peermem` on fix-gdr?');
     assert.match(plan, /sudo -n [\s\S]*modprobe nvidia_peermem/);
     assert.deepStrictEqual(modprobes(host), [], 'nothing ran before Apply');
     await workbench.screenshot('fixes-02-plan-modal');
@@ -174,7 +189,7 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
   it("asks pwuser's sudo password in a password box, applies, and the password is in no log", async function () {
     const host = lab!.host('fix-pw');
     await diagnoseAndOpenFindings(PW_HOST, SUDO_PW);
-    const plan = await openPlan();
+    const { plan } = await openPlan();
     assert.match(plan, /sudo -S -p [\s\S]*modprobe nvidia_peermem/);
     assert.doesNotMatch(plan, new RegExp(SUDO_PW));
     await dialog()
@@ -203,12 +218,13 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     assert.ok(!fs.existsSync(conf));
     await paletteFix(PW_HOST, 'persist-peermem');
     await dialog().waitFor({ timeout: 60_000 });
-    const plan = await dialog().innerText();
-    assert.match(plan, /Apply persist-peermem on fix-pw-as-pwuser\?/);
+    assert.match(
+      await dialog().innerText(),
+      /^On fix-pw-as-pwuser: run `sudo modprobe nvidia_peermem`, then add the line "nvidia-peermem"/m,
+    );
+    const plan = await showPlan('persist-peermem');
     assert.match(plan, /\/etc\/modules-load\.d\/nvidia-peermem\.conf \(new\)/);
     assert.match(plan, /\+nvidia-peermem/);
-    // A long plan also opens, read-only, in an editor behind the modal.
-    await workbench.tab.locator('.tabs-container .tab', { hasText: 'persist-peermem.txt' }).first().waitFor();
     await workbench.screenshot('fixes-07-persist-plan-modal');
     await dialog()
       .locator('.monaco-button', { hasText: /^Apply$/ })

@@ -75,7 +75,8 @@ function measureColours(body: HTMLElement): ThemeColours {
     return { what, text: el.textContent ?? '', background, foreground, contrast: Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100 };
   };
   const samples: ColourSample[] = [];
-  const linkClass = (el: Element) => Array.from(el.classList).find((c) => c.startsWith('link-')) ?? '?';
+  // A GPU↔NIC cell is coloured by GPUDirect RDMA on this host (gdr-*), any other by its link class.
+  const linkClass = (el: Element) => Array.from(el.classList).find((c) => c.startsWith('link-') || c.startsWith('gdr-')) ?? '?';
   const cells = new Map<string, Element>();
   for (const td of Array.from(document.querySelectorAll('td.cell')))
     if (td.textContent && !cells.has(linkClass(td))) cells.set(linkClass(td), td);
@@ -170,27 +171,34 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
     return view().locator('body').evaluate(measure);
   }
 
-  it('Analyze Topology in Editor draws the matrix of the active editor, coloured by link class', async function () {
+  it('Analyze Topology in Editor draws the matrix of the active editor: GPU↔NIC cells by GPUDirect RDMA, others by link class', async function () {
     await workbench.openFile(H200);
     await workbench.runCommand('GPUDirect RDMA: Analyze Topology in Editor');
     await cell('GPU3', 'NIC5').waitFor();
-    assert.strictEqual((await cell('GPU3', 'NIC5').innerText()).trim(), 'PXB');
-    assert.match((await cell('GPU3', 'NIC5').getAttribute('class')) ?? '', /link-pxb/);
+    // From the matrix alone the NIC side is unknown: a PXB pair is "unknown" (?), never green; a NODE pair off (✗).
+    assert.strictEqual((await cell('GPU3', 'NIC5').innerText()).replace(/\s/g, ''), 'PXB?');
+    assert.match((await cell('GPU3', 'NIC5').getAttribute('class')) ?? '', /gdr-unknown/);
+    assert.strictEqual(await cell('GPU3', 'NIC5').getAttribute('data-link'), 'pxb');
+    assert.match((await cell('GPU3', 'NIC0').getAttribute('class')) ?? '', /gdr-off/);
+    assert.strictEqual(await view().locator('td.cell.gdr-on').count(), 0, 'no pair is on without the host');
     assert.match((await cell('GPU0', 'GPU1').getAttribute('class')) ?? '', /link-nvlink/);
     const colours = await Promise.all(
-      [cell('GPU3', 'NIC5'), cell('GPU3', 'NIC0'), cell('GPU3', 'NIC6'), cell('GPU0', 'GPU1')].map((c) =>
+      [cell('GPU3', 'NIC5'), cell('GPU3', 'NIC0'), cell('NIC0', 'NIC6'), cell('GPU0', 'GPU1')].map((c) =>
         c.evaluate((e) => getComputedStyle(e).backgroundColor),
       ),
     );
-    assert.strictEqual(new Set(colours).size, 4, `link classes share a colour: ${colours.join(', ')}`);
+    assert.strictEqual(new Set(colours).size, 4, `classes share a colour: ${colours.join(', ')}`);
     await view().locator('.legend .swatch', { hasText: /^SYS$/ }).waitFor();
+    await view().locator('.legends .legend-heading', { hasText: 'GPU ↔ NIC from this matrix:' }).waitFor();
+    for (const label of ['GPUDirect RDMA off', 'GPUDirect RDMA unknown'])
+      await view().locator('.gdr-legend li', { hasText: label }).waitFor();
     await workbench.screenshot('topology-01-matrix');
   });
 
   it("hovering a cell explains it with NCCL's verdict; arrow keys move between cells", async function () {
     await cell('GPU3', 'NIC5').hover();
     const explanation = view().locator('#explanation');
-    await explanation.filter({ hasText: 'GPU3 ↔ NIC5: PXB' }).waitFor();
+    await explanation.filter({ hasText: 'GPU3 ↔ NIC5: PXB — GDR unknown' }).waitFor();
     assert.match(await explanation.innerText(), /NCCL 2\.30\.7 counts a PXB path .*so it uses GPUDirect RDMA when both sides support it/);
     assert.match(
       (await cell('GPU3', 'NIC0').getAttribute('title')) ?? '',
@@ -263,7 +271,7 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
   it('Show Topology on the diagnosed demo host opens its topology with the diagnosis verdicts', async function () {
     await workbench.runCommand('GPUDirect RDMA: Open Demo Host');
     const sidebar = workbench.tab.locator('.part.sidebar');
-    const host = sidebar.locator('.monaco-list-row', { has: workbench.tab.locator('.label-name', { hasText: DEMO }) }).first();
+    const host = sidebar.locator('.monaco-list-row', { has: workbench.tab.locator('.label-name', { hasText: /^demo-hgx-h100$/ }) }).first();
     // The command reveals the view itself; click the container only if it did not (a second click would hide it).
     await host.waitFor({ timeout: 5_000 }).catch(async () => {
       await workbench.activityBarItem('GPUDirect RDMA').click();
@@ -282,7 +290,63 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
     await view().locator('h1', { hasText: DEMO }).waitFor();
     await view().locator('td.cell').first().waitFor();
     await view().locator('.source', { hasText: 'diagnosed' }).waitFor();
+    // The verdict first: a banner naming the cause, with its fix one click away.
+    const banner = view().locator('#banner');
+    assert.strictEqual(
+      (await banner.locator('.banner-text').innerText()).trim(),
+      'GPUDirect RDMA off on 8 of 8 GPUs: nvidia_peermem is not loaded',
+    );
+    assert.strictEqual((await banner.locator('button').innerText()).trim(), 'Show fix');
+    const bannerBox = await banner.boundingBox();
+    const matrixBox = await view().locator('table.matrix').boundingBox();
+    assert.ok(bannerBox && matrixBox && bannerBox.y < matrixBox.y, 'the banner comes before the matrix');
+    // Every GPU↔NIC cell says GDR is off on this host, a PIX pair too: none is green.
+    assert.strictEqual(await view().locator('td.cell.gdr-on').count(), 0);
+    assert.strictEqual(await view().locator('td.cell.gdr-off').count(), 2 * 8 * 8, 'GPU rows × NIC columns, and back');
+    const pix = view().locator('td.cell.gdr-off[data-link="pix"]').first();
+    await pix.hover();
+    await view()
+      .locator('#explanation', { hasText: /^GPU\d ↔ NIC\d: PIX — GDR off: nvidia_peermem is not loaded/ })
+      .waitFor();
+    await view().locator('.legends .legend-heading', { hasText: 'GPU ↔ NIC on this host:' }).waitFor();
     await workbench.screenshot('topology-07-demo-host');
+  });
+
+  it('the demo graph: every mark it draws has a legend entry; the banner shows the fix', async function () {
+    await view().locator('#tab-graph').click();
+    const graph = view().locator('svg.graph');
+    await graph.waitFor();
+    const drawn = await graph.evaluate((svg) => ({
+      off: svg.querySelectorAll('.node.gpu.far').length,
+      unknown: svg.querySelectorAll('.node.gpu.gdr-unknown').length,
+      chosen: svg.querySelectorAll('.node.nic.chosen').length,
+      selected: svg.querySelectorAll('.node.gpu.selected').length,
+      marks: svg.querySelectorAll('g.mark').length,
+      degraded: svg.querySelectorAll('.pcie-edge.degraded').length,
+      warned: Array.from(svg.querySelectorAll('.node.gpu text.label')).filter((t) => (t.textContent ?? '').endsWith('⚠')).length,
+    }));
+    assert.strictEqual(drawn.off, 8, JSON.stringify(drawn));
+    assert.strictEqual(drawn.warned, 8);
+    const legend = view().locator('.graph-legend');
+    const entry = (swatch: string) => legend.locator(`li[data-swatch="${swatch}"]`);
+    const wanted: [number, string][] = [
+      [drawn.off, 'node gpu gdr-off far'],
+      [drawn.unknown, 'node gpu gdr-unknown'],
+      [drawn.chosen, 'node nic chosen'],
+      [drawn.selected, 'node gpu selected'],
+      [drawn.marks, 'mark'],
+      [drawn.degraded, 'pcie-edge degraded'],
+    ];
+    for (const [count, swatch] of wanted) assert.strictEqual(await entry(swatch).count(), count > 0 ? 1 : 0, `${swatch}: ${count} drawn`);
+    assert.match(await entry('node gpu gdr-off far').innerText(), /GPU without GPUDirect RDMA ⚠/);
+    await workbench.screenshot('topology-07b-demo-graph-legend');
+    await view().locator('#banner button', { hasText: 'Show fix' }).click();
+    const dialog = workbench.tab.locator('.monaco-dialog-box');
+    await dialog.filter({ hasText: 'modprobe nvidia_peermem' }).waitFor();
+    await workbench.screenshot('topology-07c-banner-show-fix');
+    await workbench.tab.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await view().locator('#tab-matrix').click();
   });
 
   it('follows a light and a high-contrast theme: --vscode-* colours, cell text readable (contrast >= 4.5)', async function () {
@@ -302,10 +366,11 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
       const colours = await inView(measureColours);
       seen[theme] = colours;
       const kinds = colours.samples.map((x) => x.what);
-      for (const cls of ['link-self', 'link-nvlink', 'link-pxb', 'link-node', 'link-sys']) {
+      for (const cls of ['link-self', 'link-nvlink', 'link-node', 'link-sys', 'gdr-off', 'gdr-unknown']) {
         assert.ok(kinds.includes(`cell ${cls}`), `${theme}: no cell of class ${cls} measured (${kinds.join(', ')})`);
         assert.ok(kinds.includes(`legend ${cls}`), `${theme}: no legend swatch of class ${cls} measured`);
       }
+      assert.ok(kinds.includes('legend link-pxb'), `${theme}: no legend swatch of PXB`);
       const unreadable = colours.samples.filter((x) => x.contrast < 4.5);
       assert.deepStrictEqual(unreadable, [], `${theme}: text below WCAG AA contrast`);
       await workbench.screenshot(shot);

@@ -19,11 +19,15 @@ export function hostsTree(workbench: Workbench) {
       })
       .first();
 
+  /** A finding's row by its id: the row shows a few words, its accessible name ends with the id (treeItems.ts). */
+  const findingRow = (id: string): Locator => sidebar().locator(`.monaco-list-row[aria-label$=", ${id}"]`).first();
+
   async function setExpanded(r: Locator, want: boolean): Promise<void> {
     await r.waitFor();
     for (let attempt = 0; attempt < 5; attempt++) {
       if (((await r.getAttribute('aria-expanded')) === 'true') === want) return;
-      await r.click();
+      // The twistie: a click on a finding's row opens its details instead.
+      await r.locator('.monaco-tl-twistie').click();
       await workbench.tab.waitForTimeout(300);
     }
     assert.strictEqual(await r.getAttribute('aria-expanded'), String(want), `row does not ${want ? 'expand' : 'collapse'}`);
@@ -85,5 +89,36 @@ export function hostsTree(workbench: Workbench) {
     await workbench.tab.mouse.move(0, 0);
   }
 
-  return { sidebar, row, setExpanded, inline, tooltip, contextMenu, showHosts, diagnose };
+  return { sidebar, row, findingRow, setExpanded, inline, tooltip, contextMenu, showHosts, diagnose };
+}
+
+/**
+ * What a row shows of its label and description before the sidebar cuts it (the characters whose box
+ * ends inside the row's label, less the ellipsis where it overflows), label and description joined by a
+ * space. The mouse should be elsewhere: a hovered row's inline actions take room.
+ */
+export function visibleText(r: Locator): Promise<string> {
+  return r.evaluate((rowEl) => {
+    const container = (rowEl.querySelector('.monaco-icon-label-container') as HTMLElement | null) ?? (rowEl as HTMLElement);
+    const box = container.getBoundingClientRect();
+    const cut = container.scrollWidth > container.clientWidth + 1;
+    const limit = Math.min(box.right, rowEl.getBoundingClientRect().right) - (cut ? 10 : 0) + 0.5;
+    let out = '';
+    for (const selector of ['.label-name', '.label-description']) {
+      const el = rowEl.querySelector(selector);
+      if (!el || (el.textContent ?? '') === '') continue;
+      if (out !== '') out += ' ';
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+        for (let i = 0; i < node.data.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          if (range.getBoundingClientRect().right > limit) return out;
+          out += node.data[i];
+        }
+      }
+    }
+    return out;
+  });
 }

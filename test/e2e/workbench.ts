@@ -18,6 +18,7 @@ const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 const UI_TIMEOUT_MS = 30_000;
+const STARTUP_TIMEOUT_MS = 120_000;
 const USER_SETTINGS = {
   'workbench.startupEditor': 'none',
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
@@ -74,9 +75,9 @@ export class Workbench {
     // clipboard, and tests read it back from there.
     this.page = await this.browser.newPage({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
     this.page.setDefaultTimeout(UI_TIMEOUT_MS);
-    // The first load fetches the whole workbench (tens of MB of scripts): on a busy machine it takes longer than a UI step.
-    await this.page.goto(this.server.url, { timeout: 4 * UI_TIMEOUT_MS });
-    await this.page.locator('.monaco-workbench').waitFor();
+    // The first load fetches and compiles the whole workbench: on a busy shared machine that takes minutes.
+    await this.page.goto(this.server.url, { timeout: STARTUP_TIMEOUT_MS });
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: STARTUP_TIMEOUT_MS });
     // The workbench frame appears before its parts render; the activity bar is the first a test needs.
     await this.page.locator('.part.activitybar .action-item').first().waitFor();
   }

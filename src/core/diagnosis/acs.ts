@@ -17,6 +17,7 @@ import { GpuNicPair } from './pairs';
 import { PairPath, pairLabel, pairPaths, pathBridges } from './pciePaths';
 import { VirtState, isolationRequired } from './virt';
 import { t } from '../l10n';
+import { acsPathsNote } from './acsPaths';
 
 const SOURCE = `${SOURCES.ncclTroubleshooting}; pciutils ls-ecaps.c (ACSCtl); Linux drivers/pci/pci.c pci_std_enable_acs; rdma-core kernel-boot/rdma_topo`;
 
@@ -109,6 +110,7 @@ function redirectFinding(report: ProbeReport, reading: AcsReading, iommu: IommuS
         : t(
             'On bare metal disable ACS in the BIOS, or with the quick fix disable-acs (setpci on exactly these bridges; lost at reboot) and persist-acs (a boot-time systemd unit).',
           ),
+      acsPathsNote(reading.paths),
     ].join(' '),
     evidence: evidence(report, reading),
     fixes: ['disable-acs', 'persist-acs'],
@@ -143,13 +145,13 @@ function unreadFinding(reading: AcsReading): Finding {
       bdfs.length > 1
         ? t('ACS of {0} bridges between GPUs and NICs could not be read', bdfs.length)
         : t('ACS of 1 bridge between GPUs and NICs could not be read'),
-    detail: t(
+    detail: `${t(
       '{0}, so whether Access Control Services redirect GPU↔NIC traffic on {1} (on {2}) is unknown. Run, as a user who may use sudo: {3}  — "ReqRedir+" or "CmpltRedir+" in ACSCtl means the bridge redirects peer traffic (NCCL troubleshooting, "PCI Access Control Services").',
       unreadText(reading.unread ?? ''),
       bdfs.join(', '),
       reading.paths.map(pairLabel).join(', '),
       acsReadCommand(bdfs),
-    ),
+    )} ${acsPathsNote(reading.paths)}`,
     evidence: [`lspci -vvv (as root): (${reading.unread})`],
     fixes: [],
     source: SOURCE,

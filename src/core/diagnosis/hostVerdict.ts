@@ -16,7 +16,7 @@ export interface HostVerdictWords {
 }
 
 /** Finding id → the few words that name it where a title is too long. Ids not here show their title. */
-const shortWords = (): Readonly<Record<string, string>> => ({
+export const shortWords = (): Readonly<Record<string, string>> => ({
   'gpu.none': t('no NVIDIA GPU'),
   'gpu.no-gdr-support': t('GPU without GDR'),
   'rdma.none': t('no RDMA NIC'),
@@ -35,6 +35,26 @@ const shortWords = (): Readonly<Record<string, string>> => ({
   'bar1.small': t('BAR1 small'),
   'iommu.enabled': t('IOMMU on'),
   'probe.command-failed': t('probe incomplete'),
+  'dmabuf.available': t('dma-buf available'),
+  'driver.operator-managed': t('GPU Operator driver'),
+  'pcie.acs-unread': t('ACS not read'),
+  'pcie.link-degraded': t('PCIe link degraded'),
+  'platform.virtual-machine': t('virtual machine'),
+  'roce.no-v2-gid': t('no RoCE v2 GID'),
+  'roce.gid-index': t('RoCE GID index wrong'),
+  'ib.mtu-low': t('IB MTU low'),
+  'ib.link-degraded': t('IB link narrow'),
+  'rdma.mixed-link-layers': t('IB and RoCE mixed'),
+  'fleet.topology-differs': t('topology differs'),
+  'fleet.acs-differs': t('ACS differs'),
+  'fleet.firmware-differs': t('firmware differs'),
+  'fleet.link-width-differs': t('link width differs'),
+  'nccl.gdr-not-used': t('GDR predicted, not used'),
+  'nccl.gdr-not-predicted': t('GDR used, not predicted'),
+  'nccl.unexpected-nic': t('NIC not the predicted one'),
+  'nccl.socket-fallback': t('NCCL fell back to sockets'),
+  'nccl.agrees': t('log agrees'),
+  'nccl.not-compared': t('nothing to compare'),
 });
 
 /** The longest text a finding's title may give (a sidebar at its default width shows about this much beside a host name). */

@@ -6,7 +6,7 @@ import type { Finding, FixId } from '../diagnosis';
 export type { FixId } from '../diagnosis';
 
 /** Every quick fix, in the order a host needs them. */
-export const FIX_IDS: readonly FixId[] = ['load-peermem', 'persist-peermem', 'disable-acs', 'persist-acs'];
+export const FIX_IDS: readonly FixId[] = ['load-peermem', 'persist-peermem', 'disable-acs', 'persist-acs', 'export-timer'];
 
 export function isFixId(id: string): id is FixId {
   return (FIX_IDS as readonly string[]).includes(id);
@@ -63,6 +63,14 @@ export interface FixPlan {
   readonly simulated?: boolean;
   /** disable-acs / persist-acs: the bridges written, and how to read them back and undo. */
   readonly acs?: AcsPlan;
+  /** export-timer: the command the timer runs and the two units, as planned (timerPlan.ts). */
+  readonly timer?: TimerPlan;
+}
+
+export interface TimerPlan {
+  readonly command: { readonly node: string; readonly cli: string; readonly textfileDir: string };
+  readonly service: string;
+  readonly timer: string;
 }
 
 export interface AcsBridge {
@@ -112,4 +120,9 @@ export interface FixResult {
   readonly verification: string[];
   /** sudo refused the password that was sent: set by the core's own classification, not read from the (translated) message. */
   readonly passwordRejected?: boolean;
+  /**
+   * sudo demonstrably took the password that was sent: it asked for it (its prompt marker on stderr) and a step
+   * then exited 0. A step that timed out, was cut off or ran without asking (cached credentials) proves nothing.
+   */
+  readonly passwordAccepted?: boolean;
 }

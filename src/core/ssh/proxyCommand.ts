@@ -4,6 +4,7 @@
 // it ended when the connection fails. ssh ends it with SIGHUP; so does close().
 import { ChildProcessByStdio, spawn } from 'node:child_process';
 import { Duplex, Readable, Writable } from 'node:stream';
+import { UNSAFE_HOST, UNSAFE_USER } from './destination';
 import { ConnectError } from './errors';
 import { SshTarget } from './sshConfig';
 import { expandTokens, PROXY_COMMAND_TOKENS, TokenContext, TokenError } from './tokens';
@@ -40,10 +41,10 @@ export function proxyCommandLine(target: SshTarget, tokens: TokenContext): strin
 function checkTokenValues(command: string, ctx: TokenContext): void {
   const used = new Set([...command.matchAll(/%(.)/g)].map((m) => m[1]));
   const names: [string, string, RegExp][] = [
-    ['h', ctx.host, /[`'"$\\;&<>|(){},\s\p{Cc}]|^-/u],
-    ['n', ctx.originalHost, /[`'"$\\;&<>|(){},\s\p{Cc}]|^-/u],
-    ['k', ctx.hostKeyAlias ?? ctx.originalHost, /[`'"$\\;&<>|(){},\s\p{Cc}]|^-/u],
-    ['r', ctx.user, /[`'";&<>|(){}\p{Cc}]|^-|\s-|\\$/u],
+    ['h', ctx.host, UNSAFE_HOST],
+    ['n', ctx.originalHost, UNSAFE_HOST],
+    ['k', ctx.hostKeyAlias ?? ctx.originalHost, UNSAFE_HOST],
+    ['r', ctx.user, UNSAFE_USER],
   ];
   for (const [token, value, unsafe] of names) {
     if (used.has(token) && unsafe.test(value))

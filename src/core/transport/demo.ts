@@ -10,9 +10,12 @@
 // Layout: media/demo/host/<command id>.txt (.err, .rc), as `diagnose --from` reads a folder.
 import * as path from 'node:path';
 import { ProbeRunner } from '../probe/runProbe';
+import { DEFAULT_MAX_OUTPUT_BYTES } from '../probe/commands';
 import { SavedOutput, readSavedFolder, savedOutputsRunner } from './saved';
 
-export const DEMO_HOST_NAME = 'demo-hgx-h100 (replayed)';
+/** The demo's host name; where it is shown as a host, it is said to be replayed. */
+export const DEMO_HOST_SHORT_NAME = 'demo-hgx-h100';
+export const DEMO_HOST_NAME = `${DEMO_HOST_SHORT_NAME} (replayed)`;
 /** The login user of the replayed host: uid 1000 with passwordless sudo (media/demo/host/sudo-n.txt). */
 export const DEMO_USER = 'demo';
 
@@ -48,17 +51,17 @@ export class DemoHost {
 
   /** The probe over the demo's recordings in its current state. */
   runner(): ProbeRunner {
-    return savedOutputsRunner((id) => this.read(id), 'demo');
+    return savedOutputsRunner((id, maxBytes) => this.read(id, maxBytes), 'demo');
   }
 
   /** A recording of the host as first replayed (host/), whatever the state. */
-  recorded(id: string): Promise<SavedOutput | undefined> {
-    return readSavedFolder(path.join(this.dir, 'host'), id);
+  recorded(id: string, maxBytes = DEFAULT_MAX_OUTPUT_BYTES): Promise<SavedOutput | undefined> {
+    return readSavedFolder(path.join(this.dir, 'host'), id, maxBytes);
   }
 
-  private async read(id: string): Promise<SavedOutput | undefined> {
-    const loaded = this.state.peermemLoaded ? await readSavedFolder(path.join(this.dir, 'peermem-loaded'), id) : undefined;
-    const saved = loaded ?? (await this.recorded(id));
+  private async read(id: string, maxBytes: number): Promise<SavedOutput | undefined> {
+    const loaded = this.state.peermemLoaded ? await readSavedFolder(path.join(this.dir, 'peermem-loaded'), id, maxBytes) : undefined;
+    const saved = loaded ?? (await this.recorded(id, maxBytes));
     if (id !== 'modules-load' || saved === undefined) return saved;
     // The probe prints each modules-load.d file after a `==> path <==` header (headedFiles, commands.ts);
     // a file the fix wrote sorts after the recorded modules.conf, as the shell's glob would list it.

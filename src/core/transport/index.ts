@@ -16,7 +16,7 @@ import { ProbedHost, probeConnection, probeOverSsh } from './ssh';
 
 export type { ProbedHost, SshProbeOptions } from './ssh';
 export { sshRunner } from './sshRunner';
-export { DEMO_HOST_NAME, DEMO_USER, DemoHost, INITIAL_DEMO_STATE } from './demo';
+export { DEMO_HOST_NAME, DEMO_HOST_SHORT_NAME, DEMO_USER, DemoHost, INITIAL_DEMO_STATE } from './demo';
 export type { DemoState } from './demo';
 export { collectScript, savedOutputNames, savedOutputsIn } from './saved';
 export * from './relay';

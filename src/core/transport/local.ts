@@ -3,12 +3,12 @@
 // script and every command it started (localScript.ts).
 import { runLocalScript } from './localScript';
 import { ProbeRequest, ProbeRunner, RunnerOutput } from '../probe/runProbe';
-import { HeadKeeper, ProbeStdout, STDERR_KEEP_BYTES } from '../probe/streamCaps';
+import { HeadKeeper, HOST_STREAM_BUDGET, ProbeStdout, STDERR_KEEP_BYTES } from '../probe/streamCaps';
 
 export interface LocalRunnerOptions {
   /** Environment for the script (tests put fake commands first on PATH). Default: process.env. */
   readonly env?: NodeJS.ProcessEnv;
-  /** Cap for the framed output; default: every command's two streams at the cap, plus framing. */
+  /** Cap for the framed output; default: every command's two streams at the cap, plus framing, within HOST_STREAM_BUDGET. */
   readonly maxStreamBytes?: number;
   readonly shell?: string;
   /** Aborting stops the script's whole process group (TERM, then KILL), as exec() does over SSH. */
@@ -20,7 +20,7 @@ export function localRunner(options: LocalRunnerOptions = {}): ProbeRunner {
 }
 
 async function runLocally(script: string, request: ProbeRequest, options: LocalRunnerOptions): Promise<RunnerOutput> {
-  const cap = options.maxStreamBytes ?? request.commands.length * 2 * (request.maxOutputBytes + 4096) + 65536;
+  const cap = options.maxStreamBytes ?? Math.min(HOST_STREAM_BUDGET, request.commands.length * 2 * (request.maxOutputBytes + 4096) + 65536);
   const out = new ProbeStdout(request.boundary, cap);
   const err = new HeadKeeper(STDERR_KEEP_BYTES);
   const run = await runLocalScript(script, {
@@ -31,7 +31,7 @@ async function runLocally(script: string, request: ProbeRequest, options: LocalR
     stdout: out,
     stderr: err,
   });
-  const { stdout, preambleCutBytes } = out.result();
+  const { stdout, preambleCutBytes, streamCut } = out.result();
   const stderr = Buffer.concat([err.contents(), Buffer.from(run.note ?? '')]);
   return {
     stdout,
@@ -41,5 +41,6 @@ async function runLocally(script: string, request: ProbeRequest, options: LocalR
     timedOut: run.timedOut,
     preambleCutBytes,
     stderrCutBytes: err.cutBytes,
+    streamCut,
   };
 }

@@ -7,16 +7,17 @@
 //              the usual case of an output a user saved by hand)
 // `collectScript()` writes exactly these files on a host. The folder's files go through the same
 // framing and parsing as a live probe, so every report looks alike.
-import { promises as fs, statSync } from 'fs';
+import { lstatSync } from 'fs';
 import * as path from 'path';
 import { PROBE_COMMANDS, ProbeCommandSpec } from '../probe/commands';
 import { SectionData, encodeDone, encodeHeader, encodeSection } from '../probe/frames';
 import { ProbeRunner } from '../probe/runProbe';
-import { shQuote } from '../probe/script';
+import { shQuote } from '../shellText';
 import { errorText } from '../errorText';
+import { readSavedFile } from './savedFile';
 
 export function offlineRunner(dir: string): ProbeRunner {
-  return savedOutputsRunner((id) => readSavedFolder(dir, id), 'offline');
+  return savedOutputsRunner((id, maxBytes) => readSavedFolder(dir, id, maxBytes), 'offline');
 }
 
 /** One command's saved output, as `--from DIR` holds it. */
@@ -27,8 +28,8 @@ export interface SavedOutput {
   readonly exitCode: number | null;
 }
 
-/** The saved output of a command id; undefined: not collected. A rejection is reported, not thrown. */
-export type SavedOutputs = (id: string) => Promise<SavedOutput | undefined>;
+/** The saved output of a command id, each stream up to `maxBytes` + 1; undefined: not collected. A rejection is reported, not thrown. */
+export type SavedOutputs = (id: string, maxBytes: number) => Promise<SavedOutput | undefined>;
 
 /**
  * A runner that frames saved outputs as a live probe would (the offline folder, the demo host),
@@ -39,7 +40,7 @@ export function savedOutputsRunner(read: SavedOutputs, source: string): ProbeRun
     const parts = [encodeHeader(request.boundary, { clock: 'none', timeout: 'no', source })];
     const notes: string[] = [];
     for (const spec of request.commands) {
-      const saved = await read(spec.id).catch((e: unknown) => {
+      const saved = await read(spec.id, request.maxOutputBytes).catch((e: unknown) => {
         notes.push(`${spec.id}: ${errorText(e)}`);
         return undefined;
       });
@@ -63,13 +64,19 @@ function section(spec: ProbeCommandSpec, saved: SavedOutput, cap: number): Secti
   };
 }
 
-/** `<id>.txt` (none: not collected), `<id>.err` and `<id>.rc` (absent: exit 0, an output saved by hand). */
-export async function readSavedFolder(dir: string, id: string): Promise<SavedOutput | undefined> {
+/** Enough of `<id>.rc` for any exit status and its newline. */
+const RC_FILE_BYTES = 16;
+
+/**
+ * `<id>.txt` (none: not collected), `<id>.err` and `<id>.rc` (absent: exit 0, an output saved by hand); regular
+ * files only, each read up to `maxBytes` + 1 (savedFile.ts).
+ */
+export async function readSavedFolder(dir: string, id: string, maxBytes: number): Promise<SavedOutput | undefined> {
   const base = path.join(dir, id);
-  const stdout = await readOptional(`${base}.txt`);
+  const stdout = await readSavedFile(`${base}.txt`, maxBytes);
   if (stdout === undefined) return undefined;
-  const stderr = (await readOptional(`${base}.err`)) ?? Buffer.alloc(0);
-  const rcText = (await readOptional(`${base}.rc`))?.toString('latin1').trim();
+  const stderr = (await readSavedFile(`${base}.err`, maxBytes)) ?? Buffer.alloc(0);
+  const rcText = (await readSavedFile(`${base}.rc`, RC_FILE_BYTES))?.toString('latin1').trim();
   const exitCode = rcText === undefined ? 0 : /^\d{1,3}$/.test(rcText) ? Number(rcText) : null;
   return { stdout, stderr, exitCode };
 }
@@ -79,31 +86,25 @@ export function savedOutputNames(commands: readonly ProbeCommandSpec[] = PROBE_C
   return commands.map((c) => `${c.id}.txt`);
 }
 
-/** Which of those files the folder holds (none: the folder is not a saved probe, or the wrong one). */
+/**
+ * Which of those names the folder holds (none: the folder is not a saved probe, or the wrong one). A link or a
+ * special file counts, without being followed: reading it is refused later, with the reason.
+ */
 export function savedOutputsIn(dir: string, commands: readonly ProbeCommandSpec[] = PROBE_COMMANDS): string[] {
-  return savedOutputNames(commands).filter((name) => isFile(path.join(dir, name)));
+  return savedOutputNames(commands).filter((name) => isEntry(path.join(dir, name)));
 }
 
-function isFile(file: string): boolean {
+function isEntry(file: string): boolean {
   try {
-    return statSync(file).isFile();
+    return !lstatSync(file).isDirectory();
   } catch {
     return false;
   }
 }
 
-async function readOptional(file: string): Promise<Buffer | undefined> {
-  try {
-    return await fs.readFile(file);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
-}
-
 /**
  * A plain POSIX sh script a user runs on a GPU host to save what `--from DIR` reads:
- *   sh gdr-doctor-collect.sh [DIR]      (DIR defaults to ./gdr-doctor-<hostname>)
+ *   sh gdr-doctor-collect.sh [DIR]      (DIR, a folder that must not exist yet, defaults to ./gdr-doctor-<hostname>)
  * It runs the probe's commands one after another (read-only, no root), each under `timeout` when
  * the host has one, and writes <id>.txt, <id>.err and <id>.rc for each.
  */
@@ -113,8 +114,14 @@ export function collectScript(commands: readonly ProbeCommandSpec[] = PROBE_COMM
     '# gdr-doctor: saves the outputs `gdr-doctor diagnose --from DIR` reads. Read-only; needs no root.',
     'LC_ALL=C; export LC_ALL',
     'PATH=$PATH:/usr/sbin:/sbin; export PATH',
+    // Run as root in a shared folder (/tmp), a folder or file another user made first could redirect a write:
+    // only a fresh folder (mkdir without -p fails if the name exists), only its owner may read it (umask),
+    // and no `>` overwrites a file (set -C).
+    'umask 077',
+    'set -C',
     'DIR=${1:-gdr-doctor-$(hostname 2>/dev/null || uname -n)}',
-    'mkdir -p "$DIR" || exit 1',
+    'if [ -e "$DIR" ] || [ -L "$DIR" ]; then echo "gdr-doctor: $DIR exists already: give the name of a folder that does not exist" >&2; exit 1; fi',
+    'mkdir -- "$DIR" || exit 1',
     'TO=; if command -v timeout >/dev/null 2>&1 && timeout 10 true >/dev/null 2>&1; then TO=timeout; fi',
     'run() { if [ -n "$TO" ]; then timeout "$2" sh -c "$3"; else sh -c "$3"; fi </dev/null >"$DIR/$1.txt" 2>"$DIR/$1.err"; echo $? >"$DIR/$1.rc"; }',
     ...commands.map((c) => `run ${c.id} ${c.timeoutS} ${shQuote(c.command)}`),

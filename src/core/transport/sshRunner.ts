@@ -5,13 +5,16 @@ import { Client } from 'ssh2';
 import { exec } from '../ssh/exec';
 import { ProbeRunner } from '../probe/runProbe';
 import { PROBE_REMOTE_COMMAND } from '../probe/script';
-import { HeadKeeper, ProbeStdout, STDERR_KEEP_BYTES } from '../probe/streamCaps';
+import { HeadKeeper, HOST_STREAM_BUDGET, ProbeStdout, STDERR_KEEP_BYTES } from '../probe/streamCaps';
 
 export function sshRunner(client: Client, signal?: AbortSignal): ProbeRunner {
   return async (script, request) => {
-    // Room for every command's capped stdout and stderr plus framing; login-shell text before the
-    // probe and stderr are kept only in part (streamCaps.ts), however much of them arrives.
-    const stdoutSink = new ProbeStdout(request.boundary, request.commands.length * request.maxOutputBytes * 2 + 1024 * 1024);
+    // Room for every command's capped stdout and stderr plus framing, within the host's budget; login-shell
+    // text before the probe and stderr are kept only in part (streamCaps.ts), however much of them arrives.
+    const stdoutSink = new ProbeStdout(
+      request.boundary,
+      Math.min(HOST_STREAM_BUDGET, request.commands.length * request.maxOutputBytes * 2 + 1024 * 1024),
+    );
     const stderrSink = new HeadKeeper(STDERR_KEEP_BYTES);
     const r = await exec(client, PROBE_REMOTE_COMMAND, {
       stdin: script,
@@ -21,7 +24,7 @@ export function sshRunner(client: Client, signal?: AbortSignal): ProbeRunner {
       stdoutSink,
       stderrSink,
     });
-    const { stdout, preambleCutBytes } = stdoutSink.result();
+    const { stdout, preambleCutBytes, streamCut } = stdoutSink.result();
     // exec()'s own error text (a channel that could not open) comes in the result, not through the sink.
     const stderr = Buffer.concat([stderrSink.contents(), r.stderr]);
     return {
@@ -32,6 +35,7 @@ export function sshRunner(client: Client, signal?: AbortSignal): ProbeRunner {
       timedOut: r.timedOut,
       preambleCutBytes,
       stderrCutBytes: stderrSink.cutBytes,
+      streamCut,
     };
   };
 }

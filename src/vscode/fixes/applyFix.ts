@@ -23,6 +23,7 @@ import { applyDemoQuickFix } from './demoFix';
 import { confirmPlan, notifyResult } from './planPrompts';
 import { askSudoPassword } from './sudoPrompt';
 import { runWithSudo, SudoDeps } from './sudoPassword';
+import { sudoRoute } from './sudoSecrets';
 import { notifyInfo, withNotificationProgress } from '../notify';
 import { errorText } from '../../core/errorText';
 import { t } from '../../core/l10n';
@@ -47,7 +48,7 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
       ctx.log.info(`plan:\n${formatPlan(plan)}`);
       if (!(await confirmPlan(ctx, plan))) return undefined;
       return withNotificationProgress(t('Applying {0} on {1}', fixId, host.label), false, () =>
-        runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session), conn.target.proxyJump),
+        runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session), sudoRoute(host.id, conn.target)),
       );
     });
   } catch (e) {

@@ -12,7 +12,8 @@ import { confirmPlan, notifyResult } from './planPrompts';
 export async function applyDemoQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Promise<void> {
   const session = demoFixSession(ctx.demo);
   const sudoMarker = newSudoMarker();
-  const plan = await prepareDemoFix(session, fixId, sudoMarker);
+  // Named as the Hosts view names it, in the display language ("demo-hgx-h100 (replayed)").
+  const plan = { ...(await prepareDemoFix(session, fixId, sudoMarker)), host: host.label };
   ctx.log.info(`plan:\n${formatPlan(plan)}`);
   if (!(await confirmPlan(ctx, plan))) return;
   // The demo's user runs sudo without a password (its recorded `sudo -n true`): none is ever asked.

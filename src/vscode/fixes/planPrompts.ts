@@ -4,11 +4,14 @@ import * as vscode from 'vscode';
 import { FixPlan, FixResult, formatPlan } from '../../core/fixes';
 import { Ctx, showError } from '../context';
 import { notifyInfo } from '../notify';
-import { LONG_PLAN_LINES } from './planDocument';
+import { plainText } from '../plainText';
+import { confirmLine } from './confirmLine';
 
-/** Shows the plan; true only when it is ready and the user chose Apply in the modal. */
+/**
+ * Asks in one line what will run ("Run `sudo modprobe nvidia_peermem` on gpu01?"); Show Plan opens the plan
+ * (every command exactly as sent, the file diff) as a document and asks again. True only on Apply.
+ */
 export async function confirmPlan(ctx: Ctx, plan: FixPlan): Promise<boolean> {
-  const text = formatPlan(plan);
   if (plan.status === 'nothing-to-do') {
     void notifyInfo(vscode.l10n.t('{0}: {1}: nothing to do. {2}', plan.host, plan.fixId, plan.summary));
     return false;
@@ -17,15 +20,17 @@ export async function confirmPlan(ctx: Ctx, plan: FixPlan): Promise<boolean> {
     void showError(ctx, vscode.l10n.t('{0}: {1} refused: {2}', plan.host, plan.fixId, plan.summary));
     return false;
   }
-  if (text.split('\n').length > LONG_PLAN_LINES) await ctx.plans.open(plan.host, plan.fixId, text);
-  const simulated = plan.simulated
-    ? ` ${vscode.l10n.t("Simulated: this changes only the demo host's replayed state; nothing runs on any machine.")}`
-    : '';
-  const question = `${vscode.l10n.t('Apply {0} on {1}?', plan.fixId, plan.host)}${simulated}`;
   const apply = vscode.l10n.t('Apply');
-  const answer = await vscode.window.showWarningMessage(question, { modal: true, detail: text }, apply);
-  if (answer !== apply) ctx.log.info(`${plan.host}: ${plan.fixId} not applied: nothing was changed`);
-  return answer === apply;
+  const showPlan = vscode.l10n.t('Show Plan');
+  for (;;) {
+    const answer = await vscode.window.showWarningMessage(plainText(confirmLine(plan)), { modal: true }, apply, showPlan);
+    if (answer === showPlan) {
+      await ctx.plans.open(plan.host, plan.fixId, formatPlan(plan));
+      continue;
+    }
+    if (answer !== apply) ctx.log.info(`${plan.host}: ${plan.fixId} not applied: nothing was changed`);
+    return answer === apply;
+  }
 }
 
 /** The outcome as a notification: a failure or refusal as an error with "Show Log". */

@@ -12,6 +12,8 @@ import { RELAY_PREFERENCE, RELAY_TOOLS, RelayTool } from '../../core/transport';
 import { notifyInfo } from '../notify';
 import { destinationProblem } from '../ssh/destinationInput';
 import { errorText } from '../../core/errorText';
+import { forgetHostPasswords } from '../fixes/sudoSecrets';
+import { relayedMemberIds } from './fleetMembers';
 
 const DETECT = 'detect';
 /** The tools a login node may run the probe with (built when asked: the words follow the display language). */
@@ -115,15 +117,26 @@ export async function removeFleetCommand(ctx: Ctx, node?: HostsNode): Promise<vo
   ctx.fleets.forget(fleet.name);
   ctx.fleets.invalidate();
   ctx.log.info(`removed fleet ${fleet.name}`);
+  // The passwords of its hosts behind a login node go with it (direct hosts are the Hosts view's own).
+  const forgotten = await forgetHostPasswords(ctx.extension.secrets, relayedMemberIds(fleet));
+  if (forgotten > 0) ctx.log.info(`forgot ${forgotten} remembered sudo password(s) of fleet ${fleet.name}`);
 }
 
 export async function diagnoseFleetCommand(ctx: Ctx, node?: HostsNode): Promise<void> {
+  // Nothing to diagnose yet (the walkthrough's step, run first): offer what makes one.
+  if (ctx.fleets.fleets().length === 0 && node === undefined) {
+    const add = vscode.l10n.t('Add Fleet…');
+    void notifyInfo(vscode.l10n.t('No fleet yet: add one, then diagnose it.'), add).then(async (choice) => {
+      if (choice === add) await addFleetCommand(ctx);
+    });
+    return;
+  }
   const fleet = await targetFleet(ctx, node, vscode.l10n.t('Diagnose which fleet?'));
   if (fleet) await diagnoseFleet(ctx, fleet);
 }
 
 /** The clicked fleet (or the fleet of a clicked group), or one picked from the configured ones. */
-async function targetFleet(ctx: Ctx, node: HostsNode | undefined, title: string): Promise<FleetConfig | undefined> {
+export async function targetFleet(ctx: Ctx, node: HostsNode | undefined, title: string): Promise<FleetConfig | undefined> {
   const clicked = node?.kind === 'fleet' || node?.kind === 'fleetGroup' ? ctx.fleets.get(node.fleet) : undefined;
   if (clicked) return clicked;
   const fleets = ctx.fleets.fleets();

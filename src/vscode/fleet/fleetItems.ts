@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { foldHostList } from '../../core/parsers/hostlist';
 import { ContextValues } from '../../constants';
 import { fixContextValue } from '../fixes/contextValue';
-import { item, markdown, TONE_ICON } from '../tree/treeItems';
+import { item, markdown, TONE_ICON } from '../tree/itemParts';
 import { FleetModel } from './fleetModel';
 import type { FleetNode } from '../tree/nodes';
 import { fleetDescription, fleetTone, groupLabel, groupTone } from './fleetNodes';

@@ -14,6 +14,16 @@ export function memberHostId(fleet: FleetConfig, host: string): string {
   return fleet.via === undefined ? sshHostId(host) : `${RELAYED_PREFIX}${fleet.name}/${host}`;
 }
 
+/** The ids of a fleet's hosts reached through its login node (none for a direct fleet, or a list that does not parse). */
+export function relayedMemberIds(fleet: FleetConfig): string[] {
+  if (fleet.via === undefined) return [];
+  try {
+    return expandHostList(fleet.hosts).map((host) => memberHostId(fleet, host));
+  } catch {
+    return [];
+  }
+}
+
 export function isRelayedHostId(hostId: string): boolean {
   return hostId.startsWith(RELAYED_PREFIX);
 }

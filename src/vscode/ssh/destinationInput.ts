@@ -2,7 +2,7 @@
 // the parser every connection uses, so what the box accepts is what connects, and says how it reads
 // what was typed (user, host, port) before it is added. No VS Code import.
 import { errorText } from '../../core/errorText';
-import { Destination, parseDestination } from '../../core/ssh/destination';
+import { Destination, DestinationError, DestinationProblem, parseDestination } from '../../core/ssh/destination';
 import { t } from '../../core/l10n';
 
 /** undefined when `typed` reads as a destination (or is empty and `optional`), else what is wrong. */
@@ -20,7 +20,28 @@ export function checkDestination(typed: string, optional = false): DestinationCh
   try {
     return { ok: true, message: readAs(parseDestination(typed.trim())) };
   } catch (e) {
-    return { ok: false, message: errorText(e) };
+    return { ok: false, message: e instanceof DestinationError ? problemText(e.problem, e.input) : errorText(e) };
+  }
+}
+
+/** The parser's reason in the user's language; the typed text quoted as typed. */
+function problemText(problem: DestinationProblem, input: string): string {
+  const quoted = JSON.stringify(input);
+  switch (problem) {
+    case 'no-host':
+      return t('{0} names no host: type one after the @ (user@host or user@host:port).', quoted);
+    case 'no-user':
+      return t('{0} names no user before the @: drop the @ or type a user.', quoted);
+    case 'option-like':
+      return t('A host or user name cannot start with "-": ssh would read {0} as an option, and refuses it.', quoted);
+    case 'shell-characters':
+      return t('{0} holds characters a shell would interpret (quotes, $, ;, |, …): ssh refuses such names.', quoted);
+    case 'port-range':
+      return t('port out of range in {0}', quoted);
+    case 'bad-uri':
+      return t('not an ssh:// address: {0}', quoted);
+    case 'not-a-host':
+      return t('not a host: {0}', quoted);
   }
 }
 

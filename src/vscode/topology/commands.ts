@@ -11,6 +11,12 @@ import { readSettings } from '../config';
 import { Ctx, targetHosts } from '../context';
 import type { HostsNode } from '../tree/nodes';
 import { topologyData } from './topologyData';
+import { bannerCause, hostBanner, hostSides } from './gdrCells';
+import { applyQuickFix } from '../fixes/applyFix';
+import { showFinding } from '../findings/findingCommands';
+import { isRelayedHostId } from '../fleet/fleetMembers';
+import type { HostEntry } from '../hosts/hostModel';
+import type { Finding } from '../../core/diagnosis';
 import { notifyError, notifyInfo, notifyWarning } from '../notify';
 import { ContextKeys } from '../../constants';
 import { dateTime } from '../displayLocale';
@@ -34,6 +40,7 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
     );
     return;
   }
+  const cause = bannerCause(last.diagnosis);
   const derived = drawing.derived ? vscode.l10n.t(', distances derived from the PCI tree (nvidia-smi topo -m not read)') : '';
   ctx.topology.show(
     topologyData({
@@ -49,9 +56,19 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
       c2cGpus: drawing.c2cGpus,
       // Bridges that redirect peer traffic (pcie.acs-enabled) carry an ACS mark in the graph.
       bridgeMarks: acsMarks(last.report, last.diagnosis.pairs, virtState(last.report)),
+      sides: hostSides(last.report, last.diagnosis, readSettings().nccl),
+      banner: hostBanner(last.diagnosis, cause, !isRelayedHostId(host.id)),
     }),
+    { onBanner: cause ? () => void bannerAction(ctx, host, cause, last.diagnosis.findings.indexOf(cause)) : undefined },
   );
   ctx.keys.set(ContextKeys.topologyShown, true);
+}
+
+/** The banner's button: the cause's quick fix (its confirmation and plan come first), else its details. */
+async function bannerAction(ctx: Ctx, host: HostEntry, cause: Finding, index: number): Promise<void> {
+  const fix = cause.fixes[0];
+  if (fix && !isRelayedHostId(host.id)) await applyQuickFix(ctx, host, fix);
+  else await showFinding(ctx, ctx.findings.refs.key({ hostId: host.id, source: 'diagnosis', path: [index] }));
 }
 
 export async function analyzeTopologyInEditorCommand(ctx: Ctx): Promise<void> {

@@ -3,7 +3,7 @@
 // diagnosis (topology/nccl/explain.ts), a matrix token's rule from topology/nccl/linkRule.ts. A saved
 // matrix without a host gets verdicts from the same model, from the matrix alone. No VS Code import.
 import { DEFAULT_NCCL, GpuNicPair, NcclAssumptions, SuggestedEnv, pairsFromTopology, shortVerdict } from '../../core/diagnosis';
-import { shellAssignment } from '../../core/diagnosis/suggestedEnv';
+import { shellAssignment } from '../../core/shellText';
 import type { Topology } from '../../core/parsers/topo';
 import { topologyGraph } from '../../core/topology/graph';
 import { classifyLink, knownLinkTypes, linkMeaning } from '../../core/topology/linkTypes';
@@ -16,6 +16,7 @@ import { linkWords, nodeWords } from '../../core/topology/pcie/words';
 import type {
   BridgeMark,
   GpuDetail,
+  HostBanner,
   LinkClassName,
   LinkExplanation,
   PcieTreeData,
@@ -24,6 +25,7 @@ import type {
 } from '../../protocol/topology';
 import { t } from '../../core/l10n';
 import { dateTime } from '../displayLocale';
+import { HostSides, gdrCells } from './gdrCells';
 
 export interface TopologySource {
   readonly title: string;
@@ -44,6 +46,10 @@ export interface TopologySource {
   readonly c2cGpus?: readonly string[];
   /** Notes on single bridges of the tree (ACS on, …). */
   readonly bridgeMarks?: readonly BridgeMark[];
+  /** A diagnosed host: what it allows every GPU↔NIC pair (absent: a saved matrix). */
+  readonly sides?: HostSides;
+  /** A diagnosed host's verdict, shown first. */
+  readonly banner?: HostBanner;
 }
 
 export function topologyData(input: TopologySource): TopologyData {
@@ -66,8 +72,10 @@ export function topologyData(input: TopologySource): TopologyData {
       tree: input.tree ? treeData(input.tree, nccl, input.bridgeMarks ?? []) : null,
       c2cGpus: [...(input.c2cGpus ?? topology.gpus.filter((g) => /^\d+$/.test((g.gpuNumaId ?? '').trim())).map((g) => g.name))],
     },
-    env: Object.entries(input.suggestedEnv?.env ?? {}).map(([name, value]) => ({ name, value })),
+    env: Object.entries(input.suggestedEnv?.env ?? {}).map(([name, value]) => ({ name, value, shell: shellAssignment(name, value) })),
     derived: input.derived === true,
+    gdrCells: gdrCells(topology, input.pairs, input.sides ?? null, nccl),
+    banner: input.banner ?? null,
   };
 }
 
@@ -115,12 +123,10 @@ function explanations(topology: Topology, nccl: NcclAssumptions): LinkExplanatio
   };
   return [...tokens]
     .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
-    .map((token) => ({
-      token,
-      linkClass: linkClassOf(token),
-      meaning: linkMeaning(token),
-      gdrVerdict: linkRule(token, nccl.version, nccl.env).sentence,
-    }));
+    .map((token) => {
+      const rule = linkRule(token, nccl.version, nccl.env);
+      return { token, linkClass: linkClassOf(token), meaning: linkMeaning(token), gdrVerdict: rule.sentence, usesGdr: rule.usesGdr };
+    });
 }
 
 function gpuDetail(topology: Topology, name: string, pair: GpuNicPair | undefined, fromMatrix: boolean): GpuDetail {

@@ -17,14 +17,18 @@ export class TopologyPanels implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
-  /** Shows `data` in the open panel, or opens one; `beside`: next to the active editor, never in its place. */
-  show(data: TopologyData, where: { beside?: boolean } = {}): void {
+  /**
+   * Shows `data` in the open panel, or opens one; `beside`: next to the active editor, never in its place.
+   * `onBanner`: what the banner's button does (the page only says it was clicked).
+   */
+  show(data: TopologyData, where: { beside?: boolean; onBanner?: () => void } = {}): void {
     const column = where.beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
     if (this.current) {
-      this.current.reveal(data, column);
+      this.current.reveal(data, column, where.onBanner);
       return;
     }
     this.current = new TopologyPanel(this.extension, this.log, data, column, () => (this.current = undefined));
+    this.current.onBanner = where.onBanner;
   }
 
   dispose(): void {
@@ -33,6 +37,7 @@ export class TopologyPanels implements vscode.Disposable {
 }
 
 class TopologyPanel {
+  onBanner: (() => void) | undefined;
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly panel: vscode.WebviewPanel;
@@ -62,7 +67,8 @@ class TopologyPanel {
   }
 
   /** Beside: moved next to the active editor only when it shares that editor's group (it would hide it). */
-  reveal(data: TopologyData, column: vscode.ViewColumn): void {
+  reveal(data: TopologyData, column: vscode.ViewColumn, onBanner: (() => void) | undefined): void {
+    this.onBanner = onBanner;
     const editorColumn = vscode.window.activeTextEditor?.viewColumn;
     const hides = column === vscode.ViewColumn.Beside && editorColumn !== undefined && this.panel.viewColumn === editorColumn;
     this.panel.reveal(hides ? vscode.ViewColumn.Beside : undefined);
@@ -91,6 +97,10 @@ class TopologyPanel {
       // The page's own words in the display language, before anything is drawn (none: English).
       this.post({ type: 'l10n', bundle: vscode.l10n.bundle ?? {} });
       this.post({ type: 'topology', data: this.data });
+      return;
+    }
+    if (message.type === 'bannerAction') {
+      this.onBanner?.();
       return;
     }
     await vscode.env.clipboard.writeText(message.text);

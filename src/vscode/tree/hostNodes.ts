@@ -1,6 +1,5 @@
 // The Hosts tree's host part, built from the host model on demand (the element types are in nodes.ts);
 // no VS Code import (treeItems.ts renders these).
-import { Finding, GpuNicPair, pathLabel, shortVerdict } from '../../core/diagnosis';
 import { factOf } from '../../core/diagnosis/evidence';
 import { readHostState } from '../../core/diagnosis/hostState';
 import { rdmaPorts } from '../../core/diagnosis/rdmaPorts';
@@ -9,9 +8,12 @@ import { commandStatus } from '../../core/probe/commandStatus';
 import { commandTitle } from '../../core/probe/commandTitle';
 import { ProbeReport } from '../../core/probe/runProbe';
 import { DiagnosedOutcome, HostModel } from '../hosts/hostModel';
+import { findingNodes } from './findingNodes';
+import { gpuNode } from './gpuRows';
 import { moduleRows } from './moduleRows';
 import { ncclLogChildren, ncclLogGroupNodes } from './ncclLogNodes';
 import { proofGroup, proofRows } from './proofRows';
+import { watchRow } from './watchRow';
 import type { GroupId, HostsNode, Tone } from './nodes';
 import { t } from '../../core/l10n';
 import { dateTime, timeOfDay } from '../displayLocale';
@@ -22,13 +24,14 @@ export function rootNodes(model: HostModel): HostsNode[] {
 
 export function childNodes(node: HostsNode, model: HostModel): HostsNode[] {
   if (node.kind === 'nic') return node.ports;
-  if (node.kind === 'finding') return findingNodes(node.id, node.hostId, node.finding.children ?? []);
+  if (node.kind === 'finding') return findingNodes(node.id, node.hostId, node.finding.children ?? [], node.ref);
   const last = model.status(node.hostId).lastDiagnosed;
   // Children's ids extend the parent's, so a host shown at the root and under a fleet stays unique.
-  const proof = model.status(node.hostId).proof;
+  const { proof, watch } = model.status(node.hostId);
   if (node.kind === 'host')
     return [
       statusNode(node.hostId, model, node.id),
+      ...(watch ? [watchRow(node.id, node.hostId, watch)] : []),
       ...(last ? groupNodes(node.id, node.hostId, last) : []),
       ...(proof ? [proofGroup(node.id, node.hostId, proof)] : []),
       ...ncclLogGroupNodes(node.id, node.hostId, model),
@@ -114,9 +117,9 @@ function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOut
   });
   switch (g) {
     case 'findings':
-      return findingNodes(base, hostId, d.diagnosis.findings);
+      return findingNodes(base, hostId, d.diagnosis.findings, { source: 'diagnosis', path: [] });
     case 'gpus':
-      return d.diagnosis.pairs.map((pair) => gpuNode(base, hostId, pair, d.report));
+      return d.diagnosis.pairs.map((pair) => gpuNode(base, hostId, pair, d.report, d.diagnosis.findings));
     case 'nics':
       return nicNodes(base, hostId, d.report);
     case 'numa':
@@ -143,34 +146,6 @@ function groupChildren(base: string, hostId: string, g: GroupId, d: DiagnosedOut
     case 'proof':
       return []; // childNodes asks proofRows.ts
   }
-}
-
-/** A finding's knock-ons (knockOn.ts) are its children in the tree, as in the CLI report. */
-function findingNodes(base: string, hostId: string, findings: readonly Finding[]): HostsNode[] {
-  return findings.map((finding, i) => ({ kind: 'finding', id: `${base}/${i}:${finding.id}`, hostId, finding }));
-}
-
-/** The verdict first, then the NIC and path, the NUMA node and the GPU itself: a narrow sidebar still shows the verdict. */
-function gpuNode(base: string, hostId: string, pair: GpuNicPair, report: ProbeReport): HostsNode {
-  const index = /^GPU(\d+)$/.exec(pair.gpu)?.[1];
-  const row = factOf(report, 'gpus')?.gpus.find((g) => index !== undefined && g.index === Number(index));
-  const nics = pair.nics.map((n) => n.device ?? n.nic);
-  const nic = (nics.length > 2 ? `${nics.slice(0, 2).join(', ')} +${nics.length - 2}` : nics.join(', ')) || t('no RDMA NIC');
-  const parts = [
-    shortVerdict(pair),
-    `${nic}${pair.link ? ` (${pathLabel(pair)})` : ''}`,
-    pair.numaNode !== null ? `NUMA ${pair.numaNode}` : undefined,
-    row?.name,
-    row?.pciBusId,
-  ];
-  return {
-    kind: 'gpu',
-    id: `${base}/${pair.gpu}`,
-    hostId,
-    pair,
-    label: pair.gpu,
-    description: parts.filter((p) => p !== undefined).join(' · '),
-  };
 }
 
 /** One row per RDMA device with its ports: ibv_devinfo's, or sysfs's when ibv_devinfo is missing. */

@@ -8,6 +8,7 @@ import { HostModel } from '../hosts/hostModel';
 import { childNodes, rootNodes } from './hostNodes';
 import type { HostsNode } from './nodes';
 import { IsConnected, toTreeItem } from './treeItems';
+import type { FindingRefs } from '../findings/findingRefs';
 
 /** The SSH connections the rows show (Disconnect only where one is open): the Diagnoser. */
 export interface Connections {
@@ -24,6 +25,7 @@ export class HostsTreeProvider implements vscode.TreeDataProvider<HostsNode>, vs
     private readonly model: HostModel,
     private readonly fleets: FleetModel,
     private readonly connections: Connections,
+    private readonly refs: FindingRefs,
   ) {
     const redraw = () => this.changed.fire(undefined);
     this.subscriptions = [model.onDidChange(redraw), fleets.onDidChange(redraw), connections.onDidChangeConnections(redraw)];
@@ -32,7 +34,7 @@ export class HostsTreeProvider implements vscode.TreeDataProvider<HostsNode>, vs
   getTreeItem(node: HostsNode): vscode.TreeItem {
     return node.kind === 'fleet' || node.kind === 'fleetGroup'
       ? fleetTreeItem(node, this.fleets)
-      : toTreeItem(node, this.model, (h) => this.connections.connected(h));
+      : toTreeItem(node, this.model, (h) => this.connections.connected(h), this.refs);
   }
 
   /** Needed by TreeView.reveal, which the commands use for root rows (hosts, fleets) only. */

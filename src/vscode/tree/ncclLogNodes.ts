@@ -4,6 +4,7 @@ import { COMPARE_TEXT } from '../../core/ncclLog/compareText';
 import type { ComparedGpu } from '../../core/ncclLog/compareTypes';
 import { HostModel } from '../hosts/hostModel';
 import { comparisonOf } from '../ncclLog/links';
+import { findingNodes } from './findingNodes';
 import type { HostsNode, Tone } from './nodes';
 import { t } from '../../core/l10n';
 
@@ -22,7 +23,7 @@ export function ncclLogChildren(base: string, hostId: string, model: HostModel):
   const comparison = host ? comparisonOf(host, model.status(hostId)) : null;
   if (!comparison) return [];
   return [
-    ...comparison.findings.map((finding, i): HostsNode => ({ kind: 'finding', id: `${base}/${i}:${finding.id}`, hostId, finding })),
+    ...findingNodes(base, hostId, comparison.findings, { source: 'ncclLog', path: [] }),
     ...comparison.gpus.map((g): HostsNode => ({
       kind: 'row',
       id: `${base}/${g.gpu}`,

@@ -1,38 +1,25 @@
 // Renders a HostsNode as a TreeItem: icons by severity/state, tooltips as MarkdownString with
 // remote text (evidence, error messages) only inside code blocks and never trusted.
 import * as vscode from 'vscode';
-import { Finding } from '../../core/diagnosis';
-import { codeBlock, plain } from '../../core/report/diagnosisReport';
+import { plain } from '../../core/report/diagnosisReport';
 import { Commands, ContextValues } from '../../constants';
 import { HostEntry, HostModel } from '../hosts/hostModel';
-import type { FleetNode, HostsNode, Tone } from './nodes';
+import type { FleetNode, HostsNode } from './nodes';
 import { rawOutputUri } from '../rawOutput';
-import { findingContextValue } from '../fixes/contextValue';
 import { isRelayedHostId } from '../fleet/fleetMembers';
 import { hostContextValue } from './hostContext';
 import { HostRow, hostRow } from './hostRow';
+import { findingItem } from './findingItem';
+import { TONE_ICON, item, markdown } from './itemParts';
+import type { FindingRefs } from '../findings/findingRefs';
+import { GdrState, gdrState } from '../../protocol/topology';
+import { DEMO_HOST_SHORT_NAME } from '../../core/transport';
 
 /** Whether an SSH connection to a host is open (the Diagnoser's pool). */
 export type IsConnected = (host: HostEntry) => boolean;
 
 const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
 const None = vscode.TreeItemCollapsibleState.None;
-
-export const TONE_ICON: Record<Tone, vscode.ThemeIcon> = {
-  ok: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
-  warning: new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')),
-  error: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
-  idle: new vscode.ThemeIcon('circle-outline'),
-  working: new vscode.ThemeIcon('sync~spin'),
-  unknown: new vscode.ThemeIcon('question'),
-  done: new vscode.ThemeIcon('history'),
-};
-
-const SEVERITY_ICON: Record<Finding['severity'], vscode.ThemeIcon> = {
-  error: TONE_ICON.error,
-  warning: TONE_ICON.warning,
-  info: new vscode.ThemeIcon('info', new vscode.ThemeColor('notificationsInfoIcon.foreground')),
-};
 
 const HOST_ICON: Record<HostEntry['origin'], string> = {
   'ssh-config': 'remote',
@@ -44,7 +31,12 @@ const HOST_ICON: Record<HostEntry['origin'], string> = {
 const UNREACHABLE_ICON = new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('list.errorForeground'));
 
 /** Fleet and group rows are rendered by fleet/fleetItems.ts; their hosts are host rows like any other. */
-export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel, connected: IsConnected): vscode.TreeItem {
+export function toTreeItem(
+  node: Exclude<HostsNode, FleetNode>,
+  model: HostModel,
+  connected: IsConnected,
+  refs: FindingRefs,
+): vscode.TreeItem {
   switch (node.kind) {
     case 'host':
       return hostItem(node, model, connected);
@@ -53,12 +45,12 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
     case 'group':
       return item(node.id, node.label, Collapsed, { description: node.description, icon: new vscode.ThemeIcon(GROUP_ICON[node.group]) });
     case 'finding':
-      return findingItem(node.id, node.finding, !isRelayedHostId(node.hostId));
+      return findingItem(node, model, refs);
     case 'gpu': {
       const t = item(node.id, node.label, None, {
         description: node.description,
-        icon: node.pair.gdr ? TONE_ICON.ok : TONE_ICON.warning,
-        tooltip: markdown([plain(node.pair.reason), plain(node.pair.confirm)]),
+        icon: GDR_ICON[gdrState(node.pair.gdr)],
+        tooltip: gpuTooltip(node),
       });
       // Prove GPUDirect RDMA runs over SSH: only for a host gdr-doctor reaches itself.
       if (node.hostId.startsWith('ssh:') && !isRelayedHostId(node.hostId)) t.contextValue = ContextValues.gpu;
@@ -81,6 +73,22 @@ export function toTreeItem(node: Exclude<HostsNode, FleetNode>, model: HostModel
   }
 }
 
+const GDR_ICON: Record<GdrState, vscode.ThemeIcon> = { on: TONE_ICON.ok, off: TONE_ICON.warning, unknown: TONE_ICON.unknown };
+
+/** The verdict and what to do first; the GPU's facts; NCCL's reasoning last, in smaller type. */
+function gpuTooltip(node: HostsNode & { kind: 'gpu' }): vscode.MarkdownString {
+  const { verdict, todo, facts, why } = node.tooltip;
+  return markdown([
+    `**${plain(verdict)}**`,
+    ...(todo ? ['', plain(todo)] : []),
+    '',
+    ...facts.map((f) => `- ${plain(f)}`),
+    '',
+    '---',
+    `_${plain(vscode.l10n.t('Why: {0}', why.join(' ')))}_`,
+  ]);
+}
+
 const GROUP_ICON = {
   findings: 'checklist',
   gpus: 'circuit-board',
@@ -95,12 +103,14 @@ const GROUP_ICON = {
 function hostItem(node: HostsNode & { kind: 'host' }, model: HostModel, connected: IsConnected): vscode.TreeItem {
   const { hostId } = node;
   const host = model.get(hostId);
-  const label = node.label ?? host?.label ?? hostId;
+  // The demo's name alone: its row says "replayed" after the verdict, which must not be cut.
+  const label = node.label ?? (host?.kind === 'demo' ? DEMO_HOST_SHORT_NAME : (host?.label ?? hostId));
   const row = hostRow(host, model.status(hostId));
+  const replayed = host?.kind === 'demo' && row.look !== 'origin' ? vscode.l10n.t(' · replayed') : '';
   const t = item(node.id, label, Collapsed, {
-    description: row.description,
+    description: `${row.description}${replayed}`,
     icon: hostIcon(row, host),
-    tooltip: markdown([`**${plain(label)}**`, '', ...row.details.map(plain)]),
+    tooltip: markdown([`**${plain(host?.label ?? label)}**`, '', ...row.details.map(plain)]),
   });
   if (isRelayedHostId(hostId) || !host) t.contextValue = ContextValues.relayedHost;
   else t.contextValue = hostContextValue({ host, status: model.status(hostId), connected: connected(host) });
@@ -112,51 +122,4 @@ export function hostIcon(row: HostRow, host: HostEntry | undefined): vscode.Them
   if (row.look === 'origin') return new vscode.ThemeIcon(HOST_ICON[host?.origin ?? 'added']);
   if (row.look === 'unreachable') return UNREACHABLE_ICON;
   return TONE_ICON[row.look];
-}
-
-/** `fixable`: false for a host reached through a login node (a fix needs SSH to the host itself). */
-function findingItem(id: string, f: Finding, fixable: boolean): vscode.TreeItem {
-  const parts = [`**${plain(f.title)}**`, '', plain(f.detail)];
-  if (f.evidence.length > 0) parts.push('', vscode.l10n.t('Evidence:'), '', ...codeBlock(f.evidence.join('\n')));
-  if (f.fixes.length > 0) parts.push('', vscode.l10n.t('Quick fix: {0}', f.fixes.map(plain).join(', ')));
-  parts.push('', `_${plain(f.source)}_`);
-  const following = f.children?.length ?? 0;
-  if (following > 0)
-    parts.push(
-      '',
-      following === 1
-        ? vscode.l10n.t(
-            '1 more finding follows from this one (listed under it): nothing they show can change the answer until it is solved.',
-          )
-        : vscode.l10n.t(
-            '{0} more findings follow from this one (listed under it): nothing they show can change the answer until it is solved.',
-            following,
-          ),
-    );
-  const description = following > 0 ? vscode.l10n.t('{0} · {1} following', f.id, following) : f.id;
-  const t = item(id, f.title, following > 0 ? Collapsed : None, { description, icon: SEVERITY_ICON[f.severity], tooltip: markdown(parts) });
-  t.contextValue = findingContextValue(fixable ? f.fixes : []);
-  return t;
-}
-
-export function markdown(lines: string[]): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(lines.join('\n'));
-  md.isTrusted = false;
-  md.supportHtml = false;
-  return md;
-}
-
-export interface ItemOptions {
-  readonly description?: string;
-  readonly icon?: vscode.ThemeIcon;
-  readonly tooltip?: string | vscode.MarkdownString;
-}
-
-export function item(id: string, label: string, state: vscode.TreeItemCollapsibleState, o: ItemOptions): vscode.TreeItem {
-  const t = new vscode.TreeItem(label, state);
-  t.id = id;
-  if (o.description) t.description = o.description;
-  if (o.icon) t.iconPath = o.icon;
-  if (o.tooltip) t.tooltip = o.tooltip;
-  return t;
 }

@@ -1,6 +1,7 @@
 // The built CLI's `parse nccl-tests` and `prove --nccl` usage, as a user runs them: exit statuses,
 // messages, --json in nccl-tests' own field names. (Runs against lab nodes: test/ssh/proveNccl.test.ts.)
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runCliSync } from '../../support/cli';
 import { FIXTURES } from '../../support/paths';
@@ -30,10 +31,7 @@ describe('gdr-doctor parse nccl-tests / prove --nccl (the built CLI)', () => {
   });
 
   it('reads a -J file as well, from standard input', () => {
-    const r = runCliSync(
-      ['parse', 'nccl-tests', '-'],
-      require('node:fs').readFileSync(fixture('h200-nccl2.28.9-sendrecv-2nodes-socket.json'), 'utf8'),
-    );
+    const r = runCliSync(['parse', 'nccl-tests', '-'], readFileSync(fixture('h200-nccl2.28.9-sendrecv-2nodes-socket.json'), 'utf8'));
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^sendrecv_perf \(NCCL 2\.28\.9\): 2 ranks listed on 1 nodes \(vm\)$/m);
     assert.match(r.stdout, /largest size 64 MiB: busbw 1\.51 GB\/s \(out-of-place\)/);

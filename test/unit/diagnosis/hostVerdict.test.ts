@@ -2,7 +2,13 @@
 // the diagnosis tests use (hosts.ts: assembled from real outputs).
 import * as assert from 'node:assert/strict';
 import { Diagnosis, diagnose } from '../../../src/core/diagnosis';
-import { findingWords, hostVerdict } from '../../../src/core/diagnosis/hostVerdict';
+import { findingWords, hostVerdict, shortWords } from '../../../src/core/diagnosis/hostVerdict';
+import { LABEL_COLUMNS, findingLabel } from '../../../src/core/diagnosis/findingLabel';
+import { displayWidth } from '../../../src/core/columns';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { useBundle } from '../../../src/core/l10n';
+import { REPO_ROOT } from '../../support/paths';
 import { hostReport } from './hostReport';
 import { HEALTHY, NO_PEERMEM } from './hosts';
 
@@ -46,8 +52,34 @@ describe('hostVerdict: a host in a few words', () => {
 
   it('a finding without short words shows its title, cut to fit a sidebar', () => {
     assert.equal(findingWords('peermem.not-loaded', 'nvidia_peermem is not loaded'), 'peermem not loaded');
-    assert.equal(findingWords('fleet.topology-differs', 'Short title'), 'Short title');
+    assert.equal(findingWords('some.other-rule', 'Short title'), 'Short title');
     const cut = findingWords('some.future-rule', 'A rather long title that would not fit beside a host name');
     assert.ok(cut.length <= 28 && cut.endsWith('…'), cut);
+  });
+
+  it('a finding row: the title where it fits in 25 columns, else the short words; never longer', () => {
+    assert.equal(findingLabel({ id: 'peermem.not-loaded', title: 'nvidia_peermem is not loaded' }), 'peermem not loaded');
+    assert.equal(findingLabel({ id: 'peermem.not-persistent', title: 'nvidia_peermem is not loaded at boot' }), 'peermem not at boot');
+    assert.equal(findingLabel({ id: 'rdma.port-down', title: 'No active port on mlx5_1' }), 'No active port on mlx5_1');
+    const cut = findingLabel({ id: 'some.future-rule', title: 'A rather long title that would not fit beside a host name' });
+    assert.ok(displayWidth(cut) <= LABEL_COLUMNS && cut.endsWith('…'), cut);
+    // Chinese takes two columns a character.
+    assert.equal(displayWidth('nvidia_peermem 未加载'), 21);
+    assert.equal(findingLabel({ id: 'peermem.not-loaded', title: 'nvidia_peermem 未在启动时加载，重启后丢失' }), 'peermem not loaded');
+  });
+
+  it('every short word fits 25 columns, in English and in Chinese', () => {
+    const check = () => {
+      for (const [id, words] of Object.entries(shortWords())) assert.ok(displayWidth(words) <= LABEL_COLUMNS, `${id}: ${words}`);
+    };
+    check();
+    const zh = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'l10n/bundle.l10n.zh-cn.json'), 'utf8'));
+    try {
+      useBundle(zh);
+      assert.equal(shortWords()['peermem.not-loaded'], zh['peermem not loaded']);
+      check();
+    } finally {
+      useBundle({});
+    }
   });
 });

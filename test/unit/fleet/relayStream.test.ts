@@ -79,5 +79,7 @@ describe('relay demux as a stream', () => {
     const n1 = d.nodes.get('n1');
     assert.ok(n1 && n1.data.length <= MAX_NODE_STREAM_BYTES && n1.data.length > MAX_NODE_STREAM_BYTES - 57);
     assert.ok(n1.data.cutBytes > 0);
+    assert.deepEqual([n1.data.cut?.by, n1.data.cut?.limitBytes], ['host', MAX_NODE_STREAM_BYTES]);
+    d.dropStreams(); // the process's shared budget gets it back
   });
 });

@@ -142,8 +142,11 @@ describe('topology view data with the real PCIe tree (lab host pxn-port-down)', 
     assert.deepEqual([sw?.kind, sw?.label, sw?.bridges], ['switch', 'PCIe switch', ['0000:16:00.0', '0000:17:00.0', '0000:17:01.0']]);
     assert.match(
       sw?.explanation ?? '',
-      /^PCIe switch 0000:16:00\.0 \(Broadcom \/ LSI 1000:c030\), downstream ports 0000:17:00\.0, 0000:17:01\.0\. .*NCCL 2\.30\.7/,
+      /^PCIe switch 0000:16:00\.0 \(Broadcom \/ LSI 1000:c030\), downstream ports 0000:17:00\.0, 0000:17:01\.0\. .*PIX apart/,
     );
+    // What the part is first; NCCL's rule for its distance, with its source, apart (shown last).
+    assert.doesNotMatch(sw?.explanation ?? '', /ncclTopoCheckGdr/);
+    assert.match(sw?.why ?? '', /^Between a GPU and a NIC, NCCL 2\.30\.7 counts a PIX path .*ncclTopoCheckGdr\)\.$/);
     const gpu0 = tree.nodes.find((n) => n.column === 'GPU0');
     assert.deepEqual(gpu0?.link && [gpu0.link.text, gpu0.link.max, gpu0.link.degraded], ['Gen5 x16', 'Gen5 x16', false]);
     assert.deepEqual(data.graph.c2cGpus, []);

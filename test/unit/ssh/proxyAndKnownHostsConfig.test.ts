@@ -123,6 +123,15 @@ describe('destinations', () => {
   it('refuses a port that is not one', () => {
     for (const bad of ['h:0', 'h:65536', 'h:22x', '[::1]x', 'u@:22']) assert.throws(() => parseDestination(bad), /port|not a host/, bad);
   });
+
+  it('refuses the host and user names ssh itself refuses on its command line: a leading "-", shell characters', async () => {
+    for (const bad of ['-oProxyCommand=x', 'u@-oProxyCommand=x', '-u@h', 'h;id', 'a,b', 'u\\@h']) {
+      assert.throws(() => parseDestination(bad), /not a host/, bad);
+      assert.equal(await sshG({ host: bad, user: null, port: null }), null, `ssh -G refuses ${bad} too`);
+    }
+    assert.deepEqual(parseDestination('u$x@h-1'), { host: 'h-1', user: 'u$x', port: null });
+    assert.equal((await sshG({ host: 'h-1', user: 'u$x', port: null }))?.user, 'u$x');
+  });
 });
 
 describe('tokens', () => {

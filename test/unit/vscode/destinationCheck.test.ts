@@ -38,4 +38,33 @@ describe('Add Host: a destination read as it is typed', () => {
     assert.deepEqual(checkDestination('  '), { ok: false, message: 'Type a host name or user@host.' });
     assert.deepEqual(checkDestination('  ', true), { ok: true, message: undefined });
   });
+
+  it('a name starting with "-" is refused, as OpenSSH refuses it: it would be read as an option', () => {
+    for (const typed of ['-oProxyCommand=x', 'root@-oProxyCommand=x', '-x@gpu01', 'ssh://-oProxyCommand=x'])
+      assert.deepEqual(
+        checkDestination(typed),
+        {
+          ok: false,
+          message: `A host or user name cannot start with "-": ssh would read ${JSON.stringify(typed)} as an option, and refuses it.`,
+        },
+        typed,
+      );
+    assert.equal(checkDestination('gpu-01').ok, true);
+    assert.equal(checkDestination('u-x@gpu01').ok, true);
+  });
+
+  it('user@:22 says the host is missing; user@ and @host say what is missing', () => {
+    assert.deepEqual(checkDestination('user@:22'), {
+      ok: false,
+      message: '"user@:22" names no host: type one after the @ (user@host or user@host:port).',
+    });
+    assert.equal(checkDestination('user@').message, '"user@" names no host: type one after the @ (user@host or user@host:port).');
+    assert.equal(checkDestination('@gpu01').message, '"@gpu01" names no user before the @: drop the @ or type a user.');
+  });
+
+  it('names a shell would interpret are refused as ssh refuses them; a $ in a user name is not', () => {
+    for (const typed of ['gpu01;reboot', 'gpu$(id)', 'a,b', "o'brien@gpu01", 'user\\@gpu01'])
+      assert.equal(checkDestination(typed).ok, false, typed);
+    assert.equal(checkDestination('u$x@gpu01').ok, true);
+  });
 });

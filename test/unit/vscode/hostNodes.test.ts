@@ -7,6 +7,7 @@ import { runProbe } from '../../../src/core/probe/runProbe';
 import { formatProbeReport } from '../../../src/cli/diagnoseReport';
 import { DEMO_HOST, HostModel } from '../../../src/vscode/hosts/hostModel';
 import { childNodes, rootNodes } from '../../../src/vscode/tree/hostNodes';
+import { findingNodes } from '../../../src/vscode/tree/findingNodes';
 import type { HostsNode } from '../../../src/vscode/tree/nodes';
 import { hostReport } from '../diagnosis/hostReport';
 import { constructedSysfs, pciSysfsText } from '../topology/nccl/constructedSysfs';
@@ -59,11 +60,26 @@ describe('Hosts tree nodes', () => {
     const ranks = findings.map((f) => ({ error: 0, warning: 1, info: 2 })[f?.severity ?? 'info']);
     assert.deepEqual(ranks, [...ranks].sort());
     const gpu0 = group(model, 'gpus').find((n) => n.kind === 'gpu' && n.label === 'GPU0');
-    // The verdict first: a sidebar at its default width cuts the end of the row, not the verdict.
-    assert.equal(
-      gpu0?.kind === 'gpu' ? gpu0.description : '',
-      'GDR no · mlx5_0, mlx5_2 +1 (PIX → NCCL PHB) · NUMA 0 · NVIDIA H100 80GB HBM3 · 00000000:18:00.0',
-    );
+    // The verdict first and short: a sidebar at its default width cuts the end of the row, not the verdict.
+    assert.ok(gpu0?.kind === 'gpu');
+    assert.equal(gpu0.description, 'GDR no · mlx5_0 +2 (PIX → NCCL PHB)');
+    // The rest in the tooltip, the verdict and what to do first, NCCL's reasoning last.
+    assert.equal(gpu0.tooltip.verdict, 'GPU0 does not use GPUDirect RDMA (GDR no): NCCL stages its transfers through host memory.');
+    assert.equal(gpu0.tooltip.todo, 'What to do: peermem not loaded (quick fix load-peermem, under Findings).');
+    assert.deepEqual(gpu0.tooltip.facts, [
+      'NIC(s) NCCL gives it: mlx5_0, mlx5_2, mlx5_3',
+      'Path: PIX → NCCL PHB',
+      'NUMA node 0, CPUs 0-47,96-143',
+      'NVIDIA H100 80GB HBM3 · 00000000:18:00.0',
+    ]);
+    assert.match(gpu0.tooltip.why[0], /ncclIbGdrSupport/);
+    const labels = group(model, 'findings').map((n) => (n.kind === 'finding' ? [n.label, n.description] : []));
+    assert.deepEqual(labels, [
+      ['peermem not loaded', ''],
+      ['No active port on mlx5_1', ''],
+      ['peermem not at boot', ''],
+      ['ACS not read', ''],
+    ]);
     const nics = group(model, 'nics');
     assert.deepEqual(
       nics.map((n) => (n.kind === 'nic' ? n.label : '')),
@@ -138,5 +154,30 @@ describe('Hosts tree nodes', () => {
     const raw = group(model, 'raw').find((n) => n.kind === 'raw' && n.commandId === 'lscpu');
     assert.equal(raw?.kind === 'raw' ? raw.description : '', 'truncated');
     assert.match(formatProbeReport(report, last.diagnosis), /^ {2}truncated +lscpu /m);
+  });
+
+  it('two findings whose short words read the same are told apart by their titles', () => {
+    const failed = (title: string) => ({
+      id: 'probe.command-failed',
+      severity: 'warning' as const,
+      title,
+      detail: '',
+      evidence: [],
+      fixes: [],
+      source: '',
+    });
+    const nodes = findingNodes(
+      'h/findings',
+      'h',
+      [failed('Could not read `lspci -vvv`: timed out'), failed('Could not read `ibv_devinfo -v`: not found')],
+      { source: 'diagnosis', path: [] },
+    );
+    assert.deepEqual(
+      nodes.map((n) => (n.kind === 'finding' ? [n.label, n.description] : [])),
+      [
+        ['probe incomplete', 'Could not read `lspci -vvv`: timed out'],
+        ['probe incomplete', 'Could not read `ibv_devinfo -v`: not found'],
+      ],
+    );
   });
 });

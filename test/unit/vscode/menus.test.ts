@@ -58,8 +58,17 @@ describe('package.json when-clauses: commands only where they work', () => {
 
   it('host menus say what hostMenuWhen says (one place writes the pattern)', () => {
     const whens = new Set(menus['view/item/context'].map((m) => m.when));
-    for (const flag of [undefined, 'diagnosed', 'topology', 'connected', 'fixable', 'removable', 'demo'] as const)
+    for (const flag of [undefined, 'diagnosed', 'topology', 'connected', 'fixable', 'removable', 'demo', 'watched'] as const)
       assert.ok(whens.has(hostMenuWhen(Views.hosts, flag)), flag ?? 'any host');
+    assert.ok(whens.has(hostMenuWhen(Views.hosts, 'watched', true)), 'not watched');
+  });
+
+  it('Watch on a host not watched, Stop Watching on a watched one', () => {
+    const menu = (watch?: HostStatus['watch']) =>
+      rowCommands({ host: SSH, status: { ...diagnosed(true), watch }, connected: false }, 'menu');
+    assert.ok(menu().includes(Commands.watch) && !menu().includes(Commands.stopWatching));
+    const watched = menu({ everyMinutes: 15 });
+    assert.ok(watched.includes(Commands.stopWatching) && !watched.includes(Commands.watch));
   });
 
   it('the demo: no Disconnect; its simulated quick fixes, Reset Demo Host, and Remove closes it', () => {
@@ -163,5 +172,38 @@ describe('package.json when-clauses: commands only where they work', () => {
     const context = menus['editor/context'].find((m) => m.command === Commands.analyzeTopologyInEditor);
     assert.ok(context && evaluateWhen(context.when ?? '', { editorLangId: 'log', editorHasSelection: true }));
     assert.ok(!evaluateWhen(context.when ?? '', { editorLangId: 'log', editorHasSelection: false }));
+  });
+
+  it('Prove GPUDirect RDMA only where it can run: an SSH host, never the demo (recordings) nor with no host', () => {
+    assert.ok(!palette(hostListKeys([])).includes(Commands.prove), 'no host');
+    assert.ok(!palette({}).includes(Commands.prove), 'the host list not read yet');
+    assert.ok(
+      !palette(hostListKeys([{ host: DEMO_HOST, status: diagnosed(true), connected: false }])).includes(Commands.prove),
+      'the demo',
+    );
+    assert.ok(
+      !palette(hostListKeys([{ host: LOCAL_HOST, status: diagnosed(true), connected: false }])).includes(Commands.prove),
+      'this machine',
+    );
+    assert.ok(palette(hostListKeys([{ host: SSH, status: diagnosed(true), connected: false }])).includes(Commands.prove), 'an SSH host');
+    assert.ok(!rowCommands({ host: DEMO_HOST, status: diagnosed(true), connected: false }, 'menu').includes(Commands.prove));
+    assert.ok(rowCommands({ host: SSH, status: diagnosed(true), connected: false }, 'menu').includes(Commands.prove));
+  });
+
+  it('the editor commands only for an editor they can read: not with a Python file open', () => {
+    const editorCommands = [Commands.analyzeNcclLog, Commands.compareNcclLog, Commands.analyzeTopologyInEditor];
+    const python = palette({ editorIsOpen: true, editorLangId: 'python' });
+    for (const c of editorCommands) assert.ok(!python.includes(c), c);
+    const log = palette({ editorIsOpen: true, editorLangId: 'nccl-log' });
+    assert.ok(
+      log.includes(Commands.analyzeNcclLog) && log.includes(Commands.compareNcclLog) && !log.includes(Commands.analyzeTopologyInEditor),
+    );
+    // A plain .log or text file may hold a log the content detection has not claimed (or one too big for it).
+    assert.ok(palette({ editorLangId: 'log' }).includes(Commands.analyzeNcclLog));
+    const topo = palette({ editorIsOpen: true, editorLangId: 'nvidia-topo' });
+    assert.ok(topo.includes(Commands.analyzeTopologyInEditor) && !topo.includes(Commands.analyzeNcclLog));
+    // A selection anywhere may be a pasted matrix: Analyze Topology in Editor reads the selection.
+    assert.ok(palette({ editorLangId: 'python', editorHasSelection: true }).includes(Commands.analyzeTopologyInEditor));
+    assert.ok(!palette({}).includes(Commands.analyzeNcclLog), 'no editor');
   });
 });

@@ -3,7 +3,7 @@
 // on PATH, also as the `_mpi` name some images give it), whether it writes -J JSON (its usage text names
 // `output_file` from nccl-tests 2.17 on: grep, nothing is run), and the launchers on the node.
 import type { ProbeCommandSpec } from '../../probe/commands';
-import { shQuote } from '../../probe/script';
+import { shQuote } from '../../shellText';
 import type { ProbeReport } from '../../probe/runProbe';
 import { binaryOf, NcclProveOp } from './options';
 import { t } from '../../l10n';

@@ -8,7 +8,7 @@
 // Slurm stops every task; mpirun stops its ranks and daemons on every node) and, for Slurm, scancels
 // the job by its unique name in case srun was already gone.
 import { RELAY_ENV as ENV, RUN_TOOL } from '../../transport';
-import { shQuote } from '../../probe/script';
+import { shQuote } from '../../shellText';
 import { NcclProveOptions } from './options';
 
 export interface NcclLaunch {

@@ -13,6 +13,8 @@ export interface NodeWords {
   readonly detail: string;
   /** What it is and what it means for GPUDirect RDMA. */
   readonly explanation: string;
+  /** NCCL's rule for the distances it stands for, with its source (shown last); '' for a device. */
+  readonly why: string;
 }
 
 /** PCI vendor ids of the parts found between GPUs and NICs (the PCI ID Repository's names). */
@@ -36,34 +38,33 @@ export function nodeWords(node: PcieNode, version: NcclVersion, env: Readonly<Re
         label: node.numaNode === null ? 'CPU' : `CPU ${node.numaNode}`,
         detail: numa,
         explanation: t(
-          'The CPU of {0} and its root complexes. A GPU and a NIC under two host bridges of this node are NODE apart. {1} Across NUMA nodes they are SYS apart. {2}',
+          'The CPU of {0} and its root complexes. A GPU and a NIC under two host bridges of this node are NODE apart; across NUMA nodes, SYS.',
           numa,
-          rule('NODE'),
-          rule('SYS'),
         ),
+        why: `${rule('NODE')} ${rule('SYS')}`,
       };
     case 'host-bridge':
       return {
         label: t('host bridge'),
         detail: `${node.id}, ${numa}${rootPorts(node.ports)}`,
         explanation: t(
-          'PCIe host bridge {0} (a root complex of the CPU){1}, {2}. A GPU and a NIC below it but not below one switch are PHB apart. {3}',
+          'PCIe host bridge {0} (a root complex of the CPU){1}, {2}. A GPU and a NIC below it but not below one switch are PHB apart.',
           node.id,
           rootPorts(node.ports),
           numa,
-          rule('PHB'),
         ),
+        why: rule('PHB'),
       };
     case 'switch':
       return {
         label: t('PCIe switch'),
         detail: `${node.bdf}${ids(node)}${downstreamPorts(node.ports)}`,
         explanation: t(
-          'PCIe switch {0}{1}. A GPU and a NIC below this switch alone are PIX apart, below nested switches PXB: peer-to-peer traffic stays in the switch without crossing the CPU. {2}',
+          'PCIe switch {0}{1}. A GPU and a NIC below this switch alone are PIX apart, below nested switches PXB: peer-to-peer traffic stays in the switch without crossing the CPU.',
           node.bdf ?? '?',
           `${ids(node)}${downstreamPorts(node.ports)}`,
-          rule('PIX'),
         ),
+        why: rule('PIX'),
       };
     default:
       return leafWords(node, numa);
@@ -81,6 +82,7 @@ function leafWords(node: PcieNode, numa: string): NodeWords {
     label,
     detail: `${node.bdf}${ids(node)}`,
     explanation: t('{0} {1} at {2}, {3}{4}.', kind, name, `${node.bdf}${ids(node)}`, numa, link),
+    why: '',
   };
 }
 

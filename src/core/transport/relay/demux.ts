@@ -17,27 +17,20 @@
 // (`refused`) and what was printed under it is dropped. Only srun choosing nodes itself (a node count,
 // no list) leaves no list to check against: there each name is taken once, from the task srun
 // labelled, and a second task claiming the same name is refused.
+//
+// A name is claimed once, in every mode. With pdsh and clush each node has a key of its own
+// (loginScript.ts), and a line is taken for a node only when it carries that node's key: a frame line
+// with the run's tag but not the node's key (a forgery, through pdsh's glued lines, by a node that knows
+// the tag but not the key) contests the node. So does a second start line for a node, and a second srun
+// task claiming a name. A contested node is flagged, with the node the forgery came from when that is
+// known (the glued line's own node): nothing either printed is used (`contested`).
 import { expandHostList, foldHostList } from '../../parsers/hostlist';
 import type { RelayTool } from './tools';
-import { DecodedStream, LineSplitter, MessageLines } from './nodeStream';
+import type { StreamBudget } from '../../probe/streamBudget';
+import { Contest, LineSplitter, MessageLines, NodeStream } from './nodeStream';
 
-export class NodeStream {
-  began = false;
-  ended = false;
-  exitCode: number | null = null;
-  /** The probe's stdout, decoded from the node's base64 lines. */
-  readonly data = new DecodedStream();
-  /** The node's own stderr and the tool's messages about it. */
-  readonly messageLines = new MessageLines();
-  /** Slurm: the step's node list from the node's `B` line. */
-  stepNodeList?: string;
-
-  constructor(readonly name: string) {}
-
-  get messages(): string[] {
-    return this.messageLines.all();
-  }
-}
+export { NodeStream } from './nodeStream';
+export type { Contest } from './nodeStream';
 
 /** Most refusal lines kept (a hostile srun could claim any number of names). */
 const MAX_REFUSED = 100;
@@ -63,6 +56,8 @@ export class RelayDemux {
   expected?: ReadonlySet<string>;
   /** One line per name that is not among the expected nodes (see the top of this file). */
   readonly refused: string[] = [];
+  /** Nodes whose stream was contested (see the top of this file): name → why. */
+  readonly contested = new Map<string, Contest>();
   private readonly byTask = new Map<string, NodeStream | null>();
   private readonly claimed = new Set<string>();
   private readonly laterStderr = new MessageLines();
@@ -80,6 +75,10 @@ export class RelayDemux {
     private readonly tag: string,
     expected: readonly string[] = [],
     private readonly onNodeEnded?: (node: NodeStream) => void,
+    /** pdsh, clush: each node's key (loginScript.ts nodeKeys); without, lines carry the run's tag alone. */
+    private readonly keys?: ReadonlyMap<string, string>,
+    /** What the nodes' streams held at once take from (streamBudget.ts); default the process's own. */
+    private readonly budget?: StreamBudget,
   ) {
     this.expected = expected.length > 0 ? new Set(expected) : undefined;
     for (const name of expected) this.nodeOf(name);
@@ -110,10 +109,15 @@ export class RelayDemux {
     if (this.laterStderr.cutLines > 0) this.toolLines.push(`(${this.laterStderr.cutLines} more stderr lines cut)`);
   }
 
+  /** Lets go of every node's stream still held (the run is over: what was not parsed never will be). */
+  dropStreams(): void {
+    for (const node of this.nodes.values()) node.data.take();
+  }
+
   nodeOf(name: string): NodeStream {
     let n = this.nodes.get(name);
     if (!n) {
-      n = new NodeStream(name);
+      n = new NodeStream(name, this.budget);
       this.nodes.set(name, n);
     }
     return n;
@@ -135,14 +139,12 @@ export class RelayDemux {
 
   /**
    * The stream of a node named in the output, or undefined (and one error line) when the name is not
-   * among the expected nodes; `claimed`: srun's tasks took names already, when there is no list.
+   * among the expected nodes, or is in `claimed` (the names srun's tasks took already).
    */
   private acceptedNode(name: string, claimed?: ReadonlySet<string>): NodeStream | undefined {
     const why =
-      this.expected !== undefined
-        ? this.expected.has(name)
-          ? undefined
-          : `which is not among the nodes asked for (${(this.expectedText ??= foldHostList([...this.expected]))})`
+      this.expected !== undefined && !this.expected.has(name)
+        ? `which is not among the nodes asked for (${(this.expectedText ??= foldHostList([...this.expected]))})`
         : claimed?.has(name)
           ? 'which another task already reported'
           : undefined;
@@ -152,7 +154,8 @@ export class RelayDemux {
     return undefined;
   }
 
-  private hostLine(line: string): void {
+  /** `via`: the node whose line this one was glued to (gluedLine): it printed this line, whatever the prefix says. */
+  private hostLine(line: string, via?: string): void {
     const m = NODE_PREFIX.exec(line);
     if (!m) {
       this.toolLines.push(line);
@@ -160,8 +163,8 @@ export class RelayDemux {
     }
     const glued = this.gluedLine(m[2]);
     const node = this.acceptedNode(m[1]);
-    if (node) this.streamLine(node, glued?.partial ?? m[2]);
-    if (glued) this.hostLine(glued.rest);
+    if (node) this.streamLine(node, glued?.partial ?? m[2], via);
+    if (glued) this.hostLine(glued.rest, m[1]);
   }
 
   /**
@@ -194,6 +197,7 @@ export class RelayDemux {
       const node = this.acceptedNode(begin[1], this.claimed) ?? null;
       this.byTask.set(m[1], node);
       if (node) this.claimed.add(node.name);
+      else if (this.claimed.has(begin[1])) this.contest(begin[1], { why: 'two-tasks', other: `task ${m[1]}` });
     }
     const node = this.byTask.get(m[1]);
     if (node) this.streamLine(node, m[2]);
@@ -201,24 +205,48 @@ export class RelayDemux {
     // null: the task named a node it may not speak for; what it prints is dropped.
   }
 
-  /** One line of a node's stdout: its B/E frame, a base64 line inside, or noise around. */
-  private streamLine(node: NodeStream, text: string): void {
+  /**
+   * One line of a node's stdout: its B/E frame (`<tag>[.<key>] B|E …`), a base64 line inside (after `<key> `
+   * where nodes have keys), a frame without the node's key (the node is contested), or noise around.
+   */
+  private streamLine(node: NodeStream, text: string, via?: string): void {
     const body = text.replace(/\r$/, '');
-    if (body.startsWith(`${this.tag} B `)) {
+    const key = this.keys?.get(node.name);
+    const frame = key === undefined ? `${this.tag} ` : `${this.tag}.${key} `;
+    if (body.startsWith(frame)) this.frameLine(node, body.slice(frame.length), via);
+    else if (body.startsWith(this.tag)) this.forged(node, via);
+    else if (key === undefined && node.began && !node.ended && BASE64.test(body)) node.data.addBase64(body);
+    else if (key !== undefined && body.startsWith(`${key} `) && node.began && !node.ended && BASE64.test(body.slice(key.length + 1)))
+      node.data.addBase64(body.slice(key.length + 1));
+    else node.messageLines.push(Buffer.from(text, 'latin1').toString('utf8'));
+  }
+
+  /** `B <name> <list>` (a second one contests the node) or `E <exit code>`. */
+  private frameLine(node: NodeStream, rest: string, via: string | undefined): void {
+    if (rest.startsWith('B ')) {
+      if (node.began)
+        this.contest(node.name, via !== undefined && via !== node.name ? { why: 'forged', other: via } : { why: 'second-start' }, via);
       node.began = true;
-      const list = body.split(' ')[3];
+      const list = rest.split(' ')[2];
       if (list) node.stepNodeList = list;
-    } else if (body.startsWith(`${this.tag} E `)) {
-      if (node.ended) return;
+    } else if (rest.startsWith('E ') && !node.ended) {
       node.ended = true;
-      const rc = body.slice(this.tag.length + 3);
+      const rc = rest.slice(2);
       node.exitCode = /^\d{1,3}$/.test(rc) ? Number(rc) : null;
       this.onNodeEnded?.(node);
-    } else if (node.began && !node.ended && BASE64.test(body)) {
-      node.data.addBase64(body);
-    } else {
-      node.messageLines.push(Buffer.from(text, 'latin1').toString('utf8'));
     }
+  }
+
+  /** A relay frame for `node` without its key: printed by the node itself, or glued after `via`'s line. */
+  private forged(node: NodeStream, via: string | undefined): void {
+    if (via !== undefined && via !== node.name) this.contest(node.name, { why: 'forged', other: via }, via);
+    else this.contest(node.name, { why: 'unkeyed' });
+  }
+
+  /** Flags `name` (and `by`, the node that printed the claim, when known and another): nothing either printed is used. */
+  private contest(name: string, contest: Contest, by?: string): void {
+    if (!this.contested.has(name)) this.contested.set(name, contest);
+    if (by !== undefined && by !== name && !this.contested.has(by)) this.contested.set(by, { why: 'forger', other: name });
   }
 
   /** A node's own stderr line goes to it at once; the nodes' heartbeats are dropped; the rest waits for end(). */
@@ -262,8 +290,14 @@ export class RelayDemux {
 }
 
 /** Splits a whole run's output at once (tests, and any caller without a stream). */
-export function demux(tool: RelayTool, tag: string, out: { stdout: Buffer; stderr: Buffer }, expected: readonly string[] = []): RelayDemux {
-  const d = new RelayDemux(tool, tag, expected);
+export function demux(
+  tool: RelayTool,
+  tag: string,
+  out: { stdout: Buffer; stderr: Buffer },
+  expected: readonly string[] = [],
+  keys?: ReadonlyMap<string, string>,
+): RelayDemux {
+  const d = new RelayDemux(tool, tag, expected, undefined, keys);
   d.pushStdout(out.stdout);
   d.pushStderr(out.stderr);
   d.end();

@@ -7,13 +7,15 @@ import type { Client } from 'ssh2';
 import type { ProbeRunner } from '../../probe/runProbe';
 import { PROBE_REMOTE_COMMAND } from '../../probe/script';
 import type { ByteSink } from '../../probe/streamCaps';
+import type { StreamCutBy } from '../../probe/streamBudget';
 import { exec, ExecResult } from '../../ssh/exec';
 import { RELAY_TOOLS, relayCommand, RelayTool } from './tools';
 import { t } from '../../l10n';
 
 export * from './tools';
-export { ENV as RELAY_ENV, loginScript, nodeCommand, RUN_TOOL } from './loginScript';
+export { ENV as RELAY_ENV, loginScript, nodeCommand, nodeKeys, RUN_TOOL } from './loginScript';
 export { NodeStream, RelayDemux } from './demux';
+export type { Contest } from './demux';
 
 // One name per `command -v`: dash prints only the first of several.
 const DETECT_SCRIPT = `LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH\nfor t in ${RELAY_TOOLS.map(relayCommand).join(' ')}; do command -v "$t"; done\n`;
@@ -70,10 +72,19 @@ export interface RelayedStream {
   readonly exitCode: number | null;
   readonly connectionLost: boolean;
   readonly timedOut: boolean;
+  /** What cut the stream short (the node's budget or the run's), said in the report's notes. */
+  readonly streamCut?: StreamCutBy;
 }
 
 /** The probe runner of a relayed node: its stream already arrived, so it hands that back. */
 export function relayedRunner(stream: RelayedStream): ProbeRunner {
-  const { stdout, messages, exitCode, connectionLost, timedOut } = stream;
-  return async () => ({ stdout, stderr: Buffer.from(messages.join('\n')), exitCode, connectionLost, timedOut });
+  const { stdout, messages, exitCode, connectionLost, timedOut, streamCut } = stream;
+  return async () => ({
+    stdout,
+    stderr: Buffer.from(messages.join('\n')),
+    exitCode,
+    connectionLost,
+    timedOut,
+    ...(streamCut ? { streamCut } : {}),
+  });
 }

@@ -6,19 +6,31 @@
 // chunks of at most 1000 characters stay under old csh word limits; no `%`, which ClusterShell's
 // exec worker and pdsh's rcmd modules would read as a placeholder). It decodes to the node wrapper below, which
 // holds the probe script (base64 again) and prints, one line each:
-//   <T> B <node name> <step nodelist>     first: the node started (Slurm's name, else hostname)
-//   <base64 of the probe's stdout>        wrapped at 76: no tool's per-line prefixing or
+//   <U> B <node name> <step nodelist>     first: the node started (Slurm's name, else hostname)
+//   [<G> ]<base64 of the probe's stdout>  wrapped at 76: no tool's per-line prefixing or
 //   …                                     relaying can split or change a length-prefixed frame
-//   <T> E <exit code of the probe>        last: the node's stream is complete
+//   <U> E <exit code of the probe>        last: the node's stream is complete
 // and, on stderr, `<T> H` every 2 s while the probe runs (a heartbeat: see HEARTBEAT),
 // and the login script itself prints `<T> S <node> <state>` for nodes Slurm says are unusable,
 // `<T> L <node list>` for an allocation given by job id alone (its nodes, from squeue) and
 // `<T> X <tool exit code>` at the end. <T> is random per run, so no other output can fake a line.
 //
+// Every node knows <T>, so with pdsh and clush a hostile node could print lines that the demux takes for
+// another node's (pdsh glues a dying node's cut line to the next node's, and the demux splits them
+// again: demux.ts gluedLine). So there each node also gets a key <G> of its own, which no other node
+// ever sees: the login script keeps one per node in a private temporary folder and runs the tool's exec
+// worker (`pdsh -R exec`, `clush -R exec`) with a small script that reads the node's key and puts it,
+// base64 as `G=<key>`, in front of the wrapper on that node's command line only; the node then writes
+// <U> = <T>.<G> on its B and E lines and `<G> ` before every data line, and the demux takes a line for
+// a node only with that node's key. srun labels every line with its task itself (no node can write
+// under another's label), so there <U> = <T> and the data lines are bare; a name claimed twice is
+// refused there as everywhere, and both claims are flagged.
+//
 // Sizes: the probe (≈6 KB) in base64 inside the wrapper, the wrapper in base64 again: the per-node
 // command is ≈12 KB, one argument far below Linux's 128 KiB per-argument and 2 MiB ARG_MAX limits
 // (pdsh and clush pass it to ssh as one argument; srun to `sh -c`).
-import { shQuote } from '../../probe/script';
+import { randomBytes } from 'crypto';
+import { shQuote } from '../../shellText';
 import type { RelayTool } from './tools';
 
 export type { RelayTool } from './tools';
@@ -38,6 +50,8 @@ export interface LoginScriptRequest {
   readonly concurrency: number;
   /** Whole-run limit for Slurm (`--time`, `--immediate`), in seconds. */
   readonly deadlineS: number;
+  /** pdsh, clush: each node's key (nodeKeys()); the node must be one of `nodes`. */
+  readonly keys?: ReadonlyMap<string, string>;
 }
 
 export const ENV = 'LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH';
@@ -72,16 +86,29 @@ export function nodeWrapper(tag: string, probeScript: string, nodeLimitS: number
     `T=${shQuote(tag)}`,
     `P=${shQuote(Buffer.from(probeScript).toString('base64'))}`,
     'N=${SLURMD_NODENAME:-$(hostname 2>/dev/null || uname -n)}',
-    `printf '%s B %s %s\\n' "$T" "$N" "\${SLURM_STEP_NODELIST:-\${SLURM_JOB_NODELIST:-}}"`,
+    // The node's key, when its command line began with one (G=…, before this wrapper): on its lines only.
+    'U=$T${G:+.$G}',
+    'keyed() { if [ -n "${G:-}" ]; then sed "s/^/$G /"; else cat; fi; }',
+    `printf '%s B %s %s\\n' "$U" "$N" "\${SLURM_STEP_NODELIST:-\${SLURM_JOB_NODELIST:-}}"`,
     // --foreground: the probe stays in this process group, so the heartbeat's `kill 0` reaches it.
     `TO=; if timeout --foreground -k 2 10 true >/dev/null 2>&1; then TO='timeout --foreground -k 2 ${nodeLimitS}'; fi`,
     HEARTBEAT,
     'exec 3>&1',
-    'rc=$( { { printf \'%s\\n\' "$P" | base64 -d | $TO /bin/sh -s 3>&- 4>&-; echo "$?" >&4; } | base64 >&3 3>&- 4>&-; } 4>&1 )',
+    'rc=$( { { printf \'%s\\n\' "$P" | base64 -d | $TO /bin/sh -s 3>&- 4>&-; echo "$?" >&4; } | base64 3>&- 4>&- | keyed >&3 3>&- 4>&-; } 4>&1 )',
     'kill "$HB" 2>/dev/null',
-    `printf '%s E %s\\n' "$T" "$rc"`,
+    `printf '%s E %s\\n' "$U" "$rc"`,
     '',
   ].join('\n');
+}
+
+/** A fresh key per node (24 hex digits), for LoginScriptRequest.keys and the demux. */
+export function nodeKeys(nodes: readonly string[]): Map<string, string> {
+  return new Map(nodes.map((n) => [n, randomBytes(12).toString('hex')]));
+}
+
+/** `G=<key>` and a newline (27 bytes: base64 without padding, so it decodes joined to the wrapper's base64). */
+function keyLine(key: string): string {
+  return Buffer.from(`G=${key}\n`).toString('base64');
 }
 
 export function nodeCommand(wrapper: string): string {
@@ -97,22 +124,53 @@ export function loginScript(req: LoginScriptRequest): string {
   return [...head, ...body, `printf '%s X %s\\n' "$T" "$rc"`, ''].join('\n');
 }
 
-// Every tool gets stdin from /dev/null (R): clush and srun forward stdin to the nodes, and here stdin
-// is the rest of this script.
-// BatchMode: a node asking for a password fails at once instead of hanging; ConnectTimeout: a dead
-// node is reported within seconds (pdsh's own -t does not apply to its ssh module).
-function pdshLines(req: LoginScriptRequest): string[] {
+// pdsh and clush run `sh $D/h <node>` per node (their exec workers, %h the node): it reads the node's key
+// from the private folder and runs ssh with the node command, the key in front (see the top of this file).
+// The folder is the login script's own (umask 077, mktemp -d) and goes with it, also on a cancel (the
+// TERM trap's exit runs the EXIT trap). BatchMode: a node asking for a password fails at once instead of
+// hanging; ConnectTimeout: a dead node is reported within seconds; -a -x as pdsh's own ssh module passes.
+// PDSH_SSH_ARGS_APPEND (the user's extra ssh options for pdsh) is honoured for both tools.
+const NODE_SSH = [
+  'read -r K <"$D/g/k$1" || exit 1',
+  'exec ssh -a -x -o BatchMode=yes -o ConnectTimeout=10 ${PDSH_SSH_ARGS_APPEND:-} "$1" "echo $K ${C#echo }"',
+];
+
+function keyedPrelude(req: LoginScriptRequest): string[] {
+  const keys = req.keys;
+  if (keys === undefined || keys.size === 0) throw new Error(`${req.tool}: the login script needs a key per node (nodeKeys)`);
   return [
-    'PDSH_SSH_ARGS_APPEND="${PDSH_SSH_ARGS_APPEND:-} -o BatchMode=yes -o ConnectTimeout=10"; export PDSH_SSH_ARGS_APPEND',
-    `R pdsh -R ssh -f ${req.concurrency} -w ${shQuote(req.nodes ?? '')} "$C"; rc=$?`,
+    'umask 077',
+    'case ${TMPDIR:-/tmp} in *[!A-Za-z0-9/._-]*) TMPDIR=/tmp ;; esac',
+    `D=$(mktemp -d "\${TMPDIR:-/tmp}/gdr-doctor.XXXXXXXX") || { echo 'gdr-doctor: cannot make a temporary folder on the login node' >&2; printf '%s X none\\n' "$T"; exit 1; }`,
+    'trap \'rm -rf "$D"\' EXIT',
+    'mkdir "$D/g" || exit 1',
+    'while read -r n g; do printf \'%s\\n\' "$g" >"$D/g/k$n"; done <<\'EOF\'',
+    ...[...keys].map(([node, key]) => `${node} ${keyLine(key)}`),
+    'EOF',
+    `cat >"$D/h" <<'EOF'`,
+    ...NODE_SSH,
+    'EOF',
+    'export C D',
   ];
 }
 
-// clush already passes BatchMode and its connect_timeout to ssh; -S: exit with the largest node code.
+// Every tool gets stdin from /dev/null (R): clush and srun forward stdin to the nodes, and here stdin
+// is the rest of this script.
+function pdshLines(req: LoginScriptRequest): string[] {
+  return [...keyedPrelude(req), `R pdsh -R exec -f ${req.concurrency} -w ${shQuote(req.nodes ?? '')} sh "$D/h" %h; rc=$?`];
+}
+
+// -S: exit with the largest node code. The exec worker runs its command through a shell: $D is made of
+// [A-Za-z0-9/._-] only (TMPDIR checked above), so it reads as one word there; `exec`, so that ssh ends up
+// clush's own child, which a cancel stops (RUN_TOOL's K), instead of a grandchild left running.
 // PYTHONUNBUFFERED: clush writes its lines to a block-buffered pipe and never flushes, so a node's
 // last lines would wait for other output (or the end) and progress would lag behind the nodes.
 function clushLines(req: LoginScriptRequest): string[] {
-  return ['PYTHONUNBUFFERED=1; export PYTHONUNBUFFERED', `R clush -S -f ${req.concurrency} -w ${shQuote(req.nodes ?? '')} -- "$C"; rc=$?`];
+  return [
+    'PYTHONUNBUFFERED=1; export PYTHONUNBUFFERED',
+    ...keyedPrelude(req),
+    `R clush -S -R exec -f ${req.concurrency} -w ${shQuote(req.nodes ?? '')} -- exec sh "$D/h" %h; rc=$?`,
+  ];
 }
 
 // Nodes Slurm says are down, drained, failing or not responding (`*`), or busy with other jobs, are
