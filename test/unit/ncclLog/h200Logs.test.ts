@@ -42,7 +42,7 @@ describe('NCCL logs of the H200 runs (nccl-tests, NCCL 2.28.9, two processes on 
     const name = TWO_RANKS[0];
     const text = log(name);
     const { marks, summary } = analyzeNcclLogText(text, name);
-    assert.ok(summary.findings.some((f) => f.id === 'nccl-log.no-gdrdma' && f.severity === 'error'));
+    assert.ok(summary?.findings.some((f) => f.id === 'nccl-log.no-gdrdma' && f.severity === 'error'));
     const noDevice = marks.filter((m) => m.kind === 'no-rdma-device');
     assert.equal(noDevice.length, 1);
     assert.equal(noDevice[0].severity, 'error');
