@@ -3,7 +3,10 @@
 // locale): the palette's command titles, the Hosts view with the demo host's rows, and the topology
 // panel (its own words come from the bundle the extension sends the webview).
 import * as assert from 'assert';
-import { FrameLocator } from 'playwright-core';
+import * as fs from 'fs';
+import * as path from 'path';
+import { FrameLocator, Locator } from 'playwright-core';
+import { REPO_ROOT, RUN_DIR } from './environment';
 import { hostsTree, visibleText } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';
 
@@ -12,6 +15,8 @@ const DEMO_ROW = 'demo-hgx-h100';
 const DEMO = 'demo-hgx-h100（回放）';
 /** Any CJK ideograph: shown text that is Chinese. */
 const HAN = /\p{Script=Han}/u;
+/** The project's own H200 run (nccl-tests with NCCL 2.28.9's INFO lines, NET/Socket), as a workspace file. */
+const H200_LOG = 'h200-all-reduce.txt';
 
 describe('the extension in Chinese (code-server --locale zh-cn)', function () {
   this.timeout(90_000);
@@ -26,6 +31,8 @@ describe('the extension in Chinese (code-server --locale zh-cn)', function () {
   before(async function () {
     this.timeout(300_000);
     await workbench.start();
+    const log = path.join(REPO_ROOT, 'test/fixtures/nccl-tests/h200-nccl2.28.9-all_reduce-2nodes-socket.txt');
+    fs.copyFileSync(log, path.join(RUN_DIR, 'workspace', H200_LOG));
   });
 
   afterEach(screenshotFailures(workbench, 'l10n-'));
@@ -146,5 +153,40 @@ describe('the extension in Chinese (code-server --locale zh-cn)', function () {
     await message.filter({ hasText: '没有主机名' }).waitFor();
     await workbench.screenshot('l10n-06-add-host-refused-zh-cn');
     await workbench.tab.keyboard.press('Escape');
+  });
+
+  it('an NCCL log in Chinese: one error per cause in Problems, and the Analyze summary beside it with its verdict coloured', async function () {
+    await workbench.openFile(H200_LOG);
+    await workbench.runCommand('Problems: Focus on Problems View');
+    const entry = workbench.tab
+      .locator('.markers-panel .monaco-list-row', { hasText: 'NET/IB : No device found: NCCL 没有看到可用的 RDMA 设备' })
+      .first();
+    await entry.waitFor();
+    assert.strictEqual(await entry.locator('.codicon-error').count(), 1);
+    await workbench.screenshot('l10n-07-nccl-log-problems-zh-cn');
+    await workbench.runCommand('GPUDirect RDMA: 分析 NCCL 日志');
+    await workbench.tab.locator('.part.editor .tab', { hasText: `${H200_LOG} (NCCL summary).txt` }).waitFor();
+    const verdict = workbench.tab
+      .locator('.part.editor .view-line')
+      .filter({ hasText: /^结论：no-gdr：/ })
+      .first();
+    await verdict.waitFor();
+    const colour = (l: Locator): Promise<string> => l.evaluate((el) => getComputedStyle(el).color);
+    const span = (line: Locator, text: string): Locator => line.locator('span > span', { hasText: text }).first();
+    const zero = workbench.tab
+      .locator('.part.editor .editor-group-container')
+      .last()
+      .locator('.view-line')
+      .filter({ hasText: /0\s个为\sGDRDMA/ })
+      .first();
+    // Coloured by meaning in Chinese too: the verdict as "8 个中 0 个为 GDRDMA" (no GDR), the label 结论 as plain text.
+    // Monaco paints the tokens when the grammar has run, redrawing the lines: wait for the two to agree.
+    for (const deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 250))) {
+      const [noGdr, zeroOf8] = [await colour(span(verdict, 'no-gdr')), await colour(span(zero, 'GDRDMA'))];
+      if (noGdr !== '' && noGdr === zeroOf8) break;
+      assert.ok(Date.now() < deadline, `no-gdr ${noGdr}, "8 个中 0 个为 GDRDMA" ${zeroOf8}`);
+    }
+    assert.notStrictEqual(await colour(span(verdict, '结论')), await colour(span(verdict, 'no-gdr')));
+    await workbench.screenshot('l10n-08-nccl-log-summary-zh-cn');
   });
 });

@@ -24,6 +24,9 @@ const FILES: Record<string, string> = {
   'roce-channels.log': 'roce-8gpu-nccl2.27.5-gdrdma-p2p-ipc-channel-setup-cut.txt',
   'no-module-channels.log': 'ib-no-module-2-containers-part2-channels-cut.txt',
 };
+/** The project's own H200 run (nccl-tests with NCCL's INFO lines: two processes on one GPU, NET/Socket), as saved. */
+const H200 = 'h200-all-reduce.txt';
+const H200_FIXTURE = path.join(REPO_ROOT, 'test/fixtures/nccl-tests/h200-nccl2.28.9-all_reduce-2nodes-socket.txt');
 const BIG = 'big-job.log';
 const BIG_MB = 100;
 /** Under VS Code's 50 MB limit for handing a document to extensions, over the live limit. */
@@ -45,6 +48,7 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     await workbench.start();
     workspace = path.join(RUN_DIR, 'workspace');
     for (const [name, fixture] of Object.entries(FILES)) fs.copyFileSync(path.join(FIXTURES, fixture), path.join(workspace, name));
+    fs.copyFileSync(H200_FIXTURE, path.join(workspace, H200));
     // Written before the first Quick Open, whose file list does not always see files created later.
     buildBigLog(path.join(workspace, LIVE), LIVE_MB);
     buildBigLog(path.join(workspace, BIG), BIG_MB);
@@ -106,7 +110,7 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     // Its other lines are rows of related information under it: the other HCAs, the connections left without GDRDMA.
     await workbench.tab
       .locator('.markers-panel .monaco-list-row', {
-        hasText: /no-module-channels\.log\[Ln \d+, Col \d+\]: Network connections without GDRDMA/,
+        hasText: /no-module-channels\.log\[Ln \d+, Col \d+\]:?\s*Network connections without GDRDMA/,
       })
       .first()
       .waitFor();
@@ -114,6 +118,51 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     const file = workbench.tab.locator('.markers-panel .monaco-list-row', { hasText: 'no-module-channels.log' }).first();
     assert.match(await file.innerText(), /\b1\s*$/);
     await workbench.screenshot('nccl-log-02b-problems-one-per-cause');
+  });
+
+  it('a real H200 run: one error for "No device found" (both ranks\' lines), its hover explains that line, the summary says no-gdr in red', async function () {
+    // Closed logs take their entries out of Problems: this log's are the only ones.
+    await workbench.runCommand('View: Close All Editors');
+    await workbench.openFile(H200);
+    await languageStatus().filter({ hasText: LANGUAGE }).waitFor();
+    await workbench.runCommand('Problems: Focus on Problems View');
+    const rows = workbench.tab.locator('.markers-panel .monaco-list-row');
+    const entry = rows.filter({ hasText: /NET\/IB : No device found: NCCL saw no usable RDMA device/ }).first();
+    await entry.waitFor();
+    assert.strictEqual(await entry.locator('.codicon-error').count(), 1, 'an error, as nccl-log.no-gdrdma in the summary');
+    // The same line of the other rank is related information, not a second entry.
+    await rows
+      .filter({ hasText: new RegExp(`${H200.replace('.', '\\.')}\\[Ln 30, Col \\d+\\]`) })
+      .first()
+      .waitFor();
+    // Two causes: no RDMA device, and the rings NCCL connected without GDR (the "NET/IB : Using [RO]" line is none).
+    assert.match(await rows.filter({ hasText: H200 }).first().innerText(), /\b2\s*$/);
+    await workbench.screenshot('nccl-log-02c-h200-problems');
+    const line = editorLine('NCCL INFO NET/IB : No device found.');
+    await revealLineEnd(line);
+    await spanWith(line, 'No device found').hover();
+    const hover = hoverWidget('No RDMA device for this net');
+    await hover.waitFor();
+    assert.doesNotMatch(await hover.innerText(), /mlx5_0:1\/IB/, 'it explains this line, not a device list');
+    await workbench.screenshot('nccl-log-02d-h200-hover-no-device');
+    await workbench.tab.keyboard.press('Escape');
+    await workbench.tab.mouse.move(0, 0);
+    await workbench.runCommand('GPUDirect RDMA: Analyze NCCL Log');
+    await workbench.tab.locator('.part.editor .tab', { hasText: `${H200} (NCCL summary).txt` }).waitFor();
+    const verdict = summaryLine('Verdict: no-gdr:', false);
+    await verdict.waitFor();
+    // Coloured by meaning: the verdict as the other "no GDR" states ("0 of 8 GDRDMA"), its label as plain text.
+    const zero = workbench.tab
+      .locator('.part.editor .editor-group-container')
+      .last()
+      .locator('.view-line span > span', { hasText: spaced('0 of 8 GDRDMA') })
+      .first();
+    // Monaco paints the tokens when the grammar has run, redrawing the lines: wait for the two to agree.
+    await sameColour(spanWith(verdict, 'no-gdr'), zero, 'no-gdr is coloured as "0 of 8 GDRDMA"');
+    await sameColour(spanWith(verdict, 'Verdict:'), spanWith(verdict, 'GPU Direct RDMA on'), 'the label is plain');
+    assert.notStrictEqual(await colourOf(spanWith(verdict, 'Verdict:')), await colourOf(spanWith(verdict, 'no-gdr')));
+    await workbench.screenshot('nccl-log-02e-h200-summary');
+    await workbench.runCommand('View: Close All Editors');
   });
 
   it('shows the summary lens at the top: the verdict and how many network connections used GPU Direct RDMA', async function () {
@@ -155,6 +204,7 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
   });
 
   it('Analyze NCCL Log opens beside the log the summary gdr-doctor nccl-log prints for the same file', async function () {
+    await workbench.runCommand('View: Close All Editors');
     await workbench.openFile('roce-channels.log');
     await workbench.runCommand('GPUDirect RDMA: Analyze NCCL Log');
     await workbench.tab.locator('.part.editor .tab', { hasText: 'roce-channels.log (NCCL summary).txt' }).waitFor();
@@ -176,7 +226,8 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     assert.strictEqual(widths.length, 2);
     assert.ok(Math.abs(widths[0] - widths[1]) < 20, `editor groups ${widths.join(' / ')} px`);
     await workbench.screenshot('nccl-log-06-analyze-summary');
-    // Each quoted log line is a link to it.
+    // Each quoted log line is a link to it. The quotes are further down (the editor draws only the lines in view): go there.
+    await workbench.tab.keyboard.press('Control+End');
     const ref = workbench.tab
       .locator('.part.editor .monaco-editor .view-line .detected-link', { hasText: /^roce-channels\.log:\d+$/ })
       .first();
@@ -320,6 +371,16 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
 
   function hoverWidget(text: string): Locator {
     return workbench.tab.locator('.monaco-hover-content', { hasText: text }).first();
+  }
+
+  /** Waits until both are painted in one colour (up to the UI timeout); fails with `message` if they never are. */
+  async function sameColour(a: Locator, b: Locator, message: string): Promise<void> {
+    for (const deadline = Date.now() + 30_000; ;) {
+      const [ca, cb] = [await colourOf(a), await colourOf(b)];
+      if (ca !== '' && ca === cb) return;
+      assert.ok(Date.now() < deadline, `${message}: ${ca} / ${cb}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
   }
 
   function colourOf(span: Locator): Promise<string> {

@@ -30,7 +30,9 @@ export function compareNcclLogWithHost(input: CompareInput): NcclHostComparison 
   const diagnosis = diagnose(input.report, nccl);
   const matched = matchGpus(logHost, diagnosis.pairs, input.report);
   const everyNic = new Set(diagnosis.pairs.flatMap((p) => nicNames(p)));
-  const gpus = matched.map((m) => compareGpu(m, diagnosis.pairs, everyNic));
+  // TCP interfaces NCCL's Socket transport used (eth0): the model speaks of RDMA NICs only, so they are no unexpected NIC.
+  const socketNics = new Set(input.summary.hcas.filter((h) => h.net === 'Socket').map((h) => h.name));
+  const gpus = matched.map((m) => compareGpu(m, diagnosis.pairs, { everyNic, socketNics }));
   const unmatchedLogGpus = logHost.gpus
     .filter((g) => g.netConnections.total > 0 && !matched.some((m) => m.log === g))
     .map((g) => g.nvmlDev ?? g.dev);
@@ -100,14 +102,21 @@ export function busIdNumber(busId: string | null): bigint | null {
   return digits === '' || /[^0-9a-fA-F:.]/.test(busId) ? null : BigInt(`0x${digits}`);
 }
 
-function compareGpu(m: MatchedGpu, pairs: readonly GpuNicPair[], everyNic: ReadonlySet<string>): ComparedGpu {
+interface HostNics {
+  /** Every RDMA NIC the model gives some GPU of the host. */
+  readonly everyNic: ReadonlySet<string>;
+  /** The log's Socket interfaces ("NET/Socket : GPU Direct RDMA Disabled for HCA 0 'eth0'"). */
+  readonly socketNics: ReadonlySet<string>;
+}
+
+function compareGpu(m: MatchedGpu, pairs: readonly GpuNicPair[], { everyNic, socketNics }: HostNics): ComparedGpu {
   const { log, pair } = m;
   const proxy = pair.proxyGpu === null ? undefined : pairs.find((p) => p.gpu === pair.proxyGpu);
   const expected = new Set([...nicNames(pair), ...(proxy ? nicNames(proxy) : [])]);
   // A virtual NIC of several merged ones ("mlx5_0+mlx5_1", NCCL_IB_MERGE_NICS) is expected where one of them is.
   const within = (names: ReadonlySet<string>, nic: string) => nic.split('+').some((part) => names.has(part));
   const unexpectedNics = log.nics
-    .filter((n) => !n.name.startsWith('NET/'))
+    .filter((n) => !n.name.startsWith('NET/') && !socketNics.has(n.name))
     .filter((n) => (n.connections > n.pxn ? !within(expected, n.name) : !within(everyNic, n.name)))
     .map((n) => n.name);
   const way = gdrWay(pair);
