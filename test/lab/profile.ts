@@ -40,6 +40,8 @@ export interface Profile extends PciProfile {
   withoutRecordings?: string[][];
   /** Content of /etc/environment (Ubuntu's puts /usr/sbin on PATH). */
   environment?: string;
+  /** Files of the host's /etc (path below /etc → content), written into its overlay: a boot module list, a bootloader's config. */
+  etcFiles?: Record<string, string>;
   /** Milliseconds each fake command waits before replying, by command name (`nvidia-smi`,
    *  `ibv_devinfo`, ...): real latencies for the bench. Functional profiles leave it out. */
   delays?: Record<string, number>;

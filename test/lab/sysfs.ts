@@ -105,9 +105,15 @@ export function patchSysfs(spec: SysfsSpec, patch: SysfsPatch | undefined): Sysf
     pci[p] = { ...pci[p], ...attrs };
   }
   const infiniband = { ...spec.infiniband };
-  for (const [name, attrs] of Object.entries(patch.infiniband ?? {})) {
-    if (!infiniband[name]) throw new Error(`sysfsPatch: ${name} is not an RDMA device of the tree`);
-    infiniband[name] = { ...infiniband[name], ...attrs };
+  for (const [name, { ports, ...attrs }] of Object.entries(patch.infiniband ?? {})) {
+    const dev = infiniband[name];
+    if (!dev) throw new Error(`sysfsPatch: ${name} is not an RDMA device of the tree`);
+    const merged = { ...dev.ports };
+    for (const [n, p] of Object.entries(ports ?? {})) {
+      if (!merged[n]) throw new Error(`sysfsPatch: ${name} has no port ${n}`);
+      merged[n] = { ...merged[n], ...p };
+    }
+    infiniband[name] = { ...dev, ...attrs, ports: merged };
   }
   const patched = { pci, infiniband };
   const problem = checkSysfsSpec(patched);
@@ -117,7 +123,8 @@ export function patchSysfs(spec: SysfsSpec, patch: SysfsPatch | undefined): Sysf
 
 export interface SysfsPatch {
   pci?: Record<string, Record<string, string>>;
-  infiniband?: Record<string, { fw_ver?: string }>;
+  /** fw_ver and port attributes (by port number) of an RDMA device. */
+  infiniband?: Record<string, { fw_ver?: string; ports?: Record<string, SysfsPort> }>;
 }
 
 /** Writes the tree under `out` as sys/devices, sys/class/infiniband and sys/bus/pci/devices (relative links). */

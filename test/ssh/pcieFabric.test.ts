@@ -68,6 +68,8 @@ describe('the PCIe fabric on simulated hosts', function () {
         host('pf-acs', 'hgx-acs'),
         host('pf-pw', 'hgx-acs'),
         host('pf-x8', 'hgx-x8'),
+        host('pf-idle', 'hgx-idle'),
+        host('pf-hdr100', 'hgx-hdr100'),
         host('pf-nov2', 'roce-no-v2'),
         host('pf-vm', 'vm-h200'),
       ],
@@ -176,7 +178,25 @@ describe('the PCIe fabric on simulated hosts', function () {
   it('a GPU at x8 of x16: pcie.link-degraded with the numbers', async () => {
     const f = one(await findings('pf-x8'), 'pcie.link-degraded');
     assert.equal(f.title, 'PCIe link trained below capability: GPU1');
-    assert.match(f.detail, /^GPU1 0000:3b:00\.0: x8 of x16\./);
+    assert.match(f.detail, /^GPU1 0000:3b:00\.0 ↔ 0000:39:01\.0: x8 of x16\./);
+  });
+
+  it('an idle HGX (GPUs and their ports at 2.5 GT/s, Gen3/Gen4 NICs under Gen5 ports): no warning, the GPUs as info', async () => {
+    const all = await findings('pf-idle');
+    assert.deepEqual(
+      all.filter((f) => f.severity !== 'info').map((f) => f.id),
+      [],
+    );
+    assert.equal(one(all, 'pcie.link-degraded').severity, 'info');
+    assert.match(one(all, 'pcie.link-degraded').title, /^GPU PCIe link below its top speed \(likely idle power saving\): GPU0, /);
+  });
+
+  it('InfiniBand ports on HDR100 splitter cables (2X HDR everywhere): no ib.link-degraded, no warning', async () => {
+    const all = await findings('pf-hdr100');
+    assert.deepEqual(
+      all.filter((f) => f.severity !== 'info').map((f) => f.id),
+      [],
+    );
   });
 
   it('RoCE ports without an IP address: roce.no-v2-gid; with them, NCCL 2.20 needs NCCL_IB_GID_INDEX=3', async () => {

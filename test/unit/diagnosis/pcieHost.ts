@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { ACS_FLAGS } from '../../../src/core/parsers/lspci';
 import { FIXTURES, REPO_ROOT } from '../../support/paths';
 import { cmdline } from './constructedInputs';
-import { HostFiles, labFile } from './hostReport';
+import { HostFiles, fixture, labFile } from './hostReport';
 import { HEALTHY } from './hosts';
 
 interface Spec {
@@ -36,6 +36,7 @@ function pciSysfs(
   gids: Gids,
   fw: Record<string, string>,
   layers: Record<string, string>,
+  rates: Record<string, string>,
 ): string {
   const seen = new Set<string>();
   const lines: string[] = [];
@@ -49,7 +50,7 @@ function pciSysfs(
   for (const [name, d] of Object.entries(spec.infiniband)) {
     lines.push(['ib', name, pathOf(d.pci), fw[name] ?? d.fw_ver ?? ''].join('\t'));
     for (const [n, port] of Object.entries(d.ports)) {
-      lines.push(['port', name, n, port.state, layers[name] ?? port.link_layer, port.rate].join('\t'));
+      lines.push(['port', name, n, port.state, layers[name] ?? port.link_layer, rates[name] ?? port.rate].join('\t'));
       for (const [i, gid, type, ndev] of gids[name]?.[n] ?? []) lines.push(['gid', name, n, String(i), gid, type, ndev].join('\t'));
     }
     emit(pathOf(d.pci));
@@ -92,6 +93,8 @@ export interface PcieOptions {
   readonly fw?: Record<string, string>;
   /** link_layer per RDMA device, over the profile's (all Ethernet: its ConnectX-7s are RoCE ports). CONSTRUCTED variants. */
   readonly linkLayers?: Record<string, string>;
+  /** rate per RDMA device, over the profile's `400 Gb/sec (4X NDR)`, in the kernel's format. CONSTRUCTED variants. */
+  readonly rates?: Record<string, string>;
 }
 
 export function pcieHost(o: PcieOptions = {}): HostFiles {
@@ -110,10 +113,35 @@ export function pcieHost(o: PcieOptions = {}): HostFiles {
     ibv: { stdout: '', stderr: 'sh: 1: exec: ibv_devinfo: not found\n', rc: 127 },
     cmdline: cmdline(o.iommuType ? 'intel_iommu=on iommu=pt' : 'quiet'),
     'iommu-groups': iommu,
-    'pci-sysfs': pciSysfs(o.patch ?? {}, o.gids ?? profileGids, o.fw ?? {}, o.linkLayers ?? {}),
+    'pci-sysfs': pciSysfs(o.patch ?? {}, o.gids ?? profileGids, o.fw ?? {}, o.linkLayers ?? {}, o.rates ?? {}),
     'pci-acs': o.acsUnread ? 'setpci: /usr/bin/setpci\nlspci-via: none\tsudo: a password is required\n' : pciAcs(o.acsCtl ?? 0),
     'sudo-n': o.acsUnread ? { stdout: '1501\n', stderr: 'sudo: a password is required\n', rc: 1 } : { stdout: '1500\n', rc: 0 },
   };
 }
 
 export { profileGids };
+
+/** The tree's eight GPUs, in the GPU query's order. */
+export const TREE_GPUS = Object.keys(spec.pci)
+  .filter((p) => spec.pci[p].vendor === '0x10de')
+  .map(bdfOf);
+
+/**
+ * CONSTRUCTED VARIANT of a real output: the 8× H100 `nvidia-smi -q` (smi-q/h100-80gb-hbm3-x8-driver565.txt,
+ * every GPU at "Gpu : 0 %") with each GPU section's bus id replaced by this tree's, in order, and the
+ * "Utilization > Gpu" line of the GPUs in `busy` set to that percentage. Nothing else is changed.
+ */
+export function smiQForTree(busy: Record<number, number> = {}): string {
+  let gpu = -1;
+  return fixture('smi-q/h100-80gb-hbm3-x8-driver565.txt')
+    .split('\n')
+    .map((line) => {
+      if (/^GPU [0-9A-F]{8}:/.test(line)) gpu++;
+      const bus = `0000${TREE_GPUS[gpu] ?? ''}`.toUpperCase();
+      if (/^GPU [0-9A-F]{8}:/.test(line)) return `GPU ${bus}`;
+      if (/^\s+Bus Id\s+:/.test(line)) return line.replace(/[0-9A-F]{8}:[0-9A-F]{2}:[0-9A-F]{2}\.[0-7]/, bus);
+      if (/^\s{8}Gpu\s+: \d+ %$/.test(line) && busy[gpu] !== undefined) return line.replace(/\d+ %$/, `${busy[gpu]} %`);
+      return line;
+    })
+    .join('\n');
+}
