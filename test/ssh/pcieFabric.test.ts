@@ -70,6 +70,7 @@ describe('the PCIe fabric on simulated hosts', function () {
         host('pf-x8', 'hgx-x8'),
         host('pf-idle', 'hgx-idle'),
         host('pf-hdr100', 'hgx-hdr100'),
+        host('pf-old', 'hgx-old-kernel'),
         host('pf-nov2', 'roce-no-v2'),
         host('pf-vm', 'vm-h200'),
       ],
@@ -173,6 +174,19 @@ describe('the PCIe fabric on simulated hosts', function () {
       [],
     );
     assert.match(one(await findings('pf-vm'), 'platform.virtual-machine').detail, /NCCL_TOPO_FILE/);
+  });
+
+  it('a kernel before 5.11 with intel_iommu=on: disable-acs and persist-acs refuse (passthrough not shown) and write nothing', async () => {
+    for (const fix of ['disable-acs', 'persist-acs']) {
+      const r = await cli('pf-old', ['fix', 'pf-old', fix, '--yes']);
+      assert.equal(r.status, 4, r.stdout + r.stderr);
+      assert.match(
+        r.stdout,
+        /needs IOMMU passthrough to be shown, and it is not: the IOMMU is active \(48 groups\), its group types cannot be read/,
+      );
+    }
+    assert.deepEqual(setpciWrites(lab.host('pf-old')), []);
+    assert.equal(fs.existsSync(path.join(lab.host('pf-old').etcUpperDir, 'systemd')), false);
   });
 
   it('a GPU at x8 of x16: pcie.link-degraded with the numbers', async () => {

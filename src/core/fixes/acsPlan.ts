@@ -7,7 +7,7 @@
 import { Finding } from '../diagnosis';
 import { AcsReading, readAcs } from '../diagnosis/acs';
 import { factOf } from '../diagnosis/evidence';
-import { iommuState, passthroughAdvice } from '../diagnosis/iommu';
+import { iommuState, passthroughAdvice, passthroughShown } from '../diagnosis/iommu';
 import { GpuNicPair } from '../diagnosis/pairs';
 import { isolationRequired, virtState } from '../diagnosis/virt';
 import { acsWord } from '../parsers/lspci';
@@ -83,24 +83,24 @@ function acsTargets(input: AcsPlanInput, findings: readonly Finding[], pairs: re
       ),
     };
   }
-  const iommu = iommuState(
-    report,
-    reading.paths.flatMap((p) => [p.gpuBdf, p.nicBdf]),
-  );
-  if (iommu?.mode === 'translated' || iommu?.mode === 'mixed') {
+  const endpoints = reading.paths.flatMap((p) => [p.gpuBdf, p.nicBdf]);
+  const proof = passthroughShown(report, endpoints);
+  if (!proof.shown) {
     return {
       refused: t(
-        'The IOMMU translates DMA for the GPUs and NICs (IOMMU groups {0}): with ACS off, peer packets would bypass the translation with untranslated addresses. Boot with {1} first (or disable the IOMMU in the firmware), then run {2} again.',
-        iommu.translatedGroups.join(', ') || t('of type DMA'),
-        passthroughAdvice(report),
+        '{0} needs IOMMU passthrough to be shown, and it is not: {1}. With translation on, peer requests carry I/O virtual addresses that a PCIe switch cannot route, so turning ACS off would break or corrupt GPU↔NIC traffic. Boot with {2} (passthrough, not the IOMMU off), then run {0} again.',
         input.fixId,
+        proof.why,
+        passthroughAdvice(report),
       ),
       findings: pick('iommu.enabled'),
     };
   }
+  const iommu = iommuState(report, endpoints);
   if (factOf(report, 'pci-acs')?.via === 'missing')
     return { refused: t('lspci and setpci are not installed on the host (package pciutils): install it, then run the fix again.') };
-  return reading.unread !== null ? unreadTargets(reading) : readTargets(reading, input.fixId, iommu?.active === true);
+  const targets = reading.unread !== null ? unreadTargets(reading) : readTargets(reading, input.fixId, iommu?.active === true);
+  return { ...targets, notes: [t('IOMMU passthrough: {0}.', proof.why), ...targets.notes] };
 }
 
 function readTargets(reading: AcsReading, fixId: AcsPlanInput['fixId'], iommuActive: boolean): Targets {

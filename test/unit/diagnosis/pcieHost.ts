@@ -86,7 +86,10 @@ export interface PcieOptions {
   readonly acsCtl?: number;
   /** pci-acs as the probe prints it when sudo needs a password. */
   readonly acsUnread?: boolean;
+  /** Every IOMMU group's type; '' prints groups without a type, as kernels before 5.11 have no `type` file. */
   readonly iommuType?: string | null;
+  /** Kernel parameters of /proc/cmdline, over the default (intel_iommu=on iommu=pt with an IOMMU type, else quiet). */
+  readonly cmdline?: string;
   readonly vfioGroup?: number;
   readonly patch?: Record<string, Record<string, string>>;
   readonly gids?: Gids;
@@ -111,7 +114,7 @@ export function pcieHost(o: PcieOptions = {}): HostFiles {
     lscpu: labFile('healthy', 'out/lscpu.stdout'),
     gpus: labFile('hgx-acs', 'out/nvidia-smi_--query-gpu=index,name,pci.bus%5Fid,driver%5Fversion_--format=csv.stdout'),
     ibv: { stdout: '', stderr: 'sh: 1: exec: ibv_devinfo: not found\n', rc: 127 },
-    cmdline: cmdline(o.iommuType ? 'intel_iommu=on iommu=pt' : 'quiet'),
+    cmdline: cmdline(o.cmdline ?? (o.iommuType ? 'intel_iommu=on iommu=pt' : 'quiet')),
     'iommu-groups': iommu,
     'pci-sysfs': pciSysfs(o.patch ?? {}, o.gids ?? profileGids, o.fw ?? {}, o.linkLayers ?? {}, o.rates ?? {}),
     'pci-acs': o.acsUnread ? 'setpci: /usr/bin/setpci\nlspci-via: none\tsudo: a password is required\n' : pciAcs(o.acsCtl ?? 0),

@@ -2,6 +2,7 @@
 // exactly the redirecting bridges of the GPU↔NIC paths, refusals where ACS must stay or turning it
 // off is unsafe, and verification from lspci's reading, not from setpci's exit status.
 import * as assert from 'node:assert/strict';
+import { diagnose } from '../../../src/core/diagnosis';
 import { FixPlan, RemoteShell, ShellResult, applyFix, planFix } from '../../../src/core/fixes';
 import { ACS_UNIT, ACS_WANTS, acsUnit } from '../../../src/core/fixes/acsScripts';
 import { ok } from '../../../src/core/parsers/result';
@@ -52,13 +53,37 @@ describe('disable-acs', () => {
     const vfio = await plan('persist-acs', pcieHost({ ...ACS_ON, vfioGroup: 7 }));
     assert.match(vfio.summary, /passes devices through to virtual machines/);
     const dma = await plan('disable-acs', pcieHost({ acsCtl: 0x1d, iommuType: 'DMA' }));
-    assert.match(dma.summary, /The IOMMU translates DMA .* Boot with intel_iommu=on iommu=pt first/);
+    assert.match(
+      dma.summary,
+      /^disable-acs needs IOMMU passthrough to be shown, and it is not: the IOMMU translates DMA for the GPUs and NICs \(IOMMU groups 3, 5, .*Boot with intel_iommu=on iommu=pt \(passthrough, not the IOMMU off\)/,
+    );
+  });
+
+  it('a kernel before 5.11 (no IOMMU group types) with intel_iommu=on: refused, saying what is missing; with iommu=pt: ready, saying so', async () => {
+    const old = await plan('disable-acs', pcieHost({ acsCtl: 0x1d, iommuType: '', cmdline: 'intel_iommu=on' }));
+    assert.deepEqual([old.status, old.steps], ['refused', []]);
+    assert.match(old.summary, /its group types cannot be read \(Linux before 5\.11 has no \/sys\/kernel\/iommu_groups\/N\/type\)/);
+    const persist = await plan('persist-acs', pcieHost({ acsCtl: 0x1d, iommuType: '', cmdline: 'intel_iommu=on' }));
+    assert.equal(persist.status, 'refused');
+    // The diagnosis no longer offers the fixes there.
+    const finding = diagnose(await report(pcieHost({ acsCtl: 0x1d, iommuType: '', cmdline: 'intel_iommu=on' }))).findings.find(
+      (f) => f.id === 'pcie.acs-enabled',
+    );
+    assert.deepEqual(finding?.fixes, []);
+    assert.match(finding?.detail ?? '', /IOMMU passthrough is not shown \(the IOMMU is active \(48 groups\)/);
+    const pt = await plan('disable-acs', pcieHost({ acsCtl: 0x1d, iommuType: '', cmdline: 'intel_iommu=on iommu=pt' }));
+    assert.equal(pt.status, 'ready', pt.summary);
+    assert.ok(pt.notes.includes('IOMMU passthrough: the kernel command line has iommu=pt (the IOMMU group types cannot be read).'));
+    const none = await plan('disable-acs', pcieHost({ acsCtl: 0x1d }));
+    assert.ok(none.notes.includes('IOMMU passthrough: no IOMMU is active (/sys/kernel/iommu_groups has no group).'));
+    const identity = await plan('disable-acs');
+    assert.ok(identity.notes.includes('IOMMU passthrough: the IOMMU groups of the GPUs and NICs are of type identity (passthrough).'));
   });
 
   it('with sudo asking a password (ACS unread): every bridge of the paths, read first by the script', async () => {
     const p = await plan('disable-acs', pcieHost({ acsUnread: true, iommuType: 'identity' }));
     assert.deepEqual([p.status, p.privilege, p.acs?.bridges.length, p.acs?.bridges[0].before], ['ready', 'sudo-password', 16, null]);
-    assert.ok(p.notes[0].includes('the current ACSCtl of these bridges is not known'));
+    assert.ok(p.notes.some((n) => n.includes('the current ACSCtl of these bridges is not known')));
   });
 
   it('verifies from lspci as root: applied when ACSCtl reads all off, failed when a port still redirects', async () => {
