@@ -97,6 +97,13 @@ export function writeEtcUpper(
   upperFile(upper, 'hosts', (t) => t + hostsLines);
   // Ubuntu puts /usr/sbin on a user's PATH through /etc/environment; Debian doesn't.
   if (environment !== undefined) upperFile(upper, 'environment', () => environment);
+  // The machine's bootloader configuration never shows in a host (a fix could plan an edit of it and
+  // remake the machine's grub.cfg): an overlay whiteout hides it unless the profile gives its own.
+  for (const rel of ['default/grub', 'kernel/cmdline'])
+    if (etcFiles[rel] === undefined && fs.existsSync(path.join('/etc', rel))) {
+      upperDir(upper, path.dirname(rel));
+      execFileSync('mknod', [path.join(upper, rel), 'c', '0', '0']);
+    }
   // A profile's own files under /etc (a bootloader's config, a vendor's unit): checked as plain relative paths.
   for (const [rel, content] of Object.entries(etcFiles)) {
     if (!/^[A-Za-z0-9_.@-]+(\/[A-Za-z0-9_.@-]+)*$/.test(rel) || rel.split('/').includes('..'))

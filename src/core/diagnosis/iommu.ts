@@ -89,7 +89,8 @@ export function passthroughShown(report: ProbeReport, endpoints: readonly string
       why: t('the IOMMU translates DMA for the GPUs and NICs (IOMMU groups {0})', state.translatedGroups.join(', ') || t('of type DMA')),
     };
   const sw = params.find((p) => isPassthrough(p) || OFF_SWITCH(p));
-  if (sw) return { shown: true, why: t('the kernel command line has {0} (the IOMMU group types cannot be read)', `${sw.name}=${sw.value}`) };
+  if (sw)
+    return { shown: true, why: t('the kernel command line has {0} (the IOMMU group types cannot be read)', `${sw.name}=${sw.value}`) };
   return {
     shown: false,
     why: groups
@@ -97,7 +98,9 @@ export function passthroughShown(report: ProbeReport, endpoints: readonly string
           'the IOMMU is active ({0} groups), its group types cannot be read (Linux before 5.11 has no /sys/kernel/iommu_groups/N/type), and the kernel command line shows no passthrough (iommu=pt, iommu.passthrough=1, intel_iommu=off, amd_iommu=off)',
           groups.count,
         )
-      : t('whether the IOMMU translates DMA could not be read (no /sys/kernel/iommu_groups reading) and the kernel command line shows no passthrough'),
+      : t(
+          'whether the IOMMU translates DMA could not be read (no /sys/kernel/iommu_groups reading) and the kernel command line shows no passthrough',
+        ),
   };
 }
 

@@ -10,6 +10,7 @@ import { RemoteShell, ShellResult } from './shell';
 import { FixPlan, FixResult, FixStatus, FixStep, StepOutcome } from './types';
 import { verifyAcs, verifyAcsUnit } from './acsVerify';
 import { Verification, verifyLoad, verifyPersist } from './verify';
+import { DeviceHolder, HOLDERS_EXIT, holderText, parseHolders } from './holders';
 import { t } from '../l10n';
 
 export interface ApplyOptions {
@@ -56,7 +57,9 @@ export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<Fi
     const r = await options.shell.run(step.command, { stdin, timeoutMs: step.timeoutMs });
     const outcome = stepOutcome(step, r, options.sudoMarker);
     steps.push(outcome);
+    const holders = parseHolders(outcome.stdout);
     if (outcome.ok) continue;
+    if (r.exitCode === HOLDERS_EXIT && holders.length > 0) return result('refused', holdersRefusal(plan, holders), { steps, holders });
     const failure = describeFailure(plan, step, r, outcome, options.sudoMarker, steps.length === 1);
     return result('failed', failure.message, {
       steps,
@@ -72,8 +75,21 @@ export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<Fi
   }
   const failed = checks.find((c) => !c.ok);
   const verification = checks.flatMap((c) => c.lines);
-  if (failed) return result('failed', failed.message, { steps, verification });
-  return result('applied', checks.map((c) => c.message).join(' '), { steps, verification });
+  // Forced past them, the processes the script listed are kept with the result.
+  const seen = steps.flatMap((s) => parseHolders(s.stdout));
+  const extra = seen.length > 0 ? { holders: seen } : {};
+  if (failed) return result('failed', failed.message, { steps, verification, ...extra });
+  return result('applied', checks.map((c) => c.message).join(' '), { steps, verification, ...extra });
+}
+
+function holdersRefusal(plan: FixPlan, holders: readonly DeviceHolder[]): string {
+  const jobs = holders.filter((h) => !h.daemon);
+  return t(
+    '{0} processes on {1} hold the GPUs or RDMA devices: {2}. Nothing was changed: rerouting peer traffic under running jobs is not done silently. Stop them, or run the fix again and go on anyway (--force).',
+    jobs.length,
+    plan.host,
+    holders.map(holderText).join('; '),
+  );
 }
 
 function stepOutcome(step: FixStep, r: ShellResult, marker: string): StepOutcome {

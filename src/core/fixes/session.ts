@@ -10,7 +10,7 @@ import { SshPrompts } from '../ssh/prompts';
 import { applyFix } from './apply';
 import { PersistState, parsePersistState } from './persistState';
 import { planFix } from './plan';
-import { READ_UNIT_COMMAND } from './acsScripts';
+import { READ_UNIT_COMMAND } from './acsBoot';
 import { READ_STATE_COMMAND } from './scripts';
 import { RemoteShell, sshShell } from './shell';
 import { FixId, FixPlan, FixResult } from './types';
@@ -65,7 +65,7 @@ export function readPersistState(shell: RemoteShell): Promise<Parsed<PersistStat
   return readFiles(shell, READ_STATE_COMMAND, t('the boot module files'), true);
 }
 
-/** Reads persist-acs's systemd unit and its wants link as the login user. */
+/** Reads, as the login user, what persist-acs may change: its unit, link and boot script, the bootloader files, DGX packages. */
 export function readUnitState(shell: RemoteShell): Promise<Parsed<PersistState>> {
   return readFiles(shell, READ_UNIT_COMMAND, t('the ACS unit'), false);
 }
@@ -80,11 +80,25 @@ async function readFiles(shell: RemoteShell, command: string, what: string, dirL
 }
 
 /** Probes the host and builds the plan; runs nothing that changes the host. */
-export async function prepareFix(session: FixSession, fixId: FixId, sudoMarker: string): Promise<FixPlan> {
+export async function prepareFix(
+  session: FixSession,
+  fixId: FixId,
+  sudoMarker: string,
+  options: { force?: boolean } = {},
+): Promise<FixPlan> {
   const report = await session.probe();
   const persistState = fixId === 'persist-peermem' ? await readPersistState(session.shell) : undefined;
   const unitState = fixId === 'persist-acs' ? await readUnitState(session.shell) : undefined;
-  const plan = planFix({ fixId, host: session.host, user: session.user, report, persistState, unitState, sudoMarker });
+  const plan = planFix({
+    fixId,
+    host: session.host,
+    user: session.user,
+    report,
+    persistState,
+    unitState,
+    sudoMarker,
+    force: options.force,
+  });
   const refused = plan.status === 'ready' && plan.privilege === 'sudo-password' ? session.passwordsRefused : undefined;
   return refused !== undefined ? { ...plan, status: 'refused', summary: refused } : plan;
 }
