@@ -6,6 +6,7 @@
 // and NICs' DMA (peer packets would skip translation). Pure: nothing runs here.
 import { Finding } from '../diagnosis';
 import { AcsReading, readAcs } from '../diagnosis/acs';
+import { pairLabel } from '../diagnosis/pciePaths';
 import { factOf } from '../diagnosis/evidence';
 import { iommuState, passthroughAdvice, passthroughShown } from '../diagnosis/iommu';
 import { GpuNicPair } from '../diagnosis/pairs';
@@ -92,7 +93,11 @@ function acsTargets(input: AcsPlanInput, findings: readonly Finding[], pairs: re
   const targets = reading.unread !== null ? unreadTargets(reading) : readTargets(reading, input.fixId, iommu?.active === true);
   const byBdf = new Map([...(factOf(report, 'pci-sysfs')?.devices.values() ?? [])].map((d) => [d.bdf, d]));
   const ends = [...new Set(endpoints)].flatMap((b) => (byBdf.has(b) ? [pciTarget(byBdf.get(b) as PciDevice)] : []));
-  return { ...targets, endpoints: ends, notes: [t('IOMMU passthrough: {0}.', proof.why), ...targets.notes] };
+  const covered = t(
+    "GPU↔NIC paths covered: {0} (every NIC at each GPU's best distance, over which NCCL spreads its channels, and each PXN relay's path).",
+    reading.paths.map(pairLabel).join(', '),
+  );
+  return { ...targets, endpoints: ends, notes: [t('IOMMU passthrough: {0}.', proof.why), covered, ...targets.notes] };
 }
 
 type Found = Omit<Targets, 'endpoints'>;

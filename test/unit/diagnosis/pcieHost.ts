@@ -28,10 +28,11 @@ const KEEP =
   /^([0-9a-f]{2,}:|\s*(Capabilities: \[[0-9a-f]+ v[0-9]+\] (Access Control Services|Address Translation Service)|Capabilities: <access denied>|ACSCap:|ACSCtl:|ATSCtl:))/;
 
 export const bdfOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
-const pathOf = (bdf: string) => `/sys/devices/${Object.keys(spec.pci).find((p) => p.endsWith(`/${bdf}`))}`;
+const pathOf = (tree: Spec, bdf: string) => `/sys/devices/${Object.keys(tree.pci).find((p) => p.endsWith(`/${bdf}`))}`;
 
 /** What the probe's pci-sysfs script prints for the tree (RDMA devices with ports and GIDs, then GPUs). */
 function pciSysfs(
+  tree: Spec,
   patch: Record<string, Record<string, string>>,
   gids: Gids,
   fw: Record<string, string>,
@@ -43,19 +44,19 @@ function pciSysfs(
   const emit = (p: string) => {
     for (let q = p; /\/[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/.test(q) && !seen.has(q); q = q.slice(0, q.lastIndexOf('/'))) {
       seen.add(q);
-      const attrs = { ...spec.pci[q.slice('/sys/devices/'.length)], ...patch[bdfOf(q)] };
+      const attrs = { ...tree.pci[q.slice('/sys/devices/'.length)], ...patch[bdfOf(q)] };
       lines.push(['pci', q, ...ATTRS.map((a) => attrs[a] ?? '')].join('\t'));
     }
   };
-  for (const [name, d] of Object.entries(spec.infiniband)) {
-    lines.push(['ib', name, pathOf(d.pci), fw[name] ?? d.fw_ver ?? ''].join('\t'));
+  for (const [name, d] of Object.entries(tree.infiniband)) {
+    lines.push(['ib', name, pathOf(tree, d.pci), fw[name] ?? d.fw_ver ?? ''].join('\t'));
     for (const [n, port] of Object.entries(d.ports)) {
       lines.push(['port', name, n, port.state, layers[name] ?? port.link_layer, rates[name] ?? port.rate].join('\t'));
       for (const [i, gid, type, ndev] of gids[name]?.[n] ?? []) lines.push(['gid', name, n, String(i), gid, type, ndev].join('\t'));
     }
-    emit(pathOf(d.pci));
+    emit(pathOf(tree, d.pci));
   }
-  for (const [p, a] of Object.entries(spec.pci)) {
+  for (const [p, a] of Object.entries(tree.pci)) {
     if (a.vendor !== '0x10de') continue;
     lines.push(`gpu\t/sys/devices/${p}`);
     emit(`/sys/devices/${p}`);
@@ -69,10 +70,13 @@ function acsLine(word: number): string {
 }
 
 /** The probe's pci-acs output: lspci's filtered section per device of the tree, ACS control as given. */
-function pciAcs(acsCtl: number): string {
+function pciAcs(tree: Spec, acsCtl: number): string {
   const sections = new Map(lspciText.split(/\n(?=[0-9a-f]{2}:[0-9a-f]{2}\.[0-7] )/).map((b) => [b.slice(0, 7), b]));
+  // The second NIC's switch port and NIC answer as their twins of GPU0's switch do (SECOND_NIC).
+  sections.set('17:03.0', `17:03.0${(sections.get('17:02.0') ?? '').slice(7)}`);
+  sections.set('1b:00.0', `1b:00.0${(sections.get('1a:00.0') ?? '').slice(7)}`);
   const out = ['setpci: /usr/bin/setpci', 'lspci-via: sudo'];
-  for (const p of Object.keys(spec.pci)) {
+  for (const p of Object.keys(tree.pci)) {
     const bdf = bdfOf(p);
     out.push(`== ${bdf}`);
     for (const line of (sections.get(bdf.slice(5)) ?? '').split('\n').filter((l) => KEEP.test(l)))
@@ -98,13 +102,32 @@ export interface PcieOptions {
   readonly linkLayers?: Record<string, string>;
   /** rate per RDMA device, over the profile's `400 Gb/sec (4X NDR)`, in the kernel's format. CONSTRUCTED variants. */
   readonly rates?: Record<string, string>;
+  /** A second ConnectX-7 (`mlx5_8`, 0000:1b:00.0) under its own port 0000:17:03.0 of GPU0's switch: two NICs at GPU0's best distance. */
+  readonly secondNic?: boolean;
+}
+
+/**
+ * CONSTRUCTED VARIANT of the tree: GPU0's switch with a second NIC (mlx5_8 at 0000:1b:00.0 below a third
+ * downstream port 0000:17:03.0), each a copy of its twin (0000:1a:00.0, 0000:17:02.0) at another address.
+ */
+function withSecondNic(tree: Spec): Spec {
+  const dsp = 'pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:03.0';
+  return {
+    pci: {
+      ...tree.pci,
+      [dsp]: tree.pci['pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:02.0'],
+      [`${dsp}/0000:1b:00.0`]: tree.pci['pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:02.0/0000:1a:00.0'],
+    },
+    infiniband: { ...tree.infiniband, mlx5_8: { ...tree.infiniband.mlx5_0, pci: '0000:1b:00.0' } },
+  };
 }
 
 export function pcieHost(o: PcieOptions = {}): HostFiles {
+  const tree = o.secondNic ? withSecondNic(spec) : spec;
   const iommu =
     o.iommuType === null || o.iommuType === undefined
       ? ''
-      : Object.keys(spec.pci)
+      : Object.keys(tree.pci)
           .sort()
           .map((p, id) => `group\t${id}\t${o.iommuType}\t${id === o.vfioGroup ? 1 : 0}\t${bdfOf(p)}\n`)
           .join('');
@@ -116,8 +139,8 @@ export function pcieHost(o: PcieOptions = {}): HostFiles {
     ibv: { stdout: '', stderr: 'sh: 1: exec: ibv_devinfo: not found\n', rc: 127 },
     cmdline: cmdline(o.cmdline ?? (o.iommuType ? 'intel_iommu=on iommu=pt' : 'quiet')),
     'iommu-groups': iommu,
-    'pci-sysfs': pciSysfs(o.patch ?? {}, o.gids ?? profileGids, o.fw ?? {}, o.linkLayers ?? {}, o.rates ?? {}),
-    'pci-acs': o.acsUnread ? 'setpci: /usr/bin/setpci\nlspci-via: none\tsudo: a password is required\n' : pciAcs(o.acsCtl ?? 0),
+    'pci-sysfs': pciSysfs(tree, o.patch ?? {}, o.gids ?? profileGids, o.fw ?? {}, o.linkLayers ?? {}, o.rates ?? {}),
+    'pci-acs': o.acsUnread ? 'setpci: /usr/bin/setpci\nlspci-via: none\tsudo: a password is required\n' : pciAcs(tree, o.acsCtl ?? 0),
     'sudo-n': o.acsUnread ? { stdout: '1501\n', stderr: 'sudo: a password is required\n', rc: 1 } : { stdout: '1500\n', rc: 0 },
   };
 }

@@ -22,6 +22,21 @@ async function plan(
 }
 
 describe('disable-acs', () => {
+  it("covers every NIC at the GPU's best distance: a second NIC in GPU0's switch adds its port, and the plan lists the paths", async () => {
+    const p = await plan('disable-acs', pcieHost({ ...ACS_ON, secondNic: true }));
+    assert.equal(p.status, 'ready', p.summary);
+    assert.equal(p.acs?.bridges.length, 17);
+    assert.deepEqual(
+      p.acs?.bridges.filter((b) => b.bdf.startsWith('0000:17:')).map((b) => [b.bdf, b.pairs]),
+      [
+        ['0000:17:01.0', ['GPU0↔mlx5_0', 'GPU0↔mlx5_8']],
+        ['0000:17:02.0', ['GPU0↔mlx5_0']],
+        ['0000:17:03.0', ['GPU0↔mlx5_8']],
+      ],
+    );
+    assert.ok(p.notes.some((n) => n.startsWith('GPU↔NIC paths covered: GPU0↔mlx5_0, GPU0↔mlx5_8, GPU1↔mlx5_1,')));
+  });
+
   it('plans setpci on exactly the 16 redirecting switch ports, keeps their values for undo, says it is lost at reboot', async () => {
     const p = await plan('disable-acs');
     assert.equal(p.status, 'ready', p.summary);
