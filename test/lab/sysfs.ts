@@ -42,8 +42,23 @@ const PCI_ATTRIBUTES = new Set([
   'max_link_width',
   'current_link_speed',
   'current_link_width',
+  // AER statistics (Documentation/ABI/testing/sysfs-bus-pci-devices-aer_stats): one `<name> <count>` per line.
+  'aer_dev_correctable',
+  'aer_dev_fatal',
+  'aer_dev_nonfatal',
 ]);
-const PORT_ATTRIBUTES = new Set(['state', 'phys_state', 'link_layer', 'rate', 'lid']);
+const PORT_ATTRIBUTES = new Set([
+  'state',
+  'phys_state',
+  'link_layer',
+  'rate',
+  'lid',
+  // Error counters (Documentation/ABI/testing/sysfs-class-infiniband), in the counters/ folder.
+  'counters/symbol_error',
+  'counters/link_downed',
+  'counters/link_error_recovery',
+  'counters/port_rcv_errors',
+]);
 
 const ROOT_BUS = /^pci([0-9a-f]{4}):([0-9a-f]{2})$/;
 const BDF = /^([0-9a-f]{4}):[0-9a-f]{2}:[0-1][0-9a-f]\.[0-7]$/;
@@ -156,6 +171,7 @@ function writeAttributes(dir: string, attrs: Readonly<Record<string, string>>): 
   fs.mkdirSync(dir, { recursive: true });
   for (const [name, value] of Object.entries(attrs)) {
     const file = path.join(dir, name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, value + '\n');
     fs.chmodSync(file, 0o444);
   }

@@ -79,6 +79,7 @@ describe('the PCIe fabric on simulated hosts', function () {
         host('pf-bls', 'hgx-bls'),
         host('pf-busy', 'hgx-busy'),
         host('pf-gone', 'hgx-acs'),
+        host('pf-aer', 'hgx-aer'),
         host('pf-nov2', 'roce-no-v2'),
         host('pf-vm', 'vm-h200'),
       ],
@@ -267,6 +268,19 @@ describe('the PCIe fabric on simulated hosts', function () {
     );
     assert.equal(one(all, 'pcie.link-degraded').severity, 'info');
     assert.match(one(all, 'pcie.link-degraded').title, /^GPU PCIe link below its top speed \(likely idle power saving\): GPU0, /);
+  });
+
+  it('AER and port error counters read by the probe (twice, a second apart): pcie.aer-errors and ib.port-errors, information while they stay', async () => {
+    const all = await findings('pf-aer');
+    const aer = one(all, 'pcie.aer-errors');
+    assert.equal(aer.severity, 'info');
+    assert.match(aer.detail, /GPU0 0000:19:00\.0: 37 correctable, 0 fatal, 0 non-fatal; bridge 0000:17:01\.0: 37 correctable/);
+    const port = one(all, 'ib.port-errors');
+    assert.match(port.detail, /^mlx5_0:1: symbol_error 12, link_error_recovery 1\./);
+    assert.deepEqual(
+      all.filter((f) => f.severity !== 'info').map((f) => f.id),
+      [],
+    );
   });
 
   it('InfiniBand ports on HDR100 splitter cables (2X HDR everywhere): no ib.link-degraded, no warning', async () => {

@@ -15,6 +15,7 @@ import { peermemLoadFindings } from './peermemLoad';
 import { acsFindings } from './acs';
 import { iommuFindings } from './iommu';
 import { linkFindings } from './links';
+import { aerFindings, ibCounterFindings } from './errorCounters';
 import { pairPaths } from './pciePaths';
 import { bar1Findings, operatorFindings } from './platform';
 import { roceFindings } from './roce';
@@ -76,6 +77,7 @@ export function diagnose(report: ProbeReport, nccl: NcclAssumptions = DEFAULT_NC
     ...(gdrPossible && verdict ? [...nicFarFindings(report, pairs, verdict), ...gdrReceiveOnlyFindings(report, verdict)] : []),
     ...(gdrPossible ? acsFindings(report, pairs, virt) : []),
     ...(gdrPossible ? linkFindings(report, paths) : []),
+    ...(gdrPossible ? [...aerFindings(report, paths), ...ibCounterFindings(report, pairs)] : []),
     ...(gdrPossible ? roceFindings(ctx, pairs) : []),
     ...(gdrPossible ? bar1Findings(report) : []),
     ...iommuFindings(

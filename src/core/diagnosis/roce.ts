@@ -6,6 +6,7 @@
 // - `ib.mtu-low`: an InfiniBand port's active MTU below 4096; NCCL connects with the smaller of both
 //   ends' active_mtu (src/transport/net_ib/connect.cc ncclIbConnect/ncclIbAccept, `devInfo->mtu`).
 // - `ib.link-degraded` (ibRate.ts): an InfiniBand port slower than the same adapters' ports on the host.
+// - `roce.mtu-low`, `roce.traffic-class` (roceFabric.ts): a RoCE MTU below 4096, NCCL_IB_TC/NCCL_IB_SL.
 // - `rdma.mixed-link-layers`: the suggested NCCL_IB_HCA mixes InfiniBand and RoCE ports.
 import { activeMtu, linkLayer, portState } from '../parsers/ibvDevinfoFields';
 import type { GidEntry } from '../parsers/showGids';
@@ -16,6 +17,7 @@ import { RuleContext } from './context';
 import { factOf } from './evidence';
 import { Finding, SOURCES } from './finding';
 import { ibRateFindings } from './ibRate';
+import { roceFabricFindings } from './roceFabric';
 import { GpuNicPair } from './pairs';
 import { t } from '../l10n';
 
@@ -57,6 +59,7 @@ export function roceFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Fi
     ...(noV2.length > 0 ? [noV2Finding(noV2)] : []),
     ...(wrong.length > 0 ? [gidIndexFinding(ctx, wrong)] : []),
     ...ibPortFindings(ctx, pairs),
+    ...roceFabricFindings(ctx, pairs),
     ...ibRateFindings(ctx.report, pairs),
     ...mixedFindings(ctx, pairs),
   ];

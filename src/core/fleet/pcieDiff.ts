@@ -124,4 +124,32 @@ const IB_RATE: FleetAspect = {
   ),
 };
 
-export const PCIE_ASPECTS: readonly FleetAspect[] = [FIRMWARE, LINK_WIDTH, ACS, IB_RATE];
+// Which devices and ports show errors (pcie.aer-errors, ib.port-errors): in a fleet, the nodes whose
+// counters are not zero where most nodes' are — the outliers a single host's view cannot rank.
+const ERRORS: FleetAspect = {
+  id: 'fleet.errors-differ',
+  signature: (report) => {
+    const sysfs = factOf(report, 'pci-sysfs');
+    if (!sysfs?.aer && !sysfs?.portCounters) return undefined;
+    if ((sysfs.aer?.size ?? 0) === 0 && (sysfs.portCounters?.size ?? 0) === 0) return undefined;
+    const sig = new Map<string, string>();
+    for (const [p, r] of sysfs.aer ?? [])
+      if ((r.now.correctable ?? 0) + (r.now.fatal ?? 0) + (r.now.nonfatal ?? 0) > 0)
+        sig.set(`aer ${p.slice(p.lastIndexOf('/') + 1)}`, 'errors');
+    for (const [port, r] of sysfs.portCounters ?? []) if (Object.values(r.now).some((v) => (v ?? 0) > 0)) sig.set(`port ${port}`, 'errors');
+    return sig;
+  },
+  line: (key, here, usual, on) =>
+    `${key.startsWith('aer ') ? `AER of ${key.slice(4)}` : `error counters of ${key.slice(5)}`}: ${here ? 'errors' : 'none'} here, ${usual ? 'errors' : 'none'} on ${on}`,
+  finding: finding(
+    'fleet.errors-differ',
+    () => t('PCIe or RDMA port error counters differ from the other hosts'),
+    () =>
+      t(
+        "Identical nodes read the same: zero. Here a GPU↔NIC path's AER counters or a port's error counters are not (or they are zero where the other nodes' are not): see pcie.aer-errors and ib.port-errors on the hosts that have them.",
+      ),
+    'Linux Documentation/ABI/testing/sysfs-bus-pci-devices-aer_stats; Documentation/ABI/testing/sysfs-class-infiniband',
+  ),
+};
+
+export const PCIE_ASPECTS: readonly FleetAspect[] = [FIRMWARE, LINK_WIDTH, ACS, IB_RATE, ERRORS];

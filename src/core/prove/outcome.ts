@@ -33,7 +33,6 @@ export function modeOutcome(m: Measurement, runs: SideRuns, explain: (failed: bo
       status: 'ok',
       gbps,
       ratio: lineRate === null ? null : Math.round((gbps / lineRate) * 100) / 100,
-      messageBytes: client?.rows[client.rows.length - 1]?.bytes ?? null,
       reason: null,
       explainedBy: [],
     };

@@ -62,8 +62,6 @@ export interface ModeOutcome {
   readonly lineRateGbps: number | null;
   /** gbps / lineRateGbps, 0..1 (rounded to 0.01). */
   readonly ratio: number | null;
-  /** Message size of the report row read (the last: the largest with -a); null when none. */
-  readonly messageBytes?: number | null;
   /** perftest's own error line, or why the mode was skipped or stopped. */
   readonly reason: string | null;
   /** Findings of the diagnosis (or prerequisites) that explain a failure, in words with their ids. */

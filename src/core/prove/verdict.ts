@@ -37,7 +37,7 @@ const SLOW = ['topo.nic-far', 'pcie.acs-enabled', 'iommu.enabled', 'bar1.small',
  * the wrong NUMA node show well below. Below it, the bytes moved but the path is not healthy.
  */
 export const LINE_RATE_FLOOR = 0.8;
-/** Smaller messages are bound by per-message costs, not the link: the floor is not applied to them. */
+/** Smaller messages (`--size`, perftest's -s) are bound by per-message costs, not the link: the floor is not applied to them. */
 export const FLOOR_MIN_BYTES = 1 << 20;
 
 /** Whether a GPU's best mode met the floor: met, below, not applied (messages under 1 MiB), unknown (no line rate). */
@@ -96,12 +96,13 @@ function hostPart(host: ModeOutcome | undefined): string {
 export function gpuVerdict(
   modes: readonly ModeOutcome[],
   hosts: readonly DiagnosedHost[],
+  sizeBytes: number = FLOOR_MIN_BYTES,
 ): { verdict: string; tone: Tone; floor?: FloorResult } {
   const host = modes.find((m) => m.mode === 'host');
   const gpu = modes.filter((m) => m.mode !== 'host');
   // The best GPU mode decides: peermem and dmabuf are two ways to the same bytes.
   const works = gpu.filter((m) => m.status === 'ok').sort((a, b) => (b.gbps ?? 0) - (a.gbps ?? 0))[0];
-  if (works) return worksVerdict(works, host, hosts);
+  if (works) return worksVerdict(works, host, hosts, sizeBytes);
   const failed = gpu.filter((m) => m.status === 'failed' || m.status === 'timed-out');
   if (failed.length > 0) {
     const hostFailed =
@@ -132,6 +133,7 @@ function worksVerdict(
   works: ModeOutcome,
   host: ModeOutcome | undefined,
   hosts: readonly DiagnosedHost[],
+  sizeBytes: number,
 ): { verdict: string; tone: Tone; floor: FloorResult } {
   const floor = pct(LINE_RATE_FLOOR);
   if (works.ratio === null)
@@ -146,14 +148,14 @@ function worksVerdict(
       tone: 'unknown',
       floor: 'no-line-rate',
     };
-  if ((works.messageBytes ?? 0) < FLOOR_MIN_BYTES)
+  if (sizeBytes < FLOOR_MIN_BYTES)
     return {
       verdict: t(
         'GPUDirect RDMA moved data at {0} with {1} ({2}), with {3}-byte messages: below 1 MiB the {4} floor does not apply; measure with --size 1048576 or more',
         rate(works),
         works.mode,
         hostPart(host),
-        works.messageBytes ?? '?',
+        sizeBytes,
         floor,
       ),
       tone: 'unknown',

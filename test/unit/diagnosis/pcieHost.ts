@@ -102,6 +102,13 @@ export interface PcieOptions {
   readonly linkLayers?: Record<string, string>;
   /** rate per RDMA device, over the profile's `400 Gb/sec (4X NDR)`, in the kernel's format. CONSTRUCTED variants. */
   readonly rates?: Record<string, string>;
+  /**
+   * AER totals (correctable, fatal, non-fatal) by bus address, and a second reading a second later: the
+   * probe's `aer`/`aer2` lines, CONSTRUCTED in its format (the counts are test values).
+   */
+  readonly aer?: Record<string, { now: [number, number, number]; later?: [number, number, number] }>;
+  /** Port counters (symbol_error, link_downed, link_error_recovery, port_rcv_errors) by device, port 1: `cnt`/`cnt2` lines. */
+  readonly portCounters?: Record<string, { now: number[]; later?: number[] }>;
   /** A second ConnectX-7 (`mlx5_8`, 0000:1b:00.0) under its own port 0000:17:03.0 of GPU0's switch: two NICs at GPU0's best distance. */
   readonly secondNic?: boolean;
 }
@@ -122,6 +129,19 @@ function withSecondNic(tree: Spec): Spec {
   };
 }
 
+function counterLines(tree: Spec, o: PcieOptions): string {
+  const lines: string[] = [];
+  for (const [bdf, r] of Object.entries(o.aer ?? {})) {
+    lines.push(['aer', pathOf(tree, bdf), ...r.now].join('\t'));
+    if (r.later) lines.push(['aer2', pathOf(tree, bdf), ...r.later].join('\t'));
+  }
+  for (const [dev, r] of Object.entries(o.portCounters ?? {})) {
+    lines.push(['cnt', dev, '1', ...r.now].join('\t'));
+    if (r.later) lines.push(['cnt2', dev, '1', ...r.later].join('\t'));
+  }
+  return lines.map((l) => `${l}\n`).join('');
+}
+
 export function pcieHost(o: PcieOptions = {}): HostFiles {
   const tree = o.secondNic ? withSecondNic(spec) : spec;
   const iommu =
@@ -139,7 +159,8 @@ export function pcieHost(o: PcieOptions = {}): HostFiles {
     ibv: { stdout: '', stderr: 'sh: 1: exec: ibv_devinfo: not found\n', rc: 127 },
     cmdline: cmdline(o.cmdline ?? (o.iommuType ? 'intel_iommu=on iommu=pt' : 'quiet')),
     'iommu-groups': iommu,
-    'pci-sysfs': pciSysfs(tree, o.patch ?? {}, o.gids ?? profileGids, o.fw ?? {}, o.linkLayers ?? {}, o.rates ?? {}),
+    'pci-sysfs':
+      pciSysfs(tree, o.patch ?? {}, o.gids ?? profileGids, o.fw ?? {}, o.linkLayers ?? {}, o.rates ?? {}) + counterLines(tree, o),
     'pci-acs': o.acsUnread ? 'setpci: /usr/bin/setpci\nlspci-via: none\tsudo: a password is required\n' : pciAcs(tree, o.acsCtl ?? 0),
     'sudo-n': o.acsUnread ? { stdout: '1501\n', stderr: 'sudo: a password is required\n', rc: 1 } : { stdout: '1500\n', rc: 0 },
   };

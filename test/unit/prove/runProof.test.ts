@@ -103,7 +103,7 @@ describe('runProof', () => {
     const small = fixture('perftest/write-bw-host-bnxt-roce-400g-duration-rdma-cm-client.txt');
     const r = await proof(
       await healthyHost(),
-      { gpus: [5], modes: ['host', 'peermem'] },
+      { gpus: [5], modes: ['host', 'peermem'], sizeBytes: 65536 },
       replaying([], () => ({ client: { exitCode: 0, output: small }, server: { exitCode: 0, output: '' }, command: 'ib_write_bw …' })),
     );
     assert.equal(r.gpus[0].floor, 'small-messages');
