@@ -34,6 +34,33 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(webview|protocol)/' },
     },
     {
+      name: 'transport-below-host',
+      severity: 'error',
+      comment:
+        'src/core/transport reaches hosts and hands back what their probe printed; what is done with it (core/host, the rules, fixes, fleets) comes above, never inside it.',
+      from: { path: '^src/core/transport/' },
+      to: {
+        path: '^src/',
+        pathNot: '^src/(core/(transport|probe|ssh|parsers)/|core/(l10n|errorText|shellText|regularFile)\\.ts$|constants\\.ts$)',
+      },
+    },
+    {
+      name: 'transport-through-its-index',
+      severity: 'error',
+      comment:
+        "Every way of reaching a host is chosen through src/core/transport/index.ts (HostSource, probeHost): its runners, the demo, saved folders and the relay are that folder's own, so a new one touches only it.",
+      from: { path: '^src/', pathNot: '^src/core/transport/' },
+      to: { path: '^src/core/transport/', pathNot: '^src/core/transport/index\\.ts$' },
+    },
+    {
+      name: 'fixes-below-host',
+      severity: 'error',
+      comment:
+        'A fix probes its host through src/core/transport, as core/host does; it never reaches back up into core/host or the fleets.',
+      from: { path: '^src/core/fixes/' },
+      to: { path: '^src/core/(host|fleet)/' },
+    },
+    {
       name: 'core-below-adapters',
       severity: 'error',
       comment: 'src/core serves the CLI and the extension alike: it never imports an adapter or an entry point.',

@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { foldHostList } from '../src/core/fleet/hostlist';
+import { foldHostList } from '../src/core/parsers/hostlist';
 import { LoginRunner, relayDiagnose } from '../src/core/fleet/relay';
 import type { FleetHostResult } from '../src/core/fleet/types';
 import { PROBE_COMMANDS } from '../src/core/probe/commands';

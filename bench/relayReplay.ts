@@ -1,6 +1,7 @@
 // Simulated compute nodes for the relay bench: real `pdsh -R exec` (its local worker, no sshd) runs
-// one small shell per node that prints what the relay's node wrapper prints (loginScript.ts: `<T> B
-// <node>`, the probe's output in base64 wrapped at 76, `<T> E 0`), the probe's output being a stream
+// one small shell per node that prints what the relay's node wrapper prints (loginScript.ts: `<T>.<G> B
+// <node>`, the probe's output in base64 wrapped at 76, each line after the node's key `<G> `, `<T>.<G> E 0`,
+// with the key the login script gave that node), the probe's output being a stream
 // replayed from the lab's recordings of a healthy 8-GPU host (test/lab/profiles/healthy: the real
 // outputs it records, framed as the probe frames them). So pdsh does its real per-node and per-line
 // work, and gdr-doctor's relay (demux, per-node parse, diagnosis) gets what it would get from a
@@ -11,8 +12,8 @@ import * as path from 'node:path';
 import type { LoginRunner } from '../src/core/fleet/relay';
 import { PROBE_COMMANDS } from '../src/core/probe/commands';
 import { encodeDone, encodeHeader, encodeSection } from '../src/core/probe/frames';
-import { runLocalScript } from '../src/core/probe/localScript';
-import { shQuote } from '../src/core/probe/script';
+import { runLocalScript } from '../src/core/transport/localScript';
+import { shQuote } from '../src/core/shellText';
 import type { ByteSink } from '../src/core/probe/streamCaps';
 import { recordingName } from '../test/lab/lab';
 
@@ -42,15 +43,20 @@ export function replayedStream(boundary: string): Buffer {
   return Buffer.concat(parts);
 }
 
-/** The relay run's tag and probe boundary, read back from the login script relayDiagnose built. */
-export function runIds(loginScript: string): { tag: string; boundary: string } {
+/** The relay run's tag, probe boundary and node keys, read back from the login script relayDiagnose built. */
+export function runIds(loginScript: string): { tag: string; boundary: string; keys: Map<string, string> } {
   const tag = /^T='(gdrr-[0-9a-f]+)'$/m.exec(loginScript)?.[1];
   const command = /^C='echo ([A-Za-z0-9+/= ]+) \| tr/m.exec(loginScript)?.[1];
   const wrapper = command ? Buffer.from(command.replace(/ /g, ''), 'base64').toString() : '';
   const probe = /^P='([A-Za-z0-9+/=]+)'$/m.exec(wrapper)?.[1];
   const boundary = probe ? /^B='(gdr-doctor-[0-9a-f]+)'$/m.exec(Buffer.from(probe, 'base64').toString())?.[1] : undefined;
-  if (!tag || !boundary) throw new Error('cannot read the tag and boundary from the login script (loginScript.ts changed?)');
-  return { tag, boundary };
+  // The key file's lines: `<node> <base64 of "G=<key>\n">`.
+  const keys = new Map(
+    [...loginScript.matchAll(/^(\S+) (Rz[A-Za-z0-9+/]+)$/gm)].map((m) => [m[1], Buffer.from(m[2], 'base64').toString().slice(2).trim()]),
+  );
+  if (!tag || !boundary || keys.size === 0)
+    throw new Error('cannot read the tag, boundary and keys from the login script (loginScript.ts changed?)');
+  return { tag, boundary, keys };
 }
 
 export interface ReplayFleet {
@@ -70,8 +76,8 @@ export function nodeList(nodes: number): string {
   return `node[${'1'.padStart(width, '0')}-${nodes}]`;
 }
 
-/** The login node's script for the replay: pdsh -R exec, each node a shell printing the wrapper's lines. */
-export function replayLoginScript(fleet: ReplayFleet, tag: string, boundary: string): string {
+/** The login node's script for the replay: pdsh -R exec, each node a shell printing the wrapper's lines with its key. */
+export function replayLoginScript(fleet: ReplayFleet, tag: string, boundary: string, keys: ReadonlyMap<string, string>): string {
   const b64 = path.join(fleet.dir, `${boundary}.b64`);
   if (!fs.existsSync(b64))
     fs.writeFileSync(
@@ -82,7 +88,10 @@ export function replayLoginScript(fleet: ReplayFleet, tag: string, boundary: str
           .match(/.{1,76}/g) ?? []
       ).join('\n')}\n`,
     );
-  const node = `printf '%s B %s \\n' ${tag} %h; cat ${shQuote(b64)}; printf '%s E 0\\n' ${tag}`;
+  const keyDir = path.join(fleet.dir, `keys-${tag}`);
+  fs.mkdirSync(keyDir, { recursive: true });
+  for (const [node, key] of keys) fs.writeFileSync(path.join(keyDir, node), `${key}\n`);
+  const node = `read -r G <${shQuote(keyDir)}/%h; printf '%s.%s B %s \\n' ${tag} "$G" %h; sed "s/^/$G /" ${shQuote(b64)}; printf '%s.%s E 0\\n' ${tag} "$G"`;
   return [
     `pdsh -R exec -f ${fleet.fanout} -w ${shQuote(nodeList(fleet.nodes))} /bin/sh -c ${shQuote(node)} </dev/null; rc=$?`,
     `printf '%s X %s\\n' ${tag} "$rc"`,
@@ -93,8 +102,8 @@ export function replayLoginScript(fleet: ReplayFleet, tag: string, boundary: str
 /** relayDiagnose's login runner for the replay: the bench's own login script, run here, into the relay's sinks. */
 export function replayLogin(fleet: ReplayFleet): LoginRunner {
   return async (script, limits) => {
-    const { tag, boundary } = runIds(script);
-    return runReplay(replayLoginScript(fleet, tag, boundary), limits.timeoutMs, limits.stdoutSink, limits.stderrSink);
+    const { tag, boundary, keys } = runIds(script);
+    return runReplay(replayLoginScript(fleet, tag, boundary, keys), limits.timeoutMs, limits.stdoutSink, limits.stderrSink);
   };
 }
 

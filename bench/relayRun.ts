@@ -7,8 +7,10 @@
 //         node), then a check that every node's report equals a direct parse of the stream it replayed.
 // Prints one JSON line: { side, nodes, ms, maxRssKiB, heapMiB (after a GC, results still held), … }.
 import { performance } from 'node:perf_hooks';
-import { relayDiagnose } from '../src/core/fleet/relay';
-import { RelayDemux } from '../src/core/fleet/relay/demux';
+import { relayDiagnose, RelaySpill } from '../src/core/fleet/relay';
+import { RelayDemux } from '../src/core/transport/relay/demux';
+import { nodeKeys } from '../src/core/transport/relay/loginScript';
+import { expandHostList } from '../src/core/parsers/hostlist';
 import type { FleetHostResult } from '../src/core/fleet/types';
 import { PROBE_COMMANDS } from '../src/core/probe/commands';
 import { ProbeReport, runProbe } from '../src/core/probe/runProbe';
@@ -19,7 +21,7 @@ const TIMEOUT_MS = 30 * 60_000;
 
 const outputsOf = (report: ProbeReport) => JSON.stringify(report.commands.map((c) => [c.id, c.state, c.exitCode, c.stdout, c.stderr]));
 
-/** Nodes whose report differs from a direct parse of the replayed stream (or that have none). */
+/** Nodes whose report (read back from the spill folder) differs from a direct parse of the replayed stream (or that have none). */
 async function mismatches(results: readonly FleetHostResult[], nodes: number): Promise<string[]> {
   const boundary = newBoundary();
   const stream = replayedStream(boundary);
@@ -28,9 +30,11 @@ async function mismatches(results: readonly FleetHostResult[], nodes: number): P
     { host: 'direct', boundary },
   );
   const expected = outputsOf(direct);
-  const bad = results
-    .filter((r) => !r.report || !r.report.finished || outputsOf(r.report) !== expected)
-    .map((r) => `${r.host}: ${r.status} ${r.error?.message ?? ''}`.trim());
+  const bad: string[] = [];
+  for (const r of results) {
+    const report = r.fullReport ? await r.fullReport() : r.report;
+    if (!report || !report.finished || outputsOf(report) !== expected) bad.push(`${r.host}: ${r.status} ${r.error?.message ?? ''}`.trim());
+  }
   if (results.length !== nodes) bad.push(`${results.length} results for ${nodes} nodes`);
   return bad;
 }
@@ -41,10 +45,11 @@ async function streamOnly(fleet: ReturnType<typeof replayFleet>): Promise<void> 
   const boundary = newBoundary();
   const expected = replayedStream(boundary).length;
   let whole = 0;
-  const demux = new RelayDemux('pdsh', tag, [], (node) => void (node.data.take().length === expected && whole++));
+  const keys = nodeKeys(expandHostList(nodeList(fleet.nodes)));
+  const demux = new RelayDemux('pdsh', tag, [], (node) => void (node.data.take().length === expected && whole++), keys);
   const sink = (push: (c: Buffer) => void) => ({ write: (c: Buffer) => (push(c), true) });
   await runReplay(
-    replayLoginScript(fleet, tag, boundary),
+    replayLoginScript(fleet, tag, boundary, keys),
     TIMEOUT_MS,
     sink((c) => demux.pushStdout(c)),
     sink((c) => demux.pushStderr(c)),
@@ -57,11 +62,15 @@ async function main(): Promise<void> {
   const [side, nodesArg, fanoutArg] = process.argv.slice(2);
   const nodes = Number(nodesArg);
   const fleet = replayFleet(nodes, Number(fanoutArg));
+  let spill: RelaySpill | undefined;
   try {
     const t0 = performance.now();
     let results: FleetHostResult[] = [];
     if (side === 'relay') {
+      // As the CLI runs a relay: each node's outputs kept on disk once diagnosed (relay/spill.ts).
+      spill = await RelaySpill.create();
       results = await relayDiagnose(replayLogin(fleet), {
+        spill,
         tool: 'pdsh',
         loginHost: 'bench-login',
         nodes: nodeList(nodes),
@@ -74,7 +83,8 @@ async function main(): Promise<void> {
     } else {
       let bytes = 0;
       const drop = { write: (chunk: Buffer) => ((bytes += chunk.length), true) };
-      const run = await runReplay(replayLoginScript(fleet, 'gdrr-0000000000000000', newBoundary()), TIMEOUT_MS, drop, drop);
+      const keys = nodeKeys(expandHostList(nodeList(nodes)));
+      const run = await runReplay(replayLoginScript(fleet, 'gdrr-0000000000000000', newBoundary(), keys), TIMEOUT_MS, drop, drop);
       if (run.exitCode !== 0 || bytes === 0) throw new Error(`pdsh failed (exit ${run.exitCode}): ${run.stderr.toString()}`);
     }
     const ms = performance.now() - t0;
@@ -95,6 +105,7 @@ async function main(): Promise<void> {
     );
   } finally {
     fleet.cleanup();
+    await spill?.remove();
   }
 }
 

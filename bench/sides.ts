@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { PROBE_COMMANDS, ProbeCommandSpec } from '../src/core/probe/commands';
 import { ProbeReport, runProbe } from '../src/core/probe/runProbe';
-import { sshRunner } from '../src/core/probe/sshRunner';
+import { sshRunner } from '../src/core/transport/sshRunner';
 import { connect, SshConnection } from '../src/core/ssh/connect';
 import { parseDestination } from '../src/core/ssh/destination';
 import { noPrompts } from '../src/core/ssh/prompts';

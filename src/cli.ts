@@ -6,6 +6,7 @@ import { runFix } from './cli/fixCommand';
 import { runNcclLog } from './cli/ncclLogCommand';
 import { runParse } from './cli/parseCommand';
 import { runProve } from './cli/proveCommand';
+import { runDiff } from './cli/diffCommand';
 import { visibleIo } from './cli/visible';
 import { errorText } from './core/errorText';
 import { t } from './core/l10n';
@@ -21,13 +22,16 @@ Commands:
   diagnose <host...> | --demo | --local | --from DIR [--json]
                                    collect every diagnostic of a host in one round trip
   fix <host> <fix-id> [--yes] [--dry-run]
-                                   load-peermem, persist-peermem, disable-acs or persist-acs:
+                                   load-peermem, persist-peermem, disable-acs, persist-acs or
+                                   export-timer:
                                    show the plan, then apply it
   nccl-log FILE... [--json]        read NCCL's own log (NCCL_DEBUG=INFO): was GPU Direct RDMA used,
                                    on which NICs, and why not
   prove <host> [<peer>] [--gpu N|all] [--mode host,peermem,dmabuf] [--json]
                                    measure GPUDirect RDMA per GPU↔NIC with perftest's ib_write_bw,
                                    against host memory and the line rate
+  diff OLD.json NEW.json [--json]  what changed between two diagnose --json reports; exit 1 when
+                                   something got worse
 
 Options of every command:
   --lang LOCALE                    the language of what is printed: zh-CN (简体中文) or en; default:
@@ -42,6 +46,7 @@ const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => number | 
   fix: runFix,
   'nccl-log': runNcclLog,
   prove: runProve,
+  diff: runDiff,
 };
 
 /** Runs one command; what it prints reaches the terminal through visible() (cli/visible.ts). */

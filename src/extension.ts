@@ -2,7 +2,7 @@
 // (ssh_config) is read when the view first asks for it, and nothing connects until Diagnose.
 import * as vscode from 'vscode';
 import { RAW_OUTPUT_SCHEME, Views } from './constants';
-import { DemoHost } from './core/demo/demoHost';
+import { DemoHost } from './core/transport';
 import { listConfigHosts } from './core/ssh/configHosts';
 import { localResolveEnv } from './core/ssh/nodeConfigFs';
 import { registerCommands } from './vscode/commands';
@@ -14,6 +14,7 @@ import { HostModel } from './vscode/hosts/hostModel';
 import { trackDemoOpen } from './vscode/hosts/demoContext';
 import { registerTopoEditor } from './vscode/editor';
 import { registerNcclLogEditor } from './vscode/ncclLog';
+import { registerNcclTestsEditor } from './vscode/ncclTests';
 import { PlanDocuments } from './vscode/fixes/planDocument';
 import { createLog } from './vscode/logging';
 import { RawOutputProvider } from './vscode/rawOutput';
@@ -29,6 +30,9 @@ import { watchViewBadge } from './vscode/glance/viewBadge';
 import { SelectedHostStatus } from './vscode/glance/selectedHostStatus';
 import { useBundle } from './core/l10n';
 import { useDisplayLocale } from './vscode/displayLocale';
+import { createWatcher } from './vscode/watch/watchCommands';
+import type { Watcher } from './vscode/watch/watcher';
+import type { Ctx } from './vscode/context';
 
 export function activate(context: vscode.ExtensionContext): void {
   // Core's words (findings, hovers) follow VS Code's display language: the same bundle as vscode.l10n.
@@ -75,7 +79,18 @@ function createContext(extension: vscode.ExtensionContext, log: vscode.LogOutput
   own(watchSettings(model, fleets, log));
   own(trackDemoOpen(model));
   const ncclLogs = registerNcclLogEditor(model, log, own);
-  registerCommands({ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs }, own);
+  const ncclTests = registerNcclTestsEditor(own);
+  // The watcher diagnoses through the same context the commands get, so it is made from it.
+  const late: { watcher?: Watcher } = {};
+  const ctx: Ctx = {
+    ...{ extension, model, fleets, diagnoser, demo, log, view, work, topology, plans, keys, ncclLogs, ncclTests },
+    get watcher(): Watcher {
+      if (!late.watcher) throw new Error('the watcher is not made yet');
+      return late.watcher;
+    },
+  };
+  late.watcher = own(createWatcher(ctx));
+  registerCommands(ctx, own);
   registerTopoEditor(log, own);
 }
 

@@ -1,10 +1,10 @@
 // `gdr-doctor fix --demo <fix-id>`: a quick fix on the demo host, simulated. The same plan, apply and
-// verify code runs as on a real host (src/core/demo/demoFix.ts); the plan and the result say
+// verify code runs as on a real host (src/core/fixes/demo/demoFix.ts); the plan and the result say
 // "simulated", and the host's findings after the fix show what changed. Nothing is asked (nothing
 // runs anywhere), nothing goes to the audit log, and each run starts from the recordings.
 import { Diagnosis, diagnose, shortVerdict } from '../core/diagnosis';
-import { DEMO_HOST_NAME, DemoHost } from '../core/demo/demoHost';
-import { demoFixSession, prepareDemoFix } from '../core/demo/demoFix';
+import { DEMO_HOST_NAME, DemoHost } from '../core/transport';
+import { demoFixSession, prepareDemoFix } from '../core/fixes/demo/demoFix';
 import { FIX_IDS, formatPlan, formatResult, isFixId, newSudoMarker, runPlan } from '../core/fixes';
 import { UsageError } from './args';
 import { demoDir } from './demoDir';

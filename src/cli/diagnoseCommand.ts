@@ -7,10 +7,17 @@ import { NcclAssumptions, readNcclAssumptions } from '../core/diagnosis';
 import { NCCL_ENV_NAMES } from '../core/topology/nccl/env';
 import { NEWEST_NCCL, formatNcclVersion } from '../core/topology/nccl/version';
 import { DEFAULT_FLEET_CONCURRENCY } from '../core/fleet/fanout';
-import { RELAY_TOOLS, relayToolsWithCommands } from '../core/fleet/relay/tools';
-import { DemoHost } from '../core/demo/demoHost';
-import { diagnoseHost, HostSource, hostName } from '../core/host/diagnoseHost';
-import { collectScript, savedOutputNames, savedOutputsIn } from '../core/probe/offlineRunner';
+import { diagnoseHost } from '../core/host/diagnoseHost';
+import {
+  collectScript,
+  DemoHost,
+  HostSource,
+  hostName,
+  RELAY_TOOLS,
+  relayToolsWithCommands,
+  savedOutputNames,
+  savedOutputsIn,
+} from '../core/transport';
 import { diagnosisJson } from '../core/report/diagnosisReport';
 import { DestinationError, parseDestination } from '../core/ssh/destination';
 import type { SshReachOptions } from '../core/ssh/openSsh';
@@ -24,6 +31,10 @@ import { demoDir } from './demoDir';
 import { cliPrompts } from './terminalPrompts';
 import { cannotReachLine } from './unreachable';
 import { jsonText } from './visible';
+import { emitHealth, HealthOutput, hostLabelsFor, readHealthOutput } from './healthOutput';
+import { hostSnapshot, unreachedSnapshot } from '../core/watch/snapshot';
+import { NPD_UNKNOWN } from '../core/metrics/npd';
+import { errorText } from '../core/errorText';
 import { t } from '../core/l10n';
 
 export const diagnoseHelp = (): string =>
@@ -49,6 +60,12 @@ in known_hosts (or StrictHostKeyChecking accept-new).
                print a POSIX sh script that saves those outputs on a host without gdr-doctor:
                sh gdr-doctor-collect.sh [DIR]   (read-only; needs no root)
   --json       one JSON report per host (several hosts: one document, reports and groups)
+  --format F   text (default), json, prometheus (metrics in Prometheus' text format: gdr_doctor_up,
+               gdr_doctor_findings, gdr_doctor_gpu_gdr, ...) or npd (one line and the exit status
+               of Node Problem Detector's custom-plugin contract: 0 OK, 1 problem, 2 unknown)
+  --textfile-dir DIR
+               also write the metrics to DIR/gdr_doctor.prom atomically, for node_exporter's
+               textfile collector; stdout then gets only what --format asks for
   --timeout S  deadline for one host (several hosts: connect and probe together)
   --batch      never ask a question, even on a terminal (every question is answered No)
   --nccl VERSION
@@ -77,8 +94,9 @@ Through a login node (one SSH connection to LOGIN; the nodes need no SSH from he
 
 Exit status: 0 collected (findings or not); 3 a host was unreachable, refused, or stopped by a
 deadline; 64 bad usage (a bad host list names its column); 66 --from DIR holds none of the files
-it reads (<command id>.txt); 130 interrupted (Ctrl-C: hosts still
-running are stopped and what was collected is printed).
+it reads (<command id>.txt); 73 the --textfile-dir file could not be written; 130 interrupted
+(Ctrl-C: hosts still running are stopped and what was collected is printed). With --format npd:
+0 OK, 1 a problem, 2 unknown (3 unreachable), as Node Problem Detector reads them.
 `,
     formatNcclVersion(NEWEST_NCCL),
     NCCL_ENV_NAMES.join(', '),
@@ -90,6 +108,8 @@ running are stopped and what was collected is printed).
 const FLAGS = ['--print-collect-script', '--json', '--demo', '--local', '--batch', '--each'];
 const OPTIONS = [
   '-F',
+  '--format',
+  '--textfile-dir',
   '--from',
   '--timeout',
   '--hosts-file',
@@ -128,6 +148,9 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
   for (const h of hosts) checkDestination(h);
   const nccl = readNcclAssumptions(args.options.get('--nccl'), args.lists.get('--nccl-env') ?? []);
   if (typeof nccl === 'string') throw new UsageError(nccl);
+  const health = readHealthOutput(args.flags, args.options);
+  if (health.format === 'npd' && (hosts.length > 1 || via !== undefined))
+    throw new UsageError(t('--format npd reports one host, as a node condition'));
   const prompts = cliPrompts({ batch: args.flags.has('--batch'), notice: io.stderr });
   try {
     const fleet = {
@@ -135,7 +158,7 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
       reach: { prompts, configFile: args.options.get('-F') },
       options: args.options,
       stderrIsTty: process.stderr.isTTY === true,
-      print: { json: args.flags.has('--json'), each: args.flags.has('--each') },
+      print: { json: health.format === 'json', each: args.flags.has('--each'), health },
       nccl,
     };
     if (via !== undefined) {
@@ -151,7 +174,7 @@ export async function runDiagnose(argv: readonly string[], io: CliIo): Promise<n
     }
     if (hosts.length > 1) return await runFleet(hosts, fleet);
     const source = hostSource(hosts[0], args.flags, args.options, { prompts, configFile: args.options.get('-F') });
-    return await runSingle(source, { deadlineMs, nccl }, args.flags.has('--json'), io);
+    return await runSingle(source, { deadlineMs, nccl }, health, io);
   } finally {
     prompts.close(); // a question whose connection failed meanwhile must not keep waiting
   }
@@ -201,20 +224,27 @@ function modeCount(flags: ReadonlySet<string>, options: ReadonlyMap<string, stri
   return [flags.has('--demo'), flags.has('--local'), options.has('--from'), hosts > 0].filter(Boolean).length;
 }
 
-/** One host, reported in full. */
+/** One host, reported in full (or as metrics, or as a node condition). */
 async function runSingle(
   source: HostSource,
   options: { deadlineMs?: number; nccl: NcclAssumptions },
-  json: boolean,
+  health: HealthOutput,
   io: CliIo,
 ): Promise<number> {
+  const labels = hostLabelsFor(source.kind === 'local');
+  const startedAt = new Date().toISOString();
   try {
     const { report, diagnosis, target } = await diagnoseHost(source, options);
-    io.stdout(json ? jsonText(diagnosisJson(report, diagnosis, target)) : `${formatProbeReport(report, diagnosis)}\n`);
+    const decided = emitHealth([hostSnapshot(report, diagnosis)], labels, health, io);
+    if (decided !== undefined) return decided;
+    if (health.format === 'json') io.stdout(jsonText(diagnosisJson(report, diagnosis, target)));
+    if (health.format === 'text') io.stdout(`${formatProbeReport(report, diagnosis)}\n`);
     return ExitCode.ok;
   } catch (e) {
     io.stderr(cannotReachLine(hostName(source), e));
-    return FLEET_INCOMPLETE;
+    // The metrics say so too (gdr_doctor_up 0), and NPD hears "unknown".
+    const decided = emitHealth([unreachedSnapshot(hostName(source), errorText(e), startedAt)], labels, health, io);
+    return decided === undefined || decided === NPD_UNKNOWN ? FLEET_INCOMPLETE : decided;
   }
 }
 

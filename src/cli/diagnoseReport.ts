@@ -2,7 +2,7 @@
 // (errors first, with evidence and fixes), the GPU↔NIC verdicts and the suggested job environment.
 import { Diagnosis, diagnose, pathLabel, shortVerdict } from '../core/diagnosis';
 import { formatFindings } from '../core/report/findingsText';
-import { shellAssignment } from '../core/diagnosis/suggestedEnv';
+import { shellAssignment } from '../core/shellText';
 import { ProbeReport } from '../core/probe/runProbe';
 import { commandStatus, unreadableOutput } from '../core/probe/commandStatus';
 import { t } from '../core/l10n';
@@ -20,7 +20,8 @@ export function formatProbeReport(report: ProbeReport, diagnosis: Diagnosis = di
     lines.push(`  ${commandStatus(c).padEnd(10)} ${c.id.padEnd(22)} ${command}${parse}`);
   }
   lines.push(...formatPairs(diagnosis), ...formatFindings(diagnosis.findings), ...formatEnv(diagnosis));
-  for (const note of report.notes) lines.push(`  ${t('note: {0}', note)}`);
+  // A note may hold several lines (the runner's stderr): each its own `note:` line.
+  for (const note of report.notes.flatMap((n) => n.split('\n'))) lines.push(`  ${t('note: {0}', note)}`);
   return lines.join('\n');
 }
 

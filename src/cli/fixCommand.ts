@@ -28,6 +28,7 @@ import { runDemoFix } from './demoFixCommand';
 import { errorText } from '../core/errorText';
 import { t } from '../core/l10n';
 import { unknownFixText } from './messages';
+import { isPlainPath } from '../core/fixes/timerScripts';
 import { cannotReachLine } from './unreachable';
 
 export const fixHelp = (): string =>
@@ -45,6 +46,9 @@ Applies one quick fix to a GPU host over SSH:
                    shown; stops if processes hold the GPUs or RDMA devices (asks; --force goes on)
   persist-acs      the same at every boot: pci=disable_acs_redir= on the kernel command line where
                    the kernel has it, else a checked systemd unit; each file shown as a diff first
+  export-timer     a systemd timer that runs gdr-doctor diagnose --local --textfile-dir DIR every
+                   5 minutes for node_exporter's textfile collector (gdr-doctor, Node and that
+                   directory must be on the host), shown as a diff first; runs it once to verify
 
 The host is probed first and the plan shown: each command exactly as it will be sent, and the file
 diff. Nothing runs until you answer yes on the terminal, or --yes is given. Root: logged in as root,
@@ -61,6 +65,9 @@ $XDG_STATE_HOME/gdr-doctor/audit.log, else ~/.local/state/gdr-doctor/audit.log.
   --force    go on although processes hold the GPUs or RDMA devices (disable-acs); without it, and
              with --yes or --batch, the fix stops there and lists them
   -F FILE    ssh_config to use instead of ~/.ssh/config
+  --textfile-dir DIR
+             export-timer: node_exporter's textfile directory on the host (default: the first of
+             /var/lib/node_exporter/textfile_collector, /var/lib/prometheus/node-exporter there)
   --json     print {"plan", "result"} as JSON on stdout
   --batch    never ask anything (SSH questions are answered No, sudo passwords are not asked)
 
@@ -77,7 +84,10 @@ export interface FixCliOptions {
 }
 
 export async function runFix(argv: readonly string[], io: CliIo, options: FixCliOptions = {}): Promise<number> {
-  const args = parseArgs(argv, { flags: ['--yes', '--force', '--dry-run', '--json', '--batch', '--demo'], options: ['-F'] });
+  const args = parseArgs(argv, {
+    flags: ['--yes', '--force', '--dry-run', '--json', '--batch', '--demo'],
+    options: ['-F', '--textfile-dir'],
+  });
   if (args.flags.has('--help')) {
     io.stdout(fixHelp());
     return ExitCode.ok;
@@ -88,6 +98,7 @@ export async function runFix(argv: readonly string[], io: CliIo, options: FixCli
   if (destination === undefined || fixId === undefined || extra.length > 0)
     throw new UsageError(t('give one destination and one fix id ({0})', FIX_IDS.join(t(' or '))));
   if (!isFixId(fixId)) throw new UsageError(unknownFixText(fixId));
+  const textfileDir = textfileDirOption(args.options.get('--textfile-dir'), fixId);
   const flags = {
     dryRun: args.flags.has('--dry-run'),
     yes: args.flags.has('--yes'),
@@ -95,6 +106,7 @@ export async function runFix(argv: readonly string[], io: CliIo, options: FixCli
     batch: args.flags.has('--batch'),
     force: args.flags.has('--force'),
     canAsk: (options.stdinIsTty ?? tty.isatty(0)) && !args.flags.has('--batch'),
+    textfileDir,
   };
   const canAsk = flags.canAsk;
   if (!flags.dryRun && !flags.yes && !canAsk) {
@@ -124,6 +136,16 @@ interface Flags {
   readonly json: boolean;
   readonly force: boolean;
   readonly canAsk: boolean;
+  readonly textfileDir?: string;
+}
+
+/** export-timer's --textfile-dir: a plain absolute path (it goes into a unit file and a root script). */
+function textfileDirOption(dir: string | undefined, fixId: string): string | undefined {
+  if (dir === undefined) return undefined;
+  if (fixId !== 'export-timer') throw new UsageError(t('--textfile-dir goes with export-timer'));
+  if (!isPlainPath(dir))
+    throw new UsageError(t('--textfile-dir needs a plain absolute path (letters, digits, / . _ + -), not {0}', JSON.stringify(dir)));
+  return dir;
 }
 
 async function planAndApply(
@@ -136,7 +158,7 @@ async function planAndApply(
 ): Promise<number> {
   const session = sshFixSession(conn, destination);
   const sudoMarker = newSudoMarker();
-  const plan = await prepareFix(session, fixId, sudoMarker, { force: flags.force });
+  const plan = await prepareFix(session, fixId, sudoMarker, { force: flags.force, textfileDir: flags.textfileDir });
   const showPlan = (to: (t: string) => void) => to(`${formatPlan(plan)}\n`);
   if (flags.dryRun || plan.status !== 'ready') {
     if (flags.json) io.stdout(jsonText({ plan, result: null }));

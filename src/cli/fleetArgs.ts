@@ -1,7 +1,7 @@
 // The fleet options of `gdr-doctor diagnose`: destinations that are host lists, a hosts file,
 // fan-out, deadlines, and the login-node relay's choices, checked before anything connects.
-import { expandHostList, HostListError, parseHostsFile } from '../core/fleet/hostlist';
-import { isRelayTool, relayToolChoices, RelayTool } from '../core/fleet/relay/tools';
+import { expandHostList, HostListError, parseHostsFile } from '../core/parsers/hostlist';
+import { isRelayTool, relayToolChoices, RelayTool } from '../core/transport';
 import { UsageError } from './args';
 import { CliIo } from './io';
 import { t } from '../core/l10n';

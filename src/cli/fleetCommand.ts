@@ -4,7 +4,7 @@
 // running (their remote commands too) and prints what was collected.
 import type { NcclAssumptions } from '../core/diagnosis';
 import { DEFAULT_FLEET_CONCURRENCY, fanOut, sshProbeHost } from '../core/fleet/fanout';
-import { foldHostList } from '../core/fleet/hostlist';
+import { foldHostList } from '../core/parsers/hostlist';
 import {
   checkRelayOptions,
   detectRelayTools,
@@ -12,6 +12,7 @@ import {
   preferredRelayTool,
   RELAY_COMMANDS,
   RelayOptions,
+  RelaySpill,
   RelayTool,
 } from '../core/fleet/relay';
 import { openSsh, SshReachOptions } from '../core/ssh/openSsh';
@@ -83,6 +84,8 @@ export async function runRelay(login: string, nodes: readonly string[], ctx: Fle
     return undefined;
   });
   if (conn === undefined) return FLEET_INCOMPLETE;
+  // Each node's command outputs wait in a private temporary folder until printed (relay/spill.ts).
+  const spill = await RelaySpill.create();
   try {
     const tool = named ?? (await pickTool(login, conn.client, io));
     if (tool === undefined) return FLEET_INCOMPLETE;
@@ -93,13 +96,14 @@ export async function runRelay(login: string, nodes: readonly string[], ctx: Fle
     const results = await whileInterruptible((signal) =>
       diagnoseViaLoginNode(conn.client, {
         ...relay(tool, signal),
+        spill,
         onNodeEnded: (n) => progress?.setDone(n),
         onRefusedNode: (line) => (progress ? progress.say(`gdr-doctor: ${line}\n`) : io.stderr(`gdr-doctor: ${line}\n`)),
       }),
     );
     progress?.end();
     for (const r of results) io.stderr(hostProblemLine(r) ?? '');
-    return printFleet(results, io, ctx.print);
+    return await printFleet(results, io, ctx.print);
   } catch (e) {
     if (e instanceof UsageError) throw e;
     // The login node could not run the tool at all (no output from any node): nothing to summarise.
@@ -107,6 +111,7 @@ export async function runRelay(login: string, nodes: readonly string[], ctx: Fle
     return FLEET_INCOMPLETE;
   } finally {
     conn.close();
+    await spill.remove();
   }
 }
 

@@ -9,6 +9,8 @@ import { formatProbeReport } from './diagnoseReport';
 import { CliIo, ExitCode } from './io';
 import { unreachableLine } from './unreachable';
 import { jsonText } from './visible';
+import { emitHealth, HealthOutput, hostLabelsFor } from './healthOutput';
+import { HostSnapshot, hostSnapshot, unreachedSnapshot } from '../core/watch/snapshot';
 import { t } from '../core/l10n';
 
 /** A host that could not be diagnosed to the end: unreachable, or stopped by a deadline. */
@@ -20,26 +22,42 @@ export interface FleetPrintOptions {
   readonly json: boolean;
   /** Every host's full report after the summary. */
   readonly each: boolean;
+  /** --format prometheus and --textfile-dir: one series set per host; absent: the text summary. */
+  readonly health?: HealthOutput;
 }
 
-/** Prints the fleet and returns the exit status. */
-export function printFleet(raw: readonly FleetHostResult[], io: CliIo, options: FleetPrintOptions): number {
+/** Prints the fleet and returns the exit status. A host whose outputs were kept on disk (relay/spill.ts) is read back for its report. */
+export async function printFleet(raw: readonly FleetHostResult[], io: CliIo, options: FleetPrintOptions): Promise<number> {
   const results = withFleetFindings([...raw]);
   const groups = groupFleet(results);
-  if (options.json) {
-    writeFleetJson(results, groups, io);
-  } else {
+  const health = options.health ?? { format: options.json ? 'json' : 'text' };
+  // Only metrics and NPD read snapshots: a plain text or JSON report reads no spilled host back for them.
+  const wanted = health.format === 'prometheus' || health.format === 'npd' || health.textfileDir !== undefined;
+  const decided = wanted ? emitHealth(await fleetSnapshots(results), hostLabelsFor(false), health, io) : undefined;
+  if (decided !== undefined) return decided;
+  if (health.format === 'json') {
+    await writeFleetJson(results, groups, io);
+  } else if (health.format === 'text') {
     io.stdout(ensureNewline(formatFleetSummary(results, groups, { each: options.each })));
-    if (options.each) for (const r of results) if (r.report) io.stdout(`\n${formatProbeReport(r.report, r.diagnosis)}\n`);
+    if (options.each)
+      for (const r of results) {
+        const report = await wholeReport(r);
+        if (report) io.stdout(`\n${formatProbeReport(report, r.diagnosis)}\n`);
+      }
   }
   return fleetExitCode(results);
+}
+
+/** The host's whole report: read back when its outputs were kept on disk. */
+async function wholeReport(r: FleetHostResult): Promise<FleetHostResult['report']> {
+  return r.fullReport ? r.fullReport() : r.report;
 }
 
 /**
  * The text of jsonText(fleetJson(results, groups)), written a host at a time: the whole of it, for
  * thousands of hosts, would pass V8's longest string (each host's report is kept whole).
  */
-function writeFleetJson(results: readonly FleetHostResult[], groups: ReturnType<typeof groupFleet>, io: CliIo): void {
+async function writeFleetJson(results: readonly FleetHostResult[], groups: ReturnType<typeof groupFleet>, io: CliIo): Promise<void> {
   const head = jsonText({ ...fleetJsonHead(groups), hosts: [] });
   // `"hosts": []` closes the object: open the array there instead and put each host inside it.
   const open = head.lastIndexOf('"hosts": []');
@@ -48,11 +66,27 @@ function writeFleetJson(results: readonly FleetHostResult[], groups: ReturnType<
     return;
   }
   io.stdout(`${head.slice(0, open)}"hosts": [\n`);
-  results.forEach((r, i) => {
-    const text = jsonText(fleetHostJson(r)).trimEnd().replace(/^/gm, '    ');
+  for (const [i, r] of results.entries()) {
+    const text = jsonText(fleetHostJson({ ...r, report: await wholeReport(r) }))
+      .trimEnd()
+      .replace(/^/gm, '    ');
     io.stdout(`${text}${i < results.length - 1 ? ',' : ''}\n`);
-  });
+  }
   io.stdout('  ]\n}\n');
+}
+
+/** The fleet's hosts as the metrics see them, named as the user named them; a spilled host's report read back one at a time. */
+async function fleetSnapshots(results: readonly FleetHostResult[]): Promise<HostSnapshot[]> {
+  const snapshots: HostSnapshot[] = [];
+  for (const r of results) {
+    const report = await wholeReport(r);
+    snapshots.push(
+      report && r.diagnosis
+        ? { ...hostSnapshot(report, r.diagnosis), host: r.host }
+        : unreachedSnapshot(r.host, r.error?.message ?? r.status, new Date(Date.now() - r.durationMs).toISOString()),
+    );
+  }
+  return snapshots;
 }
 
 export function fleetExitCode(results: readonly FleetHostResult[]): number {

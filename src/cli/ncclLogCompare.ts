@@ -5,7 +5,7 @@ import { readNcclAssumptions } from '../core/diagnosis';
 import { compareNcclLogWithHost, logHostsMatching } from '../core/ncclLog/compare';
 import type { NcclHostComparison } from '../core/ncclLog/compareTypes';
 import type { NcclLogSummary } from '../core/ncclLog/types';
-import { hostName, probeHost } from '../core/host/diagnoseHost';
+import { hostName, probeHost } from '../core/transport';
 import { ParsedArgs, UsageError } from './args';
 import { checkDestination, hostSource } from './diagnoseCommand';
 import { secondsOption } from './fleetArgs';

@@ -6,6 +6,8 @@ import { parseLsmod } from '../core/parsers/lsmod';
 import { parseLspci } from '../core/parsers/lspci';
 import { parseModinfo } from '../core/parsers/modinfo';
 import { summarizeNcclLog } from '../core/ncclLog';
+import { parseNcclTests } from '../core/ncclTests';
+import { summarizeNcclTests } from '../core/ncclTests/summaryText';
 import { parseNumactl } from '../core/parsers/numactl';
 import { parseNvidiaVersion } from '../core/parsers/nvidiaVersion';
 import { parseOfedInfo } from '../core/parsers/ofedInfo';
@@ -70,6 +72,12 @@ export const PARSE_KINDS: readonly ParseKind[] = [
     "NCCL's log of a job run with NCCL_DEBUG=INFO (gdr-doctor nccl-log reads several, streaming)",
     (t) => summarizeNcclLog(t),
     summarizeNcclLogText,
+  ),
+  kind(
+    'nccl-tests',
+    'nccl-tests (all_reduce_perf …) as printed, behind mpirun/srun prefixes, or its -J JSON file',
+    parseNcclTests,
+    summarizeNcclTests,
   ),
 ];
 

@@ -1,27 +1,33 @@
 // `gdr-doctor prove <host> [<peer>]`: measure GPUDirect RDMA per GPU↔NIC with perftest's ib_write_bw
 // (docs/perftest.md), over the same SSH trust as diagnose, or through a login node with Slurm.
-import * as tty from 'node:tty';
 import { readNcclAssumptions } from '../core/diagnosis';
 import { openSsh } from '../core/ssh/openSsh';
-import { BusyGpu, busyText, DEFAULT_PROVE_OPTIONS, ProofReport, PROVE_MODES, ProveMode, ProveOptions, runProof } from '../core/prove';
+import { DEFAULT_PROVE_OPTIONS, ProofReport, PROVE_MODES, ProveMode, ProveOptions, runProof } from '../core/prove';
 import { appendProofAudit } from '../core/prove/audit';
 import { directExecutor, newRunTag, sshProveShell } from '../core/prove/direct';
 import { probeForProof } from '../core/prove/probe';
-import { sshRunner } from '../core/probe/sshRunner';
+import { sshRunner } from '../core/transport';
 import { SshConnection } from '../core/ssh/connect';
 import { errorText } from '../core/errorText';
 import { parseArgs, ParsedArgs, UsageError } from './args';
-import { confirmOnTerminal } from './confirm';
 import { whileInterruptible } from './interrupt';
 import { CliIo, ExitCode } from './io';
 import { LINE_RATE_FLOOR, pct } from '../core/prove/verdict';
+import { busyConfirmation } from './proveBusy';
 import { ProveCliContext, ProveExit, Proven } from './proveContext';
+import { isNcclMode, runProveNccl } from './proveNccl';
 import { formatProof } from '../core/prove/text';
 import { proveViaSlurm } from './proveSlurm';
 import { cliPrompts } from './terminalPrompts';
 import { cannotReachLine } from './unreachable';
 import { jsonText } from './visible';
 import { t } from '../core/l10n';
+import { emitMetrics, readHealthOutput } from './healthOutput';
+import { formatExposition } from '../core/metrics/exposition';
+import { proofFamilies } from '../core/metrics/proofMetrics';
+
+/** What node_exporter's textfile collector reads from `prove --textfile-dir`, beside diagnose's gdr_doctor.prom. */
+const PROOF_TEXTFILE_NAME = 'gdr_doctor_proof.prom';
 
 export const proveHelp = (): string =>
   t(
@@ -50,6 +56,10 @@ about on the terminal (this test loads the link and the GPU); --yes measures wit
   --timeout S        deadline of each side of one measurement (default: the duration + 45 s for CUDA
                      and the connection); perftest is stopped there
   --json             the proof as JSON on stdout
+  --format F         text (default), json, or prometheus (gdr_doctor_proof_gbps and its ratio to the
+                     line rate, per GPU, NIC port and mode)
+  --textfile-dir DIR also write those metrics to DIR/gdr_doctor_proof.prom atomically, for
+                     node_exporter's textfile collector
   -F FILE            ssh_config to use instead of ~/.ssh/config
   --batch            never ask anything (busy GPUs are then not measured without --yes)
   --yes              measure busy GPUs without asking
@@ -64,17 +74,32 @@ below it the verdict is "works, but at N % of line rate" with what to check.
 Exit status: 0 GPUDirect RDMA worked at or above the floor on every GPU measured; 1 a GPU's every GPU
 mode failed, or a measurement reached its deadline; 2 it moved data below the floor on a GPU (or the
 floor could not be checked: no line rate, messages under 1 MiB); 3 a host was unreachable; 4 refused
-(a precondition failed, or busy GPUs not confirmed): nothing ran; 64 bad usage; 130 interrupted (Ctrl-C).
+(a precondition failed, or busy GPUs not confirmed): nothing ran; 64 bad usage; 73 the --textfile-dir
+file could not be written; 130 interrupted (Ctrl-C).
 `,
     DEFAULT_PROVE_OPTIONS.sizeBytes,
     DEFAULT_PROVE_OPTIONS.durationS,
     pct(LINE_RATE_FLOOR),
-  );
+  ) + t('With NCCL itself across nodes (nccl-tests, its bus bandwidth against the NICs): gdr-doctor prove --nccl --help\n');
 
 const FLAGS = ['--json', '--batch', '--yes'];
-const OPTIONS = ['--gpu', '--mode', '--size', '--duration', '--timeout', '-F', '--via', '--partition', '--nccl', '--nccl-env'];
+const OPTIONS = [
+  '--gpu',
+  '--mode',
+  '--size',
+  '--duration',
+  '--timeout',
+  '-F',
+  '--via',
+  '--partition',
+  '--nccl',
+  '--nccl-env',
+  '--format',
+  '--textfile-dir',
+];
 
 export async function runProve(argv: readonly string[], io: CliIo): Promise<number> {
+  if (isNcclMode(argv)) return runProveNccl(argv, io);
   const args = parseArgs(argv, { flags: FLAGS, options: OPTIONS });
   if (args.flags.has('--help')) {
     io.stdout(proveHelp());
@@ -93,7 +118,7 @@ export async function runProve(argv: readonly string[], io: CliIo): Promise<numb
     reach: { prompts, configFile: args.options.get('-F') },
     options: proveOptions(args),
     nccl,
-    json: args.flags.has('--json'),
+    output: readHealthOutput(args.flags, args.options, ['text', 'json', 'prometheus']),
     confirmBusy: busyConfirmation(args, io),
   };
   try {
@@ -142,23 +167,6 @@ function intOption(options: ReadonlyMap<string, string>, name: string, min: numb
   return n;
 }
 
-/** --yes measures; a terminal asks; otherwise a busy GPU is not measured. */
-function busyConfirmation(args: ParsedArgs, io: CliIo): (busy: readonly BusyGpu[]) => Promise<boolean> {
-  return async (busy) => {
-    io.stderr(
-      `gdr-doctor: ${t('busy GPUs (a measurement loads the link and the GPU):')}\n${busy.map((b) => `  ${busyText(b)}\n`).join('')}`,
-    );
-    if (args.flags.has('--yes')) return true;
-    if (args.flags.has('--batch') || !tty.isatty(0)) {
-      io.stderr(
-        `gdr-doctor prove: ${t('not measuring busy GPUs without a yes, and there is no terminal to ask on: run again with --yes, or choose other GPUs with --gpu.')}\n`,
-      );
-      return false;
-    }
-    return confirmOnTerminal(t('Measure them anyway? [y/N] '));
-  };
-}
-
 /** Over direct SSH: connect, probe both hosts in one round trip each, prove. */
 async function proveDirect(host: string, peer: string | null, ctx: ProveCliContext, signal: AbortSignal): Promise<Proven | number> {
   const conns: SshConnection[] = [];
@@ -197,7 +205,10 @@ function finish(report: ProofReport, user: string | null, ctx: ProveCliContext):
   } catch (e) {
     ctx.io.stderr(`gdr-doctor: ${t('could not append to the audit log: {0}', errorText(e))}\n`);
   }
-  ctx.io.stdout(ctx.json ? jsonText(report) : formatProof(report));
+  const failed = emitMetrics(formatExposition(proofFamilies(report)), PROOF_TEXTFILE_NAME, ctx.output, ctx.io);
+  if (ctx.output.format === 'json') ctx.io.stdout(jsonText(report));
+  if (ctx.output.format === 'text') ctx.io.stdout(formatProof(report));
+  if (failed !== undefined) return failed;
   if (report.status === 'refused') return ProveExit.refused;
   if (report.status === 'cancelled') return ProveExit.interrupted;
   if (report.status !== 'measured' || report.gpus.some((g) => g.tone === 'error')) return ProveExit.failed;

@@ -3,13 +3,15 @@ import type { NcclAssumptions } from '../core/diagnosis';
 import type { SshReachOptions } from '../core/ssh/openSsh';
 import type { BusyGpu, ProofReport, ProveOptions } from '../core/prove';
 import type { CliIo } from './io';
+import type { HealthOutput } from './healthOutput';
 
 export interface ProveCliContext {
   readonly io: CliIo;
   readonly reach: SshReachOptions;
   readonly options: ProveOptions;
   readonly nccl: NcclAssumptions;
-  readonly json: boolean;
+  /** What stdout gets (text, json or prometheus) and where the metrics are written. */
+  readonly output: HealthOutput;
   readonly confirmBusy: (busy: readonly BusyGpu[]) => Promise<boolean>;
 }
 

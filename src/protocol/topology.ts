@@ -135,8 +135,8 @@ export interface TopologyData {
   /** One per distinct token of the matrix, legend order. */
   readonly explanations: LinkExplanation[];
   readonly graph: GraphData;
-  /** Suggested job environment for the whole host (`NCCL_IB_HCA`, …). */
-  readonly env: { readonly name: string; readonly value: string }[];
+  /** Suggested job environment for the whole host (`NCCL_IB_HCA`, …); `shell` the quoted assignment the Copy button copies. */
+  readonly env: { readonly name: string; readonly value: string; readonly shell: string }[];
   /** The matrix was derived from the sysfs PCI tree (`nvidia-smi topo -m` was not read): PCIe distances only, no NVLink. */
   readonly derived: boolean;
 }
@@ -238,7 +238,7 @@ const isGraph = shape<GraphData>({
   tree: (x): x is PcieTreeData | null => x === null || isPcieTree(x),
   c2cGpus: arrayOf(isText),
 });
-const isEnvEntry = shape({ name: isText, value: isText });
+const isEnvEntry = shape({ name: isText, value: isText, shell: isText });
 
 export function isTopologyData(x: unknown): x is TopologyData {
   if (

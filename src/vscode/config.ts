@@ -27,6 +27,8 @@ export interface GdrSettings {
   readonly nccl: NcclAssumptions;
   /** Why gdrDoctor.ncclVersion / ncclEnv were not used as written (then the newest release, no env). */
   readonly ncclProblem: string | null;
+  /** gdrDoctor.ncclTestsDir: where Prove with NCCL finds nccl-tests on the nodes; null: their PATH. */
+  readonly ncclTestsDir: string | null;
 }
 
 export function readSettings(): GdrSettings {
@@ -47,6 +49,7 @@ export function readSettings(): GdrSettings {
     fleets: fleets.fleets,
     fleetProblems: fleets.problems,
     ...readNccl(c),
+    ncclTestsDir: c.get<string>(Settings.ncclTestsDir, '').trim() || null,
   };
 }
 

@@ -1,7 +1,8 @@
 // One object every command receives: the host model, the diagnoser, the view, the log, the topology
 // panel and plan documents. Built once in activate(); everything it owns is disposed with the extension.
 import * as vscode from 'vscode';
-import { DemoHost } from '../core/demo/demoHost';
+import type { ReadOnlyTexts } from './ncclTests/texts';
+import { DemoHost } from '../core/transport';
 import { PlanDocuments } from './fixes/planDocument';
 import { FleetModel } from './fleet/fleetModel';
 import { Diagnoser } from './hosts/diagnoser';
@@ -13,6 +14,7 @@ import { WorkIndicator } from './workIndicator';
 import { notifyInfo, notifyWithLog } from './notify';
 import type { ContextKeySetter } from './contextKeys';
 import { originText } from './tree/hostRow';
+import type { Watcher } from './watch/watcher';
 
 export interface Ctx {
   readonly extension: vscode.ExtensionContext;
@@ -32,6 +34,10 @@ export interface Ctx {
   readonly ncclLogs: NcclLogEditor;
   /** Context keys: the palette's, and the walkthrough's steps. */
   readonly keys: ContextKeySetter;
+  /** Watch: hosts and fleets diagnosed again on a timer, and what changed. */
+  readonly watcher: Watcher;
+  /** Read-only documents of nccl-tests summaries and proofs with NCCL. */
+  readonly ncclTests: ReadOnlyTexts;
 }
 
 /** Logs an error and shows it with a "Show Log" action. */

@@ -42,7 +42,7 @@ export function renderDetails(data: TopologyData, gpu: GpuDetail | undefined, se
   if (data.env.length > 0) {
     section.append(
       el('h3', {}, t('Suggested job environment (whole host)')),
-      el('dl', {}, ...data.env.flatMap((e) => row(e.name, e.value, 'code', copyButton(e.name, `${e.name}${e.value}`, copy)))),
+      el('dl', {}, ...data.env.flatMap((e) => row(e.name, e.value, 'code', copyButton(e.name, e.shell, copy)))),
     );
   }
   return section;

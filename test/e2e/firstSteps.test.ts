@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Locator } from 'playwright-core';
-import { DEMO_HOST_NAME } from '../../src/core/demo/demoHost';
+import { DEMO_HOST_NAME } from '../../src/core/transport/demo';
 import { REPO_ROOT, RUN_DIR } from './environment';
 import { hostsTree } from './treeRows';
 import { Workbench, screenshotFailures } from './workbench';

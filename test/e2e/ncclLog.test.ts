@@ -22,6 +22,7 @@ const FILES: Record<string, string> = {
   'job-rank0.log': 'ib-no-module-2-containers-part1-start-cut.txt',
   'efa-ring.txt': 'efa-ofi-plugin-nccl2.4-mpirun-ring-warn-cut.txt',
   'roce-channels.log': 'roce-8gpu-nccl2.27.5-gdrdma-p2p-ipc-channel-setup-cut.txt',
+  'no-module-channels.log': 'ib-no-module-2-containers-part2-channels-cut.txt',
 };
 const BIG = 'big-job.log';
 const BIG_MB = 100;
@@ -79,13 +80,40 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     const net = editorLine('Ring 00 : 7 -> 8 [send] via NET/AWS Libfabric/0');
     const warn = editorLine("NCCL WARN NET/OFI Couldn't open AV");
     const colours = await Promise.all(
-      [token(ring, 'P2P/IPC'), token(net, 'NET/AWS Libfabric/0'), token(ring, 'ip-172-32-36-209')].map(colourOf),
+      [token(ring, 'P2P/IPC'), token(net, 'NET/AWS Libfabric/0'), spanWith(ring, 'ip-172-32-36-209')].map(colourOf),
     );
     assert.strictEqual(new Set(colours).size, colours.length, `tokens share a colour: ${colours.join(', ')}`);
-    assert.notStrictEqual(await colourOf(token(warn, 'WARN')), await colourOf(token(ring, 'INFO')), 'WARN stands out from INFO');
+    assert.notStrictEqual(await colourOf(token(warn, 'WARN')), await colourOf(spanWith(ring, 'INFO')), 'WARN stands out from INFO');
+    // "NCCL INFO" is on every line: it recedes with the header (a comment's colour), so colour marks meaning, not every line.
+    assert.strictEqual(await colourOf(spanWith(ring, 'INFO')), colours[2], 'INFO is coloured as the header');
+    assert.notStrictEqual(await colourOf(spanWith(ring, 'INFO')), colours[1], 'INFO is not coloured as a connection without GDRDMA');
     withoutGdrdmaColour = colours[1];
     await workbench.tab.locator('.markers-panel .monaco-list-row', { hasText: "NCCL WARN: NET/OFI Couldn't open AV" }).first().waitFor();
     await workbench.screenshot('nccl-log-02-colours-and-warn');
+  });
+
+  it('one Problems entry per cause, an error as the summary says: the HCA line, every other line of it as related information', async function () {
+    await workbench.openFile('no-module-channels.log');
+    await languageStatus().filter({ hasText: LANGUAGE }).waitFor();
+    await workbench.runCommand('Problems: Focus on Problems View');
+    const entry = workbench.tab
+      .locator('.markers-panel .monaco-list-row', {
+        hasText: /GPU Direct RDMA disabled for HCA mlx5_1 \(no module\)/,
+      })
+      .first();
+    await entry.waitFor();
+    assert.strictEqual(await entry.locator('.codicon-error').count(), 1, 'an error, as nccl-log.no-gdrdma in the summary');
+    // Its other lines are rows of related information under it: the other HCAs, the connections left without GDRDMA.
+    await workbench.tab
+      .locator('.markers-panel .monaco-list-row', {
+        hasText: /no-module-channels\.log\[Ln \d+, Col \d+\]: Network connections without GDRDMA/,
+      })
+      .first()
+      .waitFor();
+    // The file's row counts one problem: the cause, not its nine lines.
+    const file = workbench.tab.locator('.markers-panel .monaco-list-row', { hasText: 'no-module-channels.log' }).first();
+    assert.match(await file.innerText(), /\b1\s*$/);
+    await workbench.screenshot('nccl-log-02b-problems-one-per-cause');
   });
 
   it('shows the summary lens at the top: the verdict and how many network connections used GPU Direct RDMA', async function () {
@@ -136,12 +164,26 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     });
     assert.strictEqual(cli.status, 0, cli.stderr);
     const [first, second] = cli.stdout.split('\n');
-    await summaryLine(first).waitFor();
-    await summaryLine(second).waitFor();
-    // The summary quotes NCCL's lines but is not a log: it stays plain text, with no marks of its own.
-    await languageStatus().filter({ hasText: 'Plain Text' }).waitFor();
+    // Wrapped: each line of the CLI's text starts a line of the summary.
+    await summaryLine(first.slice(0, 30), false).waitFor();
+    await summaryLine(second.slice(0, 30), false).waitFor();
+    // The summary quotes NCCL's lines but is not a log: its own language (wrapped, coloured by verdict), no marks.
+    await languageStatus().filter({ hasText: 'NCCL Log Summary' }).waitFor();
+    // Readable beside the log: the window's two halves, not a narrow column.
+    const widths = await workbench.tab
+      .locator('.part.editor .editor-group-container')
+      .evaluateAll((groups) => groups.map((g) => g.getBoundingClientRect().width));
+    assert.strictEqual(widths.length, 2);
+    assert.ok(Math.abs(widths[0] - widths[1]) < 20, `editor groups ${widths.join(' / ')} px`);
     await workbench.screenshot('nccl-log-06-analyze-summary');
-    await workbench.runCommand('View: Close Editor');
+    // Each quoted log line is a link to it.
+    const ref = workbench.tab
+      .locator('.part.editor .monaco-editor .view-line .detected-link', { hasText: /^roce-channels\.log:\d+$/ })
+      .first();
+    const target = Number((await ref.innerText()).split(':')[1]);
+    await ref.click({ modifiers: ['ControlOrMeta'] });
+    await workbench.tab.locator('.part.statusbar', { hasText: new RegExp(`Ln ${target},`) }).waitFor();
+    await workbench.runCommand('View: Close All Editors');
   });
 
   // The demo host as first opened has nvidia_peermem unloaded: gdr-doctor predicts no GDR, the log used GDRDMA throughout.
@@ -211,10 +253,12 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
       .waitFor();
     await workbench.screenshot('nccl-log-09-big-log-progress');
     await workbench.tab.locator('.part.editor .tab', { hasText: `${BIG} (NCCL summary).txt` }).waitFor({ timeout: 240_000 });
-    await summaryLine(
-      `NCCL (version not in the log), network IB; ${HOSTS} hosts, ${HOSTS * GPUS_PER_HOST} ranks seen (${BIG}: `,
-      false,
-    ).waitFor();
+    // Wrapped: the headline's words, as they come, across the lines it wraps to.
+    await workbench.tab
+      .locator('.part.editor .editor-group-container')
+      .last()
+      .locator('.view-lines', { hasText: spaced(`${HOSTS} hosts, ${HOSTS * GPUS_PER_HOST} ranks seen`) })
+      .waitFor();
     await workbench.screenshot('nccl-log-10-big-log-summary');
     assert.doesNotMatch(workbench.extensionHostLog(), /unresponsive/i);
   });
@@ -246,6 +290,11 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
       .locator('.part.editor .monaco-editor .view-lines .view-line')
       .filter({ hasText: spaced(text) })
       .first();
+  }
+
+  /** The span that holds `text` among others of the same colour (Monaco joins neighbouring tokens of one style). */
+  function spanWith(line: Locator, text: string): Locator {
+    return line.locator('span > span', { hasText: text }).first();
   }
 
   function token(line: Locator, text: string): Locator {

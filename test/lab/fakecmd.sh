@@ -274,6 +274,8 @@ run() {
     # perftest and numactl's binding form: fakeperftest.sh.
     ib_write_bw) . "$H/fakeperftest.sh"; do_ib_write_bw "$@" ;;
     numactl) case ${1:-} in --cpunodebind=*|--membind=*) . "$H/fakeperftest.sh"; do_numactl_exec "$@" ;; *) replay "$@" ;; esac ;;
+    # nccl-tests: fakenccltests.sh (one rank of a run, as srun or mpirun starts it).
+    all_reduce_perf|all_gather_perf|sendrecv_perf) . "$H/fakenccltests.sh"; do_nccl_tests "$@" ;;
     *) replay "$@" ;;
   esac
 }
@@ -293,8 +295,8 @@ if [ "$CMD" = --boot-load ]; then for m; do load "$m" "$m" || exit; done; exit 0
 ARGS=("$@")
 logcall "$@"
 [ -e "$P/delay/$CMD" ] && sleep "$(cat "$P/delay/$CMD")"
-# ib_write_bw hangs in fakeperftest.sh, after --help (the probe reads that).
-[ -e "$H/ctl/$CMD.hang" ] && [ "$CMD" != ib_write_bw ] && sleep "$(cat "$H/ctl/$CMD.hang")"
+# ib_write_bw hangs in fakeperftest.sh, after --help (the probe reads that); nccl-tests in fakenccltests.sh.
+case $CMD in ib_write_bw|all_reduce_perf|all_gather_perf|sendrecv_perf) ;; *) [ -e "$H/ctl/$CMD.hang" ] && sleep "$(cat "$H/ctl/$CMD.hang")" ;; esac
 if [ -e "$H/ctl/$CMD.flood" ] || [ -e "$H/ctl/$CMD.flood-stderr" ]; then
   run "$@"; rc=$?
   [ -e "$H/ctl/$CMD.flood" ] && yes 'gdrlab flood' | head -c "$(cat "$H/ctl/$CMD.flood")"

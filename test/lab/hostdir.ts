@@ -103,7 +103,8 @@ export function prepareHostDir(dir: string, spec: HostDirSpec, pub: LabPubKeys, 
   fs.chmodSync(path.join(dir, 'hosts'), 0o755);
   fs.chmodSync(h, 0o755);
   const profile = materialiseProfile(spec.profileDir, h, spec.delays);
-  for (const f of ['fakecmd.sh', 'fakeperftest.sh', 'hostinit.sh']) fs.copyFileSync(path.join(labSrc, f), path.join(h, f));
+  for (const f of ['fakecmd.sh', 'fakeperftest.sh', 'fakenccltests.sh', 'hostinit.sh'])
+    fs.copyFileSync(path.join(labSrc, f), path.join(h, f));
   // Verbatim: the PCI tree's links are relative, as in the kernel's sysfs.
   fs.cpSync(boots.get(spec.profileDir)!, path.join(h, 'prof', 'boot'), { recursive: true, verbatimSymlinks: true });
   fs.writeFileSync(path.join(h, 'hostname'), spec.name + '\n');

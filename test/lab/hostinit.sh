@@ -107,6 +107,9 @@ mount -t overlay -o "lowerdir=$H/bin:/usr/sbin" overlay /usr/sbin
 if [ -e "$H/slurm/roles" ]; then
   mkdir -p /etc/slurm /run/munge /run/slurm/ctld /run/slurm/d
   cp "$H/slurm/slurm.conf" /etc/slurm/slurm.conf
+  cp "$H/slurm/gres.conf" /etc/slurm/gres.conf
+  mkdir -p /run/gdrlab-gpus
+  for i in 0 1 2 3 4 5 6 7; do mknod "/run/gdrlab-gpus/nvidia$i" c 195 "$i"; done
   # slurmd insists on cgroups at /sys/fs/cgroup, which `ip netns exec` hid (fresh /sys): a
   # tmpfs there with the named v1 hierarchy "systemd" under it reads as cgroup v1, whose
   # plugin creates nothing unless a cgroup task/proctrack plugin asks (ours are task/none,

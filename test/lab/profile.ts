@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PciProfile } from './pciState';
+import { NcclTestsSpec, writeNcclTestsStandIn } from './ncclTestsProfile';
 import { SysfsPatch, patchSysfs, readSysfsSpec } from './sysfs';
 
 export interface ModuleSpec {
@@ -56,6 +57,8 @@ export interface Profile extends PciProfile {
    * `perftest/<set>.server` and `.client` of the profile or a base.
    */
   perftest?: [string, string, string, string][];
+  /** The nccl-tests stand-in (fakenccltests.sh, ncclTestsProfile.ts); absent: no nccl-tests on the host. */
+  ncclTests?: NcclTestsSpec | null;
 }
 
 /**
@@ -176,7 +179,7 @@ export function materialiseProfile(profileDir: string, hostDir: string, delays: 
 
   fs.mkdirSync(prof, { recursive: true });
   for (const dir of dirs) {
-    for (const sub of ['out', 'files', 'perftest']) {
+    for (const sub of ['out', 'files', 'perftest', 'nccl-tests']) {
       const src = path.join(dir, sub);
       if (fs.existsSync(src)) fs.cpSync(src, path.join(prof, sub), { recursive: true });
     }
@@ -228,6 +231,7 @@ export function materialiseProfile(profileDir: string, hostDir: string, delays: 
     fs.chmodSync(path.join(bin, cmd), 0o755);
   }
   for (const cmd of missing) fs.linkSync(whiteout(path.dirname(hostDir)), path.join(bin, cmd));
+  if (p.ncclTests) writeNcclTestsStandIn(profileDir, prof, bin, hostDir, p.ncclTests);
   return p;
 }
 

@@ -61,6 +61,13 @@ function slurmConf(s: Required<LabSlurm>, byName: Map<string, ClusterHost>): str
     'JobAcctGatherType=jobacct_gather/none',
     'AccountingStorageType=accounting_storage/none',
     'SchedulerType=sched/builtin',
+    // GPUs as Slurm counts them (GRES without device files: the hosts have none), so srun can ask for them
+    // (--gpus-per-node, which needs select/cons_tres); 8 CPUs each as configured, not as the test
+    // machine has, so a step can run one task per GPU (prove --nccl).
+    'SelectType=select/cons_tres',
+    'SelectTypeParameters=CR_Core',
+    'GresTypes=gpu',
+    'SlurmdParameters=config_overrides',
     'ReturnToService=2',
     'MailProg=/bin/true',
     // Per host: /run is each host's private tmpfs.
@@ -71,11 +78,14 @@ function slurmConf(s: Required<LabSlurm>, byName: Map<string, ClusterHost>): str
     `SlurmctldLogFile=${path.join(ctl.h, 'slurm', 'slurmctld.log')}`,
     // %n: the node name, so each slurmd logs into its own host folder.
     `SlurmdLogFile=${path.join(path.dirname(ctl.h), '%n', 'slurm', 'slurmd.log')}`,
-    ...s.nodes.map((n) => `NodeName=${n} NodeAddr=${byName.get(n)!.address} CPUs=1 State=UNKNOWN`),
+    ...s.nodes.map((n) => `NodeName=${n} NodeAddr=${byName.get(n)!.address} CPUs=${LAB_GPUS} Gres=gpu:${LAB_GPUS} State=UNKNOWN`),
     `PartitionName=${s.partition} Nodes=${s.nodes.join(',')} Default=YES MaxTime=INFINITE State=UP`,
     '',
   ].join('\n');
 }
+
+/** GPUs (and CPUs) each node offers Slurm: the lab's GPU profiles have 8. */
+const LAB_GPUS = 8;
 
 function mungeIds(): { uid: number; gid: number } {
   const line = fs
@@ -100,6 +110,9 @@ export function prepareSlurm(dir: string, spec: LabSlurm, hosts: readonly Cluste
     const roles = [...(name === s.controller ? ['ctld'] : []), ...(s.nodes.includes(name) ? ['d'] : [])];
     fs.writeFileSync(path.join(sd, 'roles'), roles.map((r) => r + '\n').join(''));
     fs.writeFileSync(path.join(sd, 'slurm.conf'), conf);
+    // Slurm counts a GPU by its device file: hostinit.sh makes /run/gdrlab-gpus/nvidia0..7 (NVIDIA's
+    // char major 195) in the host's private /run. Slurm only stats them; nothing opens them.
+    fs.writeFileSync(path.join(sd, 'gres.conf'), `Name=gpu File=/run/gdrlab-gpus/nvidia[0-${LAB_GPUS - 1}]\n`);
     // munged insists: key readable by its own user only, log writable by it.
     fs.writeFileSync(path.join(sd, 'munge.key'), key, { mode: 0o400 });
     fs.writeFileSync(path.join(sd, 'munged.log'), '');

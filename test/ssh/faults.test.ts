@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { PROBE_COMMANDS, ProbeCommandSpec } from '../../src/core/probe/commands';
 import { CommandResult } from '../../src/core/probe/frames';
 import { ProbeReport, ProbeRunner, runProbe } from '../../src/core/probe/runProbe';
-import { sshRunner } from '../../src/core/probe/sshRunner';
+import { sshRunner } from '../../src/core/transport/sshRunner';
 import { connect, SshConnection } from '../../src/core/ssh/connect';
 import { parseDestination } from '../../src/core/ssh/destination';
 import { ConnectError } from '../../src/core/ssh/errors';

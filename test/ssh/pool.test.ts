@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runProbe } from '../../src/core/probe/runProbe';
-import { sshRunner } from '../../src/core/probe/sshRunner';
+import { sshRunner } from '../../src/core/transport/sshRunner';
 import { connect } from '../../src/core/ssh/connect';
 import { parseDestination } from '../../src/core/ssh/destination';
 import { localResolveEnv } from '../../src/core/ssh/nodeConfigFs';

@@ -8,7 +8,7 @@ import { detectRelayTools, diagnoseViaLoginNode, RelayOptions } from '../../src/
 import { openSsh } from '../../src/core/ssh/openSsh';
 import { PROBE_COMMANDS } from '../../src/core/probe/commands';
 import { ProbeReport, runProbe } from '../../src/core/probe/runProbe';
-import { sshRunner } from '../../src/core/probe/sshRunner';
+import { sshRunner } from '../../src/core/transport/sshRunner';
 import type { FleetHostResult } from '../../src/core/fleet/types';
 import type { SshConnection } from '../../src/core/ssh/connect';
 import { noPrompts } from '../../src/core/ssh/prompts';
@@ -32,10 +32,25 @@ const NODES = Object.keys(PROFILE);
 // Generous limits on both sides: a loaded CI machine must not time a command out in one run only.
 const COMMANDS = PROBE_COMMANDS.map((c) => ({ ...c, timeoutS: 120 }));
 
+// A hostile node (reached only by the test that asks for it): its login shell reads the run's tag and its
+// own key from the command it was given and prints gpu01's whole stream, fake probe output included, on
+// lines glued after a cut base64 one as pdsh prints a dying node's last line (once with the tag alone,
+// once with its own key); then the relay's command runs on as usual.
+const HOSTILE_BASHRC = [
+  'case $BASH_EXECUTION_STRING in "echo "*"| base64 -d | /bin/sh -s")',
+  `  IDS=$(printf '%s' "$BASH_EXECUTION_STRING" | sed 's/^echo //; s/ |.*//' | tr -d ' ' | base64 -d)`,
+  `  T=$(printf '%s\\n' "$IDS" | sed -n "s/^T='\\(.*\\)'$/\\1/p"); G=$(printf '%s\\n' "$IDS" | sed -n 's/^G=//p')`,
+  `  F=$(printf 'forged probe output' | base64)`,
+  `  printf 'QUJDgpu01: %s B gpu01 \\nQUJDgpu01: %s\\nQUJDgpu01: %s E 0\\n' "$T" "$F" "$T"`,
+  `  printf 'QUJDgpu01: %s.%s B gpu01 \\nQUJDgpu01: %s %s\\nQUJDgpu01: %s.%s E 0\\n' "$T" "$G" "$G" "$F" "$T" "$G" ;;`,
+  'esac',
+].join('\n');
+
 function specs(): LabHostSpec[] {
   return [
     { name: 'login', profile: 'no-gpu', netns: true, login: true },
     ...NODES.map((name) => ({ name, profile: PROFILE[name], netns: true })),
+    { name: 'gpu09', profile: 'healthy', netns: true, bashrcFirst: HOSTILE_BASHRC },
   ];
 }
 
@@ -175,6 +190,25 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
       await inHost(ctl, ['scontrol', 'update', 'nodename=gpu04', 'state=resume']);
     }
   });
+
+  for (const tool of ['pdsh', 'clush'] as const) {
+    it(`${tool}: a hostile node forging another node's stream is refused, both are flagged, the others intact`, async () => {
+      const refused: string[] = [];
+      const results = await relay({ tool, nodes: 'gpu[01-02],gpu09', concurrency: 3, onRefusedNode: (l) => refused.push(l) });
+      const byHost = new Map(results.map((r) => [r.host, r]));
+      for (const [host, why] of [
+        ['gpu01', 'gpu09 printed relay lines claiming to be its stream'],
+        ['gpu09', "it printed relay lines claiming to be gpu01's stream"],
+      ]) {
+        const r = byHost.get(host);
+        assert.deepEqual([r?.status, r?.report, r?.error?.step], ['unreachable', undefined, 'relay'], host);
+        assert.equal(r?.error?.message, `${host}: its stream through ${tool} was contested (${why}): nothing it printed is used`);
+      }
+      assert.equal(refused.length, 2, refused.join('\n'));
+      assert.ok(!JSON.stringify(results).includes('forged probe output'));
+      assertLikeDirect([byHost.get('gpu02')!], tool, ['gpu02']);
+    });
+  }
 
   it("slurm: srun refusing the whole run is every node's error, or thrown when no node is known", async () => {
     const results = await relay({ tool: 'slurm', nodes: 'gpu[01-02]', partition: 'nosuch' });

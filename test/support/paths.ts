@@ -17,5 +17,5 @@ export function fixtureFiles(dir: string): string[] {
     .map((f) => path.join(full, f));
 }
 
-/** The demo host's recordings (src/core/demo/demoHost.ts; sources: media/demo/SOURCES.md). */
+/** The demo host's recordings (src/core/transport/demo.ts; sources: media/demo/SOURCES.md). */
 export const DEMO_DIR = path.join(REPO_ROOT, 'media/demo');

@@ -5,7 +5,7 @@
 export type Severity = 'error' | 'warning' | 'info';
 
 /** Quick fixes src/core/fixes/ can perform (docs/peer-memory.md §5, docs/platform.md §3). */
-export type FixId = 'load-peermem' | 'persist-peermem' | 'disable-acs' | 'persist-acs';
+export type FixId = 'load-peermem' | 'persist-peermem' | 'disable-acs' | 'persist-acs' | 'export-timer';
 
 export interface Finding {
   /** Stable id (`peermem.not-loaded`); several findings may share one (one per failed command). */

@@ -15,11 +15,6 @@ export interface SuggestedEnv {
   readonly notes: string[];
 }
 
-/** `NAME='value'` as a POSIX shell reads it (the leading `=` of NCCL_IB_HCA survives either way; quoting makes it plain). */
-export function shellAssignment(name: string, value: string): string {
-  return `${name}='${value.replace(/'/g, `'\\''`)}'`;
-}
-
 export function suggestEnv(pairs: readonly GpuNicPair[], hv: HostVerdict | null): SuggestedEnv {
   const env: Record<string, string> = {};
   const notes: string[] = [];

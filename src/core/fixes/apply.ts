@@ -11,6 +11,7 @@ import { FixPlan, FixResult, FixStatus, FixStep, StepOutcome } from './types';
 import { verifyAcs, verifyAcsUnit } from './acsVerify';
 import { Verification, verifyLoad, verifyPersist } from './verify';
 import { DeviceHolder, HOLDERS_EXIT, holderText, parseHolders } from './holders';
+import { verifyTimer } from './timerPlan';
 import { t } from '../l10n';
 
 export interface ApplyOptions {
@@ -23,6 +24,8 @@ export interface ApplyOptions {
   readonly rereadState: () => Promise<Parsed<PersistState>>;
   /** A fresh reading of persist-acs's unit and link, to verify it. */
   readonly rereadUnit?: () => Promise<Parsed<PersistState>>;
+  /** A fresh reading of export-timer's units, link and first metrics file, to verify it. */
+  readonly rereadTimer?: () => Promise<Parsed<PersistState['files']>>;
   /** The marker the plan's `sudo -S -p` commands carry. */
   readonly sudoMarker: string;
   /** Why no password may go to the host; a plan needing sudo's password is then refused unasked. */
@@ -53,10 +56,12 @@ export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<Fi
     stdin = `${password}\n`;
   }
   const steps: StepOutcome[] = [];
+  let accepted: Partial<FixResult> = {};
   for (const step of plan.steps) {
     const r = await options.shell.run(step.command, { stdin, timeoutMs: step.timeoutMs });
     const outcome = stepOutcome(step, r, options.sudoMarker);
     steps.push(outcome);
+    if (outcome.ok && stdin !== undefined && sudoPrompts(r, options.sudoMarker) > 0) accepted = { passwordAccepted: true };
     const holders = parseHolders(outcome.stdout);
     if (outcome.ok) continue;
     if (r.exitCode === HOLDERS_EXIT && holders.length > 0) return result('refused', holdersRefusal(plan, holders), { steps, holders });
@@ -64,6 +69,7 @@ export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<Fi
     return result('failed', failure.message, {
       steps,
       findings: failure.findings,
+      ...accepted,
       ...(failure.passwordRejected ? { passwordRejected: true } : {}),
     });
   }
@@ -71,15 +77,16 @@ export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<Fi
   if (plan.steps.some((s) => s.kind === 'load')) checks.push(await verifyLoad(plan, options.reprobe));
   if (plan.steps.some((s) => s.kind === 'acs')) checks.push(await verifyAcs(plan, options.shell, stdin));
   if (plan.steps.some((s) => s.kind === 'persist')) {
-    checks.push(plan.acs ? await verifyAcsUnit(plan, options.rereadUnit) : await verifyPersist(plan, options.rereadState));
+    if (plan.timer) checks.push(await verifyTimer(plan, options.rereadTimer));
+    else checks.push(plan.acs ? await verifyAcsUnit(plan, options.rereadUnit) : await verifyPersist(plan, options.rereadState));
   }
   const failed = checks.find((c) => !c.ok);
   const verification = checks.flatMap((c) => c.lines);
   // Forced past them, the processes the script listed are kept with the result.
   const seen = steps.flatMap((s) => parseHolders(s.stdout));
   const extra = seen.length > 0 ? { holders: seen } : {};
-  if (failed) return result('failed', failed.message, { steps, verification, ...extra });
-  return result('applied', checks.map((c) => c.message).join(' '), { steps, verification, ...extra });
+  if (failed) return result('failed', failed.message, { steps, verification, ...accepted, ...extra });
+  return result('applied', checks.map((c) => c.message).join(' '), { steps, verification, ...accepted, ...extra });
 }
 
 function holdersRefusal(plan: FixPlan, holders: readonly DeviceHolder[]): string {
@@ -90,6 +97,11 @@ function holdersRefusal(plan: FixPlan, holders: readonly DeviceHolder[]): string
     plan.host,
     holders.map(holderText).join('; '),
   );
+}
+
+/** How many times sudo printed its prompt (the plan's `-p` marker) on stderr: once per password it read. */
+function sudoPrompts(r: ShellResult, marker: string): number {
+  return r.stderr.toString('utf8').split(marker).length - 1;
 }
 
 function stepOutcome(step: FixStep, r: ShellResult, marker: string): StepOutcome {
@@ -111,7 +123,7 @@ interface Failure {
 function describeFailure(plan: FixPlan, step: FixStep, r: ShellResult, o: StepOutcome, marker: string, first: boolean): Failure {
   const unchanged = first ? t('nothing was changed') : t('the steps before it ran, nothing after it');
   const printed = [o.stdout.trim(), o.stderr.trim()].filter((text) => text !== '').join('\n') || t('(nothing)');
-  const asked = r.stderr.toString('utf8').split(marker).length - 1;
+  const asked = sudoPrompts(r, marker);
   if (plan.privilege === 'sudo-password' && (asked > 1 || WRONG_PASSWORD.test(o.stderr))) {
     return {
       message: t(

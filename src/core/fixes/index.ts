@@ -21,7 +21,7 @@ export type { PlanInput } from './plan';
 export { applyFix } from './apply';
 export type { ApplyOptions } from './apply';
 export { newSudoMarker, prepareFix, readPersistState, readUnitState, runPlan, sshFixSession, sudoPasswordVia } from './session';
-export type { FixSession, RunOptions } from './session';
+export type { FixOptions, FixSession, RunOptions } from './session';
 export type { RemoteShell, ShellResult } from './shell';
 export { parsePersistState } from './persistState';
 export type { FileState, PersistState } from './persistState';

@@ -7,6 +7,8 @@ import { RuleContext, ruleContext } from '../diagnosis/context';
 import { Parsed } from '../parsers/result';
 import { ProbeReport } from '../probe/runProbe';
 import { planAcs } from './acsPlan';
+import { planTimer } from './timerPlan';
+import type { TimerState } from './timerScripts';
 import { unifiedDiff } from './diff';
 import { PersistState, linesNaming } from './persistState';
 import {
@@ -35,6 +37,8 @@ export interface PlanInput {
   readonly persistState?: Parsed<PersistState>;
   /** READ_UNIT_COMMAND's output, read; persist-acs needs it. */
   readonly unitState?: Parsed<PersistState>;
+  /** READ_TIMER_COMMAND's output, read; export-timer needs it. */
+  readonly timerState?: Parsed<TimerState>;
   /** sudo's prompt marker (random per run) for `sudo -S -p`. */
   readonly sudoMarker: string;
   /** Go on although processes hold the GPUs or RDMA devices (disable-acs; --force, or yes when asked). */
@@ -70,6 +74,7 @@ export function planFix(input: PlanInput): FixPlan {
   }
   if (input.fixId === 'disable-acs' || input.fixId === 'persist-acs')
     return planAcs({ ...input, fixId: input.fixId }, base, findings, pairs);
+  if (input.fixId === 'export-timer') return planTimer(input, base);
   if (ctx.host.operatorManaged) {
     return refused(base, {
       refused: t(

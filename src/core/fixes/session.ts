@@ -3,7 +3,7 @@
 // reached: over SSH (sshFixSession) or, in tests, anything that runs a command line.
 import { randomBytes } from 'node:crypto';
 import { Parsed, fail } from '../parsers/result';
-import { probeHost } from '../host/diagnoseHost';
+import { probeHost } from '../transport';
 import type { ProbeReport } from '../probe/runProbe';
 import type { SshConnection } from '../ssh/connect';
 import { SshPrompts } from '../ssh/prompts';
@@ -12,6 +12,7 @@ import { PersistState, parsePersistState } from './persistState';
 import { planFix } from './plan';
 import { READ_UNIT_COMMAND } from './acsBoot';
 import { READ_STATE_COMMAND } from './scripts';
+import { parseTimerState, readTimerBackCommand, readTimerCommand, TEXTFILE_DIRS, TimerState } from './timerScripts';
 import { RemoteShell, sshShell } from './shell';
 import { FixId, FixPlan, FixResult } from './types';
 import { t } from '../l10n';
@@ -70,25 +71,46 @@ export function readUnitState(shell: RemoteShell): Promise<Parsed<PersistState>>
   return readFiles(shell, READ_UNIT_COMMAND, t('the ACS unit'), false);
 }
 
+/** What export-timer needs to know of the host (gdr-doctor, Node, textfile directories, the units), as the login user. */
+export async function readTimerState(shell: RemoteShell, textfileDir?: string): Promise<Parsed<TimerState>> {
+  const dirs = textfileDir !== undefined ? [textfileDir] : TEXTFILE_DIRS;
+  const r = await shell.run(readTimerCommand(dirs), { timeoutMs: READ_STATE_TIMEOUT_MS });
+  if (r.connectionLost || r.timedOut || r.exitCode !== 0) return fail(1, readFailure(t('the timer state'), r));
+  return parseTimerState(r.stdout, dirs);
+}
+
+/** The timer's units, link and first metrics file, read back after export-timer. */
+async function readTimerBack(shell: RemoteShell, plan: FixPlan): Promise<Parsed<PersistState['files']>> {
+  const r = await shell.run(readTimerBackCommand(plan.timer?.command.textfileDir ?? '/'), { timeoutMs: READ_STATE_TIMEOUT_MS });
+  if (r.connectionLost || r.timedOut || r.exitCode !== 0) return fail(1, readFailure(t('the timer units'), r));
+  const state = parsePersistState(r.stdout, { dirLine: false });
+  return state.ok ? { ok: true, value: state.value.files } : state;
+}
+
+function readFailure(what: string, r: Awaited<ReturnType<RemoteShell['run']>>): string {
+  const why = r.connectionLost ? t('connection lost') : r.timedOut ? t('timed out') : `exit ${r.exitCode}`;
+  return t('reading {0} failed ({1}): {2}', what, why, r.stderr.toString('utf8').trim() || t('no message'));
+}
+
 async function readFiles(shell: RemoteShell, command: string, what: string, dirLine: boolean): Promise<Parsed<PersistState>> {
   const r = await shell.run(command, { timeoutMs: READ_STATE_TIMEOUT_MS });
-  if (r.connectionLost || r.timedOut || r.exitCode !== 0) {
-    const why = r.connectionLost ? t('connection lost') : r.timedOut ? t('timed out') : `exit ${r.exitCode}`;
-    return fail(1, t('reading {0} failed ({1}): {2}', what, why, r.stderr.toString('utf8').trim() || t('no message')));
-  }
+  if (r.connectionLost || r.timedOut || r.exitCode !== 0) return fail(1, readFailure(what, r));
   return parsePersistState(r.stdout, { dirLine });
 }
 
 /** Probes the host and builds the plan; runs nothing that changes the host. */
-export async function prepareFix(
-  session: FixSession,
-  fixId: FixId,
-  sudoMarker: string,
-  options: { force?: boolean } = {},
-): Promise<FixPlan> {
+export interface FixOptions {
+  /** export-timer: node_exporter's textfile directory on the host; default the first of TEXTFILE_DIRS there. */
+  readonly textfileDir?: string;
+  /** Go on although processes hold the GPUs or RDMA devices (disable-acs). */
+  readonly force?: boolean;
+}
+
+export async function prepareFix(session: FixSession, fixId: FixId, sudoMarker: string, options: FixOptions = {}): Promise<FixPlan> {
   const report = await session.probe();
   const persistState = fixId === 'persist-peermem' ? await readPersistState(session.shell) : undefined;
   const unitState = fixId === 'persist-acs' ? await readUnitState(session.shell) : undefined;
+  const timerState = fixId === 'export-timer' ? await readTimerState(session.shell, options.textfileDir) : undefined;
   const plan = planFix({
     fixId,
     host: session.host,
@@ -96,6 +118,7 @@ export async function prepareFix(
     report,
     persistState,
     unitState,
+    timerState,
     sudoMarker,
     force: options.force,
   });
@@ -118,6 +141,7 @@ export function runPlan(plan: FixPlan, session: FixSession, options: RunOptions)
     reprobe: session.probe,
     rereadState: () => readPersistState(session.shell),
     rereadUnit: () => readUnitState(session.shell),
+    rereadTimer: () => readTimerBack(session.shell, plan),
     sudoMarker: options.sudoMarker,
     // Checked again here: a plan may have been made over another connection to the host.
     passwordsRefused: session.passwordsRefused,

@@ -23,7 +23,7 @@ function findingLines(findings: readonly Finding[]): string[] {
   ]);
 }
 
-/** After the status of a plan or result made on the demo host (src/core/demo). */
+/** After the status of a plan or result made on the demo host (src/core/fixes/demo). */
 export const simulatedWords = (): string => t('SIMULATED on the demo host: nothing runs on any machine');
 
 export function formatPlan(plan: FixPlan): string {

@@ -8,7 +8,7 @@ import type { PciTarget } from './rootChecks';
 export type { FixId } from '../diagnosis';
 
 /** Every quick fix, in the order a host needs them. */
-export const FIX_IDS: readonly FixId[] = ['load-peermem', 'persist-peermem', 'disable-acs', 'persist-acs'];
+export const FIX_IDS: readonly FixId[] = ['load-peermem', 'persist-peermem', 'disable-acs', 'persist-acs', 'export-timer'];
 
 export function isFixId(id: string): id is FixId {
   return (FIX_IDS as readonly string[]).includes(id);
@@ -61,7 +61,7 @@ export interface FixPlan {
   readonly findings: Finding[];
   /** dma-buf prerequisites are met: a failed load is then less serious (ofed-mismatch severity). */
   readonly dmabufAvailable: boolean;
-  /** Made on the demo host (src/core/demo): applying it changes only the demo's replayed state. */
+  /** Made on the demo host (src/core/fixes/demo): applying it changes only the demo's replayed state. */
   readonly simulated?: boolean;
   /** disable-acs / persist-acs: the bridges written, and how to read them back and undo. */
   readonly acs?: AcsPlan;
@@ -69,6 +69,14 @@ export interface FixPlan {
   readonly otherFileChanges?: FileChange[];
   /** persist-acs: the kernel's own parameter in the bootloader's command line, or the checked boot unit. */
   readonly persistVia?: 'kernel-parameter' | 'boot-unit';
+  /** export-timer: the command the timer runs and the two units, as planned (timerPlan.ts). */
+  readonly timer?: TimerPlan;
+}
+
+export interface TimerPlan {
+  readonly command: { readonly node: string; readonly cli: string; readonly textfileDir: string };
+  readonly service: string;
+  readonly timer: string;
 }
 
 export interface AcsBridge {
@@ -122,4 +130,9 @@ export interface FixResult {
   readonly passwordRejected?: boolean;
   /** Processes that held the GPUs or RDMA devices when the script looked (it stopped unless forced). */
   readonly holders?: DeviceHolder[];
+  /**
+   * sudo demonstrably took the password that was sent: it asked for it (its prompt marker on stderr) and a step
+   * then exited 0. A step that timed out, was cut off or ran without asking (cached credentials) proves nothing.
+   */
+  readonly passwordAccepted?: boolean;
 }

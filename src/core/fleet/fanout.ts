@@ -2,9 +2,9 @@
 // deadline and all under an overall one. A host that fails, hangs or refuses holds only its own
 // slot, and every host ends with a result (never a throw), so a fleet summary always has all of them.
 import type { NcclAssumptions } from '../diagnosis';
-import { diagnoseProbed, probeHost, ProbedHost } from '../host/diagnoseHost';
+import { diagnoseProbed } from '../host/diagnoseHost';
+import { probeHost, ProbedHost, SshProbeOptions } from '../transport';
 import { classifyConnectError } from '../ssh/errors';
-import type { SshProbeOptions } from '../ssh/probeOverSsh';
 import { statusOfProbe } from './status';
 import type { FleetHostResult, FleetPath } from './types';
 import { t } from '../l10n';
@@ -19,12 +19,12 @@ export const DEFAULT_FLEET_CONCURRENCY = 32;
  */
 export const STOP_GRACE_MS = 5000;
 
-export type { ProbedHost } from '../host/diagnoseHost';
+export type { ProbedHost } from '../transport';
 
 /** Connects to and probes one host; rejects (a ConnectError) when it cannot be reached. Aborting `signal` must stop it. */
 export type ProbeHost = (host: string, signal: AbortSignal) => Promise<ProbedHost>;
 
-/** The fan-out's probeHost for direct SSH: each host over a connection of its own (diagnoseHost.ts). */
+/** The fan-out's probeHost for direct SSH: each host over a connection of its own (core/transport). */
 export function sshProbeHost(options: SshProbeOptions): ProbeHost {
   return (host, signal) => probeHost({ kind: 'ssh', destination: host, reach: options }, { deadlineMs: options.probeDeadlineMs, signal });
 }

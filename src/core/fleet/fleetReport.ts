@@ -4,7 +4,7 @@
 import { Finding } from '../diagnosis';
 import { diagnosisJson } from '../report/diagnosisReport';
 import { FleetGroup, fleetSummaryLine } from './grouping';
-import { HostListError, foldHostList } from './hostlist';
+import { HostListError, foldHostList } from '../parsers/hostlist';
 import { FleetHostResult } from './types';
 import { t } from '../l10n';
 

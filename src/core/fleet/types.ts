@@ -5,7 +5,7 @@ import type { Diagnosis } from '../diagnosis';
 import type { ProbeReport } from '../probe/runProbe';
 import type { ConnectStep } from '../ssh/errors';
 import type { SshTarget } from '../ssh/sshConfig';
-import type { RelayTool } from './relay/tools';
+import type { RelayTool } from '../transport';
 
 /**
  * ok: the probe finished and no finding is an error or warning; findings: it finished (or mostly) with
@@ -32,4 +32,9 @@ export interface FleetHostResult {
   /** unreachable/timed-out/cancelled: where it stopped and what was said (host, step, text). */
   readonly error?: { readonly step: ConnectStep | 'relay' | 'deadline' | 'cancelled'; readonly message: string };
   readonly durationMs: number;
+  /**
+   * Where the command outputs were kept out of memory (a relay at scale, relay/spill.ts): `report` then holds
+   * only what the summary needs (no outputs, the comparisons' facts) and this reads the whole report back.
+   */
+  readonly fullReport?: () => Promise<ProbeReport>;
 }

@@ -2,6 +2,7 @@
 // GPUs, NICs and the reasons GPU Direct RDMA was off; the verdict; the findings.
 import { ncclLogFindings } from './findings';
 import type { HostState } from './hostState';
+import { atLeast, parseNcclVersion } from '../topology/nccl/version';
 import { pairDisabledReason, unexplainedReason } from './reasons';
 import type { SummaryState } from './summaryState';
 import type { NcclConnectionCount, NcclLogHca, NcclLogHost, NcclLogReason, NcclLogSummary, NcclLogVerdict } from './types';
@@ -11,7 +12,8 @@ export function buildSummary(s: SummaryState): NcclLogSummary {
   const ncclVersion = first.done ? null : first.value[0];
   const cudaVersion = first.done ? null : first.value[1].cuda;
   const hosts = [...s.hosts.values()].sort((a, b) => naturalCompare(a.name, b.name)).map((h) => hostSummary(h, ncclVersion));
-  const netConnections = sum(hosts.map((h) => h.netConnections));
+  // Hosts past the limit are not listed, but their connections count.
+  const netConnections = sum([...hosts.map((h) => h.netConnections), { total: s.more.total, gdrdma: s.more.gdrdma }]);
   const withoutFindings = {
     ncclVersion,
     cudaVersion,
@@ -23,6 +25,8 @@ export function buildSummary(s: SummaryState): NcclLogSummary {
     warnings: [...s.warnings].map(([text, w]) => ({ text, count: w.count, first: w.first })),
     env: Object.fromEntries(s.env),
     files: s.files,
+    rayFolded: s.rayFolded,
+    dropped: { ...s.budget.dropped },
   };
   return { ...withoutFindings, findings: ncclLogFindings(withoutFindings, s) };
 }
@@ -37,11 +41,13 @@ export function verdict(net: NcclConnectionCount, connectionLines: number): Nccl
 }
 
 function hostSummary(h: HostState, ncclVersion: string | null): NcclLogHost {
-  const gpus = [...h.gpus.values()]
-    .sort((a, b) => a.dev - b.dev)
+  const gpus = h.gpus
+    .all()
+    .sort((a, b) => (a.nvmlDev ?? a.dev) - (b.nvmlDev ?? b.dev) || a.dev - b.dev || (a.busId ?? '').localeCompare(b.busId ?? ''))
     .map((g) => ({
       dev: g.dev,
       busId: g.busId,
+      nvmlDev: g.nvmlDev,
       ranks: [...g.ranks].sort((a, b) => a - b),
       dmabuf: g.dmabuf,
       netConnections: { total: g.total, gdrdma: g.gdrdma },
@@ -62,19 +68,42 @@ function hostSummary(h: HostState, ncclVersion: string | null): NcclLogHost {
 
 function reasons(h: HostState, ncclVersion: string | null): NcclLogReason[] {
   const list: NcclLogReason[] = [...h.reasons].map(([reason, evidence]) => ({ reason, evidence }));
-  for (const p of h.disabledPairs.values()) list.push({ reason: pairDisabledReason(p, ncclVersion), evidence: p.ref });
+  for (const p of h.disabledPairs.values()) {
+    const index = pairHcaIndex(p.hca, ncclVersion);
+    const hca = index === null ? p.hca : (h.nicName(p.pid, 'IB', index) ?? p.hca);
+    list.push({ reason: pairDisabledReason({ ...p, hca }, ncclVersion), evidence: p.ref });
+  }
   if (list.length === 0 && h.total > h.gdrdma && h.firstWithoutGdrdma !== null) {
     list.push({ reason: unexplainedReason(h.total - h.gdrdma, h.total), evidence: h.firstWithoutGdrdma });
   }
   return list;
 }
 
+/**
+ * The NIC number a "GPU Direct RDMA Disabled for GPU … / HCA <n>" line names (src/graph/paths.cc
+ * ncclTopoCheckGdr): `%d`, the index, up to 2.20; `%lx` of the net's topology id (the system id in the top
+ * byte, the index below) in 2.21–2.28; "NET/<system>-<index>" in decimal from 2.29. null when the log's
+ * version leaves a number of two digits or more open (10 is ten up to 2.20, sixteen after).
+ */
+export function pairHcaIndex(printed: string, ncclVersion: string | null): number | null {
+  const dash = /^\d+-(\d+)$/.exec(printed);
+  if (dash) return Number(dash[1]);
+  if (!/^[0-9a-f]{1,16}$/i.test(printed)) return null;
+  const v = ncclVersion === null ? null : parseNcclVersion(ncclVersion);
+  const hex = v === null ? /[a-f]/i.test(printed) || null : atLeast(v, 2, 21);
+  if (hex === null) return printed.length === 1 ? Number(printed) : null;
+  return hex ? Number(BigInt(`0x${printed}`) & LOCAL_ID_MASK) : Number(printed);
+}
+
+/** NCCL_TOPO_ID_LOCAL_ID (src/graph/topo.h, 2.21+): the index below the system id's byte. */
+const LOCAL_ID_MASK = 0x00ff_ffff_ffff_ffffn;
+
 /** The job's HCAs by name: GDR false if any host's Disabled line names it, true if only Enabled lines do. */
 function jobHcas(hosts: readonly NcclLogHost[]): NcclLogHca[] {
-  const byName = new Map<string, { name: string; gdr: boolean | null; dmabuf: true | null }>();
+  const byName = new Map<string, { name: string; net: string; gdr: boolean | null; dmabuf: true | null }>();
   for (const hca of hosts.flatMap((h) => h.hcas)) {
     const seen = byName.get(hca.name);
-    if (!seen) byName.set(hca.name, { name: hca.name, gdr: hca.gdr, dmabuf: hca.dmabuf });
+    if (!seen) byName.set(hca.name, { name: hca.name, net: hca.net, gdr: hca.gdr, dmabuf: hca.dmabuf });
     else {
       seen.gdr = seen.gdr === false || hca.gdr === false ? false : (seen.gdr ?? hca.gdr);
       seen.dmabuf = seen.dmabuf ?? hca.dmabuf;

@@ -31,7 +31,9 @@ export function compareNcclLogWithHost(input: CompareInput): NcclHostComparison 
   const matched = matchGpus(logHost, diagnosis.pairs, input.report);
   const everyNic = new Set(diagnosis.pairs.flatMap((p) => nicNames(p)));
   const gpus = matched.map((m) => compareGpu(m, diagnosis.pairs, everyNic));
-  const unmatchedLogGpus = logHost.gpus.filter((g) => g.netConnections.total > 0 && !matched.some((m) => m.log === g)).map((g) => g.dev);
+  const unmatchedLogGpus = logHost.gpus
+    .filter((g) => g.netConnections.total > 0 && !matched.some((m) => m.log === g))
+    .map((g) => g.nvmlDev ?? g.dev);
   const hostNics = (rdmaPorts(input.report) ?? []).filter((p) => p.active !== false && p.linkLayer !== 'other');
   const base = {
     host: input.host,
@@ -62,21 +64,31 @@ function assumptionsForLog(
 interface MatchedGpu {
   readonly log: NcclLogGpu;
   readonly pair: GpuNicPair;
-  readonly matchedBy: 'busId' | 'device';
+  readonly matchedBy: 'busId' | 'nvmlDev' | 'device';
 }
 
 /**
  * The log's GPUs among the host's: by busId where the log printed one (NCCL before 2.18.3 prints it in
- * connection lines, every release in "Init COMPLETE"), else by CUDA device number read as nvidia-smi's
- * index (true unless CUDA_VISIBLE_DEVICES or CUDA_DEVICE_ORDER reorders them; the evidence says which).
+ * connection lines, every release in "Init COMPLETE"); else by NVML index (Init lines from 2.19, connection
+ * lines from 2.18.3), which is nvidia-smi's; else by CUDA device number read as nvidia-smi's index (true
+ * unless CUDA_VISIBLE_DEVICES or CUDA_DEVICE_ORDER reorders them; the evidence says which) — but not where
+ * several of the log's GPUs share one device number: a job that gives each process one GPU prints `[0]`
+ * in every process, and all of them are not GPU0.
  */
 function matchGpus(logHost: NcclLogHost, pairs: readonly GpuNicPair[], report: ProbeReport): MatchedGpu[] {
   const busIds = new Map(gpuFacts(report, factOf(report, 'pci-sysfs') ?? null).map((g) => [g.name, busIdNumber(g.busId)]));
+  const devCount = new Map<number, number>();
+  for (const g of logHost.gpus) devCount.set(g.dev, (devCount.get(g.dev) ?? 0) + 1);
   return logHost.gpus.flatMap((log): MatchedGpu[] => {
     const bus = busIdNumber(log.busId);
-    const byBus = bus === null ? undefined : pairs.find((p) => busIds.get(p.gpu) === bus);
-    if (byBus) return [{ log, pair: byBus, matchedBy: 'busId' }];
-    const byDev = log.dev >= 0 && bus === null ? pairs.find((p) => p.gpu === `GPU${log.dev}`) : undefined;
+    if (bus !== null) {
+      const byBus = pairs.find((p) => busIds.get(p.gpu) === bus);
+      return byBus ? [{ log, pair: byBus, matchedBy: 'busId' }] : [];
+    }
+    const byNvml = log.nvmlDev === null ? undefined : pairs.find((p) => p.gpu === `GPU${log.nvmlDev}`);
+    if (byNvml) return [{ log, pair: byNvml, matchedBy: 'nvmlDev' }];
+    if (log.nvmlDev !== null || log.dev < 0 || (devCount.get(log.dev) ?? 0) > 1) return [];
+    const byDev = pairs.find((p) => p.gpu === `GPU${log.dev}`);
     return byDev ? [{ log, pair: byDev, matchedBy: 'device' }] : [];
   });
 }
@@ -92,9 +104,11 @@ function compareGpu(m: MatchedGpu, pairs: readonly GpuNicPair[], everyNic: Reado
   const { log, pair } = m;
   const proxy = pair.proxyGpu === null ? undefined : pairs.find((p) => p.gpu === pair.proxyGpu);
   const expected = new Set([...nicNames(pair), ...(proxy ? nicNames(proxy) : [])]);
+  // A virtual NIC of several merged ones ("mlx5_0+mlx5_1", NCCL_IB_MERGE_NICS) is expected where one of them is.
+  const within = (names: ReadonlySet<string>, nic: string) => nic.split('+').some((part) => names.has(part));
   const unexpectedNics = log.nics
     .filter((n) => !n.name.startsWith('NET/'))
-    .filter((n) => (n.connections > n.pxn ? !expected.has(n.name) : !everyNic.has(n.name)))
+    .filter((n) => (n.connections > n.pxn ? !within(expected, n.name) : !within(everyNic, n.name)))
     .map((n) => n.name);
   const way = gdrWay(pair);
   return {

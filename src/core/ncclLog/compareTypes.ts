@@ -10,8 +10,8 @@ export type GdrWay = 'both' | 'send' | 'receive' | 'none';
 export interface ComparedGpu {
   /** The model's name (`GPU0`, nvidia-smi's numbering). */
   readonly gpu: string;
-  /** How the log's GPU was found among the host's: its busId, or its CUDA device number. */
-  readonly matchedBy: 'busId' | 'device';
+  /** How the log's GPU was found among the host's: its busId, its NVML index (nvidia-smi's), or its CUDA device number. */
+  readonly matchedBy: 'busId' | 'nvmlDev' | 'device';
   readonly pair: GpuNicPair;
   readonly way: GdrWay;
   readonly log: NcclLogGpu;

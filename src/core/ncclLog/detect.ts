@@ -7,14 +7,20 @@ import { findHeaders } from '../parsers/ncclLogPrefix';
 
 /** How many lines from the top are looked at. */
 export const DETECT_WITHIN_LINES = 2000;
-/** Lines longer than this are looked at up to here (NCCL formats into a 1 KiB buffer). */
-const LINE_PREFIX_CHARS = 4096;
+/** Lines longer than this are looked at up to here (NCCL formats a line into a 1 KiB buffer). */
+export const DETECT_LINE_PREFIX_CHARS = 4096;
+/** And no more than this many characters in all: an 8 MB text of long lines costs what a short log does. */
+export const DETECT_WITHIN_CHARS = 256 * 1024;
 const BARE_LINES_NEEDED = 3;
 
 export function ncclLogNearTop(lines: readonly string[]): boolean {
   let bare = 0;
+  let room = DETECT_WITHIN_CHARS;
   for (const line of lines.slice(0, DETECT_WITHIN_LINES)) {
-    const headers = findHeaders(line.length > LINE_PREFIX_CHARS ? line.slice(0, LINE_PREFIX_CHARS) : line);
+    if (room <= 0) return false;
+    const looked = line.length > Math.min(room, DETECT_LINE_PREFIX_CHARS) ? line.slice(0, Math.min(room, DETECT_LINE_PREFIX_CHARS)) : line;
+    room -= looked.length + 1;
+    const headers = findHeaders(looked);
     if (headers.some((h) => h.host !== null)) return true;
     if (headers.length > 0 && ++bare >= BARE_LINES_NEEDED) return true;
   }

@@ -30,6 +30,10 @@ export const MARK_TEXT = {
   pluginGdrOff: (): string => t('The network plugin turned GPU Direct RDMA off'),
   ringsGdrOff: (): string => ringsGdrOffReason(),
   warn: (text: string): string => `NCCL WARN: ${text}`,
+  withRelated: (message: string, more: number): string =>
+    more === 1
+      ? t('{0} (and 1 more line: related information)', message)
+      : t('{0} (and {1} more lines: related information)', message, more),
   netWithoutGdrdma: (host: string, dev: number, count: NcclConnectionCount, socket: boolean): string => {
     const args = [count.total - count.gdrdma, count.total, dev < 0 ? '?' : dev, host] as const;
     return socket
@@ -67,7 +71,7 @@ export const LENS_TEXT = {
   problems: (marks: number, dropped: number): string =>
     marks === 0
       ? t('No problem marked')
-      : `${marks === 1 ? t('1 line marked in Problems') : t('{0} lines marked in Problems', marks)}${dropped > 0 ? t(' ({0} more not shown)', dropped) : ''}`,
+      : `${marks === 1 ? t('1 cause in Problems') : t('{0} causes in Problems', marks)}${dropped > 0 ? t(' ({0} more not shown)', dropped) : ''}`,
   stoppedEarly: (readChars: number, lines: number): string =>
     t('Read the first {0} only ({1} lines): Analyze NCCL Log reads the whole file', megabytes(readChars), lines),
   // Getters: read when shown, so in the language of the moment.

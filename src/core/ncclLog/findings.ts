@@ -21,6 +21,8 @@ export function ncclLogFindings(s: SummaryWithoutFindings, state: SummaryState):
     ...warnFindings(s, state.warnLines),
     ...versionFindings(state),
     ...cutFindings(state),
+    ...rayFindings(s),
+    ...cappedFindings(s, state),
   ]);
 }
 
@@ -140,7 +142,8 @@ function socketFindings(s: SummaryWithoutFindings): Finding[] {
 }
 
 function hcaFindings(s: SummaryWithoutFindings): Finding[] {
-  const disabled = s.hosts.flatMap((h) => h.hcas.filter((x) => x.gdr === false).map((x) => ({ host: h, hca: x })));
+  // A Socket interface is listed with GDR off (NCCL says so for every one): not a finding of its own.
+  const disabled = s.hosts.flatMap((h) => h.hcas.filter((x) => x.gdr === false && x.net !== 'Socket').map((x) => ({ host: h, hca: x })));
   if (disabled.length === 0) return [];
   const names = [...new Set(disabled.map((d) => d.hca.name))];
   const evidence = disabled.flatMap((d) =>
@@ -212,6 +215,44 @@ function cutFindings(state: SummaryState): Finding[] {
       t('Another process wrote into the middle of these lines, or the file ends inside one: what they say may be incomplete.'),
       [state.firstCut],
       'gdr-doctor NCCL log reader',
+    ),
+  ];
+}
+
+function rayFindings(s: SummaryWithoutFindings): Finding[] {
+  if (s.rayFolded === 0) return [];
+  return [
+    finding(
+      'nccl-log.ray-folded',
+      'info',
+      t('Ray folded {0} NCCL connection lines into others', s.rayFolded),
+      t(
+        'Ray prints one line for lines that differ only in words holding digits ("[repeated Nx across cluster]"), so the ranks, devices and NICs of the folded lines, and whether they named /GDRDMA, are gone: the counts here are of the lines printed. Run with RAY_DEDUP_LOGS=0 for every line.',
+      ),
+      [],
+      'ray-project/ray python/ray/_private/ray_logging/__init__.py (_canonicalise_log_line, DedupState.formatted)',
+    ),
+  ];
+}
+
+function cappedFindings(s: SummaryWithoutFindings, state: SummaryState): Finding[] {
+  const limits = state.budget.limits;
+  const over = Object.entries(s.dropped).filter(([, n]) => n > 0);
+  if (over.length === 0) return [];
+  return [
+    finding(
+      'nccl-log.capped',
+      'info',
+      t('The summary leaves out part of this log: {0}', over.map(([kind, n]) => `${kind} ${n}`).join(', ')),
+      t(
+        'The summary keeps at most {0} hosts, {1} GPUs, {2} HCAs and {3} ranks; the numbers say how many lines named one more. Their connections still count in the totals and the verdict.',
+        limits.hosts,
+        limits.gpus,
+        limits.hcas,
+        limits.ranks,
+      ),
+      [],
+      'gdr-doctor NCCL log reader (src/core/ncclLog/budget.ts)',
     ),
   ];
 }

@@ -1,10 +1,11 @@
 // What the editor's hover explains at a position of an NCCL log line: the header, a transport name in
 // a connection line (GDRDMA, P2P/IPC, SHM, NET/Socket, a PXN proxy rank, /Shared…), DMABUF in an HCA
 // line, or else the kind of the line. Reads that one line only, so hovering costs nothing on big logs.
+import { MAX_LINE_CHARS } from '../parsers/ncclLog';
 import { classifyMessage } from '../parsers/ncclLogMessages';
 import { findHeaders } from '../parsers/ncclLogPrefix';
 import type { NcclMessageKind } from '../parsers/ncclLogTypes';
-import { Explanation, HEADER_TEXT, LINE_KIND_TEXT, TRANSPORT_TEXT, TransportToken } from './lineKindText';
+import { Explanation, HEADER_TEXT, LINE_KIND_TEXT, NO_DEVICE_TEXT, TRANSPORT_TEXT, TransportToken } from './lineKindText';
 
 export interface NcclLogHover {
   /** 0-based columns [start, end) of what is explained. */
@@ -37,19 +38,23 @@ const TOKEN_OF_GROUP: Record<string, TransportToken> = {
 };
 
 /** The hover at `character` (0-based) of one line of an NCCL log; null where nothing is NCCL's. */
-export function ncclLogHoverAt(text: string, character: number): NcclLogHover | null {
-  const headers = findHeaders(text);
+export function ncclLogHoverAt(line: string, character: number): NcclLogHover | null {
+  // As the reader reads it: a line up to MAX_LINE_CHARS, a message up to MAX_MESSAGE_CHARS (past them, no hover).
+  if (character >= MAX_LINE_CHARS) return null;
+  const headers = findHeaders(line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) : line);
   const at = headers.findIndex((h, i) => character >= h.column && (i === headers.length - 1 || character < headers[i + 1].column));
   if (at < 0) return null;
   const h = headers[at];
   if (character < h.messageColumn) return { start: h.column, end: h.messageColumn, explanations: [HEADER_TEXT] };
   const end = h.messageColumn + h.message.trimEnd().length;
   if (character >= end) return null;
-  const kind = classifyMessage(h.message, h.level).kind;
-  const line = LINE_KIND_TEXT[kind];
+  const message = classifyMessage(h.message, h.level);
+  const kind = message.kind;
+  // The line under the cursor: a "No device found" line is explained as such, not as the NIC list it shares a kind with.
+  const lineKind = message.kind === 'net-devices' && !message.found ? NO_DEVICE_TEXT : LINE_KIND_TEXT[kind];
   const token = tokenAt(h.message, character - h.messageColumn, kind);
-  if (!token) return { start: h.messageColumn, end, explanations: [line] };
-  return { start: h.messageColumn + token.start, end: h.messageColumn + token.end, explanations: [TRANSPORT_TEXT[token.key], line] };
+  if (!token) return { start: h.messageColumn, end, explanations: [lineKind] };
+  return { start: h.messageColumn + token.start, end: h.messageColumn + token.end, explanations: [TRANSPORT_TEXT[token.key], lineKind] };
 }
 
 function tokenAt(message: string, offset: number, kind: NcclMessageKind): { start: number; end: number; key: TransportToken } | null {

@@ -23,6 +23,19 @@ export const HEADER_TEXT: Explanation = {
   source: 'NVIDIA/nccl src/debug.cc ncclDebugLog (src/misc/utils.cc in 2.4)',
 };
 
+/** "NET/IB : No device found." shares the kind of the NIC list, not its explanation. */
+export const NO_DEVICE_TEXT: Explanation = {
+  get title(): string {
+    return t('No RDMA device for this net');
+  },
+  get text(): string {
+    return t(
+      'NCCL found no usable device for this network transport: no RDMA device with an active port, none left after NCCL_IB_HCA, or libibverbs missing. NCCL then falls back to another net (Socket: TCP), which never uses GPU Direct RDMA.',
+    );
+  },
+  source: 'NVIDIA/nccl src/transport/net_ib.cc ncclIbInit ("NET/IB : No device found."; src/transport/net_ib/init.cc from 2.28)',
+};
+
 export const LINE_KIND_TEXT: Record<NcclMessageKind, Explanation> = {
   version: {
     get title(): string {
@@ -77,6 +90,17 @@ export const LINE_KIND_TEXT: Record<NcclMessageKind, Explanation> = {
     },
     source:
       'NVIDIA/nccl src/graph/topo.cc (2.14 and later), src/transport/net_ib.cc ncclIbGdrSupport (2.5–2.13); Mellanox nccl-rdma-sharp-plugins src/p2p_plugin.c',
+  },
+  'virtual-nic': {
+    get title(): string {
+      return t('A virtual NIC');
+    },
+    get text(): string {
+      return t(
+        'NCCL made a virtual network device: from here on, NET/IB/<n> in connection lines means this device, one NIC or several merged into one (their names joined by "+", NCCL_IB_MERGE_NICS).',
+      );
+    },
+    source: 'NVIDIA/nccl src/transport/net_ib.cc ncclIbMakeVDeviceInternal (2.24–2.28; net_ib/init.cc from 2.29)',
   },
   'gpu-dmabuf': {
     get title(): string {

@@ -4,41 +4,18 @@
 // (line, columns) and worded by editorText.ts; the CLI's summary and the marks read the same records.
 import type { NcclLogLine, NcclMessage } from '../parsers/ncclLogTypes';
 import { MARK_TEXT } from './editorText';
+import { marksByCause } from './markCauses';
+import type { MarkText, NcclLogMark, NcclLogMarkAt } from './markTypes';
 import { envReason } from './reasons';
 import type { NcclLogRef, NcclLogSummary } from './types';
 
-export type MarkSeverity = 'error' | 'warning' | 'info';
-
-export type MarkKind =
-  | 'hca-gdr-disabled'
-  | 'pair-gdr-disabled'
-  | 'socket'
-  | 'no-rdma-device'
-  | 'env-gdr-off'
-  | 'plugin-gdr-off'
-  | 'rings-gdr-off'
-  | 'warn'
-  | 'net-without-gdrdma'
-  | 'read-limit';
-
-interface MarkText {
-  readonly kind: MarkKind;
-  readonly severity: MarkSeverity;
-  readonly message: string;
-}
-
-/** One located mark: 1-based line, 0-based columns [start, end). */
-export interface NcclLogMark extends MarkText {
-  readonly line: number;
-  readonly start: number;
-  readonly end: number;
-}
+export type { MarkKind, MarkSeverity, MarkText, NcclLogMark, NcclLogMarkAt, NcclLogRelatedLine } from './markTypes';
 
 /** Marks kept per log; beyond that they are counted (a 1,024-rank job repeats each line per rank). */
 export const MAX_MARKS = 1000;
 
 export class MarkCollector {
-  private readonly marks: NcclLogMark[] = [];
+  private readonly marks: NcclLogMarkAt[] = [];
   /** Marks not kept, beyond MAX_MARKS. */
   dropped = 0;
 
@@ -49,7 +26,7 @@ export class MarkCollector {
   }
 
   /**
-   * The marks in line order, with those only the whole log can give: each GPU's first network
+   * One entry per cause, in line order, with what only the whole log can give: each GPU's first network
    * connection without /GDRDMA (with its counts), and the Socket lines reworded where the log lists RDMA devices.
    */
   finish(summary: NcclLogSummary): NcclLogMark[] {
@@ -60,9 +37,11 @@ export class MarkCollector {
         this.pushRef({ kind: 'net-without-gdrdma', severity: 'warning', message }, gpu.firstWithoutGdrdma);
       }
     }
+    const located = [...this.marks].sort((a, b) => a.line - b.line || a.start - b.start);
+    const entries = marksByCause(located, summary);
     return rewordSocketMarks(
-      this.marks,
-      summary.hcas.map((h) => h.name),
+      entries,
+      summary.hcas.filter((h) => h.net !== 'Socket').map((h) => h.name),
     ).sort((a, b) => a.line - b.line || a.start - b.start);
   }
 
@@ -81,13 +60,23 @@ export class MarkCollector {
 
 /** On line 1: the reading stopped after `readChars` (`lines` lines), so no line past that is marked. */
 export function readLimitMark(readChars: number, lines: number): NcclLogMark {
-  return { kind: 'read-limit', severity: 'info', message: MARK_TEXT.stoppedEarly(readChars, lines), line: 1, start: 0, end: 0 };
+  return {
+    kind: 'read-limit',
+    severity: 'info',
+    message: MARK_TEXT.stoppedEarly(readChars, lines),
+    line: 1,
+    start: 0,
+    end: 0,
+    related: [],
+    relatedDropped: 0,
+  };
 }
 
 /** "Using network Socket" marks, said again where RDMA devices are known to exist (listed in the log, or on the host it ran on). */
 export function rewordSocketMarks(marks: readonly NcclLogMark[], rdmaDevices: readonly string[]): NcclLogMark[] {
   if (rdmaDevices.length === 0) return [...marks];
-  return marks.map((m) => (m.kind === 'socket' ? { ...m, message: MARK_TEXT.socketWithRdma(rdmaDevices) } : m));
+  const reworded = MARK_TEXT.socketWithRdma(rdmaDevices);
+  return marks.map((m) => (m.kind === 'socket' ? { ...m, message: m.message.replace(MARK_TEXT.socket(), reworded) } : m));
 }
 
 function lineMark(m: NcclMessage): MarkText | null {
@@ -103,7 +92,7 @@ function lineMark(m: NcclMessage): MarkText | null {
     case 'network':
       return m.name === 'Socket' ? { kind: 'socket', severity: 'warning', message: MARK_TEXT.socket() } : null;
     case 'net-devices':
-      return m.devices.length === 0 && m.net !== 'Socket'
+      return !m.found && m.net !== 'Socket'
         ? { kind: 'no-rdma-device', severity: 'warning', message: MARK_TEXT.noRdmaDevice(m.net) }
         : null;
     case 'env': {

@@ -25,7 +25,10 @@ export function hcaDisabledReason(net: string, name: string, reason: string | nu
 
 export interface DisabledPair {
   readonly gpu: string;
+  /** The HCA's name where the log's NIC list names its number, else the number as printed. */
   readonly hca: string;
+  /** The process that printed it (its NIC list names the HCA). */
+  readonly pid: number | null;
   readonly distance: number;
   readonly threshold: number;
 }

@@ -60,7 +60,7 @@ function hostLines(h: NcclLogHost): string[] {
   for (const gpu of h.gpus) lines.push(`  ${gpuLine(gpu)}`);
   if (h.hcas.length > 0) {
     lines.push(
-      `  HCAs: ${h.hcas.map((x) => `${x.name}${x.link ? ` ${x.link}` : ''}${gdrText(x.gdr)}${x.dmabuf ? ', DMA-BUF' : ''}`).join('; ')}`,
+      `  HCAs: ${h.hcas.map((x) => `${x.name}${x.net === 'Socket' ? ' Socket' : x.link ? ` ${x.link}` : ''}${gdrText(x.gdr)}${x.dmabuf ? ', DMA-BUF' : ''}`).join('; ')}`,
     );
   }
   if (h.gdrOffReasons.length > 0) {
@@ -71,13 +71,16 @@ function hostLines(h: NcclLogHost): string[] {
 }
 
 function gpuLine(g: NcclLogGpu): string {
+  // NVML's index is nvidia-smi's; the CUDA device is said too where the process saw the GPU under another number.
+  const index = g.nvmlDev ?? g.dev;
   const who = [
+    g.nvmlDev !== null && g.nvmlDev !== g.dev ? t('CUDA device {0}', g.dev) : null,
     g.busId === null ? null : `busId ${g.busId}`,
     g.ranks.length === 0 ? null : `${g.ranks.length === 1 ? 'rank' : 'ranks'} ${g.ranks.join(',')}`,
   ]
     .filter((x) => x !== null)
     .join(', ');
-  const name = g.dev < 0 ? 'GPU ?' : `GPU ${g.dev}`;
+  const name = index < 0 ? 'GPU ?' : `GPU ${index}`;
   const nics = g.nics.map((n) => t('{0} ({1} of {2} GDRDMA)', n.name, n.gdrdma, n.connections)).join(', ');
   const parts = [nics === '' ? t('no network connection') : t('NICs {0}', nics), g.dmabuf ? t('DMA-BUF available') : null].filter(
     (x) => x !== null,

@@ -25,6 +25,8 @@ export interface NcclConnectionCount {
 
 export interface NcclLogHca {
   readonly name: string;
+  /** The net whose line named it: `IB`, `Socket` (an interface, which never does GPU Direct RDMA), a plugin's name. */
+  readonly net: string;
   /** true when a "GPU Direct RDMA Enabled for HCA" line names it, false when a Disabled line does, else null. */
   readonly gdr: boolean | null;
   /** true when a line says it uses DMA-BUF (the Mellanox/HPC-X plugin's "(DMABUF) enabled"), else null. */
@@ -48,9 +50,11 @@ export interface NcclLogNicUse {
 }
 
 export interface NcclLogGpu {
-  /** The CUDA device of the process (`[dev]` in NCCL's header). */
+  /** The CUDA device of the process (`[dev]` in NCCL's header): 0 in every process of a job that gives each process one GPU. */
   readonly dev: number;
   readonly busId: string | null;
+  /** NVML's index of the GPU (nvidia-smi's), from "Init" lines and, from NCCL 2.18.3, connection lines' `rank[nvmlDev]`. */
+  readonly nvmlDev: number | null;
   readonly ranks: number[];
   /** "DMA-BUF is available on GPU device n" was printed for it. */
   readonly dmabuf: boolean;
@@ -90,6 +94,20 @@ export interface NcclLogFileStats {
   readonly ncclLines: number;
 }
 
+/**
+ * What the summary left out to stay within SUMMARY_LIMITS (budget.ts): for each kind, how many times a
+ * line named one more than the limit. Those lines still count in the job's totals.
+ */
+export interface NcclLogDropped {
+  readonly hosts: number;
+  readonly gpus: number;
+  readonly hcas: number;
+  readonly ranks: number;
+  readonly processes: number;
+  readonly reasons: number;
+  readonly versions: number;
+}
+
 export interface NcclLogSummary {
   readonly ncclVersion: string | null;
   readonly cudaVersion: string | null;
@@ -104,4 +122,8 @@ export interface NcclLogSummary {
   /** NCCL_* settings NCCL echoed ("NCCL_IB_HCA set by environment to mlx5_0"), the first value of each. */
   readonly env: Readonly<Record<string, string>>;
   readonly files: NcclLogFileStats[];
+  /** Connection lines Ray's log de-duplication folded into the ones printed (`[repeated Nx across cluster]`): not
+   * counted, their numbers are gone. */
+  readonly rayFolded: number;
+  readonly dropped: NcclLogDropped;
 }

@@ -23,6 +23,7 @@
 // width) and copies indented as a whole read the same. Limits: `-i 1` on a multi-port device cannot be told
 // from an output cut after port 1 and is refused; a cut inside the `-v` lines of the last port is not seen.
 import { fail, firstContentLine, ok, Parsed, quote, readLines } from './result';
+import { deviceNameProblem } from './deviceName';
 import { DeviceDraft, FieldDraft, finishDevice, RESERVED_KEYS, ScopeDraft, splitField, WHAT } from './ibvDevinfoBlocks';
 import type { IbvDevice, IbvDevinfo, IbvGid } from './ibvDevinfoTypes';
 
@@ -71,6 +72,8 @@ export function parseIbvDevinfo(text: string): Parsed<IbvDevinfo> {
       const done = closeDevice(current, devices);
       if (!done.ok) return done;
       if (hca[1] === '') return fail(i + 1, `${WHAT}: "hca_id:" without a device name; expected "hca_id: mlx5_0"`);
+      const badName = deviceNameProblem(hca[1]);
+      if (badName !== null) return fail(i + 1, `${WHAT}: ${badName}`);
       current = { hcaId: hca[1], ports: [], fields: new Map(), repeats: new Map(), owner: null, lastLine: i + 1 };
       continue;
     }

@@ -4,6 +4,7 @@
 // VS Code's); other programs' output between NCCL's lines is counted and skipped. A line longer than
 // MAX_LINE_CHARS (no NCCL line comes close: NCCL formats into a 1 KiB buffer) is read up to there.
 import { classifyMessage } from './ncclLogMessages';
+import { splitRayRepeat } from './ncclLogRay';
 import { findHeaders } from './ncclLogPrefix';
 import type { NcclLogLine } from './ncclLogTypes';
 
@@ -80,6 +81,7 @@ export class NcclLogReader {
     this.ncclLineCount++;
     headers.forEach((h, i) => {
       const last = i === headers.length - 1;
+      const ray = splitRayRepeat(h.message);
       this.onLine(
         {
           line,
@@ -92,7 +94,8 @@ export class NcclLogReader {
           level: h.level,
           origin: h.origin,
           cut: h.cut || (last && cutAtEnd),
-          message: classifyMessage(h.message, h.level),
+          rayFolded: ray.folded,
+          message: classifyMessage(ray.message, h.level),
         },
         text,
       );

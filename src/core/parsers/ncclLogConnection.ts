@@ -13,11 +13,11 @@
 import type { NcclConnection, NcclEndpoint, NcclMessage, NcclNetPath } from './ncclLogTypes';
 
 const CONNECTION =
-  /^(Ring|Channel|CollNet|Coll) (\d+)(?:\/(\d+))? : (\d+)(?:\[([0-9a-fA-F]+)\])?(?: -> (\d+)(?:\[([0-9a-fA-F]+)\])?)?(?: \[(send|receive)\])? via (.+?)\s*$/;
+  /^(Ring|Channel|CollNet|Coll) (\d+)(?:\/(\d+))? : (\d+)(?:\[([0-9a-fA-F]+)\])?(?: -> (\d+)(?:\[([0-9a-fA-F]+)\])?)?(?: \[(send|receive)\])? via (.+)$/;
 // The net's name may hold spaces and slashes ("AWS Libfabric", "NCCL RDMA Plugin v6"): read from the end.
 const NET_VIA = /^(?:NET|COLLNET)\/(.+)\/(\d+)(?:\((\d+)\))?(\/GDRDMA)?(\(PCI\))?(\/Shared)?$/;
 
-/** The connection a message describes, or null when it is not a connection line. */
+/** The connection a message describes, or null when it is not a connection line. `text` is trimmed (classifyMessage). */
 export function parseConnection(text: string): NcclMessage | null {
   if (!(text.startsWith('Channel ') || text.startsWith('Ring ') || text.startsWith('Coll'))) return null;
   const m = CONNECTION.exec(text);

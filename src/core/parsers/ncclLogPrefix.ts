@@ -8,10 +8,11 @@
 // before it: Slurm `srun -l` (`0: `), Open MPI `--tag-output` (`[1,0]<stdout>:`), torchrun
 // (`[rank0]:`, `[default0]:`), log collectors' timestamps. Two processes writing at once can put a
 // second header in the middle of a line: each header starts a message of its own.
+import { splitRayRepeat } from './ncclLogRay';
 import type { NcclLevel, NcclLineHead } from './ncclLogTypes';
 
 /** A header found on a line: NCCL's part of the record (its line number comes from the reader) and the message. */
-export type NcclHeader = Omit<NcclLineHead, 'line'> & {
+export type NcclHeader = Omit<NcclLineHead, 'line' | 'rayFolded'> & {
   /** The message, up to the next header on the same line or the end of the line. */
   readonly message: string;
 };
@@ -30,7 +31,18 @@ const MAX_HEADER_CHARS = 400;
 const BARE_TAIL = /(?:^|[\s:>\]|])(\[(\d+)\] )?$/;
 // printf'd by NCCL ≤ 2.22 without a header on rank 0; by 2.30 as a VERSION line without host. Not
 // when it ends a sentence of someone else's (PyTorch: "unhandled system error …, NCCL version 2.18.1").
-const VERSION_LINE = /(?<!, )NCCL version \d+\.\d+\.\d+\S*\s*$/;
+// The version is the line's last word: found with lastIndexOf, then read from there only (sticky), so
+// no pattern retries every split of a long run of digits.
+const VERSION_WORDS = 'NCCL version ';
+const VERSION_NUMBER = /\d+\.\d+\.\d/y;
+
+/**
+ * A message is read up to this many characters. NCCL formats each line, header and message, into a
+ * 1,024-byte buffer (`char buffer[1024]` in ncclDebugLog: src/misc/utils.cc 2.4, src/debug.cc 2.5 –
+ * 2.30.7), so a longer message is someone else's text or several run together: what is past this is
+ * not looked at, and the message counts as cut.
+ */
+export const MAX_MESSAGE_CHARS = 1024;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -39,9 +51,12 @@ export function findHeaders(text: string): NcclHeader[] {
   let at = text.indexOf('NCCL ');
   if (at < 0) return [];
   const found: Mutable<NcclHeader>[] = [];
-  for (; at >= 0; at = text.indexOf('NCCL ', at + 5)) {
+  // No header holds "NCCL " (a host name, pid, tid, origin have no space): each is looked for after
+  // the previous one only, so the windows the header regex searches add up to the line, not 400 per word.
+  let after = 0;
+  for (; at >= 0; after = at + 5, at = text.indexOf('NCCL ', after)) {
     const level = levelAt(text, at + 5);
-    const header = level === null ? null : headerAt(text, at, level);
+    const header = level === null ? null : headerAt(text, at, level, after);
     if (header === null) continue;
     const previous = found[found.length - 1];
     if (previous !== undefined) {
@@ -50,7 +65,15 @@ export function findHeaders(text: string): NcclHeader[] {
     }
     found.push(header);
   }
-  return found.length > 0 ? found : versionLine(text);
+  return (found.length > 0 ? found : versionLine(text)).map(capMessage);
+}
+
+function capMessage(h: Mutable<NcclHeader>): NcclHeader {
+  if (h.message.length > MAX_MESSAGE_CHARS) {
+    h.message = h.message.slice(0, MAX_MESSAGE_CHARS);
+    h.cut = true;
+  }
+  return h;
 }
 
 function levelAt(text: string, i: number): NcclLevel | null {
@@ -61,8 +84,8 @@ function levelAt(text: string, i: number): NcclLevel | null {
 }
 
 /** The header whose level word starts at `at` (its message up to the line's end), or null when the text there is someone else's. */
-function headerAt(text: string, at: number, level: NcclLevel): Mutable<NcclHeader> | null {
-  const start = Math.max(0, at - MAX_HEADER_CHARS);
+function headerAt(text: string, at: number, level: NcclLevel, after: number): Mutable<NcclHeader> | null {
+  const start = Math.max(after, at - MAX_HEADER_CHARS);
   const before = text.slice(start, at);
   let messageColumn = at + 5 + level.length;
   if (text[messageColumn] === ' ') messageColumn++;
@@ -100,10 +123,14 @@ function headerAt(text: string, at: number, level: NcclLevel): Mutable<NcclHeade
   };
 }
 
-function versionLine(text: string): NcclHeader[] {
-  const version = VERSION_LINE.exec(text);
-  if (!version) return [];
-  const column = version.index;
+function versionLine(text: string): Mutable<NcclHeader>[] {
+  const column = text.lastIndexOf(VERSION_WORDS);
+  if (column < 0 || text.startsWith(', ', column - 2)) return [];
+  const number = column + VERSION_WORDS.length;
+  VERSION_NUMBER.lastIndex = number;
+  // Only the version may follow, or Ray's "[repeated Nx across cluster]" after it.
+  const rest = splitRayRepeat(text.slice(number)).message.trimEnd();
+  if (!VERSION_NUMBER.test(text) || /\s/.test(rest)) return [];
   return [
     {
       column,

@@ -23,6 +23,8 @@ export interface NcclLineHead {
   readonly origin: string | null;
   /** The message stops early: another process's text follows on the same line, or the file ends there. */
   readonly cut: boolean;
+  /** Ray printed this line for it and `rayFolded` more like it (`[repeated Nx across cluster]`); 0 otherwise. */
+  readonly rayFolded: number;
 }
 
 /** One device of a `NET/IB : Using [0]mlx5_0:1/IB …` or `NET/Socket : Using [0]eth0:10.0.0.1<0>` line. */
@@ -78,6 +80,8 @@ export type NcclMessage =
   | {
       readonly kind: 'net-devices';
       readonly net: string;
+      /** false for "NET/<net> : No device found."; a "Using" line whose list did not parse is not that. */
+      readonly found: boolean;
       readonly devices: readonly NcclNetDevice[];
       readonly relaxedOrdering: boolean;
       readonly oob: string | null;
@@ -94,11 +98,13 @@ export type NcclMessage =
       readonly reason: string | null;
     }
   | { readonly kind: 'gpu-dmabuf'; readonly dev: number }
+  /** "Made virtual device [n] name=…": `NET/<net>/<n>` is this device (one NIC, or several merged with `+`). */
+  | { readonly kind: 'virtual-nic'; readonly net: string; readonly index: number; readonly name: string }
   | {
       readonly kind: 'pair-gdr';
       /** As printed: a busId in hex (2.5–2.24), a rank (2.25–2.29), `GPU/0-1b000 (rank 0)` (2.30 TRACE), `0[0]` (2.4). */
       readonly gpu: string;
-      /** The HCA index (decimal before 2.21, then a hex net id). */
+      /** As printed: the HCA index (`%d` before 2.21), a net id in hex (`%lx`, 2.21–2.28), `<system>-<dev>` (2.29+). */
       readonly hca: string;
       readonly enabled: boolean;
       readonly distance: number | null;

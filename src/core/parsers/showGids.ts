@@ -1,6 +1,7 @@
 // `show_gids` (MLNX_OFED/DOCA's script): the RDMA ports' GID tables as sysfs holds them —
 // /sys/class/infiniband/<dev>/ports/<n>/gids/<i>, gid_attrs/types/<i>, gid_attrs/ndevs/<i> — one row per
 // populated entry. The probe reads the same files itself (probe/pciSysfs.ts); both give GidEntry.
+import { deviceNameProblem } from './deviceName';
 import { Parsed, fail, ok, quote, readLines } from './result';
 
 export interface GidEntry {
@@ -40,6 +41,8 @@ export function parseShowGids(text: string): Parsed<{ gids: GidEntry[]; found: n
     const m = ROW.exec(line);
     if (!m || !GID.test(m[4]))
       return fail(i + 1, `${WHAT}: expected "<dev> <port> <index> <gid> [IPv4] v1|v2 <netdev>", found ${quote(line)}`);
+    const badName = deviceNameProblem(m[1]);
+    if (badName !== null) return fail(i + 1, `${WHAT}: ${badName}`);
     gids.push({
       device: m[1],
       port: Number(m[2]),

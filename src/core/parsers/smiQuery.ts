@@ -49,6 +49,10 @@ export interface SmiGpu {
   readonly productName?: string;
   readonly productBrand?: string;
   readonly productArchitecture?: string;
+  /** "GPU UUID" (`GPU-b42dd28e-…`): the id DCGM exporter labels its series with. */
+  readonly uuid?: string;
+  /** "VBIOS Version" (`96.00.74.00.01`). */
+  readonly vbiosVersion?: string;
   readonly persistenceMode?: string;
   readonly addressingMode?: string;
   /** "GPU C2C Mode" (drivers ≥ 550 on Grace superchips): `Enabled` when the GPU reaches its CPU over NVLink-C2C. */
@@ -154,6 +158,8 @@ function readGpu(node: TreeNode): Parsed<SmiGpu> {
     ...optional('productName', valueAt(node, 'Product Name')),
     ...optional('productBrand', valueAt(node, 'Product Brand')),
     ...optional('productArchitecture', valueAt(node, 'Product Architecture')),
+    ...optional('uuid', valueAt(node, 'GPU UUID')),
+    ...optional('vbiosVersion', valueAt(node, 'VBIOS Version')),
     ...optional('persistenceMode', valueAt(node, 'Persistence Mode')),
     ...optional('addressingMode', valueAt(node, 'Addressing Mode')),
     ...optional('c2cMode', valueAt(node, 'GPU C2C Mode')),

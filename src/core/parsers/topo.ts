@@ -82,6 +82,7 @@ export function parseTopo(text: string): Parsed<Topology> {
   const matrix = readMatrix(lines, header.value.index, header.value.header);
   if (!matrix.ok) return matrix;
   const legends = readLegends(lines.slice(matrix.value.endIndex));
+  if (legends.badEntry) return fail(matrix.value.endIndex + legends.badEntry.index + 1, `${COMMAND}: ${legends.badEntry.message}`);
   return ok(assemble(header.value.header, matrix.value.rows, legends.nicDevices, legends.legend));
 }
 

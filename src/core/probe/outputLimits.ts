@@ -14,3 +14,15 @@ export const STDERR_KEEP_BYTES = 4096;
  * as `\u001b`: six units for one; 64 Mi units of them stay under V8's longest string (2^29 - 24).
  */
 export const REPORT_OUTPUT_BUDGET = 64 * 1024 * 1024;
+
+/**
+ * One host's probe stream (a direct probe's framed stdout, a relayed node's decoded stream), whatever
+ * each command's own cap allows together (27 commands × 8 MiB × 2 streams): a real host's is well under
+ * 2 MiB. Past it the probe is stopped and the report says so.
+ */
+export const HOST_STREAM_BUDGET = 32 * 1024 * 1024;
+/**
+ * Probe streams held at once in this process, over every host of a run (a fan-out's hosts in flight, a
+ * relay's nodes not yet parsed): past it the host whose stream asks for more is cut, and its report says so.
+ */
+export const RUN_STREAM_BUDGET = 512 * 1024 * 1024;

@@ -3,6 +3,7 @@
 // device and NVIDIA GPU/NVSwitch with its real sysfs path, each PCI device on those paths with its
 // class, ids, NUMA node and link speed/width, and every RDMA port's state. Read-only, no root.
 import { Parsed, fail, ok, quote, readLines } from '../parsers/result';
+import { deviceNameProblem } from '../parsers/deviceName';
 import { GidEntry, roceVersionOf } from '../parsers/showGids';
 
 /** Most devices it prints: far above a real host (an NVL72 tray has a few dozen), a bound for a broken sysfs. */
@@ -215,9 +216,11 @@ function counterLine(f: readonly string[], out: Building): string | null {
 /** One line into `out`; the problem in words when it is not one the script prints. */
 function readLine(f: readonly string[], out: Building): string | null {
   // `ib NAME PATH` without FW_VER: a probe from before fw_ver was read (a saved folder).
-  if (f[0] === 'ib' && (f.length === 3 || f.length === 4) && f[2].startsWith('/sys/'))
+  if (f[0] === 'ib' && (f.length === 3 || f.length === 4) && f[2].startsWith('/sys/')) {
+    const badName = deviceNameProblem(f[1]);
+    if (badName !== null) return badName;
     out.rdma.push({ name: f[1], path: f[2], fwVer: f[3]?.trim() || null, ports: [] });
-  else if (f[0] === 'port' && f.length === 6 && /^\d+$/.test(f[2])) {
+  } else if (f[0] === 'port' && f.length === 6 && /^\d+$/.test(f[2])) {
     const dev = out.rdma.find((d) => d.name === f[1]);
     if (!dev) return `a port of ${quote(f[1])} before its "ib" line`;
     dev.ports.push({ port: Number(f[2]), state: f[3].replace(/^\d+:\s*/, ''), linkLayer: f[4], rate: f[5], gids: [] });

@@ -6,6 +6,7 @@ import { ProbeFacts, parseProbe } from './facts';
 import { CommandResult, FramedStream, parseFrames } from './frames';
 import { buildProbeScript } from './script';
 import { PREAMBLE_KEEP_BYTES, REPORT_OUTPUT_BUDGET, STDERR_KEEP_BYTES, StreamCut, keptText, withinBudget } from './streamCaps';
+import type { StreamCutBy } from './streamBudget';
 
 export interface RunnerOutput {
   readonly stdout: Buffer;
@@ -18,6 +19,8 @@ export interface RunnerOutput {
   /** Bytes the runner dropped (a ProbeStdout, a HeadKeeper) beyond what it kept of the text before the probe, and of stderr. */
   readonly preambleCutBytes?: number;
   readonly stderrCutBytes?: number;
+  /** The probe stream was cut short by the host's budget or the run's (streamBudget.ts): the probe was stopped there. */
+  readonly streamCut?: StreamCutBy;
 }
 
 /** What a runner may need besides the script (offline runners build a stream instead of running it). */
@@ -75,6 +78,8 @@ export interface OutputCut {
   readonly stderr?: StreamCut;
   /** Command outputs cut because all of them together passed REPORT_OUTPUT_BUDGET (their `truncated` is set). */
   readonly commandOutputChars?: number;
+  /** The probe stream itself, cut by the host's budget or the run's (the probe was stopped there). */
+  readonly stream?: StreamCutBy;
 }
 
 export async function runProbe(runner: ProbeRunner, options: ProbeOptions): Promise<ProbeReport> {
@@ -111,6 +116,7 @@ function streamCuts(out: RunnerOutput, framed: FramedStream): { notes: string[];
   const keptBefore = Math.min(framed.preambleBytes, PREAMBLE_KEEP_BYTES);
   const beforeProbe = { keptBytes: keptBefore, cutBytes: framed.preambleBytes - keptBefore + (out.preambleCutBytes ?? 0) };
   const notes = [err.text.trim()];
+  if (out.streamCut) notes.push(streamCutNote(out.streamCut));
   if (stderr.cutBytes > 0) notes.push(`${stderr.cutBytes} more bytes on stderr were cut (the first ${stderr.keptBytes} are kept above)`);
   notes.push(framed.preamble.trim());
   if (beforeProbe.cutBytes > 0)
@@ -118,10 +124,24 @@ function streamCuts(out: RunnerOutput, framed: FramedStream): { notes: string[];
       `${beforeProbe.cutBytes} more bytes printed before the probe started (the login shell's output) were cut (the first ${keptBefore} are kept above)`,
     );
   const outputCut =
-    stderr.cutBytes > 0 || beforeProbe.cutBytes > 0
-      ? { ...(beforeProbe.cutBytes > 0 ? { beforeProbe } : {}), ...(stderr.cutBytes > 0 ? { stderr } : {}) }
+    stderr.cutBytes > 0 || beforeProbe.cutBytes > 0 || out.streamCut
+      ? {
+          ...(beforeProbe.cutBytes > 0 ? { beforeProbe } : {}),
+          ...(stderr.cutBytes > 0 ? { stderr } : {}),
+          ...(out.streamCut ? { stream: out.streamCut } : {}),
+        }
       : undefined;
   return { notes: notes.filter((n) => n !== ''), outputCut };
+}
+
+/** Said in the report's notes when a budget stopped the probe (English, like every note: it is evidence). */
+export function streamCutNote(cut: StreamCutBy): string {
+  const mib = `${Math.round(cut.limitBytes / (1024 * 1024))} MiB`;
+  const whose =
+    cut.by === 'host'
+      ? `the host's probe output passed its budget of ${mib}`
+      : `the probe outputs held at once over the whole run passed their budget of ${mib}`;
+  return `${whose}: ${cut.cutBytes} more bytes were cut there (the commands not complete by then are cut or not run)`;
 }
 
 function budgetNote(cutChars: number): string {

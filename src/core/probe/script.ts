@@ -31,6 +31,7 @@
 import { randomBytes } from 'crypto';
 import { DEFAULT_MAX_OUTPUT_BYTES, ProbeCommandSpec } from './commands';
 import { PROBE_PRELUDE } from './scriptShell';
+import { shQuote } from '../shellText';
 
 export const PROBE_PROTOCOL_VERSION = 1;
 
@@ -123,8 +124,4 @@ function checkSpec(c: ProbeCommandSpec): void {
 
 function execIfSimple(command: string): string {
   return SIMPLE_COMMAND.test(command) ? `exec ${command}` : command;
-}
-
-export function shQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,9 +1,10 @@
 // How a probe keeps the start of each stream it bounds, counts the rest and says so; the limits
 // themselves are in outputLimits.ts (frames.ts needs them without this file's types).
 
-export { PREAMBLE_KEEP_BYTES, STDERR_KEEP_BYTES, REPORT_OUTPUT_BUDGET } from './outputLimits';
+export { PREAMBLE_KEEP_BYTES, STDERR_KEEP_BYTES, REPORT_OUTPUT_BUDGET, HOST_STREAM_BUDGET } from './outputLimits';
 import { PREAMBLE_KEEP_BYTES } from './outputLimits';
 import type { CommandResult } from './frames';
+import { sharedStreamBudget, StreamBudget, StreamCutBy } from './streamBudget';
 
 /** How much of one stream a report kept and how much it cut. */
 export interface StreamCut {
@@ -60,7 +61,8 @@ export class HeadKeeper implements ByteSink {
 /**
  * The probe's stdout as it arrives. Before the probe's header (`\n<B> PROBE `, the script prints the
  * newline first so the header starts a line after any noise), at most PREAMBLE_KEEP_BYTES are kept
- * and the rest is counted; from the header on everything is kept, up to `maxFramedBytes`.
+ * and the rest is counted; from the header on everything is kept, up to `maxFramedBytes` (the host's
+ * budget) and as long as the run's `budget` lasts (streamBudget.ts), which gets its share back at result().
  */
 export class ProbeStdout implements ByteSink {
   private readonly marker: Buffer;
@@ -70,10 +72,12 @@ export class ProbeStdout implements ByteSink {
   private readonly framed: Buffer[] = [];
   private framedBytes = 0;
   private started = false;
+  private cut?: StreamCutBy;
 
   constructor(
     boundary: string,
     private readonly maxFramedBytes: number,
+    private readonly budget: StreamBudget = sharedStreamBudget,
   ) {
     this.marker = Buffer.from(`\n${boundary} PROBE `, 'latin1');
   }
@@ -95,17 +99,27 @@ export class ProbeStdout implements ByteSink {
   }
 
   private keepFramed(chunk: Buffer): boolean {
-    const room = this.maxFramedBytes - this.framedBytes;
-    this.framed.push(chunk.length > room ? chunk.subarray(0, Math.max(0, room)) : chunk);
-    this.framedBytes += Math.min(chunk.length, Math.max(0, room));
-    return chunk.length <= room;
+    const wanted = Math.min(chunk.length, Math.max(0, this.maxFramedBytes - this.framedBytes));
+    const granted = this.cut ? 0 : this.budget.take(wanted);
+    if (granted > 0) this.framed.push(granted === chunk.length ? chunk : chunk.subarray(0, granted));
+    this.framedBytes += granted;
+    if (granted === chunk.length) return true;
+    const by = this.cut?.by ?? (granted < wanted ? 'run' : 'host');
+    const limitBytes = by === 'run' ? this.budget.limitBytes : this.maxFramedBytes;
+    this.cut = { by, limitBytes, cutBytes: (this.cut?.cutBytes ?? 0) + chunk.length - granted };
+    return false;
   }
 
-  /** The kept preamble and the framed part (what frames.ts reads), and the preamble bytes cut. */
-  result(): { stdout: Buffer; preambleCutBytes: number } {
+  /**
+   * The kept preamble and the framed part (what frames.ts reads), the preamble bytes cut, and what cut the
+   * framed part short (none: nothing). The run's budget gets this stream's share back.
+   */
+  result(): { stdout: Buffer; preambleCutBytes: number; streamCut?: StreamCutBy } {
     if (!this.started) this.preamble.write(this.pending);
     const stdout = Buffer.concat([this.preamble.contents(), ...(this.started ? this.framed : [])]);
-    return { stdout, preambleCutBytes: this.preamble.cutBytes };
+    this.budget.give(this.framedBytes);
+    this.framedBytes = 0;
+    return { stdout, preambleCutBytes: this.preamble.cutBytes, ...(this.cut ? { streamCut: this.cut } : {}) };
   }
 }
 

@@ -9,7 +9,16 @@ import { PROBE_REMOTE_COMMAND } from '../probe/script';
 import type { Executor } from './index';
 import { SideRuns } from './outcome';
 import { Measurement } from './plan';
-import { clientScript, commandLine, loopbackScript, ScriptContext, ScriptEvent, scriptEvents, serverScript } from './scripts';
+import {
+  clientScript,
+  commandLine,
+  loopbackScript,
+  ScriptContext,
+  ScriptEvent,
+  ScriptEventReader,
+  scriptEvents,
+  serverScript,
+} from './scripts';
 import { RoleRun } from './types';
 import { t } from '../l10n';
 
@@ -64,15 +73,16 @@ export async function runOnOneHost(shell: ProveShell, m: Measurement, ctx: RunCo
 }
 
 export async function runOnTwoHosts(client: ProveShell, server: ProveShell, m: Measurement, ctx: RunContext): Promise<SideRuns> {
-  let seen = '';
+  // The server's lines are read as they come, each once (events.ts), until the client has started; from
+  // then on nothing more is kept here (the server's exec keeps its output for the final reading).
+  const reader = new ScriptEventReader(ctx.tag);
   let clientRun: Promise<ShellRun | null> = Promise.resolve(null);
   let started = false;
   const onStdout = (chunk: Buffer) => {
-    seen += chunk.toString('utf8');
     if (started) return;
-    const events = scriptEvents(seen, ctx.tag);
-    const port = events.find((e) => e.kind === 'P')?.port;
-    if (port !== undefined && events.some((e) => e.kind === 'L')) {
+    reader.pushBytes(chunk);
+    const port = reader.events.find((e) => e.kind === 'P')?.port;
+    if (port !== undefined && reader.events.some((e) => e.kind === 'L')) {
       started = true;
       clientRun = client.run(clientScript(ctx, m, server.address, port), { timeoutMs: execTimeoutMs(m, 1), signal: ctx.signal });
     }

@@ -76,7 +76,7 @@ function perftestRefusals(h: DiagnosedHost, check: PerftestCheck, gpuModes: read
   return [];
 }
 
-function busyGpus(h: DiagnosedHost, indexes: readonly number[]): BusyGpu[] {
+export function busyGpus(h: DiagnosedHost, indexes: readonly number[]): BusyGpu[] {
   return indexes.flatMap((i) => {
     const processes = smiGpu(h.report, i)?.processes ?? [];
     return processes.length > 0 ? [{ host: h.host, gpu: `GPU${i}`, processes }] : [];

@@ -11,9 +11,12 @@
 //   <T> R <id> <role> <rc>     the side ended (role server|client)
 // A cancel TERMs the session: the trap TERMs the whole process group (perftest, numactl, timeout run
 // in it: `timeout --foreground`), and `timeout` ends each side on its own if the session is gone.
-import { shQuote } from '../probe/script';
+import { shQuote } from '../shellText';
 import { Measurement } from './plan';
 import { ProveEndpoint } from './types';
+
+export { ScriptEventReader, scriptEvents } from './events';
+export type { ScriptEvent } from './events';
 
 export interface PerftestSide {
   readonly endpoint: ProveEndpoint;
@@ -176,43 +179,3 @@ export function slurmNodeScript(ctx: ScriptContext, runs: readonly { m: Measurem
 }
 
 const SLURM_CLIENT_RETRIES = 60;
-
-export interface ScriptEvent {
-  readonly kind: 'P' | 'N' | 'L' | 'R';
-  readonly id: string;
-  readonly port?: number;
-  readonly role?: 'server' | 'client';
-  readonly exitCode?: number | null;
-  readonly output?: string;
-}
-
-/** The script's lines in `text` (whole lines only; anything before `<T>`, such as srun's `0: ` label, is skipped). */
-export function scriptEvents(text: string, tag: string): ScriptEvent[] {
-  const out: ScriptEvent[] = [];
-  const chunks = new Map<string, string[]>();
-  for (const line of text.split('\n').slice(0, -1)) {
-    const at = line.indexOf(`${tag} `);
-    if (at < 0) continue;
-    const f = line
-      .slice(at + tag.length + 1)
-      .trimEnd()
-      .split(' ');
-    const [kind, id, role] = f;
-    if (!ID.test(id ?? '')) continue;
-    if (kind === 'P' && /^\d+$/.test(f[2] ?? '')) out.push({ kind, id, port: Number(f[2]) });
-    else if (kind === 'N' || kind === 'L') out.push({ kind, id });
-    else if ((kind === 'O' || kind === 'R') && (role === 'server' || role === 'client')) {
-      const key = `${id} ${role}`;
-      if (kind === 'O') chunks.set(key, [...(chunks.get(key) ?? []), f[3] ?? '']);
-      else
-        out.push({
-          kind,
-          id,
-          role,
-          exitCode: /^\d+$/.test(f[3] ?? '') ? Number(f[3]) : null,
-          output: Buffer.from((chunks.get(key) ?? []).join(''), 'base64').toString('utf8'),
-        });
-    }
-  }
-  return out;
-}

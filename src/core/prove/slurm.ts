@@ -2,19 +2,20 @@
 // the relay probes them (one srun step, perftest's check included), then every measurement runs in
 // one more srun step, one task per node: the peer's task serves, the host's task is the client. The
 // login node's session owns srun: a cancel or the deadline TERMs it, and Slurm stops the step's
-// tasks on both nodes (core/fleet/relay/loginScript.ts RUN_TOOL).
+// tasks on both nodes (core/transport/relay/loginScript.ts RUN_TOOL).
 import type { Client } from 'ssh2';
 import { NcclAssumptions } from '../diagnosis';
 import { diagnoseViaLoginNode } from '../fleet/relay';
-import { ENV, nodeCommand, RUN_TOOL } from '../fleet/relay/loginScript';
+import { RELAY_ENV as ENV, nodeCommand, RUN_TOOL } from '../transport';
 import { exec } from '../ssh/exec';
-import { PROBE_REMOTE_COMMAND, shQuote } from '../probe/script';
+import { PROBE_REMOTE_COMMAND } from '../probe/script';
+import { shQuote } from '../shellText';
 import { candidatePorts, ShellRun, sideRuns } from './direct';
 import { DiagnosedHost } from './endpoints';
 import type { Executor } from './index';
 import { Measurement } from './plan';
 import { PROOF_PROBE_COMMANDS } from './probe';
-import { ScriptContext, scriptEvents, slurmNodeScript } from './scripts';
+import { ScriptContext, ScriptEvent, ScriptEventReader, slurmNodeScript } from './scripts';
 import { t } from '../l10n';
 
 export interface SlurmNodes {
@@ -67,14 +68,16 @@ export function slurmExecutor(client: Client, n: SlurmNodes, ctx: ScriptContext)
     const runs = measurements.map((m) => ({ m, port: candidatePorts(1)[0] }));
     const totalS = measurements.reduce((s, m) => s + m.limitS + 70, 0);
     const reported = new Set<string>();
-    let seen = '';
+    // Each line read once, as it arrives (events.ts); a measurement is done once both its tasks reported.
+    const reader = new ScriptEventReader(ctx.tag);
     const onStdout = (chunk: Buffer) => {
-      seen += chunk.toString('utf8');
-      const events = scriptEvents(seen, ctx.tag);
+      const before = reader.events.length;
+      reader.pushBytes(chunk);
+      if (reader.events.length === before) return;
       for (const m of measurements) {
-        if (reported.has(m.id) || !ended(m, events)) continue;
+        if (reported.has(m.id) || !ended(m, reader.events)) continue;
         reported.add(m.id);
-        done(m, sideRuns(m, { ...ctx, signal }, events, [], n.peer));
+        done(m, sideRuns(m, { ...ctx, signal }, reader.events, [], n.peer));
       }
     };
     const r = await exec(client, PROBE_REMOTE_COMMAND, {
@@ -84,20 +87,19 @@ export function slurmExecutor(client: Client, n: SlurmNodes, ctx: ScriptContext)
       signal,
       onStdout,
     });
-    const events = scriptEvents(r.stdout.toString('utf8'), ctx.tag);
-    for (const m of measurements) if (!reported.has(m.id)) finishUnreported(m, events, r, n, { ...ctx, signal }, done);
+    for (const m of measurements) if (!reported.has(m.id)) finishUnreported(m, reader.events, r, n, { ...ctx, signal }, done);
   };
 }
 
 /** Both tasks reported, or the server gave up before a client could start. */
-function ended(m: Measurement, events: ReturnType<typeof scriptEvents>): boolean {
+function ended(m: Measurement, events: readonly ScriptEvent[]): boolean {
   const mine = events.filter((e) => e.id === m.id && e.kind === 'R');
   return mine.some((e) => e.role === 'client') && mine.some((e) => e.role === 'server');
 }
 
 function finishUnreported(
   m: Measurement,
-  events: ReturnType<typeof scriptEvents>,
+  events: readonly ScriptEvent[],
   r: ShellRun,
   n: SlurmNodes,
   ctx: ScriptContext & { signal?: AbortSignal },

@@ -4,6 +4,7 @@
 import { Diagnosis, Finding, GpuNicPair } from '../diagnosis';
 import { ProbeReport } from '../probe/runProbe';
 import { SshTarget } from '../ssh/sshConfig';
+import { shellAssignment } from '../shellText';
 import { t } from '../l10n';
 
 export function diagnosisJson(report: ProbeReport, diagnosis: Diagnosis, target?: SshTarget) {
@@ -74,7 +75,7 @@ function pairsMarkdown(pairs: readonly GpuNicPair[]): string[] {
 function envMarkdown({ suggestedEnv }: Diagnosis): string[] {
   const vars = Object.entries(suggestedEnv.env);
   if (vars.length === 0) return [];
-  const body = [...vars.map(([k, v]) => `${k}=${v}`), ...suggestedEnv.notes.map((n) => `# ${n}`)].join('\n');
+  const body = [...vars.map(([k, v]) => shellAssignment(k, v)), ...suggestedEnv.notes.map((n) => `# ${n}`)].join('\n');
   return [`## ${t('Suggested environment')}`, '', t('A suggestion: measure with nccl-tests.'), '', ...codeBlock(body), ''];
 }
 

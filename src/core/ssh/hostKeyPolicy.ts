@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { readTextIfRegular } from '../regularFile';
 import { ConnectError } from './errors';
 import { keyTypeOfBlob, openSshKeyTypeName } from './fingerprint';
 import { checkHostKey, HostKeyVerdict, KnownHostEntry, knownHostsLine, knownHostsName, parseKnownHosts } from './knownHosts';
@@ -127,12 +128,11 @@ async function acceptUnknown(
   return { verdict, recordedIn: file };
 }
 
+/** Far beyond any real known_hosts (a line per host key); a larger file, a FIFO or a device reads as empty. */
+const MAX_KNOWN_HOSTS_BYTES = 64 * 1024 * 1024;
+
 function readIfExists(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
+  return readTextIfRegular(file, MAX_KNOWN_HOSTS_BYTES) ?? '';
 }
 
 /** Appends one line, creating ~/.ssh (0700) and the file (0600) as ssh would. */

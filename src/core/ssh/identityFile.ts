@@ -1,8 +1,8 @@
 // Loading an IdentityFile the way ssh's load_identity_file() does: a key that cannot be used (a
 // directory, a file this user may not read, one others may read, not a key at all) is skipped with
 // ssh's own warning, and authentication goes on with the next key or method.
-import * as fs from 'node:fs';
 import { ParsedKey, utils } from 'ssh2';
+import { NotRegularFileError, readRegularFileSync } from '../regularFile';
 
 /** ssh_config's NumberOfPasswordPrompts default: tries at a passphrase. */
 const PASSPHRASE_TRIES = 3;
@@ -26,26 +26,33 @@ export async function loadIdentityFile(file: string, passphrase: (file: string) 
   return { key: Array.isArray(parsed) ? parsed[0] : parsed };
 }
 
-/** As sshkey_load_private_type(): open, refuse a key of ours that others may read, then read. */
+/** OpenSSH's MAX_KEY_FILE_SIZE (authfile.c sshbuf_load_fd): a larger file is no key. */
+const MAX_KEY_FILE_BYTES = 1024 * 1024;
+
+/**
+ * As sshkey_load_private_type(): open, refuse a key of ours that others may read, then read. Unlike ssh, a
+ * FIFO, socket or device is refused before it is opened (ssh would wait on a FIFO forever; here that wait
+ * would block the extension host), and at most MAX_KEY_FILE_BYTES + 1 bytes are read (core/regularFile.ts).
+ */
 function readPrivateKeyFile(file: string): { data: Buffer } | { skipped: string[] } {
-  let fd: number;
+  let read;
   try {
-    fd = fs.openSync(file, 'r');
+    read = readRegularFileSync(file, { maxBytes: MAX_KEY_FILE_BYTES, followLinks: true });
   } catch (e) {
-    return { skipped: [`Load key "${file}": ${errnoText(e)}`] };
+    return { skipped: [`Load key "${file}": ${e instanceof NotRegularFileError ? notRegularText(e) : errnoText(e)}`] };
   }
-  try {
-    const st = fs.fstatSync(fd);
-    // Mode bits mean nothing on Windows (Win32-OpenSSH checks ACLs instead).
-    if (process.platform !== 'win32' && st.uid === process.getuid?.() && (st.mode & 0o077) !== 0) {
-      return { skipped: [...unprotectedKeyWarning(file, st.mode), `Load key "${file}": bad permissions`] };
-    }
-    return { data: fs.readFileSync(fd) };
-  } catch (e) {
-    return { skipped: [`Load key "${file}": ${errnoText(e)}`] };
-  } finally {
-    fs.closeSync(fd);
+  if (read === undefined) return { skipped: [`Load key "${file}": ${STRERROR.ENOENT}`] };
+  const { data, stats } = read;
+  // Mode bits mean nothing on Windows (Win32-OpenSSH checks ACLs instead).
+  if (process.platform !== 'win32' && stats.uid === process.getuid?.() && (stats.mode & 0o077) !== 0) {
+    return { skipped: [...unprotectedKeyWarning(file, stats.mode), `Load key "${file}": bad permissions`] };
   }
+  if (data.length > MAX_KEY_FILE_BYTES) return { skipped: [`Load key "${file}": invalid format`] };
+  return { data };
+}
+
+function notRegularText(e: NotRegularFileError): string {
+  return e.kind === 'directory' ? STRERROR.EISDIR : 'not a regular file (a FIFO, socket or device), not opened';
 }
 
 /** sshkey_perm_ok()'s words. */

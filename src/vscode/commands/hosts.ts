@@ -9,6 +9,7 @@ import type { HostsNode } from '../tree/nodes';
 import { checkDestination } from '../ssh/destinationInput';
 import { diagnoseHosts } from './diagnose';
 import { notifyInfo } from '../notify';
+import { forgetHostPasswords } from '../fixes/sudoSecrets';
 
 export async function addHostCommand(ctx: Ctx): Promise<void> {
   const destination = await vscode.window.showInputBox({
@@ -74,6 +75,12 @@ export async function removeHostCommand(ctx: Ctx, clicked?: HostsNode, selected?
   const added = removable.filter((h) => h.origin === 'added').map((h) => h.destination);
   if (added.length > 0) await writeAddedHosts(readSettings().hosts.filter((d) => !added.includes(d)));
   for (const h of removable) ctx.model.forget(h.id);
+  // Their remembered sudo passwords go with them (sudoSecrets.ts).
+  const forgotten = await forgetHostPasswords(
+    ctx.extension.secrets,
+    removable.map((h) => h.id),
+  );
+  if (forgotten > 0) ctx.log.info(`forgot ${forgotten} remembered sudo password(s) of ${removable.map((h) => h.label).join(', ')}`);
 }
 
 /** The demo needs no network: it is diagnosed as soon as it opens (real hosts connect only on Diagnose). */

@@ -15,12 +15,15 @@ import {
 } from './hosts';
 import { copyReportCommand, exportReportCommand, openRawOutputCommand } from './report';
 import { analyzeTopologyInEditorCommand, showTopologyCommand } from '../topology/commands';
-import { applyQuickFixCommand, fixFromFinding } from '../fixes/fixCommands';
+import { applyQuickFixCommand, fixFromFinding, forgetSudoPasswordsCommand } from '../fixes/fixCommands';
 import { addFleetCommand, diagnoseFleetCommand, removeFleetCommand } from '../fleet/fleetCommands';
 import { orGroupFix } from '../fleet/groupFix';
 import { analyzeNcclLogCommand } from '../ncclLog/analyzeCommand';
 import { compareNcclLogCommand } from '../ncclLog/compareCommand';
 import { proveCommand } from '../prove/proveCommand';
+import { stopWatchingCommand, watchCommand } from '../watch/watchCommands';
+import { proveNcclCommand } from '../prove/proveNcclCommand';
+import { analyzeNcclTests } from '../ncclTests';
 import { notifyWithLog } from '../notify';
 import { errorText } from '../../core/errorText';
 
@@ -54,6 +57,11 @@ const TABLE: Record<CommandId, Handler> = {
   [Commands.analyzeNcclLog]: analyzeNcclLogCommand,
   [Commands.compareNcclLog]: compareNcclLogCommand,
   [Commands.prove]: proveCommand,
+  [Commands.watch]: watchCommand,
+  [Commands.stopWatching]: stopWatchingCommand,
+  [Commands.proveNccl]: (ctx, node, selected) => proveNcclCommand(ctx, ctx.ncclTests, node, selected),
+  [Commands.analyzeNcclTests]: (ctx) => analyzeNcclTests(ctx.ncclTests),
+  [Commands.forgetSudoPasswords]: forgetSudoPasswordsCommand,
 };
 
 /** Registers every command of the table, handing each registration to `own` as it is made. */

@@ -24,6 +24,7 @@ import { confirmHolders } from './holdersPrompt';
 import { confirmPlan, notifyResult } from './planPrompts';
 import { askSudoPassword } from './sudoPrompt';
 import { runWithSudo, SudoDeps } from './sudoPassword';
+import { sudoRoute } from './sudoSecrets';
 import { notifyInfo, withNotificationProgress } from '../notify';
 import { errorText } from '../../core/errorText';
 import { t } from '../../core/l10n';
@@ -49,7 +50,7 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
       if (!(await confirmPlan(ctx, plan))) return undefined;
       const apply = (p: typeof plan) =>
         withNotificationProgress(t('Applying {0} on {1}', fixId, host.label), false, () =>
-          runWithSudo(p, session, sudoMarker, sudoDeps(ctx, session), conn.target.proxyJump),
+          runWithSudo(p, session, sudoMarker, sudoDeps(ctx, session), sudoRoute(host.id, conn.target)),
         );
       const first = await apply(plan);
       if (first.status !== 'refused' || (first.holders?.length ?? 0) === 0) return first;

@@ -1,8 +1,8 @@
 // A quick fix on the demo host, from the tree or the palette: the same plan, modal and result as on a
-// real host (applyFix.ts), over the demo's simulated shell (src/core/demo/demoFix.ts). The plan and the
+// real host (applyFix.ts), over the demo's simulated shell (src/core/fixes/demo/demoFix.ts). The plan and the
 // result say "simulated", nothing goes to the audit log (nothing ran anywhere), and the demo is
 // diagnosed again so the tree shows what the fix changed.
-import { demoFixSession, prepareDemoFix } from '../../core/demo/demoFix';
+import { demoFixSession, prepareDemoFix } from '../../core/fixes/demo/demoFix';
 import { FixId, formatPlan, formatResult, newSudoMarker, runPlan } from '../../core/fixes';
 import { diagnoseHosts } from '../commands/diagnose';
 import { Ctx } from '../context';

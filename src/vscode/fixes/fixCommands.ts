@@ -8,6 +8,8 @@ import { HostEntry } from '../hosts/hostModel';
 import type { HostsNode } from '../tree/nodes';
 import { applyQuickFix } from './applyFix';
 import { takesQuickFixes } from '../tree/hostContext';
+import { notifyInfo } from '../notify';
+import { forgetAllSudoPasswords } from './sudoSecrets';
 
 /** What each fix does, in words (called when shown: the words follow the display language). */
 function fixDescription(id: FixId): string {
@@ -16,8 +18,22 @@ function fixDescription(id: FixId): string {
     'persist-peermem': () => vscode.l10n.t('load the peer-memory module at every boot (modules-load.d)'),
     'disable-acs': () => vscode.l10n.t('turn off ACS on the bridges between GPUs and NICs now (setpci; bare metal only)'),
     'persist-acs': () => vscode.l10n.t('turn off ACS on those bridges at every boot (a oneshot systemd unit)'),
+    'export-timer': () => vscode.l10n.t("export the host's GPUDirect RDMA health for node_exporter every 5 minutes (a systemd timer)"),
   };
   return words[id]();
+}
+
+/** Forget Remembered Passwords: every sudo password kept in SecretStorage (sudoSecrets.ts), whatever host. */
+export async function forgetSudoPasswordsCommand(ctx: Ctx): Promise<void> {
+  const forgotten = await forgetAllSudoPasswords(ctx.extension.secrets);
+  ctx.log.info(`forgot ${forgotten} remembered sudo password(s)`);
+  void notifyInfo(
+    forgotten === 0
+      ? vscode.l10n.t('No sudo password is remembered.')
+      : forgotten === 1
+        ? vscode.l10n.t('Forgot 1 remembered sudo password.')
+        : vscode.l10n.t('Forgot {0} remembered sudo passwords.', forgotten),
+  );
 }
 
 /** The inline action of one fix id on a finding. */

@@ -1,17 +1,15 @@
 // sudo's password for a fix: a remembered one first (VS Code's SecretStorage, keyed by the whole
-// route: user, host and jump hosts), else asked; a remembered one that sudo rejects is forgotten
+// route: sudoSecrets.ts), else asked; a remembered one that sudo rejects is forgotten
 // and asked for once. A typed one is remembered only when the user asked for it and sudo took it.
 // In a group fix every password passes the group's gate first (sudoGate.ts). The password goes to
 // the core's runPlan and to the store, never to a log or a setting. No VS Code import: the store and the
 // question are passed in, so this is unit-tested with the real core and a fake host.
 import { FixPlan, FixResult, FixSession, runPlan } from '../../core/fixes';
 import { SudoPasswordGate, SudoVerdict } from './sudoGate';
+import { rememberSudoPassword, SecretStore, sudoSecretKey, SudoRoute } from './sudoSecrets';
 
-export interface SecretStore {
-  get(key: string): PromiseLike<string | undefined>;
-  store(key: string, value: string): PromiseLike<void>;
-  delete(key: string): PromiseLike<void>;
-}
+export type { SecretStore, SudoRoute } from './sudoSecrets';
+export { sudoSecretKey } from './sudoSecrets';
 
 export interface AskedPassword {
   readonly password: string;
@@ -28,39 +26,39 @@ export interface SudoDeps {
   readonly gate?: SudoPasswordGate;
 }
 
-/**
- * The key under which a host's sudo password is kept: `gdrDoctor.sudo:<user>@<destination>`, and
- * behind jump hosts ` via <ProxyJump chain>` as well: the same name behind two login nodes is two
- * hosts, with two passwords.
- */
-export function sudoSecretKey(user: string, destination: string, proxyJump: string | null = null): string {
-  return `gdrDoctor.sudo:${user}@${destination}${proxyJump === null ? '' : ` via ${proxyJump}`}`;
-}
-
 /** sudo said the password was wrong (the core's own classification, so no second regex here). */
 export function sudoRejectedPassword(result: FixResult): boolean {
   return result.plan.privilege === 'sudo-password' && result.status === 'failed' && result.passwordRejected === true;
 }
 
-/** What a run says about the password it sent: refused; accepted (a step ran under it); unknown (nothing ran). */
+/**
+ * What a run says about the password it sent: refused; accepted only when sudo demonstrably ran a command with it
+ * (the core's passwordAccepted: it asked, then a step exited 0); unknown otherwise (nothing ran, a step timed out
+ * or was cut off while sudo may still have been checking it, sudo failed for another reason).
+ */
 export function sudoVerdict(result: FixResult): SudoVerdict {
   if (sudoRejectedPassword(result)) return 'refused';
-  return result.steps.length > 0 ? 'accepted' : 'unknown';
+  return result.passwordAccepted === true ? 'accepted' : 'unknown';
+}
+
+/** A route from the session alone (port 22, nothing in between): for callers without a connection's target. */
+function sessionRoute(session: FixSession): SudoRoute {
+  return { hostId: session.host, user: session.user, hostname: session.host, port: 22, proxyJump: null, proxyCommand: null };
 }
 
 /**
- * Runs a shown and agreed plan, answering sudo's password as described above. `proxyJump`: the
- * route's jump hosts (the connection's ProxyJump), part of the remembered password's key.
+ * Runs a shown and agreed plan, answering sudo's password as described above. `route`: the connection's
+ * whole resolved route (sudoRoute), the remembered password's key.
  */
 export async function runWithSudo(
   plan: FixPlan,
   session: FixSession,
   sudoMarker: string,
   deps: SudoDeps,
-  proxyJump: string | null = null,
+  route: SudoRoute = sessionRoute(session),
 ): Promise<FixResult> {
   if (plan.privilege !== 'sudo-password') return runPlan(plan, session, { sudoMarker, sudoPassword: async () => null });
-  const key = sudoSecretKey(session.user, session.host, proxyJump);
+  const key = sudoSecretKey(route);
   const remembered = await deps.secrets.get(key);
   let retry = false;
   if (remembered !== undefined && remembered !== '') {
@@ -84,7 +82,7 @@ export async function runWithSudo(
   });
   const given = asked as AskedPassword | null;
   if (given?.remember && sudoVerdict(result) === 'accepted') {
-    await deps.secrets.store(key, given.password);
+    await rememberSudoPassword(deps.secrets, route, given.password);
     deps.note(`${session.host}: the sudo password of ${session.user} is remembered in VS Code's secret storage`);
   }
   return result;

@@ -2,16 +2,18 @@
 // runs), Remove Fleet, Diagnose Fleet. A fleet is stored in gdrDoctor.fleets; adding one connects
 // nowhere: the user diagnoses it when ready.
 import * as vscode from 'vscode';
-import { expandHostList, foldHostList, HostListError } from '../../core/fleet/hostlist';
+import { expandHostList, foldHostList, HostListError } from '../../core/parsers/hostlist';
 import { readSettings, updateFleets } from '../config';
 import { Ctx } from '../context';
 import type { HostsNode } from '../tree/nodes';
 import { diagnoseFleet } from './fleetDiagnose';
 import { FleetConfig, withFleetAdded, withFleetRemoved } from './fleetSettings';
-import { RELAY_PREFERENCE, RELAY_TOOLS, RelayTool } from '../../core/fleet/relay/tools';
+import { RELAY_PREFERENCE, RELAY_TOOLS, RelayTool } from '../../core/transport';
 import { notifyInfo } from '../notify';
 import { destinationProblem } from '../ssh/destinationInput';
 import { errorText } from '../../core/errorText';
+import { forgetHostPasswords } from '../fixes/sudoSecrets';
+import { relayedMemberIds } from './fleetMembers';
 
 const DETECT = 'detect';
 /** The tools a login node may run the probe with (built when asked: the words follow the display language). */
@@ -115,6 +117,9 @@ export async function removeFleetCommand(ctx: Ctx, node?: HostsNode): Promise<vo
   ctx.fleets.forget(fleet.name);
   ctx.fleets.invalidate();
   ctx.log.info(`removed fleet ${fleet.name}`);
+  // The passwords of its hosts behind a login node go with it (direct hosts are the Hosts view's own).
+  const forgotten = await forgetHostPasswords(ctx.extension.secrets, relayedMemberIds(fleet));
+  if (forgotten > 0) ctx.log.info(`forgot ${forgotten} remembered sudo password(s) of fleet ${fleet.name}`);
 }
 
 export async function diagnoseFleetCommand(ctx: Ctx, node?: HostsNode): Promise<void> {
@@ -123,7 +128,7 @@ export async function diagnoseFleetCommand(ctx: Ctx, node?: HostsNode): Promise<
 }
 
 /** The clicked fleet (or the fleet of a clicked group), or one picked from the configured ones. */
-async function targetFleet(ctx: Ctx, node: HostsNode | undefined, title: string): Promise<FleetConfig | undefined> {
+export async function targetFleet(ctx: Ctx, node: HostsNode | undefined, title: string): Promise<FleetConfig | undefined> {
   const clicked = node?.kind === 'fleet' || node?.kind === 'fleetGroup' ? ctx.fleets.get(node.fleet) : undefined;
   if (clicked) return clicked;
   const fleets = ctx.fleets.fleets();

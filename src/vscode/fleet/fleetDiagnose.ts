@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { fanOut } from '../../core/fleet/fanout';
 import { fleetSummaryLine } from '../../core/fleet/grouping';
-import { expandHostList } from '../../core/fleet/hostlist';
+import { expandHostList } from '../../core/parsers/hostlist';
 import type { Client } from 'ssh2';
 import { detectRelayTools, diagnoseViaLoginNode, preferredRelayTool, RELAY_COMMANDS, type RelayTool } from '../../core/fleet/relay';
 import type { FleetHostResult } from '../../core/fleet/types';

@@ -2,7 +2,7 @@
 // group (severity icon, "3 hosts · peermem.not-loaded", the folded host list as tooltip, one context
 // value naming the quick fixes the whole group can take).
 import * as vscode from 'vscode';
-import { foldHostList } from '../../core/fleet/hostlist';
+import { foldHostList } from '../../core/parsers/hostlist';
 import { ContextValues } from '../../constants';
 import { fixContextValue } from '../fixes/contextValue';
 import { item, markdown, TONE_ICON } from '../tree/treeItems';
@@ -10,7 +10,7 @@ import { FleetModel } from './fleetModel';
 import type { FleetNode } from '../tree/nodes';
 import { fleetDescription, fleetTone, groupLabel, groupTone } from './fleetNodes';
 import { plain } from '../../core/report/diagnosisReport';
-import { RELAY_PREFERENCE } from '../../core/fleet/relay/tools';
+import { RELAY_PREFERENCE } from '../../core/transport';
 import { dateTime } from '../displayLocale';
 
 const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;

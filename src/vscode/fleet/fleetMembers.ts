@@ -3,7 +3,7 @@
 // Copy Report and quick fixes act on it as on any host. A host reached through a login node has an id
 // of its own fleet (`fleet:<name>/<node>`): it can be read (findings, GPUs, raw outputs); only a
 // group's quick fix connects to it, through the login node (groupFix.ts). No VS Code import.
-import { expandHostList } from '../../core/fleet/hostlist';
+import { expandHostList } from '../../core/parsers/hostlist';
 import type { FleetHostResult } from '../../core/fleet/types';
 import { Outcome, sshHostId } from '../hosts/hostModel';
 import { FleetConfig } from './fleetSettings';
@@ -12,6 +12,16 @@ const RELAYED_PREFIX = 'fleet:';
 
 export function memberHostId(fleet: FleetConfig, host: string): string {
   return fleet.via === undefined ? sshHostId(host) : `${RELAYED_PREFIX}${fleet.name}/${host}`;
+}
+
+/** The ids of a fleet's hosts reached through its login node (none for a direct fleet, or a list that does not parse). */
+export function relayedMemberIds(fleet: FleetConfig): string[] {
+  if (fleet.via === undefined) return [];
+  try {
+    return expandHostList(fleet.hosts).map((host) => memberHostId(fleet, host));
+  } catch {
+    return [];
+  }
 }
 
 export function isRelayedHostId(hostId: string): boolean {

@@ -1,7 +1,7 @@
 // The `gdrDoctor.fleets` setting as typed data. Settings are user-edited JSON: an entry with a
 // missing name or host list is dropped here (and named, so the log can say why) rather than
 // reaching a command line. No VS Code import: unit-tested as plain data.
-import { isRelayTool, RELAY_TOOL_CHOICES, RelayTool } from '../../core/fleet/relay/tools';
+import { isRelayTool, RELAY_TOOL_CHOICES, RelayTool } from '../../core/transport';
 
 export interface FleetConfig {
   readonly name: string;

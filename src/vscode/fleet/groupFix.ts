@@ -9,7 +9,7 @@
 // reaches each host through that node as a jump host (`ssh -J`), and the plan says so.
 import * as vscode from 'vscode';
 import { FixId, FixPlan, newSudoMarker, prepareFix, sshFixSession } from '../../core/fixes';
-import { foldHostList } from '../../core/fleet/hostlist';
+import { foldHostList } from '../../core/parsers/hostlist';
 import { classifyConnectError } from '../../core/ssh/errors';
 import { runLimited } from '../runLimited';
 import { readSettings } from '../config';
@@ -18,6 +18,7 @@ import { logFixResult } from '../fixes/applyFix';
 import { LONG_PLAN_LINES } from '../fixes/planDocument';
 import { askSudoPassword } from '../fixes/sudoPrompt';
 import { AskedPassword, runWithSudo, SudoDeps } from '../fixes/sudoPassword';
+import { sudoRoute } from '../fixes/sudoSecrets';
 import { Applied as AppliedOn, applyToGroup } from './groupApply';
 import { HostEntry, sshHostId } from '../hosts/hostModel';
 import type { HostsNode } from '../tree/nodes';
@@ -79,7 +80,7 @@ export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGr
         sudo: sharedSudo(ctx, ready),
         apply: (host, plan, sudo) =>
           ctx.diagnoser.withConnection(host, (conn) =>
-            runWithSudo(plan, sshFixSession(conn, host.destination as string), marker, sudo, conn.target.proxyJump),
+            runWithSudo(plan, sshFixSession(conn, host.destination as string), marker, sudo, sudoRoute(host.id, conn.target)),
           ),
       }),
   );

@@ -2,7 +2,7 @@
 // same way) share one block, "on N hosts: <folded list>", so the user reads the exact commands once.
 // Hosts that need nothing, refuse, or could not be reached are listed after. No VS Code import.
 import { FixId, FixPlan, formatPlan } from '../../core/fixes';
-import { foldHostList } from '../../core/fleet/hostlist';
+import { foldHostList } from '../../core/parsers/hostlist';
 import type { HostEntry } from '../hosts/hostModel';
 import { t } from '../../core/l10n';
 

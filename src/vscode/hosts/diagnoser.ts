@@ -2,7 +2,7 @@
 // connection per host, this machine, the demo), and the outcome recorded in the model. Cancelling
 // closes the host's SSH connection, which stops the remote commands, or stops this machine's probe
 // script; nothing here interprets what the host printed.
-import { DemoHost } from '../../core/demo/demoHost';
+import { DemoHost } from '../../core/transport';
 import { diagnoseHost, DiagnosedHost } from '../../core/host/diagnoseHost';
 import { openSsh, SshReachOptions, throughJump } from '../../core/ssh/openSsh';
 import { SshConnection } from '../../core/ssh/connect';

@@ -4,7 +4,7 @@
 import { Diagnosis } from '../../core/diagnosis';
 import type { NcclLogSummary } from '../../core/ncclLog/types';
 import type { ProofReport } from '../../core/prove';
-import { DEMO_HOST_NAME } from '../../core/demo/demoHost';
+import { DEMO_HOST_NAME } from '../../core/transport';
 import { ProbeReport } from '../../core/probe/runProbe';
 import { SshTarget } from '../../core/ssh/sshConfig';
 import { ChangeListeners, safeList } from '../modelSupport';
@@ -52,6 +52,24 @@ export interface HostStatus {
   readonly ncclLog?: NcclLogLink;
   /** The last GPUDirect RDMA proof of this host (Prove GPUDirect RDMA), kept across diagnoses. */
   readonly proof?: ProofReport;
+  /** Watched (Watch): how often it is diagnosed again, and what changed at the last change. */
+  readonly watch?: WatchState;
+}
+
+export interface WatchState {
+  readonly everyMinutes: number;
+  /** The latest diagnosis that differed from the one before it; kept until another differs. */
+  readonly change?: WatchChange;
+}
+
+export interface WatchChange {
+  /** When the diagnosis before the change was made ("since 14:05"). */
+  readonly since: Date;
+  /** The change that matters most, in a few words ("nvidia_peermem unloaded"). */
+  readonly headline: string;
+  readonly worse: boolean;
+  /** Every change, a line each (gdr-doctor diff's words). */
+  readonly lines: readonly string[];
 }
 
 /** An NCCL log linked to a host: its summary and which of its hosts ran there; the comparison is made from these. */
@@ -153,6 +171,12 @@ export class HostModel {
   /** Links an NCCL log to the host (undefined: unlinks it). */
   setNcclLog(id: string, link: NcclLogLink | undefined): void {
     this.statuses.set(id, { ...this.status(id), ncclLog: link });
+    this.changed(false);
+  }
+
+  /** Marks the host watched (undefined: not any more). */
+  setWatch(id: string, watch: WatchState | undefined): void {
+    this.statuses.set(id, { ...this.status(id), watch });
     this.changed(false);
   }
 

@@ -95,7 +95,10 @@ export class NcclLogDocuments implements vscode.Disposable {
 
   private publish(entry: DocumentAnalysis): void {
     const marks = rewordSocketMarks(entry.analysis.marks, this.rdmaOf(entry.uri.toString()));
-    this.diagnostics.set(entry.uri, marks.map(toDiagnostic));
+    this.diagnostics.set(
+      entry.uri,
+      marks.map((m) => toDiagnostic(entry.uri, m)),
+    );
   }
 
   private forget(uri: vscode.Uri): void {
@@ -107,9 +110,17 @@ export class NcclLogDocuments implements vscode.Disposable {
   }
 }
 
-function toDiagnostic(m: NcclLogMark): vscode.Diagnostic {
+/** One entry per cause; the cause's other lines as related information, each a link to its line (rust-analyzer's way). */
+function toDiagnostic(uri: vscode.Uri, m: NcclLogMark): vscode.Diagnostic {
   const d = new vscode.Diagnostic(new vscode.Range(m.line - 1, m.start, m.line - 1, m.end), m.message, SEVERITY[m.severity]);
   d.source = DIAGNOSTIC_SOURCE;
   d.code = m.kind;
+  d.relatedInformation = m.related.map(
+    (r) =>
+      new vscode.DiagnosticRelatedInformation(
+        new vscode.Location(uri, new vscode.Range(r.line - 1, r.start, r.line - 1, r.end)),
+        r.message,
+      ),
+  );
   return d;
 }

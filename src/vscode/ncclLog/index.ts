@@ -31,6 +31,7 @@ export function registerNcclLogEditor(
   const documents = own(new NcclLogDocuments(log, rdmaOf));
   const summaries = own(new NcclLogSummaryDocuments());
   own(vscode.workspace.registerTextDocumentContentProvider(NCCL_LOG_SUMMARY_SCHEME, summaries));
+  own(vscode.languages.registerDocumentLinkProvider({ scheme: NCCL_LOG_SUMMARY_SCHEME }, summaries));
   own(registerNcclLogHover());
   own(registerNcclLogLens(documents, model));
   // A log whose host names match diagnosed hosts is compared with them as soon as both are known.

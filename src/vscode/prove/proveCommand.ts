@@ -10,7 +10,7 @@ import { directExecutor, newRunTag, sshProveShell } from '../../core/prove/direc
 import { gpuIndex } from '../../core/prove/endpoints';
 import { probeForProof } from '../../core/prove/probe';
 import { formatProof } from '../../core/prove/text';
-import { sshRunner } from '../../core/probe/sshRunner';
+import { sshRunner } from '../../core/transport';
 import type { SshConnection } from '../../core/ssh/connect';
 import { classifyConnectError } from '../../core/ssh/errors';
 import { errorText } from '../../core/errorText';

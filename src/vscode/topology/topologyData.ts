@@ -3,7 +3,7 @@
 // diagnosis (topology/nccl/explain.ts), a matrix token's rule from topology/nccl/linkRule.ts. A saved
 // matrix without a host gets verdicts from the same model, from the matrix alone. No VS Code import.
 import { DEFAULT_NCCL, GpuNicPair, NcclAssumptions, SuggestedEnv, pairsFromTopology, shortVerdict } from '../../core/diagnosis';
-import { shellAssignment } from '../../core/diagnosis/suggestedEnv';
+import { shellAssignment } from '../../core/shellText';
 import type { Topology } from '../../core/parsers/topo';
 import { topologyGraph } from '../../core/topology/graph';
 import { classifyLink, knownLinkTypes, linkMeaning } from '../../core/topology/linkTypes';
@@ -66,7 +66,7 @@ export function topologyData(input: TopologySource): TopologyData {
       tree: input.tree ? treeData(input.tree, nccl, input.bridgeMarks ?? []) : null,
       c2cGpus: [...(input.c2cGpus ?? topology.gpus.filter((g) => /^\d+$/.test((g.gpuNumaId ?? '').trim())).map((g) => g.name))],
     },
-    env: Object.entries(input.suggestedEnv?.env ?? {}).map(([name, value]) => ({ name, value })),
+    env: Object.entries(input.suggestedEnv?.env ?? {}).map(([name, value]) => ({ name, value, shell: shellAssignment(name, value) })),
     derived: input.derived === true,
   };
 }

@@ -7,7 +7,7 @@ import { hostTopology } from '../../core/diagnosis/hostTopology';
 import type { HostEntry, HostStatus } from '../hosts/hostModel';
 
 /** What a host row can do, each a `;flag` of its context value. */
-export type HostFlag = 'diagnosed' | 'topology' | 'connected' | 'fixable' | 'removable' | 'demo';
+export type HostFlag = 'diagnosed' | 'topology' | 'connected' | 'fixable' | 'removable' | 'demo' | 'watched';
 
 export interface HostFacts {
   readonly host: HostEntry;
@@ -33,6 +33,8 @@ export function hostFlags({ host, status, connected }: HostFacts): HostFlag[] {
     ['removable', host.origin === 'added' || host.origin === 'demo'],
     // Reset Demo Host applies.
     ['demo', host.kind === 'demo'],
+    // Stop Watching applies (Watch is offered on every host).
+    ['watched', status.watch !== undefined],
   ];
   return flags.filter(([, on]) => on).map(([flag]) => flag);
 }
@@ -41,8 +43,13 @@ export function hostContextValue(facts: HostFacts): string {
   return [`${ContextValues.host}`, `kind=${facts.host.kind}`, ...hostFlags(facts)].join(';');
 }
 
-/** The `when` clause of a host menu item: any host row, or only those with `flag`. */
-export function hostMenuWhen(view: string, flag?: HostFlag): string {
-  const pattern = flag === undefined ? `/^gdrDoctor\\.host;/` : `/^gdrDoctor\\.host;.*;${flag}(;|$)/`;
+/** The `when` clause of a host menu item: any host row, only those with `flag`, or (`without`) only those without it. */
+export function hostMenuWhen(view: string, flag?: HostFlag, without = false): string {
+  const pattern =
+    flag === undefined
+      ? `/^gdrDoctor\\.host;/`
+      : without
+        ? `/^gdrDoctor\\.host;(?!.*;${flag}(;|$))/`
+        : `/^gdrDoctor\\.host;.*;${flag}(;|$)/`;
   return `view == ${view} && viewItem =~ ${pattern}`;
 }

@@ -12,6 +12,7 @@ import { DiagnosedOutcome, HostModel } from '../hosts/hostModel';
 import { moduleRows } from './moduleRows';
 import { ncclLogChildren, ncclLogGroupNodes } from './ncclLogNodes';
 import { proofGroup, proofRows } from './proofRows';
+import { watchRow } from './watchRow';
 import type { GroupId, HostsNode, Tone } from './nodes';
 import { t } from '../../core/l10n';
 import { dateTime, timeOfDay } from '../displayLocale';
@@ -25,10 +26,11 @@ export function childNodes(node: HostsNode, model: HostModel): HostsNode[] {
   if (node.kind === 'finding') return findingNodes(node.id, node.hostId, node.finding.children ?? []);
   const last = model.status(node.hostId).lastDiagnosed;
   // Children's ids extend the parent's, so a host shown at the root and under a fleet stays unique.
-  const proof = model.status(node.hostId).proof;
+  const { proof, watch } = model.status(node.hostId);
   if (node.kind === 'host')
     return [
       statusNode(node.hostId, model, node.id),
+      ...(watch ? [watchRow(node.id, node.hostId, watch)] : []),
       ...(last ? groupNodes(node.id, node.hostId, last) : []),
       ...(proof ? [proofGroup(node.id, node.hostId, proof)] : []),
       ...ncclLogGroupNodes(node.id, node.hostId, model),

@@ -58,6 +58,23 @@ describe('gdr-doctor diagnose (offline paths)', () => {
     fs.rmSync(dir, { recursive: true });
   });
 
+  it('--from DIR whose files link elsewhere (/dev/zero, a secret): refused with a note per file, the secret never printed', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-from-links-'));
+    const secret = `SECRET-${process.pid}-${Date.now()}`;
+    fs.writeFileSync(path.join(dir, 'secret'), `PRETTY_NAME="${secret}"\n`);
+    fs.symlinkSync(path.join(dir, 'secret'), path.join(dir, 'os-release.txt'));
+    fs.symlinkSync('/dev/zero', path.join(dir, 'topo.txt'));
+    const r = cli(['diagnose', '--from', dir]);
+    fs.rmSync(dir, { recursive: true });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /^ {2}note: topo: \S+topo\.txt is a symbolic link: a saved folder is read from regular files only, so it was not read$/m,
+    );
+    assert.match(r.stdout, /^ {2}note: os-release: \S+os-release\.txt is a symbolic link/m);
+    assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret));
+  });
+
   it('--from DIR holding none of the files it reads: exit 66, naming them and the collect script', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-from-empty-'));
     try {

@@ -37,14 +37,15 @@ describe('gdr-doctor nccl-log', () => {
     const r = cli(['nccl-log', PART1, PART2, '--json']);
     assert.equal(r.status, 0, r.stderr);
     const j = JSON.parse(r.stdout);
-    for (const key of ['ncclVersion', 'network', 'hcas', 'netConnections', 'verdict', 'hosts', 'findings']) assert.ok(key in j, key);
+    for (const key of ['ncclVersion', 'network', 'hcas', 'netConnections', 'verdict', 'hosts', 'findings', 'rayFolded', 'dropped'])
+      assert.ok(key in j, key);
     assert.equal(j.ncclVersion, null);
     assert.equal(j.network, 'IB');
     assert.deepEqual(j.netConnections, { total: 11, gdrdma: 0 });
     assert.equal(j.verdict, 'no-gdr');
     assert.deepEqual(
       j.hcas,
-      ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3'].map((name) => ({ name, gdr: false, dmabuf: null })),
+      ['mlx5_0', 'mlx5_1', 'mlx5_2', 'mlx5_3'].map((name) => ({ name, net: 'IB', gdr: false, dmabuf: null })),
     );
     assert.deepEqual(
       j.hosts.map((h: { name: string; gdrOffReasons: unknown[] }) => [h.name, h.gdrOffReasons.length]),

@@ -116,6 +116,7 @@ const KIND_OF_DIR: Record<string, string> = {
   lspci: 'lspci',
   'show-gids': 'show-gids',
   perftest: 'perftest',
+  'nccl-tests': 'nccl-tests',
 };
 
 describe('gdr-doctor parse reads every real fixture', () => {

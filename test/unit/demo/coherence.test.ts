@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diagnose } from '../../../src/core/diagnosis';
 import { factOf } from '../../../src/core/diagnosis/evidence';
-import { DEMO_HOST_NAME, DemoHost } from '../../../src/core/demo/demoHost';
+import { DEMO_HOST_NAME, DemoHost } from '../../../src/core/transport/demo';
 import { formatCpuList } from '../../../src/core/parsers/cpuList';
 import { PROBE_COMMANDS } from '../../../src/core/probe/commands';
 import { ProbeReport, runProbe } from '../../../src/core/probe/runProbe';

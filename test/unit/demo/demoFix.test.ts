@@ -3,8 +3,8 @@
 // marked simulated, applying changes the demo's state, the re-diagnosis shows it fixed, reset restores it.
 import * as assert from 'node:assert/strict';
 import { Diagnosis, diagnose } from '../../../src/core/diagnosis';
-import { DEMO_HOST_NAME, DemoHost, INITIAL_DEMO_STATE } from '../../../src/core/demo/demoHost';
-import { demoFixSession, prepareDemoFix } from '../../../src/core/demo/demoFix';
+import { DEMO_HOST_NAME, DemoHost, INITIAL_DEMO_STATE } from '../../../src/core/transport/demo';
+import { demoFixSession, prepareDemoFix } from '../../../src/core/fixes/demo/demoFix';
 import { FixId, FixSession, formatPlan, formatResult, newSudoMarker, runPlan } from '../../../src/core/fixes';
 import { CONF_HEADER, loadScript, persistScript, privilegedCommand } from '../../../src/core/fixes/scripts';
 import { runProbe } from '../../../src/core/probe/runProbe';

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ProbeCommandId } from '../../../src/core/probe/commands';
-import { offlineRunner } from '../../../src/core/probe/offlineRunner';
+import { offlineRunner } from '../../../src/core/transport/saved';
 import { ProbeReport, runProbe } from '../../../src/core/probe/runProbe';
 import { FIXTURES, REPO_ROOT } from '../../support/paths';
 

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Finding, diagnose } from '../../../src/core/diagnosis';
 import { blockerOf, mootUnder, nestKnockOns } from '../../../src/core/diagnosis/knockOn';
-import { offlineRunner } from '../../../src/core/probe/offlineRunner';
+import { offlineRunner } from '../../../src/core/transport/saved';
 import { runProbe } from '../../../src/core/probe/runProbe';
 import { REPO_ROOT } from '../../support/paths';
 import { commandNotFound } from './constructedInputs';

@@ -33,7 +33,7 @@ describe('gdr-doctor fix: arguments', () => {
 
   it('needs one destination and a known fix id (exit 64)', async () => {
     for (const [args, message] of [
-      [['fix'], /give one destination and one fix id \(load-peermem or persist-peermem or disable-acs or persist-acs\)/],
+      [['fix'], /give one destination and one fix id \(load-peermem or persist-peermem or disable-acs or persist-acs or export-timer\)/],
       [['fix', 'gpu-a'], /give one destination/],
       [
         ['fix', 'gpu-a', 'reboot-host'],

@@ -83,17 +83,17 @@ describe('fleet report (CLI text, JSON)', () => {
     assert.equal('error' in json.hosts[0], false);
   });
 
-  it('the CLI writes that JSON a host at a time, the same text as in one piece', () => {
+  it('the CLI writes that JSON a host at a time, the same text as in one piece', async () => {
     const writes: string[] = [];
     const io = { stdout: (t: string) => void writes.push(t), stderr: () => undefined, readInput: () => '' };
-    printFleet(fleet, io, { json: true, each: false });
+    await printFleet(fleet, io, { json: true, each: false });
     // The grouping (withFleetFindings) as printFleet does it, then the whole document at once.
     const results = withFleetFindings([...fleet]);
     assert.equal(writes.join(''), jsonText(fleetJson(results, groupFleet(results))));
     // One write for the head, one per host, one for the end: no write holds the whole fleet.
     assert.equal(writes.length, fleet.length + 2);
     const empty: string[] = [];
-    printFleet([], { ...io, stdout: (t: string) => void empty.push(t) }, { json: true, each: false });
+    await printFleet([], { ...io, stdout: (t: string) => void empty.push(t) }, { json: true, each: false });
     assert.equal(empty.join(''), jsonText(fleetJson([], groupFleet([]))));
   });
 

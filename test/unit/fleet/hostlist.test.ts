@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { HostListError, MAX_HOSTS, expandHostList, foldHostList, parseHostsFile } from '../../../src/core/fleet/hostlist';
+import { HostListError, MAX_HOSTS, expandHostList, foldHostList, parseHostsFile } from '../../../src/core/parsers/hostlist';
 
 const run = promisify(execFile);
 

@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkRelayOptions } from '../../../src/core/fleet/relay';
-import { demux } from '../../../src/core/fleet/relay/demux';
-import { loginScript, nodeCommand, nodeWrapper } from '../../../src/core/fleet/relay/loginScript';
+import { demux } from '../../../src/core/transport/relay/demux';
+import { loginScript, nodeCommand, nodeKeys, nodeWrapper } from '../../../src/core/transport/relay/loginScript';
 import { FakeHost } from '../probe/fakeHost';
 import { makeLoginNode, runLoginCollecting } from './relayLocal';
 
@@ -29,6 +29,7 @@ describe('relay transport through real pdsh and clush', function () {
     it(`${tool}: each node's bytes come back exactly, with its exit code`, async () => {
       // The "probe" here prints the payload, and exits 3 on n2.
       const probeScript = `cat "${path.join(host.log, 'payload')}"\n[ "$GDR_NODE" = n2 ] && exit 3\nexit 0\n`;
+      const keys = nodeKeys(['n1', 'n2', 'n3']);
       const script = loginScript({
         tool,
         tag: TAG,
@@ -38,9 +39,10 @@ describe('relay transport through real pdsh and clush', function () {
         expectedCount: 3,
         concurrency: 2,
         deadlineS: 90,
+        keys,
       });
       const run = await runLoginCollecting(host, script, 90_000);
-      const d = demux(tool, TAG, run, ['n1', 'n2', 'n3']);
+      const d = demux(tool, TAG, run, ['n1', 'n2', 'n3'], keys);
       assert.deepEqual([...d.nodes.keys()], ['n1', 'n2', 'n3']);
       for (const node of d.nodes.values()) {
         assert.ok(node.began && node.ended, `${node.name}: ${node.messages.join('\n')}`);

@@ -1,9 +1,9 @@
 // A login node on this machine for relay tests: the login script runs in a local shell, and `pdsh`
-// and `clush` on its PATH are the REAL tools with their local workers (pdsh -R exec, clush
-// --worker=exec) in place of ssh, so their per-line prefixing, stderr and exit messages are real.
-// Each "node" is a local shell (node-exec) with GDR_NODE set, running the real node command; the
-// fake GPU commands of fakeHost.ts replay real outputs and may act per node.
-import { runLocalScript } from '../../../src/core/probe/localScript';
+// and `clush` are the REAL tools, with their real per-line prefixing, stderr and exit messages; only
+// `ssh` on the login node's PATH is a stand-in, which runs the node command in a local shell (node-exec)
+// with GDR_NODE set, instead of on a node. The fake GPU commands of fakeHost.ts replay real outputs and
+// may act per node.
+import { runLocalScript } from '../../../src/core/transport/localScript';
 import type { LoginRunner } from '../../../src/core/fleet/relay';
 import { FakeHost, makeFakeHost } from '../probe/fakeHost';
 
@@ -14,34 +14,18 @@ const NODE_EXEC = [
   // Login-shell noise on both streams, as a chatty .bashrc prints it.
   'if [ -e "$GDR_TEST_LOG/noisy-$1" ]; then echo "Welcome to $1"; echo "$1: motd: be nice" >&2; fi',
   // A hostile node: its login shell runs what the test put there, with the node command in $C.
-  'C=${2:-$GDR_NODE_CMD}; if [ -e "$GDR_TEST_LOG/hostile-$1" ]; then . "$GDR_TEST_LOG/hostile-$1"; fi',
-  'exec /bin/sh -c "${2:-$GDR_NODE_CMD}"',
+  'C=$2; if [ -e "$GDR_TEST_LOG/hostile-$1" ]; then . "$GDR_TEST_LOG/hostile-$1"; fi',
+  'exec /bin/sh -c "$2"',
 ].join('\n');
 
-// `for a do` expands the original arguments once, so `set --` can rebuild them in the loop.
-const PDSH = [
-  'n=$#; i=0',
-  'for a do',
-  '  i=$((i + 1)); shift',
-  '  [ "$a" = ssh ] && a=exec',
-  '  if [ $i -eq $n ]; then set -- "$@" /bin/sh "$(dirname "$0")/node-exec" %h "$a"; else set -- "$@" "$a"; fi',
-  'done',
-  'exec /usr/bin/pdsh "$@"',
-].join('\n');
-
-// clush's exec worker runs its command through a shell: the node command reaches node-exec in the
-// environment, so no quoting of it is involved here.
-const CLUSH = [
-  'n=$#; i=0',
-  'for a do',
-  '  i=$((i + 1)); shift',
-  '  if [ $i -eq $n ]; then GDR_NODE_CMD=$a; export GDR_NODE_CMD; set -- "$@" "/bin/sh $(dirname "$0")/node-exec %h"; else set -- "$@" "$a"; fi',
-  'done',
-  'exec /usr/bin/clush --worker=exec "$@"',
-].join('\n');
+// ssh as pdsh's ssh module, clush's ssh worker and the relay's own per-node script call it: options,
+// then the node, then the command (the last two arguments).
+const SSH = ['eval "node=\\${$(($# - 1))}"', 'eval "command=\\${$#}"', 'exec /bin/sh "$(dirname "$0")/node-exec" "$node" "$command"'].join(
+  '\n',
+);
 
 export function makeLoginNode(stubs: Record<string, string>): FakeHost {
-  return makeFakeHost({ ...stubs, pdsh: PDSH, clush: CLUSH, 'node-exec': NODE_EXEC });
+  return makeFakeHost({ ...stubs, ssh: SSH, 'node-exec': NODE_EXEC });
 }
 
 export function localLogin(host: FakeHost): LoginRunner {

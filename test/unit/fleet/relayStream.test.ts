@@ -2,9 +2,9 @@
 // arrives (progress, and its parse while the others run), node names still checked, and the bounds
 // on what a node or the tool can make it keep.
 import * as assert from 'node:assert/strict';
-import { NodeStream, RelayDemux } from '../../../src/core/fleet/relay/demux';
-import { MAX_MESSAGE_BYTES, MAX_NODE_STREAM_BYTES } from '../../../src/core/fleet/relay/nodeStream';
-import type { RelayTool } from '../../../src/core/fleet/relay/loginScript';
+import { NodeStream, RelayDemux } from '../../../src/core/transport/relay/demux';
+import { MAX_MESSAGE_BYTES, MAX_NODE_STREAM_BYTES } from '../../../src/core/transport/relay/nodeStream';
+import type { RelayTool } from '../../../src/core/transport/relay/loginScript';
 
 const TAG = 'gdrr-0123456789abcdef';
 
@@ -79,5 +79,7 @@ describe('relay demux as a stream', () => {
     const n1 = d.nodes.get('n1');
     assert.ok(n1 && n1.data.length <= MAX_NODE_STREAM_BYTES && n1.data.length > MAX_NODE_STREAM_BYTES - 57);
     assert.ok(n1.data.cutBytes > 0);
+    assert.deepEqual([n1.data.cut?.by, n1.data.cut?.limitBytes], ['host', MAX_NODE_STREAM_BYTES]);
+    d.dropStreams(); // the process's shared budget gets it back
   });
 });

@@ -9,7 +9,7 @@ import { LoginRunner, relayDiagnose, RelayTool } from '../../../src/core/fleet/r
 import { statusOfProbe } from '../../../src/core/fleet/status';
 import type { FleetHostResult } from '../../../src/core/fleet/types';
 import { PROBE_COMMANDS } from '../../../src/core/probe/commands';
-import { localRunner } from '../../../src/core/probe/localRunner';
+import { localRunner } from '../../../src/core/transport/local';
 import { ProbeReport, runProbe } from '../../../src/core/probe/runProbe';
 import { FakeHost, H100_STUBS } from '../probe/fakeHost';
 import { localLogin, makeLoginNode } from './relayLocal';

@@ -7,7 +7,7 @@ import { addNcclLogText, NcclLogSummarizer } from '../../../src/core/ncclLog';
 import { busIdNumber, compareNcclLogWithHost, logHostsMatching } from '../../../src/core/ncclLog/compare';
 import type { NcclHostComparison } from '../../../src/core/ncclLog/compareTypes';
 import type { NcclLogSummary } from '../../../src/core/ncclLog/types';
-import { DemoHost, INITIAL_DEMO_STATE } from '../../../src/core/demo/demoHost';
+import { DemoHost, INITIAL_DEMO_STATE } from '../../../src/core/transport/demo';
 import { ProbeReport, runProbe } from '../../../src/core/probe/runProbe';
 import { readFixture } from '../../support/parsing';
 import { DEMO_DIR } from '../../support/paths';
@@ -59,8 +59,9 @@ describe('an NCCL log compared with the host it ran on', () => {
       f.title,
       /^NCCL did not use GPU Direct RDMA on GPU0, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7 of demo, where gdr-doctor predicts it$/,
     );
-    assert.match(f.detail, /matched by CUDA device number .*CUDA_VISIBLE_DEVICES/);
-    assert.ok(c.gpus.every((g) => g.matchedBy === 'device' && g.way === 'both' && g.gdrAgrees === false));
+    // "32[0] -> 40[0]": from 2.18.3 the brackets hold NCCL's NVML index, nvidia-smi's numbering.
+    assert.doesNotMatch(f.detail, /matched by CUDA device number/);
+    assert.ok(c.gpus.every((g) => g.matchedBy === 'nvmlDev' && g.way === 'both' && g.gdrAgrees === false));
     // Each GPU quoted from both sides: the model's verdict, then the log line without /GDRDMA.
     assert.match(f.evidence[0], /^demo \(gdr-doctor's model of NCCL 2\.30\.7\): GPU0: GDR via mlx5_0\. GPU0 → mlx5_0:1 over PIX/);
     assert.equal(

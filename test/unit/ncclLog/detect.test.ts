@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DETECT_WITHIN_LINES, ncclLogNearTop } from '../../../src/core/ncclLog/detect';
+import { DETECT_LINE_PREFIX_CHARS, DETECT_WITHIN_CHARS, DETECT_WITHIN_LINES, ncclLogNearTop } from '../../../src/core/ncclLog/detect';
 import { readNcclLog } from '../../../src/core/parsers/ncclLog';
 import { FIXTURES, fixtureFiles } from '../../support/paths';
 
@@ -23,7 +23,8 @@ describe('NCCL log detection from the first lines', () => {
   it('recognises none of the other real outputs', () => {
     const others = fs
       .readdirSync(FIXTURES, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && d.name !== 'nccl-log')
+      // nccl-tests outputs hold NCCL's own lines of the same run (NCCL_DEBUG=INFO): logs too (test/unit/ncclTests).
+      .filter((d) => d.isDirectory() && d.name !== 'nccl-log' && d.name !== 'nccl-tests')
       .flatMap((d) => fixtureFiles(d.name));
     assert.ok(others.length > 50, `${others.length} other fixtures`);
     const taken = others.filter((f) => ncclLogNearTop(lines(f)));
@@ -51,5 +52,16 @@ describe('NCCL log detection from the first lines', () => {
     const padding = Array.from({ length: DETECT_WITHIN_LINES }, (_, i) => `step ${i}: loss 0.1`);
     assert.equal(ncclLogNearTop([...padding.slice(0, -5), ...log]), true);
     assert.equal(ncclLogNearTop([...padding, ...log]), false);
+  });
+
+  it('looks at no more than DETECT_WITHIN_CHARS characters in all, and at each line up to DETECT_LINE_PREFIX_CHARS', () => {
+    const log = lines(path.join(FIXTURES, 'nccl-log', 'ib-no-module-2-containers-part1-start-cut.txt'));
+    const long = 'x'.repeat(8 * 1024 * 1024);
+    const fill = (chars: number) => Array.from({ length: Math.ceil(chars / DETECT_LINE_PREFIX_CHARS) }, () => long);
+    // An 8 MB line is looked at up to its first DETECT_LINE_PREFIX_CHARS characters.
+    assert.equal(ncclLogNearTop([...fill(DETECT_WITHIN_CHARS / 2), ...log]), true);
+    assert.equal(ncclLogNearTop([...fill(DETECT_WITHIN_CHARS + DETECT_LINE_PREFIX_CHARS), ...log]), false);
+    // A header past the prefix of its line is not looked at.
+    assert.equal(ncclLogNearTop([`${'x'.repeat(DETECT_LINE_PREFIX_CHARS)} ${log.find((l) => l.includes('NCCL INFO'))}`]), false);
   });
 });

@@ -44,32 +44,38 @@ describe('the editor and gdr-doctor nccl-log agree on every real NCCL log fixtur
   }
 
   for (const file of files) {
-    it(`marks of ${path.basename(file)} agree with its summary`, async () => {
+    it(`marks of ${path.basename(file)} agree with its summary, one entry per cause`, async () => {
       const { summary, marks } = await editorAnalysis(file, path.basename(file), 64 * 1024);
       assert.ok(summary);
       const lines = fs.readFileSync(file, 'utf8').split(/\r\n|\r|\n/);
       const kinds = (kind: string) => marks.filter((m) => m.kind === kind);
-      // Every HCA a Disabled line names (Socket "HCAs" aside) has a mark on such a line, and only those lines.
-      const disabled = summary.hosts.flatMap((h) => h.hcas.filter((x) => x.gdr === false).map((x) => x.name));
-      for (const hca of disabled)
+      const located = (kind: string) => kinds(kind).flatMap((m) => [m, ...m.related]);
+      const every = marks.flatMap((m) => [m, ...m.related]);
+      // Every HCA a Disabled line names (Socket interfaces aside) is on a line of an HCA entry, and only such lines are.
+      const disabled = summary.hosts.flatMap((h) => h.hcas.filter((x) => x.gdr === false && x.net !== 'Socket').map((x) => x.name));
+      for (const hca of disabled) {
         assert.ok(
-          kinds('hca-gdr-disabled').some((m) => m.message.startsWith(`GPU Direct RDMA disabled for HCA ${hca}`)),
+          located('hca-gdr-disabled').some((m) => m.message.startsWith(`GPU Direct RDMA disabled for HCA ${hca}`)),
           hca,
         );
-      for (const m of kinds('hca-gdr-disabled'))
+      }
+      for (const m of kinds('hca-gdr-disabled')) {
         assert.match(lines[m.line - 1].slice(m.start, m.end), /GPU Direct RDMA Disabled for (GPU \S+ \/ )?HCA/);
-      // One mark per NCCL WARN line; one per GPU with network connections without /GDRDMA, on such a line.
-      assert.equal(
-        kinds('warn').length,
-        summary.warnings.reduce((a, w) => a + w.count, 0),
-      );
+      }
+      // One entry per distinct NCCL WARN text.
+      assert.equal(kinds('warn').length, summary.warnings.length);
+      // Each GPU with network connections without /GDRDMA has its first such line in Problems (an entry or a related line).
       const without = summary.hosts.flatMap((h) => h.gpus).filter((g) => g.netConnections.gdrdma < g.netConnections.total);
-      assert.equal(kinds('net-without-gdrdma').length, without.length);
-      for (const m of kinds('net-without-gdrdma')) assert.match(lines[m.line - 1].slice(m.start, m.end), /via NET\/(?!.*\/GDRDMA)/);
+      for (const g of without) assert.ok(every.some((m) => m.line === g.firstWithoutGdrdma?.line));
+      for (const m of every.filter((x) => x.message.startsWith('Network connections without GDRDMA'))) {
+        assert.match(lines[m.line - 1].slice(m.start, m.end), /via NET\/(?!.*\/GDRDMA)/);
+      }
+      // Problems shows an error exactly where the summary has one (nccl-log.no-gdrdma), at most one entry per kind of cause.
       assert.equal(
-        kinds('socket').length > 0,
-        summary.hosts.some((h) => h.network === 'Socket' && h.gdrOffReasons.some((r) => r.reason.startsWith('Using network Socket'))),
+        marks.some((m) => m.severity === 'error'),
+        summary.findings.some((f) => f.severity === 'error'),
       );
+      assert.equal(new Set(marks.map((m) => `${m.kind}|${m.kind === 'warn' ? m.message : ''}`)).size, marks.length);
     });
   }
 });

@@ -4,34 +4,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { addNcclLogText, NcclLogSummarizer, summarizeNcclLog } from '../../../src/core/ncclLog';
-import type { NcclLogSummary } from '../../../src/core/ncclLog/types';
+import { sidecarView } from '../../support/ncclLogSidecar';
 import { expectOk, readFixture } from '../../support/parsing';
 import { fixtureFiles } from '../../support/paths';
-
-/** The part of a summary a sidecar states. */
-function sidecarView(s: NcclLogSummary): unknown {
-  const hosts: Record<string, unknown> = {};
-  for (const h of s.hosts) {
-    const nicsByGpu: Record<string, string[]> = {};
-    for (const g of h.gpus) if (g.nics.length > 0) nicsByGpu[String(g.dev)] = g.nics.map((n) => n.name);
-    hosts[h.name] = {
-      ranks: h.ranks,
-      network: h.network,
-      netConnections: h.netConnections,
-      nicsByGpu,
-      gdrOffReasons: h.gdrOffReasons.length,
-    };
-  }
-  return {
-    ncclVersion: s.ncclVersion,
-    network: s.network,
-    verdict: s.verdict,
-    netConnections: s.netConnections,
-    hcas: s.hcas,
-    hosts,
-    findings: s.findings.map((f) => f.id),
-  };
-}
 
 describe('NCCL log summary of every real fixture in test/fixtures/nccl-log', () => {
   const files = fixtureFiles('nccl-log');

@@ -89,4 +89,13 @@ describe('NCCL log hovers', () => {
     assert.equal(ncclLogHoverAt(banner, 3), null);
     assert.equal(ncclLogHoverAt(pxn, pxn.length + 2), null);
   });
+
+  it('explains a "No device found" line as that, not as the NIC list it shares a kind with (fixture socket-nccl2.5.6-…)', () => {
+    const text = line('socket-nccl2.5.6-mpirun-tag-output-no-ib-device-cut.txt', 3);
+    const h = hoverOn(text, 'No device found');
+    assert.deepEqual(h.titles, ['No RDMA device for this net']);
+    assert.match(h.sources[0], /ncclIbInit/);
+    const list = hoverOn(line('roce-8gpu-nccl2.27.5-aws-ofi-plugin-fallback-init-cut.txt', 35), '[RO]');
+    assert.deepEqual(list.titles, ['NICs NCCL will use']);
+  });
 });

@@ -2,6 +2,7 @@
 // as the editor shows them, capped, and the reading stopped at a line end by the live limit.
 import * as assert from 'node:assert/strict';
 import { analyzeNcclLogChunks, analyzeNcclLogText, NcclLogAnalyzer } from '../../../src/core/ncclLog/analysis';
+import { MAX_RELATED } from '../../../src/core/ncclLog/markCauses';
 import { MAX_MARKS, rewordSocketMarks } from '../../../src/core/ncclLog/marks';
 import { readFixture } from '../../support/parsing';
 
@@ -28,49 +29,75 @@ describe('NCCL log marks for the Problems panel', () => {
     assert.match(warn[0].message, /^NCCL WARN: NET\/OFI Couldn't open AV\. RC: -22/);
   });
 
-  it('marks "Using network Socket" on every rank, and says it again where RDMA devices are known to exist', () => {
+  it('marks "Using network Socket" once, its other lines related, and says it again where RDMA devices are known to exist', () => {
     const name = 'socket-fallback-no-libibverbs-1-host-cut.txt';
     const socket = analyzeNcclLogText(log(name), name).marks.filter((m) => m.kind === 'socket');
-    assert.deepEqual(socket.map((m) => m.line).slice(0, 2), [1, 4]);
+    assert.equal(socket.length, 1);
+    assert.equal(socket[0].line, 1);
+    assert.equal(socket[0].related[0].line, 4, 'the next rank\'s "Using network Socket" is related information');
     assert.match(socket[0].message, /^Using network Socket: NCCL sends over TCP sockets/);
     // No HCA line of NET/Socket ("GPU Direct RDMA Disabled for HCA 0 'enp1s0f0'") is marked: sockets never do GDR.
     assert.equal(analyzeNcclLogText(log(name), name).marks.filter((m) => m.kind === 'hca-gdr-disabled').length, 0);
     const known = rewordSocketMarks(socket, ['mlx5_0:1 on gpu01']);
-    assert.equal(
+    assert.match(
       known[0].message,
-      'Using network Socket while InfiniBand devices exist (mlx5_0:1 on gpu01): NCCL sends over TCP, without RDMA or GPU Direct RDMA',
+      /^Using network Socket while InfiniBand devices exist \(mlx5_0:1 on gpu01\): NCCL sends over TCP, without RDMA or GPU Direct RDMA \(and \d+ more lines: related information\)$/,
     );
   });
 
-  it("marks each GPU's first network connection without /GDRDMA, with its counts", () => {
+  it("one entry, an error as the summary's verdict, for connections without /GDRDMA and no line saying why: each GPU's first such line", () => {
     const name = 'ibext-plugin-no-gdrdma-8-gpus-cut.txt';
-    const marks = analyzeNcclLogText(log(name), name).marks.filter((m) => m.kind === 'net-without-gdrdma');
-    assert.equal(marks.length, 7);
-    const gpu6 = marks.find((m) => m.line === 1);
+    const a = analyzeNcclLogText(log(name), name);
+    assert.equal(a.summary?.verdict, 'no-gdr');
+    const marks = a.marks.filter((m) => m.kind === 'net-without-gdrdma');
+    assert.equal(marks.length, 1);
+    assert.equal(marks[0].severity, 'error');
+    assert.equal(marks[0].line, 1);
     assert.equal(
-      gpu6?.message,
-      'Network connections without GDRDMA: 3 of 3 of GPU 6 on hostname-test are staged through host memory (this is the first)',
+      marks[0].message,
+      'Network connections without GDRDMA: 3 of 3 of GPU 6 on hostname-test are staged through host memory (this is the first) (and 6 more lines: related information)',
     );
+    assert.equal(marks[0].related.length, 6, 'the first such line of each of the 6 other GPUs');
+    assert.match(marks[0].related[0].message, /^Network connections without GDRDMA: \d+ of \d+ of GPU \d+ on hostname-test/);
   });
 
-  it('marks the GPU/HCA pairs beyond the distance threshold, and NCCL_NET_GDR_LEVEL as a setting', () => {
+  it('marks the GPU/HCA pairs beyond the distance threshold once, the other pairs related, and not NCCL_NET_GDR_LEVEL=PHB', () => {
     const name = 'pair-gdr-distance-gdr-level-phb-cut.txt';
     const marks = analyzeNcclLogText(log(name), name).marks;
-    const pair = marks.find((m) => m.kind === 'pair-gdr-disabled');
-    assert.equal(
-      pair?.message,
-      'GPU Direct RDMA disabled for GPU 18000 / HCA 0: path distance 5 is beyond the threshold 4 (NCCL_NET_GDR_LEVEL)',
+    const pair = marks.filter((m) => m.kind === 'pair-gdr-disabled');
+    assert.equal(pair.length, 1);
+    assert.match(
+      pair[0].message,
+      /^GPU Direct RDMA disabled for GPU 18000 \/ HCA 0: path distance 5 is beyond the threshold 4 \(NCCL_NET_GDR_LEVEL\) \(and 4 more lines/,
+    );
+    assert.deepEqual(
+      pair[0].related.map((r) => r.line),
+      [5, 8, 9, 13],
     );
     assert.ok(!marks.some((m) => m.kind === 'env-gdr-off'), 'NCCL_NET_GDR_LEVEL=PHB does not turn GDR off');
   });
 
-  it('keeps MAX_MARKS marks and counts the rest', () => {
+  it('the HCA "no module" cause carries the connections it left without /GDRDMA as related lines, an error with the no-gdr verdict (NVIDIA/nccl#899)', () => {
+    const analyzer = new NcclLogAnalyzer('both.log');
+    for (const part of [NO_MODULE, 'ib-no-module-2-containers-part2-channels-cut.txt']) analyzer.push(`${log(part)}\n`);
+    const a = analyzer.end();
+    assert.equal(a.summary?.verdict, 'no-gdr');
+    assert.deepEqual(
+      a.marks.map((m) => [m.kind, m.severity]),
+      [['hca-gdr-disabled', 'error']],
+    );
+    assert.ok(a.marks[0].related.some((r) => r.message.startsWith('Network connections without GDRDMA')));
+  });
+
+  it('keeps MAX_MARKS lines and counts the rest; one entry holds MAX_RELATED of them', () => {
     // A 1,024-rank job repeats each HCA line per rank: the same real log read many times.
     const analyzer = new NcclLogAnalyzer('many.log');
     const text = log(NO_MODULE);
     for (let i = 0; i < MAX_MARKS + 10; i++) analyzer.push(text.endsWith('\n') ? text : `${text}\n`);
     const a = analyzer.end();
-    assert.equal(a.marks.length, MAX_MARKS);
+    assert.equal(a.marks.length, 1);
+    assert.equal(a.marks[0].related.length, MAX_RELATED);
+    assert.equal(a.marks[0].relatedDropped, MAX_MARKS - 1 - MAX_RELATED);
     assert.ok(a.marksDropped > 0);
   });
 
@@ -92,6 +119,8 @@ describe('NCCL log marks for the Problems panel', () => {
       start: 0,
       end: 0,
       message: `Read the first 0.0 MB only (${a.lines} lines): nothing past line ${a.lines} is marked; Analyze NCCL Log reads the whole file`,
+      related: [],
+      relatedDropped: 0,
     });
     const whole = analyzeNcclLogText(text, name);
     assert.equal(whole.complete, true);

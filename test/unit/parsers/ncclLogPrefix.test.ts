@@ -1,7 +1,7 @@
 // Where NCCL's header is on a line, whatever a launcher or logger put before it. Each row is a real
 // line (its source named) unless it says it was formatted by hand from a documented prefix format.
 import * as assert from 'node:assert/strict';
-import { findHeaders } from '../../../src/core/parsers/ncclLogPrefix';
+import { findHeaders, MAX_MESSAGE_CHARS } from '../../../src/core/parsers/ncclLogPrefix';
 
 interface Row {
   readonly what: string;
@@ -184,5 +184,24 @@ describe('NCCL header on a log line', () => {
     // Where the two touch, nothing tells the end of one from the start of the other host name.
     assert.ok(headers[1].host?.endsWith('6a5a91752e39'), String(headers[1].host));
     assert.deepEqual([headers[1].message, headers[1].cut], ['Channel 00 : 1[1a000] -> 0[1a000] [receive] via NET/IB/0', false]);
+  });
+
+  it('reads a message up to MAX_MESSAGE_CHARS (NCCL formats a line into 1 KiB) and marks it cut', () => {
+    const header = 'gpu01:1:2 [3] NCCL INFO ';
+    const [h] = findHeaders(`${header}Using network ${'x'.repeat(64 * 1024)}`);
+    assert.equal(h.message.length, MAX_MESSAGE_CHARS);
+    assert.equal(h.cut, true);
+    assert.deepEqual(
+      findHeaders(`${header}Using network IB`).map((x) => [x.message, x.cut]),
+      [['Using network IB', false]],
+    );
+  });
+
+  it('takes "NCCL version x.y.z" as a line of its own only as the last word of a line', () => {
+    const version = (line: string) => findHeaders(line).map((h) => [h.level, h.column, h.message]);
+    assert.deepEqual(version('[1,0]<stdout>:NCCL version 2.5.6+cuda10.2  '), [['VERSION', 14, 'NCCL version 2.5.6+cuda10.2  ']]);
+    assert.deepEqual(version('NCCL version 2.5.6 and more'), []);
+    assert.deepEqual(version('NCCL version 2.5'), []);
+    assert.deepEqual(version(`NCCL version 1.1.${'1'.repeat(60_000)} x`), []);
   });
 });

@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import { ProbeCommandSpec } from '../../../src/core/probe/commands';
 import { encodeDone, encodeHeader, encodeSection, parseFrames } from '../../../src/core/probe/frames';
 import { PREAMBLE_KEEP_BYTES } from '../../../src/core/probe/streamCaps';
-import { localRunner } from '../../../src/core/probe/localRunner';
+import { localRunner } from '../../../src/core/transport/local';
 import { RunnerOutput, runProbe } from '../../../src/core/probe/runProbe';
 import { buildProbeScript } from '../../../src/core/probe/script';
 import { fixture } from './fakeHost';

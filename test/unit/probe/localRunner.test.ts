@@ -3,7 +3,7 @@
 // what is still running is read from /proc.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import { localRunner } from '../../../src/core/probe/localRunner';
+import { localRunner } from '../../../src/core/transport/local';
 import { runProbe } from '../../../src/core/probe/runProbe';
 
 interface ProcStat {

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { PROBE_COMMANDS, ProbeCommandSpec } from '../../../src/core/probe/commands';
 import { CommandResult } from '../../../src/core/probe/frames';
-import { localRunner } from '../../../src/core/probe/localRunner';
+import { localRunner } from '../../../src/core/transport/local';
 import { ProbeRunner, runProbe } from '../../../src/core/probe/runProbe';
 import { FakeHost, H100_STUBS, makeFakeHost } from './fakeHost';
 

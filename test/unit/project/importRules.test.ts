@@ -95,6 +95,35 @@ describe('import rules (dependency-cruiser)', function () {
     assert.deepEqual(found, ['protocol-stand-alone: src/protocol/topology.ts → src/core/parsers/topo.ts']);
   });
 
+  it('keeps every way of reaching a host below core/host: transport never imports what diagnoses', () => {
+    const found = violations({
+      'src/core/host/diagnoseHost.ts': "import { probeHost } from '../transport';\nexport const d = probeHost;\n",
+      'src/core/transport/index.ts': "import { local } from './local';\nexport const probeHost = local;\n",
+      'src/core/transport/local.ts': "import { frames } from '../probe/frames';\nexport const local = frames;\n",
+      'src/core/probe/frames.ts': 'export const frames = 1;\n',
+      'src/core/transport/relay.ts': "import { d } from '../host/diagnoseHost';\nexport const relay = d;\n",
+    });
+    assert.deepEqual(found, ['transport-below-host: src/core/transport/relay.ts → src/core/host/diagnoseHost.ts']);
+  });
+
+  it('lets the rest of src/ reach a host only through src/core/transport/index.ts', () => {
+    const found = violations({
+      'src/core/transport/index.ts': "export { local } from './local';\n",
+      'src/core/transport/local.ts': 'export const local = 1;\n',
+      'src/core/host/diagnoseHost.ts': "import { local } from '../transport';\nexport const d = local;\n",
+      'src/cli/diagnose.ts': "import { local } from '../core/transport/local';\nexport const c = local;\n",
+    });
+    assert.deepEqual(found, ['transport-through-its-index: src/cli/diagnose.ts → src/core/transport/local.ts']);
+  });
+
+  it('rejects a fix reaching back up into core/host', () => {
+    const found = violations({
+      'src/core/host/diagnoseHost.ts': 'export const probeHost = 1;\n',
+      'src/core/fixes/session.ts': "import { probeHost } from '../host/diagnoseHost';\nexport const s = probeHost;\n",
+    });
+    assert.deepEqual(found, ['fixes-below-host: src/core/fixes/session.ts → src/core/host/diagnoseHost.ts']);
+  });
+
   it('rejects src/core importing an adapter', () => {
     const found = violations({
       'src/vscode/logging.ts': 'export const log = 1;\n',

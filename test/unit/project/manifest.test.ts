@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ViewContainers, Views } from '../../../src/constants';
 import { diagnoseHelp } from '../../../src/cli/diagnoseCommand';
-import { RELAY_PREFERENCE, RELAY_TOOLS } from '../../../src/core/fleet/relay/tools';
+import { RELAY_PREFERENCE, RELAY_TOOLS } from '../../../src/core/transport/relay/tools';
 import { REPO_ROOT } from '../../support/paths';
 import { englishManifest } from '../../support/manifest';
 

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { diagnose } from '../../../src/core/diagnosis';
 import type { DiagnosedHost } from '../../../src/core/prove';
 import { PROOF_PROBE_COMMANDS } from '../../../src/core/prove/probe';
-import { offlineRunner } from '../../../src/core/probe/offlineRunner';
+import { offlineRunner } from '../../../src/core/transport/saved';
 import { runProbe } from '../../../src/core/probe/runProbe';
 import { fixture, labFile } from '../diagnosis/hostReport';
 

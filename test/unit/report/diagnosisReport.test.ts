@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { diagnose } from '../../../src/core/diagnosis';
-import { DEMO_HOST_NAME, DemoHost } from '../../../src/core/demo/demoHost';
+import { DEMO_HOST_NAME, DemoHost } from '../../../src/core/transport/demo';
 import { runProbe } from '../../../src/core/probe/runProbe';
 import { codeBlock, diagnosisJson, formatMarkdownReport, inlineCode, plain } from '../../../src/core/report/diagnosisReport';
 

@@ -33,7 +33,7 @@ function plan(privilege: FixPlan['privilege']): FixPlan {
   };
 }
 
-/** A host whose sudo accepts only RIGHT; records each stdin it got. */
+/** A host whose sudo accepts only RIGHT, printing its prompt (the marker) as sudo -S does; records each stdin it got. */
 function session(): FixSession & { stdins: (string | undefined)[] } {
   const stdins: (string | undefined)[] = [];
   const shell: RemoteShell = {
@@ -43,7 +43,7 @@ function session(): FixSession & { stdins: (string | undefined)[] } {
       return {
         exitCode: ok ? 0 : 1,
         stdout: Buffer.from(''),
-        stderr: Buffer.from(ok ? '' : `${MARKER}Sorry, try again.\n${MARKER}sudo: 1 incorrect password attempt\n`),
+        stderr: Buffer.from(ok ? MARKER : `${MARKER}Sorry, try again.\n${MARKER}sudo: 1 incorrect password attempt\n`),
         connectionLost: false,
         timedOut: false,
       };
@@ -62,7 +62,7 @@ function asker(answers: (AskedPassword | null)[]) {
   return { calls, ask: async (retry: boolean) => (calls.push(retry), answers.shift() ?? null) };
 }
 
-const KEY = sudoSecretKey('pwuser', 'gpu-a');
+const KEY = sudoSecretKey({ user: 'pwuser', hostname: 'gpu-a', port: 22, proxyJump: null, proxyCommand: null });
 const notes: string[] = [];
 const note = (m: string) => void notes.push(m);
 

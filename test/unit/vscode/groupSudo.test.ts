@@ -5,7 +5,8 @@
 import * as assert from 'node:assert/strict';
 import { FixPlan, FixSession, RemoteShell } from '../../../src/core/fixes';
 import { SudoPasswordGate } from '../../../src/vscode/fixes/sudoGate';
-import { AskedPassword, runWithSudo, SecretStore, SudoDeps, sudoSecretKey } from '../../../src/vscode/fixes/sudoPassword';
+import { AskedPassword, runWithSudo, SecretStore, SudoDeps } from '../../../src/vscode/fixes/sudoPassword';
+import { forgetAllSudoPasswords, forgetHostPasswords, sudoSecretKey, SudoRoute } from '../../../src/vscode/fixes/sudoSecrets';
 import { applyToGroup } from '../../../src/vscode/fleet/groupApply';
 
 const RIGHT = 'right-pw';
@@ -28,8 +29,17 @@ function plan(host: string): FixPlan {
   };
 }
 
-/** Hosts whose sudo accepts only RIGHT; every password sent is recorded with its host, in order, and when sudo ends. */
-function fleet(names: string[]) {
+/** What a fake host's `sudo -S -p MARKER …` answers to the password on its stdin. */
+type FakeSudo = (host: string, stdin: string | undefined) => { exitCode: number | null; stderr: string; timedOut?: boolean };
+
+/** Real sudo -S: prints its prompt (the marker) on stderr, reads a line; runs the command on RIGHT, else refuses. */
+const realSudo: FakeSudo = (_host, stdin) =>
+  stdin === `${RIGHT}\n`
+    ? { exitCode: 0, stderr: MARKER }
+    : { exitCode: 1, stderr: `${MARKER}Sorry, try again.\n${MARKER}sudo: 1 incorrect password attempt\n` };
+
+/** Hosts running `sudo`; every password sent is recorded with its host, in order, and when sudo ends. */
+function fleet(names: string[], sudo: FakeSudo = realSudo) {
   const sent: [string, string | undefined][] = [];
   const events: string[] = [];
   const session = (host: string): FixSession => {
@@ -39,13 +49,13 @@ function fleet(names: string[]) {
         events.push(`sent ${host}`);
         await new Promise((r) => setTimeout(r, 5)); // sudo takes a moment: the other hosts are asking meanwhile
         events.push(`answered ${host}`);
-        const ok = stdin === `${RIGHT}\n`;
+        const r = sudo(host, stdin);
         return {
-          exitCode: ok ? 0 : 1,
+          exitCode: r.exitCode,
           stdout: Buffer.from(''),
-          stderr: Buffer.from(ok ? '' : `${MARKER}Sorry, try again.\n${MARKER}sudo: 1 incorrect password attempt\n`),
+          stderr: Buffer.from(r.stderr),
           connectionLost: false,
-          timedOut: false,
+          timedOut: r.timedOut === true,
         };
       },
     };
@@ -53,6 +63,11 @@ function fleet(names: string[]) {
   };
   const ready = names.map((label) => ({ host: { label }, plan: plan(label) }));
   return { sent, events, ready, session };
+}
+
+/** A route to `host` (port 22, nothing in between unless `extra` says so), as runWithSudo's default makes it. */
+function route(host: string, extra: Partial<SudoRoute> = {}): SudoRoute {
+  return { hostId: host, user: 'pwuser', hostname: host, port: 22, proxyJump: null, proxyCommand: null, ...extra };
 }
 
 function store(initial: Record<string, string> = {}): SecretStore & { data: Map<string, string> } {
@@ -68,8 +83,8 @@ function sharedBox(answer: AskedPassword | null) {
   return box;
 }
 
-async function applyGroup(names: string[], answer: AskedPassword | null, secrets = store(), limit = 32) {
-  const f = fleet(names);
+async function applyGroup(names: string[], answer: AskedPassword | null, secrets = store(), limit = 32, sudo = realSudo) {
+  const f = fleet(names, sudo);
   const box = sharedBox(answer);
   const results = await applyToGroup(f.ready, {
     limit,
@@ -103,11 +118,49 @@ describe('group fix: one sudo password for many hosts', () => {
 
   it('the same stale remembered password on every host is tried once, then the typed one', async () => {
     const names = ['n1', 'n2', 'n3'];
-    const secrets = store(Object.fromEntries(names.map((n) => [sudoSecretKey('pwuser', n), 'stale'])));
+    const secrets = store(Object.fromEntries(names.map((n) => [sudoSecretKey(route(n)), 'stale'])));
     const g = await applyGroup(names, { password: RIGHT, remember: false }, secrets);
     assert.equal(g.sent.filter(([, pw]) => pw === 'stale').length, 1, JSON.stringify(g.sent));
     assert.equal(g.sent.filter(([, pw]) => pw === RIGHT).length, 3);
     assert.equal(g.box.asked, 1);
+  });
+
+  it('a first try that times out is no verdict: the password goes to one host at a time, and a wrong one stops at the next refusal', async () => {
+    let first: string | undefined;
+    // The first host's sudo is still checking the password (a slow directory) when the step's time runs out.
+    const slowFirst: FakeSudo = (host, stdin) =>
+      (first ??= host) === host ? { exitCode: null, stderr: MARKER, timedOut: true } : realSudo(host, stdin);
+    const g = await applyGroup(['n1', 'n2', 'n3', 'n4'], { password: 'typo', remember: true }, store(), 32, slowFirst);
+    assert.equal(g.box.asked, 1);
+    assert.deepEqual(
+      g.sent.map(([host]) => host),
+      [first, g.sent[1][0]],
+      'the timed-out host, then one more host, which refuses it',
+    );
+    assert.deepEqual(g.events.slice(0, 4), [`sent ${first}`, `answered ${first}`, `sent ${g.sent[1][0]}`, `answered ${g.sent[1][0]}`]);
+    assert.equal(g.results.filter((r) => r.error?.startsWith('not run: sudo refused the password')).length, 2);
+  });
+
+  it('a step that exited 0 without sudo asking (cached credentials) proves nothing: the password is not remembered', async () => {
+    const f = fleet(['gpu01'], () => ({ exitCode: 0, stderr: '' }));
+    const secrets = store();
+    const r = await runWithSudo(plan('gpu01'), f.session('gpu01'), MARKER, {
+      secrets,
+      ask: async () => ({ password: 'anything', remember: true }),
+      note: () => undefined,
+    });
+    assert.equal(r.steps[0]?.ok, true, 'the step ran');
+    assert.equal(r.passwordAccepted, undefined);
+    assert.deepEqual([...secrets.data.keys()], []);
+  });
+
+  it('a password sudo asked for and then ran the step with is remembered when asked to', async () => {
+    const f = fleet(['gpu01']);
+    const secrets = store();
+    const ask = async () => ({ password: RIGHT, remember: true });
+    const r = await runWithSudo(plan('gpu01'), f.session('gpu01'), MARKER, { secrets, ask, note: () => undefined });
+    assert.equal(r.passwordAccepted, true);
+    assert.equal(secrets.data.get(sudoSecretKey(route('gpu01'))), RIGHT);
   });
 
   it('the gate: a verdict-less try (nothing ran) lets the next host try the same password', async () => {
@@ -122,21 +175,69 @@ describe('group fix: one sudo password for many hosts', () => {
   });
 });
 
-describe('remembered sudo passwords: keyed by the whole route', () => {
-  it('the same host behind two login nodes has two keys; a direct host keeps its key', () => {
-    assert.equal(sudoSecretKey('pwuser', 'gpu01'), 'gdrDoctor.sudo:pwuser@gpu01');
-    assert.equal(sudoSecretKey('pwuser', 'gpu01', 'login1'), 'gdrDoctor.sudo:pwuser@gpu01 via login1');
-    assert.notEqual(sudoSecretKey('pwuser', 'gpu01', 'login1'), sudoSecretKey('pwuser', 'gpu01', 'login2'));
-    assert.notEqual(sudoSecretKey('pwuser', 'gpu01', 'bastion,login1'), sudoSecretKey('pwuser', 'gpu01', 'login1'));
+describe('remembered sudo passwords: keyed by the whole route, forgotten with the host', () => {
+  it('every part of the resolved route is part of the key: user, HostName, Port, ProxyJump chain, ProxyCommand', () => {
+    const base = route('gpu01', { hostname: '10.0.0.1' });
+    assert.equal(sudoSecretKey(base), 'gdrDoctor.sudo:pwuser@10.0.0.1:22');
+    assert.equal(sudoSecretKey({ ...base, proxyJump: 'login1' }), 'gdrDoctor.sudo:pwuser@10.0.0.1:22 via login1');
+    const variants = [
+      base,
+      { ...base, user: 'root' },
+      { ...base, hostname: '10.0.0.2' },
+      { ...base, port: 2222 },
+      { ...base, proxyJump: 'login1' },
+      { ...base, proxyJump: 'login2' },
+      { ...base, proxyJump: 'bastion,login1' },
+      { ...base, proxyCommand: 'ssh -W %h:%p login1' },
+      { ...base, proxyCommand: 'ssh -W %h:%p login2' },
+    ];
+    assert.equal(new Set(variants.map(sudoSecretKey)).size, variants.length);
+    assert.match(
+      sudoSecretKey({ ...base, proxyCommand: 'nc -X connect -x proxy:3128 %h %p' }),
+      /^gdrDoctor\.sudo:pwuser@10\.0\.0\.1:22 through [0-9a-f]{16}$/,
+    );
   });
 
-  it('a password remembered for gpu01 behind login1 is not sent to gpu01 behind login2', async () => {
-    const f = fleet(['gpu01']);
-    const secrets = store({ [sudoSecretKey('pwuser', 'gpu01', 'login1')]: RIGHT });
-    const box = sharedBox(null);
-    const r = await runWithSudo(plan('gpu01'), f.session('gpu01'), MARKER, { secrets, ask: box.ask, note: () => undefined }, 'login2');
-    assert.deepEqual(f.sent, [], 'nothing sent: asked instead (and cancelled)');
-    assert.equal(box.asked, 1);
-    assert.equal(r.status, 'refused');
+  it('a password remembered for gpu01 behind login1 (or one ProxyCommand) is not sent to gpu01 behind login2 (or another)', async () => {
+    for (const [kept, used] of [
+      [{ proxyJump: 'login1' }, { proxyJump: 'login2' }],
+      [{ proxyCommand: 'ssh -W %h:%p login1' }, { proxyCommand: 'ssh -W %h:%p login2' }],
+      [{ hostname: '10.0.0.1' }, { hostname: '10.0.0.2' }],
+    ] as Partial<SudoRoute>[][]) {
+      const f = fleet(['gpu01']);
+      const secrets = store({ [sudoSecretKey(route('gpu01', kept))]: RIGHT });
+      const box = sharedBox(null);
+      const r = await runWithSudo(
+        plan('gpu01'),
+        f.session('gpu01'),
+        MARKER,
+        { secrets, ask: box.ask, note: () => undefined },
+        route('gpu01', used),
+      );
+      assert.deepEqual(f.sent, [], 'nothing sent: asked instead (and cancelled)');
+      assert.equal(box.asked, 1);
+      assert.equal(r.status, 'refused');
+    }
+  });
+
+  it('removing a host forgets its passwords (every route it was reached by), and Forget Remembered Passwords forgets all', async () => {
+    const secrets = store();
+    const remember = async (r: SudoRoute) =>
+      runWithSudo(
+        plan(r.hostId),
+        fleet([r.hostId]).session(r.hostId),
+        MARKER,
+        { secrets, ask: async () => ({ password: RIGHT, remember: true }), note: () => undefined },
+        r,
+      );
+    await remember(route('gpu01'));
+    await remember(route('gpu01', { port: 2222 }));
+    await remember(route('gpu02'));
+    const keys = (names: string[]) => names.filter((k) => k.startsWith('gdrDoctor.sudo:'));
+    assert.equal(keys([...secrets.data.keys()]).length, 3);
+    assert.equal(await forgetHostPasswords(secrets, ['gpu01']), 2);
+    assert.deepEqual(keys([...secrets.data.keys()]), [sudoSecretKey(route('gpu02'))]);
+    assert.equal(await forgetAllSudoPasswords(secrets), 1);
+    assert.deepEqual([...secrets.data.keys()], [], 'nothing left, the index included');
   });
 });

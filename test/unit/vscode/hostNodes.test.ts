@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { diagnose } from '../../../src/core/diagnosis';
-import { DEMO_HOST_NAME, DemoHost } from '../../../src/core/demo/demoHost';
-import { offlineRunner } from '../../../src/core/probe/offlineRunner';
+import { DEMO_HOST_NAME, DemoHost } from '../../../src/core/transport/demo';
+import { offlineRunner } from '../../../src/core/transport/saved';
 import { runProbe } from '../../../src/core/probe/runProbe';
 import { formatProbeReport } from '../../../src/cli/diagnoseReport';
 import { DEMO_HOST, HostModel } from '../../../src/vscode/hosts/hostModel';

@@ -28,6 +28,7 @@ const SCOPES: Record<string, [scope: string, why: string]> = {
   fleets: ['window', 'as hosts'],
   ncclVersion: ['window', 'what your jobs use; a workspace may say its own'],
   ncclEnv: ['window', 'as ncclVersion'],
+  ncclTestsDir: ['window', 'a path on the nodes, not on this machine: under User in a remote window; a trusted workspace may say its own'],
   strictHostKeyChecking: ['application', 'a security choice no workspace may lower: user settings only'],
   connectTimeoutSeconds: ['window', 'a preference'],
   probeTimeoutSeconds: ['window', 'a preference'],
@@ -56,7 +57,8 @@ describe('package.json: settings', () => {
 
   it('settings a workspace could set and that decide what runs or where it connects are restricted in untrusted workspaces', () => {
     const restricted: string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
-    for (const name of ['sshConfigFile', 'hosts', 'fleets', 'strictHostKeyChecking']) assert.ok(restricted.includes(key(name)), name);
+    for (const name of ['sshConfigFile', 'hosts', 'fleets', 'strictHostKeyChecking', 'ncclTestsDir'])
+      assert.ok(restricted.includes(key(name)), name);
   });
 
   it('are ordered: what to diagnose, how NCCL is assumed, then connection details', () => {
@@ -69,6 +71,7 @@ describe('package.json: settings', () => {
       'fleets',
       'ncclVersion',
       'ncclEnv',
+      'ncclTestsDir',
       'strictHostKeyChecking',
       'connectTimeoutSeconds',
       'probeTimeoutSeconds',
@@ -78,7 +81,7 @@ describe('package.json: settings', () => {
       Object.values(props)
         .map((p) => p.order)
         .sort((a, b) => a - b),
-      [1, 2, 3, 4, 5, 6, 7, 8, 9],
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
     );
   });
 

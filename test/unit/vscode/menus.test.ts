@@ -58,8 +58,17 @@ describe('package.json when-clauses: commands only where they work', () => {
 
   it('host menus say what hostMenuWhen says (one place writes the pattern)', () => {
     const whens = new Set(menus['view/item/context'].map((m) => m.when));
-    for (const flag of [undefined, 'diagnosed', 'topology', 'connected', 'fixable', 'removable', 'demo'] as const)
+    for (const flag of [undefined, 'diagnosed', 'topology', 'connected', 'fixable', 'removable', 'demo', 'watched'] as const)
       assert.ok(whens.has(hostMenuWhen(Views.hosts, flag)), flag ?? 'any host');
+    assert.ok(whens.has(hostMenuWhen(Views.hosts, 'watched', true)), 'not watched');
+  });
+
+  it('Watch on a host not watched, Stop Watching on a watched one', () => {
+    const menu = (watch?: HostStatus['watch']) =>
+      rowCommands({ host: SSH, status: { ...diagnosed(true), watch }, connected: false }, 'menu');
+    assert.ok(menu().includes(Commands.watch) && !menu().includes(Commands.stopWatching));
+    const watched = menu({ everyMinutes: 15 });
+    assert.ok(watched.includes(Commands.stopWatching) && !watched.includes(Commands.watch));
   });
 
   it('the demo: no Disconnect; its simulated quick fixes, Reset Demo Host, and Remove closes it', () => {

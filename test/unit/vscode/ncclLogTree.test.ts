@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { Commands, Languages, NCCL_LOG_SUMMARY_SCHEME } from '../../../src/constants';
 import { diagnose } from '../../../src/core/diagnosis';
 import { summarizeNcclLog } from '../../../src/core/ncclLog';
-import { DEMO_HOST_NAME, DemoHost, INITIAL_DEMO_STATE } from '../../../src/core/demo/demoHost';
+import { DEMO_HOST_NAME, DemoHost, INITIAL_DEMO_STATE } from '../../../src/core/transport/demo';
 import { runProbe } from '../../../src/core/probe/runProbe';
 import { DEMO_HOST, HostModel } from '../../../src/vscode/hosts/hostModel';
 import { comparisonsOfLog, linkMatchingHosts } from '../../../src/vscode/ncclLog/links';

@@ -1,73 +1,49 @@
 // Diagnosing many compute nodes through one SSH connection to a login node: the site's srun, pdsh or
 // clush runs the same probe script on every node (nothing installed there), the output is split per
-// node as it arrives (demux.ts) and each node's stream goes through diagnoseHost (core/host) like a
-// direct probe, as soon as it has ended. Memory grows with the nodes' reports, not with the run's
+// node as it arrives (core/transport/relay) and each node's stream goes through diagnoseHost (core/host)
+// like a direct probe, as soon as it has ended. Memory grows with the nodes' reports, not with the run's
 // output: no buffer or string ever holds all of it (thousands of nodes would pass V8's longest string).
 import { randomBytes } from 'crypto';
 import type { Client } from 'ssh2';
 import type { Diagnosis } from '../../diagnosis';
 import { diagnoseHost } from '../../host/diagnoseHost';
 import { PROBE_COMMANDS, probeDeadlineMs } from '../../probe/commands';
-import type { ProbeReport, ProbeRunner } from '../../probe/runProbe';
-import { PROBE_REMOTE_COMMAND, buildProbeScript, newBoundary } from '../../probe/script';
-import { exec, ExecResult } from '../../ssh/exec';
+import type { ProbeReport } from '../../probe/runProbe';
+import { buildProbeScript, newBoundary } from '../../probe/script';
 import { statusOfProbe } from '../status';
 import type { FleetHostResult } from '../types';
 import type { ByteSink } from '../../probe/streamCaps';
-import { NodeStream, RelayDemux } from './demux';
+import {
+  Contest,
+  LoginRun,
+  LoginRunner,
+  loginScript,
+  nodeKeys,
+  NodeStream,
+  RelayDemux,
+  relayCommand,
+  sshLoginRunner,
+} from '../../transport';
 import { ParseQueue } from './parseQueue';
-import { loginScript } from './loginScript';
-import { RELAY_TOOLS, relayCommand, RelayTool } from './tools';
 import { RelayOptions, checkRelayOptions } from './options';
 import { t } from '../../l10n';
 
-export type { RelayTool } from './tools';
-export { isRelayTool, preferredRelayTool, RELAY_COMMANDS, RELAY_PREFERENCE, RELAY_TOOL_CHOICES, RELAY_TOOLS } from './tools';
+export type { LoginLimits, LoginRun, LoginRunner, RelayTool } from '../../transport';
+export {
+  detectRelayTools,
+  isRelayTool,
+  preferredRelayTool,
+  RELAY_COMMANDS,
+  RELAY_PREFERENCE,
+  RELAY_TOOL_CHOICES,
+  RELAY_TOOLS,
+} from '../../transport';
 export type { RelayOptions } from './options';
 export { checkRelayOptions } from './options';
+export { RelaySpill } from './spill';
 
-// One name per `command -v`: dash prints only the first of several.
-const DETECT_SCRIPT = `LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH\nfor t in ${RELAY_TOOLS.map(relayCommand).join(' ')}; do command -v "$t"; done\n`;
 /** Ended nodes that may wait for their parse before reading pauses (each holds its raw stream, ~100 KB). */
 const PARSE_BACKLOG = 64;
-
-/** The relay tools the login node has, from `command -v` (Slurm: srun), in the order of preference. */
-export async function detectRelayTools(client: Client, signal?: AbortSignal): Promise<RelayTool[]> {
-  const r = await exec(client, PROBE_REMOTE_COMMAND, { stdin: DETECT_SCRIPT, timeoutMs: 15_000, maxBytes: 65_536, signal });
-  if (r.connectionLost || r.timedOut)
-    throw new Error(
-      t(
-        "cannot list the login node's tools: {0}",
-        r.stderr.toString('utf8').trim() || (r.timedOut ? t('timed out') : t('connection lost')),
-      ),
-    );
-  const found = new Set(
-    r.stdout
-      .toString('utf8')
-      .split('\n')
-      .map((l) => l.trim().split('/').pop()),
-  );
-  return RELAY_TOOLS.filter((t) => found.has(relayCommand(t)));
-}
-
-/**
- * What running the login script gave: exec()'s result over SSH, a local shell in tests. Its output
- * went to the sinks; `stdout`/`stderr` hold only what a runner says itself (exec(): a channel that
- * would not open).
- */
-export type LoginRun = Pick<ExecResult, 'stdout' | 'stderr' | 'exitCode' | 'timedOut' | 'connectionLost'>;
-
-export interface LoginLimits {
-  readonly timeoutMs: number;
-  /** For output not given to a sink. */
-  readonly maxBytes: number;
-  readonly signal?: AbortSignal;
-  readonly stdoutSink: ByteSink;
-  readonly stderrSink: ByteSink;
-}
-
-/** Runs a login script (POSIX sh, on stdin to `/bin/sh -s`) with a deadline and cancel signal, its output into the sinks. */
-export type LoginRunner = (script: string, limits: LoginLimits) => Promise<LoginRun>;
 
 /** A node's probe parsed: right when its stream ended, or when the run did. */
 interface ParsedNode {
@@ -75,6 +51,8 @@ interface ParsedNode {
   readonly diagnosis: Diagnosis;
   /** How many of the node's message lines went into the report (later ones are added at the end). */
   readonly messagesUsed: number;
+  /** With a spill folder (RelayOptions.spill): where the node's outputs went; `report` keeps the summary's part. */
+  readonly spilledTo?: string;
 }
 
 interface RunContext {
@@ -88,9 +66,7 @@ interface RunContext {
 }
 
 export function diagnoseViaLoginNode(client: Client, opts: RelayOptions): Promise<FleetHostResult[]> {
-  // exec() TERMs the login node's session at the deadline or on cancel: pdsh, clush and srun die
-  // with it, and Slurm cancels the step on the nodes.
-  return relayDiagnose((script, limits) => exec(client, PROBE_REMOTE_COMMAND, { stdin: script, ...limits }), opts);
+  return relayDiagnose(sshLoginRunner(client), opts);
 }
 
 export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): Promise<FleetHostResult[]> {
@@ -98,6 +74,8 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
   const checked = checkRelayOptions(opts, probeDeadlineMs(commands));
   const boundary = newBoundary();
   const tag = `gdrr-${randomBytes(8).toString('hex')}`;
+  // pdsh, clush: a key per node, which only that node gets (loginScript.ts); srun labels its tasks itself.
+  const keys = opts.tool === 'slurm' ? undefined : nodeKeys(checked.expected);
   // The node stops its own probe a little before the run's deadline, so what it printed arrives.
   const nodeLimitS = Math.max(1, Math.min(Math.ceil(probeDeadlineMs(commands) / 1000), Math.floor(checked.deadlineMs / 1000) - 5));
   const script = loginScript({
@@ -109,19 +87,26 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
     expectedCount: checked.expected.length,
     concurrency: checked.concurrency,
     deadlineS: Math.ceil(checked.deadlineMs / 1000),
+    keys,
   });
   const t0 = Date.now();
   // Each node is parsed as soon as its stream ends, while the others still run: only the nodes in
   // flight hold their raw streams.
   const parsed = new Map<string, Promise<ParsedNode>>();
   const queue = new ParseQueue(PARSE_BACKLOG);
-  const demuxed = new RelayDemux(opts.tool, tag, checked.expected, (node) => {
-    parsed.set(
-      node.name,
-      queue.add(() => parseNode(opts, boundary, node, { connectionLost: false, timedOut: node.exitCode === 124 })),
-    );
-    opts.onNodeEnded?.(parsed.size);
-  });
+  const demuxed = new RelayDemux(
+    opts.tool,
+    tag,
+    checked.expected,
+    (node) => {
+      parsed.set(
+        node.name,
+        queue.add(() => parseNode(opts, boundary, node, { connectionLost: false, timedOut: node.exitCode === 124 })),
+      );
+      opts.onNodeEnded?.(parsed.size);
+    },
+    keys,
+  );
   const sink = (push: (chunk: Buffer) => void): ByteSink => ({ write: (chunk) => (push(chunk), true), backlog: () => queue.backlog() });
   const run = await runLogin(script, {
     timeoutMs: checked.deadlineMs,
@@ -134,7 +119,10 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
   demuxed.pushStderr(run.stderr);
   demuxed.end();
   const ctx: RunContext = { opts, boundary, run, durationMs: Date.now() - t0, cancelled: opts.signal?.aborted === true, demuxed, parsed };
-  const refused = demuxed.refused.map((line) => `${opts.loginHost}: ${relayCommand(opts.tool)} printed ${line}`);
+  const refused = [
+    ...demuxed.refused.map((line) => `${opts.loginHost}: ${relayCommand(opts.tool)} printed ${line}`),
+    ...[...demuxed.contested].map(([name, c]) => `${opts.loginHost}: ${contestText(name, relayCommand(opts.tool), c)}`),
+  ];
   for (const line of refused) opts.onRefusedNode?.(line);
   if (demuxed.nodes.size === 0 && demuxed.skipped.size === 0)
     throw new Error([`${opts.loginHost}: ${namingTool(relayCommand(opts.tool), runFailure(ctx))}`, ...refused].join('\n'));
@@ -142,6 +130,7 @@ export async function relayDiagnose(runLogin: LoginRunner, opts: RelayOptions): 
     failed(ctx, name, 'unreachable', 'relay', `Slurm reports node ${name} as ${state}; not run there`),
   );
   const probed = await Promise.all([...demuxed.nodes.values()].filter((n) => !demuxed.skipped.has(n.name)).map((n) => nodeResult(ctx, n)));
+  demuxed.dropStreams();
   return [...probed, ...skipped].sort((a, b) => a.host.localeCompare(b.host, 'en', { numeric: true }));
 }
 
@@ -152,18 +141,27 @@ async function parseNode(
   node: NodeStream,
   flags: { connectionLost: boolean; timedOut: boolean },
 ): Promise<ParsedNode> {
+  const streamCut = node.data.cut;
   const stdout = node.data.take();
   const messages = node.messages;
-  if (node.data.cutBytes > 0) messages.push(t("{0} more bytes of the node's probe stream were cut", node.data.cutBytes));
-  const runner: ProbeRunner = async () => ({ stdout, stderr: Buffer.from(messages.join('\n')), exitCode: node.exitCode, ...flags });
+  // A cut stream is said in the report's notes (runProbe's streamCutNote), as for a direct probe.
   const { report, diagnosis } = await diagnoseHost(
-    { kind: 'runner', host: node.name, runner },
+    {
+      kind: 'relay',
+      node: node.name,
+      stream: { stdout, messages, exitCode: node.exitCode, ...flags, ...(streamCut ? { streamCut } : {}) },
+    },
     { commands: opts.commands ?? PROBE_COMMANDS, boundary, nccl: opts.nccl },
   );
-  return { report, diagnosis, messagesUsed: node.messages.length };
+  if (!opts.spill) return { report, diagnosis, messagesUsed: node.messages.length };
+  const kept = await opts.spill.keep(report, diagnosis);
+  return { report: kept.report, diagnosis: kept.diagnosis, messagesUsed: node.messages.length, spilledTo: kept.file };
 }
 
 async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostResult> {
+  const contested = ctx.demuxed.contested.get(node.name);
+  if (contested !== undefined)
+    return failed(ctx, node.name, 'unreachable', 'relay', contestText(node.name, relayCommand(ctx.opts.tool), contested));
   if (!node.began) {
     if (ctx.cancelled) return failed(ctx, node.name, 'cancelled', 'cancelled', t('cancelled before the node started'));
     if (ctx.run.timedOut) return failed(ctx, node.name, 'timed-out', 'deadline', t('the deadline passed before the node started'));
@@ -176,14 +174,25 @@ async function nodeResult(ctx: RunContext, node: NodeStream): Promise<FleetHostR
     connectionLost: cut && !ctx.run.timedOut && !ctx.cancelled,
     timedOut: (cut && ctx.run.timedOut) || node.exitCode === 124,
   };
-  const { report: parsedReport, diagnosis, messagesUsed } = await (early ?? parseNode(ctx.opts, ctx.boundary, node, flags));
+  const { report: parsedReport, diagnosis, messagesUsed, spilledTo } = await (early ?? parseNode(ctx.opts, ctx.boundary, node, flags));
   // What the tool said about the node after its stream ended (pdsh's exit messages, late stderr).
   const late = node.messages.slice(messagesUsed);
   const report = late.length > 0 ? { ...parsedReport, notes: [...parsedReport.notes, late.join('\n')] } : parsedReport;
   // Stopped by the cancel: its stream cut, or ended early (srun TERMs the step, the probe's trap
   // stops its commands and the node still prints its E line; which one wins is timing).
   const status = ctx.cancelled && (cut || !report.finished) ? 'cancelled' : statusOfProbe(report, diagnosis);
-  return { host: node.name, status, path: ctx.opts.tool, report, diagnosis, error: stopError(status, node), durationMs: ctx.durationMs };
+  const { spill } = ctx.opts;
+  const fullReport = spill && spilledTo !== undefined ? { fullReport: () => spill.load(report, spilledTo) } : {};
+  return {
+    host: node.name,
+    status,
+    path: ctx.opts.tool,
+    report,
+    diagnosis,
+    error: stopError(status, node),
+    durationMs: ctx.durationMs,
+    ...fullReport,
+  };
 }
 
 /** Why a node that began was stopped, as the direct fan-out says it (its sections that ended are kept). */
@@ -197,6 +206,22 @@ function stopError(status: FleetHostResult['status'], node: NodeStream): FleetHo
         ? t('{0}: the probe reached its time limit on the node', node.name)
         : t("{0}: the run's deadline passed while the probe ran", node.name),
   };
+}
+
+/** Why a contested node's stream is not used (demux.ts Contest), in the user's words. */
+function contestText(node: string, tool: string, c: Contest): string {
+  const other = c.other ?? '?';
+  const why =
+    c.why === 'forged'
+      ? t('{0} printed relay lines claiming to be its stream', other)
+      : c.why === 'forger'
+        ? t("it printed relay lines claiming to be {0}'s stream", other)
+        : c.why === 'unkeyed'
+          ? t('it printed relay lines without its own key')
+          : c.why === 'second-start'
+            ? t('a second start line claimed its name')
+            : t('a second srun task ({0}) claimed its name', other);
+  return t('{0}: its stream through {1} was contested ({2}): nothing it printed is used', node, tool, why);
 }
 
 function failed(

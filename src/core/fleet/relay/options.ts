@@ -2,8 +2,9 @@
 // node, and fills in the defaults.
 import type { NcclAssumptions } from '../../diagnosis';
 import type { ProbeCommandSpec } from '../../probe/commands';
-import { expandHostList, foldHostList } from '../hostlist';
-import { isRelayTool, RELAY_TOOL_CHOICES, RelayTool } from './tools';
+import type { RelaySpill } from './spill';
+import { expandHostList, foldHostList } from '../../parsers/hostlist';
+import { isRelayTool, RELAY_TOOL_CHOICES, RelayTool } from '../../transport';
 
 export interface RelayOptions {
   readonly tool: RelayTool;
@@ -29,6 +30,8 @@ export interface RelayOptions {
   readonly commands?: readonly ProbeCommandSpec[];
   /** The NCCL release and environment the verdicts are for; default the newest modelled. */
   readonly nccl?: NcclAssumptions;
+  /** Keep each node's command outputs here, not in memory (spill.ts): results then carry fullReport. */
+  readonly spill?: RelaySpill;
 }
 
 export interface CheckedRelay {

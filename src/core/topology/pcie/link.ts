@@ -59,7 +59,7 @@ export function speedWidth(speed: string, width: number | null): string {
 }
 
 /** `32.0 GT/s PCIe`, `8 GT/s` → 32, 8; null when unreadable (`Unknown`, ""). */
-function gtPerSecond(speed: string): number | null {
+export function gtPerSecond(speed: string): number | null {
   const m = /^(\d+(?:\.\d+)?)\s*GT\/s/.exec(speed.trim());
   return m ? Number(m[1]) : null;
 }

@@ -1,0 +1,99 @@
+// Prove with NCCL as a user runs it, in a real VS Code (code-server + chromium) with the packaged .vsix,
+// against two lab hosts (each in its own namespace, as two machines) whose nccl-tests stand-in replays a
+// real nccl-tests table and prints NCCL's lines for the host's own state (test/lab/fakenccltests.sh):
+// two hosts selected, the context menu's "Prove with NCCL", progress, then the verdict in a notification
+// and the proof in a document beside the editor; every rank started on both hosts and none left running
+// (read from the hosts' call logs and process tables, not the UI). And an nccl-tests output pasted into
+// an editor: the lens at its top, a cut row in Problems, Analyze nccl-tests Output's summary.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { FIXTURES } from '../support/paths';
+import { CACHE_DIR, RUN_DIR } from './environment';
+import { hostsTree } from './treeRows';
+import { Workbench, screenshotFailures } from './workbench';
+
+const RECORDS_PATH = path.join(CACHE_DIR, 'lab-prove-nccl.records.json');
+const NETWORK = { bridge: 'gdrbr20', subnet: 20 };
+
+const leftovers = (h: LabHost) => h.processes().filter((p) => /all_reduce_perf|fakenccltests|orted/.test(p.args));
+
+describe('Prove with NCCL in a real VS Code (code-server + chromium + SSH lab)', function () {
+  this.timeout(240_000);
+  const workbench = new Workbench();
+  let lab: Lab | undefined;
+  const { row, contextMenu } = hostsTree(workbench);
+  const toast = (text: string | RegExp) =>
+    workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
+
+  before(async function () {
+    this.timeout(300_000);
+    assertLabCanRun();
+    await cleanupStale(RECORDS_PATH);
+    lab = await startLab({
+      hosts: [
+        { name: 'ncx-a', profile: 'hgx-ndr', netns: true, login: true },
+        { name: 'ncx-b', profile: 'hgx-ndr', netns: true, login: true },
+      ],
+      recordsPath: RECORDS_PATH,
+      network: NETWORK,
+      readyTimeoutMs: 90_000,
+    });
+    await workbench.start();
+    const workspace = path.join(RUN_DIR, 'workspace');
+    fs.copyFileSync(path.join(FIXTURES, 'nccl-tests/nccl-tests-309-h100-ndr-4nodes.txt'), path.join(workspace, 'allreduce-4nodes.txt'));
+    fs.copyFileSync(path.join(FIXTURES, 'nccl-tests/nccl-tests-249-markdown-no-hash-cut.txt'), path.join(workspace, 'pasted-cut.txt'));
+    await workbench.activityBarItem('GPUDirect RDMA').click();
+    workbench.updateSettings({ 'gdrDoctor.sshConfigFile': lab.sshConfigPath, 'gdrDoctor.connectTimeoutSeconds': 8 }, 'machine');
+    await row('ncx-a').waitFor();
+  });
+
+  afterEach(screenshotFailures(workbench, 'prove-nccl-'));
+
+  after(async function () {
+    this.timeout(60_000);
+    await workbench.dispose();
+    await lab?.stop();
+  });
+
+  it('runs nccl-tests on two selected hosts: the verdict against 8 × 400 Gb/s, GDR on 16 of 16 GPUs, the proof beside the editor', async function () {
+    const [a, b] = [lab!.host('ncx-a'), lab!.host('ncx-b')];
+    await row('ncx-a').click();
+    await row('ncx-b').click({ modifiers: ['Control'] });
+    await contextMenu('ncx-b', 'Prove with NCCL');
+    await toast(/Proving with NCCL on ncx-a, ncx-b/).waitFor({ timeout: 30_000 });
+    await workbench.screenshot('prove-nccl-01-progress');
+    const verdict =
+      /ncx-a, ncx-b: NCCL all_reduce reaches 366 GB\/s of 400 possible at 16 GiB \(91 %, ring; 8 × 400 Gb\/s per node\), GPUDirect RDMA on 16 of 16 GPUs, as predicted/;
+    await toast(verdict).waitFor({ timeout: 180_000 });
+    const proof = workbench.tab.locator('.part.editor .tab', { hasText: 'NCCL proof ncx-a ncx-b' });
+    await proof.waitFor();
+    await workbench.tab.locator('.part.editor .view-lines', { hasText: 'NCCL all_reduce reaches 366 GB/s of 400 possible' }).waitFor();
+    await workbench.screenshot('prove-nccl-02-verdict-and-proof');
+    for (const h of [a, b]) assert.strictEqual(h.calls().filter((c) => c.cmd === 'all_reduce_perf').length, 8, h.name);
+    assert.deepStrictEqual([...leftovers(a), ...leftovers(b)], [], 'nothing left running');
+  });
+
+  it('reads an nccl-tests output in the editor: the lens says what ran and its busbw; Analyze gives the summary', async function () {
+    await workbench.openFile('allreduce-4nodes.txt');
+    const lens = workbench.tab.locator('.part.editor .codelens-decoration', { hasText: 'busbw 365.84 GB/s at 16 GiB' });
+    await lens.waitFor({ timeout: 30_000 });
+    assert.match(await lens.innerText(), /all_reduce_perf \(NCCL 2\.26\.2\): 32 ranks listed on 4 nodes/);
+    await workbench.screenshot('prove-nccl-03-lens');
+    await workbench.runCommand('GPUDirect RDMA: Analyze nccl-tests Output');
+    await workbench.tab.locator('.part.editor .tab', { hasText: 'allreduce-4nodes.txt (nccl-tests summary)' }).waitFor();
+    await workbench.tab.locator('.part.editor .view-lines', { hasText: 'largest size 16 GiB: busbw 365.84 GB/s' }).waitFor();
+  });
+
+  it('marks a pasted output whose last row was cut in Problems, on that row', async function () {
+    await workbench.openFile('pasted-cut.txt');
+    await workbench.runCommand('Problems: Focus on Problems View');
+    const problem = workbench.tab
+      .locator('.markers-panel .monaco-list-row', { hasText: 'nccl-tests row cut off: it ends after 4 of 13 columns' })
+      .first();
+    await problem.waitFor({ timeout: 30_000 });
+    assert.match(await problem.innerText(), /\[Ln 16, Col 1\]/);
+    await workbench.screenshot('prove-nccl-04-cut-row');
+  });
+});
