@@ -37,7 +37,7 @@ describe('gdr-doctor fix: arguments', () => {
       [['fix', 'gpu-a'], /give one destination/],
       [
         ['fix', 'gpu-a', 'reboot-host'],
-        /unknown fix "reboot-host": the fixes are load-peermem, persist-peermem, disable-acs, persist-acs$/m,
+        /unknown fix "reboot-host": the fixes are load-peermem, persist-peermem, disable-acs, persist-acs, export-timer$/m,
       ],
       [['fix', 'gpu-a', 'load-peermem', '--forced'], /unknown option "--forced"/],
     ] as const) {
