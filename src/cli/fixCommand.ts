@@ -33,7 +33,7 @@ import { isPlainPath } from '../core/fixes/timerScripts';
 import { cannotReachLine } from './unreachable';
 
 export const fixHelp = (): string =>
-  t(`Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--dry-run] [-F FILE] [--json] [--batch]
+  t(`Usage: gdr-doctor fix <destination> <fix-id> [--yes] [--force] [--dry-run] [-F FILE] [--json] [--batch]
        gdr-doctor fix --demo <fix-id> [--dry-run] [--json]
        gdr-doctor fix --kube <node> <enable-rdma|restart-driver-pod> [--context NAME] [--kubeconfig FILE]
                       [--dry-run] [--yes] [--wait S] [--json]
@@ -43,10 +43,12 @@ Applies one quick fix to a GPU host over SSH:
                    the legacy module exists); nothing to do when one is loaded
   persist-peermem  load it at every boot: /etc/modules-load.d/nvidia-peermem.conf, or one line in
                    /etc/modules where there is no modules-load.d; loads it first when it is not loaded
-  disable-acs      turn off PCIe ACS on exactly the bridges between each GPU and its NIC:
+  disable-acs      turn off PCIe ACS on exactly the bridges of the GPU↔NIC paths NCCL may use:
                    setpci -s <bdf> ECAP_ACS+0x6.w=0000, then lspci reads ACSCtl back; lost at reboot.
-                   Refused in a VM, on a host passing devices to VMs, and while the IOMMU translates
-  persist-acs      the same writes at every boot: a oneshot systemd unit, shown as a diff first
+                   Refused in a VM, on a host passing devices to VMs, and unless IOMMU passthrough is
+                   shown; stops if processes hold the GPUs or RDMA devices (asks; --force goes on)
+  persist-acs      the same at every boot: pci=disable_acs_redir= on the kernel command line where
+                   the kernel has it, else a checked systemd unit; each file shown as a diff first
   export-timer     a systemd timer that runs gdr-doctor diagnose --local --textfile-dir DIR every
                    5 minutes for node_exporter's textfile collector (gdr-doctor, Node and that
                    directory must be on the host), shown as a diff first; runs it once to verify
@@ -70,6 +72,8 @@ $XDG_STATE_HOME/gdr-doctor/audit.log, else ~/.local/state/gdr-doctor/audit.log.
              re-diagnoses the node (nvidia_peermem live); --context, --kubeconfig, --kubectl as kubectl's
   --dry-run  show the plan only; change nothing
   --yes      apply without asking (required without a terminal)
+  --force    go on although processes hold the GPUs or RDMA devices (disable-acs); without it, and
+             with --yes or --batch, the fix stops there and lists them
   -F FILE    ssh_config to use instead of ~/.ssh/config
   --textfile-dir DIR
              export-timer: node_exporter's textfile directory on the host (default: the first of
@@ -91,7 +95,7 @@ export interface FixCliOptions {
 
 export async function runFix(argv: readonly string[], io: CliIo, options: FixCliOptions = {}): Promise<number> {
   const args = parseArgs(argv, {
-    flags: ['--yes', '--dry-run', '--json', '--batch', '--demo', '--kube'],
+    flags: ['--yes', '--force', '--dry-run', '--json', '--batch', '--demo', '--kube'],
     options: ['-F', '--textfile-dir', '--wait', ...KUBE_FIX_OPTIONS],
   });
   if (args.flags.has('--help')) {
@@ -111,9 +115,11 @@ export async function runFix(argv: readonly string[], io: CliIo, options: FixCli
     yes: args.flags.has('--yes'),
     json: args.flags.has('--json'),
     batch: args.flags.has('--batch'),
+    force: args.flags.has('--force'),
+    canAsk: (options.stdinIsTty ?? tty.isatty(0)) && !args.flags.has('--batch'),
     textfileDir,
   };
-  const canAsk = (options.stdinIsTty ?? tty.isatty(0)) && !flags.batch;
+  const canAsk = flags.canAsk;
   if (!flags.dryRun && !flags.yes && !canAsk) {
     io.stderr(
       `gdr-doctor fix: ${t('not applying anything without a yes, and there is no terminal to ask on: look at the plan with --dry-run, then run again with --yes.')}\n`,
@@ -153,6 +159,8 @@ interface Flags {
   readonly dryRun: boolean;
   readonly yes: boolean;
   readonly json: boolean;
+  readonly force: boolean;
+  readonly canAsk: boolean;
   readonly textfileDir?: string;
 }
 
@@ -175,7 +183,7 @@ async function planAndApply(
 ): Promise<number> {
   const session = sshFixSession(conn, destination);
   const sudoMarker = newSudoMarker();
-  const plan = await prepareFix(session, fixId, sudoMarker, { textfileDir: flags.textfileDir });
+  const plan = await prepareFix(session, fixId, sudoMarker, { force: flags.force, textfileDir: flags.textfileDir });
   const showPlan = (to: (t: string) => void) => to(`${formatPlan(plan)}\n`);
   if (flags.dryRun || plan.status !== 'ready') {
     if (flags.json) io.stdout(jsonText({ plan, result: null }));
@@ -188,8 +196,21 @@ async function planAndApply(
     io.stderr(`${t('Not applied: nothing was changed.')}\n`);
     return FixExit.failed;
   }
-  const result = await runPlan(plan, session, { sudoMarker, sudoPassword: sudoPasswordVia(prompts, session) });
+  const sudoPassword = sudoPasswordVia(prompts, session);
+  let result = await runPlan(plan, session, { sudoMarker, sudoPassword });
   record(result, io);
+  // Processes hold the GPUs or RDMA devices: asked on a terminal (never with --yes or --batch), then planned again, forced.
+  if (result.status === 'refused' && (result.holders?.length ?? 0) > 0 && !flags.yes && flags.canAsk) {
+    io.stderr(`${formatResult(result)}\n`);
+    if (await confirmOnTerminal(t('Reroute peer traffic under these processes anyway? [y/N] '))) {
+      const forced = await prepareFix(session, fixId, sudoMarker, { force: true });
+      result =
+        forced.status === 'ready'
+          ? await runPlan(forced, session, { sudoMarker, sudoPassword })
+          : { ...result, status: forced.status, message: forced.summary, plan: forced, holders: undefined };
+      record(result, io);
+    }
+  }
   io.stdout(flags.json ? jsonText({ plan, result }) : `${formatResult(result)}\n`);
   return result.status === 'applied' || result.status === 'nothing-to-do'
     ? ExitCode.ok

@@ -12,6 +12,7 @@ import { errorText } from '../core/errorText';
 import { parseArgs, ParsedArgs, UsageError } from './args';
 import { whileInterruptible } from './interrupt';
 import { CliIo, ExitCode } from './io';
+import { LINE_RATE_FLOOR, pct } from '../core/prove/verdict';
 import { busyConfirmation } from './proveBusy';
 import { ProveCliContext, ProveExit, Proven } from './proveContext';
 import { isNcclMode, runProveNccl } from './proveNccl';
@@ -35,8 +36,9 @@ export const proveHelp = (): string =>
        gdr-doctor prove <node> <peer-node> --via LOGIN [--partition P] [options as above]
 
 Measures GPUDirect RDMA per GPU and its NIC (the NIC NCCL gives it) with perftest's ib_write_bw, in
-this order: host memory (the yardstick), GPU memory through the peer-memory module (--use_cuda),
-GPU memory through dma-buf (--use_cuda=N --use_cuda_dmabuf), and reports each against the port's
+this order: host memory (the yardstick), GPU memory through the peer-memory module, GPU memory
+through dma-buf (--use_cuda_dmabuf); the GPU named by its PCI address (--use_cuda_bus_id, where
+perftest has it) and checked against perftest's own "PCIe address" line. It reports each against the port's
 line rate (ibv_devinfo's active width × speed) and host memory. One host: between two of its ports
 (or one port, looped back in the HCA); two hosts: the server on the peer, the client here. Each side
 is pinned to its NIC's NUMA node (numactl), runs under a deadline and is stopped on Ctrl-C: nothing
@@ -66,13 +68,18 @@ about on the terminal (this test loads the link and the GPU); --yes measures wit
   --nccl VERSION, --nccl-env NAME=VALUE
                      the NCCL release and environment whose NIC choice to follow (see diagnose)
 
-Exit status: 0 GPUDirect RDMA worked on every GPU measured; 1 a GPU's every GPU mode failed, or
-a measurement reached its deadline; 3 a host was unreachable; 4 refused (a precondition failed, or
-busy GPUs not confirmed): nothing ran; 64 bad usage; 73 the --textfile-dir file could not be written;
-130 interrupted (Ctrl-C).
+"Works" needs {2} of the port's line rate at 1 MiB messages or more (ConnectX-6/7 reach 90–97 %);
+below it the verdict is "works, but at N % of line rate" with what to check.
+
+Exit status: 0 GPUDirect RDMA worked at or above the floor on every GPU measured; 1 a GPU's every GPU
+mode failed, or a measurement reached its deadline; 2 it moved data below the floor on a GPU (or the
+floor could not be checked: no line rate, messages under 1 MiB); 3 a host was unreachable; 4 refused
+(a precondition failed, or busy GPUs not confirmed): nothing ran; 64 bad usage; 73 the --textfile-dir
+file could not be written; 130 interrupted (Ctrl-C).
 `,
     DEFAULT_PROVE_OPTIONS.sizeBytes,
     DEFAULT_PROVE_OPTIONS.durationS,
+    pct(LINE_RATE_FLOOR),
   ) + t('With NCCL itself across nodes (nccl-tests, its bus bandwidth against the NICs): gdr-doctor prove --nccl --help\n');
 
 const FLAGS = ['--json', '--batch', '--yes'];
@@ -204,5 +211,8 @@ function finish(report: ProofReport, user: string | null, ctx: ProveCliContext):
   if (failed !== undefined) return failed;
   if (report.status === 'refused') return ProveExit.refused;
   if (report.status === 'cancelled') return ProveExit.interrupted;
-  return report.status === 'measured' && report.gpus.every((g) => g.tone === 'ok' || g.tone === 'warning') ? ExitCode.ok : ProveExit.failed;
+  if (report.status !== 'measured' || report.gpus.some((g) => g.tone === 'error')) return ProveExit.failed;
+  // Bytes moved, but not shown at line rate: below the floor, or not checkable (docs/perftest.md §4).
+  if (report.gpus.some((g) => g.floor !== undefined && g.floor !== 'met')) return ProveExit.belowFloor;
+  return report.gpus.every((g) => g.tone === 'ok' || g.tone === 'warning') ? ExitCode.ok : ProveExit.failed;
 }

@@ -22,4 +22,4 @@ export interface Proven {
 }
 
 /** Exit statuses of `gdr-doctor prove` besides 0 and 64. */
-export const ProveExit = { failed: 1, unreachable: 3, refused: 4, interrupted: 130 } as const;
+export const ProveExit = { failed: 1, belowFloor: 2, unreachable: 3, refused: 4, interrupted: 130 } as const;

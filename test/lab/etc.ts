@@ -84,6 +84,7 @@ export function writeEtcUpper(
   authorized: Record<string, string>,
   hostsLines: string,
   environment?: string,
+  etcFiles: Record<string, string> = {},
 ): void {
   const upper = path.join(h, 'etc-upper');
   addUsers(upper, users, path.join(h, 'sudo.log'));
@@ -96,6 +97,19 @@ export function writeEtcUpper(
   upperFile(upper, 'hosts', (t) => t + hostsLines);
   // Ubuntu puts /usr/sbin on a user's PATH through /etc/environment; Debian doesn't.
   if (environment !== undefined) upperFile(upper, 'environment', () => environment);
+  // The machine's bootloader configuration never shows in a host (a fix could plan an edit of it and
+  // remake the machine's grub.cfg): an overlay whiteout hides it unless the profile gives its own.
+  for (const rel of ['default/grub', 'kernel/cmdline'])
+    if (etcFiles[rel] === undefined && fs.existsSync(path.join('/etc', rel))) {
+      upperDir(upper, path.dirname(rel));
+      execFileSync('mknod', [path.join(upper, rel), 'c', '0', '0']);
+    }
+  // A profile's own files under /etc (a bootloader's config, a vendor's unit): checked as plain relative paths.
+  for (const [rel, content] of Object.entries(etcFiles)) {
+    if (!/^[A-Za-z0-9_.@-]+(\/[A-Za-z0-9_.@-]+)*$/.test(rel) || rel.split('/').includes('..'))
+      throw new Error(`etcFiles: ${JSON.stringify(rel)} is not a plain path below /etc`);
+    upperFile(upper, rel, () => content);
+  }
 }
 
 /** The profile's own /etc files (`files/etc/…`, e.g. /etc/nccl.conf), written into the upper layer. */

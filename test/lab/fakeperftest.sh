@@ -34,12 +34,20 @@ perftest_set() {
   return 1
 }
 
-# perftest_print SET ROLE OUTCOME: the recording and its exit code.
+# perftest_print SET ROLE OUTCOME: the recording and its exit code. With --use_cuda_bus_id, the listing
+# line of the device the recording picked names the GPU asked for (bus:device, as src/cuda_memory.c prints
+# it), the one thing perftest would print differently on this host; every other line as recorded.
 perftest_print() {
-  local f=$P/perftest/$1.$2 rc=0
+  local f=$P/perftest/$1.$2 rc=0 picked a
   [ "$3" = fail ] && rc=1
   [ -e "$f.rc" ] && rc=$(cat "$f.rc")
-  cat "$f"
+  if [ -n "${BUSID:-}" ] && picked=$(sed -n 's/^Picking device No\. \([0-9]*\)$/\1/p' "$f") && [ -n "$picked" ]; then
+    a=${BUSID#*:}; a=${a%.*}
+    echo "Got PCIe address of: $BUSID"
+    sed "s/^CUDA device $picked: PCIe address is [0-9A-F][0-9A-F]:[0-9A-F][0-9A-F]\$/CUDA device $picked: PCIe address is ${a^^}/" "$f"
+  else
+    cat "$f"
+  fi
   return "$rc"
 }
 
@@ -55,6 +63,9 @@ do_ib_write_bw() {
       -i|--ib-port|-s|--size|-D|--duration|-q|--qp|-x|--gid-index|-m|--mtu) shift ;;
       -F|--CPU-freq|--report_gbits|-a|--all|-R|--rdma_cm) ;;
       --use_cuda=*) cuda=${1#--use_cuda=} ;;
+      # The GPU by its PCI address (perftest 4.5-0.2+): printed as perftest does, "Got PCIe address of: …",
+      # and the recording's listing line of the picked device shows that GPU (see perftest_print).
+      --use_cuda_bus_id=*) cuda=${1#--use_cuda_bus_id=}; BUSID=$cuda ;;
       --use_cuda_dmabuf)
         # perftest checks this flag when it reads it (src/perftest_parameters.c parser()).
         if [ -z "$cuda" ]; then perftest_print "$(perftest_set '*' dmabuf order)" client fail; return; fi

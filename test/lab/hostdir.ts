@@ -115,7 +115,7 @@ export function prepareHostDir(dir: string, spec: HostDirSpec, pub: LabPubKeys, 
     if (u.name === 'gdr' && pub.cluster) lines.push(pub.cluster); // the login node's gdr reaches every host
     authorized[u.name] = lines.map((l) => l + '\n').join('');
   }
-  writeEtcUpper(h, spec.users, authorized, spec.hostsLines, profile.environment);
+  writeEtcUpper(h, spec.users, authorized, spec.hostsLines, profile.environment, profile.etcFiles);
   writeProfileEtc(h, path.join(h, 'prof', 'files'));
   writeHomes(h, spec.users, spec.bashrcFirst, path.join(h, 'prof', 'files', 'home'));
   const callLogPath = path.join(h, 'calls.log');

@@ -19,6 +19,19 @@ mount -t overlay -o "lowerdir=/etc,upperdir=$H/etc-upper,workdir=$H/etc-work" ov
 mount -t tmpfs -o mode=755 tmpfs /run
 mount -t tmpfs -o mode=755 tmpfs /home
 mount -t tmpfs -o mode=700 tmpfs /root
+# A private /boot (the machine's bootloader files never show, and nothing a fix runs reaches them),
+# with the profile's own files (BLS entries) where it gives some.
+if [ -d /boot ]; then mount -t tmpfs -o mode=755 tmpfs /boot; fi
+if [ -d "$H/prof/bootfs" ]; then cp -r "$H/prof/bootfs/." /boot/; fi
+# The profile's device files (a GPU's /dev/nvidia0 for a process to hold): an overlay on the real /dev,
+# for this host only, its own mounts (pts, shm, mqueue) carried over; the real /dev is never written.
+if [ -d "$H/prof/devfiles" ]; then
+  mkdir -p "$H/dev-upper" "$H/dev-work" "$H/dev-merged"
+  mount -t overlay -o "lowerdir=/dev,upperdir=$H/dev-upper,workdir=$H/dev-work" overlay "$H/dev-merged"
+  for s in pts shm mqueue; do if [ -d "/dev/$s" ]; then mount --rbind "/dev/$s" "$H/dev-merged/$s"; fi; done
+  mount --move "$H/dev-merged" /dev
+  cp -r "$H/prof/devfiles/." /dev/
+fi
 mkdir -p /run/sshd
 cp -a "$H/home/." /home/
 

@@ -13,8 +13,9 @@ import type { SysfsSpec } from './sysfs';
 export interface PciProfile {
   /** /proc/cmdline of the host. */
   cmdline?: string;
-  /** An active IOMMU: one group per PCI device of the tree (ACS isolates each), with this default domain type. */
-  iommu?: { type: string };
+  /** An active IOMMU: one group per PCI device of the tree (ACS isolates each), with this default domain type;
+   *  type null: no `type` file, as kernels before 5.11 have none. */
+  iommu?: { type: string | null };
   /** Absolute path (after loading) of a real `lspci -vvv`; its sections answer the fake lspci per device of the tree. */
   lspci?: string;
   /**
@@ -73,7 +74,7 @@ export function writePciState(spec: SysfsSpec, recording: string, state: string,
 }
 
 /** One IOMMU group per device of the tree, in tree order, as Linux makes them when ACS isolates every port. */
-export function writeIommuGroups(spec: SysfsSpec, state: string, type: string): void {
+export function writeIommuGroups(spec: SysfsSpec, state: string, type: string | null): void {
   const root = path.join(state, 'sys', 'kernel', 'iommu_groups');
   Object.keys(spec.pci)
     .sort()
@@ -81,7 +82,7 @@ export function writeIommuGroups(spec: SysfsSpec, state: string, type: string): 
       const bdf = p.slice(p.lastIndexOf('/') + 1);
       const group = path.join(root, String(id));
       fs.mkdirSync(path.join(group, 'devices'), { recursive: true });
-      fs.writeFileSync(path.join(group, 'type'), `${type}\n`);
+      if (type !== null) fs.writeFileSync(path.join(group, 'type'), `${type}\n`);
       fs.symlinkSync(`../../../../devices/${p}`, path.join(group, 'devices', bdf));
       const depth = p.split('/').length + 1;
       fs.symlinkSync(`${'../'.repeat(depth)}kernel/iommu_groups/${id}`, path.join(state, 'sys', 'devices', p, 'iommu_group'));

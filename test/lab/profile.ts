@@ -41,6 +41,13 @@ export interface Profile extends PciProfile {
   withoutRecordings?: string[][];
   /** Content of /etc/environment (Ubuntu's puts /usr/sbin on PATH). */
   environment?: string;
+  /** Files of the host's /etc (path below /etc → content), written into its overlay: a boot module list, a bootloader's config. */
+  etcFiles?: Record<string, string>;
+  /** Files of the host's own /boot (path below /boot → content): BLS entries. Every host's /boot is a private tmpfs. */
+  bootFiles?: Record<string, string>;
+  /** Plain files made under the host's /dev (an overlay on the real one, only for this host): `nvidia0`, for a
+   *  test's process to hold open as a job holds a GPU. */
+  devFiles?: string[];
   /** Milliseconds each fake command waits before replying, by command name (`nvidia-smi`,
    *  `ibv_devinfo`, ...): real latencies for the bench. Functional profiles leave it out. */
   delays?: Record<string, number>;
@@ -199,6 +206,16 @@ export function materialiseProfile(profileDir: string, hostDir: string, delays: 
   for (const [m, text] of Object.entries(p.modprobeErrors ?? {}))
     write(path.join(prof, 'modprobe-error', m), text.endsWith('\n') ? text : text + '\n');
   if (p.environment !== undefined) write(path.join(prof, 'environment'), p.environment);
+  for (const [rel, text] of Object.entries(p.bootFiles ?? {})) {
+    if (!/^[A-Za-z0-9_.@-]+(\/[A-Za-z0-9_.@-]+)*$/.test(rel) || rel.split('/').includes('..'))
+      throw new Error(`${profileDir}: bootFiles: ${JSON.stringify(rel)} is not a plain path below /boot`);
+    write(path.join(prof, 'bootfs', rel), text);
+  }
+  for (const name of p.devFiles ?? []) {
+    if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)?$/.test(name))
+      throw new Error(`${profileDir}: devFiles: ${JSON.stringify(name)} is not a plain name`);
+    write(path.join(prof, 'devfiles', name), '');
+  }
   writePerftestTable(profileDir, prof, p.perftest ?? []);
 
   // Fakes: two-line wrappers with the host dir baked in, because sudo strips the environment.

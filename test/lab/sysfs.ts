@@ -42,8 +42,23 @@ const PCI_ATTRIBUTES = new Set([
   'max_link_width',
   'current_link_speed',
   'current_link_width',
+  // AER statistics (Documentation/ABI/testing/sysfs-bus-pci-devices-aer_stats): one `<name> <count>` per line.
+  'aer_dev_correctable',
+  'aer_dev_fatal',
+  'aer_dev_nonfatal',
 ]);
-const PORT_ATTRIBUTES = new Set(['state', 'phys_state', 'link_layer', 'rate', 'lid']);
+const PORT_ATTRIBUTES = new Set([
+  'state',
+  'phys_state',
+  'link_layer',
+  'rate',
+  'lid',
+  // Error counters (Documentation/ABI/testing/sysfs-class-infiniband), in the counters/ folder.
+  'counters/symbol_error',
+  'counters/link_downed',
+  'counters/link_error_recovery',
+  'counters/port_rcv_errors',
+]);
 
 const ROOT_BUS = /^pci([0-9a-f]{4}):([0-9a-f]{2})$/;
 const BDF = /^([0-9a-f]{4}):[0-9a-f]{2}:[0-1][0-9a-f]\.[0-7]$/;
@@ -105,9 +120,15 @@ export function patchSysfs(spec: SysfsSpec, patch: SysfsPatch | undefined): Sysf
     pci[p] = { ...pci[p], ...attrs };
   }
   const infiniband = { ...spec.infiniband };
-  for (const [name, attrs] of Object.entries(patch.infiniband ?? {})) {
-    if (!infiniband[name]) throw new Error(`sysfsPatch: ${name} is not an RDMA device of the tree`);
-    infiniband[name] = { ...infiniband[name], ...attrs };
+  for (const [name, { ports, ...attrs }] of Object.entries(patch.infiniband ?? {})) {
+    const dev = infiniband[name];
+    if (!dev) throw new Error(`sysfsPatch: ${name} is not an RDMA device of the tree`);
+    const merged = { ...dev.ports };
+    for (const [n, p] of Object.entries(ports ?? {})) {
+      if (!merged[n]) throw new Error(`sysfsPatch: ${name} has no port ${n}`);
+      merged[n] = { ...merged[n], ...p };
+    }
+    infiniband[name] = { ...dev, ...attrs, ports: merged };
   }
   const patched = { pci, infiniband };
   const problem = checkSysfsSpec(patched);
@@ -117,7 +138,8 @@ export function patchSysfs(spec: SysfsSpec, patch: SysfsPatch | undefined): Sysf
 
 export interface SysfsPatch {
   pci?: Record<string, Record<string, string>>;
-  infiniband?: Record<string, { fw_ver?: string }>;
+  /** fw_ver and port attributes (by port number) of an RDMA device. */
+  infiniband?: Record<string, { fw_ver?: string; ports?: Record<string, SysfsPort> }>;
 }
 
 /** Writes the tree under `out` as sys/devices, sys/class/infiniband and sys/bus/pci/devices (relative links). */
@@ -149,6 +171,7 @@ function writeAttributes(dir: string, attrs: Readonly<Record<string, string>>): 
   fs.mkdirSync(dir, { recursive: true });
   for (const [name, value] of Object.entries(attrs)) {
     const file = path.join(dir, name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, value + '\n');
     fs.chmodSync(file, 0o444);
   }

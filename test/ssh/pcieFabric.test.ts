@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ACS_UNIT, ACS_WANTS } from '../../src/core/fixes/acsScripts';
+import { ACS_UNIT, ACS_WANTS } from '../../src/core/fixes/acsBoot';
 import { noPrompts } from '../../src/core/ssh/prompts';
 import { runCli } from '../support/cli';
 import { fixOverSsh } from '../support/labFix';
@@ -53,6 +53,11 @@ function acsCtl(h: LabHost, bdf: string): string {
   return r.stdout.trim();
 }
 
+/** A shell command as root inside the host, over SSH. */
+function asRoot(h: LabHost, command: string) {
+  return spawnSync('ssh', ['-F', lab.sshConfigPath, `root@${h.name}`, command], { encoding: 'utf8' });
+}
+
 const setpciWrites = (h: LabHost) => h.calls().filter((c) => c.cmd === 'setpci' && c.args.some((a) => a.includes('=')));
 
 describe('the PCIe fabric on simulated hosts', function () {
@@ -68,6 +73,13 @@ describe('the PCIe fabric on simulated hosts', function () {
         host('pf-acs', 'hgx-acs'),
         host('pf-pw', 'hgx-acs'),
         host('pf-x8', 'hgx-x8'),
+        host('pf-idle', 'hgx-idle'),
+        host('pf-hdr100', 'hgx-hdr100'),
+        host('pf-old', 'hgx-old-kernel'),
+        host('pf-bls', 'hgx-bls'),
+        host('pf-busy', 'hgx-busy'),
+        host('pf-gone', 'hgx-acs'),
+        host('pf-aer', 'hgx-aer'),
         host('pf-nov2', 'roce-no-v2'),
         host('pf-vm', 'vm-h200'),
       ],
@@ -133,18 +145,74 @@ describe('the PCIe fabric on simulated hosts', function () {
     assert.equal(setpciWrites(h).length, 16, 'idempotent: no write the second time');
   });
 
-  it('persist-acs writes the oneshot unit shown as a diff and enables it; a second run changes nothing', async () => {
+  it('persist-acs without a bootloader file: the checked boot unit, its checks run once; at "boot" it writes, and refuses a renumbered bus', async () => {
     const h = lab.host('pf-acs');
     const dry = await cli('pf-acs', ['fix', 'pf-acs', 'persist-acs', '--dry-run']);
-    assert.match(dry.stdout, /\+ExecStart=-\/usr\/bin\/setpci -s 0000:17:01\.0 ECAP_ACS\+0x6\.w=0000/);
+    assert.match(dry.stdout, /Not the kernel parameter pci=disable_acs_redir=: neither \/etc\/default\/grub nor BLS entries/);
+    assert.match(
+      dry.stdout,
+      /\+same 0000:17:01\.0 \/sys\/devices\/pci0000:15\/0000:15:01\.0\/0000:16:00\.0\/0000:17:01\.0 1000:c030 \|\| ok=0/,
+    );
     assert.equal(fs.existsSync(path.join(h.etcUpperDir, 'systemd')), false, 'a dry run writes nothing');
     const r = await cli('pf-acs', ['fix', 'pf-acs', 'persist-acs', '--yes']);
     assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /every check passed \(--check: nothing written\)/);
     const unit = fs.readFileSync(path.join(h.etcUpperDir, ACS_UNIT.slice('/etc/'.length)), 'utf8');
-    assert.equal(unit.split('\n').filter((l) => l.startsWith('ExecStart=-/usr/bin/setpci ')).length, 16);
+    assert.match(unit, /^ExecStart=\/bin\/sh \/etc\/gdr-doctor\/acs-boot\.sh$/m);
     assert.equal(fs.readlinkSync(path.join(h.etcUpperDir, ACS_WANTS.slice('/etc/'.length))), ACS_UNIT);
     const again = await cli('pf-acs', ['fix', 'pf-acs', 'persist-acs', '--yes']);
     assert.match(again.stdout, /already turns off ACS on these bridges at boot and is enabled: nothing to do/);
+    // "Boot": ACS back on as the kernel sets it, then the unit's script as systemd would run it.
+    asRoot(h, 'for b in 0000:17:01.0 0000:17:02.0; do setpci -s $b ECAP_ACS+0x6.w=001d; done');
+    const boot = asRoot(h, 'sh /etc/gdr-doctor/acs-boot.sh');
+    assert.equal(boot.status, 0, boot.stderr);
+    assert.match(boot.stdout, /gdr-doctor-acs: 0000:17:01\.0: ACSCtl 001d -> 0000/);
+    // A new card renumbered the buses: the bridge's address is gone; the boot step writes nothing and fails.
+    asRoot(h, 'setpci -s 0000:17:02.0 ECAP_ACS+0x6.w=001d; mv /sys/bus/pci/devices/0000:17:01.0 /sys/bus/pci/devices/0000:17:01.7');
+    const moved = asRoot(h, 'sh /etc/gdr-doctor/acs-boot.sh');
+    assert.equal(moved.status, 1);
+    assert.match(moved.stderr, /0000:17:01\.0: no such PCI device now \(removed, or the buses renumbered\)/);
+    assert.equal(acsCtl(h, '0000:17:02.0'), '001d', 'nothing written');
+    asRoot(h, 'mv /sys/bus/pci/devices/0000:17:01.7 /sys/bus/pci/devices/0000:17:01.0');
+  });
+
+  it('persist-acs with BLS entries: pci=disable_acs_redir= in the entry and /etc/kernel/cmdline, shown as diffs, effective next boot', async () => {
+    const h = lab.host('pf-bls');
+    const r = await cli('pf-bls', ['fix', 'pf-bls', 'persist-acs', '--yes']);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /\+options root=\/dev\/mapper\/rhel-root ro intel_iommu=on iommu=pt pci=disable_acs_redir=pci:1000:c030/);
+    assert.match(r.stdout, /effective from the next boot/);
+    assert.equal(
+      fs.readFileSync(path.join(h.etcUpperDir, 'kernel/cmdline'), 'utf8'),
+      'root=/dev/mapper/rhel-root ro intel_iommu=on iommu=pt pci=disable_acs_redir=pci:1000:c030\n',
+    );
+    assert.match(asRoot(h, 'cat /boot/loader/entries/*.conf').stdout, /^options .* pci=disable_acs_redir=pci:1000:c030$/m);
+    assert.deepEqual(setpciWrites(h), [], 'nothing written to the bridges now');
+    assert.match((await cli('pf-bls', ['fix', 'pf-bls', 'persist-acs', '--yes'])).stdout, /is already on the kernel command line/);
+  });
+
+  it('a process holding /dev/nvidia0: disable-acs lists it and changes nothing (exit 4); --force goes on', async () => {
+    const h = lab.host('pf-busy');
+    asRoot(h, 'nohup sh -c "exec 3</dev/nvidia0; exec sleep 300" >/dev/null 2>&1 &');
+    const r = await cli('pf-busy', ['fix', 'pf-busy', 'disable-acs', '--yes']);
+    assert.equal(r.status, 4, r.stdout + r.stderr);
+    assert.match(r.stdout, /1 processes on pf-busy hold the GPUs or RDMA devices: \d+ sleep \(\/dev\/nvidia0\)\. Nothing was changed/);
+    assert.deepEqual(setpciWrites(h), []);
+    const forced = await cli('pf-busy', ['fix', 'pf-busy', 'disable-acs', '--yes', '--force']);
+    assert.equal(forced.status, 0, forced.stdout + forced.stderr);
+    assert.match(forced.stdout, /holds a device: \d+ sleep \(\/dev\/nvidia0\)/);
+    assert.equal(acsCtl(h, '0000:17:01.0'), '0000');
+    asRoot(h, 'pkill -x sleep || true');
+  });
+
+  it('a bridge that vanished between the plan and the write: disable-acs fails loudly and writes nothing', async () => {
+    const h = lab.host('pf-gone');
+    const result = await fixOverSsh(lab.sshConfigPath, 'pf-gone', 'disable-acs', noPrompts, () => {
+      asRoot(h, 'rm /sys/bus/pci/devices/0000:39:02.0 /run/gdrlab-pci/0000:39:02.0.lspci');
+    });
+    assert.equal(result.status, 'failed', result.message);
+    assert.match(result.message, /0000:39:02\.0: no such PCI device now \(removed, or the buses renumbered\)/);
+    assert.deepEqual(setpciWrites(h), []);
   });
 
   it("with sudo's password: the plan names every bridge, the script writes the redirecting ones, verified", async () => {
@@ -173,10 +241,54 @@ describe('the PCIe fabric on simulated hosts', function () {
     assert.match(one(await findings('pf-vm'), 'platform.virtual-machine').detail, /NCCL_TOPO_FILE/);
   });
 
+  it('a kernel before 5.11 with intel_iommu=on: disable-acs and persist-acs refuse (passthrough not shown) and write nothing', async () => {
+    for (const fix of ['disable-acs', 'persist-acs']) {
+      const r = await cli('pf-old', ['fix', 'pf-old', fix, '--yes']);
+      assert.equal(r.status, 4, r.stdout + r.stderr);
+      assert.match(
+        r.stdout,
+        /needs IOMMU passthrough to be shown, and it is not: the IOMMU is active \(48 groups\), its group types cannot be read/,
+      );
+    }
+    assert.deepEqual(setpciWrites(lab.host('pf-old')), []);
+    assert.equal(fs.existsSync(path.join(lab.host('pf-old').etcUpperDir, 'systemd')), false);
+  });
+
   it('a GPU at x8 of x16: pcie.link-degraded with the numbers', async () => {
     const f = one(await findings('pf-x8'), 'pcie.link-degraded');
     assert.equal(f.title, 'PCIe link trained below capability: GPU1');
-    assert.match(f.detail, /^GPU1 0000:3b:00\.0: x8 of x16\./);
+    assert.match(f.detail, /^GPU1 0000:3b:00\.0 ↔ 0000:39:01\.0: x8 of x16\./);
+  });
+
+  it('an idle HGX (GPUs and their ports at 2.5 GT/s, Gen3/Gen4 NICs under Gen5 ports): no warning, the GPUs as info', async () => {
+    const all = await findings('pf-idle');
+    assert.deepEqual(
+      all.filter((f) => f.severity !== 'info').map((f) => f.id),
+      [],
+    );
+    assert.equal(one(all, 'pcie.link-degraded').severity, 'info');
+    assert.match(one(all, 'pcie.link-degraded').title, /^GPU PCIe link below its top speed \(likely idle power saving\): GPU0, /);
+  });
+
+  it('AER and port error counters read by the probe (twice, a second apart): pcie.aer-errors and ib.port-errors, information while they stay', async () => {
+    const all = await findings('pf-aer');
+    const aer = one(all, 'pcie.aer-errors');
+    assert.equal(aer.severity, 'info');
+    assert.match(aer.detail, /GPU0 0000:19:00\.0: 37 correctable, 0 fatal, 0 non-fatal; bridge 0000:17:01\.0: 37 correctable/);
+    const port = one(all, 'ib.port-errors');
+    assert.match(port.detail, /^mlx5_0:1: symbol_error 12, link_error_recovery 1\./);
+    assert.deepEqual(
+      all.filter((f) => f.severity !== 'info').map((f) => f.id),
+      [],
+    );
+  });
+
+  it('InfiniBand ports on HDR100 splitter cables (2X HDR everywhere): no ib.link-degraded, no warning', async () => {
+    const all = await findings('pf-hdr100');
+    assert.deepEqual(
+      all.filter((f) => f.severity !== 'info').map((f) => f.id),
+      [],
+    );
   });
 
   it('RoCE ports without an IP address: roce.no-v2-gid; with them, NCCL 2.20 needs NCCL_IB_GID_INDEX=3', async () => {

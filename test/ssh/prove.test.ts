@@ -36,6 +36,19 @@ function specs(): LabHostSpec[] {
     { name: 'pv-nopm', profile: 'no-peermem' },
     { name: 'pv-hang', profile: 'healthy' },
     {
+      name: 'pv-slow',
+      // GPU memory through the 200 Gb/s port answers with the real 100 Gb/s-link recording: 40 % of line rate.
+      profile: derivedProfile('GPU memory at 40 % of line rate on mlx5_0', 'healthy', {
+        perftest: [
+          ['mlx5_0', 'host', 'ok', 'host-200g'],
+          ['*', 'host', 'ok', 'host-100g'],
+          ['*', 'peermem', 'ok', 'peermem-100g'],
+          ['*', 'peermem', 'fail', 'peermem-fail'],
+          ['*', 'dmabuf', 'order', 'dmabuf-before-cuda'],
+        ],
+      }),
+    },
+    {
       name: 'pv-noperf',
       profile: derivedProfile('perftest not installed', 'healthy', {
         missingCommands: ['ib_write_bw', 'dmesg', 'lspci', 'setpci', 'ibstat', 'ibdev2netdev', 'rdma'],
@@ -149,7 +162,7 @@ describe('gdr-doctor prove (lab hosts, the built CLI)', function () {
       assert.match(gpu5.verdict, /GPU memory is 18 % slower than host memory; topo\.nic-far/);
     });
 
-    it('runs perftest pinned, on one free TCP port per measurement, --use_cuda only for the GPU modes', () => {
+    it('runs perftest pinned, on one free TCP port per measurement, the GPU (by PCI address) only for the GPU modes', () => {
       const h = lab.host('pv-one');
       const calls = perftestCalls(h);
       const pinned = h.calls().filter((c) => c.cmd === 'numactl' && c.args[0] !== '-H');
@@ -162,7 +175,17 @@ describe('gdr-doctor prove (lab hosts, the built CLI)', function () {
       assert.equal(new Set(ports).size, calls.length / 2, 'each measurement on a port of its own, server and client on the same');
       assert.deepEqual(
         calls.map((c) => c.args.find((a) => a.startsWith('--use_cuda')) ?? 'host'),
-        ['host', 'host', '--use_cuda=0', '--use_cuda=0', 'host', 'host', '--use_cuda=6', '--use_cuda=5'],
+        // The GPU by its PCI address: the lab's perftest lists --use_cuda_bus_id in its --help.
+        [
+          'host',
+          'host',
+          '--use_cuda_bus_id=0000:18:00.0',
+          '--use_cuda_bus_id=0000:18:00.0',
+          'host',
+          'host',
+          '--use_cuda_bus_id=0000:ba:00.0',
+          '--use_cuda_bus_id=0000:ab:00.0',
+        ],
       );
       assert.deepEqual(leftovers(h), []);
     });
@@ -178,9 +201,19 @@ describe('gdr-doctor prove (lab hosts, the built CLI)', function () {
       assert.equal(entry.user, 'gdr');
       assert.match(
         entry.gpus[0].modes[1].command,
-        /^numactl --cpunodebind=0 --membind=0 ib_write_bw -d mlx5_0 -i 1 -s 1048576 -D 1 -F --report_gbits --use_cuda=0 -p \d+ 127\.0\.0\.1$/,
+        /^numactl --cpunodebind=0 --membind=0 ib_write_bw -d mlx5_0 -i 1 -s 1048576 -D 1 -F --report_gbits --use_cuda_bus_id=0000:18:00\.0 -p \d+ 127\.0\.0\.1$/,
       );
     });
+  });
+
+  it('GPU memory at 40 % of line rate: "works, but at 40 %", with what to check, and exit 2', async () => {
+    const r = await prove(['pv-slow', '--gpu', '0', '--mode', 'host,peermem', '--json']);
+    assert.equal(r.status, 2, r.stderr);
+    const gpu = json(r.stdout).gpus[0];
+    assert.match(
+      gpu.verdict,
+      /^GPUDirect RDMA works, but at 40 % of line rate with peermem \(host memory: 98 %; "works" needs 80 % at 1 MiB messages or more\): check the link width/,
+    );
   });
 
   it("has a stand-in that reads perftest's flags in order, as perftest does", () => {

@@ -17,12 +17,15 @@ export async function fixOverSsh(
   destination: string,
   fixId: FixPlan['fixId'],
   prompts: SshPrompts,
+  /** Runs between the plan and its application (a test changes the host there). */
+  beforeApply?: (plan: FixPlan) => Promise<void> | void,
 ): Promise<FixResult> {
   const conn = await openLabHost(sshConfigPath, destination, prompts);
   try {
     const session = sshFixSession(conn, destination);
     const sudoMarker = newSudoMarker();
     const plan = await prepareFix(session, fixId, sudoMarker);
+    await beforeApply?.(plan);
     return await runPlan(plan, session, { sudoMarker, sudoPassword: sudoPasswordVia(prompts, session) });
   } finally {
     conn.close();

@@ -12,7 +12,7 @@ import type { PciDevice } from '../probe/pciSysfs';
 import { ProbeReport } from '../probe/runProbe';
 import { factOf, labelOf } from './evidence';
 import { Finding, SOURCES } from './finding';
-import { IommuState, iommuState, passthroughAdvice } from './iommu';
+import { IommuState, iommuState, passthroughAdvice, passthroughShown } from './iommu';
 import { GpuNicPair } from './pairs';
 import { PairPath, pairLabel, pairPaths, pathBridges } from './pciePaths';
 import { VirtState, isolationRequired } from './virt';
@@ -70,7 +70,7 @@ export function acsFindings(report: ProbeReport, pairs: readonly GpuNicPair[], v
   // In a VM the bridges are the hypervisor's and ACS stays anyway: platform.virtual-machine says so.
   if (reading.unread !== null) return reading.bridges.length > 0 && !isolationRequired(virt) ? [unreadFinding(reading)] : [];
   if (reading.redirecting.length === 0) return [];
-  return [isolationRequired(virt) ? requiredFinding(report, reading, virt) : redirectFinding(report, reading, iommu)];
+  return [isolationRequired(virt) ? requiredFinding(report, reading, virt) : redirectFinding(report, reading)];
 }
 
 /** `GPU0↔mlx5_0 via 0000:17:01.0, 0000:17:02.0; …` and, once each, the kinds of bridge and the bits they have on. */
@@ -87,9 +87,12 @@ function evidence(report: ProbeReport, reading: AcsReading): string[] {
   return reading.redirecting.slice(0, 4).map((r) => `${label.replace('<bdf>', r.bridge.bdf)}: ${r.lspci.acs?.ctlLine ?? ''}`);
 }
 
-function redirectFinding(report: ProbeReport, reading: AcsReading, iommu: IommuState | null): Finding {
+function redirectFinding(report: ProbeReport, reading: AcsReading): Finding {
   const n = reading.redirecting.length;
-  const translated = iommu?.mode === 'translated' || iommu?.mode === 'mixed';
+  const proof = passthroughShown(
+    report,
+    reading.paths.flatMap((p) => [p.gpuBdf, p.nicBdf]),
+  );
   return {
     id: 'pcie.acs-enabled',
     severity: 'warning',
@@ -102,9 +105,10 @@ function redirectFinding(report: ProbeReport, reading: AcsReading, iommu: IommuS
         'Access Control Services on the bridges of {0} send each peer-to-peer packet between the GPU and its NIC up to the CPU\'s root complex instead of across the switch, which costs bandwidth or hangs (NCCL troubleshooting, "PCI Access Control Services"; Linux enables these bits when an IOMMU is active, drivers/pci/pci.c pci_std_enable_acs).',
         redirectText(reading),
       ),
-      translated
+      !proof.shown
         ? t(
-            "The IOMMU translates these devices' DMA: turning ACS off alone would let peer packets bypass translation with the wrong addresses. First boot with {0}, then disable ACS.",
+            'IOMMU passthrough is not shown ({0}): turning ACS off while the IOMMU translates would send peer packets with I/O virtual addresses a switch cannot route. First boot with {1}, then disable ACS.',
+            proof.why,
             passthroughAdvice(report),
           )
         : t(
@@ -113,7 +117,8 @@ function redirectFinding(report: ProbeReport, reading: AcsReading, iommu: IommuS
       acsPathsNote(reading.paths),
     ].join(' '),
     evidence: evidence(report, reading),
-    fixes: ['disable-acs', 'persist-acs'],
+    // The fixes refuse without passthrough shown (acsPlan.ts): not offered until then.
+    fixes: proof.shown ? ['disable-acs', 'persist-acs'] : [],
     source: SOURCE,
   };
 }

@@ -17,6 +17,7 @@ import { peermemLoadFindings } from './peermemLoad';
 import { acsFindings } from './acs';
 import { iommuFindings } from './iommu';
 import { linkFindings } from './links';
+import { aerFindings, ibCounterFindings } from './errorCounters';
 import { pairPaths } from './pciePaths';
 import { bar1Findings, operatorFindings } from './platform';
 import { roceFindings } from './roce';
@@ -92,6 +93,7 @@ export function diagnose(report: ProbeReport, job: NcclAssumptions = DEFAULT_NCC
     ...(gdrPossible && verdict ? [...nicFarFindings(report, pairs, verdict), ...gdrReceiveOnlyFindings(report, verdict)] : []),
     ...(gdrPossible ? acsFindings(report, pairs, virt) : []),
     ...(gdrPossible ? linkFindings(report, paths) : []),
+    ...(gdrPossible ? [...aerFindings(report, paths), ...ibCounterFindings(report, pairs)] : []),
     ...(gdrPossible ? roceFindings(ctx, pairs) : []),
     ...(gdrPossible ? bar1Findings(report) : []),
     ...iommuFindings(

@@ -60,6 +60,50 @@ function isPassthrough(p: KernelParam): boolean {
   return (p.name === 'iommu' && p.value === 'pt') || (p.name === 'iommu.passthrough' && p.value === '1');
 }
 
+export interface PassthroughProof {
+  /** The GPUs' and NICs' DMA is shown to bypass translation (or no IOMMU is active). */
+  readonly shown: boolean;
+  /** What shows it, or why it is not shown, in words. */
+  readonly why: string;
+}
+
+const OFF_SWITCH = (p: KernelParam) => (p.name === 'intel_iommu' || p.name === 'amd_iommu') && p.value === 'off';
+
+/**
+ * Whether the host shows that peer traffic of the GPUs and NICs is not translated: no IOMMU group at all,
+ * their groups of type `identity`, or — only where the group types cannot be read (Linux before 5.11 has
+ * no /sys/kernel/iommu_groups/N/type) — `iommu=pt`, `iommu.passthrough=1`, `intel_iommu=off` or
+ * `amd_iommu=off` on the kernel command line. Anything else is not shown, and a root fix that depends on it
+ * must not run: with translation on, peer requests carry I/O virtual addresses a switch cannot route.
+ */
+export function passthroughShown(report: ProbeReport, endpoints: readonly string[]): PassthroughProof {
+  const groups = factOf(report, 'iommu-groups');
+  const params = factOf(report, 'cmdline')?.params ?? [];
+  if (groups?.count === 0) return { shown: true, why: t('no IOMMU is active (/sys/kernel/iommu_groups has no group)') };
+  const state = iommuState(report, endpoints);
+  if (state?.mode === 'passthrough')
+    return { shown: true, why: t('the IOMMU groups of the GPUs and NICs are of type identity (passthrough)') };
+  if (state?.mode === 'translated' || state?.mode === 'mixed')
+    return {
+      shown: false,
+      why: t('the IOMMU translates DMA for the GPUs and NICs (IOMMU groups {0})', state.translatedGroups.join(', ') || t('of type DMA')),
+    };
+  const sw = params.find((p) => isPassthrough(p) || OFF_SWITCH(p));
+  if (sw)
+    return { shown: true, why: t('the kernel command line has {0} (the IOMMU group types cannot be read)', `${sw.name}=${sw.value}`) };
+  return {
+    shown: false,
+    why: groups
+      ? t(
+          'the IOMMU is active ({0} groups), its group types cannot be read (Linux before 5.11 has no /sys/kernel/iommu_groups/N/type), and the kernel command line shows no passthrough (iommu=pt, iommu.passthrough=1, intel_iommu=off, amd_iommu=off)',
+          groups.count,
+        )
+      : t(
+          'whether the IOMMU translates DMA could not be read (no /sys/kernel/iommu_groups reading) and the kernel command line shows no passthrough',
+        ),
+  };
+}
+
 /** The boot parameters that keep the IOMMU on but let host devices bypass translation, per CPU (kernel-parameters.txt). */
 export function passthroughAdvice(report: ProbeReport): string {
   const f = factOf(report, 'lscpu')?.fields ?? {};
@@ -100,7 +144,10 @@ export function iommuFindings(report: ProbeReport, endpoints: readonly string[],
             ),
             guest
               ? t('In a VM the IOMMU is usually required; enable ATS on the devices instead of turning it off.')
-              : t('On bare metal, boot with {0} or disable the IOMMU in the firmware.', passthroughAdvice(report)),
+              : t(
+                  'On bare metal, boot with {0}: passthrough keeps the IOMMU on (interrupt remapping, which x2APIC and CPUs above APIC ID 255 need) while host devices skip translation. Do not turn the IOMMU off in the firmware.',
+                  passthroughAdvice(report),
+                ),
           ].join(' '),
       evidence: state.evidence,
       fixes: [],

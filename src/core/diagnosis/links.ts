@@ -1,59 +1,41 @@
-// `pcie.link-degraded` (docs/platform.md §6): a GPU, a NIC, or a bridge between them trained its PCIe
-// link below what it and its slot can do — the most common hardware reason for "GPUDirect RDMA works
-// but is slow". sysfs has both numbers without root: max_link_speed/width (the capability) and
-// current_link_speed/width (what the link trained to), Documentation/ABI/testing/sysfs-bus-pci.
-// NVIDIA GPUs lower their link speed (not width) when idle to save power (nvidia-smi -q shows it as
-// "Link Gen Current" below "Max"), so a GPU's speed alone is only worth a note; width never changes so.
+// `pcie.link-degraded` (docs/platform.md §6): a link on the way between GPUs and NICs trained below what
+// both of its ends can do — the most common hardware reason for "GPUDirect RDMA works but is slow". sysfs
+// has both numbers without root (Documentation/ABI/testing/sysfs-bus-pci: max_link_speed/width, the
+// capability; current_link_speed/width, what the link trained to), and each link is judged against the
+// weaker of its two ends (pcieLinks.ts): a Gen4 NIC under a Gen5 port is not degraded.
+// Width never changes with load, so fewer lanes is a warning whenever it shows. Speed does: NVIDIA GPUs
+// and the ports above them drop to 2.5 GT/s when idle and train up under load (nvidia-smi -q "GPU Link
+// Info": "Current" below "Max" at idle). A link with a GPU below it is slow only while that GPU is busy
+// (utilization above 0 % or a process on it); idle, or with its load unread, it is information.
 import type { PciDevice, PciSysfs } from '../probe/pciSysfs';
 import { ProbeReport } from '../probe/runProbe';
 import { factOf } from './evidence';
 import { Finding } from './finding';
 import { gpuFacts } from './gpuFacts';
 import { PairPath, pathBridges } from './pciePaths';
+import { PcieLink, facesDown, gpuLoads, gts, linkAbove } from './pcieLinks';
 import { t } from '../l10n';
 
 export interface DegradedLink {
-  readonly device: PciDevice;
-  /** `GPU0`, `mlx5_3`, or `bridge`. */
-  readonly role: string;
+  readonly link: PcieLink;
   readonly width: { current: number; max: number } | null;
   readonly speed: { current: string; max: string } | null;
-  /** The slot (upstream port) cannot do more: the device's own maximum is out of reach there. */
-  readonly slotLimit: string | null;
 }
 
-function gts(speed: string): number | null {
-  const m = /^(\d+(?:\.\d+)?) GT\/s/.exec(speed.trim());
-  return m ? Number(m[1]) : null;
+/** The link against the weaker of its two ends; null when it trained fully or the numbers are not there. */
+export function degradedLink(link: PcieLink): DegradedLink | null {
+  const d = link.device;
+  const current = d.currentLinkWidth ?? link.port?.currentLinkWidth ?? null;
+  const max = link.maxWidth;
+  const width = current !== null && max !== null && current > 0 && current < max ? { current, max } : null;
+  const speedNow = d.currentLinkSpeed || link.port?.currentLinkSpeed || '';
+  const [cur, top] = [gts(speedNow), link.maxSpeed === null ? null : gts(link.maxSpeed)];
+  const speed = cur !== null && top !== null && cur < top ? { current: speedNow, max: link.maxSpeed as string } : null;
+  return width || speed ? { link, width, speed } : null;
 }
 
-/** The device's link against its own maximum; null when it trained fully or the numbers are not there. */
-export function degradedLink(sysfs: PciSysfs, d: PciDevice, role: string): DegradedLink | null {
-  const width =
-    d.currentLinkWidth !== null && d.maxLinkWidth !== null && d.currentLinkWidth > 0 && d.currentLinkWidth < d.maxLinkWidth
-      ? { current: d.currentLinkWidth, max: d.maxLinkWidth }
-      : null;
-  const [cur, max] = [gts(d.currentLinkSpeed), gts(d.maxLinkSpeed)];
-  const speed = cur !== null && max !== null && cur < max ? { current: d.currentLinkSpeed, max: d.maxLinkSpeed } : null;
-  if (!width && !speed) return null;
-  const port = sysfs.devices.get(d.path.slice(0, d.path.lastIndexOf('/')));
-  const portWidth = port?.maxLinkWidth ?? null;
-  const portSpeed = port ? gts(port.maxLinkSpeed) : null;
-  const slot = [
-    width && portWidth !== null && portWidth <= width.current ? `x${portWidth}` : null,
-    speed && portSpeed !== null && cur !== null && portSpeed <= cur ? (port?.maxLinkSpeed ?? null) : null,
-  ].filter((s): s is string => s !== null);
-  return {
-    device: d,
-    role,
-    width,
-    speed,
-    slotLimit: slot.length > 0 ? `its upstream port ${port?.bdf} supports at most ${slot.join(', ')}` : null,
-  };
-}
-
-/** GPUs, RDMA NICs and the bridges on the GPU↔NIC paths, each with its role. */
-function candidates(report: ProbeReport, sysfs: PciSysfs, paths: readonly PairPath[]): { device: PciDevice; role: string }[] {
+/** The links above GPUs, RDMA NICs and the switches on the GPU↔NIC paths, each once. */
+function links(report: ProbeReport, sysfs: PciSysfs, paths: readonly PairPath[]): PcieLink[] {
   const out = new Map<string, { device: PciDevice; role: string }>();
   const names = new Map(gpuFacts(report, sysfs).map((g) => [g.busId, g.name]));
   sysfs.nvidia.forEach((p) => {
@@ -64,52 +46,59 @@ function candidates(report: ProbeReport, sysfs: PciSysfs, paths: readonly PairPa
     const d = sysfs.devices.get(r.path);
     if (d && !out.has(d.bdf)) out.set(d.bdf, { device: d, role: r.name });
   }
-  for (const b of pathBridges(paths)) if (!out.has(b.bdf)) out.set(b.bdf, { device: b, role: 'bridge' });
-  return [...out.values()];
+  // A port that faces down reports the link below it: that link is judged at the device below.
+  for (const b of pathBridges(paths)) if (!out.has(b.bdf) && !facesDown(sysfs, b)) out.set(b.bdf, { device: b, role: 'switch' });
+  const loads = gpuLoads(report);
+  return [...out.values()].map((c) => linkAbove(sysfs, c.device, c.role, loads));
 }
 
 export function linkFindings(report: ProbeReport, paths: readonly PairPath[]): Finding[] {
   const sysfs = factOf(report, 'pci-sysfs');
   if (!sysfs) return [];
-  const degraded = candidates(report, sysfs, paths)
-    .map((c) => degradedLink(sysfs, c.device, c.role))
+  const degraded = links(report, sysfs, paths)
+    .map(degradedLink)
     .filter((d): d is DegradedLink => d !== null);
-  // A GPU's lower speed at full width is its idle power saving, unless the slot caps it.
-  const real = degraded.filter((d) => d.width !== null || !d.role.startsWith('GPU') || d.slotLimit !== null);
-  const idle = degraded.filter((d) => !real.includes(d));
+  // Speed alone, with GPUs below that are not shown busy: their idle power saving.
+  const idle = degraded.filter((d) => d.width === null && d.link.load !== 'busy' && d.link.load !== 'no-gpu');
+  const real = degraded.filter((d) => !idle.includes(d));
   return [...(real.length > 0 ? [finding(real, 'warning')] : []), ...(idle.length > 0 ? [finding(idle, 'info')] : [])];
 }
 
-function describe(d: DegradedLink): string {
-  const parts = [d.width ? `x${d.width.current} of x${d.width.max}` : null, d.speed ? `${d.speed.current} of ${d.speed.max}` : null].filter(
-    Boolean,
-  );
-  return `${d.role} ${d.device.bdf}: ${parts.join(', ')}${d.slotLimit ? ` (${d.slotLimit})` : ''}`;
+function linkName(l: PcieLink): string {
+  return `${l.role} ${l.device.bdf}${l.port ? ` ↔ ${l.port.bdf}` : ''}`;
 }
 
-function finding(links: readonly DegradedLink[], severity: 'warning' | 'info'): Finding {
+function describe(d: DegradedLink): string {
+  const parts = [d.width ? `x${d.width.current} of x${d.width.max}` : null, d.speed ? `${d.speed.current} of ${d.speed.max}` : null];
+  const load = d.link.load === 'busy' ? ' (GPU busy)' : d.link.load === 'idle' ? ' (GPU idle)' : '';
+  return `${linkName(d.link)}: ${parts.filter(Boolean).join(', ')}${load}`;
+}
+
+function evidenceOf(d: PciDevice): string {
+  return `/sys/bus/pci/devices/${d.bdf}: current_link_width ${d.currentLinkWidth ?? '?'} (max ${d.maxLinkWidth ?? '?'}), current_link_speed ${d.currentLinkSpeed || '?'} (max ${d.maxLinkSpeed || '?'})`;
+}
+
+function finding(degraded: readonly DegradedLink[], severity: 'warning' | 'info'): Finding {
   const idle = severity === 'info';
   return {
     id: 'pcie.link-degraded',
     severity,
     title: idle
-      ? t('GPU PCIe link below its top speed (likely idle power saving): {0}', links.map((l) => l.role).join(', '))
-      : t('PCIe link trained below capability: {0}', links.map((l) => l.role).join(', ')),
+      ? t('GPU PCIe link below its top speed (likely idle power saving): {0}', degraded.map((l) => l.link.role).join(', '))
+      : t('PCIe link trained below capability: {0}', degraded.map((l) => l.link.role).join(', ')),
     detail:
-      `${links.map(describe).join('; ')}. ` +
+      `${degraded.map(describe).join('; ')}. ` +
       (idle
         ? t(
-            'NVIDIA GPUs drop their link speed when idle and raise it under load; check "Link Gen Current" in nvidia-smi -q while a job runs. If it stays low, treat it as below.',
+            'NVIDIA GPUs and the ports above them drop their link speed when idle and raise it under load; the lanes stay. Check "Link Gen Current" in nvidia-smi -q while a job runs: only a link that stays slow under load is degraded.',
           )
         : t(
-            'A link at fewer lanes or a lower generation than both ends support caps every transfer over it, GPUDirect RDMA included. Reseat the card or riser, check the slot\'s lane wiring and the BIOS link settings (a slot running x8, bifurcation, "Gen" limits), and compare with a healthy node.',
+            'Each link is compared with the weaker of its two ends\' maximum (sysfs max_link_width/max_link_speed of the device and of the port above it). A link at fewer lanes, or at a lower speed while busy, caps every transfer over it, GPUDirect RDMA included. Reseat the card or riser, check the slot\'s lane wiring and the BIOS link settings (a slot running x8, bifurcation, "Gen" limits), and compare with a healthy node.',
           )),
-    evidence: links
-      .slice(0, 6)
-      .map(
-        (l) =>
-          `/sys/bus/pci/devices/${l.device.bdf}: current_link_width ${l.device.currentLinkWidth ?? '?'} (max ${l.device.maxLinkWidth ?? '?'}), current_link_speed ${l.device.currentLinkSpeed || '?'} (max ${l.device.maxLinkSpeed || '?'})`,
-      ),
+    evidence: degraded
+      .slice(0, 4)
+      .flatMap((d) => [evidenceOf(d.link.device), ...(d.link.port ? [evidenceOf(d.link.port)] : [])])
+      .slice(0, 6),
     fixes: [],
     source: 'Linux Documentation/ABI/testing/sysfs-bus-pci (current_link_speed/width, max_link_speed/width); nvidia-smi -q "GPU Link Info"',
   };

@@ -1,4 +1,4 @@
-// The real PCIe path between each GPU and the NIC NCCL gives it, from the sysfs tree (a device's
+// The real PCIe paths between each GPU and the NICs NCCL may give it, from the sysfs tree (a device's
 // parents are the bus addresses before it in its /sys/devices path): the bridges a peer-to-peer packet
 // crosses on its way up from the GPU to the lowest bridge both share, and down to the NIC. Those are
 // the ports whose Access Control Services can send the packet up to the root complex instead
@@ -26,7 +26,12 @@ export interface PairPath {
 
 const BDF = /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/;
 
-/** One path per GPU↔NIC pair NCCL uses, where sysfs places both ends; [] without a tree. */
+/**
+ * One path per GPU and each NIC NCCL may give it, where sysfs places both ends; [] without a tree. NCCL
+ * spreads a GPU's channels over every NIC at its best distance (src/graph/search.cc ncclTopoGetLocalNet
+ * picks by channel among them), so each tie is a path its traffic takes; a PXN pair's path starts at the
+ * relaying GPU (src/graph/paths.cc ncclTopoGetIntermediateRank), whose PCIe path the packets cross.
+ */
 export function pairPaths(report: ProbeReport, pairs: readonly GpuNicPair[]): PairPath[] {
   const sysfs = factOf(report, 'pci-sysfs');
   if (!sysfs) return [];
@@ -35,12 +40,14 @@ export function pairPaths(report: ProbeReport, pairs: readonly GpuNicPair[]): Pa
   return pairs.flatMap((pair) => {
     const pathGpu = pair.proxyGpu ?? pair.gpu;
     const gpu = byBdf.get(busIds.get(pathGpu) ?? '');
-    const nicName = pair.nics[0]?.device;
-    const nic = sysfs.rdma.find((r) => r.name === nicName);
-    if (!gpu || !nic || nicName === null || nicName === undefined) return [];
-    const nicDevice = sysfs.devices.get(nic.path);
-    if (!nicDevice) return [];
-    return [{ gpu: pair.gpu, pathGpu, gpuBdf: gpu.bdf, nic: nicName, nicBdf: nicDevice.bdf, ...between(sysfs, gpu.path, nic.path) }];
+    if (!gpu) return [];
+    const names = [...new Set(pair.nics.map((n) => n.device).filter((d): d is string => d !== null))];
+    return names.flatMap((nicName) => {
+      const nic = sysfs.rdma.find((r) => r.name === nicName);
+      const nicDevice = nic ? sysfs.devices.get(nic.path) : undefined;
+      if (!nic || !nicDevice) return [];
+      return [{ gpu: pair.gpu, pathGpu, gpuBdf: gpu.bdf, nic: nicName, nicBdf: nicDevice.bdf, ...between(sysfs, gpu.path, nic.path) }];
+    });
   });
 }
 

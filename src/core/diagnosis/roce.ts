@@ -5,9 +5,10 @@
 //   a link-local or RoCE v1 entry although a routable v2 one exists: say which NCCL_IB_GID_INDEX to set.
 // - `ib.mtu-low`: an InfiniBand port's active MTU below 4096; NCCL connects with the smaller of both
 //   ends' active_mtu (src/transport/net_ib/connect.cc ncclIbConnect/ncclIbAccept, `devInfo->mtu`).
-// - `ib.link-degraded`: an InfiniBand port trained on fewer than its 4 lanes (`1X`/`2X` in its rate).
+// - `ib.link-degraded` (ibRate.ts): an InfiniBand port slower than the same adapters' ports on the host.
+// - `roce.mtu-low`, `roce.traffic-class` (roceFabric.ts): a RoCE MTU below 4096, NCCL_IB_TC/NCCL_IB_SL.
 // - `rdma.mixed-link-layers`: the suggested NCCL_IB_HCA mixes InfiniBand and RoCE ports.
-import { activeMtu, activeWidthLanes, linkLayer, portState } from '../parsers/ibvDevinfoFields';
+import { activeMtu, linkLayer, portState } from '../parsers/ibvDevinfoFields';
 import type { GidEntry } from '../parsers/showGids';
 import type { RdmaPort } from '../probe/pciSysfs';
 import { GidChoice, bestGid, gidKind, ncclGidChoice, routable } from '../topology/nccl/gidIndex';
@@ -15,6 +16,8 @@ import { formatNcclVersion } from '../topology/nccl/version';
 import { RuleContext } from './context';
 import { factOf } from './evidence';
 import { Finding, SOURCES } from './finding';
+import { ibRateFindings } from './ibRate';
+import { roceFabricFindings } from './roceFabric';
 import { GpuNicPair } from './pairs';
 import { t } from '../l10n';
 
@@ -56,6 +59,8 @@ export function roceFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Fi
     ...(noV2.length > 0 ? [noV2Finding(noV2)] : []),
     ...(wrong.length > 0 ? [gidIndexFinding(ctx, wrong)] : []),
     ...ibPortFindings(ctx, pairs),
+    ...roceFabricFindings(ctx, pairs),
+    ...ibRateFindings(ctx.report, pairs),
     ...mixedFindings(ctx, pairs),
   ];
 }
@@ -127,7 +132,7 @@ function gidIndexFinding(ctx: RuleContext, wrong: readonly { u: UsedPort; choice
   };
 }
 
-/** InfiniBand ports NCCL uses with a small MTU or fewer lanes, from ibv_devinfo -v. */
+/** InfiniBand ports NCCL uses with a small MTU, from ibv_devinfo -v. */
 function ibPortFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Finding[] {
   const ibv = factOf(ctx.report, 'ibv');
   if (!ibv) return [];
@@ -139,7 +144,6 @@ function ibPortFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Finding
   // Without a verdict on these devices (no pairs, or topo naming other devices than ibv_devinfo), every active port.
   const ports = active.some(({ name }) => wanted.has(name)) ? active.filter(({ name }) => wanted.has(name)) : active;
   const lowMtu = ports.filter(({ p }) => (activeMtu(p) ?? 4096) < 4096);
-  const narrow = ports.filter(({ p }) => (activeWidthLanes(p) ?? 4) < 4);
   const out: Finding[] = [];
   if (lowMtu.length > 0) {
     out.push({
@@ -153,20 +157,6 @@ function ibPortFindings(ctx: RuleContext, pairs: readonly GpuNicPair[]): Finding
       evidence: lowMtu.slice(0, 4).map((x) => `ibv_devinfo -v: ${x.name} active_mtu: ${activeMtu(x.p)}`),
       fixes: [],
       source: `${SOURCES.rdmaCore}; NVIDIA/nccl src/transport/net_ib/connect.cc (path_mtu = min of both active_mtu)`,
-    });
-  }
-  if (narrow.length > 0) {
-    out.push({
-      id: 'ib.link-degraded',
-      severity: 'warning',
-      title: t('InfiniBand port trained on fewer than 4 lanes: {0}', narrow.map((x) => x.name).join(', ')),
-      detail: t(
-        '{0}. HCA ports are 4X; a port at 1X or 2X (outside a deliberate split-port setup) points at a faulty cable, transceiver or switch port, and caps the port at that fraction of its rate. Compare with ibstat on the other nodes and reseat or replace the cable.',
-        narrow.map((x) => `${x.name}: active_width ${activeWidthLanes(x.p)}X`).join('; '),
-      ),
-      evidence: narrow.slice(0, 4).map((x) => `ibv_devinfo -v: ${x.name} active_width: ${activeWidthLanes(x.p)}X`),
-      fixes: [],
-      source: SOURCES.rdmaCore,
     });
   }
   return out;

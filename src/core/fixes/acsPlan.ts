@@ -6,34 +6,23 @@
 // and NICs' DMA (peer packets would skip translation). Pure: nothing runs here.
 import { Finding } from '../diagnosis';
 import { AcsReading, readAcs } from '../diagnosis/acs';
+import { pairLabel } from '../diagnosis/pciePaths';
 import { factOf } from '../diagnosis/evidence';
-import { iommuState, passthroughAdvice } from '../diagnosis/iommu';
+import { iommuState, passthroughAdvice, passthroughShown } from '../diagnosis/iommu';
 import { GpuNicPair } from '../diagnosis/pairs';
 import { isolationRequired, virtState } from '../diagnosis/virt';
 import { acsWord } from '../parsers/lspci';
-import { Parsed } from '../parsers/result';
-import { ProbeReport } from '../probe/runProbe';
-import { ACS_UNIT, ACS_WANTS, acsUnit, disableAcsScript, persistAcsScript, readAcsScript } from './acsScripts';
-import { unifiedDiff } from './diff';
-import { PersistState } from './persistState';
+import type { PciDevice } from '../probe/pciSysfs';
+import { ACS_BOOT_SCRIPT, ACS_UNIT, ACS_WANTS } from './acsBoot';
+import { planPersistAcs } from './acsPersist';
+import { AcsPlanInput, Base, readyPlan, refused } from './acsReady';
+import { disableAcsScript, readAcsScript } from './acsScripts';
+import { holdersNote } from './holders';
 import { Refusal, isRefusal, privilegeFor, privilegeText } from './planChecks';
+import { PciTarget, pciTarget } from './rootChecks';
 import { privilegedCommand } from './scripts';
-import { AcsBridge, FixPlan, FixStep, Privilege } from './types';
+import { AcsBridge, FixPlan, Privilege } from './types';
 import { t } from '../l10n';
-
-type Base = Omit<FixPlan, 'status' | 'summary'>;
-
-export interface AcsPlanInput {
-  readonly fixId: 'disable-acs' | 'persist-acs';
-  readonly host: string;
-  readonly user: string;
-  readonly report: ProbeReport;
-  /** READ_UNIT_COMMAND's output, read; persist-acs needs it. */
-  readonly unitState?: Parsed<PersistState>;
-  readonly sudoMarker: string;
-}
-
-const TIMEOUT_MS = 30_000;
 
 export function planAcs(input: AcsPlanInput, base: Base, findings: readonly Finding[], pairs: readonly GpuNicPair[]): FixPlan {
   const checked = acsTargets(input, findings, pairs);
@@ -49,11 +38,13 @@ export function planAcs(input: AcsPlanInput, base: Base, findings: readonly Find
   if (checked.nothing) return { ...base, acs, status: 'nothing-to-do', summary: checked.nothing };
   return input.fixId === 'disable-acs'
     ? planDisable(input, base, acs, privilege, checked.notes)
-    : planPersist(input, base, acs, privilege, checked.notes);
+    : planPersistAcs(input, base, { acs, privilege, notes: checked.notes, endpoints: checked.endpoints });
 }
 
-interface Targets {
+export interface Targets {
   readonly bridges: AcsBridge[];
+  /** The GPUs and NICs of the paths: the boot step checks they are still there and passed through. */
+  readonly endpoints: PciTarget[];
   /** Set when there is nothing to do, saying why. */
   readonly nothing: string | null;
   readonly notes: string[];
@@ -83,29 +74,37 @@ function acsTargets(input: AcsPlanInput, findings: readonly Finding[], pairs: re
       ),
     };
   }
-  const iommu = iommuState(
-    report,
-    reading.paths.flatMap((p) => [p.gpuBdf, p.nicBdf]),
-  );
-  if (iommu?.mode === 'translated' || iommu?.mode === 'mixed') {
+  const endpoints = reading.paths.flatMap((p) => [p.gpuBdf, p.nicBdf]);
+  const proof = passthroughShown(report, endpoints);
+  if (!proof.shown) {
     return {
       refused: t(
-        'The IOMMU translates DMA for the GPUs and NICs (IOMMU groups {0}): with ACS off, peer packets would bypass the translation with untranslated addresses. Boot with {1} first (or disable the IOMMU in the firmware), then run {2} again.',
-        iommu.translatedGroups.join(', ') || t('of type DMA'),
-        passthroughAdvice(report),
+        '{0} needs IOMMU passthrough to be shown, and it is not: {1}. With translation on, peer requests carry I/O virtual addresses that a PCIe switch cannot route, so turning ACS off would break or corrupt GPU↔NIC traffic. Boot with {2} (passthrough, not the IOMMU off), then run {0} again.',
         input.fixId,
+        proof.why,
+        passthroughAdvice(report),
       ),
       findings: pick('iommu.enabled'),
     };
   }
+  const iommu = iommuState(report, endpoints);
   if (factOf(report, 'pci-acs')?.via === 'missing')
     return { refused: t('lspci and setpci are not installed on the host (package pciutils): install it, then run the fix again.') };
-  return reading.unread !== null ? unreadTargets(reading) : readTargets(reading, input.fixId, iommu?.active === true);
+  const targets = reading.unread !== null ? unreadTargets(reading) : readTargets(reading, input.fixId, iommu?.active === true);
+  const byBdf = new Map([...(factOf(report, 'pci-sysfs')?.devices.values() ?? [])].map((d) => [d.bdf, d]));
+  const ends = [...new Set(endpoints)].flatMap((b) => (byBdf.has(b) ? [pciTarget(byBdf.get(b) as PciDevice)] : []));
+  const covered = t(
+    "GPU↔NIC paths covered: {0} (every NIC at each GPU's best distance, over which NCCL spreads its channels, and each PXN relay's path).",
+    reading.paths.map(pairLabel).join(', '),
+  );
+  return { ...targets, endpoints: ends, notes: [t('IOMMU passthrough: {0}.', proof.why), covered, ...targets.notes] };
 }
 
-function readTargets(reading: AcsReading, fixId: AcsPlanInput['fixId'], iommuActive: boolean): Targets {
+type Found = Omit<Targets, 'endpoints'>;
+
+function readTargets(reading: AcsReading, fixId: AcsPlanInput['fixId'], iommuActive: boolean): Found {
   const redirecting = reading.redirecting.map((r) =>
-    bridge(r.bridge.bdf, r.lspci.description, r.lspci.acs?.ctl ? hex(acsWord(r.lspci.acs.ctl)) : null, r.pairs),
+    bridge(r.bridge, r.lspci.description, r.lspci.acs?.ctl ? hex(acsWord(r.lspci.acs.ctl)) : null, r.pairs),
   );
   if (fixId === 'disable-acs') {
     const bdfs = reading.bridges.map((b) => b.bdf).join(', ');
@@ -125,9 +124,7 @@ function readTargets(reading: AcsReading, fixId: AcsPlanInput['fixId'], iommuAct
   const withAcs =
     redirecting.length > 0
       ? redirecting
-      : reading.capable.map((c) =>
-          bridge(c.bridge.bdf, c.lspci.description, c.lspci.acs?.ctl ? hex(acsWord(c.lspci.acs.ctl)) : null, c.pairs),
-        );
+      : reading.capable.map((c) => bridge(c.bridge, c.lspci.description, c.lspci.acs?.ctl ? hex(acsWord(c.lspci.acs.ctl)) : null, c.pairs));
   const nothing =
     redirecting.length === 0 && !iommuActive
       ? t(
@@ -139,11 +136,11 @@ function readTargets(reading: AcsReading, fixId: AcsPlanInput['fixId'], iommuAct
   return { bridges: withAcs, nothing, notes: [] };
 }
 
-function unreadTargets(reading: AcsReading): Targets {
+function unreadTargets(reading: AcsReading): Found {
   return {
     bridges: reading.bridges.map((b) =>
       bridge(
-        b.bdf,
+        b,
         '',
         null,
         reading.paths.filter((p) => p.bridges.includes(b)).map((p) => `${p.gpu}↔${p.nic}`),
@@ -159,15 +156,17 @@ function unreadTargets(reading: AcsReading): Targets {
   };
 }
 
-function bridge(bdf: string, description: string, before: string | null, pairs: string[]): AcsBridge {
-  return { bdf, description: description.replace(/ \(prog-if.*$/, ''), before, pairs };
+function bridge(d: PciDevice, description: string, before: string | null, pairs: string[]): AcsBridge {
+  return { bdf: d.bdf, description: description.replace(/ \(prog-if.*$/, ''), before, pairs, target: pciTarget(d) };
 }
 
 const hex = (w: number) => w.toString(16).padStart(4, '0');
 
 function undoLines(bridges: readonly AcsBridge[], fixId: AcsPlanInput['fixId']): string[] {
   if (fixId === 'persist-acs')
-    return [`rm ${ACS_WANTS} ${ACS_UNIT}; systemctl daemon-reload (the next boot keeps the firmware's and kernel's ACS settings)`];
+    return [
+      `rm ${ACS_WANTS} ${ACS_UNIT} ${ACS_BOOT_SCRIPT}; systemctl daemon-reload (boot unit), or remove pci=disable_acs_redir=… from the files shown (kernel parameter); the next boot keeps the firmware's and kernel's ACS settings`,
+    ];
   const known = bridges.filter((b) => b.before !== null);
   return [
     'A reboot restores the ACS settings of the firmware and kernel.',
@@ -183,91 +182,32 @@ function describe(bridges: readonly AcsBridge[]): string {
 
 function planDisable(input: AcsPlanInput, base: Base, acs: NonNullable<FixPlan['acs']>, privilege: Privilege, notes: string[]): FixPlan {
   const bdfs = acs.bridges.map((b) => b.bdf);
+  const force = input.force === true;
   const title =
     bdfs.length > 1
       ? t('turn off ACS on {0} bridges (setpci -s <bdf> ECAP_ACS+0x6.w=0000)', bdfs.length)
       : t('turn off ACS on 1 bridge (setpci -s <bdf> ECAP_ACS+0x6.w=0000)');
   return readyPlan(input, base, acs, privilege, {
-    step: { kind: 'acs', title, script: disableAcsScript(bdfs) },
-    notes: [...notes, t('Lost at the next reboot: persist-acs writes a systemd unit that repeats it at boot.')],
+    step: {
+      kind: 'acs',
+      title,
+      script: disableAcsScript(
+        acs.bridges.map((b) => b.target),
+        force,
+      ),
+    },
+    notes: [
+      ...notes,
+      ...(force ? [t('--force: goes on even where processes hold the GPUs or RDMA devices (they are listed).')] : [holdersNote()]),
+      t(
+        'Before writing, each bridge is checked to be the same device at the same place (sysfs path from the root port, vendor:device); setpci and lspci are used only from root-owned system directories.',
+      ),
+      t('Lost at the next reboot: persist-acs makes it durable (the kernel parameter pci=disable_acs_redir=, or a checked boot unit).'),
+    ],
     summary: t(
       'Write 0000 to ACS Control of {0}, {1}; then read ACSCtl back with lspci -vvv.',
       describe(acs.bridges),
       privilegeText(privilege, input.user),
     ),
   });
-}
-
-function planPersist(input: AcsPlanInput, base: Base, acs: NonNullable<FixPlan['acs']>, privilege: Privilege, notes: string[]): FixPlan {
-  const setpci = factOf(input.report, 'pci-acs')?.setpci;
-  if (!setpci)
-    return refused(base, {
-      refused: t(
-        "setpci was not found on the host's PATH (package pciutils): the unit needs its path. Install pciutils, then run persist-acs again.",
-      ),
-    });
-  if (!input.unitState?.ok)
-    return refused(base, {
-      refused: t(
-        'Could not read {0} ({1}): no change can be shown, so none is made.',
-        ACS_UNIT,
-        input.unitState ? input.unitState.error.message : t('not read'),
-      ),
-    });
-  const files = input.unitState.value.files;
-  const unit = acsUnit(
-    acs.bridges.map((b) => b.bdf),
-    setpci,
-  );
-  const before = files[ACS_UNIT]?.kind === 'regular' ? (files[ACS_UNIT] as { content: string }).content : null;
-  if (files[ACS_UNIT] && files[ACS_UNIT].kind !== 'regular' && files[ACS_UNIT].kind !== 'absent')
-    return refused(base, { refused: t('{0} exists but is not a regular file: gdr-doctor does not replace it.', ACS_UNIT) });
-  if (before === unit && files[ACS_WANTS]?.kind === 'symlink')
-    return {
-      ...base,
-      acs,
-      status: 'nothing-to-do',
-      summary: t('{0} already turns off ACS on these bridges at boot and is enabled: nothing to do.', ACS_UNIT),
-    };
-  return readyPlan(input, base, acs, privilege, {
-    step: {
-      kind: 'persist',
-      title: t('write {0} (temp file, then rename) and enable it ({1})', ACS_UNIT, ACS_WANTS),
-      script: persistAcsScript(unit),
-    },
-    fileChange: { path: ACS_UNIT, before, after: unit, diff: unifiedDiff(ACS_UNIT, before, unit) },
-    notes: [...notes, t('The unit runs at the next boot; for now, disable-acs turns ACS off at once.')],
-    summary: t(
-      'Add a oneshot systemd unit that writes 0000 to ACS Control of {0} at every boot, {1}; then read the unit and its link back.',
-      describe(acs.bridges),
-      privilegeText(privilege, input.user),
-    ),
-  });
-}
-
-interface ReadyParts {
-  readonly step: { readonly kind: FixStep['kind']; readonly title: string; readonly script: string };
-  readonly notes: string[];
-  readonly summary: string;
-  readonly fileChange?: FixPlan['fileChange'];
-}
-
-/** A one-step plan ready to run under `privilege`: its notes end with how to undo it. */
-function readyPlan(input: AcsPlanInput, base: Base, acs: NonNullable<FixPlan['acs']>, privilege: Privilege, parts: ReadyParts): FixPlan {
-  const { kind, title, script } = parts.step;
-  const step: FixStep = { kind, title, command: privilegedCommand(script, privilege, input.sudoMarker), timeoutMs: TIMEOUT_MS };
-  return {
-    ...base,
-    privilege,
-    acs,
-    steps: [step],
-    status: 'ready',
-    ...(parts.fileChange ? { fileChange: parts.fileChange } : {}),
-    notes: [...parts.notes, ...acs.undo.map((u) => t('Undo: {0}', u))],
-    summary: parts.summary,
-  };
-}
-
-function refused(base: Base, r: Refusal): FixPlan {
-  return { ...base, status: 'refused', summary: r.refused, findings: r.findings ?? [] };
 }

@@ -10,6 +10,7 @@ import { RemoteShell, ShellResult } from './shell';
 import { FixPlan, FixResult, FixStatus, FixStep, StepOutcome } from './types';
 import { verifyAcs, verifyAcsUnit } from './acsVerify';
 import { Verification, verifyLoad, verifyPersist } from './verify';
+import { DeviceHolder, HOLDERS_EXIT, holderText, parseHolders } from './holders';
 import { verifyTimer } from './timerPlan';
 import { t } from '../l10n';
 
@@ -61,7 +62,9 @@ export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<Fi
     const outcome = stepOutcome(step, r, options.sudoMarker);
     steps.push(outcome);
     if (outcome.ok && stdin !== undefined && sudoPrompts(r, options.sudoMarker) > 0) accepted = { passwordAccepted: true };
+    const holders = parseHolders(outcome.stdout);
     if (outcome.ok) continue;
+    if (r.exitCode === HOLDERS_EXIT && holders.length > 0) return result('refused', holdersRefusal(plan, holders), { steps, holders });
     const failure = describeFailure(plan, step, r, outcome, options.sudoMarker, steps.length === 1);
     return result('failed', failure.message, {
       steps,
@@ -79,8 +82,21 @@ export async function applyFix(plan: FixPlan, options: ApplyOptions): Promise<Fi
   }
   const failed = checks.find((c) => !c.ok);
   const verification = checks.flatMap((c) => c.lines);
-  if (failed) return result('failed', failed.message, { steps, verification, ...accepted });
-  return result('applied', checks.map((c) => c.message).join(' '), { steps, verification, ...accepted });
+  // Forced past them, the processes the script listed are kept with the result.
+  const seen = steps.flatMap((s) => parseHolders(s.stdout));
+  const extra = seen.length > 0 ? { holders: seen } : {};
+  if (failed) return result('failed', failed.message, { steps, verification, ...accepted, ...extra });
+  return result('applied', checks.map((c) => c.message).join(' '), { steps, verification, ...accepted, ...extra });
+}
+
+function holdersRefusal(plan: FixPlan, holders: readonly DeviceHolder[]): string {
+  const jobs = holders.filter((h) => !h.daemon);
+  return t(
+    '{0} processes on {1} hold the GPUs or RDMA devices: {2}. Nothing was changed: rerouting peer traffic under running jobs is not done silently. Stop them, or run the fix again and go on anyway (--force).',
+    jobs.length,
+    plan.host,
+    holders.map(holderText).join('; '),
+  );
 }
 
 /** How many times sudo printed its prompt (the plan's `-p` marker) on stderr: once per password it read. */

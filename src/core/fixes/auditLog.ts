@@ -17,6 +17,10 @@ export interface AuditEntry {
   readonly message: string;
   readonly commands: { readonly command: string; readonly exitCode: number | null; readonly stdout: string; readonly stderr: string }[];
   readonly fileChange: { readonly path: string; readonly diff: string } | null;
+  /** Further files the fix changed (persist-acs: the boot script and unit, or the bootloader's files). */
+  readonly otherFileChanges?: { readonly path: string; readonly diff: string }[];
+  /** Processes that held the GPUs or RDMA devices when the script looked. */
+  readonly holders?: { readonly pid: number; readonly command: string; readonly devices: string[] }[];
   /** disable-acs / persist-acs: the bridges and their ACSCtl before (for undo). */
   readonly bridges?: { readonly bdf: string; readonly before: string | null }[];
   readonly findings: string[];
@@ -42,7 +46,11 @@ export function auditEntry(result: FixResult, now: Date = new Date()): AuditEntr
     message: result.message,
     commands: result.steps.map((s) => ({ command: s.command, exitCode: s.exitCode, stdout: s.stdout, stderr: s.stderr })),
     fileChange: result.plan.fileChange ? { path: result.plan.fileChange.path, diff: result.plan.fileChange.diff } : null,
+    ...(result.plan.otherFileChanges
+      ? { otherFileChanges: result.plan.otherFileChanges.map((c) => ({ path: c.path, diff: c.diff })) }
+      : {}),
     ...(result.plan.acs ? { bridges: result.plan.acs.bridges.map((b) => ({ bdf: b.bdf, before: b.before })) } : {}),
+    ...(result.holders ? { holders: result.holders.map((h) => ({ pid: h.pid, command: h.command, devices: h.devices })) } : {}),
     findings: result.findings.map((f) => f.id),
     verification: result.verification,
   };

@@ -14,11 +14,14 @@ export interface PersistState {
   readonly modulesLoadDir: 'directory' | 'absent' | 'other';
   /** By absolute path, for every path the script looked at. */
   readonly files: Readonly<Record<string, FileState>>;
+  /** `package <name> <state>` lines (READ_UNIT_COMMAND): whether a package is installed. */
+  readonly packages?: Readonly<Record<string, 'installed' | 'absent' | 'unknown'>>;
 }
 
 const WHAT = 'persist state';
 const DIR_LINE = /^modules-load\.d: (directory|absent|other)$/;
 const FILE_LINE = /^file (\/\S+) (absent|symlink|other|regular (\d+))$/;
+const PACKAGE_LINE = /^package ([a-z0-9][a-z0-9+.-]{0,63}) (installed|absent|unknown)$/;
 
 /** Reads the output of READ_STATE_SCRIPT; `dirLine: false` for the files alone (readFilesLines, as READ_UNIT_COMMAND prints them). */
 export function parsePersistState(out: Buffer, { dirLine = true } = {}): Parsed<PersistState> {
@@ -27,10 +30,21 @@ export function parsePersistState(out: Buffer, { dirLine = true } = {}): Parsed<
   const dir = DIR_LINE.exec(first ?? '');
   if (!dir) return fail(1, `${WHAT}: expected "modules-load.d: directory|absent|other", found ${quote(first ?? '(nothing)')}`);
   const files: Record<string, FileState> = {};
+  const packages: Record<string, 'installed' | 'absent' | 'unknown'> = {};
   for (;;) {
     const at = reader.lineNo + 1;
     const line = reader.line();
-    if (line === 'end') return ok({ modulesLoadDir: dir[1] as PersistState['modulesLoadDir'], files });
+    if (line === 'end')
+      return ok({
+        modulesLoadDir: dir[1] as PersistState['modulesLoadDir'],
+        files,
+        ...(Object.keys(packages).length > 0 ? { packages } : {}),
+      });
+    const pkg = PACKAGE_LINE.exec(line ?? '');
+    if (pkg) {
+      packages[pkg[1]] = pkg[2] as 'installed' | 'absent' | 'unknown';
+      continue;
+    }
     const m = FILE_LINE.exec(line ?? '');
     if (!m)
       return fail(

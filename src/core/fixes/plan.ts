@@ -22,7 +22,7 @@ import {
   privilegeFor,
   privilegeText,
 } from './planChecks';
-import { CONF_HEADER, MODULE_CONSTANTS, loadScript, persistScript, privilegedCommand } from './scripts';
+import { CONF_HEADER, MODULE_CONSTANTS, disableLegacyServiceScript, loadScript, persistScript, privilegedCommand } from './scripts';
 import { FixPlan, FixStep, PeermemModule, Privilege } from './types';
 import { t } from '../l10n';
 
@@ -41,6 +41,8 @@ export interface PlanInput {
   readonly timerState?: Parsed<TimerState>;
   /** sudo's prompt marker (random per run) for `sudo -S -p`. */
   readonly sudoMarker: string;
+  /** Go on although processes hold the GPUs or RDMA devices (disable-acs; --force, or yes when asked). */
+  readonly force?: boolean;
 }
 
 const LOAD_TIMEOUT_MS = 60_000;
@@ -123,13 +125,13 @@ function planLoad(input: PlanInput, ctx: RuleContext, findings: Finding[], base:
   };
 }
 
-function loadNotes(ctx: RuleContext, module: PeermemModule): string[] {
+function loadNotes(ctx: RuleContext, module: PeermemModule, serviceHandled = false): string[] {
   const p = ctx.host.peermem;
   return [
     ...(ctx.dmabuf.available === true
       ? [t('dma-buf meets its prerequisites here: NCCL can use GPUDirect RDMA without a peer-memory module.')]
       : []),
-    ...(module === 'nvidia_peermem' && p.legacyServiceEnabled === true
+    ...(module === 'nvidia_peermem' && p.legacyServiceEnabled === true && !serviceHandled
       ? [t('The legacy nv_peer_mem service is enabled: disable it, only one peer-memory module may be loaded.')]
       : []),
     ...(p.newExists === null && p.legacyExists === null
@@ -169,13 +171,34 @@ function planPersist(input: PlanInput, ctx: RuleContext, findings: Finding[], ba
     command: privilegedCommand(persistScript(module, target.target), privilege, input.sudoMarker),
     timeoutMs: PERSIST_TIMEOUT_MS,
   };
+  // The legacy service would load nv_peer_mem at boot beside it (peermem.conflict): disabled in the same plan.
+  const legacyService = module === 'nvidia_peermem' && ctx.host.peermem.legacyServiceEnabled === true;
+  const disableService: FixStep[] = legacyService
+    ? [
+        {
+          kind: 'persist',
+          title: t('disable the legacy nv_peer_mem service (systemctl disable nv_peer_mem.service): it would load nv_peer_mem at boot too'),
+          command: privilegedCommand(disableLegacyServiceScript(), privilege, input.sudoMarker),
+          timeoutMs: PERSIST_TIMEOUT_MS,
+        },
+      ]
+    : [];
   return {
     ...withModule,
     privilege,
     status: 'ready',
-    steps: [...(loaded === null ? [loadStep(module, privilege, input.sudoMarker)] : []), persist],
+    steps: [...(loaded === null ? [loadStep(module, privilege, input.sudoMarker)] : []), persist, ...disableService],
     fileChange: { path: target.path, before: target.before, after, diff: unifiedDiff(target.path, target.before, after) },
-    notes: loaded === null ? loadNotes(ctx, module) : [],
+    notes: [
+      ...(loaded === null ? loadNotes(ctx, module, legacyService) : []),
+      ...(legacyService
+        ? [
+            t(
+              'nv_peer_mem.service is enabled: the plan disables it, so only nvidia_peermem loads at boot (only one peer-memory module may be loaded).',
+            ),
+          ]
+        : []),
+    ],
     summary:
       loaded === null
         ? t(

@@ -4,6 +4,7 @@
 //
 // Scripts are passed to `sh -c '<script>'` as one argument (stdin is kept for sudo's password), so they
 // contain no single quote: the login shell must be POSIX-like (sh, bash, dash, zsh, ksh), as for ssh.
+import { TOOL_LINES } from './rootChecks';
 import { PeermemModule, Privilege } from './types';
 
 export const MODULES_LOAD_DIR = '/etc/modules-load.d';
@@ -68,6 +69,23 @@ export function replaceFileHead(file: string, tempTemplate: string, checks: read
 
 /** $t, written, becomes $f (mode 644) in one rename; the temp file's trap is dropped. */
 export const INSTALL_TEMP_LINES: readonly string[] = ['chmod 644 "$t"', 'mv -f -- "$t" "$f"', 'trap - EXIT'];
+
+/**
+ * Disables the legacy nv_peer_mem service (docs/peer-memory.md §1: only one peer-memory module may be
+ * loaded, and the service loads nv_peer_mem at boot), with systemctl found where only root put it, and
+ * checks that it reads back as not enabled.
+ */
+export function disableLegacyServiceScript(): string {
+  return [
+    ...PREAMBLE,
+    ...TOOL_LINES,
+    'C=$(tool systemctl) || exit 1',
+    '"$C" disable nv_peer_mem.service',
+    's=$("$C" is-enabled nv_peer_mem.service 2>/dev/null || true)',
+    'case $s in enabled*) echo "gdr-doctor: nv_peer_mem.service is still $s after systemctl disable" >&2; exit 1;; esac',
+    'echo "gdr-doctor: nv_peer_mem.service is ${s:-disabled}: it no longer loads nv_peer_mem at boot"',
+  ].join('\n');
+}
 
 export function loadScript(module: PeermemModule): string {
   return [...PREAMBLE, `modprobe ${module}`].join('\n');

@@ -10,7 +10,7 @@ import { SshPrompts } from '../ssh/prompts';
 import { applyFix } from './apply';
 import { PersistState, parsePersistState } from './persistState';
 import { planFix } from './plan';
-import { READ_UNIT_COMMAND } from './acsScripts';
+import { READ_UNIT_COMMAND } from './acsBoot';
 import { READ_STATE_COMMAND } from './scripts';
 import { parseTimerState, readTimerBackCommand, readTimerCommand, TEXTFILE_DIRS, TimerState } from './timerScripts';
 import { RemoteShell, sshShell } from './shell';
@@ -66,7 +66,7 @@ export function readPersistState(shell: RemoteShell): Promise<Parsed<PersistStat
   return readFiles(shell, READ_STATE_COMMAND, t('the boot module files'), true);
 }
 
-/** Reads persist-acs's systemd unit and its wants link as the login user. */
+/** Reads, as the login user, what persist-acs may change: its unit, link and boot script, the bootloader files, DGX packages. */
 export function readUnitState(shell: RemoteShell): Promise<Parsed<PersistState>> {
   return readFiles(shell, READ_UNIT_COMMAND, t('the ACS unit'), false);
 }
@@ -102,6 +102,8 @@ async function readFiles(shell: RemoteShell, command: string, what: string, dirL
 export interface FixOptions {
   /** export-timer: node_exporter's textfile directory on the host; default the first of TEXTFILE_DIRS there. */
   readonly textfileDir?: string;
+  /** Go on although processes hold the GPUs or RDMA devices (disable-acs). */
+  readonly force?: boolean;
 }
 
 export async function prepareFix(session: FixSession, fixId: FixId, sudoMarker: string, options: FixOptions = {}): Promise<FixPlan> {
@@ -109,7 +111,17 @@ export async function prepareFix(session: FixSession, fixId: FixId, sudoMarker: 
   const persistState = fixId === 'persist-peermem' ? await readPersistState(session.shell) : undefined;
   const unitState = fixId === 'persist-acs' ? await readUnitState(session.shell) : undefined;
   const timerState = fixId === 'export-timer' ? await readTimerState(session.shell, options.textfileDir) : undefined;
-  const plan = planFix({ fixId, host: session.host, user: session.user, report, persistState, unitState, timerState, sudoMarker });
+  const plan = planFix({
+    fixId,
+    host: session.host,
+    user: session.user,
+    report,
+    persistState,
+    unitState,
+    timerState,
+    sudoMarker,
+    force: options.force,
+  });
   const refused = plan.status === 'ready' && plan.privilege === 'sudo-password' ? session.passwordsRefused : undefined;
   return refused !== undefined ? { ...plan, status: 'refused', summary: refused } : plan;
 }

@@ -1,6 +1,7 @@
 // Fix plans and results as text for a person: the CLI prints them, the extension can show them.
 // A plan shows every command exactly as it will be sent and the file diff, before anything runs.
 import { Finding } from '../diagnosis';
+import { holderText } from './holders';
 import { FixPlan, FixResult } from './types';
 import { t } from '../l10n';
 
@@ -35,9 +36,10 @@ export function formatPlan(plan: FixPlan): string {
       lines.push(indent(`$ ${s.command}`, '       '));
     });
   }
-  if (plan.fileChange) {
-    lines.push(`  ${plan.fileChange.before === null ? t('File {0} (new):', plan.fileChange.path) : t('File {0}:', plan.fileChange.path)}`);
-    lines.push(indent(plan.fileChange.diff.replace(/\n$/, ''), '    '));
+  for (const change of [plan.fileChange, ...(plan.otherFileChanges ?? [])]) {
+    if (!change) continue;
+    lines.push(`  ${change.before === null ? t('File {0} (new):', change.path) : t('File {0}:', change.path)}`);
+    lines.push(indent(change.diff.replace(/\n$/, ''), '    '));
   }
   if (plan.notes.length > 0) lines.push(`  ${t('Notes:')}`, ...plan.notes.map((n) => `    - ${n}`));
   if (plan.findings.length > 0) lines.push(`  ${t('Why:')}`, ...findingLines(plan.findings));
@@ -55,6 +57,7 @@ export function formatResult(result: FixResult): string {
   for (const s of result.steps)
     lines.push(`  ${t('ran: {0}: {1}', s.title, s.exitCode === null ? t('no exit status') : `exit ${s.exitCode}`)}`);
   for (const v of result.verification) lines.push(`  ${t('checked: {0}', v)}`);
+  for (const h of result.holders ?? []) lines.push(`  ${t('holds a device: {0}', holderText(h))}`);
   if (result.findings.length > 0) lines.push(`  ${t('Found:')}`, ...findingLines(result.findings));
   return lines.join('\n');
 }

@@ -2,6 +2,8 @@
 // before anything runs; and a result (what ran, what the host printed, how it was verified).
 // Plain JSON, so the CLI prints them, the audit log keeps them and the extension can show them.
 import type { Finding, FixId } from '../diagnosis';
+import type { DeviceHolder } from './holders';
+import type { PciTarget } from './rootChecks';
 
 export type { FixId } from '../diagnosis';
 
@@ -63,6 +65,10 @@ export interface FixPlan {
   readonly simulated?: boolean;
   /** disable-acs / persist-acs: the bridges written, and how to read them back and undo. */
   readonly acs?: AcsPlan;
+  /** Further files the plan changes, each shown as a diff (persist-acs: the boot script, bootloader files). */
+  readonly otherFileChanges?: FileChange[];
+  /** persist-acs: the kernel's own parameter in the bootloader's command line, or the checked boot unit. */
+  readonly persistVia?: 'kernel-parameter' | 'boot-unit';
   /** export-timer: the command the timer runs and the two units, as planned (timerPlan.ts). */
   readonly timer?: TimerPlan;
 }
@@ -81,6 +87,8 @@ export interface AcsBridge {
   readonly before: string | null;
   /** The GPU↔NIC pairs whose path crosses it. */
   readonly pairs: string[];
+  /** What a root script checks the device by before it writes: bus address, sysfs path, vendor:device. */
+  readonly target: PciTarget;
 }
 
 export interface AcsPlan {
@@ -120,6 +128,8 @@ export interface FixResult {
   readonly verification: string[];
   /** sudo refused the password that was sent: set by the core's own classification, not read from the (translated) message. */
   readonly passwordRejected?: boolean;
+  /** Processes that held the GPUs or RDMA devices when the script looked (it stopped unless forced). */
+  readonly holders?: DeviceHolder[];
   /**
    * sudo demonstrably took the password that was sent: it asked for it (its prompt marker on stderr) and a step
    * then exited 0. A step that timed out, was cut off or ran without asking (cached credentials) proves nothing.

@@ -1,12 +1,14 @@
 // The PCIe and NIC aspects a fleet is compared on (differences.ts): `fleet.firmware-differs` (an RDMA
 // device's fw_ver, /sys/class/infiniband/<dev>/fw_ver), `fleet.link-width-differs` (a GPU's or NIC's
-// trained PCIe width, current_link_width in sysfs) and `fleet.acs-differs` (which bridges of the
-// GPU↔NIC paths redirect peer traffic, lspci ACSCtl). One node with older NIC firmware, a card at x8 or ACS left
-// on is the odd one out of every job it joins, even where its own diagnosis looks fine.
+// trained PCIe width, current_link_width in sysfs), `fleet.acs-differs` (which bridges of the GPU↔NIC
+// paths redirect peer traffic, lspci ACSCtl) and `fleet.ib-rate-differs` (an active InfiniBand port's
+// trained rate). One node with older NIC firmware, a card at x8, ACS left on or a port at half its lanes
+// is the odd one out of every job it joins, even where its own diagnosis looks fine.
 import { readAcs } from '../diagnosis/acs';
 import { factOf } from '../diagnosis/evidence';
 import { Finding, SOURCES } from '../diagnosis/finding';
 import { gpuFacts } from '../diagnosis/gpuFacts';
+import { ibPortRates } from '../diagnosis/ibRate';
 import { FleetAspect } from './differences';
 import { t } from '../l10n';
 
@@ -102,4 +104,52 @@ const ACS: FleetAspect = {
   ),
 };
 
-export const PCIE_ASPECTS: readonly FleetAspect[] = [FIRMWARE, LINK_WIDTH, ACS];
+// The rate each active InfiniBand port trained to: a port slower than on most nodes is the fleet's
+// ib.link-degraded, also where every port of its host is slow alike (one host, one cable type).
+const IB_RATE: FleetAspect = {
+  id: 'fleet.ib-rate-differs',
+  signature: (report) => {
+    const ports = ibPortRates(report).filter((p) => p.gbps !== null);
+    return ports.length === 0 ? undefined : new Map(ports.map((p) => [`rate ${p.name}`, p.label]));
+  },
+  line: (key, here, usual, on) => `${key.slice(5)}: ${here ?? '(not active)'} here, ${usual ?? '(not active)'} on ${on}`,
+  finding: finding(
+    'fleet.ib-rate-differs',
+    () => t('An InfiniBand port rate differs from the other hosts'),
+    () =>
+      t(
+        'The same port of identical nodes trains to the same width and speed; a slower one here (fewer lanes, a lower generation) points at its cable, transceiver or switch port and makes this node the slow member of every job. Compare ibstat with a healthy node and reseat or replace the cable.',
+      ),
+    `${SOURCES.rdmaCore}; Linux drivers/infiniband/core/sysfs.c (rate_show)`,
+  ),
+};
+
+// Which devices and ports show errors (pcie.aer-errors, ib.port-errors): in a fleet, the nodes whose
+// counters are not zero where most nodes' are — the outliers a single host's view cannot rank.
+const ERRORS: FleetAspect = {
+  id: 'fleet.errors-differ',
+  signature: (report) => {
+    const sysfs = factOf(report, 'pci-sysfs');
+    if (!sysfs?.aer && !sysfs?.portCounters) return undefined;
+    if ((sysfs.aer?.size ?? 0) === 0 && (sysfs.portCounters?.size ?? 0) === 0) return undefined;
+    const sig = new Map<string, string>();
+    for (const [p, r] of sysfs.aer ?? [])
+      if ((r.now.correctable ?? 0) + (r.now.fatal ?? 0) + (r.now.nonfatal ?? 0) > 0)
+        sig.set(`aer ${p.slice(p.lastIndexOf('/') + 1)}`, 'errors');
+    for (const [port, r] of sysfs.portCounters ?? []) if (Object.values(r.now).some((v) => (v ?? 0) > 0)) sig.set(`port ${port}`, 'errors');
+    return sig;
+  },
+  line: (key, here, usual, on) =>
+    `${key.startsWith('aer ') ? `AER of ${key.slice(4)}` : `error counters of ${key.slice(5)}`}: ${here ? 'errors' : 'none'} here, ${usual ? 'errors' : 'none'} on ${on}`,
+  finding: finding(
+    'fleet.errors-differ',
+    () => t('PCIe or RDMA port error counters differ from the other hosts'),
+    () =>
+      t(
+        "Identical nodes read the same: zero. Here a GPU↔NIC path's AER counters or a port's error counters are not (or they are zero where the other nodes' are not): see pcie.aer-errors and ib.port-errors on the hosts that have them.",
+      ),
+    'Linux Documentation/ABI/testing/sysfs-bus-pci-devices-aer_stats; Documentation/ABI/testing/sysfs-class-infiniband',
+  ),
+};
+
+export const PCIE_ASPECTS: readonly FleetAspect[] = [FIRMWARE, LINK_WIDTH, ACS, IB_RATE, ERRORS];

@@ -42,16 +42,29 @@ export interface PerftestRun {
   /** BW average of the last row (the largest message size) in Gb/s; null without a row. */
   readonly averageGbps: number | null;
   /** The CUDA device it picked and its name, when it ran with --use_cuda; null otherwise. */
-  readonly cuda: { readonly device: number | null; readonly name: string | null; readonly dmabuf: boolean } | null;
+  readonly cuda: CudaPick | null;
   /** perftest's own error lines, first (the cause) first. */
   readonly errors: { readonly line: number; readonly text: string }[];
   /** It printed its usage (`Usage:`, option lines): asked with --help, or given a flag it refuses. */
   readonly usage: boolean;
 }
 
+export interface CudaPick {
+  readonly device: number | null;
+  readonly name: string | null;
+  readonly dmabuf: boolean;
+  /**
+   * `BB:DD` of the picked device, from perftest's own listing (`CUDA device 3: PCIe address is 5D:00`,
+   * src/cuda_memory.c init_gpu: bus and device number, no domain); null where it printed none.
+   */
+  readonly pcieAddress: string | null;
+}
+
 export interface PerftestHelp {
   /** `--use_cuda=<cuda device id>`: built with CUDA. */
   readonly cuda: boolean;
+  /** `--use_cuda_bus_id=<cuda full BUS id>` (perftest 4.5-0.2 and later): the GPU named by its PCI address. */
+  readonly cudaBusId: boolean;
   /** `--use_cuda_dmabuf`: built with CUDA dma-buf support (CUDA ≥ 11.7 headers, rdma-core ≥ 34). */
   readonly cudaDmabuf: boolean;
 }
@@ -78,7 +91,8 @@ export function parsePerftest(text: string): Parsed<PerftestRun> {
   };
   const rows: PerftestRow[] = [];
   const errors: { line: number; text: string }[] = [];
-  let cuda: { device: number | null; name: string | null; dmabuf: boolean } | null = null;
+  let cuda: CudaPick | null = null;
+  const listed = new Map<number, string>();
   let inTable = false;
   let usage = false;
   for (const [i, raw] of read.value.entries()) {
@@ -91,7 +105,9 @@ export function parsePerftest(text: string): Parsed<PerftestRun> {
       usage = true;
       continue;
     }
-    cuda = cudaLine(line, cuda);
+    const address = /^CUDA device (\d{1,4}): PCIe address is ([0-9A-Fa-f]{2}:[0-9A-Fa-f]{2})$/.exec(line);
+    if (address && listed.size < 4096) listed.set(Number(address[1]), address[2].toUpperCase());
+    cuda = cudaLine(line, cuda, listed);
     const header = RESULT_HEADER.exec(raw);
     if (header) {
       const unit = unitOf(header[2]);
@@ -122,7 +138,7 @@ export function parsePerftest(text: string): Parsed<PerftestRun> {
 
 /** Reads the lines of `ib_write_bw --help` (all, or only those naming CUDA). */
 export function parsePerftestHelp(text: string): PerftestHelp {
-  return { cuda: /--use_cuda=/.test(text), cudaDmabuf: /--use_cuda_dmabuf\b/.test(text) };
+  return { cuda: /--use_cuda=/.test(text), cudaBusId: /--use_cuda_bus_id=/.test(text), cudaDmabuf: /--use_cuda_dmabuf\b/.test(text) };
 }
 
 function unitOf(text: string): PerftestUnit | null {
@@ -153,13 +169,14 @@ function banner(raw: string, run: { test: string | null; device: string | null; 
   if (link && run.linkType === null) run.linkType = link[1];
 }
 
-function cudaLine(line: string, cuda: { device: number | null; name: string | null; dmabuf: boolean } | null) {
+function cudaLine(line: string, cuda: CudaPick | null, listed: ReadonlyMap<number, string>): CudaPick | null {
+  const base: CudaPick = cuda ?? { device: null, name: null, dmabuf: false, pcieAddress: null };
   const picked = /^Picking (?:device No\.|GPU number) (\d+)$/.exec(line);
-  if (picked) return { device: Number(picked[1]), name: cuda?.name ?? null, dmabuf: cuda?.dmabuf ?? false };
+  if (picked) return { ...base, device: Number(picked[1]), pcieAddress: listed.get(Number(picked[1])) ?? null };
   const named = /device name = \[(.*)\]$/.exec(line);
-  if (named) return { device: cuda?.device ?? null, name: named[1], dmabuf: cuda?.dmabuf ?? false };
+  if (named) return { ...base, name: named[1] };
   if (/^(initializing CUDA|Using DMA-BUF|using DMA-BUF|Calling ibv_reg_dmabuf_mr)/.test(line)) {
-    return { device: cuda?.device ?? null, name: cuda?.name ?? null, dmabuf: (cuda?.dmabuf ?? false) || /dmabuf|DMA-BUF/.test(line) };
+    return { ...base, dmabuf: base.dmabuf || /dmabuf|DMA-BUF/.test(line) };
   }
   return cuda;
 }

@@ -60,6 +60,8 @@ export interface SmiGpu {
   /** "GPU Virtualization Mode > Virtualization Mode" (e.g. None, Pass-Through, VGPU). */
   readonly virtualizationMode?: string;
   readonly migModeCurrent?: string;
+  /** "Utilization > Gpu" as printed (`0 %`, `87 %`, `N/A`): whether the GPU is busy right now. */
+  readonly utilizationGpu?: string;
   readonly pci: SmiPci;
   readonly fbMemory: FbMemory;
   readonly bar1Memory: Bar1Memory;
@@ -163,6 +165,7 @@ function readGpu(node: TreeNode): Parsed<SmiGpu> {
     ...optional('c2cMode', valueAt(node, 'GPU C2C Mode')),
     ...optional('virtualizationMode', valueAt(node, 'GPU Virtualization Mode', 'Virtualization Mode')),
     ...optional('migModeCurrent', valueAt(node, 'MIG Mode', 'Current')),
+    ...optional('utilizationGpu', valueAt(node, 'Utilization', 'Gpu')),
     pci: readPci(child(node, 'PCI')),
     fbMemory: {
       total: fb.value['Total'],

@@ -117,7 +117,8 @@ export const PROBE_COMMANDS = [
     timeoutS: DEFAULT_S,
   },
   // Where NCCL learns locality: every RDMA device and NVIDIA GPU with its PCI path, port states (pciSysfs.ts).
-  { id: 'pci-sysfs', command: PCI_SYSFS_COMMAND, timeoutS: DEFAULT_S },
+  // 20 s: it reads the error counters twice, a second apart.
+  { id: 'pci-sysfs', command: PCI_SYSFS_COMMAND, timeoutS: 20 },
   // IOMMU groups exist only when an IOMMU is active; each group's default domain type says whether DMA
   // is translated (DMA, DMA-FQ) or passed through (identity), and /dev/vfio/<n> whether VFIO holds it
   // (a device passed to a VM): docs/platform.md §2 and Documentation/ABI/testing/sysfs-kernel-iommu_groups.

@@ -36,24 +36,50 @@ const GID_LINES =
   'read -r t 2>/dev/null < "$q/gid_attrs/types/$x"; read -r d 2>/dev/null < "$q/gid_attrs/ndevs/$x"; k=$((k+1)); ' +
   'printf \'gid\\t%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n\' "${i##*/}" "${q##*/}" "$x" "$v" "$t" "$d"; done; fi';
 
+/** The IB port counters read (Documentation/ABI/testing/sysfs-class-infiniband, ports/N/counters). */
+export const PORT_COUNTERS = ['symbol_error', 'link_downed', 'link_error_recovery', 'port_rcv_errors'] as const;
+
+/** sh: `cnt NAME PORT` and PORT_COUNTERS of port `$q` of device `$i` (`$1` the line's kind: cnt or cnt2). */
+const COUNTER_LINES =
+  `cnt() { printf '%s\\t%s\\t%s' "$1" "\${i##*/}" "\${q##*/}"; for c in ${PORT_COUNTERS.join(' ')}; do v=; ` +
+  '[ -r "$q/counters/$c" ] && read -r v < "$q/counters/$c"; printf \'\\t%s\' "$v"; done; printf \'\\n\'; }';
+
+/**
+ * sh: `aer PATH COR FATAL NONFATAL` (`$1` the kind: aer or aer2) from the TOTAL_ERR_* line of each of the
+ * device's aer_dev_* files (Documentation/ABI/testing/sysfs-bus-pci-devices-aer_stats); nothing where the
+ * device has none (no AER capability, or a kernel before 5.1).
+ */
+const AER_LINES =
+  'tot() { t=; [ -r "$1" ] || return 0; while read -r x y; do case $x in TOTAL_ERR_*) t=$y;; esac; done < "$1"; }; ' +
+  'aer() { tot "$2/aer_dev_correctable"; c=$t; tot "$2/aer_dev_fatal"; f=$t; tot "$2/aer_dev_nonfatal"; u=$t; ' +
+  '[ -n "$c$f$u" ] && printf \'%s\\t%s\\t%s\\t%s\\t%s\\n\' "$1" "$2" "$c" "$f" "$u"; return 0; }';
+
 /**
  * POSIX sh; prints tab-separated lines `ib NAME PATH FW_VER`, `port NAME N STATE LINK_LAYER RATE`,
- * `gid NAME PORT INDEX GID TYPE NETDEV` (RoCE ports), `gpu PATH`, and `pci PATH` + one field per
- * attribute of ATTRS for every PCI device on those paths (once each).
+ * `gid NAME PORT INDEX GID TYPE NETDEV` (RoCE ports), `cnt NAME PORT` + PORT_COUNTERS, `gpu PATH`, and
+ * `pci PATH` + one field per attribute of ATTRS for every PCI device on those paths (once each), each
+ * followed by its `aer` line; then, a second later, the counters again as `cnt2` and `aer2` lines, so a
+ * count that grows while the host is read shows.
  */
 export const PCI_SYSFS_COMMAND = [
   'n=0; k=0; seen=" "',
+  COUNTER_LINES,
+  AER_LINES,
   'emit() { d=$1; while :; do b=${d##*/}; case $b in ????:??:??.?) ;; *) break;; esac; case $seen in *" $d "*) break;; esac; ' +
     'n=$((n+1)); [ $n -le ' +
     MAX_DEVICES +
     ' ] || break; seen="$seen$d "; printf \'pci\\t%s\' "$d"; ' +
-    `for a in ${ATTRS.join(' ')}; do v=; [ -r "$d/$a" ] && read -r v < "$d/$a"; printf '\\t%s' "$v"; done; printf '\\n'; d=\${d%/*}; done; }`,
+    `for a in ${ATTRS.join(' ')}; do v=; [ -r "$d/$a" ] && read -r v < "$d/$a"; printf '\\t%s' "$v"; done; printf '\\n'; aer aer "$d"; d=\${d%/*}; done; }`,
   ...deviceLoops(
     'f=; [ -r "$i/fw_ver" ] && read -r f < "$i/fw_ver"; printf \'ib\\t%s\\t%s\\t%s\\n\' "${i##*/}" "$p" "$f"; for q in "$i"/ports/*; do [ -d "$q" ] || continue; s=; l=; r=; ' +
       '[ -r "$q/state" ] && read -r s < "$q/state"; [ -r "$q/link_layer" ] && read -r l < "$q/link_layer"; [ -r "$q/rate" ] && read -r r < "$q/rate"; ' +
-      `printf 'port\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "\${i##*/}" "\${q##*/}" "$s" "$l" "$r"; ${GID_LINES}; done; emit "$p"`,
+      `printf 'port\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "\${i##*/}" "\${q##*/}" "$s" "$l" "$r"; if [ -d "$q/counters" ]; then cnt cnt; fi; ${GID_LINES}; done; emit "$p"`,
     'printf \'gpu\\t%s\\n\' "$p"; emit "$p"',
   ),
+  // The second reading: a second later, the same counters of the same ports and devices.
+  'sleep 1',
+  'for i in /sys/class/infiniband/*; do for q in "$i"/ports/*; do [ -d "$q/counters" ] && cnt cnt2; done; done',
+  'for d in $seen; do aer aer2 "$d"; done',
 ].join('\n');
 
 export interface PciDevice {
@@ -108,7 +134,27 @@ export interface RdmaSysfsDevice {
   readonly ports: RdmaPort[];
 }
 
+/** Error counters read twice, a second apart: `later` null where the second reading is missing. */
+export interface CounterReading<T> {
+  readonly now: T;
+  readonly later: T | null;
+}
+
+/** TOTAL_ERR_COR, TOTAL_ERR_FATAL, TOTAL_ERR_NONFATAL; null where a file was not there. */
+export interface AerCounts {
+  readonly correctable: number | null;
+  readonly fatal: number | null;
+  readonly nonfatal: number | null;
+}
+
+/** PORT_COUNTERS by name; null where unreadable. */
+export type PortCounts = Readonly<Record<(typeof PORT_COUNTERS)[number], number | null>>;
+
 export interface PciSysfs {
+  /** AER counters by device path (only devices that have them). */
+  readonly aer?: ReadonlyMap<string, CounterReading<AerCounts>>;
+  /** IB port error counters by `device:port`. */
+  readonly portCounters?: ReadonlyMap<string, CounterReading<PortCounts>>;
   readonly rdma: RdmaSysfsDevice[];
   /** Paths of NVIDIA display/3D controllers and NVSwitches (class 0x03…, 0x0680…). */
   readonly nvidia: string[];
@@ -125,6 +171,8 @@ export function parsePciSysfs(text: string): Parsed<PciSysfs> {
     rdma: [] as { name: string; path: string; fwVer: string | null; ports: RdmaPort[] }[],
     nvidia: [] as string[],
     devices: new Map<string, PciDevice>(),
+    aer: new Map<string, CounterReading<AerCounts>>(),
+    portCounters: new Map<string, CounterReading<PortCounts>>(),
   };
   for (let i = 0; i < read.value.length; i++) {
     const line = read.value[i];
@@ -139,7 +187,31 @@ type Building = {
   rdma: { name: string; path: string; fwVer: string | null; ports: RdmaPort[] }[];
   nvidia: string[];
   devices: Map<string, PciDevice>;
+  aer: Map<string, CounterReading<AerCounts>>;
+  portCounters: Map<string, CounterReading<PortCounts>>;
 };
+
+const count = (s: string | undefined): number | null => (s !== undefined && /^\d{1,15}$/.test(s.trim()) ? Number(s.trim()) : null);
+
+/** `aer`/`aer2` and `cnt`/`cnt2` lines: the first and the second reading of error counters. */
+function counterLine(f: readonly string[], out: Building): string | null {
+  if ((f[0] === 'aer' || f[0] === 'aer2') && f.length === 5 && f[1].startsWith('/sys/')) {
+    const counts = { correctable: count(f[2]), fatal: count(f[3]), nonfatal: count(f[4]) };
+    const known = out.aer.get(f[1]);
+    if (f[0] === 'aer') out.aer.set(f[1], { now: counts, later: null });
+    else if (known) out.aer.set(f[1], { ...known, later: counts });
+    return null;
+  }
+  if ((f[0] === 'cnt' || f[0] === 'cnt2') && f.length === 3 + PORT_COUNTERS.length && /^\d+$/.test(f[2])) {
+    const counts = Object.fromEntries(PORT_COUNTERS.map((c, i) => [c, count(f[3 + i])])) as PortCounts;
+    const key = `${f[1]}:${f[2]}`;
+    const known = out.portCounters.get(key);
+    if (f[0] === 'cnt') out.portCounters.set(key, { now: counts, later: null });
+    else if (known) out.portCounters.set(key, { ...known, later: counts });
+    return null;
+  }
+  return 'expected an "ib", "port", "gid", "cnt", "gpu", "pci" or "aer" line';
+}
 
 /** One line into `out`; the problem in words when it is not one the script prints. */
 function readLine(f: readonly string[], out: Building): string | null {
@@ -168,7 +240,7 @@ function readLine(f: readonly string[], out: Building): string | null {
     const device = pciDevice(f);
     if (!device) return 'expected a PCI device path ending in a bus address';
     out.devices.set(device.path, device);
-  } else return 'expected an "ib", "port", "gid", "gpu" or "pci" line';
+  } else return counterLine(f, out);
   return null;
 }
 

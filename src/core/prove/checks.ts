@@ -27,6 +27,8 @@ export interface PerftestCheck {
   readonly numactl: string | null;
   readonly timeout: string | null;
   readonly cuda: boolean;
+  /** --use_cuda_bus_id: the GPU can be named by its PCI address. */
+  readonly cudaBusId: boolean;
   readonly cudaDmabuf: boolean;
   /** The `--help` lines that name CUDA, as printed. */
   readonly helpLines: string[];

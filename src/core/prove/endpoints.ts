@@ -7,6 +7,8 @@ import { rdmaPorts, RdmaPortView } from '../diagnosis/rdmaPorts';
 import { ProbeReport } from '../probe/runProbe';
 import { SmiGpu } from '../parsers/smiQuery';
 import { ProveEndpoint } from './types';
+import { gpuFacts } from '../diagnosis/gpuFacts';
+import { readPerftestCheck } from './checks';
 import { t } from '../l10n';
 
 export interface DiagnosedHost {
@@ -62,6 +64,8 @@ function endpoint(
     gpu: pair.gpu,
     gpuIndex: index,
     gpuName: smiGpu(h.report, index)?.productName ?? gpuQueryName(h.report, index),
+    gpuBusId: gpuFacts(h.report, factOf(h.report, 'pci-sysfs') ?? null).find((g) => g.dev === index)?.busId ?? null,
+    cudaByBusId: readPerftestCheck(h.report)?.cudaBusId === true,
     device,
     port: portNo,
     linkLayer: port?.linkLayer ?? null,

@@ -81,7 +81,7 @@ export async function runProof(input: ProofInput): Promise<ProofReport> {
     },
     input.signal,
   );
-  const gpus = plan.gpus.map((g) => gpuProof(g, plan, runs, pre, hosts, input.signal?.aborted === true));
+  const gpus = plan.gpus.map((g) => gpuProof(g, plan, runs, pre, hosts, input.signal?.aborted === true, input.options.sizeBytes));
   const status = input.signal?.aborted ? 'cancelled' : [...runs.values()].some((r) => r.stopped === 'timed-out') ? 'timed-out' : 'measured';
   return result(status, [], plan, gpus);
 }
@@ -93,6 +93,7 @@ function gpuProof(
   pre: Preconditions,
   hosts: readonly DiagnosedHost[],
   cancelled: boolean,
+  sizeBytes: number,
 ): GpuProof {
   const modes: ModeOutcome[] = [];
   for (const [mode, why] of pre.skippedModes) modes.push(skippedOutcome(mode, why));
@@ -107,7 +108,15 @@ function gpuProof(
     modes.push(m.gpu === g.gpu ? outcome : { ...outcome, sharedFrom: m.gpu });
   }
   modes.sort((a, b) => ORDER.indexOf(a.mode) - ORDER.indexOf(b.mode));
-  return { gpu: g.gpu, client: g.client, server: g.server, loopback: g.loopback, notes: g.notes, modes, ...gpuVerdict(modes, hosts) };
+  return {
+    gpu: g.gpu,
+    client: g.client,
+    server: g.server,
+    loopback: g.loopback,
+    notes: g.notes,
+    modes,
+    ...gpuVerdict(modes, hosts, sizeBytes),
+  };
 }
 
 const ORDER: readonly ProveMode[] = ['host', 'peermem', 'dmabuf'];

@@ -25,6 +25,8 @@ export function modeOutcome(m: Measurement, runs: SideRuns, explain: (failed: bo
   const gbps = client?.averageGbps ?? null;
   const firstError = client?.errors[0]?.text ?? server?.errors[0]?.text ?? null;
   const clean = runs.client?.exitCode === 0 && gbps !== null && firstError === null && (runs.server === null || runs.server.exitCode === 0);
+  const wrongGpu = m.mode === 'host' ? null : (otherGpu(client, m.client) ?? otherGpu(server, m.server));
+  if (clean && wrongGpu !== null) return { ...base, status: 'failed', gbps, ratio: null, reason: wrongGpu, explainedBy: [] };
   if (clean)
     return {
       ...base,
@@ -49,6 +51,24 @@ export function modeOutcome(m: Measurement, runs: SideRuns, explain: (failed: bo
     };
   }
   return { ...base, status: 'failed', gbps: null, ratio: null, reason: failure(runs, firstError), explainedBy: explain(true) };
+}
+
+/**
+ * perftest's own listing names the GPU it picked (`CUDA device 3: PCIe address is 5D:00`, bus and device
+ * number): a different one than the endpoint's GPU means the measurement was of another GPU (CUDA numbers
+ * follow CUDA_DEVICE_ORDER and CUDA_VISIBLE_DEVICES). Null when it matches or perftest printed no address.
+ */
+function otherGpu(run: PerftestRun | null, e: Measurement['client']): string | null {
+  const shown = run?.cuda?.pcieAddress ?? null;
+  const meant = e.gpuBusId ? e.gpuBusId.slice(5, 10).toUpperCase() : null;
+  if (shown === null || meant === null || shown === meant) return null;
+  return t(
+    'perftest on {0} used the GPU at PCIe {1} (its own "PCIe address" line), not {2} at {3}: CUDA device numbers follow CUDA_DEVICE_ORDER and CUDA_VISIBLE_DEVICES, so this measured another GPU',
+    e.host,
+    shown,
+    e.gpu,
+    e.gpuBusId ?? '',
+  );
 }
 
 function read(run: RoleRun | null): PerftestRun | null {

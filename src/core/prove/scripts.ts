@@ -29,6 +29,7 @@ const DEVICE = /^[A-Za-z0-9_.:-]{1,64}$/;
 const ADDRESS = /^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,252}$/;
 const TAG = /^[A-Za-z0-9-]{8,64}$/;
 const ID = /^m\d{1,5}$/;
+const BUS_ID = /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/;
 
 function int(what: string, n: number, min: number, max: number): number {
   if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${what} must be a whole number from ${min} to ${max}, got ${n}`);
@@ -40,7 +41,7 @@ function checked(re: RegExp, what: string, s: string): string {
   return s;
 }
 
-/** ib_write_bw's arguments for one side, without -p and the server address; `--use_cuda` before `--use_cuda_dmabuf`. */
+/** ib_write_bw's arguments for one side, without -p and the server address; the GPU (by address or index) before `--use_cuda_dmabuf`. */
 export function perftestArgs(side: PerftestSide): string[] {
   const e = side.endpoint;
   const args = [
@@ -55,7 +56,14 @@ export function perftestArgs(side: PerftestSide): string[] {
     '-F',
     '--report_gbits',
   ];
-  if (side.cuda !== 'host') args.push(`--use_cuda=${int('GPU index', e.gpuIndex, 0, 4095)}`);
+  // A CUDA device number follows CUDA_DEVICE_ORDER and CUDA_VISIBLE_DEVICES, not nvidia-smi's order: the
+  // PCI address names the GPU meant, where this perftest takes it (src/perftest_parameters.c use_cuda_bus_id).
+  if (side.cuda !== 'host')
+    args.push(
+      e.cudaByBusId && e.gpuBusId
+        ? `--use_cuda_bus_id=${checked(BUS_ID, 'GPU PCI address', e.gpuBusId)}`
+        : `--use_cuda=${int('GPU index', e.gpuIndex, 0, 4095)}`,
+    );
   if (side.cuda === 'dmabuf') args.push('--use_cuda_dmabuf');
   return args;
 }

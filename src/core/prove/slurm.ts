@@ -128,16 +128,32 @@ function finishUnreported(
   done(m, sideRuns(m, ctx, events, [r], n.peer));
 }
 
-function loginScript(ctx: ScriptContext, n: SlurmNodes, runs: readonly { m: Measurement; port: number }[], totalS: number): string {
+/**
+ * sh: `GP` = the GPUs per node to ask for, where the nodes have GPU GRES (sinfo %G: `gpu:8`,
+ * `gpu:h100:8(S:0-1)`; the fewer of the two). A step gets only the devices it asks for: with
+ * ConstrainDevices=yes (cgroup.conf) it cannot open /dev/nvidia* otherwise, and every GPU is asked for
+ * so that the one measured is among them (it is named by PCI address, whatever CUDA_VISIBLE_DEVICES says).
+ */
+function gpuGresLine(nodes: string): string {
+  return (
+    `GP=; for g in $(sinfo -h -N -n ${shQuote(nodes)} -o %G 2>/dev/null | tr "," " "); do case $g in gpu*) c=\${g%%(*}; c=\${c##*:}; ` +
+    'case $c in ""|*[!0-9]*) ;; *) if [ -z "$GP" ] || [ "$c" -lt "$GP" ]; then GP=$c; fi;; esac;; esac; done'
+  );
+}
+
+/** The login node's script: one srun step on both nodes, asking for their GPUs where a GPU mode runs. */
+export function loginScript(ctx: ScriptContext, n: SlurmNodes, runs: readonly { m: Measurement; port: number }[], totalS: number): string {
   const minutes = Math.max(1, Math.ceil(totalS / 60));
   const partition = n.partition !== undefined ? ` ${shQuote(`--partition=${n.partition}`)}` : '';
   const cmd = nodeCommand(slurmNodeScript(ctx, runs, n.peer));
+  const gpus = runs.some((r) => r.m.mode !== 'host');
   return [
     ENV,
     `T=${shQuote(ctx.tag)}`,
     `C=${shQuote(cmd)}`,
     RUN_TOOL,
-    `R srun${partition} --nodelist=${shQuote(`${n.host},${n.peer}`)} --nodes=2 --ntasks=2 --ntasks-per-node=1 --label --kill-on-bad-exit=0 --job-name=gdr-doctor-prove --time=${minutes} --immediate=30 /bin/sh -c "$C"; rc=$?`,
+    ...(gpus ? [gpuGresLine(`${n.host},${n.peer}`)] : ['GP=']),
+    `R srun${partition} --nodelist=${shQuote(`${n.host},${n.peer}`)} --nodes=2 --ntasks=2 --ntasks-per-node=1 \${GP:+--gres=gpu:$GP} --label --kill-on-bad-exit=0 --job-name=gdr-doctor-prove --time=${minutes} --immediate=30 /bin/sh -c "$C"; rc=$?`,
     `printf '%s X %s\\n' "$T" "$rc"`,
     '',
   ].join('\n');

@@ -29,6 +29,10 @@ export interface ProveEndpoint {
   readonly gpuIndex: number;
   /** `NVIDIA A100-SXM4-80GB`, when the probe read it. */
   readonly gpuName: string | null;
+  /** The GPU's PCI address (`0000:17:00.0`), when the probe read it. */
+  readonly gpuBusId?: string | null;
+  /** This host's perftest takes `--use_cuda_bus_id` (its --help lists it): the GPU is named by address, not CUDA index. */
+  readonly cudaByBusId?: boolean;
   /** RDMA device and port (`mlx5_0`, 1). */
   readonly device: string;
   readonly port: number;
@@ -90,6 +94,8 @@ export interface GpuProof extends GpuPairing {
   /** "GPUDirect RDMA works at 96 % of line rate (host memory: 97 %)", or why not. */
   readonly verdict: string;
   readonly tone: Tone;
+  /** The line-rate floor of "works" (verdict.ts LINE_RATE_FLOOR): met, below, or not checkable; absent when no GPU mode ran clean. */
+  readonly floor?: 'met' | 'below' | 'small-messages' | 'no-line-rate';
 }
 
 export interface ProofReport {

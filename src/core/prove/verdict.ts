@@ -27,8 +27,21 @@ const EXPLAINS: Readonly<Record<ProveMode, readonly string[]>> = {
   ],
   dmabuf: ['gpu.no-gdr-support', 'pcie.acs-enabled', 'iommu.enabled'],
 };
-/** Findings that explain GPU memory slower than host memory: the path between GPU and NIC. */
-const SLOW = ['topo.nic-far', 'pcie.acs-enabled', 'iommu.enabled', 'bar1.small'];
+/** Findings that explain GPU memory slower than host memory, or than line rate: the path between GPU and NIC. */
+const SLOW = ['topo.nic-far', 'pcie.acs-enabled', 'iommu.enabled', 'bar1.small', 'pcie.link-degraded', 'ib.link-degraded'];
+
+/**
+ * "Works" needs at least this share of the port's line rate at messages of 1 MiB or more (docs/perftest.md
+ * §4). ConnectX-6 and -7 reach about 90–97 % there (NVIDIA/nccl-tests#290: 46–48 GB/s per NDR NIC, 92–96 %
+ * of 400 Gb/s); a link at half its lanes or generation, ACS sending peer traffic to the root complex, or
+ * the wrong NUMA node show well below. Below it, the bytes moved but the path is not healthy.
+ */
+export const LINE_RATE_FLOOR = 0.8;
+/** Smaller messages (`--size`, perftest's -s) are bound by per-message costs, not the link: the floor is not applied to them. */
+export const FLOOR_MIN_BYTES = 1 << 20;
+
+/** Whether a GPU's best mode met the floor: met, below, not applied (messages under 1 MiB), unknown (no line rate). */
+export type FloorResult = 'met' | 'below' | 'small-messages' | 'no-line-rate';
 
 function findingText(f: Finding, host: string, many: boolean): string {
   return `${f.id}: ${f.title}${many ? ` (${host})` : ''}`;
@@ -80,11 +93,16 @@ function hostPart(host: ModeOutcome | undefined): string {
 }
 
 /** The headline and its tone, from the modes in run order. */
-export function gpuVerdict(modes: readonly ModeOutcome[], hosts: readonly DiagnosedHost[]): { verdict: string; tone: Tone } {
+export function gpuVerdict(
+  modes: readonly ModeOutcome[],
+  hosts: readonly DiagnosedHost[],
+  sizeBytes: number = FLOOR_MIN_BYTES,
+): { verdict: string; tone: Tone; floor?: FloorResult } {
   const host = modes.find((m) => m.mode === 'host');
   const gpu = modes.filter((m) => m.mode !== 'host');
-  const works = gpu.find((m) => m.status === 'ok');
-  if (works) return worksVerdict(works, host, hosts);
+  // The best GPU mode decides: peermem and dmabuf are two ways to the same bytes.
+  const works = gpu.filter((m) => m.status === 'ok').sort((a, b) => (b.gbps ?? 0) - (a.gbps ?? 0))[0];
+  if (works) return worksVerdict(works, host, hosts, sizeBytes);
   const failed = gpu.filter((m) => m.status === 'failed' || m.status === 'timed-out');
   if (failed.length > 0) {
     const hostFailed =
@@ -111,11 +129,60 @@ function rate(m: ModeOutcome): string {
   return m.ratio !== null ? t('{0} of line rate', pct(m.ratio)) : t('{0} Gb/s (line rate unknown)', m.gbps ?? '?');
 }
 
-function worksVerdict(works: ModeOutcome, host: ModeOutcome | undefined, hosts: readonly DiagnosedHost[]): { verdict: string; tone: Tone } {
+function worksVerdict(
+  works: ModeOutcome,
+  host: ModeOutcome | undefined,
+  hosts: readonly DiagnosedHost[],
+  sizeBytes: number,
+): { verdict: string; tone: Tone; floor: FloorResult } {
+  const floor = pct(LINE_RATE_FLOOR);
+  if (works.ratio === null)
+    return {
+      verdict: t(
+        "GPUDirect RDMA moved data at {0} Gb/s with {1} ({2}), but the port's line rate was not read: whether it reaches the {3} floor is unknown",
+        works.gbps ?? '?',
+        works.mode,
+        hostPart(host),
+        floor,
+      ),
+      tone: 'unknown',
+      floor: 'no-line-rate',
+    };
+  if (sizeBytes < FLOOR_MIN_BYTES)
+    return {
+      verdict: t(
+        'GPUDirect RDMA moved data at {0} with {1} ({2}), with {3}-byte messages: below 1 MiB the {4} floor does not apply; measure with --size 1048576 or more',
+        rate(works),
+        works.mode,
+        hostPart(host),
+        sizeBytes,
+        floor,
+      ),
+      tone: 'unknown',
+      floor: 'small-messages',
+    };
+  if (works.ratio < LINE_RATE_FLOOR) {
+    const why = explanations(works.mode, hosts, SLOW);
+    return {
+      verdict: `${t(
+        'GPUDirect RDMA works, but at {0} of line rate with {1} ({2}; "works" needs {3} at 1 MiB messages or more): check the link width and PCIe generation of the GPU and the NIC (pcie.link-degraded), NUMA pinning, and ACS on the switch between them',
+        pct(works.ratio),
+        works.mode,
+        hostPart(host),
+        floor,
+      )}${why.length > 0 ? `; ${why.join('; ')}` : ''}`,
+      tone: 'warning',
+      floor: 'below',
+    };
+  }
   const head = t('GPUDirect RDMA works at {0} with {1} ({2})', rate(works), works.mode, hostPart(host));
   const gap = host?.status === 'ok' && host.gbps !== null && works.gbps !== null ? (host.gbps - works.gbps) / host.gbps : 0;
-  if (gap <= 0.1) return { verdict: head, tone: 'ok' };
+  if (gap <= 0.1) return { verdict: head, tone: 'ok', floor: 'met' };
   const why = explanations(works.mode, hosts, SLOW);
   const cause = why.length > 0 ? `; ${why.join('; ')}` : t(': look at the PCIe path between the GPU and the NIC (docs/perftest.md §4)');
-  return { verdict: `${head}: ${t('GPU memory is {0} % slower than host memory', Math.round(gap * 100))}${cause}`, tone: 'warning' };
+  return {
+    verdict: `${head}: ${t('GPU memory is {0} % slower than host memory', Math.round(gap * 100))}${cause}`,
+    tone: 'warning',
+    floor: 'met',
+  };
 }

@@ -20,6 +20,7 @@ import { diagnoseHosts } from '../commands/diagnose';
 import { Ctx, showError } from '../context';
 import { HostEntry } from '../hosts/hostModel';
 import { applyDemoQuickFix } from './demoFix';
+import { confirmHolders } from './holdersPrompt';
 import { confirmPlan, notifyResult } from './planPrompts';
 import { askSudoPassword } from './sudoPrompt';
 import { runWithSudo, SudoDeps } from './sudoPassword';
@@ -47,9 +48,16 @@ export async function applyQuickFix(ctx: Ctx, host: HostEntry, fixId: FixId): Pr
       );
       ctx.log.info(`plan:\n${formatPlan(plan)}`);
       if (!(await confirmPlan(ctx, plan))) return undefined;
-      return withNotificationProgress(t('Applying {0} on {1}', fixId, host.label), false, () =>
-        runWithSudo(plan, session, sudoMarker, sudoDeps(ctx, session), sudoRoute(host.id, conn.target)),
-      );
+      const apply = (p: typeof plan) =>
+        withNotificationProgress(t('Applying {0} on {1}', fixId, host.label), false, () =>
+          runWithSudo(p, session, sudoMarker, sudoDeps(ctx, session), sudoRoute(host.id, conn.target)),
+        );
+      const first = await apply(plan);
+      if (first.status !== 'refused' || (first.holders?.length ?? 0) === 0) return first;
+      if (!(await confirmHolders(first))) return first;
+      logFixResult(ctx, first);
+      const forced = await prepareFix(session, fixId, sudoMarker, { force: true });
+      return forced.status === 'ready' ? apply(forced) : first;
     });
   } catch (e) {
     await showError(ctx, t('Quick fix {0} on {1}: {2}', fixId, host.label, classifyConnectError(host.label, e).message));

@@ -21,6 +21,7 @@ function planKey(p: FixPlan): string {
     p.privilege,
     p.steps.map((s) => s.command),
     p.fileChange?.diff ?? null,
+    (p.otherFileChanges ?? []).map((c) => c.diff),
     p.status === 'ready' ? '' : p.summary,
   ]);
 }

@@ -6,7 +6,7 @@ import { formatProof } from '../../../src/core/prove/text';
 import { DEFAULT_PROVE_OPTIONS, runProof } from '../../../src/core/prove';
 import { CLI } from '../../support/paths';
 import { fixture } from '../diagnosis/hostReport';
-import { healthyHost } from '../prove/proofHosts';
+import { healthyHost, pickedAs } from '../prove/proofHosts';
 
 function cli(args: string[]) {
   const r = spawnSync(process.execPath, [CLI, 'prove', ...args], { encoding: 'utf8', env: { ...process.env, SSH_AUTH_SOCK: '' } });
@@ -37,7 +37,7 @@ describe('gdr-doctor prove: usage', function () {
     assert.equal(r.status, 0);
     assert.match(
       r.stdout,
-      /host memory \(the yardstick\), GPU memory through the peer-memory module \(--use_cuda\),\nGPU memory through dma-buf \(--use_cuda=N --use_cuda_dmabuf\)/,
+      /host memory \(the yardstick\), GPU memory through the peer-memory module, GPU memory\nthrough dma-buf \(--use_cuda_dmabuf\); the GPU named by its PCI address \(--use_cuda_bus_id/,
     );
   });
 
@@ -60,10 +60,13 @@ describe('gdr-doctor prove: the table', () => {
           done(m, {
             client: {
               exitCode: 0,
-              output: fixture(
-                m.mode === 'host'
-                  ? 'perftest/write-bw-host-ib-t9k-client-all-sizes.txt'
-                  : 'perftest/write-bw-cuda-a100-ib-t9k-client-all-sizes.txt',
+              output: pickedAs(
+                fixture(
+                  m.mode === 'host'
+                    ? 'perftest/write-bw-host-ib-t9k-client-all-sizes.txt'
+                    : 'perftest/write-bw-cuda-a100-ib-t9k-client-all-sizes.txt',
+                ),
+                m.client.gpuBusId,
               ),
             },
             server: { exitCode: 0, output: '' },

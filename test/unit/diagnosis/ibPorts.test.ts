@@ -31,3 +31,31 @@ describe('InfiniBand ports and mixed link layers', () => {
     assert.ok(!ids(diagnose(await hostReport(pcieHost())).findings).includes('rdma.mixed-link-layers'));
   });
 });
+
+describe('ib.link-degraded: against the same adapters, not against 4X', () => {
+  const IB = Object.fromEntries([0, 1, 2, 3, 4, 5, 6, 7].map((i) => [`mlx5_${i}`, 'InfiniBand']));
+  const all = (rate: string) => Object.fromEntries(Object.keys(IB).map((d) => [d, rate]));
+
+  it('HDR100 (2X HDR) and NDR200 (2X NDR) ports on every adapter: no finding', async () => {
+    for (const rate of ['100 Gb/sec (2X HDR)', '200 Gb/sec (2X NDR)']) {
+      const d = diagnose(await hostReport(pcieHost({ linkLayers: IB, rates: all(rate) })));
+      assert.ok(!ids(d.findings).includes('ib.link-degraded'), rate);
+    }
+  });
+
+  it('one port at 2X HDR where the same ConnectX-7s run 4X NDR: a warning naming it and a faster sibling', async () => {
+    const rates = { ...all('400 Gb/sec (4X NDR)'), mlx5_3: '100 Gb/sec (2X HDR)' };
+    const f = only(diagnose(await hostReport(pcieHost({ linkLayers: IB, rates }))).findings, 'ib.link-degraded');
+    assert.equal(f.title, 'InfiniBand port slower than the same adapters on this host: mlx5_3:1');
+    assert.match(f.detail, /^mlx5_3:1 at 2X HDR, 100 Gb\/s where mlx5_0:1 runs 4X NDR, 400 Gb\/s\. .*PCI device 0x1021/);
+    assert.deepEqual(f.evidence, [
+      '/sys/class/infiniband/mlx5_3/ports/1/rate: 100 Gb/sec (2X HDR)',
+      '/sys/class/infiniband/mlx5_0/ports/1/rate: 400 Gb/sec (4X NDR)',
+    ]);
+  });
+
+  it('from ibv_devinfo -v: the Chrysalis node (one InfiniBand port at 4X 50 Gbps) has nothing to compare with', async () => {
+    const d = diagnose(await hostReport({ ...HEALTHY, ibv: fixture('ibv/mlx5-chrysalis-cx6-ib-2x-cx5-roce-verbose-3dev.txt') }));
+    assert.ok(!ids(d.findings).includes('ib.link-degraded'));
+  });
+});

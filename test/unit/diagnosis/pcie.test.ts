@@ -8,8 +8,10 @@ import { hostDrawing } from '../../../src/core/diagnosis/hostTopology';
 import { topologyData } from '../../../src/vscode/topology/topologyData';
 import { parseNcclVersion } from '../../../src/core/topology/nccl/version';
 import { fixture, hostReport } from './hostReport';
-import { ids, only } from './hosts';
-import { pcieHost, profileGids } from './pcieHost';
+import { HEALTHY, ids, only, problems } from './hosts';
+import { TREE_GPUS, pcieHost, profileGids, smiQForTree } from './pcieHost';
+
+const HEALTHY_SMI = HEALTHY['smi-q'];
 
 const DSPS = ['0000:17:01.0', '0000:17:02.0'];
 
@@ -70,23 +72,53 @@ describe('PCIe fabric rules (lab host hgx-acs)', () => {
     assert.match(f.evidence.find((e) => e.startsWith('/sys/kernel/iommu_groups/')) ?? '', /: DMA-FQ \(0000:/);
   });
 
-  it('a GPU at x8 of x16: pcie.link-degraded with the numbers; a GPU at a lower speed only: info', async () => {
+  it('a GPU at x8 of x16: pcie.link-degraded (warning, whatever the load) names the link and both ends', async () => {
     const x8 = only(
       diagnose(await hostReport(pcieHost({ patch: { '0000:3b:00.0': { current_link_width: '8' } } }))).findings,
       'pcie.link-degraded',
     );
     assert.deepEqual([x8.severity, x8.title], ['warning', 'PCIe link trained below capability: GPU1']);
-    assert.match(x8.detail, /^GPU1 0000:3b:00\.0: x8 of x16\./);
-    const idle = only(
-      diagnose(await hostReport(pcieHost({ patch: { '0000:19:00.0': { current_link_speed: '2.5 GT/s PCIe' } } }))).findings,
-      'pcie.link-degraded',
-    );
-    assert.equal(idle.severity, 'info');
-    const nic = only(
-      diagnose(await hostReport(pcieHost({ patch: { '0000:1a:00.0': { current_link_speed: '16.0 GT/s PCIe' } } }))).findings,
-      'pcie.link-degraded',
-    );
-    assert.match(nic.detail, /mlx5_0 0000:1a:00\.0: 16\.0 GT\/s PCIe of 32\.0 GT\/s PCIe/);
+    assert.match(x8.detail, /^GPU1 0000:3b:00\.0 ↔ 0000:39:01\.0: x8 of x16\./);
+    assert.deepEqual(x8.evidence, [
+      '/sys/bus/pci/devices/0000:3b:00.0: current_link_width 8 (max 16), current_link_speed 32.0 GT/s PCIe (max 32.0 GT/s PCIe)',
+      '/sys/bus/pci/devices/0000:39:01.0: current_link_width 16 (max 16), current_link_speed 32.0 GT/s PCIe (max 32.0 GT/s PCIe)',
+    ]);
+  });
+
+  it('a NIC at 16 of 32 GT/s under a Gen5 port: a warning (no GPU below it to be idle)', async () => {
+    const patch = { '0000:1a:00.0': { current_link_speed: '16.0 GT/s PCIe' }, '0000:17:02.0': { current_link_speed: '16.0 GT/s PCIe' } };
+    const nic = only(diagnose(await hostReport(pcieHost({ patch }))).findings, 'pcie.link-degraded');
+    assert.equal(nic.severity, 'warning');
+    assert.match(nic.detail, /^mlx5_0 0000:1a:00\.0 ↔ 0000:17:02\.0: 16\.0 GT\/s PCIe of 32\.0 GT\/s PCIe\./);
+  });
+
+  it('an idle HGX (GPUs and their ports at 2.5 GT/s, Gen3/Gen4 NICs under Gen5 ports): no warning, the GPUs as info', async () => {
+    const patch: Record<string, Record<string, string>> = {};
+    const gen = (g: string) => ({ current_link_speed: g, max_link_speed: g });
+    TREE_GPUS.forEach((gpu, i) => {
+      const dsp = `${gpu.slice(0, 5)}${(parseInt(gpu.slice(5, 7), 16) - 2).toString(16).padStart(2, '0')}:01.0`;
+      const nic = `${gpu.slice(0, 5)}${(parseInt(gpu.slice(5, 7), 16) + 1).toString(16).padStart(2, '0')}:00.0`;
+      const nicPort = `${dsp.slice(0, 11)}2.0`;
+      patch[gpu] = { current_link_speed: '2.5 GT/s PCIe' };
+      patch[dsp] = { current_link_speed: '2.5 GT/s PCIe' };
+      patch[nic] = gen(i % 2 === 0 ? '8.0 GT/s PCIe' : '16.0 GT/s PCIe');
+      patch[nicPort] = { current_link_speed: i % 2 === 0 ? '8.0 GT/s PCIe' : '16.0 GT/s PCIe' };
+    });
+    for (const smi of [HEALTHY_SMI, smiQForTree()]) {
+      const d = diagnose(await hostReport({ ...pcieHost({ patch }), 'smi-q': smi }));
+      assert.deepEqual(problems(d.findings), []);
+      const idle = only(d.findings, 'pcie.link-degraded');
+      assert.equal(idle.severity, 'info');
+      assert.equal(
+        idle.title,
+        'GPU PCIe link below its top speed (likely idle power saving): GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7',
+      );
+    }
+    // The same links while GPU2 is busy (utilization 87 %): its link is degraded, the idle ones stay information.
+    const busy = diagnose(await hostReport({ ...pcieHost({ patch }), 'smi-q': smiQForTree({ 2: 87 }) })).findings;
+    const warn = busy.find((f) => f.id === 'pcie.link-degraded' && f.severity === 'warning');
+    assert.equal(warn?.title, 'PCIe link trained below capability: GPU2');
+    assert.match(warn?.detail ?? '', /^GPU2 0000:4c:00\.0 ↔ 0000:4a:01\.0: 2\.5 GT\/s PCIe of 32\.0 GT\/s PCIe \(GPU busy\)\./);
   });
 
   it('RoCE ports with only link-local GIDs: roce.no-v2-gid', async () => {

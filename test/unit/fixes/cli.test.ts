@@ -27,7 +27,7 @@ describe('gdr-doctor fix: arguments', () => {
     assert.match(io.out, /fix <host> <fix-id>/);
     const help = capture();
     assert.equal(await main(['fix', '--help'], help), 0);
-    assert.match(help.out, /^Usage: gdr-doctor fix <destination> <fix-id> \[--yes\] \[--dry-run\] \[-F FILE\] \[--json\]/);
+    assert.match(help.out, /^Usage: gdr-doctor fix <destination> <fix-id> \[--yes\] \[--force\] \[--dry-run\] \[-F FILE\] \[--json\]/);
     assert.match(help.out, /GDR_DOCTOR_AUDIT_LOG/);
   });
 
@@ -39,7 +39,7 @@ describe('gdr-doctor fix: arguments', () => {
         ['fix', 'gpu-a', 'reboot-host'],
         /unknown fix "reboot-host": the fixes are load-peermem, persist-peermem, disable-acs, persist-acs, export-timer$/m,
       ],
-      [['fix', 'gpu-a', 'load-peermem', '--force'], /unknown option "--force"/],
+      [['fix', 'gpu-a', 'load-peermem', '--forced'], /unknown option "--forced"/],
     ] as const) {
       const io = capture();
       assert.equal(await main([...args], io), 64, args.join(' '));

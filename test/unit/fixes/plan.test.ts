@@ -19,6 +19,7 @@ import {
 } from './hosts';
 import { HostFiles, fixture } from '../diagnosis/hostReport';
 import { without } from '../diagnosis/hosts';
+import { nvPeerMemService } from '../diagnosis/constructedInputs';
 
 const MARKER = 'gdr-doctor-sudo-0123456789abcdef';
 
@@ -240,5 +241,31 @@ describe('fix plans: persist-peermem', () => {
       p.steps.map((s) => s.kind),
       ['persist'],
     );
+  });
+
+  it('the legacy nv_peer_mem service enabled: disabled in the same plan, shown as its own step, checked by the script', async () => {
+    const service = { ...LOADED_NOT_PERSISTED, 'nv-peer-mem-service': nvPeerMemService('enabled', 'inactive') };
+    const p = await plan(service, 'persist-peermem');
+    assert.equal(p.status, 'ready', p.summary);
+    assert.deepEqual(
+      p.steps.map((s) => s.title),
+      [
+        'add the line "nvidia-peermem" to /etc/modules-load.d/nvidia-peermem.conf (temp file in the same directory, then rename)',
+        'disable the legacy nv_peer_mem service (systemctl disable nv_peer_mem.service): it would load nv_peer_mem at boot too',
+      ],
+    );
+    assert.match(p.steps[1].command, /C=\$\(tool systemctl\) \|\| exit 1\n"\$C" disable nv_peer_mem\.service\n/);
+    assert.match(p.steps[1].command, /case \$s in enabled\*\) echo "gdr-doctor: nv_peer_mem\.service is still \$s/);
+    assert.ok(p.notes.some((n) => n.startsWith('nv_peer_mem.service is enabled: the plan disables it')));
+    // Not where the legacy module itself is what gets persisted.
+    const legacy = await plan(
+      {
+        ...LEGACY_ONLY,
+        lsmod: fixture('lsmod/egx-grep-nv-peer-mem-legacy.txt'),
+        'nv-peer-mem-service': nvPeerMemService('enabled', 'active'),
+      },
+      'persist-peermem',
+    );
+    assert.equal(legacy.steps.length, 1);
   });
 });

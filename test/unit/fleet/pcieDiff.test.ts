@@ -58,3 +58,27 @@ describe('fleet differences of the PCIe fabric', () => {
     assert.deepEqual(unread.flatMap(findingsOf), []);
   });
 });
+
+describe('fleet.ib-rate-differs', () => {
+  const IB = Object.fromEntries([0, 1, 2, 3, 4, 5, 6, 7].map((i) => [`mlx5_${i}`, 'InfiniBand']));
+  const all = (rate: string) => Object.fromEntries(Object.keys(IB).map((d) => [d, rate]));
+
+  it('a host whose ports all run 2X where the fleet runs 4X NDR: flagged, port by port', async () => {
+    const alike = await probedAs(['gpu01', 'gpu02', 'gpu03'], pcieHost({ linkLayers: IB, rates: all('400 Gb/sec (4X NDR)') }));
+    const odd = await probed('gpu04', pcieHost({ linkLayers: IB, rates: all('100 Gb/sec (2X HDR)') }));
+    const out = withFleetFindings([...alike, odd]);
+    for (let i = 0; i < 3; i++) assert.deepEqual(findingsOf(out[i]), [], out[i].host);
+    const f = findingsOf(out[3]);
+    assert.deepEqual(
+      f.map((x) => x.id),
+      ['fleet.ib-rate-differs'],
+    );
+    assert.equal(f[0].evidence[0], 'mlx5_0:1: 2X HDR, 100 Gb/s here, 4X NDR, 400 Gb/s on 3 of 4 hosts');
+    assert.equal(f[0].evidence.length, 8);
+  });
+
+  it('a fleet of HDR100 hosts: nothing', async () => {
+    const hosts = await probedAs(['gpu01', 'gpu02', 'gpu03', 'gpu04'], pcieHost({ linkLayers: IB, rates: all('100 Gb/sec (2X HDR)') }));
+    for (const r of withFleetFindings(hosts)) assert.deepEqual(findingsOf(r), [], r.host);
+  });
+});

@@ -111,6 +111,7 @@ describe('an NCCL log compared with the host it ran on', () => {
     assert.deepEqual(c.envFromLog, {
       NCCL_IB_GID_INDEX: '3',
       NCCL_IB_HCA: 'mlx5_0,mlx5_1,mlx5_2,mlx5_5,mlx5_6,mlx5_7,mlx5_8,mlx5_11',
+      NCCL_IB_TC: '106',
       NCCL_NET_GDR_LEVEL: 'PIX',
     });
     assert.ok(

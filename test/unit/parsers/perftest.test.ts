@@ -43,7 +43,7 @@ const EXPECTED: Record<string, Expected> = {
     unit: 'Gb/sec',
     rows: 1,
     averageGbps: 80.96,
-    cuda: { device: 0, name: 'NVIDIA A100-SXM4-80GB', dmabuf: false },
+    cuda: { device: 0, name: 'NVIDIA A100-SXM4-80GB', dmabuf: false, pcieAddress: '57:00' },
     firstError: null,
   },
   'write-bw-cuda-a100-ib-t9k-client-all-sizes.txt': {
@@ -52,7 +52,7 @@ const EXPECTED: Record<string, Expected> = {
     unit: 'Gb/sec',
     rows: 23,
     averageGbps: 80.96,
-    cuda: { device: 0, name: 'NVIDIA A100-SXM4-80GB', dmabuf: false },
+    cuda: { device: 0, name: 'NVIDIA A100-SXM4-80GB', dmabuf: false, pcieAddress: 'D5:00' },
     firstError: null,
   },
   'write-bw-cuda-a40-roce-200g-duration-16qp-client.txt': {
@@ -61,7 +61,7 @@ const EXPECTED: Record<string, Expected> = {
     unit: 'Gb/sec',
     rows: 1,
     averageGbps: 181.46,
-    cuda: { device: 0, name: 'NVIDIA A40', dmabuf: false },
+    cuda: { device: 0, name: 'NVIDIA A40', dmabuf: false, pcieAddress: 'E1:00' },
     firstError: null,
   },
   'write-bw-cuda-a40-roce-200g-duration-16qp-server.txt': {
@@ -70,7 +70,7 @@ const EXPECTED: Record<string, Expected> = {
     unit: 'Gb/sec',
     rows: 1,
     averageGbps: 181.46,
-    cuda: { device: 0, name: 'NVIDIA A40', dmabuf: false },
+    cuda: { device: 0, name: 'NVIDIA A40', dmabuf: false, pcieAddress: '61:00' },
     firstError: null,
   },
   'write-bw-cuda-dmabuf-h200-roce-client-all-sizes.txt': {
@@ -79,7 +79,7 @@ const EXPECTED: Record<string, Expected> = {
     unit: 'Gb/sec',
     rows: 23,
     averageGbps: 140.4,
-    cuda: { device: 0, name: 'NVIDIA H200', dmabuf: true },
+    cuda: { device: 0, name: 'NVIDIA H200', dmabuf: true, pcieAddress: '8F:00' },
     firstError: null,
   },
   'write-bw-host-roce-200g-client-all-sizes.txt': {
@@ -107,7 +107,7 @@ const EXPECTED: Record<string, Expected> = {
     unit: 'MiB/sec',
     rows: 1,
     averageGbps: 125.4,
-    cuda: { device: 0, name: 'NVIDIA GeForce RTX 4080', dmabuf: false },
+    cuda: { device: 0, name: 'NVIDIA GeForce RTX 4080', dmabuf: false, pcieAddress: '10:00' },
     firstError: null,
   },
   'write-bw-cuda-mr-failure-k80-server.txt': {
@@ -116,7 +116,7 @@ const EXPECTED: Record<string, Expected> = {
     unit: null,
     rows: 0,
     averageGbps: null,
-    cuda: { device: null, name: 'Tesla K80', dmabuf: false },
+    cuda: { device: null, name: 'Tesla K80', dmabuf: false, pcieAddress: null },
     firstError: "Couldn't allocate MR",
   },
   'write-bw-cuda-mr-failure-error14-excerpt.txt': {
@@ -134,7 +134,7 @@ const EXPECTED: Record<string, Expected> = {
     unit: null,
     rows: 0,
     averageGbps: null,
-    cuda: { device: 0, name: 'NVIDIA A30-8C', dmabuf: false },
+    cuda: { device: 0, name: 'NVIDIA A30-8C', dmabuf: false, pcieAddress: '02:00' },
     firstError: "Couldn't allocate MR",
   },
   'write-bw-dmabuf-before-use-cuda-parser-error.txt': {
@@ -246,6 +246,7 @@ describe('parsePerftestHelp', () => {
   it('finds --use_cuda in a CUDA build, and no --use_cuda_dmabuf where the build lacks it', () => {
     assert.deepEqual(parsePerftestHelp(readFixture('perftest', 'help-grep-cuda-mlnx-ofed-5.5-cuda-11.6.txt')), {
       cuda: true,
+      cudaBusId: true,
       cudaDmabuf: false,
     });
   });
@@ -253,6 +254,7 @@ describe('parsePerftestHelp', () => {
   it('finds neither in a distribution build without CUDA', () => {
     assert.deepEqual(parsePerftestHelp(readFixture('perftest', 'help-debian12-perftest-4.5-0.17-no-cuda.txt')), {
       cuda: false,
+      cudaBusId: false,
       cudaDmabuf: false,
     });
   });

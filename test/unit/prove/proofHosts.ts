@@ -43,3 +43,17 @@ export async function healthyHost(name = 'gpu-a', changes: Record<string, string
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * A real perftest output replayed for the GPU at `busId`: the listing line of the device it picked
+ * (`CUDA device 0: PCIe address is D5:00`) shows that GPU's bus and device number, as perftest prints it
+ * when given --use_cuda_bus_id=<that address> (src/cuda_memory.c init_gpu). Nothing else changes.
+ */
+export function pickedAs(output: string, busId: string | null | undefined): string {
+  const picked = /^Picking device No\. (\d+)$/m.exec(output);
+  if (!picked || !busId) return output;
+  return output.replace(
+    new RegExp(`^CUDA device ${picked[1]}: PCIe address is [0-9A-F]{2}:[0-9A-F]{2}$`, 'm'),
+    `CUDA device ${picked[1]}: PCIe address is ${busId.slice(5, 10).toUpperCase()}`,
+  );
+}

@@ -5,7 +5,7 @@ import { DEFAULT_PROVE_OPTIONS, DiagnosedHost, Executor, ProofReport, ProveOptio
 import type { SideRuns } from '../../../src/core/prove/outcome';
 import type { Measurement } from '../../../src/core/prove/plan';
 import { fixture } from '../diagnosis/hostReport';
-import { healthyHost, perftestCheck } from './proofHosts';
+import { healthyHost, perftestCheck, pickedAs } from './proofHosts';
 
 const OUTPUTS: Record<string, { client: string; server: string }> = {
   host: { client: 'perftest/write-bw-host-ib-t9k-client-all-sizes.txt', server: 'perftest/write-bw-host-ib-t9k-server-all-sizes.txt' },
@@ -28,8 +28,8 @@ function replaying(ran: Measurement[], override: (m: Measurement) => SideRuns | 
       done(
         m,
         override(m) ?? {
-          client: { exitCode: 0, output: fixture(o.client) },
-          server: { exitCode: 0, output: fixture(o.server) },
+          client: { exitCode: 0, output: pickedAs(fixture(o.client), m.client.gpuBusId) },
+          server: { exitCode: 0, output: pickedAs(fixture(o.server), m.server.gpuBusId) },
           command: `ib_write_bw … ${m.mode}`,
         },
       );
@@ -59,13 +59,55 @@ describe('runProof', () => {
     );
     const gpu1 = r.gpus.find((g) => g.gpu === 'GPU1');
     assert.equal(gpu1?.modes[0].sharedFrom, 'GPU0');
-    // Recordings of a 100 Gb/s link on a 200 Gb/s port: 49 % and 40 %; GPU memory 18 % below host memory.
+    // Recordings of a 100 Gb/s link on a 200 Gb/s port: 49 % and 40 %, below the 80 % floor of "works".
     assert.equal(
       gpu1?.verdict,
-      'GPUDirect RDMA works at 40 % of line rate with peermem (host memory: 49 %): GPU memory is 18 % slower than host memory; ' +
+      'GPUDirect RDMA works, but at 40 % of line rate with peermem (host memory: 49 %; "works" needs 80 % at 1 MiB messages or more): ' +
+        'check the link width and PCIe generation of the GPU and the NIC (pcie.link-degraded), NUMA pinning, and ACS on the switch between them; ' +
         'topo.nic-far: GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7: nearest usable NIC is PHB/SYS; NCCL 2.30.7 will not use GPUDirect RDMA for them',
     );
-    assert.equal(gpu1?.tone, 'warning');
+    assert.deepEqual([gpu1?.tone, gpu1?.floor], ['warning', 'below']);
+    // GPU5's 100 Gb/s RoCE port: host memory 98 %, GPU memory 81 %: at the floor, "works", 18 % below host memory.
+    const gpu5 = r.gpus.find((g) => g.gpu === 'GPU5');
+    assert.deepEqual([gpu5?.floor, gpu5?.tone], ['met', 'warning']);
+    assert.match(
+      gpu5?.verdict ?? '',
+      /^GPUDirect RDMA works at 81 % of line rate with peermem \(host memory: 98 %\): GPU memory is 18 % slower/,
+    );
+  });
+
+  it('names the GPU by its PCI address where perftest takes it, and fails a mode whose own "PCIe address" line is another GPU\'s', async () => {
+    const ran: Measurement[] = [];
+    const r = await proof(
+      await healthyHost(),
+      { gpus: [5], modes: ['host', 'peermem'] },
+      // The recordings as printed: perftest picked the GPU at D5:00, not GPU5's 0000:ab:00.0.
+      replaying(ran, (m) => ({
+        client: { exitCode: 0, output: fixture(OUTPUTS[m.mode].client) },
+        server: { exitCode: 0, output: fixture(OUTPUTS[m.mode].server) },
+        command: 'ib_write_bw …',
+      })),
+    );
+    assert.equal(ran[1].client.gpuBusId, '0000:ab:00.0');
+    assert.equal(ran[1].client.cudaByBusId, true);
+    const peermem = r.gpus[0].modes.find((m) => m.mode === 'peermem');
+    assert.equal(peermem?.status, 'failed');
+    assert.match(
+      peermem?.reason ?? '',
+      /^perftest on gpu-a used the GPU at PCIe D5:00 \(its own "PCIe address" line\), not GPU5 at 0000:ab:00\.0/,
+    );
+  });
+
+  it('with messages under 1 MiB the floor is not applied, and "works" is not said', async () => {
+    // A real 64 KiB run (Broadcom 400 GbE, host memory) stands in for every mode.
+    const small = fixture('perftest/write-bw-host-bnxt-roce-400g-duration-rdma-cm-client.txt');
+    const r = await proof(
+      await healthyHost(),
+      { gpus: [5], modes: ['host', 'peermem'], sizeBytes: 65536 },
+      replaying([], () => ({ client: { exitCode: 0, output: small }, server: { exitCode: 0, output: '' }, command: 'ib_write_bw …' })),
+    );
+    assert.equal(r.gpus[0].floor, 'small-messages');
+    assert.match(r.gpus[0].verdict, /with 65536-byte messages: below 1 MiB the 80 % floor does not apply/);
   });
 
   it('pins each side to a NUMA node and says where it came from', async () => {

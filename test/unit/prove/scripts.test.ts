@@ -1,6 +1,8 @@
 // The host-side scripts of a proof: perftest's flags in the order perftest needs, values checked
 // before they go into a script, and the script's own lines read back (through srun's labels too).
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { loginScript } from '../../../src/core/prove/slurm';
 import type { Measurement } from '../../../src/core/prove/plan';
 import { commandLine, loopbackScript, perftestArgs, scriptEvents, slurmNodeScript } from '../../../src/core/prove/scripts';
 import type { ProveEndpoint } from '../../../src/core/prove/types';
@@ -91,5 +93,35 @@ describe('proof scripts', () => {
 
   it('ignores a line cut off at the end of the stream', () => {
     assert.deepEqual(scriptEvents(`${ctx.tag} P m1 24001\n${ctx.tag} R m1 client 0`, ctx.tag), [{ kind: 'P', id: 'm1', port: 24001 }]);
+  });
+});
+
+describe('the GPU by its PCI address, and the Slurm step asking for GPUs', () => {
+  it('--use_cuda_bus_id=<address> where perftest takes it (before --use_cuda_dmabuf), --use_cuda=N otherwise; a bad address refused', () => {
+    const byBus = { ...endpoint, gpuBusId: '0000:5d:00.0', cudaByBusId: true };
+    assert.deepEqual(perftestArgs({ endpoint: byBus, cuda: 'dmabuf', sizeBytes: 1 << 20, durationS: 5 }).slice(-2), [
+      '--use_cuda_bus_id=0000:5d:00.0',
+      '--use_cuda_dmabuf',
+    ]);
+    assert.deepEqual(
+      perftestArgs({ endpoint: { ...byBus, cudaByBusId: false }, cuda: 'peermem', sizeBytes: 1 << 20, durationS: 5 }).slice(-1),
+      ['--use_cuda=3'],
+    );
+    assert.throws(
+      () => perftestArgs({ endpoint: { ...byBus, gpuBusId: '0000:5d:00.0;id' }, cuda: 'peermem', sizeBytes: 1, durationS: 5 }),
+      /not a valid GPU PCI address/,
+    );
+  });
+
+  it("srun asks for the nodes' GPUs (--gres=gpu:N, the fewer of the two) where sinfo shows GPU GRES and a GPU mode runs", () => {
+    const nodes = { login: 'login1', host: 'gpu01', peer: 'gpu02' };
+    const script = loginScript(ctx, nodes, [{ m: m({ mode: 'peermem' }), port: 20000 }], 60);
+    const gp = script.split('\n').find((l) => l.startsWith('GP=')) ?? '';
+    const run = (sinfo: string) =>
+      spawnSync('/bin/sh', ['-c', `sinfo() { printf '%s\\n' ${sinfo}; }\n${gp}\necho "[$GP]"`], { encoding: 'utf8' }).stdout.trim();
+    assert.equal(run(`'gpu:h100:8(S:0-1)' 'gpu:4,nvme:1'`), '[4]');
+    assert.equal(run(`'(null)' '(null)'`), '[]');
+    assert.match(script, /--ntasks-per-node=1 \$\{GP:\+--gres=gpu:\$GP\} --label/);
+    assert.match(loginScript(ctx, nodes, [{ m: m({ mode: 'host' }), port: 20000 }], 60), /^GP=$/m);
   });
 });

@@ -67,6 +67,9 @@ export const NCCL_ENV_NAMES = [
   'NCCL_IB_GID_INDEX',
   'NCCL_IB_ADDR_FAMILY',
   'NCCL_IB_ROCE_VERSION_NUM',
+  // The RoCE traffic class and service level NCCL marks its packets with (roceFabric.ts).
+  'NCCL_IB_TC',
+  'NCCL_IB_SL',
 ] as const;
 
 /** `levelsOldToNew` in ncclGetLevel: the numbers NCCL_NET_GDR_LEVEL took before path names. */
