@@ -137,7 +137,7 @@ const lscpuCases: ParserCase[] = [
   },
   {
     name: 'lscpu: many near-miss key lines',
-    bytes: 16 * KiB,
+    bytes: 128 * KiB,
     build: (b) => manyLines(LSCPU, 'NUMA node CPU(s) x:  \n', b),
     run: (t) => outcome(parseLscpu(t)),
   },
