@@ -1,8 +1,9 @@
 // Prove with NCCL as a user runs it, in a real VS Code (code-server + chromium) with the packaged .vsix,
 // against two lab hosts (each in its own namespace, as two machines) whose nccl-tests stand-in replays a
 // real nccl-tests table and prints NCCL's lines for the host's own state (test/lab/fakenccltests.sh):
-// two and four hosts selected (mpirun on the first), the context menu's "Prove with NCCL", progress, then
-// the verdict in a notification and the proof in a document beside the editor. Every rank started on every node and none left
+// two and four hosts selected, the context menu's "Prove with NCCL", progress, then the verdict in a
+// notification and the proof in a document beside the editor; then two and four relayed nodes of a fleet
+// reached through a login node running Slurm (srun there). Every rank started on every node and none left
 // running (read from the hosts' call logs and process tables, not the UI). And an nccl-tests output pasted into
 // an editor: the lens at its top, a cut row in Problems, Analyze nccl-tests Output's summary.
 import * as assert from 'assert';
@@ -20,6 +21,7 @@ const NETWORK = { bridge: 'gdrbr20', subnet: 20 };
 
 const NODES = ['ncx-a', 'ncx-b', 'ncx-c', 'ncx-d'];
 const LOGIN = 'ncx-login';
+const FLEET = 'ncx-slurm';
 const AUDIT_LOG = '/tmp/gdr-doctor-e2e-prove-nccl.audit.log';
 
 const leftovers = (h: LabHost) => h.processes().filter((p) => /all_reduce_perf|fakenccltests|orted|srun/.test(p.args));
@@ -29,7 +31,7 @@ describe('Prove with NCCL in a real VS Code (code-server + chromium + SSH lab)',
   this.timeout(240_000);
   const workbench = new Workbench();
   let lab: Lab | undefined;
-  const { row, contextMenu } = hostsTree(workbench);
+  const { sidebar, row, contextMenu, setExpanded, inline } = hostsTree(workbench);
   const toast = (text: string | RegExp) =>
     workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: text }).first();
 
@@ -45,6 +47,7 @@ describe('Prove with NCCL in a real VS Code (code-server + chromium + SSH lab)',
       ],
       recordsPath: RECORDS_PATH,
       network: NETWORK,
+      slurm: { controller: LOGIN, nodes: NODES },
       readyTimeoutMs: 90_000,
     });
     // code-server passes its environment to the extension host: the audit log lands in /tmp.
@@ -59,6 +62,7 @@ describe('Prove with NCCL in a real VS Code (code-server + chromium + SSH lab)',
       {
         'gdrDoctor.sshConfigFile': lab.sshConfigPath,
         'gdrDoctor.connectTimeoutSeconds': 8,
+        'gdrDoctor.fleets': [{ name: FLEET, hosts: NODES.join(','), via: LOGIN, with: 'slurm' }],
       },
       'machine',
     );
@@ -135,6 +139,46 @@ describe('Prove with NCCL in a real VS Code (code-server + chromium + SSH lab)',
       .filter((c) => /^(mpirun|srun|all_reduce_perf)$/.test(c.cmd));
     assert.deepStrictEqual(launched, [], 'the login node took no part');
     await workbench.screenshot('prove-nccl-02b-four-hosts');
+  });
+
+  it('runs on two, then four relayed nodes of a fleet through srun on its login node', async function () {
+    this.timeout(600_000);
+    await inline(row(FLEET), 'Diagnose Fleet');
+    // The grouping once every node has ended: while it runs the description reads "diagnosing 0/4 hosts",
+    // which an unanchored /4 hosts/ matched, so the groups were looked for before they existed.
+    const summary = row(FLEET).locator('.label-description', { hasText: /^\d+ hosts? / });
+    await summary.waitFor({ timeout: 240_000 });
+    assert.match(await summary.innerText(), /^4 hosts \S+$/, 'four identical nodes make one group');
+    await setExpanded(row(FLEET), true);
+    // Every group expanded, whatever the grouping: the nodes are then rows of their own (level 3).
+    const groups = sidebar().locator('.monaco-list-row[aria-level="2"]', {
+      has: workbench.tab.locator('.label-name', { hasText: /^\d+ hosts? · / }),
+    });
+    for (let i = 0; i < (await groups.count()); i++) await setExpanded(groups.nth(i), true);
+    const node = (name: string) =>
+      sidebar().locator('.monaco-list-row[aria-level="3"]', {
+        has: workbench.tab.locator('.label-name', { hasText: new RegExp(`^${name}$`) }),
+      });
+    const srunSteps = () =>
+      fs
+        .readFileSync(lab!.slurm!.ctldLogPath, 'utf8')
+        .split('\n')
+        .filter((l) => /JobId=\d+ NodeList=\S*ncx-/.test(l)).length;
+    const stepsBefore = srunSteps();
+    await node('ncx-a').click();
+    await node('ncx-b').click({ modifiers: ['Control'] });
+    await proveSelected(
+      node('ncx-b'),
+      ['ncx-a', 'ncx-b'],
+      /ncx-a, ncx-b: NCCL all_reduce reaches 366 GB\/s of 400 possible .*GPUDirect RDMA on 16 of 16 GPUs, as predicted/,
+    );
+    await workbench.tab.locator('.part.editor .view-lines', { hasText: 'srun --nodelist=ncx-a,ncx-b --nodes=2' }).waitFor();
+    assert.ok(srunSteps() > stepsBefore, 'slurmctld gave the job its nodes');
+    await workbench.screenshot('prove-nccl-02c-two-nodes-slurm');
+    await proveAllFour(node);
+    await workbench.tab.locator('.part.editor .view-lines', { hasText: 'srun --nodelist=ncx-a,ncx-b,ncx-c,ncx-d --nodes=4' }).waitFor();
+    await workbench.screenshot('prove-nccl-02d-four-nodes-slurm');
+    await setExpanded(row(FLEET), false);
   });
 
   it('reads an nccl-tests output in the editor: the lens says what ran and its busbw; Analyze gives the summary', async function () {
