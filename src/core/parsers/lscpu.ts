@@ -112,9 +112,10 @@ function buildLscpu(entries: readonly Entry[], lineCount: number): Parsed<Lscpu>
   const fields = new Map<string, string>();
   const numaNodes = new Map<string, string>();
   const first = new Map<string, Entry>();
+  const repeats = new Map<string, number>();
   for (const entry of entries) {
     const value = entry.rawValue.trim();
-    fields.set(uniqueKey(fields, entry.fieldKey), value);
+    fields.set(uniqueKey(fields, repeats, entry.fieldKey), value);
     if (!first.has(entry.key)) first.set(entry.key, entry);
     const node = NUMA_NODE_KEY.exec(entry.key);
     if (node === null) continue;
@@ -166,10 +167,15 @@ function readCount(entry: Entry): Parsed<number> | null {
   return fail(entry.line, `${WHAT}: ${quote(entry.key)} must be a number, found ${quote(value)}`);
 }
 
-function uniqueKey(fields: ReadonlyMap<string, string>, key: string): string {
+/**
+ * `key`, else `key #2`, `key #3`…: the next free number per key is remembered, so k repeats of one key cost
+ * k steps, not k² (a hostile output repeating one line; bench/parsers.bench.ts showed the quadratic count).
+ */
+function uniqueKey(fields: ReadonlyMap<string, string>, repeats: Map<string, number>, key: string): string {
   if (!fields.has(key)) return key;
-  let n = 2;
+  let n = repeats.get(key) ?? 2;
   while (fields.has(`${key} #${n}`)) n++;
+  repeats.set(key, n + 1);
   return `${key} #${n}`;
 }
 

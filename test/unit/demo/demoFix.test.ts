@@ -56,8 +56,8 @@ describe('the demo host: its findings and its simulated quick fixes', () => {
   it('load-peermem: the real plan, marked simulated; applied, verified, and the re-diagnosis shows it fixed', async () => {
     const acs = (d: Diagnosis) => d.findings.find((f) => f.id === 'pcie.acs-unread');
     const before = acs(await diagnosed(demo));
-    assert.equal(before?.title, 'ACS of 6 bridges between GPUs and NICs could not be read');
-    assert.match(before?.detail ?? '', /paths NCCL uses now that stay below a PCIe switch \(3 paths\)\. /);
+    assert.equal(before?.title, 'ACS of 14 bridges between GPUs and NICs could not be read');
+    assert.match(before?.detail ?? '', /paths NCCL uses now that stay below a PCIe switch \(7 paths\): /);
     const { plan, result } = await apply(session, 'load-peermem');
     assert.equal(plan.status, 'ready');
     assert.equal(plan.simulated, true);
@@ -91,10 +91,10 @@ describe('the demo host: its findings and its simulated quick fixes', () => {
       'GPU6 yes',
       'GPU7 yes',
     ]);
-    // The ACS finding grows (6 → 14 bridges) and says why: NCCL's paths with GPUDirect RDMA on, PXN among them.
+    // The ACS finding gains GPU1's PXN path through GPU0 (7 → 8 paths, over the same 14 bridges) and says why.
     assert.equal(acs(after)?.title, 'ACS of 14 bridges between GPUs and NICs could not be read');
-    assert.match(acs(after)?.detail ?? '', /below a PCIe switch \(8 paths; PXN: GPU1 through GPU0\)\. /);
-    assert.match(acs(after)?.detail ?? '', /so turning GPUDirect RDMA on adds bridges to this list \(NVIDIA\/nccl src\/graph\/paths\.cc/);
+    assert.match(acs(after)?.detail ?? '', /below a PCIe switch \(8 paths; PXN: GPU1 through GPU0\): /);
+    assert.match(acs(after)?.detail ?? '', /turning it on can add PXN paths to this list \(src\/graph\/paths\.cc/);
     // Loaded once, there is nothing more to load.
     assert.equal((await prepareDemoFix(session, 'load-peermem', newSudoMarker())).status, 'nothing-to-do');
   });

@@ -34,12 +34,12 @@ describe('health metrics', () => {
     assert.equal(gdr.length, healthy.gpus.length + noPeermem.gpus.length);
     assert.ok(
       gdr.includes(
-        'gdr_doctor_gpu_gdr{host="gpu01",gpu="0",pci_bus_id="00000000:68:00.0",UUID="GPU-31515c3d-1414-7c2c-004a-f86a898946ac"} 1',
+        'gdr_doctor_gpu_gdr{host="gpu01",gpu="0",pci_bus_id="00000000:18:00.0",UUID="GPU-b42dd28e-ffdd-8720-1df0-98bd8cdc05b1"} 1',
       ),
     );
     assert.ok(
       gdr.includes(
-        'gdr_doctor_gpu_gdr{host="gpu02",gpu="0",pci_bus_id="00000000:68:00.0",UUID="GPU-31515c3d-1414-7c2c-004a-f86a898946ac"} 0',
+        'gdr_doctor_gpu_gdr{host="gpu02",gpu="0",pci_bus_id="00000000:18:00.0",UUID="GPU-b42dd28e-ffdd-8720-1df0-98bd8cdc05b1"} 0',
       ),
     );
     // The same GPU on both hosts has the same labels but for the host: the answer is the value, never a label.

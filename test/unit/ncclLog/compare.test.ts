@@ -109,6 +109,7 @@ describe('an NCCL log compared with the host it ran on', () => {
     // The job's own environment as the log prints it (`… set by environment to …`), GID index included.
     const c = compare(healthy, 'healthy', INIT, CHANNELS);
     assert.deepEqual(c.envFromLog, {
+      NCCL_IB_DISABLE: '0',
       NCCL_IB_GID_INDEX: '3',
       NCCL_IB_HCA: 'mlx5_0,mlx5_1,mlx5_2,mlx5_5,mlx5_6,mlx5_7,mlx5_8,mlx5_11',
       NCCL_IB_TC: '106',

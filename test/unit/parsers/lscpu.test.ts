@@ -202,11 +202,10 @@ describe('parseLscpu', () => {
       failure(seed.replace('NUMA node1 CPU(s):     24-47', 'NUMA node1 CPU(s):     24-47x'), 25, /NUMA node1 CPU\(s\)/);
     });
 
-    it('stays fast on a huge line without a colon', () => {
-      const started = Date.now();
+    // Its speed is measured in bench/parsers.bench.ts, against a linear baseline.
+    it('refuses a huge line without a colon, at its line', () => {
       const error = failure(`Architecture: x86_64\n${'a '.repeat(500_000)}\n`);
       assert.equal(error.line, 2);
-      assert.ok(Date.now() - started < 2000);
     });
   });
 });

@@ -204,22 +204,19 @@ describe('parseTopo errors are located', () => {
     failure(`${seedLines.slice(0, 4).join('\n')}\n\u0000\u0001\u0002`, 5, /binary/);
   });
 
-  it('10 MB of text, quickly', () => {
-    const started = Date.now();
+  // How fast these are is measured in bench/parsers.bench.ts (ratios against a linear baseline), not here.
+  it('10 MB of text after the matrix: refused at its line', () => {
     const error = failure(`${seed}\n${'x'.repeat(10 * 1024 * 1024)}`);
-    assert.ok(error.line >= 1);
-    assert.ok(Date.now() - started < 2000);
+    assert.strictEqual(error.line, seedLines.length + 1);
   });
 
-  it('nearly 8 MiB of near-miss text (a huge header, long rows), quickly', () => {
-    const started = Date.now();
+  it('nearly 8 MiB of near-miss text (a huge header, long rows, many lines): each refused, at its line', () => {
     const hugeHeader = `\t${Array.from({ length: 600 }, (_, i) => `GPU${i}`).join('\t')}\tCPU Affinity\n`;
     assert.match(failure(hugeHeader).message, /device columns/);
     const longRows = `${seedLines[0]}\n${`GPU0 ${'X '.repeat(3_000_000)}\n`}`;
     assert.strictEqual(failure(longRows).line, 2);
     const manyLines = 'GPU0: not a header at all\n'.repeat(250_000);
     assert.strictEqual(failure(manyLines).line, 1);
-    assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`);
   });
 });
 

@@ -56,7 +56,6 @@ describe('localRunner with an abort signal', () => {
     // A duration no other process on this machine uses, so /proc finds exactly our sleep.
     const marker = String(3000 + (process.pid % 900) + 0.25);
     const abort = new AbortController();
-    const started = Date.now();
     const run = runProbe(localRunner({ signal: abort.signal }), {
       host: 'localhost',
       commands: [{ id: 'hangs', command: `sleep ${marker}`, timeoutS: 600 }],
@@ -80,8 +79,9 @@ describe('localRunner with an abort signal', () => {
     assert.ok(liveIn(groups).length >= 2, 'the groups are running before the abort');
 
     abort.abort();
+    // No clock: the sleep and the limits run for many minutes, so a run that did not return on the abort
+    // hits this test's mocha timeout; and the report says the script did not run to its end.
     const report = await run;
-    assert.ok(Date.now() - started < 10_000, `returned after ${Date.now() - started} ms`);
     assert.strictEqual(report.timedOut, false);
     assert.strictEqual(report.finished, false);
     await poll('nothing of the probe runs any more', () => (liveIn(groups).length === 0 ? true : undefined), 5_000).catch(() =>

@@ -4,6 +4,12 @@ import { DEFAULT_PROVE_OPTIONS, ProofReport, runProof } from '../../../src/core/
 import { fixture } from '../diagnosis/hostReport';
 import { healthyHost } from './proofHosts';
 
+/**
+ * The recorded run measured the GPU at PCIe D5:00 of its own machine; prove checks perftest's "PCIe address"
+ * line names the GPU meant (outcome.ts), so the stand-in says GPU5's address (0000:ab:00.0) there instead.
+ */
+const onGpu5 = (output: string) => output.replace('PCIe address is D5:00', 'PCIe address is AB:00');
+
 export async function sampleProof(peermem: 'works' | 'fails'): Promise<ProofReport> {
   const cuda =
     peermem === 'works'
@@ -19,7 +25,7 @@ export async function sampleProof(peermem: 'works' | 'fails'): Promise<ProofRepo
         done(m, {
           client: {
             exitCode: m.mode === 'host' || peermem === 'works' ? 0 : 1,
-            output: fixture(m.mode === 'host' ? 'perftest/write-bw-host-ib-t9k-client-all-sizes.txt' : cuda),
+            output: m.mode === 'host' ? fixture('perftest/write-bw-host-ib-t9k-client-all-sizes.txt') : onGpu5(fixture(cuda)),
           },
           server: { exitCode: 0, output: '' },
           command: 'x',

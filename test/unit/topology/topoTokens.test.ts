@@ -67,11 +67,10 @@ describe('looksLikeTopoOutput', () => {
     assert.ok(!topoHeaderNearTop([...Array(DETECT_HEADER_WITHIN_LINES).fill('a log line'), header]), 'not past the lines detection reads');
   });
 
-  it('stays cheap on a large file with no header near the top', () => {
+  // Its speed is measured in bench/parsers.bench.ts, against a linear baseline.
+  it('a large file with no header near the top is not topo output', () => {
     const big = 'just some log line\n'.repeat(20_000);
-    const started = Date.now();
     assert.strictEqual(looksLikeTopoOutput(big), false);
-    assert.ok(Date.now() - started < 200);
   });
 });
 
