@@ -16,7 +16,7 @@ import { ConnectionPool } from '../src/core/ssh/pool';
 import { assertLabCanRun, LabHost } from '../test/lab/lab';
 import { BENCH_CPU_HOST, BENCH_HOST, BENCH_RECORDS_PATH, BenchLab, checkDelays, DelayCheck, startBenchLab } from './benchLab';
 import { CpuSamples, measureHostCpu } from './hostCpu';
-import { compareCalls, compareOutputs } from './sameWork';
+import { compareCalls, compareOutputs, differText, identicalOf } from './sameWork';
 import { printExtensionNumbers } from './extension';
 import {
   benchPool,
@@ -115,9 +115,7 @@ async function warmUp(bench: BenchLab, n: number): Promise<void> {
       fresh.value.report.commands,
       (await openSsh(BENCH_HOST, bench.lab.sshConfigPath, OPENSSH_PARALLEL_COMMAND)).value.stdout,
     );
-    console.log(
-      `           parallel script: outputs of ${parallel.compared - parallel.differing.length}/${parallel.compared} commands identical${parallel.differing.length ? `; differ: ${parallel.differing.join(', ')}` : ''}`,
-    );
+    console.log(`           parallel script: outputs of ${identicalOf(parallel)} commands identical${differText(parallel.differing)}`);
     printDelays(bench, await pool.use(BENCH_HOST, (conn) => checkDelays(conn.client, bench.delays)));
   } finally {
     pool.closeAll();
@@ -130,11 +128,10 @@ function printSameWork(host: LabHost, before: number, mid: number, report: Probe
   const calls = host.calls();
   const diff = compareCalls(calls.slice(before, mid), calls.slice(mid));
   const out = compareOutputs(report.commands, ssh.stdout);
+  const sameWork = diff.length ? `; DIFFER: ${diff.join('; ')}` : ', identical';
+  console.log(`same work: ${mid - before} fake-command calls by gdr-doctor, ${calls.length - mid} by OpenSSH${sameWork}`);
   console.log(
-    `same work: ${mid - before} fake-command calls by gdr-doctor, ${calls.length - mid} by OpenSSH${diff.length ? `; DIFFER: ${diff.join('; ')}` : ', identical'}`,
-  );
-  console.log(
-    `           outputs of ${out.compared - out.differing.length}/${out.compared} commands (those without stderr) identical on both sides${out.differing.length ? `; differ: ${out.differing.join(', ')}` : ''}`,
+    `           outputs of ${identicalOf(out)} commands (those without stderr) identical on both sides${differText(out.differing)}`,
   );
   const times = report.commands.map((c) => ({ id: c.id, ms: c.durationMs ?? 0 }));
   const slowest = times.reduce((a, b) => (b.ms > a.ms ? b : a));
@@ -190,7 +187,8 @@ function printResults(s: Samples, cpu: CpuSamples): void {
   console.log(summaryLine('the same commands in a row (sh -s)', plainCpu));
   console.log(summaryLine('the same commands all at once (sh -s)', summarize(cpu.parallel)));
   console.log(
-    `  for reading: the probe / the hand-written parallel script ${(sum(cpu.probe) / sum(cpu.parallel)).toFixed(2)}; that script / the commands in a row ${(sum(cpu.parallel) / sum(cpu.plain)).toFixed(2)} (running at once costs CPU by itself on a busy machine)`,
+    `  for reading: the probe / the hand-written parallel script ${(sum(cpu.probe) / sum(cpu.parallel)).toFixed(2)}; ` +
+      `that script / the commands in a row ${(sum(cpu.parallel) / sum(cpu.plain)).toFixed(2)} (running at once costs CPU by itself on a busy machine)`,
   );
   console.log('\ntargets (medians, gdr-doctor / OpenSSH; CPU: totals over all rounds, finer than one 10 ms tick):');
   console.log(
@@ -246,7 +244,8 @@ async function main(): Promise<number> {
   try {
     const h = bench.lab.host(BENCH_HOST);
     console.log(
-      `gdr-doctor bench: host ${BENCH_HOST} (profile ${opts.profile}) at ${h.address}:${h.port}, up in ${(performance.now() - t0).toFixed(0)} ms; records ${BENCH_RECORDS_PATH}`,
+      `gdr-doctor bench: host ${BENCH_HOST} (profile ${opts.profile}) at ${h.address}:${h.port}, ` +
+        `up in ${(performance.now() - t0).toFixed(0)} ms; records ${BENCH_RECORDS_PATH}`,
     );
     // The lab's hosts share this machine's CPUs with the bench: the parallel probe competes for them.
     console.log(
@@ -256,7 +255,8 @@ async function main(): Promise<number> {
         .join(' ')}; node ${process.version}`,
     );
     console.log(
-      `probe: ${PROBE_COMMANDS.length} commands; OpenSSH command line: ${OPENSSH_COMMAND.length} characters; ${opts.rounds} rounds after ${opts.warmup} warm-up round(s), sides alternated`,
+      `probe: ${PROBE_COMMANDS.length} commands; OpenSSH command line: ${OPENSSH_COMMAND.length} characters; ` +
+        `${opts.rounds} rounds after ${opts.warmup} warm-up round(s), sides alternated`,
     );
     await warmUp(bench, opts.warmup);
     const s: Samples = { gdrFresh: [], sshA: [], sshPar: [], gdrAgain: [], sshB: [], noop: [] };

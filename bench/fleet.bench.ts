@@ -207,10 +207,13 @@ async function main(): Promise<number> {
   process.once('SIGTERM', onSignal);
   try {
     console.log(
-      `gdr-doctor fleet bench: ${f.nodes.length} compute hosts (profile ${o.profile}) + login node ${LOGIN_HOST}${f.slurmMissing ? '' : ' with Slurm'}, 10.250.${FLEET_NETWORK.subnet}.0/24 on ${FLEET_NETWORK.bridge}, up in ${((performance.now() - t0) / 1000).toFixed(1)} s; records ${FLEET_RECORDS_PATH}`,
+      `gdr-doctor fleet bench: ${f.nodes.length} compute hosts (profile ${o.profile}) + login node ${LOGIN_HOST}${f.slurmMissing ? '' : ' with Slurm'}` +
+        `, 10.250.${FLEET_NETWORK.subnet}.0/24 on ${FLEET_NETWORK.bridge}` +
+        `, up in ${((performance.now() - t0) / 1000).toFixed(1)} s; records ${FLEET_RECORDS_PATH}`,
     );
     console.log(
-      `machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${load()}; node ${process.version}; probe: ${PROBE_COMMANDS.length} commands`,
+      `machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
+        `load average ${load()}; node ${process.version}; probe: ${PROBE_COMMANDS.length} commands`,
     );
     const check = await checkFleetDelays(f);
     console.log(
@@ -232,10 +235,12 @@ async function main(): Promise<number> {
   console.log(
     cut === 0
       ? '\nevery probe command ran to its end on every host (none stopped by its time limit)'
-      : `\nWARNING: ${cut} probe commands were stopped by their time limit over the run: the machine was too loaded, those probes did less work than pdsh; re-run on a quieter machine`,
+      : `\nWARNING: ${cut} probe commands were stopped by their time limit over the run: ` +
+          `the machine was too loaded, those probes did less work than pdsh; re-run on a quieter machine`,
   );
   console.log(
-    `load average at the end ${load()} (the lab shares this machine's CPUs: compare it with the start); whole run ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    `load average at the end ${load()} (the lab shares this machine's CPUs: compare it with the start); ` +
+      `whole run ${((performance.now() - t0) / 1000).toFixed(0)} s`,
   );
   return 0;
 }

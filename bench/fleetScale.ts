@@ -44,14 +44,16 @@ export function printScale(points: readonly ScalePoint[]): void {
   console.log('  hosts  fan-out   median ms   ms/host   peak RSS MiB (median, max)   MiB/host');
   for (const r of rows) {
     console.log(
-      `  ${String(r.hosts).padStart(5)}  ${String(r.hosts).padStart(7)}  ${r.ms.toFixed(0).padStart(10)}  ${(r.ms / r.hosts).toFixed(0).padStart(8)}   ${r.rss.toFixed(1).padStart(12)}, ${r.rssMax.toFixed(1).padStart(6)}          ${(r.rss / r.hosts).toFixed(2).padStart(6)}   (n=${r.n})`,
+      `  ${String(r.hosts).padStart(5)}  ${String(r.hosts).padStart(7)}  ${r.ms.toFixed(0).padStart(10)}  ${(r.ms / r.hosts).toFixed(0).padStart(8)}   ` +
+        `${r.rss.toFixed(1).padStart(12)}, ${r.rssMax.toFixed(1).padStart(6)}          ${(r.rss / r.hosts).toFixed(2).padStart(6)}   (n=${r.n})`,
     );
   }
   for (let i = 1; i < rows.length; i++) {
     const [a, b] = [rows[i - 1], rows[i]];
     const perAdded = (b.rss - a.rss) / (b.hosts - a.hosts);
     console.log(
-      `  ${a.hosts} -> ${b.hosts} hosts (x${(b.hosts / a.hosts).toFixed(2)}): time x${(b.ms / a.ms).toFixed(2)}, memory x${(b.rss / a.rss).toFixed(2)} (${perAdded >= 0 ? '+' : ''}${perAdded.toFixed(2)} MiB per added host)`,
+      `  ${a.hosts} -> ${b.hosts} hosts (x${(b.hosts / a.hosts).toFixed(2)}): time x${(b.ms / a.ms).toFixed(2)}, ` +
+        `memory x${(b.rss / a.rss).toFixed(2)} (${perAdded >= 0 ? '+' : ''}${perAdded.toFixed(2)} MiB per added host)`,
     );
   }
   console.log(memoryTargetLine(rows));
@@ -67,11 +69,17 @@ function memoryTargetLine(rows: readonly { hosts: number; rss: number }[]): stri
   const last = rows[rows.length - 1];
   if (rows.length === 2) {
     const ok = last.rss / rows[0].rss <= last.hosts / rows[0].hosts;
-    return `  ${ok ? 'PASS' : 'MISS'}  memory grows no faster than linearly: memory x${(last.rss / rows[0].rss).toFixed(2)} for hosts x${(last.hosts / rows[0].hosts).toFixed(2)}`;
+    return (
+      `  ${ok ? 'PASS' : 'MISS'}  memory grows no faster than linearly: memory x${(last.rss / rows[0].rss).toFixed(2)} ` +
+      `for hosts x${(last.hosts / rows[0].hosts).toFixed(2)}`
+    );
   }
   const [a, b] = rows;
   const slope = (b.rss - a.rss) / (b.hosts - a.hosts);
   const predicted = b.rss + slope * (last.hosts - b.hosts);
   const ok = last.rss <= predicted * 1.1;
-  return `  ${ok ? 'PASS' : 'MISS'}  memory grows no faster than linearly: ${last.rss.toFixed(1)} MiB at ${last.hosts} hosts, the line through ${a.hosts} and ${b.hosts} hosts says ${predicted.toFixed(1)} MiB (target <= +10%)`;
+  return (
+    `  ${ok ? 'PASS' : 'MISS'}  memory grows no faster than linearly: ${last.rss.toFixed(1)} MiB at ${last.hosts} hosts, ` +
+    `the line through ${a.hosts} and ${b.hosts} hosts says ${predicted.toFixed(1)} MiB (target <= +10%)`
+  );
 }

@@ -20,6 +20,9 @@ import { PROBE_COMMANDS } from '../src/core/probe/commands';
 import type { CommandResult } from '../src/core/probe/frames';
 import { envWithoutAgent, OPENSSH_COMMAND, runProcess, Timed } from './sides';
 
+/** One host whose probe did not complete: its status and why. */
+const incompleteText = (r: FleetHostResult): string => `${r.host} (${r.status}: ${r.error?.message ?? r.report?.notes.join(' | ')})`;
+
 const CLI = path.join(__dirname, '../dist/cli.js');
 /** Over the whole run: probe commands (every side that runs the probe) stopped by their time limit. */
 let commandsCut = 0;
@@ -163,7 +166,7 @@ export async function pdshProbe(hosts: readonly string[], concurrency: number, s
   const bad = results.filter((r) => !r.report?.finished || r.report.timedOut || r.report.connectionLost);
   if (results.length !== hosts.length || bad.length > 0) {
     throw new Error(
-      `pdsh with the probe script: ${results.length}/${hosts.length} hosts; not complete: ${bad.map((r) => `${r.host} (${r.status}: ${r.error?.message ?? r.report?.notes.join(' | ')})`).join('; ')}`,
+      `pdsh with the probe script: ${results.length}/${hosts.length} hosts; not complete: ${bad.map(incompleteText).join('; ')}`,
     );
   }
   commandsCut += results.reduce((n, r) => n + (r.report?.commands.filter((c) => c.timedOut).length ?? 0), 0);

@@ -2,7 +2,7 @@
 // in each host's call log (sameWork.ts's compareCalls, host by host) and the same output per command.
 import type { CommandResult } from '../src/core/probe/frames';
 import type { Lab, LabCall } from '../test/lab/lab';
-import { compareCalls, compareOutputs } from './sameWork';
+import { compareCalls, compareOutputs, differText, identicalOf } from './sameWork';
 
 /** How many calls each host's log held at one moment. */
 export type CallMark = Map<string, number>;
@@ -22,7 +22,9 @@ export function sameCallsLine(label: string, a: Map<string, LabCall[]>, b: Map<s
   const count = (m: Map<string, LabCall[]>) => [...m.values()].reduce((n, c) => n + c.length, 0);
   const each = [...a.values()].map((c) => c.length);
   const perHost = Math.min(...each) === Math.max(...each) ? `${each[0]} per host` : `${Math.min(...each)}-${Math.max(...each)} per host`;
-  return `same work (${label}): ${count(a)} fake-command calls (${perHost}) vs ${count(b)} on ${a.size} hosts${diffs.length ? `; DIFFER: ${diffs.slice(0, 5).join('; ')}${diffs.length > 5 ? ` … (${diffs.length})` : ''}` : ', identical'}`;
+  const more = diffs.length > 5 ? ` … (${diffs.length})` : '';
+  const verdict = diffs.length ? `; DIFFER: ${diffs.slice(0, 5).join('; ')}${more}` : ', identical';
+  return `same work (${label}): ${count(a)} fake-command calls (${perHost}) vs ${count(b)} on ${a.size} hosts${verdict}`;
 }
 
 /** Marks a command its time limit stopped: its output differs because the machine was too slow, not the tool. */
@@ -38,7 +40,7 @@ export function sameOutputsLine(label: string, reports: Map<string, readonly Com
     compared += out.compared;
     differing.push(...out.differing.map((id) => `${h}:${id}${cutMark(commands, id)}`));
   }
-  return `           outputs (${label}): ${compared - differing.length}/${compared} commands (those without stderr) identical${differing.length ? `; differ: ${differing.slice(0, 8).join(', ')}` : ''}`;
+  return `           outputs (${label}): ${identicalOf({ compared, differing })} commands (those without stderr) identical${differText(differing, 8)}`;
 }
 
 /** Outputs of two probe runs, command by command (both parallel probes: stderr compared too). */
@@ -58,5 +60,5 @@ export function sameProbeOutputsLine(
         differing.push(`${h}:${c.id}${cutMark(commands, c.id)}${o ? cutMark([o], c.id) : ''}`);
     }
   }
-  return `           outputs (${label}): ${compared - differing.length}/${compared} commands identical (stdout, stderr, exit code)${differing.length ? `; differ: ${differing.slice(0, 8).join(', ')}` : ''}`;
+  return `           outputs (${label}): ${identicalOf({ compared, differing })} commands identical (stdout, stderr, exit code)${differText(differing, 8)}`;
 }

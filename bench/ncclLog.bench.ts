@@ -93,7 +93,8 @@ async function benchSize(mb: number, o: Options): Promise<void> {
   const peak = summarize(rss);
   console.log(`  gdr-doctor peak RSS: median ${(peak.median / 1024).toFixed(1)} MiB, max ${(peak.max / 1024).toFixed(1)} MiB`);
   console.log(
-    `  ratio (medians, gdr-doctor / other): grep ${(s.gdr.median / s.grep.median).toFixed(1)}, wc ${(s.gdr.median / s.wc.median).toFixed(1)}, node readline ${(s.gdr.median / s.readline.median).toFixed(2)}`,
+    `  ratio (medians, gdr-doctor / other): grep ${(s.gdr.median / s.grep.median).toFixed(1)}, wc ${(s.gdr.median / s.wc.median).toFixed(1)}, ` +
+      `node readline ${(s.gdr.median / s.readline.median).toFixed(2)}`,
   );
   if (!o.keep) fs.rmSync(log.file, { force: true });
 }
@@ -101,7 +102,8 @@ async function benchSize(mb: number, o: Options): Promise<void> {
 function machineLines(): string[] {
   const cpus = os.cpus();
   return [
-    `machine: ${cpus.length}× ${cpus[0]?.model ?? '?'}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`,
+    `machine: ${cpus.length}× ${cpus[0]?.model ?? '?'}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB` +
+      `, Node ${process.version}, ${os.platform()} ${os.release()}`,
     `load average at start: ${os
       .loadavg()
       .map((l) => l.toFixed(2))

@@ -72,7 +72,10 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`.padStart(9);
 const msText = (v: number) => `${v.toFixed(2)} ms`.padStart(10);
 
 function sizeLine(r: SizeResult): string {
-  return `    ${kib(r.bytes)}  parser median ${msText(r.parser.median)} (min ${msText(r.parser.min)})  baseline median ${msText(r.baseline.median)}  ratio ${r.ratio.toFixed(2).padStart(6)}   ${r.outcome}`;
+  return (
+    `    ${kib(r.bytes)}  parser median ${msText(r.parser.median)} (min ${msText(r.parser.min)})  ` +
+    `baseline median ${msText(r.baseline.median)}  ratio ${r.ratio.toFixed(2).padStart(6)}   ${r.outcome}`
+  );
 }
 
 /** Benches one case at N and 4N; true when its ratio grew within the limit. */
@@ -108,7 +111,8 @@ async function main(): Promise<void> {
     'gdr-doctor parsers bench: each parser against a linear baseline (split into lines, count the words of each) on the same text, at N and 4N',
   );
   console.log(
-    `machine: ${cpus.length}× ${cpus[0]?.model ?? '?'}, Node ${process.version}, ${o.rounds} rounds per size, GC before each sample: ${'gc' in globalThis ? 'yes' : 'no'}`,
+    `machine: ${cpus.length}× ${cpus[0]?.model ?? '?'}, Node ${process.version}, ` +
+      `${o.rounds} rounds per size, GC before each sample: ${'gc' in globalThis ? 'yes' : 'no'}`,
   );
   console.log(loadLine('start'));
   const failed: string[] = [];

@@ -73,7 +73,8 @@ function printSize(nodes: number, runs: Record<Side, RunResult[]>): void {
     const ratio = side === 'pdsh' ? '      ' : `x${(ms.median / base).toFixed(2)}`.padStart(6);
     const perNode = side === 'pdsh' ? '      -' : heapPerNode(runs, side, nodes).toFixed(1).padStart(7);
     console.log(
-      `  ${String(nodes).padStart(5)}  ${LABEL[side].padEnd(26)} ${(ms.median / 1000).toFixed(1).padStart(7)} s  ${ratio}   ${rss.toFixed(0).padStart(6)} MiB   ${heapOf(runs[side]).toFixed(0).padStart(6)} MiB   ${perNode} KiB   (n=${ms.n})`,
+      `  ${String(nodes).padStart(5)}  ${LABEL[side].padEnd(26)} ${(ms.median / 1000).toFixed(1).padStart(7)} s  ${ratio}   ` +
+        `${rss.toFixed(0).padStart(6)} MiB   ${heapOf(runs[side]).toFixed(0).padStart(6)} MiB   ${perNode} KiB   (n=${ms.n})`,
     );
   }
 }
@@ -98,11 +99,14 @@ function printGrowth(sizes: readonly number[], all: Map<number, Record<Side, Run
   const rss = (n: number, side: Side) => summarize(all.get(n)![side].map((r) => mib(r.maxRssKiB))).median;
   const flat = perB <= perA * 1.1;
   console.log(
-    `\n  ${flat ? 'PASS' : 'MISS'}  relay memory flat per node: ${perA.toFixed(1)} KiB held per node at ${a} nodes, ${perB.toFixed(1)} at ${b} (target: within +10%; what is held is each node's report and diagnosis)`,
+    `\n  ${flat ? 'PASS' : 'MISS'}  relay memory flat per node: ${perA.toFixed(1)} KiB held per node at ${a} nodes, ${perB.toFixed(1)} at ${b}` +
+      ` (target: within +10%; what is held is each node's report and diagnosis)`,
   );
   const bounded = rss(b, 'stream') <= rss(a, 'stream') * 1.2;
   console.log(
-    `  ${bounded ? 'PASS' : 'MISS'}  streaming memory bounded: peak RSS ${rss(a, 'stream').toFixed(0)} MiB at ${a} nodes, ${rss(b, 'stream').toFixed(0)} MiB at ${b} (target: within +20%; pdsh alone ${rss(a, 'pdsh').toFixed(0)}, ${rss(b, 'pdsh').toFixed(0)})`,
+    `  ${bounded ? 'PASS' : 'MISS'}  streaming memory bounded: ` +
+      `peak RSS ${rss(a, 'stream').toFixed(0)} MiB at ${a} nodes, ${rss(b, 'stream').toFixed(0)} MiB at ${b}` +
+      ` (target: within +20%; pdsh alone ${rss(a, 'pdsh').toFixed(0)}, ${rss(b, 'pdsh').toFixed(0)})`,
   );
   for (const n of sizes) {
     const r = all.get(n)!;
@@ -121,7 +125,9 @@ async function main(): Promise<number> {
   }
   const stream = replayedStream('gdr-doctor-00000000000000000000000000000000');
   console.log(
-    `relay bench: pdsh -R exec, fan-out ${opts.fanout}, each node replaying a recorded probe stream (test/lab/profiles/healthy: ${(stream.length / 1024).toFixed(0)} KiB, ${((stream.length * 4) / 3 / 1024).toFixed(0)} KiB in base64); ${opts.rounds} round(s), sides in turn`,
+    `relay bench: pdsh -R exec, fan-out ${opts.fanout}, each node replaying a recorded probe stream ` +
+      `(test/lab/profiles/healthy: ${(stream.length / 1024).toFixed(0)}` +
+      ` KiB, ${((stream.length * 4) / 3 / 1024).toFixed(0)} KiB in base64); ${opts.rounds} round(s), sides in turn`,
   );
   console.log(
     `machine: ${os.cpus().length} CPUs, load average ${os

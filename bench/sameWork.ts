@@ -31,6 +31,14 @@ export function splitSections(stdout: string, ids: readonly string[]): Map<strin
   return sections;
 }
 
+/** `identical/compared` of one comparison of outputs. */
+export const identicalOf = (o: { compared: number; differing: readonly string[] }): string =>
+  `${o.compared - o.differing.length}/${o.compared}`;
+
+/** `; differ: a, b` (the first `most` of them), or nothing when every output was identical. */
+export const differText = (differing: readonly string[], most = Infinity): string =>
+  differing.length ? `; differ: ${differing.slice(0, most).join(', ')}` : '';
+
 /** Ids whose output differs; only commands that wrote nothing on stderr are compared (the sequential run folds stderr in). */
 export function compareOutputs(results: readonly CommandResult[], sshStdout: string): { compared: number; differing: string[] } {
   const sections = splitSections(

@@ -38,7 +38,8 @@ export function envWithoutAgent(): NodeJS.ProcessEnv {
 export function assertComplete(report: ProbeReport, what: string): void {
   if (!report.finished || report.connectionLost || report.timedOut) {
     throw new Error(
-      `${what}: probe did not complete (finished=${report.finished} connectionLost=${report.connectionLost} timedOut=${report.timedOut}): ${report.notes.join(' | ')}`,
+      `${what}: probe did not complete (finished=${report.finished} connectionLost=${report.connectionLost} timedOut=${report.timedOut})` +
+        `: ${report.notes.join(' | ')}`,
     );
   }
 }

@@ -42,10 +42,11 @@ export async function runDemoFix(
   const result = await runPlan(plan, session, { sudoMarker, sudoPassword: async () => null });
   const after = diagnose(await session.probe());
   if (flags.json) io.stdout(jsonText({ plan, result, after: { findings: after.findings, pairs: after.pairs } }));
-  else
-    io.stdout(
-      `${formatResult(result)}\n\n${t('{0} after {1} (simulated):', t('{0} (replayed)', DEMO_HOST_SHORT_NAME), fixId)}\n${[...formatFindings(after.findings), ...verdictLines(after)].join('\n')}\n`,
-    );
+  else {
+    const heading = t('{0} after {1} (simulated):', t('{0} (replayed)', DEMO_HOST_SHORT_NAME), fixId);
+    const afterLines = [...formatFindings(after.findings), ...verdictLines(after)].join('\n');
+    io.stdout(`${formatResult(result)}\n\n${heading}\n${afterLines}\n`);
+  }
   return result.status === 'applied' || result.status === 'nothing-to-do'
     ? ExitCode.ok
     : result.status === 'refused'

@@ -236,10 +236,17 @@ export function checkDestination(destination: string): void {
 function emptyFromFolder(dir: string | undefined): string | undefined {
   if (dir === undefined || !fs.existsSync(dir) || savedOutputsIn(dir).length > 0) return undefined;
   const inside = subfolders(dir).filter((d) => savedOutputsIn(d).length > 0);
+  const noneHere = t(
+    'no saved output here: it holds none of the files --from reads, one per diagnostic ({0}; each with optional .err and .rc).',
+    savedOutputNames().join(', '),
+  );
+  const howToSave = t(
+    'To save them on a host: gdr-doctor diagnose --print-collect-script > collect.sh; run `sh collect.sh out` there, copy out/ back, then: gdr-doctor diagnose --from out',
+  );
   return (
-    `gdr-doctor: --from ${dir}: ${t('no saved output here: it holds none of the files --from reads, one per diagnostic ({0}; each with optional .err and .rc).', savedOutputNames().join(', '))}\n` +
+    `gdr-doctor: --from ${dir}: ${noneHere}\n` +
     (inside.length > 0 ? `  ${t('These folders inside it do: {0}.', inside.join(', '))}\n` : '') +
-    `  ${t('To save them on a host: gdr-doctor diagnose --print-collect-script > collect.sh; run `sh collect.sh out` there, copy out/ back, then: gdr-doctor diagnose --from out')}\n`
+    `  ${howToSave}\n`
   );
 }
 

@@ -39,9 +39,11 @@ function formatPairs({ pairs, nccl }: Diagnosis): string[] {
     .map(([k, v]) => `${k}=${JSON.stringify(v).slice(1, -1)}${envOrigin(nccl.envFrom[k])}`)
     .join(' ');
   const job = nccl.jobGpus === null ? t('a job on every GPU') : t('a job on GPU {0}', nccl.jobGpus.join(', '));
-  const lines = [
-    `  ${env ? t('GPU↔NIC verdicts for NCCL {0} with {1} ({2}; --nccl VERSION for your release):', nccl.assumed, env, `${source + derived}; ${job}`) : t('GPU↔NIC verdicts for NCCL {0} ({1}; --nccl VERSION for your release):', nccl.assumed, `${source + derived}; ${job}`)}`,
-  ];
+  const basis = `${source + derived}; ${job}`;
+  const heading = env
+    ? t('GPU↔NIC verdicts for NCCL {0} with {1} ({2}; --nccl VERSION for your release):', nccl.assumed, env, basis)
+    : t('GPU↔NIC verdicts for NCCL {0} ({1}; --nccl VERSION for your release):', nccl.assumed, basis);
+  const lines = [`  ${heading}`];
   for (const p of pairs) {
     const nics = p.nics.map((n) => (n.port === null ? (n.device ?? n.nic) : `${n.device ?? n.nic}:${n.port}`));
     const shown = nics.length > 3 ? `${nics.slice(0, 3).join(', ')} +${nics.length - 3}` : nics.join(', ') || t('none');

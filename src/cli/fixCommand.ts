@@ -121,9 +121,7 @@ export async function runFix(argv: readonly string[], io: CliIo, options: FixCli
   };
   const canAsk = flags.canAsk;
   if (!flags.dryRun && !flags.yes && !canAsk) {
-    io.stderr(
-      `gdr-doctor fix: ${t('not applying anything without a yes, and there is no terminal to ask on: look at the plan with --dry-run, then run again with --yes.')}\n`,
-    );
+    io.stderr(`gdr-doctor fix: ${noTerminalToAsk()}\n`);
     return ExitCode.usage;
   }
   const prompts = cliPrompts({ batch: flags.batch, notice: io.stderr });
@@ -143,13 +141,18 @@ export async function runFix(argv: readonly string[], io: CliIo, options: FixCli
 
 const KUBE_FIX_OPTIONS = ['--context', '--kubeconfig', '--kubectl'];
 
+/** Why nothing is applied: no --yes and no terminal to ask on. */
+function noTerminalToAsk(): string {
+  return t(
+    'not applying anything without a yes, and there is no terminal to ask on: look at the plan with --dry-run, then run again with --yes.',
+  );
+}
+
 function runKubeFixFrom(args: ReturnType<typeof parseArgs>, io: CliIo, options: FixCliOptions): Promise<number> {
   const flags = { dryRun: args.flags.has('--dry-run'), yes: args.flags.has('--yes'), json: args.flags.has('--json') };
   const canAsk = (options.stdinIsTty ?? tty.isatty(0)) && !args.flags.has('--batch');
   if (!flags.dryRun && !flags.yes && !canAsk) {
-    io.stderr(
-      `gdr-doctor fix: ${t('not applying anything without a yes, and there is no terminal to ask on: look at the plan with --dry-run, then run again with --yes.')}\n`,
-    );
+    io.stderr(`gdr-doctor fix: ${noTerminalToAsk()}\n`);
     return Promise.resolve(ExitCode.usage);
   }
   return runKubeFix(args.positional, args.options, { ...flags, canAsk }, io);

@@ -106,9 +106,9 @@ export function fleetExitCode(results: readonly FleetHostResult[]): number {
 export function hostProblemLine(r: FleetHostResult): string | undefined {
   if (r.status === 'unreachable') return unreachableLine(r.host, r.error?.step ?? '?', r.error?.message ?? '');
   // Without an error the probe's own deadline (not the fleet's) cut it: what arrived is in the report.
-  if (r.status === 'timed-out')
-    return `gdr-doctor: ${r.host}: ${t('timed out: {0}', r.error?.message ?? t('{0}: the probe hit its deadline; the sections that arrived are reported', r.host))}\n`;
-  return undefined;
+  if (r.status !== 'timed-out') return undefined;
+  const why = r.error?.message ?? t('{0}: the probe hit its deadline; the sections that arrived are reported', r.host);
+  return `gdr-doctor: ${r.host}: ${t('timed out: {0}', why)}\n`;
 }
 
 function ensureNewline(text: string): string {

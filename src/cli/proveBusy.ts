@@ -15,9 +15,10 @@ export function busyConfirmation(args: ParsedArgs, io: CliIo): (busy: readonly B
     );
     if (args.flags.has('--yes')) return true;
     if (args.flags.has('--batch') || !tty.isatty(0)) {
-      io.stderr(
-        `gdr-doctor prove: ${t('not measuring busy GPUs without a yes, and there is no terminal to ask on: run again with --yes, or choose other GPUs with --gpu.')}\n`,
+      const refusal = t(
+        'not measuring busy GPUs without a yes, and there is no terminal to ask on: run again with --yes, or choose other GPUs with --gpu.',
       );
+      io.stderr(`gdr-doctor prove: ${refusal}\n`);
       return false;
     }
     return confirmOnTerminal(t('Measure them anyway? [y/N] '));

@@ -21,7 +21,11 @@ export class WorkIndicator implements vscode.Disposable {
       return;
     }
     const names = [...this.running];
-    this.item.text = `$(sync~spin) ${names.length === 1 ? vscode.l10n.t('GPUDirect RDMA: diagnosing {0}', names[0]) : vscode.l10n.t('GPUDirect RDMA: diagnosing {0} hosts', names.length)}`;
+    const diagnosing =
+      names.length === 1
+        ? vscode.l10n.t('GPUDirect RDMA: diagnosing {0}', names[0])
+        : vscode.l10n.t('GPUDirect RDMA: diagnosing {0} hosts', names.length);
+    this.item.text = `$(sync~spin) ${diagnosing}`;
     this.item.tooltip = names.join('\n');
     this.item.show();
   }

@@ -135,7 +135,8 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     const config = path.join(lab.dir, 'ssh_config.fixes');
     fs.writeFileSync(
       config,
-      `${fs.readFileSync(lab.sshConfigPath, 'utf8')}Host ${PW_HOST}\n  HostName ${pw.address}\n  Port ${pw.port}\n  User pwuser\n  UserKnownHostsFile ${lab.knownHostsPath}\n  StrictHostKeyChecking yes\n`,
+      `${fs.readFileSync(lab.sshConfigPath, 'utf8')}Host ${PW_HOST}\n  HostName ${pw.address}\n  Port ${pw.port}\n  User pwuser\n` +
+        `  UserKnownHostsFile ${lab.knownHostsPath}\n  StrictHostKeyChecking yes\n`,
     );
     // code-server passes its environment to the extension host: the audit log lands in the lab folder.
     auditLog = path.join(lab.dir, 'audit.log');

@@ -246,7 +246,8 @@ function writeClientFiles(dir: string, hosts: readonly LabHost[], key: string): 
     hosts
       .map(
         (h) =>
-          `Host ${h.name}\n  HostName ${h.address}\n  Port ${h.port}\n  User gdr\n  IdentityFile ${key}\n  IdentitiesOnly yes\n  UserKnownHostsFile ${knownHostsPath}\n  StrictHostKeyChecking yes\n`,
+          `Host ${h.name}\n  HostName ${h.address}\n  Port ${h.port}\n  User gdr\n  IdentityFile ${key}\n` +
+          `  IdentitiesOnly yes\n  UserKnownHostsFile ${knownHostsPath}\n  StrictHostKeyChecking yes\n`,
       )
       .join(''),
   );

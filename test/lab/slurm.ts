@@ -163,6 +163,7 @@ export async function waitSlurmIdle(s: PreparedSlurm, controllerPid: number, tim
   }
   const tail = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').slice(-3000) : '(no log)');
   throw new Error(
-    `slurm nodes not idle after ${timeoutMs} ms; sinfo:\n${last}\nslurmctld.log:\n${tail(s.ctldLogPath)}\nslurmd.log (${s.nodes[0]}):\n${tail(s.slurmdLogPath(s.nodes[0]))}`,
+    `slurm nodes not idle after ${timeoutMs} ms; sinfo:\n${last}\nslurmctld.log:\n${tail(s.ctldLogPath)}` +
+      `\nslurmd.log (${s.nodes[0]}):\n${tail(s.slurmdLogPath(s.nodes[0]))}`,
   );
 }

@@ -101,7 +101,8 @@ describe('gdr-doctor diagnose over SSH', function () {
     const h = lab.host('gpu-healthy');
     fs.writeFileSync(
       conf,
-      `Host x\n  HostName ${h.address}\n  Port ${h.port}\n  User gdr\n  IdentityFile ${lab.keys.plain}\n  UserKnownHostsFile /dev/null\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n`,
+      `Host x\n  HostName ${h.address}\n  Port ${h.port}\n  User gdr\n  IdentityFile ${lab.keys.plain}\n` +
+        `  UserKnownHostsFile /dev/null\n  GlobalKnownHostsFile /dev/null\n  StrictHostKeyChecking yes\n`,
     );
     const r = await cli(['diagnose', '-F', conf, 'x']);
     assert.equal(r.status, 3);

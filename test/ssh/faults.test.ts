@@ -146,7 +146,8 @@ describe('probe fault matrix over SSH', function () {
     const conf = path.join(lab.dir, `silent-${++n}.conf`);
     fs.writeFileSync(
       conf,
-      `${fs.readFileSync(lab.sshConfigPath, 'utf8')}Host silent\n  HostName ${gpu.address}\n  Port ${gpu.port}\n  User gdr\n  IdentityFile ${lab.keys.plain}\n  UserKnownHostsFile ${lab.knownHostsPath}\n  ConnectTimeout 2\n`,
+      `${fs.readFileSync(lab.sshConfigPath, 'utf8')}Host silent\n  HostName ${gpu.address}\n  Port ${gpu.port}\n  User gdr\n` +
+        `  IdentityFile ${lab.keys.plain}\n  UserKnownHostsFile ${lab.knownHostsPath}\n  ConnectTimeout 2\n`,
     );
     const listener = gpu.listenerPid();
     process.kill(listener, 'SIGSTOP');

@@ -65,7 +65,9 @@ describe('connection pool against a real sshd', function () {
     lab = await startLab({ hosts: [{ name: 'gpu-pool', profile: 'healthy' }] });
     host = lab.host('gpu-pool');
     configPath = path.join(lab.dir, 'pool.conf');
-    const keepalive = `Host pool-keepalive\n  HostName ${host.address}\n  Port ${host.port}\n  User gdr\n  IdentityFile ${lab.keys.plain}\n  IdentitiesOnly yes\n  UserKnownHostsFile ${lab.knownHostsPath}\n  StrictHostKeyChecking yes\n  ServerAliveInterval 1\n  ServerAliveCountMax 2\n`;
+    const keepalive =
+      `Host pool-keepalive\n  HostName ${host.address}\n  Port ${host.port}\n  User gdr\n  IdentityFile ${lab.keys.plain}\n  IdentitiesOnly yes\n` +
+      `  UserKnownHostsFile ${lab.knownHostsPath}\n  StrictHostKeyChecking yes\n  ServerAliveInterval 1\n  ServerAliveCountMax 2\n`;
     fs.writeFileSync(configPath, fs.readFileSync(lab.sshConfigPath, 'utf8') + keepalive);
   });
   after(async () => lab?.stop());

@@ -206,7 +206,8 @@ describe('gdr-doctor diagnose asking on a terminal (tmux)', function () {
       assert.match(
         err,
         new RegExp(
-          `not asking questions \\(${escape(why)}\\): an unknown host key is refused, so hosts must already be in known_hosts \\(or set StrictHostKeyChecking accept-new\\)`,
+          `not asking questions \\(${escape(why)}\\)` +
+            `: an unknown host key is refused, so hosts must already be in known_hosts \\(or set StrictHostKeyChecking accept-new\\)`,
         ),
       );
       assert.match(err, /cannot reach \(host-key\)/);

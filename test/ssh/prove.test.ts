@@ -11,6 +11,7 @@ import { runCli } from '../support/cli';
 import { CLI, FIXTURES } from '../support/paths';
 import { until } from '../support/until';
 import { assertLabCanRun, cleanupStale, derivedProfile, Lab, LabHost, LabHostSpec, recordingName, startLab } from '../lab/lab';
+import { joinedRegExp } from '../support/joinedRegExp';
 
 const RECORDS = '/tmp/gdrlab-records-prove.json';
 const NETWORK = { bridge: 'gdrbr17', subnet: 17 };
@@ -201,7 +202,10 @@ describe('gdr-doctor prove (lab hosts, the built CLI)', function () {
       assert.equal(entry.user, 'gdr');
       assert.match(
         entry.gpus[0].modes[1].command,
-        /^numactl --cpunodebind=0 --membind=0 ib_write_bw -d mlx5_0 -i 1 -s 1048576 -D 1 -F --report_gbits --use_cuda_bus_id=0000:18:00\.0 -p \d+ 127\.0\.0\.1$/,
+        joinedRegExp([
+          /^numactl --cpunodebind=0 --membind=0 ib_write_bw -d mlx5_0 -i 1 -s 1048576 -D 1 -F --report_gbits/,
+          / --use_cuda_bus_id=0000:18:00\.0 -p \d+ 127\.0\.0\.1$/,
+        ]),
       );
     });
   });

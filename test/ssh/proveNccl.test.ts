@@ -11,6 +11,7 @@ import { runCli } from '../support/cli';
 import { CLI } from '../support/paths';
 import { until } from '../support/until';
 import { assertLabCanRun, cleanupStale, derivedProfile, inHost, Lab, LabHost, LabHostSpec, startLab } from '../lab/lab';
+import { joinedRegExp } from '../support/joinedRegExp';
 
 const RECORDS = '/tmp/gdrlab-records-prove-nccl.json';
 const NETWORK = { bridge: 'gdrbr19', subnet: 19 };
@@ -85,7 +86,10 @@ describe('gdr-doctor prove --nccl (lab hosts, the built CLI)', function () {
     assert.equal(p.status, 'measured');
     assert.match(
       p.command ?? '',
-      /^srun --nodelist=nc-a,nc-b --nodes=2 --ntasks-per-node=8 --gpus-per-node=8 .* env NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET NCCL_ALGO=Ring \S*all_reduce_perf -b 8 -e 8G -f 2 -g 1 -J /,
+      joinedRegExp([
+        /^srun --nodelist=nc-a,nc-b --nodes=2 --ntasks-per-node=8 --gpus-per-node=8/,
+        / .* env NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET NCCL_ALGO=Ring \S*all_reduce_perf -b 8 -e 8G -f 2 -g 1 -J /,
+      ]),
     );
     assert.deepEqual(p.result?.hosts.sort(), ['nc-a', 'nc-b']);
     assert.equal(p.result?.devices.length, 16);
@@ -163,7 +167,13 @@ describe('gdr-doctor prove --nccl (lab hosts, the built CLI)', function () {
     assert.equal(p.status, 'refused');
     assert.match(
       p.refusals.join('\n'),
-      /^nc-notests: all_reduce_perf of nccl-tests is not on the PATH: build it once on a shared filesystem: git clone https:\/\/github.com\/NVIDIA\/nccl-tests/m,
+      joinedRegExp(
+        [
+          /^nc-notests: all_reduce_perf of nccl-tests is not on the PATH/,
+          /: build it once on a shared filesystem: git clone https:\/\/github.com\/NVIDIA\/nccl-tests/,
+        ],
+        'm',
+      ),
     );
     assert.deepEqual(rankCalls(lab.host('nc-notests')), []);
   });

@@ -85,7 +85,10 @@ export class Run {
   /** POSIX sh: the CLI writes into two FIFOs, each read by a tee that copies to the pane and a file; its exit status is kept. */
   private teed(cli: string, stdinRedirect: string): string {
     const [outFifo, errFifo] = ['out.fifo', 'err.fifo'].map((f) => shq(path.join(this.dir, f)));
-    return `mkfifo ${outFifo} ${errFifo}; tee ${shq(this.out)} <${outFifo} & tee ${shq(this.err)} <${errFifo} >&2 & ${cli} >${outFifo} 2>${errFifo} ${stdinRedirect}`;
+    return (
+      `mkfifo ${outFifo} ${errFifo}; tee ${shq(this.out)} <${outFifo} & tee ${shq(this.err)} <${errFifo} >&2` +
+      ` & ${cli} >${outFifo} 2>${errFifo} ${stdinRedirect}`
+    );
   }
 
   /** Everything the pane showed, wrapped lines joined. */

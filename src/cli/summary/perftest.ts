@@ -7,10 +7,12 @@ import { t } from '../../core/l10n';
  */
 export function summarizePerftest(run: PerftestRun): string {
   const last = run.rows[run.rows.length - 1];
+  const rowCount = run.rows.length > 1 ? t('{0} rows', run.rows.length) : t('1 row');
+  const peakNote = last?.peak === 0 ? t(', peak not measured') : '';
   const lines = [
     `ib_write_bw: ${run.test ?? t('no banner')}${run.device ? t(' on {0}', run.device) : ''}${run.linkType ? t(' (link {0})', run.linkType) : ''}`,
     last && run.unit
-      ? `  ${t('BW average {0} Gb/s at {1} B ({2}, printed in {3}{4})', run.averageGbps ?? '?', last.bytes, run.rows.length > 1 ? t('{0} rows', run.rows.length) : t('1 row'), run.unit, last.peak === 0 ? t(', peak not measured') : '')}`
+      ? `  ${t('BW average {0} Gb/s at {1} B ({2}, printed in {3}{4})', run.averageGbps ?? '?', last.bytes, rowCount, run.unit, peakNote)}`
       : `  ${t('no result row')}`,
   ];
   if (run.cuda)

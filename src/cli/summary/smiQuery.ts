@@ -26,9 +26,9 @@ function summarizeGpu(gpu: SmiGpu): string[] {
   }
   const pci = gpu.pci;
   if (pci.linkGenerationCurrent !== undefined || pci.linkWidthCurrent !== undefined) {
-    lines.push(
-      `    PCIe: gen ${pci.linkGenerationCurrent ?? '?'}/${pci.linkGenerationMax ?? '?'}, width ${pci.linkWidthCurrent ?? '?'}/${pci.linkWidthMax ?? '?'} (current/max)`,
-    );
+    const generation = `${pci.linkGenerationCurrent ?? '?'}/${pci.linkGenerationMax ?? '?'}`;
+    const width = `${pci.linkWidthCurrent ?? '?'}/${pci.linkWidthMax ?? '?'}`;
+    lines.push(`    PCIe: gen ${generation}, width ${width} (current/max)`);
   }
   const modes = [
     gpu.persistenceMode && `persistence ${gpu.persistenceMode}`,

@@ -64,6 +64,14 @@ function aerText(a: AerDevice): string {
   );
 }
 
+/** The sysfs counters of one device as read (quoted evidence: not translated). */
+function aerEvidence(a: AerDevice): string {
+  const { now, later } = a.reading;
+  const then = later ? ` (then ${later.correctable ?? '?'})` : '';
+  const correctable = `TOTAL_ERR_COR ${now.correctable ?? '?'}${then}`;
+  return `/sys/bus/pci/devices/${a.device.bdf}/aer_dev_*: ${correctable}, TOTAL_ERR_FATAL ${now.fatal ?? '?'}, TOTAL_ERR_NONFATAL ${now.nonfatal ?? '?'}`;
+}
+
 export function aerFindings(report: ProbeReport, paths: readonly PairPath[]): Finding[] {
   const noisy = aerDevices(report, paths).filter(
     (a) => (a.reading.now.correctable ?? 0) + (a.reading.now.fatal ?? 0) + (a.reading.now.nonfatal ?? 0) > 0,
@@ -80,12 +88,7 @@ export function aerFindings(report: ProbeReport, paths: readonly PairPath[]): Fi
       detail: `${noisy.map(aerText).join('; ')}. ${t(
         'Correctable errors are replayed by the link layer, each replay costing bandwidth; a count that grows while the host is read points at signal integrity (riser, slot, cable, a link trained too fast). Uncorrectable (fatal, non-fatal) errors lost or poisoned a transaction. Look for "AER:" lines in dmesg, reseat the card, and compare with the other nodes (the fleet view shows which differ).',
       )}`,
-      evidence: noisy
-        .slice(0, 6)
-        .map(
-          (a) =>
-            `/sys/bus/pci/devices/${a.device.bdf}/aer_dev_*: TOTAL_ERR_COR ${a.reading.now.correctable ?? '?'}${a.reading.later ? ` (then ${a.reading.later.correctable ?? '?'})` : ''}, TOTAL_ERR_FATAL ${a.reading.now.fatal ?? '?'}, TOTAL_ERR_NONFATAL ${a.reading.now.nonfatal ?? '?'}`,
-        ),
+      evidence: noisy.slice(0, 6).map(aerEvidence),
       fixes: [],
       source: AER_SOURCE,
     },

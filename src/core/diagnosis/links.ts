@@ -75,7 +75,9 @@ function describe(d: DegradedLink): string {
 }
 
 function evidenceOf(d: PciDevice): string {
-  return `/sys/bus/pci/devices/${d.bdf}: current_link_width ${d.currentLinkWidth ?? '?'} (max ${d.maxLinkWidth ?? '?'}), current_link_speed ${d.currentLinkSpeed || '?'} (max ${d.maxLinkSpeed || '?'})`;
+  const width = `current_link_width ${d.currentLinkWidth ?? '?'} (max ${d.maxLinkWidth ?? '?'})`;
+  const speed = `current_link_speed ${d.currentLinkSpeed || '?'} (max ${d.maxLinkSpeed || '?'})`;
+  return `/sys/bus/pci/devices/${d.bdf}: ${width}, ${speed}`;
 }
 
 function finding(degraded: readonly DegradedLink[], severity: 'warning' | 'info'): Finding {

@@ -195,7 +195,10 @@ function ofedMismatchFinding(dmabufAvailable: boolean, evidence: string[], cause
     ].join(' '),
     evidence,
     fixes: [],
-    source: `${SOURCES.peermemSymbol}; NVIDIA open-gpu-kernel-modules kernel-open/nvidia-peermem/nvidia-peermem.c nv_mem_client_init, kernel-open/conftest.sh ib_peer_memory_symbols`,
+    source: [
+      SOURCES.peermemSymbol,
+      'NVIDIA open-gpu-kernel-modules kernel-open/nvidia-peermem/nvidia-peermem.c nv_mem_client_init, kernel-open/conftest.sh ib_peer_memory_symbols',
+    ].join('; '),
   };
 }
 

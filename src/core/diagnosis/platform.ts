@@ -1,6 +1,6 @@
 // Platform rules (docs/platform.md): BAR1 size, and a driver owned by the GPU Operator
 // (docs/peer-memory.md §4). The IOMMU is in iommu.ts, ACS in acs.ts, PCIe links in links.ts.
-import { mib } from '../parsers/smiQuery';
+import { mib, SmiGpu } from '../parsers/smiQuery';
 import { ProbeReport } from '../probe/runProbe';
 import { commandOf, factOf, labelOf, quote } from './evidence';
 import { Finding, SOURCES } from './finding';
@@ -39,7 +39,7 @@ export function bar1Findings(report: ProbeReport): Finding[] {
           : t('BAR1 is only {0} on {1} GPUs', small[0].bar1Memory.total ?? '?', small.length),
       detail: [
         t('BAR1 is the window through which peers (the NIC) reach GPU memory; GPUDirect RDMA can pin at most that much at once.'),
-        `${small.map((g) => t('{0} ({1}): BAR1 {2} for {3}', g.busId, g.productName ?? 'GPU', g.bar1Memory.total ?? '?', g.fbMemory.total ?? '?')).join('; ')}.`,
+        `${small.map(bar1Words).join('; ')}.`,
         fixed
           ? t(
               'This board fixes BAR1 at 256 MiB: no BIOS setting enlarges it. NCCL\'s own buffers fit; large registrations by other libraries (MPI/UCX, GDRCopy) can fail with "out of BAR1".',
@@ -58,6 +58,11 @@ export function bar1Findings(report: ProbeReport): Finding[] {
 }
 
 /** The GPU header and its BAR1 Total line, as printed (`line` counts blank lines, so read the raw text). */
+/** One small-BAR1 GPU: its bus id, product, BAR1 and frame-buffer sizes. */
+function bar1Words(g: SmiGpu): string {
+  return t('{0} ({1}): BAR1 {2} for {3}', g.busId, g.productName ?? 'GPU', g.bar1Memory.total ?? '?', g.fbMemory.total ?? '?');
+}
+
 function bar1Lines(report: ProbeReport, headerLine: number): string[] {
   const raw = (commandOf(report, 'smi-q')?.stdout ?? '').split(/\r\n|\r|\n/);
   const bar1 = raw.findIndex((l, i) => i >= headerLine && l.trim().startsWith('BAR1 Memory Usage'));

@@ -101,7 +101,28 @@ function gidEvidence(u: UsedPort): string[] {
     );
 }
 
-function gidIndexFinding(ctx: RuleContext, wrong: readonly { u: UsedPort; choice: GidChoice; best: GidEntry | null }[]): Finding {
+type WrongGid = { u: UsedPort; choice: GidChoice; best: GidEntry | null };
+
+/** `device: index` of the routable GID one port should use. */
+function bestIndexText(w: WrongGid): string {
+  return `${w.u.device}: ${w.best?.index ?? '?'}`;
+}
+
+/** What NCCL picks on one port against the routable RoCE v2 entry. */
+function gidChoiceText(w: WrongGid): string {
+  const picked = describeGid(w.choice.entry, w.choice.index);
+  const routable = describeGid(w.best, w.best?.index ?? null);
+  return t(
+    '{0} port {1}: NCCL picks {2} ({3}), the routable RoCE v2 entry is {4}',
+    w.u.device,
+    w.u.port.port,
+    picked,
+    w.choice.how,
+    routable,
+  );
+}
+
+function gidIndexFinding(ctx: RuleContext, wrong: readonly WrongGid[]): Finding {
   const indexes = [...new Set(wrong.map((w) => w.best?.index).filter((i): i is number => i !== undefined))];
   const ipv6 = wrong.every((w) => w.best && gidKind(w.best.gid) === 'ipv6');
   const set =
@@ -109,7 +130,7 @@ function gidIndexFinding(ctx: RuleContext, wrong: readonly { u: UsedPort; choice
       ? `NCCL_IB_GID_INDEX=${indexes[0]}`
       : ipv6
         ? 'NCCL_IB_ADDR_FAMILY=AF_INET6'
-        : `NCCL_IB_GID_INDEX per port (${wrong.map((w) => `${w.u.device}: ${w.best?.index ?? '?'}`).join(', ')}; it is one value per job, so align the GID tables)`;
+        : `NCCL_IB_GID_INDEX per port (${wrong.map(bestIndexText).join(', ')}; it is one value per job, so align the GID tables)`;
   return {
     id: 'roce.gid-index',
     severity: 'warning',
@@ -120,7 +141,7 @@ function gidIndexFinding(ctx: RuleContext, wrong: readonly { u: UsedPort; choice
       indexes.length === 1 ? `NCCL_IB_GID_INDEX=${indexes[0]}` : t('the GID index'),
     ),
     detail: [
-      `${wrong.map((w) => t('{0} port {1}: NCCL picks {2} ({3}), the routable RoCE v2 entry is {4}', w.u.device, w.u.port.port, describeGid(w.choice.entry, w.choice.index), w.choice.how, describeGid(w.best, w.best?.index ?? null))).join('; ')}.`,
+      `${wrong.map(gidChoiceText).join('; ')}.`,
       t(
         'A link-local or RoCE v1 GID does not cross an IP router, so connections between nodes fail or time out. Set {0} for the job (NCCL_IB_GID_INDEX needs the same index on every node).',
         set,

@@ -60,14 +60,17 @@ export function isolationRequired(v: VirtState): boolean {
  * "Virtual Machines"; cloud images ship the real one as an XML file for NCCL_TOPO_FILE, read by
  * src/graph/topo.cc ncclTopoGetSystem). ATS on the NIC is what GPUDirect RDMA needs there (rdma_topo).
  */
+/** What lspci says of one NIC's Address Translation Service (quoted evidence: not translated). */
+function atsWords(ats: { readonly enabled: boolean | null } | null | undefined): string {
+  if (!ats) return 'no ATS capability visible';
+  return `ATS ${ats.enabled === true ? 'enabled' : ats.enabled === false ? 'present, disabled' : 'present'}`;
+}
+
 export function vmFindings(report: ProbeReport, virt: VirtState, nicBdfs: readonly string[]): Finding[] {
   if (virt.guest.length === 0) return [];
   const acs = factOf(report, 'pci-acs');
   const nics = nicBdfs.map((b) => ({ bdf: b, lspci: acs?.devices.get(b) ?? null })).filter((n) => n.lspci !== null);
-  const ats = nics.map(
-    (n) =>
-      `${n.bdf}: ${n.lspci?.ats ? `ATS ${n.lspci.ats.enabled === true ? 'enabled' : n.lspci.ats.enabled === false ? 'present, disabled' : 'present'}` : 'no ATS capability visible'}`,
-  );
+  const ats = nics.map((n) => `${n.bdf}: ${atsWords(n.lspci?.ats)}`);
   const atsText =
     acs === undefined || acs.via === 'none' || acs.via === 'missing' || nics.length === 0
       ? t('Whether the NICs expose ATS could not be read here (lspci -vvv as root shows "Address Translation Service (ATS)").')
@@ -84,7 +87,10 @@ export function vmFindings(report: ProbeReport, virt: VirtState, nicBdfs: readon
       ),
       evidence: [...virt.guest.slice(0, 3), ...ats.slice(0, 2).map((a) => `lspci -vvv -s ${a}`)],
       fixes: [],
-      source: `${SOURCES.ncclTroubleshooting}; NVIDIA/nccl src/graph/topo.cc ncclTopoGetSystem (NCCL_TOPO_FILE); rdma-core kernel-boot/rdma_topo (ATS with virt)`,
+      source: [
+        SOURCES.ncclTroubleshooting,
+        'NVIDIA/nccl src/graph/topo.cc ncclTopoGetSystem (NCCL_TOPO_FILE); rdma-core kernel-boot/rdma_topo (ATS with virt)',
+      ].join('; '),
     },
   ];
 }

@@ -40,6 +40,7 @@ export function acsUnit(): string {
 }
 
 const PASSTHROUGH_CMDLINE = '*" iommu=pt "*|*" iommu.passthrough=1 "*|*" intel_iommu=off "*|*" amd_iommu=off "*';
+const FAIL_NO_PASSTHROUGH = 'fail "the IOMMU is on, the group type of $b cannot be read and the command line shows no passthrough"';
 
 /** The boot script: every check, then the writes; `--check` stops after the checks. */
 export function acsBootScript(bridges: readonly PciTarget[], endpoints: readonly PciTarget[]): string {
@@ -60,7 +61,7 @@ export function acsBootScript(bridges: readonly PciTarget[], endpoints: readonly
     '    t=; [ -r "/sys/bus/pci/devices/$b/iommu_group/type" ] && read -r t < "/sys/bus/pci/devices/$b/iommu_group/type"',
     '    case $t in',
     '      identity) ;;',
-    `      "") case " $(cat /proc/cmdline) " in ${PASSTHROUGH_CMDLINE}) ;; *) fail "the IOMMU is on, the group type of $b cannot be read and the command line shows no passthrough";; esac;;`,
+    `      "") case " $(cat /proc/cmdline) " in ${PASSTHROUGH_CMDLINE}) ;; *) ${FAIL_NO_PASSTHROUGH};; esac;;`,
     '      *) fail "the IOMMU translates DMA of $b (group type $t)";;',
     '    esac',
     '  done',
@@ -83,6 +84,8 @@ export function acsBootScript(bridges: readonly PciTarget[], endpoints: readonly
 }
 
 const END = 'GDR_DOCTOR_FILE_END';
+/** A shell test: the boot script's folder is a link or some other non-directory, never written through. */
+const BOOT_DIR_NOT_A_DIRECTORY = `[ -L ${ACS_BOOT_DIR} ] || { [ -e ${ACS_BOOT_DIR} ] && [ ! -d ${ACS_BOOT_DIR} ]; }`;
 
 /** Lines that write `content` to the temp file $t through a quoted here-document (nothing in it is expanded). */
 function hereDoc(content: string): string[] {
@@ -98,7 +101,7 @@ function hereDoc(content: string): string[] {
 export function persistAcsScript(unit: string, boot: string): string {
   return [
     ...replaceFileHead(ACS_BOOT_SCRIPT, `${ACS_BOOT_DIR}/.acs-boot.XXXXXX`, [
-      `if [ -L ${ACS_BOOT_DIR} ] || { [ -e ${ACS_BOOT_DIR} ] && [ ! -d ${ACS_BOOT_DIR} ]; }; then echo "gdr-doctor: ${ACS_BOOT_DIR} is not a directory: not changed" >&2; exit 1; fi`,
+      `if ${BOOT_DIR_NOT_A_DIRECTORY}; then echo "gdr-doctor: ${ACS_BOOT_DIR} is not a directory: not changed" >&2; exit 1; fi`,
       `mkdir -p ${ACS_BOOT_DIR}`,
       `chmod 755 ${ACS_BOOT_DIR}`,
     ]),

@@ -165,7 +165,10 @@ const hex = (w: number) => w.toString(16).padStart(4, '0');
 function undoLines(bridges: readonly AcsBridge[], fixId: AcsPlanInput['fixId']): string[] {
   if (fixId === 'persist-acs')
     return [
-      `rm ${ACS_WANTS} ${ACS_UNIT} ${ACS_BOOT_SCRIPT}; systemctl daemon-reload (boot unit), or remove pci=disable_acs_redir=… from the files shown (kernel parameter); the next boot keeps the firmware's and kernel's ACS settings`,
+      [
+        `rm ${ACS_WANTS} ${ACS_UNIT} ${ACS_BOOT_SCRIPT}; systemctl daemon-reload (boot unit)`,
+        "or remove pci=disable_acs_redir=… from the files shown (kernel parameter); the next boot keeps the firmware's and kernel's ACS settings",
+      ].join(', '),
     ];
   const known = bridges.filter((b) => b.before !== null);
   return [

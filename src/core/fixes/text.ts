@@ -27,7 +27,9 @@ function findingLines(findings: readonly Finding[]): string[] {
 export const simulatedWords = (): string => t('SIMULATED on the demo host: nothing runs on any machine');
 
 export function formatPlan(plan: FixPlan): string {
-  const head = `${plan.host}: ${plan.fixId}${plan.module ? ` (${plan.module})` : ''}: ${statusWords(plan.status)}${plan.simulated ? ` (${simulatedWords()})` : ''}`;
+  const moduleName = plan.module ? ` (${plan.module})` : '';
+  const simulated = plan.simulated ? ` (${simulatedWords()})` : '';
+  const head = `${plan.host}: ${plan.fixId}${moduleName}: ${statusWords(plan.status)}${simulated}`;
   const lines = [head, indent(plan.summary, '  ')];
   if (plan.steps.length > 0) {
     lines.push(`  ${t('Commands, in this order (each stops the fix if it fails):')}`);

@@ -40,7 +40,10 @@ export interface ExportCommand {
 
 /** The one command the timer runs, and the fix once to verify it. */
 export function exportCommandLine(c: ExportCommand): string {
-  return `${checkPlainPath(c.node, 'node')} ${checkPlainPath(c.cli, 'gdr-doctor')} diagnose --local --textfile-dir ${checkPlainPath(c.textfileDir, 'the textfile directory')}`;
+  const node = checkPlainPath(c.node, 'node');
+  const cli = checkPlainPath(c.cli, 'gdr-doctor');
+  const textfileDir = checkPlainPath(c.textfileDir, 'the textfile directory');
+  return `${node} ${cli} diagnose --local --textfile-dir ${textfileDir}`;
 }
 
 export function exportService(c: ExportCommand): string {
@@ -80,6 +83,7 @@ export function exportTimer(): string {
 }
 
 const UNIT_END = 'GDR_DOCTOR_UNIT_END';
+const FIRST_EXPORT_FAILED = 'echo "gdr-doctor: the first export failed: the timer is installed, its command does not work yet" >&2; exit 1';
 
 /** Lines that write `content` to `file` (temp file in the same directory, then rename) through a quoted here-document. */
 function writeUnitLines(file: string, content: string): string[] {
@@ -121,7 +125,7 @@ export function exportTimerScript(c: ExportCommand): string {
     `ln -sfn ${TIMER_UNIT} "$w"`,
     `if [ -d /run/systemd/system ]; then systemctl daemon-reload && systemctl restart ${TIMER_UNIT.slice(TIMER_UNIT.lastIndexOf('/') + 1)}; fi`,
     `echo "gdr-doctor: wrote ${TIMER_SERVICE} and ${TIMER_UNIT}, enabled ($w)"`,
-    `if ! ${exportCommandLine(c)} >/dev/null; then echo "gdr-doctor: the first export failed: the timer is installed, its command does not work yet" >&2; exit 1; fi`,
+    `if ! ${exportCommandLine(c)} >/dev/null; then ${FIRST_EXPORT_FAILED}; fi`,
     `echo "gdr-doctor: exported once: ${c.textfileDir}/gdr_doctor.prom"`,
   ].join('\n');
 }

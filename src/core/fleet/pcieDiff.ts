@@ -139,8 +139,10 @@ const ERRORS: FleetAspect = {
     for (const [port, r] of sysfs.portCounters ?? []) if (Object.values(r.now).some((v) => (v ?? 0) > 0)) sig.set(`port ${port}`, 'errors');
     return sig;
   },
-  line: (key, here, usual, on) =>
-    `${key.startsWith('aer ') ? `AER of ${key.slice(4)}` : `error counters of ${key.slice(5)}`}: ${here ? 'errors' : 'none'} here, ${usual ? 'errors' : 'none'} on ${on}`,
+  line: (key, here, usual, on) => {
+    const counters = key.startsWith('aer ') ? `AER of ${key.slice(4)}` : `error counters of ${key.slice(5)}`;
+    return `${counters}: ${here ? 'errors' : 'none'} here, ${usual ? 'errors' : 'none'} on ${on}`;
+  },
   finding: finding(
     'fleet.errors-differ',
     () => t('PCIe or RDMA port error counters differ from the other hosts'),

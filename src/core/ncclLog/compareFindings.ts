@@ -100,12 +100,10 @@ function socketFallback(c: NcclHostComparison, logHost: NcclLogHost, hostPorts: 
   const logLines: NcclLogRef[] = logHost.gdrOffReasons.map((r) => r.evidence).slice(0, 3);
   const evidence = [
     ...logLines.map(evidenceText),
-    ...hostPorts
-      .slice(0, 4)
-      .map(
-        (p) =>
-          `${c.host} (${p.source === 'ibv' ? 'ibv_devinfo -v' : 'sysfs'}): ${p.device} port ${p.port}: ${p.state ?? 'state not read'}${p.linkLayer ? `, ${p.linkLayer}` : ''}`,
-      ),
+    ...hostPorts.slice(0, 4).map((p) => {
+      const reader = p.source === 'ibv' ? 'ibv_devinfo -v' : 'sysfs';
+      return `${c.host} (${reader}): ${p.device} port ${p.port}: ${p.state ?? 'state not read'}${p.linkLayer ? `, ${p.linkLayer}` : ''}`;
+    }),
   ];
   return [
     finding(

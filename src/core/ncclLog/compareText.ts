@@ -33,8 +33,10 @@ export const COMPARE_TEXT = {
   },
   modelEvidence: (c: Pick<NcclHostComparison, 'host' | 'ncclAssumed'>, g: ComparedGpu): string =>
     `${t("{0} (gdr-doctor's model of NCCL {1})", c.host, c.ncclAssumed)}: ${g.gpu}: ${g.predicted}. ${g.pair.reason}`,
-  gpuLine: (g: ComparedGpu): string =>
-    `${g.gpu} (${t('log: GPU {0}', g.log.nvmlDev ?? g.log.dev)}${g.log.busId ? `, busId ${g.log.busId}` : ''}): ${t('predicted {0}; log: {1}', g.predicted, g.observed)}${verdictMark(g)}`,
+  gpuLine: (g: ComparedGpu): string => {
+    const logGpu = `${t('log: GPU {0}', g.log.nvmlDev ?? g.log.dev)}${g.log.busId ? `, busId ${g.log.busId}` : ''}`;
+    return `${g.gpu} (${logGpu}): ${t('predicted {0}; log: {1}', g.predicted, g.observed)}${verdictMark(g)}`;
+  },
   heading: (c: NcclHostComparison): string => t('Compared with {0} (log host {1}; predicted for {2}):', c.host, c.logHost, versionText(c)),
   envFromLog: (env: Readonly<Record<string, string>>): string =>
     t(

@@ -74,7 +74,7 @@ function verdictFindings(s: SummaryWithoutFindings): Finding[] {
           'nccl-log.partial-gdrdma',
           'warning',
           t('GPU Direct RDMA used on {0} of {1} network connections', gdrdma, total),
-          `${t('Some network connections name /GDRDMA and {0} do not (on {1}).', total - gdrdma, without.map((h) => h.name).join(', '))} ${reasonsHint(without.length)}`,
+          `${partialGdrdmaText(total - gdrdma, without)} ${reasonsHint(without.length)}`,
           evidence,
           CONNECTION_SOURCE,
         ),
@@ -106,6 +106,11 @@ function verdictFindings(s: SummaryWithoutFindings): Finding[] {
         ),
       ];
   }
+}
+
+/** Some connections name /GDRDMA and `missing` do not, on the hosts named. */
+function partialGdrdmaText(missing: number, without: readonly { readonly name: string }[]): string {
+  return t('Some network connections name /GDRDMA and {0} do not (on {1}).', missing, without.map((h) => h.name).join(', '));
 }
 
 function reasonsHint(hosts: number): string {

@@ -15,27 +15,35 @@ export interface NcclLogHover {
   readonly explanations: readonly Explanation[];
 }
 
-// One alternative per token; at each position the first that matches wins (`/GDRDMA(PCI)` before `/GDRDMA`).
-const VIA_TOKEN =
-  /(?<gdrdmaPci>\/GDRDMA\(PCI\))|(?<gdrdma>\/GDRDMA)|(?<shared>\/Shared)|(?<pxn>\(\d+\))|(?<p2pCumem>P2P\/CUMEM)|(?<p2pIpc>P2P\/IPC)|(?<p2pDirect>P2P\/direct pointer)|(?<p2pOther>P2P\/\w+)|(?<p2pRead>\/read)|(?<p2pCe>\/CE)|(?<shm>SHM(?:\/\w+)*|direct shared memory)|(?<netSocket>NET\/Socket)|(?<netIb>NET\/IB(?=\/))|(?<collnet>COLLNET)|(?<netPlugin>NET\/[^/]+)/g;
+// The transport tokens of a connection line, tried in this order at each position: the first that
+// matches wins (`/GDRDMA(PCI)` before `/GDRDMA`, `P2P/IPC` before any other `P2P/…`). Sticky, so each
+// is tried at one position only.
+const VIA_TOKENS: readonly (readonly [TransportToken, RegExp])[] = [
+  ['gdrdma-pci', /\/GDRDMA\(PCI\)/y],
+  ['gdrdma', /\/GDRDMA/y],
+  ['shared', /\/Shared/y],
+  ['pxn', /\(\d+\)/y],
+  ['p2p-cumem', /P2P\/CUMEM/y],
+  ['p2p-ipc', /P2P\/IPC/y],
+  ['p2p-direct', /P2P\/direct pointer/y],
+  ['p2p-other', /P2P\/\w+/y],
+  ['p2p-read', /\/read/y],
+  ['p2p-ce', /\/CE/y],
+  ['shm', /SHM(?:\/\w+)*|direct shared memory/y],
+  ['net-socket', /NET\/Socket/y],
+  ['net-ib', /NET\/IB(?=\/)/y],
+  ['collnet', /COLLNET/y],
+  ['net-plugin', /NET\/[^/]+/y],
+];
 
-const TOKEN_OF_GROUP: Record<string, TransportToken> = {
-  gdrdmaPci: 'gdrdma-pci',
-  gdrdma: 'gdrdma',
-  shared: 'shared',
-  pxn: 'pxn',
-  p2pCumem: 'p2p-cumem',
-  p2pIpc: 'p2p-ipc',
-  p2pDirect: 'p2p-direct',
-  p2pOther: 'p2p-other',
-  p2pRead: 'p2p-read',
-  p2pCe: 'p2p-ce',
-  shm: 'shm',
-  netSocket: 'net-socket',
-  netIb: 'net-ib',
-  collnet: 'collnet',
-  netPlugin: 'net-plugin',
-};
+/** The token that starts at `at` in `text` (none is empty), with where it ends. */
+function viaTokenAt(text: string, at: number): { end: number; key: TransportToken } | null {
+  for (const [key, pattern] of VIA_TOKENS) {
+    pattern.lastIndex = at;
+    if (pattern.test(text)) return { end: pattern.lastIndex, key };
+  }
+  return null;
+}
 
 /** The hover at `character` (0-based) of one line of an NCCL log; null where nothing is NCCL's. */
 export function ncclLogHoverAt(line: string, character: number): NcclLogHover | null {
@@ -65,14 +73,16 @@ function tokenAt(message: string, offset: number, kind: NcclMessageKind): { star
   if (kind !== 'connection') return null;
   const via = message.indexOf(' via ');
   if (via < 0 || offset < via + 5) return null;
-  for (const m of message.slice(via + 5).matchAll(VIA_TOKEN)) {
-    const start = via + 5 + (m.index ?? 0);
-    const end = start + m[0].length;
-    if (offset < start) return null;
-    if (offset < end) {
-      const group = Object.entries(m.groups ?? {}).find(([, v]) => v !== undefined)?.[0];
-      return group === undefined ? null : { start, end, key: TOKEN_OF_GROUP[group] };
+  // Left to right as one alternation of the tokens would match them, up to the token under `offset`.
+  const text = message.slice(via + 5);
+  for (let i = 0; via + 5 + i <= offset && i < text.length;) {
+    const token = viaTokenAt(text, i);
+    if (!token) {
+      i++;
+      continue;
     }
+    if (offset < via + 5 + token.end) return { start: via + 5 + i, end: via + 5 + token.end, key: token.key };
+    i = token.end;
   }
   return null;
 }

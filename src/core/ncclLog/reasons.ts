@@ -36,7 +36,12 @@ export interface DisabledPair {
 /** "GPU Direct RDMA Disabled for GPU x / HCA y (distance a > b)": the PCI path is longer than the threshold. */
 export function pairDisabledReason(p: DisabledPair, ncclVersion: string | null): string {
   const name = pathClassNamer(ncclVersion);
-  return `GPU ${p.gpu} / HCA ${p.hca}: ${t('path distance {0} is beyond the GPU Direct RDMA threshold {1} (NCCL_NET_GDR_LEVEL)', name(p.distance), name(p.threshold))}`;
+  const beyond = t(
+    'path distance {0} is beyond the GPU Direct RDMA threshold {1} (NCCL_NET_GDR_LEVEL)',
+    name(p.distance),
+    name(p.threshold),
+  );
+  return `GPU ${p.gpu} / HCA ${p.hca}: ${beyond}`;
 }
 
 /** Names NCCL's printed path numbers (the order of its path enum changed between releases). */

@@ -54,14 +54,12 @@ function headline(s: NcclLogSummary): string {
 
 function hostLines(h: NcclLogHost): string[] {
   const { total, gdrdma } = h.netConnections;
-  const lines = [
-    `${h.name}: ${total === 0 ? t('no network connection in the log') : t('GPU Direct RDMA used on {0} of {1} network connections', gdrdma, total)}${h.network ? t(' (network {0})', h.network) : ''}`,
-  ];
+  const used =
+    total === 0 ? t('no network connection in the log') : t('GPU Direct RDMA used on {0} of {1} network connections', gdrdma, total);
+  const lines = [`${h.name}: ${used}${h.network ? t(' (network {0})', h.network) : ''}`];
   for (const gpu of h.gpus) lines.push(`  ${gpuLine(gpu)}`);
   if (h.hcas.length > 0) {
-    lines.push(
-      `  HCAs: ${h.hcas.map((x) => `${x.name}${x.net === 'Socket' ? ' Socket' : x.link ? ` ${x.link}` : ''}${gdrText(x.gdr)}${x.dmabuf ? ', DMA-BUF' : ''}`).join('; ')}`,
-    );
+    lines.push(`  HCAs: ${h.hcas.map(hcaText).join('; ')}`);
   }
   if (h.gdrOffReasons.length > 0) {
     lines.push(`  ${t('GPU Direct RDMA off because:')}`);
@@ -86,6 +84,12 @@ function gpuLine(g: NcclLogGpu): string {
     (x) => x !== null,
   );
   return `${name}${who ? ` (${who})` : ''}: ${parts.join('; ')}`;
+}
+
+/** One HCA: its name, Socket or its link, whether GPU Direct RDMA is on, DMA-BUF. */
+function hcaText(x: NcclLogHost['hcas'][number]): string {
+  const link = x.net === 'Socket' ? ' Socket' : x.link ? ` ${x.link}` : '';
+  return `${x.name}${link}${gdrText(x.gdr)}${x.dmabuf ? ', DMA-BUF' : ''}`;
 }
 
 function gdrText(gdr: boolean | null): string {

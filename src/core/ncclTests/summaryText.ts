@@ -55,25 +55,38 @@ function rowLine(r: NcclTestsRow): string {
   ].join(' ');
 }
 
+/** The result table's columns as nccl-tests prints them, with their widths. */
+const TABLE_HEADER: readonly (readonly [string, number])[] = [
+  ['size', 10],
+  ['type', 9],
+  ['redop', 6],
+  ['time(us)', 10],
+  ['algbw', 8],
+  ['busbw', 8],
+  ['#wrong', 7],
+  ['in-place', 10],
+  ['#wrong', 7],
+];
+
 export function summarizeNcclTests(run: NcclTestsRun): string {
   const lines = [headline(run)];
   const largest = largestRow(run);
-  if (largest)
+  if (largest) {
+    const side = largest.side === 'out-of-place' ? largest.row.out_of_place : largest.row.in_place;
+    const size = formatBytes(largest.row.size);
     lines.push(
-      `  ${t('largest size {0}: busbw {1} GB/s ({2}), algbw {3} GB/s', formatBytes(largest.row.size), gbps(largest.busbw), largest.side, gbps((largest.side === 'out-of-place' ? largest.row.out_of_place : largest.row.in_place)?.alg_bw))}`,
+      `  ${t('largest size {0}: busbw {1} GB/s ({2}), algbw {3} GB/s', size, gbps(largest.busbw), largest.side, gbps(side?.alg_bw))}`,
     );
-  lines.push(
-    `  ${t('average bus bandwidth: {0}', run.average_bus_bandwidth === null ? t('not printed (the output stops before the footer)') : `${run.average_bus_bandwidth} GB/s`)}`,
-  );
+  }
+  const average =
+    run.average_bus_bandwidth === null ? t('not printed (the output stops before the footer)') : `${run.average_bus_bandwidth} GB/s`;
+  lines.push(`  ${t('average bus bandwidth: {0}', average)}`);
   if (run.out_of_bounds)
     lines.push(`  ${t('out of bounds values: {0} {1}', run.out_of_bounds.count, run.out_of_bounds.okay ? 'OK' : 'FAILED')}`);
   if (run.layout === 'old') lines.push(`  ${t('old table layout (an error column, no #wrong): nccl-tests before 2.13')}`);
   if (run.layout === 'inferred') lines.push(`  ${t('no table header: the columns were read from the rows themselves')}`);
   if (run.results.length > 0) {
-    lines.push(
-      '',
-      `  ${['size', 'type', 'redop', 'time(us)', 'algbw', 'busbw', '#wrong', 'in-place', '#wrong'].map((h, i) => h.padStart([10, 9, 6, 10, 8, 8, 7, 10, 7][i])).join(' ')}`,
-    );
+    lines.push('', `  ${TABLE_HEADER.map(([h, width]) => h.padStart(width)).join(' ')}`);
     for (const r of run.results) lines.push(`  ${rowLine(r)}`);
     lines.push('');
   }

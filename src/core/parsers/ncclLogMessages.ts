@@ -51,11 +51,16 @@ const RINGS = /^Connected all rings(?:, use ring PXN (\d) GDR (\d))?$/;
 const ENV = /^(NCCL_\w+) set (?:by environment )?to (.*)$/;
 // aws-ofi-nccl src/nccl_ofi_ofiutils.cpp: "Could not disable CUDA API usage for HMEM, disabling GDR".
 const GDR_OFF = /\bdisabling GDR\b/;
-const PLUGIN =
-  /^(?:NET\/(?:Plugin|OFI)\b|Plugin Path|P2P plugin|Loaded (?:net|coll) plugin|Successfully loaded external plugin|Initialized NET plugin|Using non-device net plugin|NET\/Plugin:)/;
+// A plugin's lines: a line is one when any of these matches at its start.
+const PLUGIN_NAMES = /^(?:NET\/(?:Plugin|OFI)\b|Plugin Path|P2P plugin)/;
+const PLUGIN_LOADED = /^(?:Loaded (?:net|coll) plugin|Successfully loaded external plugin|Initialized NET plugin)/;
+const PLUGIN_IN_USE = /^(?:Using non-device net plugin|NET\/Plugin:)/;
+const PLUGIN = [PLUGIN_NAMES, PLUGIN_LOADED, PLUGIN_IN_USE];
 // The topology NCCL found and what it built: the system dump, search patterns, trees, ring orders.
-const TOPOLOGY =
-  /^(?:\s*\d+ : (?:NET|GPU)\/|=== System|={10}|CPU\/|GPU\/|NIC\/|NET\/\d|\s*\+ |Pattern \d|Trees? |Ring \d+ : -?\d+ -> \d+ -> -?\d+$|Channel \d+(?:\/\d+)? :(?:\s+\d+)+$|Setting affinity|threadThresholds|\d+ coll channels|Connected all trees|NVLS )/;
+const TOPOLOGY_DUMP = /^(?:\s*\d+ : (?:NET|GPU)\/|=== System|={10}|CPU\/|GPU\/|NIC\/|NET\/\d|\s*\+ )/;
+const TOPOLOGY_SEARCH = /^(?:Pattern \d|Trees? |Ring \d+ : -?\d+ -> \d+ -> -?\d+$|Channel \d+(?:\/\d+)? :(?:\s+\d+)+$)/;
+const TOPOLOGY_SETUP = /^(?:Setting affinity|threadThresholds|\d+ coll channels|Connected all trees|NVLS )/;
+const TOPOLOGY = [TOPOLOGY_DUMP, TOPOLOGY_SEARCH, TOPOLOGY_SETUP];
 
 type Classifier = (text: string) => NcclMessage | null;
 
@@ -100,8 +105,8 @@ const CLASSIFIERS: readonly Classifier[] = [
     })),
   (t) => map(ENV, t, (m) => ({ kind: 'env', name: m[1], value: (m[2].endsWith('.') ? m[2].slice(0, -1) : m[2]).trimEnd() })),
   (t) => (GDR_OFF.test(t) ? { kind: 'gdr-off', text: t } : null),
-  (t) => (PLUGIN.test(t) ? { kind: 'plugin', text: t } : null),
-  (t) => (TOPOLOGY.test(t) ? { kind: 'topology', text: t } : null),
+  (t) => (PLUGIN.some((re) => re.test(t)) ? { kind: 'plugin', text: t } : null),
+  (t) => (TOPOLOGY.some((re) => re.test(t)) ? { kind: 'topology', text: t } : null),
 ];
 
 /** What an NCCL message of the given level says; `info`/`warn` with its text when no pattern knows it. */

@@ -77,8 +77,13 @@ const ROW = /^\s*(\d+)\s+(\d+)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)(?:\s+(\d+(?:\
 const UNITS: Readonly<Record<PerftestUnit, number>> = { 'Gb/sec': 1, 'MiB/sec': ((1 << 20) * 8) / 1e9, 'MB/sec': ((1 << 20) * 8) / 1e9 };
 // perftest's own failure messages (fprintf(stderr, …) across src/*.c), and what the shell or the
 // dynamic loader says when it dies; "Conflicting CPU frequency values" is a warning, not one of them.
-const ERROR =
-  /^(Couldn't |Could not |Failed|failed |Unable to |ERRNO: |Segmentation fault|Completion with error|CUDA DMA-BUF cannot|DMA-BUF is not supported|Unsupported memory type|No IB devices found|No such device|There are no available device|OFED stack does not support|Parser function exited|cu[A-Za-z_]+\(?\)? ?(returned|error=)|.*: (unrecognized|invalid|unknown) option|.*error while loading shared libraries)/;
+// A line is an error when any of these matches at its start.
+const GENERIC_ERROR = /^(Couldn't |Could not |Failed|failed |Unable to |ERRNO: |Segmentation fault|Completion with error)/;
+const DEVICE_ERROR =
+  /^(CUDA DMA-BUF cannot|DMA-BUF is not supported|Unsupported memory type|No IB devices found|No such device|There are no available device)/;
+const SETUP_ERROR = /^(OFED stack does not support|Parser function exited|cu[A-Za-z_]+\(?\)? ?(returned|error=))/;
+const SHELL_ERROR = /^(.*: (unrecognized|invalid|unknown) option|.*error while loading shared libraries)/;
+const ERROR = [GENERIC_ERROR, DEVICE_ERROR, SETUP_ERROR, SHELL_ERROR];
 
 export function parsePerftest(text: string): Parsed<PerftestRun> {
   const read = readLines(text, WHAT);
@@ -97,7 +102,7 @@ export function parsePerftest(text: string): Parsed<PerftestRun> {
   let usage = false;
   for (const [i, raw] of read.value.entries()) {
     const line = raw.trim();
-    if (ERROR.test(line)) {
+    if (ERROR.some((re) => re.test(line))) {
       errors.push({ line: i + 1, text: line });
       continue;
     }

@@ -112,10 +112,8 @@ function findHeader(lines: readonly string[]): Parsed<{ index: number; header: T
 function noHeaderError(lines: readonly string[]): [number, string] {
   const first = firstContentLine(lines);
   if (first < 0) return [1, `${COMMAND}: input is empty; expected the matrix header line (GPU0 GPU1 … CPU Affinity)`];
-  return [
-    first + 1,
-    `${COMMAND}: expected a matrix header line starting with GPU0 (e.g. "\\tGPU0\\tGPU1\\tNIC0\\tCPU Affinity"); no such line found, the text starts with ${quote(lines[first])}`,
-  ];
+  const expected = 'expected a matrix header line starting with GPU0 (e.g. "\\tGPU0\\tGPU1\\tNIC0\\tCPU Affinity")';
+  return [first + 1, `${COMMAND}: ${expected}; no such line found, the text starts with ${quote(lines[first])}`];
 }
 
 function readMatrix(lines: readonly string[], headerIndex: number, header: TopoHeader): Parsed<{ rows: Rows; endIndex: number }> {

@@ -222,7 +222,8 @@ export function encodeHeader(boundary: string, header: Record<string, string>): 
 
 export function encodeSection(boundary: string, s: SectionData): Buffer {
   const flag = (b: boolean | undefined) => (b ? '1' : '0');
-  const meta = `rc=${s.exitCode ?? ''} ms=${s.durationMs} limit=${s.limitS} timedout=${flag(s.timedOut)} outtrunc=${flag(s.stdoutTruncated)} errtrunc=${flag(s.stderrTruncated)}`;
+  const truncated = `outtrunc=${flag(s.stdoutTruncated)} errtrunc=${flag(s.stderrTruncated)}`;
+  const meta = `rc=${s.exitCode ?? ''} ms=${s.durationMs} limit=${s.limitS} timedout=${flag(s.timedOut)} ${truncated}`;
   return Buffer.concat([
     Buffer.from(`${boundary} BEGIN ${s.id}\n${boundary} META ${meta}\n${boundary} STDOUT ${s.stdout.length}\n`, 'latin1'),
     s.stdout,

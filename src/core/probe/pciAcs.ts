@@ -22,9 +22,12 @@ const KEEP =
  * POSIX sh. Prints `lspci-via: root|sudo`, `setpci: <path>` (for the persist fix), then per device
  * `== <bdf>` and lspci's lines for it; or `lspci-via: none<TAB><why>`, or `lspci-via: missing`.
  */
+// Adds the device $x to the list $W once, up to MAX_DEVICES of them.
+const ADD_ONCE = `case $W in *" $x "*) ;; *) [ $m -lt ${MAX_DEVICES} ] && W="$W$x " && m=$((m+1));; esac`;
+
 export const PCI_ACS_COMMAND = [
   'W=" "; m=0',
-  `walk() { d=$1; while :; do x=\${d##*/}; case $x in ${BDF_PATTERN}) ;; *) break;; esac; case $W in *" $x "*) ;; *) [ $m -lt ${MAX_DEVICES} ] && W="$W$x " && m=$((m+1));; esac; d=\${d%/*}; done; }`,
+  `walk() { d=$1; while :; do x=\${d##*/}; case $x in ${BDF_PATTERN}) ;; *) break;; esac; ${ADD_ONCE}; d=\${d%/*}; done; }`,
   ...deviceLoops('walk "$p"', 'walk "$p"'),
   'set -- $W',
   '[ $# -gt 0 ] || exit 0',

@@ -73,7 +73,8 @@ export const PCI_SYSFS_COMMAND = [
   ...deviceLoops(
     'f=; [ -r "$i/fw_ver" ] && read -r f < "$i/fw_ver"; printf \'ib\\t%s\\t%s\\t%s\\n\' "${i##*/}" "$p" "$f"; for q in "$i"/ports/*; do [ -d "$q" ] || continue; s=; l=; r=; ' +
       '[ -r "$q/state" ] && read -r s < "$q/state"; [ -r "$q/link_layer" ] && read -r l < "$q/link_layer"; [ -r "$q/rate" ] && read -r r < "$q/rate"; ' +
-      `printf 'port\\t%s\\t%s\\t%s\\t%s\\t%s\\n' "\${i##*/}" "\${q##*/}" "$s" "$l" "$r"; if [ -d "$q/counters" ]; then cnt cnt; fi; ${GID_LINES}; done; emit "$p"`,
+      'printf \'port\\t%s\\t%s\\t%s\\t%s\\t%s\\n\' "${i##*/}" "${q##*/}" "$s" "$l" "$r"; if [ -d "$q/counters" ]; then cnt cnt; fi; ' +
+      `${GID_LINES}; done; emit "$p"`,
     'printf \'gpu\\t%s\\n\' "$p"; emit "$p"',
   ),
   // The second reading: a second later, the same counters of the same ports and devices.

@@ -37,9 +37,10 @@ export function checkPreconditions(
   for (const h of hosts) {
     const check = readPerftestCheck(h.report);
     if (!check) {
-      refusals.push(
-        `${h.host}: ${h.report.connectionLost ? t('could not tell whether perftest is installed (the check did not run to its end: connection lost)') : t('could not tell whether perftest is installed (the check did not run to its end)')}`,
-      );
+      const unknown = h.report.connectionLost
+        ? t('could not tell whether perftest is installed (the check did not run to its end: connection lost)')
+        : t('could not tell whether perftest is installed (the check did not run to its end)');
+      refusals.push(`${h.host}: ${unknown}`);
       continue;
     }
     checks.set(h.host, check);
@@ -54,24 +55,32 @@ export function checkPreconditions(
       );
     }
     const active = (rdmaPorts(h.report) ?? []).filter((p) => p.active === true);
-    if (active.length === 0)
-      refusals.push(
-        `${h.host}: ${t('no active RDMA port ({0}): nothing to measure', rdmaPorts(h.report) === null ? t('no RDMA device was read') : t('every port is down or not yet active'))}`,
-      );
+    if (active.length === 0) {
+      const why = rdmaPorts(h.report) === null ? t('no RDMA device was read') : t('every port is down or not yet active');
+      refusals.push(`${h.host}: ${t('no active RDMA port ({0}): nothing to measure', why)}`);
+    }
   }
   return { refusals, skippedModes, busy: hosts.flatMap((h) => busyGpus(h, gpus(h))), checks };
 }
 
 function perftestRefusals(h: DiagnosedHost, check: PerftestCheck, gpuModes: readonly ProveMode[]): string[] {
-  if (check.ibWriteBw === null)
-    return [
-      `${h.host}: ${t("perftest's ib_write_bw is not installed (not on the login PATH): {0}; {1}. gdr-doctor installs nothing.", perftestInstallHint(h.report), cudaBuildHint())}`,
-    ];
+  if (check.ibWriteBw === null) {
+    const missing = t(
+      "perftest's ib_write_bw is not installed (not on the login PATH): {0}; {1}. gdr-doctor installs nothing.",
+      perftestInstallHint(h.report),
+      cudaBuildHint(),
+    );
+    return [`${h.host}: ${missing}`];
+  }
   if (gpuModes.length > 0 && !check.cuda) {
     const modes = gpuModes.length > 1 ? t('the {0} modes', gpuModes.join(t(' and '))) : t('the {0} mode', gpuModes[0]);
-    return [
-      `${h.host}: ${t('{0} was built without CUDA ("ib_write_bw --help" has no --use_cuda), so {1} cannot run: {2}. Or measure host memory only.', check.ibWriteBw, modes, cudaBuildHint())}`,
-    ];
+    const withoutCuda = t(
+      '{0} was built without CUDA ("ib_write_bw --help" has no --use_cuda), so {1} cannot run: {2}. Or measure host memory only.',
+      check.ibWriteBw,
+      modes,
+      cudaBuildHint(),
+    );
+    return [`${h.host}: ${withoutCuda}`];
   }
   return [];
 }

@@ -128,7 +128,9 @@ function srvCall(ctx: ScriptContext, m: Measurement, ports: readonly number[]): 
 
 function cliCall(ctx: ScriptContext, m: Measurement, server: string, port: string, retries: number): string {
   const [limit, numa, ...args] = side(ctx, m, m.client).split(' ');
-  return `cli ${checked(ID, 'measurement id', m.id)} ${limit} ${numa} ${shQuote(checked(ADDRESS, 'server address', server))} ${port} ${int('retries', retries, 0, 600)} ${args.join(' ')}`;
+  const id = checked(ID, 'measurement id', m.id);
+  const address = shQuote(checked(ADDRESS, 'server address', server));
+  return `cli ${id} ${limit} ${numa} ${address} ${port} ${int('retries', retries, 0, 600)} ${args.join(' ')}`;
 }
 
 /** Both sides on one host: the server, then the client once it listens, over loopback TCP. */
@@ -169,12 +171,13 @@ const CLIENT_RETRIES = 5;
  */
 export function slurmNodeScript(ctx: ScriptContext, runs: readonly { m: Measurement; port: number }[], serverNode: string): string {
   const node = checked(ADDRESS, 'node name', serverNode);
-  const lines = runs.map(({ m, port }) =>
-    [
-      `if [ "$N" = ${shQuote(node)} ]; then if ${srvCall(ctx, m, [port])} && waitlisten "$P" ${LISTEN_POLLS}; then printf '%s L %s\\n' "$T" ${m.id}; fi; [ -n "$SP" ] && wait "$SP"`,
+  const lines = runs.map(({ m, port }) => {
+    const serve = `if ${srvCall(ctx, m, [port])} && waitlisten "$P" ${LISTEN_POLLS}; then printf '%s L %s\\n' "$T" ${m.id}; fi`;
+    return [
+      `if [ "$N" = ${shQuote(node)} ]; then ${serve}; [ -n "$SP" ] && wait "$SP"`,
       `else ${cliCall(ctx, m, node, String(port), SLURM_CLIENT_RETRIES)}; clidone; fi`,
-    ].join('\n'),
-  );
+    ].join('\n');
+  });
   return [...head(ctx), 'N=${SLURMD_NODENAME:-$(hostname 2>/dev/null || uname -n)}', ...lines, ''].join('\n');
 }
 

@@ -18,6 +18,9 @@ import { PROOF_PROBE_COMMANDS } from './probe';
 import { ScriptContext, ScriptEvent, ScriptEventReader, slurmNodeScript } from './scripts';
 import { t } from '../l10n';
 
+// srun's options for the two tasks of one proof, one per node, each with the GPUs it asked for.
+const TWO_TASKS = '--nodes=2 --ntasks=2 --ntasks-per-node=1 ${GP:+--gres=gpu:$GP} --label --kill-on-bad-exit=0 --job-name=gdr-doctor-prove';
+
 export interface SlurmNodes {
   readonly login: string;
   /** The measured node (the client) and its peer (the server), as Slurm names them. */
@@ -153,7 +156,7 @@ export function loginScript(ctx: ScriptContext, n: SlurmNodes, runs: readonly { 
     `C=${shQuote(cmd)}`,
     RUN_TOOL,
     ...(gpus ? [gpuGresLine(`${n.host},${n.peer}`)] : ['GP=']),
-    `R srun${partition} --nodelist=${shQuote(`${n.host},${n.peer}`)} --nodes=2 --ntasks=2 --ntasks-per-node=1 \${GP:+--gres=gpu:$GP} --label --kill-on-bad-exit=0 --job-name=gdr-doctor-prove --time=${minutes} --immediate=30 /bin/sh -c "$C"; rc=$?`,
+    `R srun${partition} --nodelist=${shQuote(`${n.host},${n.peer}`)} ${TWO_TASKS} --time=${minutes} --immediate=30 /bin/sh -c "$C"; rc=$?`,
     `printf '%s X %s\\n' "$T" "$rc"`,
     '',
   ].join('\n');

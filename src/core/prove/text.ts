@@ -14,9 +14,15 @@ export function formatProof(report: ProofReport): string {
   }
   const endsHeading = t('NIC → other end');
   const width = Math.max(...report.gpus.map((g) => displayWidth(ends(g))), displayWidth(endsHeading));
-  lines.push(
-    `  ${'GPU'.padEnd(6)}${padEndColumns(endsHeading, width + 2)}${padEndColumns(t('mode'), 9)}${'Gb/s'.padStart(8)}${padStartColumns(t('line'), 7)}${padStartColumns(t('ratio'), 7)}  ${t('result')}`,
-  );
+  const columns = [
+    'GPU'.padEnd(6),
+    padEndColumns(endsHeading, width + 2),
+    padEndColumns(t('mode'), 9),
+    'Gb/s'.padStart(8),
+    padStartColumns(t('line'), 7),
+    padStartColumns(t('ratio'), 7),
+  ];
+  lines.push(`  ${columns.join('')}  ${t('result')}`);
   for (const g of report.gpus) lines.push(...gpuLines(g, width), '');
   for (const s of report.skipped) lines.push(`  ${t('not measured: {0}', s)}`);
   if (report.status === 'cancelled') lines.push(`  ${t('Cancelled: perftest was stopped on every host; what had ended is shown.')}`);

@@ -18,11 +18,16 @@ export function diagnosisJson(report: ProbeReport, diagnosis: Diagnosis, target?
   };
 }
 
+/** Why a report is partial: the connection lost, the deadline reached; empty when it is whole. */
+function partialWords(report: ProbeReport): string {
+  return `${report.connectionLost ? t(' (connection lost: partial)') : ''}${report.timedOut ? t(' (deadline reached: partial)') : ''}`;
+}
+
 export function formatMarkdownReport(report: ProbeReport, diagnosis: Diagnosis): string {
   const lines = [
     `# ${t('GPUDirect RDMA report: {0}', inlineCode(report.host))}`,
     '',
-    `${t('Collected {0} in {1} ms', report.collectedAt, report.durationMs)}${report.connectionLost ? t(' (connection lost: partial)') : ''}${report.timedOut ? t(' (deadline reached: partial)') : ''}.`,
+    `${t('Collected {0} in {1} ms', report.collectedAt, report.durationMs)}${partialWords(report)}.`,
     '',
     `## ${t('Findings ({0})', countFindings(diagnosis.findings))}`,
     '',
@@ -66,7 +71,8 @@ function pairsMarkdown(pairs: readonly GpuNicPair[]): string[] {
   if (pairs.length === 0) return [];
   const rows = pairs.map((p) => {
     const nics = p.nics.map((n) => n.device ?? n.nic).join(', ') || t('none');
-    return `| ${cell(p.gpu)} | ${cell(nics)} | ${cell(p.link ?? '-')} | ${cell(p.numaNode ?? '?')} | ${p.gdr === null ? t('unknown') : p.gdr ? t('yes') : t('no')} | ${cell(p.reason)} |`;
+    const gdr = p.gdr === null ? t('unknown') : p.gdr ? t('yes') : t('no');
+    return `| ${cell(p.gpu)} | ${cell(nics)} | ${cell(p.link ?? '-')} | ${cell(p.numaNode ?? '?')} | ${gdr} | ${cell(p.reason)} |`;
   });
   const head = ['GPU', 'NIC', t('Link'), 'NUMA', 'GDR', t('Why')];
   return [`## ${t('Nearest RDMA NIC per GPU')}`, '', `| ${head.join(' | ')} |`, '|---|---|---|---|---|---|', ...rows, ''];

@@ -48,5 +48,6 @@ function modeRow(g: GpuProof, m: ModeOutcome): string {
   const ok = m.status === 'ok';
   const why = ok ? '' : [m.status, m.reason, ...m.explainedBy].filter((x): x is string => !!x).join('; ');
   const ratio = m.ratio === null ? '' : pct(m.ratio);
-  return `| ${cell(g.gpu)} | ${cell(`${g.client.device}:${g.client.port}`)} | ${m.mode} | ${m.gbps ?? ''} | ${m.lineRateGbps ?? ''} | ${ratio} | ${why ? inlineCode(why).replace(/\|/g, '\\|') : ''} |`;
+  const whyCell = why ? inlineCode(why).replace(/\|/g, '\\|') : '';
+  return `| ${cell(g.gpu)} | ${cell(`${g.client.device}:${g.client.port}`)} | ${m.mode} | ${m.gbps ?? ''} | ${m.lineRateGbps ?? ''} | ${ratio} | ${whyCell} |`;
 }

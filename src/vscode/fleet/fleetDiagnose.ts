@@ -41,9 +41,8 @@ export async function diagnoseFleet(ctx: Ctx, fleet: FleetConfig, only?: readonl
     ? vscode.l10n.t('Diagnosing {0} host(s) of fleet {1}', hosts.length, fleet.name)
     : vscode.l10n.t('Diagnosing fleet {0}', fleet.name);
   let probed: FleetHostResult[] | undefined;
-  ctx.log.info(
-    `${label}: diagnosing ${hosts.length} host(s) ${fleet.via === undefined ? 'over direct SSH' : `through ${fleet.via} with ${fleet.with ?? 'the tool it offers'}`}`,
-  );
+  const route = fleet.via === undefined ? 'over direct SSH' : `through ${fleet.via} with ${fleet.with ?? 'the tool it offers'}`;
+  ctx.log.info(`${label}: diagnosing ${hosts.length} host(s) ${route}`);
   await withNotificationProgress(title, true, async (progress, token) => {
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());

@@ -50,13 +50,15 @@ export async function applyGroupFix(ctx: Ctx, node: HostsNode & { kind: 'fleetGr
     () => runLimited(hosts, limit, (h) => prepareOne(ctx, h, fixId, marker)),
   );
   const ready = prepared.filter((p): p is Prepared & { plan: FixPlan } => p.plan?.status === 'ready');
-  const text = `${fleet.via !== undefined ? `${vscode.l10n.t('Each host over SSH through {0} (as {1}).', fleet.via, `ssh -J ${fleet.via} <host>`)}\n\n` : ''}${groupPlanText(fixId, prepared)}`;
+  const jump =
+    fleet.via !== undefined
+      ? `${vscode.l10n.t('Each host over SSH through {0} (as {1}).', fleet.via, `ssh -J ${fleet.via} <host>`)}\n\n`
+      : '';
+  const text = `${jump}${groupPlanText(fixId, prepared)}`;
   ctx.log.info(`plan for ${foldHostList(hosts.map((h) => h.label))}:\n${text}`);
   if (ready.length === 0) {
-    await showError(
-      ctx,
-      `${vscode.l10n.t('{0} on {1} ({2}): nothing to apply.', fixId, fleet.name, node.group.label)} ${prepared.map((p) => (p.plan ? `${p.host.label}: ${p.plan.summary}` : `${p.host.label}: ${p.error}`))[0]}`,
-    );
+    const first = prepared.map((p) => (p.plan ? `${p.host.label}: ${p.plan.summary}` : `${p.host.label}: ${p.error}`))[0];
+    await showError(ctx, `${vscode.l10n.t('{0} on {1} ({2}): nothing to apply.', fixId, fleet.name, node.group.label)} ${first}`);
     return;
   }
   if (text.split('\n').length > LONG_PLAN_LINES) await ctx.plans.open(fleet.name, fixId, text);

@@ -61,9 +61,11 @@ export class Diagnoser {
         return undefined;
       }
       model.setOutcome(host.id, outcome);
-      log.info(
-        `${host.label}: ${outcome.kind === 'diagnosed' ? `${outcome.diagnosis.findings.length} finding(s) in ${outcome.report.durationMs} ms` : `failed (${outcome.step}): ${outcome.message}`}`,
-      );
+      const result =
+        outcome.kind === 'diagnosed'
+          ? `${outcome.diagnosis.findings.length} finding(s) in ${outcome.report.durationMs} ms`
+          : `failed (${outcome.step}): ${outcome.message}`;
+      log.info(`${host.label}: ${result}`);
       return outcome;
     } catch (e) {
       model.setWorking(host.id, false);

@@ -70,10 +70,13 @@ function gpuTooltip(g: GpuProof, proof: ProofReport): string {
     g.verdict,
     '',
     `${g.client.host} ${g.gpu} ${g.client.device}:${g.client.port} → ${other}`,
-    ...g.modes.map(
-      (m) =>
-        `${m.mode}: ${m.status === 'ok' ? t('{0} Gb/s of {1} Gb/s{2}', String(m.gbps), m.lineRateGbps ?? '?', inParens(m.ratio)) : `${m.status}${m.reason ? ` — ${m.reason}` : ''}`}`,
-    ),
+    ...g.modes.map((m) => {
+      const outcome =
+        m.status === 'ok'
+          ? t('{0} Gb/s of {1} Gb/s{2}', String(m.gbps), m.lineRateGbps ?? '?', inParens(m.ratio))
+          : `${m.status}${m.reason ? ` — ${m.reason}` : ''}`;
+      return `${m.mode}: ${outcome}`;
+    }),
     ...g.modes.flatMap((m) => m.explainedBy.map((e) => t('explained by {0}', e))),
     ...g.notes.map((n) => t('note: {0}', n)),
     '',

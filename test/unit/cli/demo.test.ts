@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { CLI } from '../../support/paths';
+import { joinedRegExp } from '../../support/joinedRegExp';
 
 function cli(args: string[]) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
@@ -21,7 +22,13 @@ describe('gdr-doctor fix --demo (built CLI)', () => {
     assert.match(r.stdout, /- Simulated: the demo host is replayed from recordings/);
     assert.match(
       r.stdout,
-      /^demo-hgx-h100 \(replayed\): load-peermem applied \(SIMULATED on the demo host: nothing runs on any machine\): nvidia_peermem is loaded and registered \(nv_mem\)\.$/m,
+      joinedRegExp(
+        [
+          /^demo-hgx-h100 \(replayed\): load-peermem applied/,
+          / \(SIMULATED on the demo host: nothing runs on any machine\): nvidia_peermem is loaded and registered \(nv_mem\)\.$/,
+        ],
+        'm',
+      ),
     );
     const after = r.stdout.slice(r.stdout.indexOf('demo-hgx-h100 (replayed) after load-peermem (simulated):'));
     assert.ok(after.length > 0, r.stdout);

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CLI, FIXTURES } from '../../support/paths';
 import { H100_STUBS, makeFakeHost } from '../probe/fakeHost';
+import { joinedRegExp } from '../../support/joinedRegExp';
 
 function cli(args: string[]) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
@@ -106,7 +107,13 @@ describe('gdr-doctor diagnose (offline paths)', () => {
     assert.match(findings, /^ {2}findings:\n {4}ERROR gpu\.none: nvidia-smi is not installed: no NVIDIA driver\n/);
     assert.match(
       findings,
-      /^ {10}8 more findings following from this one \(nothing they show can change the answer until it is solved\):\n {12}info {2}probe\.command-failed: Could not read `numactl -H`: command not found \(exit 127\)\n {18}> numactl -H: /m,
+      joinedRegExp(
+        [
+          /^ {10}8 more findings following from this one \(nothing they show can change the answer until it is solved\):/,
+          /\n {12}info {2}probe\.command-failed: Could not read `numactl -H`: command not found \(exit 127\)\n {18}> numactl -H: /,
+        ],
+        'm',
+      ),
     );
     // Nothing else at the top level: every other line of the findings is indented under gpu.none.
     assert.deepEqual(

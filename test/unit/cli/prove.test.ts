@@ -7,6 +7,7 @@ import { DEFAULT_PROVE_OPTIONS, runProof } from '../../../src/core/prove';
 import { CLI } from '../../support/paths';
 import { fixture } from '../diagnosis/hostReport';
 import { healthyHost, pickedAs } from '../prove/proofHosts';
+import { joinedRegExp } from '../../support/joinedRegExp';
 
 function cli(args: string[]) {
   const r = spawnSync(process.execPath, [CLI, 'prove', ...args], { encoding: 'utf8', env: { ...process.env, SSH_AUTH_SOCK: '' } });
@@ -37,7 +38,10 @@ describe('gdr-doctor prove: usage', function () {
     assert.equal(r.status, 0);
     assert.match(
       r.stdout,
-      /host memory \(the yardstick\), GPU memory through the peer-memory module, GPU memory\nthrough dma-buf \(--use_cuda_dmabuf\); the GPU named by its PCI address \(--use_cuda_bus_id/,
+      joinedRegExp([
+        /host memory \(the yardstick\), GPU memory through the peer-memory module, GPU memory/,
+        /\nthrough dma-buf \(--use_cuda_dmabuf\); the GPU named by its PCI address \(--use_cuda_bus_id/,
+      ]),
     );
   });
 

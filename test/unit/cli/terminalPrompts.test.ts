@@ -15,6 +15,7 @@ import {
   terminalPrompts,
 } from '../../../src/cli/terminalPrompts';
 import { applyKeys, rawTtyTerminal } from '../../../src/cli/ttyLine';
+import { joinedRegExp } from '../../support/joinedRegExp';
 
 const FP = 'SHA256:AdILD1j57/+RTi50QHLP21DhPr1YLSZof/48sok0Trs';
 const question: HostKeyQuestion = {
@@ -194,7 +195,10 @@ describe('terminal prompts: non-interactive', () => {
     assert.equal(notices.length, 1);
     assert.match(
       notices[0],
-      /^gdr-doctor: not asking questions \(--batch\): an unknown host key is refused, so hosts must already be in known_hosts \(or set StrictHostKeyChecking accept-new\)/,
+      joinedRegExp([
+        /^gdr-doctor: not asking questions \(--batch\)/,
+        /: an unknown host key is refused, so hosts must already be in known_hosts \(or set StrictHostKeyChecking accept-new\)/,
+      ]),
     );
   });
 

@@ -24,8 +24,10 @@ const spec = JSON.parse(fs.readFileSync(path.join(PROFILE, 'sysfs.json'), 'utf8'
 const profileGids = (JSON.parse(fs.readFileSync(path.join(PROFILE, 'profile.json'), 'utf8')) as { gids: Gids }).gids;
 const lspciText = fs.readFileSync(path.join(FIXTURES, 'lspci/hgx-h100-pex890xx-cx7-full-vvv-acs-off.txt'), 'utf8');
 const ATTRS = ['class', 'vendor', 'device', 'numa_node', 'max_link_speed', 'max_link_width', 'current_link_speed', 'current_link_width'];
-const KEEP =
-  /^([0-9a-f]{2,}:|\s*(Capabilities: \[[0-9a-f]+ v[0-9]+\] (Access Control Services|Address Translation Service)|Capabilities: <access denied>|ACSCap:|ACSCtl:|ATSCtl:))/;
+// What is kept of lspci -vvv: each device's first line, the ACS and ATS capabilities and their registers.
+const ACS_ATS_CAPABILITY = /Capabilities: \[[0-9a-f]+ v[0-9]+\] (Access Control Services|Address Translation Service)/;
+const ACS_ATS_REGISTERS = /Capabilities: <access denied>|ACSCap:|ACSCtl:|ATSCtl:/;
+const KEEP = new RegExp(`^([0-9a-f]{2,}:|\\s*(${ACS_ATS_CAPABILITY.source}|${ACS_ATS_REGISTERS.source}))`);
 
 export const bdfOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 const pathOf = (tree: Spec, bdf: string) => `/sys/devices/${Object.keys(tree.pci).find((p) => p.endsWith(`/${bdf}`))}`;

@@ -6,6 +6,7 @@ import { FixPlan, RemoteShell, ShellResult, applyFix, planFix } from '../../../s
 import { Parsed, ok } from '../../../src/core/parsers/result';
 import { PersistState } from '../../../src/core/fixes';
 import { CONF, LOADED_NOT_PERSISTED, NEEDS_PEERMEM, SUDO, persistState, report } from './hosts';
+import { joinedRegExp } from '../../support/joinedRegExp';
 
 const MARKER = 'gdr-doctor-sudo-feedc0ffee';
 
@@ -125,7 +126,13 @@ describe('applying fix plans', () => {
     );
     assert.match(
       result.message,
-      /"load nvidia_peermem \(modprobe nvidia_peermem\)" failed \(exit 1\): nothing was changed\. This is peermem\.ofed-mismatch.* Nothing was persisted\. The host printed:\nmodprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument$/s,
+      joinedRegExp(
+        [
+          /"load nvidia_peermem \(modprobe nvidia_peermem\)" failed \(exit 1\): nothing was changed\. This is peermem\.ofed-mismatch.*/,
+          / Nothing was persisted\. The host printed:\nmodprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument$/,
+        ],
+        's',
+      ),
     );
   });
 
@@ -135,7 +142,13 @@ describe('applying fix plans', () => {
     assert.equal(result.status, 'failed');
     assert.match(
       result.message,
-      /^"add the line "nvidia-peermem" to \/etc\/modules-load\.d\/nvidia-peermem\.conf .*" failed \(exit 1\): the steps before it ran, nothing after it\. The host printed:\nmktemp: failed/s,
+      joinedRegExp(
+        [
+          /^"add the line "nvidia-peermem" to \/etc\/modules-load\.d\/nvidia-peermem\.conf .*"/,
+          / failed \(exit 1\): the steps before it ran, nothing after it\. The host printed:\nmktemp: failed/,
+        ],
+        's',
+      ),
     );
     assert.deepEqual(result.findings, []);
   });

@@ -55,7 +55,9 @@ describe('relay transport through real pdsh and clush', function () {
 
   it("pdsh: a node dying mid-line costs the others nothing (pdsh glues the next node's line to its cut one)", async () => {
     // n3 is killed after half a line; pdsh prints that half without a newline, then n1's and n2's lines.
-    const cmd = `if [ "$GDR_NODE" = n3 ]; then printf "%s B n3\\nQUJD" ${TAG}; kill -KILL $$; fi; sleep 0.5; printf "%s B %s\\nQUJD\\n%s E 0\\n" ${TAG} "$GDR_NODE" ${TAG}`;
+    const cmd =
+      `if [ "$GDR_NODE" = n3 ]; then printf "%s B n3\\nQUJD" ${TAG}; kill -KILL $$; fi;` +
+      ` sleep 0.5; printf "%s B %s\\nQUJD\\n%s E 0\\n" ${TAG} "$GDR_NODE" ${TAG}`;
     const run = await runLoginCollecting(host, `pdsh -R ssh -f 3 -w 'n[1-3]' '${cmd}'`, 60_000);
     assert.match(run.stdout.toString(), new RegExp(`n3: QUJDn[12]: ${TAG} B`), 'pdsh glued the lines (what this test is about)');
     const d = demux('pdsh', TAG, run, ['n1', 'n2', 'n3']);

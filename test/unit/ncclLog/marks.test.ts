@@ -5,6 +5,7 @@ import { analyzeNcclLogChunks, analyzeNcclLogText, NcclLogAnalyzer } from '../..
 import { MAX_RELATED } from '../../../src/core/ncclLog/markCauses';
 import { MAX_MARKS, rewordSocketMarks } from '../../../src/core/ncclLog/marks';
 import { readFixture } from '../../support/parsing';
+import { joinedRegExp } from '../../support/joinedRegExp';
 
 const log = (name: string) => readFixture('nccl-log', name);
 const NO_MODULE = 'ib-no-module-2-containers-part1-start-cut.txt';
@@ -41,7 +42,10 @@ describe('NCCL log marks for the Problems panel', () => {
     const known = rewordSocketMarks(socket, ['mlx5_0:1 on gpu01']);
     assert.match(
       known[0].message,
-      /^Using network Socket while InfiniBand devices exist \(mlx5_0:1 on gpu01\): NCCL sends over TCP, without RDMA or GPU Direct RDMA \(and \d+ more lines: related information\)$/,
+      joinedRegExp([
+        /^Using network Socket while InfiniBand devices exist \(mlx5_0:1 on gpu01\)/,
+        /: NCCL sends over TCP, without RDMA or GPU Direct RDMA \(and \d+ more lines: related information\)$/,
+      ]),
     );
   });
 

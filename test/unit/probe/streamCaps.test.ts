@@ -91,7 +91,8 @@ describe('runProbe with huge streams', () => {
       'B'.repeat(STDERR_KEEP_BYTES),
       `1010 more bytes on stderr were cut (the first ${STDERR_KEEP_BYTES} are kept above)`,
       'A'.repeat(PREAMBLE_KEEP_BYTES),
-      `${noise.length - PREAMBLE_KEEP_BYTES + 5000} more bytes printed before the probe started (the login shell's output) were cut (the first ${PREAMBLE_KEEP_BYTES} are kept above)`,
+      `${noise.length - PREAMBLE_KEEP_BYTES + 5000} more bytes printed before the probe started (the login shell's output)` +
+        ` were cut (the first ${PREAMBLE_KEEP_BYTES} are kept above)`,
     ]);
   });
 

@@ -6,6 +6,7 @@ import type { SideRuns } from '../../../src/core/prove/outcome';
 import type { Measurement } from '../../../src/core/prove/plan';
 import { fixture } from '../diagnosis/hostReport';
 import { healthyHost, perftestCheck, pickedAs } from './proofHosts';
+import { joinedRegExp } from '../../support/joinedRegExp';
 
 const OUTPUTS: Record<string, { client: string; server: string }> = {
   host: { client: 'perftest/write-bw-host-ib-t9k-client-all-sizes.txt', server: 'perftest/write-bw-host-ib-t9k-server-all-sizes.txt' },
@@ -131,7 +132,10 @@ describe('runProof', () => {
     assert.deepEqual(ran, []);
     assert.match(
       r.refusals[0],
-      /^gpu-a: perftest's ib_write_bw is not installed \(not on the login PATH\): install it with `apt install perftest` \(Ubuntu 22\.04\.5 LTS\); distribution packages are built without CUDA/,
+      joinedRegExp([
+        /^gpu-a: perftest's ib_write_bw is not installed \(not on the login PATH\)/,
+        /: install it with `apt install perftest` \(Ubuntu 22\.04\.5 LTS\); distribution packages are built without CUDA/,
+      ]),
     );
   });
 

@@ -97,15 +97,18 @@ export function launchLine(l: NcclLaunch): string {
 }
 
 /** Prints the -J file of rank 0's node, one `<T> B` line per base64 line, and removes it. */
+/** srun's options for one short task on one node, named after the proof. */
+function oneTaskOptions(tag: string): string {
+  return `--nodes=1 --ntasks=1 --job-name=${jobName(tag)} --time=1 --immediate=30`;
+}
+
 function fetchJson(l: NcclLaunch): string[] {
   const f = shQuote(jsonPath(l.tag));
   const print = `while read -r b; do printf '%s B %s\\n' "$T" "$b"; done`;
   const read = `if [ -s ${f} ]; then base64 ${f}; fi; rm -f ${f}`;
   if (l.launcherIsFirstNode) return [`{ ${read}; } 2>/dev/null | ${print}`];
   if (l.options.launcher === 'slurm')
-    return [
-      `R srun --nodelist=${shQuote(l.nodes[0])} --nodes=1 --ntasks=1 --job-name=${jobName(l.tag)} --time=1 --immediate=30 /bin/sh -c ${shQuote(read)} 2>/dev/null | ${print}`,
-    ];
+    return [`R srun --nodelist=${shQuote(l.nodes[0])} ${oneTaskOptions(l.tag)} /bin/sh -c ${shQuote(read)} 2>/dev/null | ${print}`];
   return [`R ssh -o BatchMode=yes -o ConnectTimeout=10 ${shQuote(l.nodes[0])} ${shQuote(read)} 2>/dev/null | ${print}`];
 }
 

@@ -15,16 +15,19 @@ export interface NcclPreconditions {
   readonly busy: BusyGpu[];
 }
 
+/** The nccl-tests binary is missing: where it was looked for, and how to build it. */
+function notInstalledText(binary: string, testsDir: string | null): string {
+  const where = testsDir === null ? t('on the PATH') : t('in {0}', testsDir);
+  return t('{0} of nccl-tests is not {1}: {2}. gdr-doctor installs nothing.', binary, where, ncclTestsBuildHint());
+}
+
 export function checkNcclPreconditions(nodes: readonly DiagnosedHost[], o: NcclProveOptions, mpirunOnLauncher: boolean): NcclPreconditions {
   const refusals: string[] = [];
   const checks = new Map<string, NcclTestsCheck>();
   for (const n of nodes) {
     const c = readNcclTestsCheck(n.report);
     if (!c) refusals.push(`${n.host}: ${t('could not tell whether nccl-tests is installed (the check did not run to its end)')}`);
-    else if (c.binary === null)
-      refusals.push(
-        `${n.host}: ${t('{0} of nccl-tests is not {1}: {2}. gdr-doctor installs nothing.', binaryOf(o.op), o.testsDir === null ? t('on the PATH') : t('in {0}', o.testsDir), ncclTestsBuildHint())}`,
-      );
+    else if (c.binary === null) refusals.push(`${n.host}: ${notInstalledText(binaryOf(o.op), o.testsDir)}`);
     else checks.set(n.host, c);
   }
   const paths = new Set([...checks.values()].map((c) => c.binary));

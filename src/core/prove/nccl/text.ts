@@ -33,10 +33,10 @@ function gdrLines(r: NcclProofReport): string[] {
 function ceilingLines(r: NcclProofReport): string[] {
   const c = r.verdict?.bandwidth.ceiling;
   if (!c) return [];
-  const nodes = c.nodes.map(
-    (n) =>
-      `  ${n.host}: ${n.ports.map((p) => `${p.port} ${p.gbps === null ? '?' : p.gbps} Gb/s`).join(', ') || t('no RDMA port for its GPUs')} → ${n.gigabytesPerSecond === null ? '?' : n.gigabytesPerSecond} GB/s`,
-  );
+  const nodes = c.nodes.map((n) => {
+    const ports = n.ports.map((p) => `${p.port} ${p.gbps === null ? '?' : p.gbps} Gb/s`).join(', ') || t('no RDMA port for its GPUs');
+    return `  ${n.host}: ${ports} → ${n.gigabytesPerSecond === null ? '?' : n.gigabytesPerSecond} GB/s`;
+  });
   return [t('What the NICs allow:'), ...nodes, `  ${VERDICT_TEXT.rule}`];
 }
 

@@ -21,6 +21,7 @@ export interface GidChoice {
 }
 
 const ZERO = '0000:0000:0000:0000:0000:0000:0000:0000';
+const FAILS_BEFORE_2_26 = 'NCCL before 2.26 fails the connection ("read failed in ncclIbRoceGetVersionNum")';
 
 function words(gid: string): number[] {
   return gid.split(':').map((w) => parseInt(w, 16));
@@ -89,7 +90,7 @@ export function ncclGidChoice(table: readonly GidEntry[], version: NcclVersion, 
       return {
         index: null,
         entry: null,
-        how: `ncclIbRoceGetVersionNum cannot read gid_attrs/types/${curVersion === null ? index : cand} (an empty slot): NCCL before 2.26 fails the connection ("read failed in ncclIbRoceGetVersionNum")`,
+        how: `ncclIbRoceGetVersionNum cannot read gid_attrs/types/${curVersion === null ? index : cand} (an empty slot): ${FAILS_BEFORE_2_26}`,
       };
     }
     if ((curVersion !== candVersion || !routable(cur)) && candVersion === wanted) index = cand;

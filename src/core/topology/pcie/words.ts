@@ -99,10 +99,15 @@ export function linkWords(node: PcieNode, link: PcieLink): string {
     link.maxWidth ?? '?',
   );
   if (!link.degraded) return `${head} ${t('Running at its maximum.')}`;
-  if (link.speedOnly && node.kind === 'gpu') {
-    return `${head} ${t('A GPU lowers its link speed when idle to save power: read it again under load (nvidia-smi -q, "PCIe Generation Current"). A lower width is never an idle state.')}`;
-  }
-  return `${head} ${t('Trained below its maximum: GPUDirect RDMA traffic over it gets only part of the bandwidth — the most common hardware reason for "GPUDirect RDMA works but is slow". Check the slot (its wiring, riser, BIOS bifurcation), reseat the card, look for AER errors.')}`;
+  const why =
+    link.speedOnly && node.kind === 'gpu'
+      ? t(
+          'A GPU lowers its link speed when idle to save power: read it again under load (nvidia-smi -q, "PCIe Generation Current"). A lower width is never an idle state.',
+        )
+      : t(
+          'Trained below its maximum: GPUDirect RDMA traffic over it gets only part of the bandwidth — the most common hardware reason for "GPUDirect RDMA works but is slow". Check the slot (its wiring, riser, BIOS bifurcation), reseat the card, look for AER errors.',
+        );
+  return `${head} ${why}`;
 }
 
 function ids(node: PcieNode): string {

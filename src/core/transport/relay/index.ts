@@ -17,8 +17,9 @@ export { ENV as RELAY_ENV, loginScript, nodeCommand, nodeKeys, RUN_TOOL } from '
 export { NodeStream, RelayDemux } from './demux';
 export type { Contest } from './demux';
 
+const C_LOCALE_WITH_SBIN = 'LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH\n';
 // One name per `command -v`: dash prints only the first of several.
-const DETECT_SCRIPT = `LC_ALL=C; export LC_ALL\nPATH=$PATH:/usr/sbin:/sbin; export PATH\nfor t in ${RELAY_TOOLS.map(relayCommand).join(' ')}; do command -v "$t"; done\n`;
+const DETECT_SCRIPT = `${C_LOCALE_WITH_SBIN}for t in ${RELAY_TOOLS.map(relayCommand).join(' ')}; do command -v "$t"; done\n`;
 
 /** The relay tools the login node has, from `command -v` (Slurm: srun), in the order of preference. */
 export async function detectRelayTools(client: Client, signal?: AbortSignal): Promise<RelayTool[]> {

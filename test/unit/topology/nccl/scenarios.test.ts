@@ -58,7 +58,8 @@ describe('NCCL verdicts on a GB200 tray (C2C; every GPU↔NIC cell SYS in nvidia
     ['2.25.1', [], 'PHB', false],
   ];
   for (const [version, env, path, gdr] of rows) {
-    it(`NCCL ${version ?? 'newest'}${env.length ? ` ${env.join(' ')}` : ''}: each GPU uses its own Grace's NICs over ${path}, GPUDirect RDMA ${gdr ? 'on' : 'off'}`, async () => {
+    const job = `NCCL ${version ?? 'newest'}${env.length ? ` ${env.join(' ')}` : ''}`;
+    it(`${job}: each GPU uses its own Grace's NICs over ${path}, GPUDirect RDMA ${gdr ? 'on' : 'off'}`, async () => {
       const d = await run(GB200, version, env);
       assert.equal(d.nccl.topologySource, 'sysfs');
       assert.deepEqual(
