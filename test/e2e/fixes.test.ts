@@ -221,7 +221,8 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     await dialog().waitFor({ timeout: 60_000 });
     assert.match(
       await dialog().innerText(),
-      /^On fix-pw-as-pwuser: run `sudo modprobe nvidia_peermem`, then add the line "nvidia-peermem"/m,
+      // The module is loaded by the test before, so the plan only adds the line (no "run modprobe, then").
+      /^On fix-pw-as-pwuser: add the line "nvidia-peermem"/m,
     );
     const plan = await showPlan('persist-peermem');
     assert.match(plan, /\/etc\/modules-load\.d\/nvidia-peermem\.conf \(new\)/);
