@@ -52,7 +52,8 @@ describe('Clusters in a real VS Code (code-server + chromium + lab API server + 
     await inline(node, 'Diagnose Node');
     await setExpanded(node, true);
     await setExpanded(row(/^Findings/), true);
-    await row('GPUDirect RDMA is not enabled in the ClusterPolicy').waitFor({ timeout: 120_000 });
+    // The finding's short label (its title, 'GPUDirect RDMA is not enabled in the ClusterPolicy', is in its tooltip).
+    await row('RDMA off in ClusterPolicy').waitFor({ timeout: 120_000 });
     await workbench.screenshot('clusters-02-diagnosed');
     assert.ok(
       kube?.requests.some((q) => q.method === 'UPGRADE' && /container=nvidia-driver-ctr/.test(q.query)),

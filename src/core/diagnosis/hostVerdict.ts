@@ -57,6 +57,21 @@ export const shortWords = (): Readonly<Record<string, string>> => ({
   'nccl.socket-fallback': t('NCCL fell back to sockets'),
   'nccl.agrees': t('log agrees'),
   'nccl.not-compared': t('nothing to compare'),
+  'fleet.errors-differ': t('error counters differ'),
+  'fleet.ib-rate-differs': t('IB rate differs'),
+  'ib.port-errors': t('IB port errors'),
+  'net.plugin': t('NCCL net plugin'),
+  'operator.host-mofed': t('host MOFED mismatch'),
+  'operator.kernel-module-type': t('peermem vs dma-buf'),
+  'operator.mofed-not-ready': t('MOFED not ready'),
+  'operator.no-driver-pod': t('no driver pod'),
+  'operator.peermem-crashloop': t('peermem pod crashing'),
+  'operator.rdma-disabled': t('RDMA off in ClusterPolicy'),
+  'operator.unread': t('operator not read'),
+  'operator.validator-failing': t('validator failing'),
+  'pcie.aer-errors': t('PCIe AER errors'),
+  'roce.mtu-low': t('RoCE MTU low'),
+  'roce.traffic-class': t('RoCE traffic class'),
 });
 
 /** The longest text a finding's title may give (a sidebar at its default width shows about this much beside a host name). */
