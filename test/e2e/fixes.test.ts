@@ -96,16 +96,16 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
   }
 
   /** Clicks the finding's inline fix; returns the one-line question, and the plan Show Plan opens (the question is asked again). */
-  async function openPlan(): Promise<{ question: string; plan: string }> {
+  async function openPlan(host: string): Promise<{ question: string; plan: string }> {
     const finding = findingRow('peermem.not-loaded');
     await finding.waitFor();
     await inline(finding, LOAD_FIX);
     await dialog().waitFor({ timeout: 60_000 });
-    return { question: await dialog().locator('.dialog-message-container').innerText(), plan: await showPlan('load-peermem') };
+    return { question: await dialog().locator('.dialog-message-container').innerText(), plan: await showPlan('load-peermem', host) };
   }
 
   /** Show Plan in the confirmation: the plan's document, exact; the confirmation comes back. */
-  async function showPlan(fix: string): Promise<string> {
+  async function showPlan(fix: string, host: string): Promise<string> {
     await dialog()
       .locator('.monaco-button', { hasText: /^Show Plan$/ })
       .click();
@@ -113,7 +113,13 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
       .locator('.tabs-container .tab', { hasText: `${fix}.txt` })
       .first()
       .waitFor();
-    const plan = (await workbench.tab.locator('.part.editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+    // An earlier host's plan of the same fix may still be open under the same tab name: wait for this host's.
+    const text = async () => (await workbench.tab.locator('.part.editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+    let plan = await text();
+    for (let i = 0; i < 60 && !plan.startsWith(`${host}: ${fix} `); i++) {
+      await workbench.tab.waitForTimeout(500);
+      plan = await text();
+    }
     await dialog().waitFor();
     return plan;
   }
@@ -162,7 +168,7 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     await findingRow('peermem.not-loaded').hover();
     await findingRow('peermem.not-loaded').locator(`.actions .action-label[aria-label="${LOAD_FIX}"]`).waitFor();
     await workbench.screenshot('fixes-01-finding-with-inline-fix');
-    const { question, plan } = await openPlan();
+    const { question, plan } = await openPlan('fix-gdr');
     assert.strictEqual(question.trim(), 'Run `sudo modprobe nvidia_peermem` on fix-gdr?');
     assert.match(plan, /sudo -n [\s\S]*modprobe nvidia_peermem/);
     assert.deepStrictEqual(modprobes(host), [], 'nothing ran before Apply');
@@ -190,7 +196,7 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
   it("asks pwuser's sudo password in a password box, applies, and the password is in no log", async function () {
     const host = lab!.host('fix-pw');
     await diagnoseAndOpenFindings(PW_HOST, SUDO_PW);
-    const { plan } = await openPlan();
+    const { plan } = await openPlan(PW_HOST);
     assert.match(plan, /sudo -S -p [\s\S]*modprobe nvidia_peermem/);
     assert.doesNotMatch(plan, new RegExp(SUDO_PW));
     await dialog()
@@ -224,7 +230,7 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
       // The module is loaded by the test before, so the plan only adds the line (no "run modprobe, then").
       /^On fix-pw-as-pwuser: add the line "nvidia-peermem"/m,
     );
-    const plan = await showPlan('persist-peermem');
+    const plan = await showPlan('persist-peermem', PW_HOST);
     assert.match(plan, /\/etc\/modules-load\.d\/nvidia-peermem\.conf \(new\)/);
     assert.match(plan, /\+nvidia-peermem/);
     await workbench.screenshot('fixes-07-persist-plan-modal');
