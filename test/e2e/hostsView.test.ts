@@ -40,7 +40,7 @@ describe('Hosts view in a real VS Code (code-server + chromium)', function () {
       .or(sidebar.locator('.composite.title', { hasText: `${CONTAINER_TITLE}: ${VIEW_NAME}` }))
       .first()
       .waitFor();
-    const welcome = sidebar.locator('.welcome-view-content');
+    const welcome = sidebar.locator('.welcome-view-content').first();
     await welcome.filter({ hasText: 'No hosts yet.' }).waitFor();
     assert.match(await welcome.innerText(), /checks whether GPUDirect RDMA can work on your GPU hosts/);
     await workbench.screenshot('02-hosts-view-welcome');

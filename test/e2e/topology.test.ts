@@ -246,17 +246,16 @@ describe('topology webview in a real VS Code (code-server + chromium)', function
     await cell('GPU0', 'NIC0').waitFor();
   });
 
-  it('shows a NIC name holding markup as characters, never as an element', async function () {
+  it('refuses a NIC name holding markup with a ParseError at its line (issue 23 item 4); nothing of it becomes an element', async function () {
     await workbench.openFile(HOSTILE);
     await workbench.runCommand('GPUDirect RDMA: Analyze Topology in Editor');
-    await view().locator('h1', { hasText: HOSTILE }).waitFor();
-    await view().locator('#gpu-picker').selectOption('GPU0');
-    await view()
-      .locator('.details dd', { hasText: `NIC0 (${MARKUP})` })
-      .waitFor();
-    assert.strictEqual(await view().locator('img').count(), 0);
+    const toast = workbench.tab.locator('.notifications-toasts .notification-list-item-message', { hasText: HOSTILE }).first();
+    await toast.waitFor();
+    assert.match(await toast.innerText(), /hostile-nic\.txt, line \d+/);
+    assert.strictEqual(await workbench.tab.locator('.notifications-toasts img').count(), 0);
     assert.strictEqual(dialogs, 0);
-    await workbench.screenshot('topology-04-markup-as-text');
+    await workbench.screenshot('topology-04-markup-refused');
+    await workbench.runCommand('Notifications: Clear All Notifications');
   });
 
   it('an unreadable editor gives a ParseError with its line, and no panel change', async function () {
