@@ -11,7 +11,10 @@ export function confirmLine(plan: FixPlan): string {
     what.length === 1 && plan.steps[0].kind === 'load' && plan.module
       ? t('Run `{0}` on {1}?', `${sudo}modprobe ${plan.module}`, plan.host)
       : t('On {0}: {1}?', plan.host, what.join(t(', then ')));
-  return plan.simulated ? `${question} ${t('Simulated: nothing runs on any machine.')}` : question;
+  if (!plan.simulated) return question;
+  // After full-width punctuation (Chinese "？") no space, as Chinese text is set; after "?" one.
+  const gap = /[\u3000-\u303f\uff00-\uffef]$/.test(question) ? '' : ' ';
+  return `${question}${gap}${t('Simulated: nothing runs on any machine.')}`;
 }
 
 /** A step as a person would say it: the command a person would type for a module load, else its title. */
