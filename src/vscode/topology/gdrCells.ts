@@ -109,7 +109,9 @@ export function hostBanner(d: Diagnosis, cause: Finding | null, fixable = true):
   const unknownText = unknown > 0 ? t('; unknown on {0}', unknown) : '';
   if (off === 0 && unknown === 0) return { tone: 'ok', text: t('GPUDirect RDMA on for all {0} GPUs', n), action: null };
   const head = off > 0 ? t('GPUDirect RDMA off on {0} of {1} GPUs', off, n) : t('GPUDirect RDMA unknown on {0} of {1} GPUs', unknown, n);
-  const text = `${head}${off > 0 ? unknownText : ''}${cause ? `: ${cause.title}` : ''}`;
+  const counts = `${head}${off > 0 ? unknownText : ''}`;
+  // The colon is the language's own (Chinese sets a full-width '：').
+  const text = cause ? t('{0}: {1}', counts, cause.title) : counts;
   const tone = off > 0 ? (cause?.severity === 'error' ? 'error' : 'warning') : 'unknown';
   return { tone, text, action: cause ? actionWords(cause) : null };
 }
