@@ -13,7 +13,7 @@ import type { HostsNode } from '../tree/nodes';
 import { topologyData } from './topologyData';
 import { bannerCause, hostBanner, hostSides } from './gdrCells';
 import { applyQuickFix } from '../fixes/applyFix';
-import { FIX_IDS, type FixId } from '../../core/fixes';
+import { isFixId } from '../../core/fixes';
 import { showFinding } from '../findings/findingCommands';
 import { isRelayedHostId } from '../fleet/fleetMembers';
 import type { HostEntry } from '../hosts/hostModel';
@@ -68,7 +68,7 @@ export async function showTopologyCommand(ctx: Ctx, clicked?: HostsNode): Promis
 /** The banner's button: the cause's quick fix (its confirmation and plan come first), else its details. */
 async function bannerAction(ctx: Ctx, host: HostEntry, cause: Finding, index: number): Promise<void> {
   // An operator's fix (a Kubernetes node) is planned from the Clusters view, not applied over SSH here.
-  const fix = cause.fixes.find((id): id is FixId => (FIX_IDS as readonly string[]).includes(id));
+  const fix = cause.fixes.find(isFixId);
   if (fix && !isRelayedHostId(host.id)) await applyQuickFix(ctx, host, fix);
   else await showFinding(ctx, ctx.findings.refs.key({ hostId: host.id, source: 'diagnosis', path: [index] }));
 }
