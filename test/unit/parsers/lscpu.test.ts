@@ -157,6 +157,17 @@ describe('parseLscpu', () => {
       assert.equal(value.fields['Model name #2'], 'Second core type');
       assert.equal(value.modelName, 'Intel(R) Xeon(R) Gold 5318Y CPU @ 2.10GHz');
     });
+
+    it('numbers many repeats in order and skips a number the output printed itself', () => {
+      const repeats = ['Model name #3:          printed', ...['a', 'b', 'c', 'd'].map((v) => `Model name:            ${v}`)];
+      const value = parsed(seed.replace('Stepping:', `${repeats.join('\n')}\nStepping:`));
+      assert.equal(value.fields['Model name #2'], 'a');
+      assert.equal(value.fields['Model name #3'], 'printed');
+      assert.deepEqual(
+        ['Model name #4', 'Model name #5', 'Model name #6'].map((k) => value.fields[k]),
+        ['b', 'c', 'd'],
+      );
+    });
   });
 
   describe('malformed input', () => {
