@@ -299,18 +299,25 @@ describe('the PCIe fabric on simulated hosts', function () {
     assert.match(one(await findings('pf-x8', ['--nccl', '2.20']), 'roce.gid-index').title, /set NCCL_IB_GID_INDEX=3$/);
   });
 
-  it('in a fleet of four, only the host with the GPU at x8 gets fleet.link-width-differs', async () => {
+  it('in a fleet of four: the host with the GPU at x8 gets fleet.link-width-differs, the one with ACS on fleet.acs-differs, no other', async () => {
+    // ACS as the fix tests before leave it (set here so this test stands alone): off on pf-pw, on
+    // pf-acs only at 0000:17:02.0 (the renumbered-bus boot of the persist-acs test).
+    const allOff = 'for f in /run/gdrlab-pci/*.acsctl; do b=${f##*/}; setpci -s ${b%.acsctl} ECAP_ACS+0x6.w=0000; done';
+    asRoot(lab.host('pf-pw'), allOff);
+    asRoot(lab.host('pf-acs'), `${allOff}; setpci -s 0000:17:02.0 ECAP_ACS+0x6.w=001d`);
     const r = await cli('fleet', ['diagnose', 'pf-acs,pf-pw,pf-nov2,pf-x8', '--json']);
     assert.equal(r.status, 0, r.stderr);
     const hosts = JSON.parse(r.stdout).hosts as { host: string; report: { findings: JsonFinding[] } }[];
     const differs = hosts.map((h) => [h.host, h.report.findings.filter((f) => f.id.startsWith('fleet.')).map((f) => f.id)]);
     assert.deepEqual(differs, [
-      ['pf-acs', []],
+      ['pf-acs', ['fleet.acs-differs']],
       ['pf-pw', []],
       ['pf-nov2', []],
       ['pf-x8', ['fleet.link-width-differs']],
     ]);
     const f = one(hosts[3].report.findings, 'fleet.link-width-differs');
     assert.ok(f.detail.startsWith('pf-x8 differs from what most of the 4 hosts compared show.'), f.detail);
+    const acs = one(hosts[0].report.findings, 'fleet.acs-differs');
+    assert.deepEqual(acs.evidence, ['ACS of bridge 0000:17:02.0 (lspci ACSCtl): redirects here, does not redirect on 3 of 4 hosts']);
   });
 });
