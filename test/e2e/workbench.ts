@@ -267,3 +267,16 @@ export function screenshotFailures(workbench: Workbench, prefix = ''): Mocha.Asy
     console.log(`    screenshot of the failure: ${file}`);
   };
 }
+
+/**
+ * The closing hooks every workbench suite needs: a screenshot of each failed test, then code-server closed,
+ * then what else the suite started (its lab, an SSH server), stopped in the order given.
+ */
+export function closeAfterSuite(workbench: Workbench, screenshotPrefix: string, ...stops: (() => unknown)[]): void {
+  afterEach(screenshotFailures(workbench, screenshotPrefix));
+  after(async function () {
+    this.timeout(60_000);
+    await workbench.dispose();
+    for (const stop of stops) await stop();
+  });
+}

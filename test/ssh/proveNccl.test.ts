@@ -5,9 +5,9 @@
 // hosts' call logs and what is left from their process tables, never only from gdr-doctor's own words.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../support/cli';
+import { readAuditLog } from '../support/labFix';
 import { CLI } from '../support/paths';
 import { until } from '../support/until';
 import { assertLabCanRun, cleanupStale, derivedProfile, inHost, Lab, LabHost, LabHostSpec, startLab } from '../lab/lab';
@@ -107,11 +107,7 @@ describe('gdr-doctor prove --nccl (lab hosts, the built CLI)', function () {
     for (const n of ['nc-a', 'nc-b']) assert.equal(rankCalls(lab.host(n)).length, 8, n);
     assert.ok(rankCalls(lab.host('nc-a')).every((c) => c.args.join(' ').startsWith('-b 8 -e 8G -f 2 -g 1 -J /tmp/gdr-doctor-nccl-')));
     await noneLeft(['nc-a', 'nc-b']);
-    const logged = fs
-      .readFileSync(audit(), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { kind: string; nodes: string[]; status: string });
+    const logged = readAuditLog(audit()) as { kind: string; nodes: string[]; status: string }[];
     assert.deepEqual(logged.map((e) => [e.kind, e.nodes, e.status]).slice(-1), [['prove-nccl', ['nc-a', 'nc-b'], 'measured']]);
   });
 
