@@ -26,7 +26,7 @@ export const TOOL_LINES: readonly string[] = [
   '    set -- "$1" $(ls -lnd "$r" 2>/dev/null); case $2 in d????w????*|d???????w?*) continue;; esac; [ "$4" = 0 ] || continue',
   '    echo "$r/$1"; return 0',
   '  done',
-  '  echo "gdr-doctor: no root-owned $1 in /usr/sbin, /sbin, /usr/bin or /bin (package pciutils): nothing was changed" >&2',
+  '  echo "gdr-doctor: no root-owned $1 in /usr/sbin, /sbin, /usr/bin or /bin: nothing was changed" >&2',
   '  return 1',
   '}',
 ];

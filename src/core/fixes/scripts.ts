@@ -87,8 +87,23 @@ export function disableLegacyServiceScript(): string {
   ].join('\n');
 }
 
+/**
+ * Loads the peer-memory module, checked on the host right before and after: modprobe only where root
+ * put it (`tool`), never beside the other peer-memory module (docs/peer-memory.md §1: only one of the
+ * two may be loaded; the plan saw neither, but a job's prologue may have loaded one since), and loaded
+ * means /sys/module/<name> exists afterwards — modprobe exits 0 for a module an install line skips.
+ */
 export function loadScript(module: PeermemModule): string {
-  return [...PREAMBLE, `modprobe ${module}`].join('\n');
+  const other: PeermemModule = module === 'nvidia_peermem' ? 'nv_peer_mem' : 'nvidia_peermem';
+  return [
+    ...PREAMBLE,
+    ...TOOL_LINES,
+    'M=$(tool modprobe) || exit 1',
+    `if [ -d /sys/module/${other} ]; then echo "gdr-doctor: ${other} is loaded, and only one peer-memory module may be: nothing was changed" >&2; exit 1; fi`,
+    `"$M" ${module} || exit $?`,
+    `if [ ! -d /sys/module/${module} ]; then echo "gdr-doctor: modprobe ${module} exited 0, but /sys/module/${module} is absent: not loaded" >&2; exit 1; fi`,
+    `echo "gdr-doctor: ${module} is loaded"`,
+  ].join('\n');
 }
 
 /**

@@ -34,10 +34,16 @@ describe('fix plans: load-peermem', () => {
     assert.equal(p.module, 'nvidia_peermem');
     assert.equal(p.privilege, 'sudo');
     assert.equal(p.steps.length, 1);
-    assert.equal(
-      p.steps[0].command,
-      "LC_ALL=C sudo -n /bin/sh -c 'PATH=/usr/sbin:/sbin:/usr/bin:/bin\nexport PATH\nLC_ALL=C\nexport LC_ALL\nexec </dev/null\nmodprobe nvidia_peermem'",
-    );
+    const command = p.steps[0].command;
+    assert.ok(command.startsWith("LC_ALL=C sudo -n /bin/sh -c 'PATH=/usr/sbin:/sbin:/usr/bin:/bin\nexport PATH\nLC_ALL=C\n"), command);
+    // modprobe found only where root put it, the other module checked first, /sys/module checked after.
+    const lines = command.split('\n');
+    const at = (line: string) => lines.indexOf(line);
+    assert.ok(at('M=$(tool modprobe) || exit 1') > 0, command);
+    const otherCheck = lines.findIndex((l) => l.startsWith('if [ -d /sys/module/nv_peer_mem ]; then echo'));
+    assert.ok(otherCheck > at('M=$(tool modprobe) || exit 1'), command);
+    assert.ok(at('"$M" nvidia_peermem || exit $?') > otherCheck, command);
+    assert.ok(command.endsWith(`echo "gdr-doctor: nvidia_peermem is loaded"'`), command);
     assert.equal(p.fileChange, null);
   });
 
@@ -51,7 +57,7 @@ describe('fix plans: load-peermem', () => {
   it('loads nv_peer_mem where only the legacy module exists', async () => {
     const p = await plan(LEGACY_ONLY);
     assert.equal(p.module, 'nv_peer_mem');
-    assert.match(p.steps[0].command, /\nmodprobe nv_peer_mem'$/);
+    assert.match(p.steps[0].command, /\n"\$M" nv_peer_mem \|\| exit \$\?\n/);
   });
 
   it('as root: the script runs directly; sudo with a password: -S and the marker, never a password', async () => {

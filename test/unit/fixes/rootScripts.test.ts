@@ -1,4 +1,4 @@
-// The root scripts of the ACS fixes, run for real by the local /bin/sh against a temporary root: their
+// The root scripts of the ACS and peer-memory fixes, run for real by the local /bin/sh against a temporary root: their
 // system directories, /sys, /proc and /dev/vfio rewritten into it, and root's uid to the test's own (the
 // only changes). The PCI tree is laid out as Linux lays it out (a device's folder under its bridges, a
 // /sys/bus/pci/devices link to it); setpci is a small fake over per-device files that answers as pciutils
@@ -12,7 +12,7 @@ import { acsBootScript } from '../../../src/core/fixes/acsBoot';
 import { disableAcsScript } from '../../../src/core/fixes/acsScripts';
 import { HOLDERS_EXIT, parseHolders } from '../../../src/core/fixes/holders';
 import { PciTarget } from '../../../src/core/fixes/rootChecks';
-import { disableLegacyServiceScript } from '../../../src/core/fixes/scripts';
+import { disableLegacyServiceScript, loadScript } from '../../../src/core/fixes/scripts';
 
 let root: string;
 const uid = String(process.getuid?.() ?? 0);
@@ -71,7 +71,7 @@ function run(script: string, ...args: string[]) {
 const acs = (bdf: string) => fs.readFileSync(path.join(root, 'acs', bdf), 'utf8').trim();
 const setAcs = (bdf: string, v: string) => fs.writeFileSync(path.join(root, 'acs', bdf), `${v}\n`);
 
-describe('ACS root scripts, run by a real sh', () => {
+describe('root scripts (ACS, peer memory), run by a real sh', () => {
   beforeEach(() => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'gdr-root-scripts-'));
     fs.chmodSync(root, 0o755);
@@ -193,5 +193,48 @@ describe('ACS root scripts, run by a real sh', () => {
     const still = run(disableLegacyServiceScript());
     assert.equal(still.status, 1);
     assert.match(still.stderr, /nv_peer_mem\.service is still enabled after systemctl disable/);
+  });
+
+  it('load-peermem: modprobe only where root put it, never beside the other module, and loaded means /sys/module shows it', () => {
+    // A fake modprobe that logs its call and loads as the kernel shows it: a folder in /sys/module,
+    // unless told to exit 0 without loading (an install line in modprobe.d can do that) or to fail.
+    const modprobe = (behaviour: 'load' | 'skip' | 'fail') =>
+      fs.writeFileSync(
+        path.join(root, 'bin/modprobe'),
+        `#!/bin/sh\necho "$*" >> "$(dirname "$0")/../modprobe.log"\n` +
+          {
+            load: 'mkdir -p "$(dirname "$0")/../sys/module/$1"',
+            skip: ':',
+            fail: `echo "modprobe: ERROR: could not insert '$1': Invalid argument" >&2; exit 1`,
+          }[behaviour] +
+          '\n',
+        { mode: 0o755 },
+      );
+    const calls = () => (fs.existsSync(path.join(root, 'modprobe.log')) ? fs.readFileSync(path.join(root, 'modprobe.log'), 'utf8') : '');
+    fs.mkdirSync(path.join(root, 'sys/module'), { recursive: true });
+    modprobe('load');
+    const ok = run(loadScript('nvidia_peermem'));
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.equal(ok.stdout, 'gdr-doctor: nvidia_peermem is loaded\n');
+    assert.ok(fs.existsSync(path.join(root, 'sys/module/nvidia_peermem')));
+    // The other peer-memory module appeared since the plan: modprobe does not run.
+    const other = run(loadScript('nv_peer_mem'));
+    assert.equal(other.status, 1);
+    assert.match(other.stderr, /nvidia_peermem is loaded, and only one peer-memory module may be: nothing was changed/);
+    assert.equal(calls(), 'nvidia_peermem\n');
+    fs.rmSync(path.join(root, 'sys/module/nvidia_peermem'), { recursive: true });
+    modprobe('skip');
+    const skipped = run(loadScript('nvidia_peermem'));
+    assert.equal(skipped.status, 1);
+    assert.match(skipped.stderr, /modprobe nvidia_peermem exited 0, but \S*\/sys\/module\/nvidia_peermem is absent: not loaded/);
+    modprobe('fail');
+    const failed = run(loadScript('nvidia_peermem'));
+    assert.equal(failed.status, 1);
+    assert.match(failed.stderr, /could not insert 'nvidia_peermem': Invalid argument/);
+    fs.chmodSync(path.join(root, 'bin/modprobe'), 0o777);
+    const untrusted = run(loadScript('nvidia_peermem'));
+    assert.equal(untrusted.status, 1);
+    assert.match(untrusted.stderr, /no root-owned modprobe in \/usr\/sbin, \/sbin, \/usr\/bin or \/bin: nothing was changed/);
+    assert.equal(calls(), 'nvidia_peermem\n'.repeat(3), 'the writable modprobe never ran');
   });
 });
