@@ -6,9 +6,11 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readAuditLog } from '../support/labFix';
 import { CLI } from '../support/paths';
+import { realSshArgs } from '../support/sshCase';
 import { Run, RunOptions, sleep, sshCase, SshCase, TmuxServer } from '../support/tmux';
-import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { Lab, LabHost, startTestLab } from '../lab/lab';
 
 // Our own records file and tmux server: other labs and suites may run on this machine at the same time.
 const RECORDS = '/tmp/gdr-doctor-lab-fixprompts.records.json';
@@ -50,28 +52,10 @@ describe('gdr-doctor fix asking on a terminal (tmux)', function () {
 
   /** lsmod on the host, through OpenSSH as root: independent of gdr-doctor's code. */
   function lsmod(host: LabHost): string {
-    return execFileSync(
-      'ssh',
-      [
-        '-F',
-        '/dev/null',
-        '-p',
-        String(host.port),
-        '-i',
-        lab.keys.plain,
-        '-o',
-        'IdentitiesOnly=yes',
-        '-o',
-        'BatchMode=yes',
-        '-o',
-        `UserKnownHostsFile=${lab.knownHostsPath}`,
-        '-o',
-        'StrictHostKeyChecking=yes',
-        `root@${host.address}`,
-        'lsmod',
-      ],
-      { encoding: 'utf8', env: { ...process.env, SSH_AUTH_SOCK: '' } },
-    );
+    return execFileSync('ssh', [...realSshArgs(lab, host, 'root'), 'lsmod'], {
+      encoding: 'utf8',
+      env: { ...process.env, SSH_AUTH_SOCK: '' },
+    });
   }
 
   async function refuses(host: LabHost, answer: string, options?: RunOptions): Promise<Run> {
@@ -87,12 +71,10 @@ describe('gdr-doctor fix asking on a terminal (tmux)', function () {
   }
 
   before(async () => {
-    assertLabCanRun();
     execFileSync('tmux', ['-V']); // missing: test/lab/install.sh installs it
     assert.ok(fs.existsSync(CLI), `${CLI} is missing: run npm run build first`);
-    await cleanupStale(RECORDS);
     // Loopback hosts only, with the default users (gdr: NOPASSWD sudo; pwuser: sudo asks its password).
-    lab = await startLab({
+    lab = await startTestLab({
       hosts: [
         { name: 'fxp-gdr', profile: 'needs-peermem' },
         { name: 'fxp-pw', profile: 'needs-peermem' },
@@ -145,11 +127,7 @@ describe('gdr-doctor fix asking on a terminal (tmux)', function () {
       [[0, ['nvidia_peermem']]],
     );
     assert.match(lsmod(h), /^nvidia_peermem\s+16384\s/m);
-    const entries = fs
-      .readFileSync(audit, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const entries = readAuditLog(audit);
     assert.deepEqual(
       entries.map((e) => [e.host, e.fix, e.status]),
       [['target', 'load-peermem', 'applied']],

@@ -10,7 +10,7 @@ import { runCli } from '../support/cli';
 import { readAuditLog } from '../support/labFix';
 import { CLI } from '../support/paths';
 import { until } from '../support/until';
-import { assertLabCanRun, cleanupStale, derivedProfile, inHost, Lab, LabHost, LabHostSpec, startLab } from '../lab/lab';
+import { derivedProfile, inHost, Lab, LabHost, LabHostSpec, startTestLab } from '../lab/lab';
 import { joinedRegExp } from '../support/joinedRegExp';
 
 const RECORDS = '/tmp/gdrlab-records-prove-nccl.json';
@@ -65,9 +65,7 @@ describe('gdr-doctor prove --nccl (lab hosts, the built CLI)', function () {
   };
 
   before(async () => {
-    assertLabCanRun();
-    await cleanupStale(RECORDS);
-    lab = await startLab({
+    lab = await startTestLab({
       hosts: specs(),
       recordsPath: RECORDS,
       network: NETWORK,
