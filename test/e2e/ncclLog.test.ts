@@ -232,7 +232,17 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
       .locator('.part.editor .monaco-editor .view-line .detected-link', { hasText: /^roce-channels\.log:\d+$/ })
       .first();
     const target = Number((await ref.innerText()).split(':')[1]);
-    await ref.click({ modifiers: ['ControlOrMeta'] });
+    // Monaco redraws the lines while it settles after the jump (a click then lands on nothing and the
+    // link is drawn anew): a new try, from a mouse moved away, finds the link where it stays.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await ref.click({ modifiers: ['ControlOrMeta'], timeout: 10_000 });
+        break;
+      } catch (e) {
+        if (attempt === 3) throw e;
+        await workbench.tab.mouse.move(0, 0);
+      }
+    }
     await workbench.tab.locator('.part.statusbar', { hasText: new RegExp(`Ln ${target},`) }).waitFor();
     await workbench.runCommand('View: Close All Editors');
   });
@@ -383,7 +393,12 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     }
   }
 
-  function colourOf(span: Locator): Promise<string> {
-    return span.evaluate((el) => getComputedStyle(el).color);
+  /** A token's colour; read again while Monaco is redrawing the line (a detached span has no computed style: ''). */
+  async function colourOf(span: Locator): Promise<string> {
+    for (let attempt = 1; ; attempt++) {
+      const colour = await span.evaluate((el) => (el.isConnected ? getComputedStyle(el).color : ''));
+      if (colour !== '' || attempt === 5) return colour;
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
 });
