@@ -33,6 +33,7 @@ interface JsonFinding {
   severity: string;
   title: string;
   detail: string;
+  evidence: string[];
   fixes: string[];
 }
 async function findings(destination: string, extra: string[] = []): Promise<JsonFinding[]> {
