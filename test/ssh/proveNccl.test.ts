@@ -179,7 +179,11 @@ describe('gdr-doctor prove --nccl (lab hosts, the built CLI)', function () {
       assert.equal(r.status, 1, r.stderr);
       assert.equal(json(r.stdout).status, 'timed-out');
       await noneLeft(['nc-a', 'nc-b']);
-      assert.equal(await squeue(lab), '');
+      // scancel returns before slurmctld drops the job (it shows while COMPLETING): the queue empties soon after.
+      let queue = await squeue(lab);
+      for (const deadline = Date.now() + 30_000; queue !== '' && Date.now() < deadline; queue = await squeue(lab))
+        await new Promise((r) => setTimeout(r, 500));
+      assert.equal(queue, '');
     } finally {
       for (const n of ['nc-a', 'nc-b']) lab.host(n).clearFaults();
     }
