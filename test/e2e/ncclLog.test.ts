@@ -140,9 +140,18 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     await workbench.screenshot('nccl-log-02c-h200-problems');
     const line = editorLine('NCCL INFO NET/IB : No device found.');
     await revealLineEnd(line);
-    await spanWith(line, 'No device found').hover();
     const hover = hoverWidget('No RDMA device for this net');
-    await hover.waitFor();
+    // A hover that comes while Monaco redraws the line is lost: the mouse leaves and comes back.
+    for (let attempt = 1; ; attempt++) {
+      await spanWith(line, 'No device found').hover();
+      try {
+        await hover.waitFor({ timeout: 10_000 });
+        break;
+      } catch (e) {
+        if (attempt === 3) throw e;
+        await workbench.tab.mouse.move(0, 0);
+      }
+    }
     assert.doesNotMatch(await hover.innerText(), /mlx5_0:1\/IB/, 'it explains this line, not a device list');
     await workbench.screenshot('nccl-log-02d-h200-hover-no-device');
     await workbench.tab.keyboard.press('Escape');
