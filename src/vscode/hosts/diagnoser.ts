@@ -12,7 +12,7 @@ import { SshPrompts } from '../../core/ssh/prompts';
 import { SshTarget } from '../../core/ssh/sshConfig';
 import { GdrSettings } from '../config';
 import { HostEntry, HostModel, Outcome } from './hostModel';
-import { ChangeListeners } from '../modelSupport';
+import { ChangeListeners, SharedRuns } from '../modelSupport';
 import { t } from '../../core/l10n';
 
 export interface DiagnoserDeps {
@@ -38,8 +38,18 @@ export class Diagnoser {
     this.pool = new ConnectionPool({ open: (d) => this.open(d), onClose: (d, why) => this.closed(d, why) });
   }
 
-  /** Diagnoses one host; never throws. Returns undefined when cancelled (the previous result stays). */
-  async run(host: HostEntry, signal: AbortSignal): Promise<Outcome | undefined> {
+  /** Diagnoses being run, by host id: a second Diagnose of a host joins the one running. */
+  private readonly diagnosing = new SharedRuns<Outcome | undefined>();
+
+  /**
+   * Diagnoses one host; never throws. Returns undefined when cancelled (the previous result stays).
+   * While that host is already being diagnosed, waits for that diagnosis instead of starting another.
+   */
+  run(host: HostEntry, signal: AbortSignal): Promise<Outcome | undefined> {
+    return this.diagnosing.run(host.id, () => this.runOnce(host, signal), signal);
+  }
+
+  private async runOnce(host: HostEntry, signal: AbortSignal): Promise<Outcome | undefined> {
     const { model, log } = this.deps;
     model.setWorking(host.id, true);
     log.info(`${host.label}: diagnosing`);
