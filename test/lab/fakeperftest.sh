@@ -86,9 +86,21 @@ do_ib_write_bw() {
   if [ -z "$server" ]; then perftest_server "$port" "$set" "$outcome"; else perftest_client "$server" "$port" "$set" "$outcome"; fi
 }
 
+# socket_perl ARGS...: perl for the socket part, ended with this shell. Real perftest is one process, and the
+# proof's scripts bound it with `timeout --foreground`, which signals that one process only: a perl left
+# behind would keep listening or connecting, and hold the script's $(...) open forever.
+socket_perl() {
+  local pid rc
+  perl "$@" & pid=$!
+  trap 'kill -TERM "$pid" 2>/dev/null; exit 143' TERM HUP INT
+  wait "$pid"; rc=$?
+  trap - TERM HUP INT
+  return "$rc"
+}
+
 perftest_server() {
   # One connection, as perftest's ethernet_server_connect: listen(1), accept, exchange, close.
-  perl -MIO::Socket::INET -e '
+  socket_perl -MIO::Socket::INET -e '
     my $s = IO::Socket::INET->new(LocalAddr => "0.0.0.0", LocalPort => $ARGV[0], Listen => 1, ReuseAddr => 1, Proto => "tcp")
       or do { print STDERR "Couldn'\''t listen to port $ARGV[0]\n"; exit 1 };
     my $c = $s->accept or exit 1;
@@ -97,7 +109,7 @@ perftest_server() {
 }
 
 perftest_client() {
-  if ! perl -MIO::Socket::INET -e '
+  if ! socket_perl -MIO::Socket::INET -e '
     my $c = IO::Socket::INET->new(PeerAddr => $ARGV[0], PeerPort => $ARGV[1], Proto => "tcp") or exit 2;
     print $c "gdrlab-perftest\n"; my $r = <$c>; exit($r ? 0 : 3)' "$1" "$2"; then
     echo "Couldn't connect to $1:$2" >&2
