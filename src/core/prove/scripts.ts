@@ -93,10 +93,13 @@ const PRELUDE = [
     'printf \'%s P %s %s\\n\' "$T" "$id" "$P"; ( o=$(run "$l" "$n" "$@" -p "$P" 2>&1); report "$id" server $? "$o" ) & SP=$!; }',
   // waitlisten PORT POLLS: until the server listens (every 0.2 s), or it ended, or POLLS ran out.
   'waitlisten() { i=0; while [ "$i" -lt "$2" ]; do listening "$1" && return 0; kill -0 "$SP" 2>/dev/null || return 1; sleep 0.2 2>/dev/null || sleep 1; i=$((i+1)); done; return 1; }',
-  // cli ID LIMIT NUMA SERVER PORT RETRIES ARGS...: the client, retried while the server is not there yet;
-  // its output is kept in CO/CR and reported after the server's (two writers on one pipe could mix).
-  'cli() { CI=$1; l=$2; n=$3; s=$4; p=$5; r=$6; shift 6; k=0; while :; do CO=$(run "$l" "$n" "$@" -p "$p" "$s" 2>&1); CR=$?; ' +
-    'case $CO in *"Couldn\'t connect to"*) if [ "$k" -lt "$r" ]; then k=$((k+1)); sleep 1; continue; fi;; esac; break; done; }',
+  // cli ID LIMIT NUMA SERVER PORT RETRY_S ARGS...: the client, retried a second apart while the server is
+  // not there yet, for RETRY_S seconds (by the clock where `date +%s` works; at most RETRY_S tries): a
+  // Slurm server that cannot serve holds that long (slurmNodeScript). Its output is kept in CO/CR and
+  // reported after the server's (two writers on one pipe could mix).
+  'now() { date +%s 2>/dev/null || echo 0; }',
+  'cli() { CI=$1; l=$2; n=$3; s=$4; p=$5; r=$6; shift 6; k=0; e=$(( $(now) + r )); while :; do CO=$(run "$l" "$n" "$@" -p "$p" "$s" 2>&1); CR=$?; ' +
+    'case $CO in *"Couldn\'t connect to"*) if [ "$k" -lt "$r" ] && [ "$(now)" -lt "$e" ]; then k=$((k+1)); sleep 1; continue; fi;; esac; break; done; }',
   'clidone() { if [ -n "${CI:-}" ]; then report "$CI" client "$CR" "$CO"; CI=; fi; }',
 ];
 
@@ -161,21 +164,33 @@ export function clientScript(ctx: ScriptContext, m: Measurement, server: string,
 
 /** How long a server may take to listen: 150 polls of 0.2 s. */
 const LISTEN_POLLS = 150;
-/** A client told the server listens still retries a few times (a port just bound, a slow accept). */
+/** A client told the server listens still retries a few seconds (a port just bound, a slow accept). */
 const CLIENT_RETRIES = 5;
 
 /**
  * One Slurm task's program for a whole run: for each measurement, the node named `serverNode` serves
- * and the other node is the client, which retries (up to a minute) until the server listens: the
- * two tasks of one step cannot tell each other when. The server takes its measurement's one port.
+ * and the other node is the client, which retries a second apart for `clientRetries` seconds until the
+ * server listens: the two tasks of one step cannot tell each other when. The server takes its measurement's one port.
+ * A server whose port is taken holds as long as the client goes on retrying before it starts the next
+ * measurement's server: otherwise that server would wait out its time limit while the client still
+ * retries the last one, and every later measurement would miss its client the same way. (A server
+ * that listened is not held: it may have served and ended between two looks at /proc/net/tcp.)
  */
-export function slurmNodeScript(ctx: ScriptContext, runs: readonly { m: Measurement; port: number }[], serverNode: string): string {
+export function slurmNodeScript(
+  ctx: ScriptContext,
+  runs: readonly { m: Measurement; port: number }[],
+  serverNode: string,
+  clientRetries = SLURM_CLIENT_RETRIES,
+): string {
   const node = checked(ADDRESS, 'node name', serverNode);
+  const retries = int('retries', clientRetries, 0, 600);
+  // Longer than the client's retries of this measurement, shorter than those and its retries of the next.
+  const hold = retries + Math.max(1, Math.ceil(retries / 12));
   const lines = runs.map(({ m, port }) => {
-    const serve = `if ${srvCall(ctx, m, [port])} && waitlisten "$P" ${LISTEN_POLLS}; then printf '%s L %s\\n' "$T" ${m.id}; fi`;
+    const serve = `if ${srvCall(ctx, m, [port])}; then waitlisten "$P" ${LISTEN_POLLS} && printf '%s L %s\\n' "$T" ${m.id}; else sleep ${hold}; fi`;
     return [
       `if [ "$N" = ${shQuote(node)} ]; then ${serve}; [ -n "$SP" ] && wait "$SP"`,
-      `else ${cliCall(ctx, m, node, String(port), SLURM_CLIENT_RETRIES)}; clidone; fi`,
+      `else ${cliCall(ctx, m, node, String(port), retries)}; clidone; fi`,
     ].join('\n');
   });
   return [...head(ctx), 'N=${SLURMD_NODENAME:-$(hostname 2>/dev/null || uname -n)}', ...lines, ''].join('\n');

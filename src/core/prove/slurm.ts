@@ -94,10 +94,11 @@ export function slurmExecutor(client: Client, n: SlurmNodes, ctx: ScriptContext)
   };
 }
 
-/** Both tasks reported, or the server gave up before a client could start. */
+/** The client reported, and so did the server, or it said it had no port (then it never reports). */
 function ended(m: Measurement, events: readonly ScriptEvent[]): boolean {
-  const mine = events.filter((e) => e.id === m.id && e.kind === 'R');
-  return mine.some((e) => e.role === 'client') && mine.some((e) => e.role === 'server');
+  const mine = events.filter((e) => e.id === m.id);
+  const reported = (role: string) => mine.some((e) => e.kind === 'R' && e.role === role);
+  return reported('client') && (reported('server') || mine.some((e) => e.kind === 'N'));
 }
 
 function finishUnreported(
