@@ -44,6 +44,9 @@ describe('Clusters in a real VS Code (code-server + chromium + lab API server + 
     const header = sidebar().locator('.pane-header', { hasText: 'Clusters' });
     await header.waitFor();
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    // Clusters starts collapsed under Hosts; with Hosts collapsed it has the sidebar's height (rows out of view are not drawn).
+    const hosts = sidebar().locator('.pane-header', { hasText: 'Hosts' });
+    if ((await hosts.getAttribute('aria-expanded')) === 'true') await hosts.click();
     await setExpanded(row('lab'), true);
     await row(/^ClusterPolicy cluster-policy: state ready, driver.rdma \{"enabled":false\}/).waitFor({ timeout: 60_000 });
     const node = row('gpu-k1');

@@ -148,10 +148,10 @@ describe('the real PCIe tree in the topology panel (code-server + chromium + SSH
     assert.match(await explanation.innerText(), /NCCL 2\.30\.7 counts a PIX path/);
     await graph().locator('.node.gpu[data-column="GPU1"]').focus();
     await explanation.filter({ hasText: /GPU 0000:2a:00\.0|GPU GPU1/ }).waitFor();
-    assert.match(
-      await explanation.innerText(),
-      /PCIe link of GPU1 to port 0000:28:01\.0: Gen5 x16 .*Running at its maximum\..*GDR yes via GPU0 \(PXN\)/,
-    );
+    // The verdict first, then the part and its link.
+    const focused = await explanation.innerText();
+    assert.match(focused, /^GPU1: GDR on: NCCL gives GPU1 this NIC \(through GPU0, PXN\)\./);
+    assert.match(focused, /PCIe link of GPU1 to port 0000:28:01\.0: Gen5 x16 .*Running at its maximum\./);
     await workbench.tab.keyboard.press('ArrowUp');
     await explanation.filter({ hasText: /^PCIe switch 0000:27:00\.0/ }).waitFor();
     assert.strictEqual(
