@@ -109,7 +109,8 @@ describe('the demo host in a real VS Code: failure, simulated quick fix, fixed, 
     await workbench.tab.locator('.part.editor .tab', { hasText: 'load-peermem.txt' }).first().waitFor();
     const planText = (await workbench.tab.locator('.part.editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
     assert.match(planText, /sudo -n \/bin\/sh -c 'PATH=/);
-    assert.match(planText, /modprobe nvidia_peermem'/);
+    assert.match(planText, /"\$M" nvidia_peermem \|\| exit \$\?/);
+    assert.match(planText, /echo "gdr-doctor: nvidia_peermem is loaded"'/);
     await dialog().waitFor();
     await workbench.screenshot('demo-02b-full-plan');
     await dialog()

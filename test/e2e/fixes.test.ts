@@ -6,9 +6,10 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Locator } from 'playwright-core';
-import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { Lab, LabHost, startTestLab } from '../lab/lab';
+import { readAuditLog } from '../support/labFix';
 import { RUN_DIR } from './environment';
-import { Workbench, screenshotFailures } from './workbench';
+import { Workbench, closeAfterSuite } from './workbench';
 
 const RECORDS_PATH = '/tmp/gdr-doctor-lab-e2efix.records.json';
 const SUDO_PW = 'pwuser-lab-pw'; // pwuser's login and sudo password in the lab's default users
@@ -126,9 +127,7 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
 
   before(async function () {
     this.timeout(300_000);
-    assertLabCanRun();
-    await cleanupStale(RECORDS_PATH);
-    lab = await startLab({
+    lab = await startTestLab({
       hosts: [
         { name: 'fix-gdr', profile: 'needs-peermem' },
         { name: 'fix-pw', profile: 'needs-peermem' },
@@ -153,14 +152,12 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     await row('fix-gdr').waitFor();
   });
 
-  afterEach(screenshotFailures(workbench, 'fixes-'));
-
-  after(async function () {
-    this.timeout(60_000);
-    delete process.env.GDR_DOCTOR_AUDIT_LOG;
-    await workbench.dispose();
-    await lab?.stop();
-  });
+  closeAfterSuite(
+    workbench,
+    'fixes-',
+    () => delete process.env.GDR_DOCTOR_AUDIT_LOG,
+    () => lab?.stop(),
+  );
 
   it("loads the peer-memory module from the finding's inline fix (NOPASSWD sudo): plan, Apply, finding gone", async function () {
     const host = lab!.host('fix-gdr');
@@ -180,11 +177,7 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     await workbench.tab.locator('.notifications-toasts .notification-list-item', { hasText: 'load-peermem applied' }).first().waitFor();
     await workbench.screenshot('fixes-03-applied-finding-gone');
     assert.deepStrictEqual(modprobes(host), [[0, ['nvidia_peermem']]], 'modprobe ran once, as root');
-    const audit = fs
-      .readFileSync(auditLog, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const audit = readAuditLog(auditLog);
     assert.deepStrictEqual(
       audit.map((a) => [a.host, a.fix, a.status]),
       [['fix-gdr', 'load-peermem', 'applied']],
@@ -249,11 +242,7 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     await workbench.screenshot('fixes-08-persisted-finding-gone');
     assert.match(fs.readFileSync(conf, 'utf8'), /^nvidia-peermem$/m);
     assert.deepStrictEqual(modprobes(host).length, 1, 'the module was loaded already: no second modprobe');
-    const audit = fs
-      .readFileSync(auditLog, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const audit = readAuditLog(auditLog);
     assert.deepStrictEqual(
       audit.map((a) => [a.host, a.fix, a.status]),
       [
@@ -281,11 +270,7 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
     await workbench.tab.locator('.part.panel .view-lines', { hasText: 'peermem.ofed-mismatch' }).first().waitFor();
     await workbench.screenshot('fixes-10-failed-fix-log');
     assert.deepStrictEqual(modprobes(host), [[0, ['nvidia_peermem']]], 'modprobe ran once, as root, and failed');
-    const audit = fs
-      .readFileSync(auditLog, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const audit = readAuditLog(auditLog);
     assert.deepStrictEqual(audit.at(-1).status, 'failed');
     assert.deepStrictEqual(audit.at(-1).findings, ['peermem.ofed-mismatch']);
   });

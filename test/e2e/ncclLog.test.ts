@@ -12,7 +12,7 @@ import { Locator } from 'playwright-core';
 import { buildBigLog, GPUS_PER_HOST, HOSTS } from '../../bench/ncclLogBig';
 import { REPO_ROOT, RUN_DIR } from './environment';
 import { hostsTree } from './treeRows';
-import { Workbench, screenshotFailures } from './workbench';
+import { Workbench, hoverUntilShown, screenshotFailures } from './workbench';
 
 const LANGUAGE = 'NCCL Log';
 const DEMO = 'demo-hgx-h100 (replayed)';
@@ -140,9 +140,8 @@ describe('NCCL logs in a real VS Code (code-server + chromium)', function () {
     await workbench.screenshot('nccl-log-02c-h200-problems');
     const line = editorLine('NCCL INFO NET/IB : No device found.');
     await revealLineEnd(line);
-    await spanWith(line, 'No device found').hover();
     const hover = hoverWidget('No RDMA device for this net');
-    await hover.waitFor();
+    await hoverUntilShown(workbench, spanWith(line, 'No device found'), hover);
     assert.doesNotMatch(await hover.innerText(), /mlx5_0:1\/IB/, 'it explains this line, not a device list');
     await workbench.screenshot('nccl-log-02d-h200-hover-no-device');
     await workbench.tab.keyboard.press('Escape');

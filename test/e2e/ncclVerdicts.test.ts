@@ -5,10 +5,10 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import { FrameLocator, Locator } from 'playwright-core';
-import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
+import { Lab, startTestLab } from '../lab/lab';
 import { CACHE_DIR } from './environment';
 import { hostsTree } from './treeRows';
-import { Workbench, screenshotFailures } from './workbench';
+import { Workbench, closeAfterSuite } from './workbench';
 
 const PXN = 'gpu-pxn';
 const GRACE = 'gpu-grace';
@@ -25,9 +25,7 @@ describe('NCCL verdicts in a real VS Code (code-server + chromium + SSH lab with
 
   before(async function () {
     this.timeout(300_000);
-    assertLabCanRun();
-    await cleanupStale(RECORDS_PATH);
-    lab = await startLab({
+    lab = await startTestLab({
       hosts: [
         { name: PXN, profile: 'pxn-port-down' },
         { name: GRACE, profile: 'grace-c2c' },
@@ -38,13 +36,7 @@ describe('NCCL verdicts in a real VS Code (code-server + chromium + SSH lab with
     workbench.updateSettings({ 'gdrDoctor.sshConfigFile': lab.sshConfigPath }, 'machine');
   });
 
-  afterEach(screenshotFailures(workbench, 'nccl-'));
-
-  after(async function () {
-    this.timeout(60_000);
-    await workbench.dispose();
-    await lab?.stop();
-  });
+  closeAfterSuite(workbench, 'nccl-', () => lab?.stop());
 
   async function diagnose(host: string): Promise<void> {
     await diagnoseHost(host);

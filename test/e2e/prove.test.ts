@@ -6,11 +6,11 @@
 // perftest hangs: nothing is left running on the host (read from its process table, not the UI).
 import * as assert from 'assert';
 import * as path from 'path';
-import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { Lab, LabHost, startTestLab } from '../lab/lab';
 import { until } from '../support/until';
 import { CACHE_DIR } from './environment';
 import { hostsTree } from './treeRows';
-import { Workbench, screenshotFailures } from './workbench';
+import { Workbench, closeAfterSuite } from './workbench';
 
 const RECORDS_PATH = path.join(CACHE_DIR, 'lab-prove.records.json');
 // Our own network for the pair (each in its own namespace, as two machines): other labs keep theirs.
@@ -35,9 +35,7 @@ describe('Prove GPUDirect RDMA in a real VS Code (code-server + chromium + SSH l
 
   before(async function () {
     this.timeout(300_000);
-    assertLabCanRun();
-    await cleanupStale(RECORDS_PATH);
-    lab = await startLab({
+    lab = await startTestLab({
       hosts: [
         { name: 'pe-ok', profile: 'healthy' },
         { name: 'pe-hang', profile: 'healthy' },
@@ -54,13 +52,7 @@ describe('Prove GPUDirect RDMA in a real VS Code (code-server + chromium + SSH l
     await row('pe-ok').waitFor();
   });
 
-  afterEach(screenshotFailures(workbench, 'prove-'));
-
-  after(async function () {
-    this.timeout(60_000);
-    await workbench.dispose();
-    await lab?.stop();
-  });
+  closeAfterSuite(workbench, 'prove-', () => lab?.stop());
 
   it('measures every GPU of a host from its context menu: progress, then a Proof group against line rate and host memory', async function () {
     const host = lab!.host('pe-ok');

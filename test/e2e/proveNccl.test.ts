@@ -9,12 +9,13 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { Lab, LabHost, startTestLab } from '../lab/lab';
+import { readAuditLog } from '../support/labFix';
 import { FIXTURES } from '../support/paths';
 import { until } from '../support/until';
 import { CACHE_DIR, RUN_DIR } from './environment';
 import { hostsTree } from './treeRows';
-import { Workbench, screenshotFailures } from './workbench';
+import { Workbench, closeAfterSuite } from './workbench';
 import { joinedRegExp } from '../support/joinedRegExp';
 
 const RECORDS_PATH = path.join(CACHE_DIR, 'lab-prove-nccl.records.json');
@@ -38,9 +39,7 @@ describe('Prove with NCCL in a real VS Code (code-server + chromium + SSH lab)',
 
   before(async function () {
     this.timeout(300_000);
-    assertLabCanRun();
-    await cleanupStale(RECORDS_PATH);
-    lab = await startLab({
+    lab = await startTestLab({
       hosts: [
         { name: LOGIN, profile: 'no-gpu', netns: true, login: true },
         // login: true gives each node the cluster key and known_hosts: the nodes' own SSH trust, which mpirun uses.
@@ -70,14 +69,12 @@ describe('Prove with NCCL in a real VS Code (code-server + chromium + SSH lab)',
     await row('ncx-a').waitFor();
   });
 
-  afterEach(screenshotFailures(workbench, 'prove-nccl-'));
-
-  after(async function () {
-    this.timeout(60_000);
-    delete process.env.GDR_DOCTOR_AUDIT_LOG;
-    await workbench.dispose();
-    await lab?.stop();
-  });
+  closeAfterSuite(
+    workbench,
+    'prove-nccl-',
+    () => delete process.env.GDR_DOCTOR_AUDIT_LOG,
+    () => lab?.stop(),
+  );
 
   it('runs nccl-tests on two selected hosts: the verdict against 8 × 400 Gb/s, GDR on 16 of 16 GPUs, the proof beside the editor', async function () {
     const [a, b] = [lab!.host('ncx-a'), lab!.host('ncx-b')];
@@ -110,11 +107,7 @@ describe('Prove with NCCL in a real VS Code (code-server + chromium + SSH lab)',
     await toast(verdict).waitFor({ timeout: 240_000 });
     await workbench.tab.locator(`.part.editor .tab[data-resource-name="NCCL proof ${nodes.join(' ')}.txt"]`).waitFor();
     nodes.forEach((n, i) => assert.strictEqual(rankCalls(lab!.host(n)) - before[i], 8, n));
-    const audited = fs
-      .readFileSync(AUDIT_LOG, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { kind: string; nodes: string[]; status: string });
+    const audited = readAuditLog(AUDIT_LOG) as { kind: string; nodes: string[]; status: string }[];
     assert.deepStrictEqual(
       audited.map((e) => [e.kind, e.nodes, e.status]).slice(-1),
       [['prove-nccl', nodes, 'measured']],

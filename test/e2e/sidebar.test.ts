@@ -6,10 +6,10 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Locator } from 'playwright-core';
-import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
+import { Lab, startTestLab } from '../lab/lab';
 import { CACHE_DIR, RUN_DIR } from './environment';
 import { hostsTree } from './treeRows';
-import { Workbench, screenshotFailures } from './workbench';
+import { Workbench, closeAfterSuite } from './workbench';
 import { until } from '../support/until';
 
 const CONTAINER_TITLE = 'GPUDirect RDMA';
@@ -57,9 +57,7 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
 
   before(async function () {
     this.timeout(300_000);
-    assertLabCanRun();
-    await cleanupStale(RECORDS_PATH);
-    lab = await startLab({
+    lab = await startTestLab({
       hosts: [
         { name: 'gpu-nopeermem', profile: 'no-peermem' },
         { name: 'gpu-rekeyed', profile: 'healthy' },
@@ -69,13 +67,7 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     await workbench.start();
   });
 
-  afterEach(screenshotFailures(workbench, 'sidebar-'));
-
-  after(async function () {
-    this.timeout(60_000);
-    await workbench.dispose();
-    await lab?.stop();
-  });
+  closeAfterSuite(workbench, 'sidebar-', () => lab?.stop());
 
   it('offers Add Host, Open Demo Host and This Machine in the empty view', async function () {
     await workbench.activityBarItem(CONTAINER_TITLE).click();

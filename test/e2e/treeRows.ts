@@ -3,7 +3,7 @@
 // context menu.
 import * as assert from 'assert';
 import { Locator } from 'playwright-core';
-import { Workbench } from './workbench';
+import { Workbench, hoverUntilShown } from './workbench';
 
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -55,17 +55,7 @@ export function hostsTree(workbench: Workbench) {
    * again sends no event, so the mouse leaves the view and comes back (seen in CI).
    */
   async function tooltip(r: Locator, text: string): Promise<void> {
-    const shown = workbench.tab.locator('.monaco-hover, .workbench-hover', { hasText: text }).first();
-    for (let attempt = 1; ; attempt++) {
-      await r.hover();
-      try {
-        await shown.waitFor({ timeout: 10_000 });
-        return;
-      } catch (e) {
-        if (attempt === 3) throw e;
-        await workbench.tab.mouse.move(0, 0);
-      }
-    }
+    await hoverUntilShown(workbench, r, workbench.tab.locator('.monaco-hover, .workbench-hover', { hasText: text }).first());
   }
 
   /** Opens the GPUDirect RDMA container unless it is showing (its activity-bar button toggles the sidebar), until `host`'s row is there. */

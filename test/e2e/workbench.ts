@@ -267,3 +267,33 @@ export function screenshotFailures(workbench: Workbench, prefix = ''): Mocha.Asy
     console.log(`    screenshot of the failure: ${file}`);
   };
 }
+
+/**
+ * The closing hooks every workbench suite needs: a screenshot of each failed test, then code-server closed,
+ * then what else the suite started (its lab, an SSH server), stopped in the order given.
+ */
+export function closeAfterSuite(workbench: Workbench, screenshotPrefix: string, ...stops: (() => unknown)[]): void {
+  afterEach(screenshotFailures(workbench, screenshotPrefix));
+  after(async function () {
+    this.timeout(60_000);
+    await workbench.dispose();
+    for (const stop of stops) await stop();
+  });
+}
+
+/**
+ * Hovers `target` until `shown` appears: a hover that comes while VS Code redraws the element is lost,
+ * and hovering the same spot again sends no event, so the mouse leaves and comes back (up to 3 tries).
+ */
+export async function hoverUntilShown(workbench: Workbench, target: Locator, shown: Locator): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await target.hover();
+    try {
+      await shown.waitFor({ timeout: 10_000 });
+      return;
+    } catch (e) {
+      if (attempt === 3) throw e;
+      await workbench.tab.mouse.move(0, 0);
+    }
+  }
+}

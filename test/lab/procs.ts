@@ -23,19 +23,33 @@ function readProcess(pid: number): LabProcess | undefined {
   }
 }
 
+/**
+ * Every PID in /proc (outside view) for which `test` holds; a process that exits while it is read (the read
+ * throws) does not count. Tests walk /proc for a host's processes, a connection's children, a command line.
+ */
+export function pidsWhere(test: (pid: number) => boolean): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .map(Number)
+    .filter((p) => {
+      try {
+        return test(p);
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** Every PID in the same PID namespace as `memberPid`. */
+export function pidsInNamespaceOf(memberPid: number): number[] {
+  const ns = fs.readlinkSync(`/proc/${memberPid}/ns/pid`);
+  return pidsWhere((p) => fs.readlinkSync(`/proc/${p}/ns/pid`) === ns);
+}
+
 /** Every live process in the same PID namespace as `memberPid` (the host's listener). */
 export function processesInNamespaceOf(memberPid: number): LabProcess[] {
-  const ns = fs.readlinkSync(`/proc/${memberPid}/ns/pid`);
-  const found: LabProcess[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (fs.readlinkSync(`/proc/${entry}/ns/pid`) !== ns) continue;
-    } catch {
-      continue;
-    }
-    const p = readProcess(Number(entry));
-    if (p && p.state !== 'Z') found.push(p);
-  }
-  return found;
+  return pidsInNamespaceOf(memberPid)
+    .map(readProcess)
+    .filter((p): p is LabProcess => p !== undefined && p.state !== 'Z');
 }

@@ -97,7 +97,11 @@ describe('gdr-doctor fix on simulated GPU hosts', function () {
       const r = await cli(['fix', '-F', lab.sshConfigPath, 'fx-cli', 'load-peermem', '--dry-run']);
       assert.equal(r.status, 0, r.stderr);
       assert.match(r.stdout, /fx-cli: load-peermem \(nvidia_peermem\): plan/);
-      assert.match(r.stdout, /\$ LC_ALL=C sudo -n \/bin\/sh -c '[\s\S]*modprobe nvidia_peermem'/);
+      assert.match(
+        r.stdout,
+        /\$ LC_ALL=C sudo -n \/bin\/sh -c '[\s\S]*M=\$\(tool modprobe\) \|\| exit 1\n[\s\S]*"\$M" nvidia_peermem \|\| exit \$\?\n/,
+      );
+      assert.match(r.stdout, /echo "gdr-doctor: nvidia_peermem is loaded"'\n/);
       assert.deepEqual(modprobes(h), []);
       assert.equal(fs.existsSync(auditLogOf('fx-cli')), false, 'a dry run is not audited');
     });

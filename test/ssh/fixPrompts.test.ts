@@ -6,9 +6,11 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readAuditLog } from '../support/labFix';
 import { CLI } from '../support/paths';
+import { realSshArgs } from '../support/sshCase';
 import { Run, RunOptions, sleep, sshCase, SshCase, TmuxServer } from '../support/tmux';
-import { assertLabCanRun, cleanupStale, Lab, LabHost, startLab } from '../lab/lab';
+import { Lab, LabHost, startTestLab } from '../lab/lab';
 
 // Our own records file and tmux server: other labs and suites may run on this machine at the same time.
 const RECORDS = '/tmp/gdr-doctor-lab-fixprompts.records.json';
@@ -16,15 +18,37 @@ const PASSWORD = 'pwuser-lab-pw'; // pwuser's login and sudo password in the lab
 const terminal = new TmuxServer(`gdrdoc-fixprompts-${process.pid}`);
 
 const QUESTION = /^Apply this on target\? \[y\/N\] ?/m;
-// The plan's command, written out here from the fix's documented script, not imported from src.
-const LOAD_SCRIPT =
-  "/bin/sh -c 'PATH=/usr/sbin:/sbin:/usr/bin:/bin\nexport PATH\nLC_ALL=C\nexport LC_ALL\nexec </dev/null\nmodprobe nvidia_peermem'";
-const indented = (command: string) =>
-  command
-    .split('\n')
-    .map((l) => `       ${l}`)
-    .join('\n');
-const NOPASSWD_STEP = `    1. load nvidia_peermem (modprobe nvidia_peermem)\n${indented(`$ LC_ALL=C sudo -n ${LOAD_SCRIPT}`)}\n`;
+// The plan's command, written out here from the fix's documented script (README: modprobe only from
+// root-owned system directories, refused beside the other module, checked in /sys/module after), not
+// imported from src: the step's first and last lines exactly, and these lines of it in this order.
+const STEP_HEADER = '    1. load nvidia_peermem (modprobe nvidia_peermem)';
+const LOAD_LINES = [
+  "$ LC_ALL=C sudo -n /bin/sh -c 'PATH=/usr/sbin:/sbin:/usr/bin:/bin",
+  'export PATH',
+  'LC_ALL=C',
+  'export LC_ALL',
+  'exec </dev/null',
+  'tool() {',
+  'M=$(tool modprobe) || exit 1',
+  'if [ -d /sys/module/nv_peer_mem ]; then echo "gdr-doctor: nv_peer_mem is loaded, and only one peer-memory module may be: nothing was changed" >&2; exit 1; fi',
+  '"$M" nvidia_peermem || exit $?',
+  `echo "gdr-doctor: nvidia_peermem is loaded"'`,
+];
+
+/** Where the plan's load step starts in `text` (its header), or -1 when the step is not the command above. */
+function loadStepAt(text: string): number {
+  const at = text.indexOf(`${STEP_HEADER}\n`);
+  if (at < 0) return -1;
+  const lines: string[] = [];
+  for (const l of text.slice(at + STEP_HEADER.length + 1).split('\n')) {
+    if (!l.startsWith('       ')) break;
+    lines.push(l.slice(7));
+  }
+  let next = 0;
+  for (const l of lines) if (l === LOAD_LINES[next]) next++;
+  const whole = lines[0] === LOAD_LINES[0] && lines.at(-1) === LOAD_LINES.at(-1) && next === LOAD_LINES.length;
+  return whole ? at : -1;
+}
 
 const modprobes = (h: LabHost) => h.calls().filter((c) => c.cmd === 'modprobe');
 
@@ -50,28 +74,10 @@ describe('gdr-doctor fix asking on a terminal (tmux)', function () {
 
   /** lsmod on the host, through OpenSSH as root: independent of gdr-doctor's code. */
   function lsmod(host: LabHost): string {
-    return execFileSync(
-      'ssh',
-      [
-        '-F',
-        '/dev/null',
-        '-p',
-        String(host.port),
-        '-i',
-        lab.keys.plain,
-        '-o',
-        'IdentitiesOnly=yes',
-        '-o',
-        'BatchMode=yes',
-        '-o',
-        `UserKnownHostsFile=${lab.knownHostsPath}`,
-        '-o',
-        'StrictHostKeyChecking=yes',
-        `root@${host.address}`,
-        'lsmod',
-      ],
-      { encoding: 'utf8', env: { ...process.env, SSH_AUTH_SOCK: '' } },
-    );
+    return execFileSync('ssh', [...realSshArgs(lab, host, 'root'), 'lsmod'], {
+      encoding: 'utf8',
+      env: { ...process.env, SSH_AUTH_SOCK: '' },
+    });
   }
 
   async function refuses(host: LabHost, answer: string, options?: RunOptions): Promise<Run> {
@@ -87,12 +93,10 @@ describe('gdr-doctor fix asking on a terminal (tmux)', function () {
   }
 
   before(async () => {
-    assertLabCanRun();
     execFileSync('tmux', ['-V']); // missing: test/lab/install.sh installs it
     assert.ok(fs.existsSync(CLI), `${CLI} is missing: run npm run build first`);
-    await cleanupStale(RECORDS);
     // Loopback hosts only, with the default users (gdr: NOPASSWD sudo; pwuser: sudo asks its password).
-    lab = await startLab({
+    lab = await startTestLab({
       hosts: [
         { name: 'fxp-gdr', profile: 'needs-peermem' },
         { name: 'fxp-pw', profile: 'needs-peermem' },
@@ -112,7 +116,7 @@ describe('gdr-doctor fix asking on a terminal (tmux)', function () {
     const run = await refuses(lab.host('fxp-gdr'), 'n', { output: 'terminal' });
     const screen = run.screen();
     const plan = screen.indexOf('target: load-peermem (nvidia_peermem): plan\n');
-    const step = screen.indexOf(NOPASSWD_STEP);
+    const step = loadStepAt(screen);
     const question = screen.search(QUESTION);
     assert.ok(plan >= 0 && step > plan, `the pane shows the plan and its command exactly:\n${screen}`);
     assert.ok(question > step, 'the question comes after the plan');
@@ -122,13 +126,13 @@ describe('gdr-doctor fix asking on a terminal (tmux)', function () {
   it('an empty answer (Enter alone) refuses too; the plan is on stdout, the question is not', async () => {
     const run = await refuses(lab.host('fxp-gdr'), '');
     assert.match(run.read('err'), /^Not applied: nothing was changed\.$/m);
-    assert.ok(run.read('out').includes(NOPASSWD_STEP), 'the plan is on stdout');
+    assert.ok(loadStepAt(run.read('out')) >= 0, 'the plan is on stdout');
     assert.doesNotMatch(run.read('out'), /Apply this/);
   });
 
   it('asks on the terminal even when stdout and stderr are redirected, as ssh and sudo do', async () => {
     const run = await refuses(lab.host('fxp-gdr'), 'n', { output: 'files' });
-    assert.ok(run.read('out').includes(NOPASSWD_STEP), 'the plan is in the redirected stdout');
+    assert.ok(loadStepAt(run.read('out')) >= 0, 'the plan is in the redirected stdout');
     assert.match(run.read('err'), /^Not applied: nothing was changed\.$/m);
   });
 
@@ -145,11 +149,7 @@ describe('gdr-doctor fix asking on a terminal (tmux)', function () {
       [[0, ['nvidia_peermem']]],
     );
     assert.match(lsmod(h), /^nvidia_peermem\s+16384\s/m);
-    const entries = fs
-      .readFileSync(audit, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const entries = readAuditLog(audit);
     assert.deepEqual(
       entries.map((e) => [e.host, e.fix, e.status]),
       [['target', 'load-peermem', 'applied']],

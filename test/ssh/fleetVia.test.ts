@@ -9,7 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../support/cli';
 import { Run, TmuxServer } from '../support/tmux';
-import { assertLabCanRun, cleanupStale, Lab, LabHostSpec, startLab } from '../lab/lab';
+import { Lab } from '../lab/lab';
+import { startLoginNodeLab } from '../lab/loginNodeLab';
 
 const RECORDS = '/tmp/gdrlab-records-fleet-via.json';
 const NETWORK = { bridge: 'gdrbr11', subnet: 11 };
@@ -24,27 +25,12 @@ interface HostJson {
   report?: { finished: boolean; findings: { id: string }[] };
 }
 
-function specs(): LabHostSpec[] {
-  return [
-    { name: 'login', profile: 'no-gpu', netns: true, login: true },
-    ...NODES.map((name) => ({ name, profile: PROFILE[name], netns: true })),
-  ];
-}
-
 describe('gdr-doctor diagnose through a login node (the CLI)', function () {
   this.timeout(300_000);
   let lab: Lab;
 
   before(async () => {
-    assertLabCanRun();
-    await cleanupStale(RECORDS);
-    lab = await startLab({
-      hosts: specs(),
-      recordsPath: RECORDS,
-      network: NETWORK,
-      slurm: { controller: 'login', nodes: NODES },
-      readyTimeoutMs: 60_000,
-    });
+    lab = await startLoginNodeLab({ recordsPath: RECORDS, network: NETWORK, nodes: PROFILE });
   });
   after(async () => {
     await lab?.stop();

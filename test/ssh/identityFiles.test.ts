@@ -2,11 +2,11 @@
 // are skipped with ssh's own warning and authentication goes on with the next key: through the
 // CLI, as root and as another user (nobody, holding a root-owned 0600 key), next to the real ssh.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { noPrompts } from '../../src/core/ssh/prompts';
 import { Lab, LabHost, startTestLab } from '../lab/lab';
+import { runCollected } from '../support/cli';
 import { CLI } from '../support/paths';
 import { hostBlock, ourRun, RealRun, refusal, writeConfig } from '../support/sshCase';
 
@@ -34,18 +34,7 @@ function runAs(uid: number, argv: string[]): Promise<RealRun> {
   const home = fs.mkdtempSync(path.join(lab.dir, 'home-'));
   fs.chownSync(home, uid, uid);
   const cmd = uid === 0 ? argv : ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', ...argv];
-  return new Promise((resolve) => {
-    const child = spawn(cmd[0], cmd.slice(1), {
-      env: { PATH: process.env.PATH, HOME: home, SSH_AUTH_SOCK: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  return runCollected(cmd, { env: { PATH: process.env.PATH, HOME: home, SSH_AUTH_SOCK: '' }, detached: true });
 }
 
 /** `gdr-doctor diagnose` and the real ssh on the same config, as `uid`; both must reach the host. */

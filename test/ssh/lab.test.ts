@@ -6,38 +6,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { assertLabCanRun, cleanupStale, defaultRecordsPath, Lab, LabHost, startLab } from '../lab/lab';
+import { pidsInNamespaceOf } from '../lab/procs';
 import { materialiseProfile } from '../lab/profile';
 import { shiftRecordsPath } from '../lab/sideBySide';
+import { realSshArgs } from '../support/sshCase';
 
 interface Result {
   rc: number | null;
   stdout: string;
   stderr: string;
   ms: number;
-}
-
-function sshArgs(lab: Lab, h: LabHost, user: string, knownHosts = lab.knownHostsPath): string[] {
-  return [
-    '-F',
-    'none',
-    '-i',
-    lab.keys.plain,
-    '-o',
-    'IdentitiesOnly=yes',
-    '-o',
-    'BatchMode=yes',
-    '-o',
-    `UserKnownHostsFile=${knownHosts}`,
-    '-o',
-    'GlobalKnownHostsFile=/dev/null',
-    '-o',
-    'StrictHostKeyChecking=yes',
-    '-o',
-    'ConnectTimeout=5',
-    '-p',
-    String(h.port),
-    `${user}@${h.address}`,
-  ];
 }
 
 function ssh(
@@ -48,28 +26,12 @@ function ssh(
   extra: { knownHosts?: string; env?: NodeJS.ProcessEnv; args?: string[] } = {},
 ): Result {
   const t = Date.now();
-  const r = spawnSync('ssh', [...(extra.args ?? []), ...sshArgs(lab, h, user, extra.knownHosts), command], {
+  const r = spawnSync('ssh', [...(extra.args ?? []), ...realSshArgs(lab, h, user, extra.knownHosts), command], {
     encoding: 'utf8',
     env: extra.env ?? process.env,
     timeout: 30000,
   });
   return { rc: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - t };
-}
-
-/** Every PID (outside view) in the same PID namespace as `pid`. */
-function pidsInNamespace(pid: number): number[] {
-  const ns = fs.readlinkSync(`/proc/${pid}/ns/pid`);
-  return fs
-    .readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .map(Number)
-    .filter((p) => {
-      try {
-        return fs.readlinkSync(`/proc/${p}/ns/pid`) === ns;
-      } catch {
-        return false;
-      }
-    });
 }
 
 const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
@@ -224,7 +186,7 @@ describe('simulated-host lab (real sshd, real ssh client)', function () {
 
   it('stop() leaves no process, namespace, bridge or records behind', async function () {
     healthy.setFault('lsmod', 'hang', 300);
-    const hung = spawn('ssh', [...sshArgs(lab, healthy, 'gdr'), 'lsmod'], { stdio: 'ignore' });
+    const hung = spawn('ssh', [...realSshArgs(lab, healthy, 'gdr'), 'lsmod'], { stdio: 'ignore' });
     const deadline = Date.now() + 5000;
     while (
       !healthy.calls().some((c) => c.cmd === 'lsmod' && c.args.length === 0 && Date.now() - c.time * 1000 < 5000) &&
@@ -232,7 +194,7 @@ describe('simulated-host lab (real sshd, real ssh client)', function () {
     ) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    const inside = lab.hosts.flatMap((h) => pidsInNamespace(h.listenerPid()));
+    const inside = lab.hosts.flatMap((h) => pidsInNamespaceOf(h.listenerPid()));
     assert.ok(inside.length > lab.hosts.length, 'sessions and the hung sleep are running');
     await lab.stop();
     hung.kill();

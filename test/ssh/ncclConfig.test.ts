@@ -5,7 +5,7 @@
 // (src/plugin/net.cc). Profiles: test/lab/profiles/README.md.
 import * as assert from 'node:assert/strict';
 import { runCli } from '../support/cli';
-import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
+import { Lab, startTestLab } from '../lab/lab';
 
 const RECORDS = '/tmp/gdr-doctor-lab-nccl-config.records.json';
 
@@ -39,9 +39,7 @@ describe("NCCL's configuration on the host (nccl.conf, virtual topology)", funct
   this.timeout(120_000);
 
   before(async () => {
-    assertLabCanRun();
-    await cleanupStale(RECORDS);
-    lab = await startLab({
+    lab = await startTestLab({
       recordsPath: RECORDS,
       hosts: ['nccl-conf-phb', 'vm-h200-topo', 'healthy', 'efa-p5'].map((h) => ({ name: h, profile: h })),
     });

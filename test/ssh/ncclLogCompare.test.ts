@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { runCli } from '../support/cli';
 import { FIXTURES } from '../support/paths';
-import { assertLabCanRun, cleanupStale, Lab, startLab } from '../lab/lab';
+import { Lab, startTestLab } from '../lab/lab';
 
 const RECORDS = '/tmp/gdr-doctor-lab-nccl-log-compare.records.json';
 const PXN = 'gpu-pxn';
@@ -44,9 +44,7 @@ describe('gdr-doctor nccl-log --host: a real NCCL log against a simulated host o
   this.timeout(120_000);
 
   before(async () => {
-    assertLabCanRun();
-    await cleanupStale(RECORDS);
-    lab = await startLab({
+    lab = await startTestLab({
       recordsPath: RECORDS,
       hosts: [
         { name: PXN, profile: 'pxn-port-down' },

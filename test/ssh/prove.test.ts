@@ -8,9 +8,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../support/cli';
+import { readAuditLog } from '../support/labFix';
 import { CLI, FIXTURES } from '../support/paths';
 import { until } from '../support/until';
-import { assertLabCanRun, cleanupStale, derivedProfile, Lab, LabHost, LabHostSpec, recordingName, startLab } from '../lab/lab';
+import { derivedProfile, Lab, LabHost, LabHostSpec, recordingName, startTestLab } from '../lab/lab';
 import { joinedRegExp } from '../support/joinedRegExp';
 
 const RECORDS = '/tmp/gdrlab-records-prove.json';
@@ -119,9 +120,7 @@ describe('gdr-doctor prove (lab hosts, the built CLI)', function () {
   const json = (stdout: string) => JSON.parse(stdout) as ProofJson;
 
   before(async () => {
-    assertLabCanRun();
-    await cleanupStale(RECORDS);
-    lab = await startLab({
+    lab = await startTestLab({
       hosts: specs(),
       recordsPath: RECORDS,
       network: NETWORK,
@@ -192,11 +191,7 @@ describe('gdr-doctor prove (lab hosts, the built CLI)', function () {
     });
 
     it('records the measurement in the audit log: where, each command, the result', () => {
-      const entries = fs
-        .readFileSync(audit(), 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l));
+      const entries = readAuditLog(audit());
       const entry = entries.find((e) => e.host === 'pv-one');
       assert.equal(entry.kind, 'prove');
       assert.equal(entry.user, 'gdr');

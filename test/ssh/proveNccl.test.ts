@@ -5,12 +5,12 @@
 // hosts' call logs and what is left from their process tables, never only from gdr-doctor's own words.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../support/cli';
+import { readAuditLog } from '../support/labFix';
 import { CLI } from '../support/paths';
 import { until } from '../support/until';
-import { assertLabCanRun, cleanupStale, derivedProfile, inHost, Lab, LabHost, LabHostSpec, startLab } from '../lab/lab';
+import { derivedProfile, inHost, Lab, LabHost, LabHostSpec, startTestLab } from '../lab/lab';
 import { joinedRegExp } from '../support/joinedRegExp';
 
 const RECORDS = '/tmp/gdrlab-records-prove-nccl.json';
@@ -65,9 +65,7 @@ describe('gdr-doctor prove --nccl (lab hosts, the built CLI)', function () {
   };
 
   before(async () => {
-    assertLabCanRun();
-    await cleanupStale(RECORDS);
-    lab = await startLab({
+    lab = await startTestLab({
       hosts: specs(),
       recordsPath: RECORDS,
       network: NETWORK,
@@ -107,11 +105,7 @@ describe('gdr-doctor prove --nccl (lab hosts, the built CLI)', function () {
     for (const n of ['nc-a', 'nc-b']) assert.equal(rankCalls(lab.host(n)).length, 8, n);
     assert.ok(rankCalls(lab.host('nc-a')).every((c) => c.args.join(' ').startsWith('-b 8 -e 8G -f 2 -g 1 -J /tmp/gdr-doctor-nccl-')));
     await noneLeft(['nc-a', 'nc-b']);
-    const logged = fs
-      .readFileSync(audit(), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { kind: string; nodes: string[]; status: string });
+    const logged = readAuditLog(audit()) as { kind: string; nodes: string[]; status: string }[];
     assert.deepEqual(logged.map((e) => [e.kind, e.nodes, e.status]).slice(-1), [['prove-nccl', ['nc-a', 'nc-b'], 'measured']]);
   });
 
@@ -185,7 +179,11 @@ describe('gdr-doctor prove --nccl (lab hosts, the built CLI)', function () {
       assert.equal(r.status, 1, r.stderr);
       assert.equal(json(r.stdout).status, 'timed-out');
       await noneLeft(['nc-a', 'nc-b']);
-      assert.equal(await squeue(lab), '');
+      // scancel returns before slurmctld drops the job (it shows while COMPLETING): the queue empties soon after.
+      let queue = await squeue(lab);
+      for (const deadline = Date.now() + 30_000; queue !== '' && Date.now() < deadline; queue = await squeue(lab))
+        await new Promise((r) => setTimeout(r, 500));
+      assert.equal(queue, '');
     } finally {
       for (const n of ['nc-a', 'nc-b']) lab.host(n).clearFaults();
     }

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Lab, LabHost, startTestLab } from '../lab/lab';
+import { pidsWhere } from '../lab/procs';
 import { hostBlock, openVia, ourRun, realSsh, refusal, writeConfig } from '../support/sshCase';
 import { until } from '../support/until';
 
@@ -42,17 +43,7 @@ const loginsFrom = (h: LabHost) =>
 
 /** Local processes whose command line names `text` (the ProxyCommand's own config file). */
 function processesNaming(text: string): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .filter((p) => {
-      try {
-        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(text);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  return pidsWhere((p) => fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(text));
 }
 
 describe('ProxyCommand and host:port forms, next to the real ssh', function () {

@@ -12,7 +12,8 @@ import { sshRunner } from '../../src/core/transport/sshRunner';
 import type { FleetHostResult } from '../../src/core/fleet/types';
 import type { SshConnection } from '../../src/core/ssh/connect';
 import { noPrompts } from '../../src/core/ssh/prompts';
-import { assertLabCanRun, cleanupStale, Lab, LabHost, LabHostSpec, startLab } from '../lab/lab';
+import { Lab, LabHost } from '../lab/lab';
+import { startLoginNodeLab } from '../lab/loginNodeLab';
 import { inHost } from '../lab/slurm';
 import { until } from '../support/until';
 
@@ -46,14 +47,6 @@ const HOSTILE_BASHRC = [
   'esac',
 ].join('\n');
 
-function specs(): LabHostSpec[] {
-  return [
-    { name: 'login', profile: 'no-gpu', netns: true, login: true },
-    ...NODES.map((name) => ({ name, profile: PROFILE[name], netns: true })),
-    { name: 'gpu09', profile: 'healthy', netns: true, bashrcFirst: HOSTILE_BASHRC },
-  ];
-}
-
 describe('diagnose through a login node (srun, pdsh, clush)', function () {
   this.timeout(300_000);
   let lab: Lab;
@@ -68,14 +61,11 @@ describe('diagnose through a login node (srun, pdsh, clush)', function () {
   const reach = () => ({ prompts: noPrompts, configFile: lab.sshConfigPath });
 
   before(async () => {
-    assertLabCanRun();
-    await cleanupStale(RECORDS);
-    lab = await startLab({
-      hosts: specs(),
+    lab = await startLoginNodeLab({
       recordsPath: RECORDS,
       network: NETWORK,
-      slurm: { controller: 'login', nodes: NODES },
-      readyTimeoutMs: 60_000,
+      nodes: PROFILE,
+      others: [{ name: 'gpu09', profile: 'healthy', netns: true, bashrcFirst: HOSTILE_BASHRC }],
     });
     for (const [profile, host] of [
       ['healthy', 'gpu01'],

@@ -11,11 +11,16 @@ export interface CliRun {
 }
 
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return runCollected([process.execPath, CLI, ...args], { env: { ...process.env, SSH_AUTH_SOCK: '', ...env } });
+}
+
+/**
+ * Runs `argv` to its end with no standard input, its output collected as text: the CLI, the real ssh,
+ * either as another user. `detached`: in a session of its own, so no terminal can be asked anything.
+ */
+export function runCollected(argv: readonly string[], options: { env: NodeJS.ProcessEnv; detached?: boolean }): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, SSH_AUTH_SOCK: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(argv[0], argv.slice(1), { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -1,6 +1,7 @@
 // A quick fix through the core API as the CLI drives it, against a lab host over real SSH: connect,
 // plan, then apply, sudo's password asked through the same prompts.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import { FixPlan, FixResult, newSudoMarker, prepareFix, runPlan, sshFixSession, sudoPasswordVia } from '../../src/core/fixes';
 import { connect, SshConnection } from '../../src/core/ssh/connect';
 import { parseDestination } from '../../src/core/ssh/destination';
@@ -30,4 +31,13 @@ export async function fixOverSsh(
   } finally {
     conn.close();
   }
+}
+
+/** The entries of an audit log (GDR_DOCTOR_AUDIT_LOG), one JSON object a line, oldest first. */
+export function readAuditLog(file: string) {
+  return fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }

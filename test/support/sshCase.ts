@@ -1,7 +1,6 @@
 // One SSH case against a lab host, run both ways: through gdr-doctor's SSH layer and through the
 // real OpenSSH client on the same ssh_config file, so a test can hold the first to the second.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connect, SshConnection } from '../../src/core/ssh/connect';
@@ -10,7 +9,8 @@ import { ConnectError } from '../../src/core/ssh/errors';
 import { exec } from '../../src/core/ssh/exec';
 import { noPrompts, SshPrompts } from '../../src/core/ssh/prompts';
 import { resolveTarget } from '../../src/core/ssh/resolveTarget';
-import type { LabHost } from '../lab/lab';
+import type { Lab, LabHost } from '../lab/lab';
+import { CliRun, runCollected } from './cli';
 
 /** `Host <alias>` for a lab host: its address and port, no agent, no global known_hosts unless given. */
 export function hostBlock(alias: string, h: LabHost, lines: readonly string[]): string {
@@ -22,6 +22,22 @@ export function hostBlock(alias: string, h: LabHost, lines: readonly string[]): 
     ...(has('GlobalKnownHostsFile') ? [] : ['GlobalKnownHostsFile /dev/null']),
   ];
   return [`Host ${alias}`, ...[...defaults, ...lines].map((l) => `  ${l}`), ''].join('\n');
+}
+
+/**
+ * The real ssh's options to log in to lab host `h` as `user` with the lab's plain key, batch mode, strict host
+ * key checking against `knownHosts` only, and no ssh_config: what a test runs beside gdr-doctor, untouched by it.
+ */
+export function realSshArgs(lab: Lab, h: LabHost, user: string, knownHosts = lab.knownHostsPath): string[] {
+  const options = [
+    'IdentitiesOnly=yes',
+    'BatchMode=yes',
+    `UserKnownHostsFile=${knownHosts}`,
+    'GlobalKnownHostsFile=/dev/null',
+    'StrictHostKeyChecking=yes',
+    'ConnectTimeout=5',
+  ];
+  return ['-F', 'none', '-i', lab.keys.plain, ...options.flatMap((o) => ['-o', o]), '-p', String(h.port), `${user}@${h.address}`];
 }
 
 let cases = 0;
@@ -58,28 +74,17 @@ export async function refusal(p: Promise<unknown>): Promise<ConnectError> {
   return e;
 }
 
-export interface RealRun {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+/** How a real ssh run ended: its status and output. */
+export type RealRun = CliRun;
 
 /**
  * The real `ssh -F <config> <destination> hostname; id -un`, in its own session (no terminal: it
  * asks nothing unless SSH_ASKPASS_REQUIRE=force is in `env`).
  */
 export function realSsh(configFile: string, destination: string, env: NodeJS.ProcessEnv = {}): Promise<RealRun> {
-  return new Promise((resolve) => {
-    const child = spawn('ssh', ['-F', configFile, destination, 'hostname; id -un'], {
-      env: { ...process.env, SSH_AUTH_SOCK: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  return runCollected(['ssh', '-F', configFile, destination, 'hostname; id -un'], {
+    env: { ...process.env, SSH_AUTH_SOCK: '', ...env },
+    detached: true,
   });
 }
 

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LabHost } from '../lab/lab';
+import { pidsWhere } from '../lab/procs';
 import { CLI, REPO_ROOT } from './paths';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -171,22 +172,13 @@ export function descendantPids(pid: number): number[] {
 }
 
 export function childPids(pid: number): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .map(Number)
-    .filter((p) => {
-      try {
-        return (
-          Number(
-            fs
-              .readFileSync(`/proc/${p}/stat`, 'utf8')
-              .replace(/^.*\) /, '')
-              .split(' ')[1],
-          ) === pid
-        );
-      } catch {
-        return false;
-      }
-    });
+  return pidsWhere(
+    (p) =>
+      Number(
+        fs
+          .readFileSync(`/proc/${p}/stat`, 'utf8')
+          .replace(/^.*\) /, '')
+          .split(' ')[1],
+      ) === pid,
+  );
 }

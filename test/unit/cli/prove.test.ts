@@ -1,12 +1,10 @@
 // `gdr-doctor prove` without a lab: what is refused before anything connects, an unreachable host,
-// and the table a proof prints (from a proof of the healthy lab host's recordings).
+// and the table a proof prints (the sample proof of the healthy lab host's GPU5, from perftest recordings).
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { formatProof } from '../../../src/core/prove/text';
-import { DEFAULT_PROVE_OPTIONS, runProof } from '../../../src/core/prove';
 import { CLI } from '../../support/paths';
-import { fixture } from '../diagnosis/hostReport';
-import { healthyHost, pickedAs } from '../prove/proofHosts';
+import { sampleProof } from '../prove/sampleProof';
 import { joinedRegExp } from '../../support/joinedRegExp';
 
 function cli(args: string[]) {
@@ -54,31 +52,7 @@ describe('gdr-doctor prove: usage', function () {
 
 describe('gdr-doctor prove: the table', () => {
   it('shows each GPU, its ports, one line per mode and the verdict', async () => {
-    const report = await runProof({
-      host: await healthyHost(),
-      peer: null,
-      options: { ...DEFAULT_PROVE_OPTIONS, gpus: [5] },
-      confirmBusy: async () => true,
-      execute: async (ms, done) =>
-        ms.forEach((m) =>
-          done(m, {
-            client: {
-              exitCode: 0,
-              output: pickedAs(
-                fixture(
-                  m.mode === 'host'
-                    ? 'perftest/write-bw-host-ib-t9k-client-all-sizes.txt'
-                    : 'perftest/write-bw-cuda-a100-ib-t9k-client-all-sizes.txt',
-                ),
-                m.client.gpuBusId,
-              ),
-            },
-            server: { exitCode: 0, output: '' },
-            command: 'x',
-          }),
-        ),
-      now: () => new Date(0),
-    });
+    const report = await sampleProof('works');
     assert.equal(
       formatProof(report),
       [

@@ -4,29 +4,10 @@
 import * as assert from 'node:assert/strict';
 import { throughJump } from '../../../src/core/ssh/openSsh';
 import type { SshTarget } from '../../../src/core/ssh/sshConfig';
+import { sshTarget } from '../ssh/sshTarget';
 
-function target(host: string, proxyJump: string | null = null, proxyCommand: string | null = null): SshTarget {
-  return {
-    host,
-    hostname: host,
-    user: 'gdr',
-    port: 22,
-    identityFiles: [],
-    identitiesOnly: false,
-    identityAgent: null,
-    proxyJump,
-    proxyCommand,
-    userKnownHostsFiles: [],
-    globalKnownHostsFiles: [],
-    strictHostKeyChecking: 'ask',
-    hashKnownHosts: false,
-    hostKeyAlias: null,
-    connectTimeout: null,
-    serverAliveInterval: 0,
-    serverAliveCountMax: 3,
-    warnings: [],
-  };
-}
+const target = (host: string, proxyJump: string | null = null, proxyCommand: string | null = null) =>
+  sshTarget(host, { proxyJump, proxyCommand });
 
 describe('throughJump', () => {
   const reach = { prompts: {} as never, adjustTarget: (t: SshTarget) => ({ ...t, strictHostKeyChecking: 'yes' as const }) };

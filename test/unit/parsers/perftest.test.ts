@@ -18,6 +18,9 @@ interface Expected {
 }
 
 // Written by reading each file.
+/** A run that failed before its first measurement: no device line, no table. */
+const NOTHING_MEASURED = { device: null, linkType: null, unit: null, rows: 0, averageGbps: null } as const;
+
 const EXPECTED: Record<string, Expected> = {
   'write-bw-host-ib-t9k-server-all-sizes.txt': {
     device: 'mlx5_0',
@@ -111,38 +114,22 @@ const EXPECTED: Record<string, Expected> = {
     firstError: null,
   },
   'write-bw-cuda-mr-failure-k80-server.txt': {
-    device: null,
-    linkType: null,
-    unit: null,
-    rows: 0,
-    averageGbps: null,
+    ...NOTHING_MEASURED,
     cuda: { device: null, name: 'Tesla K80', dmabuf: false, pcieAddress: null },
     firstError: "Couldn't allocate MR",
   },
   'write-bw-cuda-mr-failure-error14-excerpt.txt': {
-    device: null,
-    linkType: null,
-    unit: null,
-    rows: 0,
-    averageGbps: null,
+    ...NOTHING_MEASURED,
     cuda: null,
     firstError: "Couldn't allocate MR with error=14",
   },
   'write-bw-cuda-mr-failure-rdma-cm-client-segfault.txt': {
-    device: null,
-    linkType: null,
-    unit: null,
-    rows: 0,
-    averageGbps: null,
+    ...NOTHING_MEASURED,
     cuda: { device: 0, name: 'NVIDIA A30-8C', dmabuf: false, pcieAddress: '02:00' },
     firstError: "Couldn't allocate MR",
   },
   'write-bw-dmabuf-before-use-cuda-parser-error.txt': {
-    device: null,
-    linkType: null,
-    unit: null,
-    rows: 0,
-    averageGbps: null,
+    ...NOTHING_MEASURED,
     cuda: null,
     firstError: 'CUDA DMA-BUF cannot be used without CUDA',
   },

@@ -3,29 +3,11 @@
 import * as assert from 'node:assert/strict';
 import { ConnectError } from '../../../src/core/ssh/errors';
 import { proxyCommandLine } from '../../../src/core/ssh/proxyCommand';
-import type { SshTarget } from '../../../src/core/ssh/sshConfig';
+import { sshTarget } from './sshTarget';
 import type { TokenContext } from '../../../src/core/ssh/tokens';
 
-const target = (proxyCommand: string): SshTarget => ({
-  host: 'gpu01',
-  hostname: 'gpu01.cluster',
-  user: 'alice',
-  port: 2222,
-  identityFiles: [],
-  identitiesOnly: false,
-  identityAgent: null,
-  proxyJump: null,
-  proxyCommand,
-  userKnownHostsFiles: [],
-  globalKnownHostsFiles: [],
-  strictHostKeyChecking: 'yes',
-  hashKnownHosts: false,
-  hostKeyAlias: null,
-  connectTimeout: null,
-  serverAliveInterval: 0,
-  serverAliveCountMax: 3,
-  warnings: [],
-});
+const target = (proxyCommand: string) =>
+  sshTarget('gpu01', { hostname: 'gpu01.cluster', user: 'alice', port: 2222, strictHostKeyChecking: 'yes', proxyCommand });
 const tokens = (over: Partial<TokenContext> = {}): TokenContext => ({
   home: '/home/a',
   localUser: 'a',

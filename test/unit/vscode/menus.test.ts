@@ -20,6 +20,15 @@ const menus = manifest.contributes.menus as Record<string, MenuItem[]>;
 
 const SSH: HostEntry = { id: 'ssh:gpu01', label: 'gpu01', kind: 'ssh', origin: 'ssh-config', destination: 'gpu01' };
 const ADDED: HostEntry = { ...SSH, id: 'ssh:root@gpu02:2222', label: 'root@gpu02:2222', origin: 'added', destination: 'root@gpu02:2222' };
+/** The menu items of a diagnosed, connected host that an unreachable one must not offer (no report, no session). */
+const AFTER_DIAGNOSIS = [
+  Commands.showTopology,
+  Commands.copyReport,
+  Commands.exportReport,
+  Commands.openRawOutput,
+  Commands.disconnect,
+  Commands.removeHost,
+];
 const finishedAt = new Date(0);
 const unreachable: HostStatus = { working: false, last: { kind: 'failed', step: 'tcp', message: 'gpu01: connection refused', finishedAt } };
 /** A diagnosed outcome; `topo`: whether its report holds a readable topology. */
@@ -84,15 +93,7 @@ describe('package.json when-clauses: commands only where they work', () => {
     const facts = { host: SSH, status: unreachable, connected: false };
     assert.deepEqual(rowCommands(facts, 'inline'), [Commands.diagnose]);
     const menu = rowCommands(facts, 'menu');
-    for (const c of [
-      Commands.showTopology,
-      Commands.copyReport,
-      Commands.exportReport,
-      Commands.openRawOutput,
-      Commands.disconnect,
-      Commands.removeHost,
-    ])
-      assert.ok(!menu.includes(c), c);
+    for (const c of AFTER_DIAGNOSIS) assert.ok(!menu.includes(c), c);
     assert.ok(menu.includes(Commands.diagnose) && menu.includes(Commands.applyQuickFix));
   });
 
@@ -100,17 +101,7 @@ describe('package.json when-clauses: commands only where they work', () => {
     const facts = { host: ADDED, status: diagnosed(true), connected: true };
     assert.deepEqual(rowCommands(facts, 'inline'), [Commands.diagnose, Commands.showTopology]);
     const menu = rowCommands(facts, 'menu');
-    for (const c of [
-      Commands.diagnose,
-      Commands.applyQuickFix,
-      Commands.showTopology,
-      Commands.copyReport,
-      Commands.exportReport,
-      Commands.openRawOutput,
-      Commands.disconnect,
-      Commands.removeHost,
-    ])
-      assert.ok(menu.includes(c), c);
+    for (const c of [Commands.diagnose, Commands.applyQuickFix, ...AFTER_DIAGNOSIS]) assert.ok(menu.includes(c), c);
   });
 
   it('a diagnosis without a readable topology: a report, but no Show Topology', () => {
