@@ -15,6 +15,7 @@ import { parseOsRelease } from '../core/parsers/osRelease';
 import { parsePerftest } from '../core/parsers/perftest';
 import { Parsed } from '../core/parsers/result';
 import { parseShowGids } from '../core/parsers/showGids';
+import { parseMlnxQos } from '../core/parsers/mlnxQos';
 import { parseSmiQuery } from '../core/parsers/smiQuery';
 import { parseTopo } from '../core/parsers/topo';
 import { summarizeGpuQuery } from './summary/gpuQuery';
@@ -29,6 +30,7 @@ import { summarizeNvidiaVersion } from './summary/nvidiaVersion';
 import { summarizeOfedInfo } from './summary/ofedInfo';
 import { summarizeOsRelease } from './summary/osRelease';
 import { summarizeShowGids } from './summary/showGids';
+import { summarizeMlnxQos } from './summary/mlnxQos';
 import { summarizePerftest } from './summary/perftest';
 import { summarizeSmiQuery } from './summary/smiQuery';
 import { summarizeTopo } from './summary/topo';
@@ -72,6 +74,7 @@ export const PARSE_KINDS: readonly ParseKind[] = [
   kind('perftest', "perftest's ib_write_bw (server or client side)", parsePerftest, summarizePerftest),
   kind('nccl-conf', 'cat /etc/nccl.conf (or ~/.nccl.conf)', parseNcclConfFile, summarizeNcclConf),
   kind('fi-info', 'fi_info -p efa (libfabric providers: AWS EFA)', parseFiInfo, summarizeFiInfo),
+  kind('mlnx-qos', "mlnx_qos -i <interface> (a RoCE NIC's trust mode, DSCP map and PFC)", parseMlnxQos, summarizeMlnxQos),
   kind(
     'nccl-topo',
     'an NCCL XML topology (NCCL_TOPO_FILE, /var/run/nvidia-topologyd/virtualTopology.xml)',

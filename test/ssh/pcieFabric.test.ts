@@ -1,7 +1,8 @@
 // The PCIe fabric on simulated hosts over real SSH: ACS read through sudo -n (or said unreadable), the
 // disable-acs and persist-acs fixes applied and verified against the host's own simulated config
 // state (its lspci/setpci act on it; the call log shows what ran and as whom), refused in a VM; a GPU
-// at x8 (alone in a fleet of four); RoCE ports without a routable v2 GID. Loopback hosts, its own records file.
+// at x8 (alone in a fleet of four); RoCE ports without a routable v2 GID; the RoCE NICs' QoS (mlnx_qos -i, as the
+// login user) behind NCCL's traffic class. Loopback hosts, its own records file.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -82,6 +83,7 @@ describe('the PCIe fabric on simulated hosts', function () {
         host('pf-gone', 'hgx-acs'),
         host('pf-aer', 'hgx-aer'),
         host('pf-nov2', 'roce-no-v2'),
+        host('pf-qos', 'roce-qos'),
         host('pf-vm', 'vm-h200'),
       ],
     });
@@ -298,6 +300,39 @@ describe('the PCIe fabric on simulated hosts', function () {
       /mlx5_0 port 1: only link-local GIDs \(0, 1\): no IP address on ens3np0/,
     );
     assert.match(one(await findings('pf-x8', ['--nccl', '2.20']), 'roce.gid-index').title, /set NCCL_IB_GID_INDEX=3$/);
+  });
+
+  it('RoCE QoS: NCCL_IB_TC=106 lands on priority 3, PFC on, on every port (mlnx_qos as the login user); no warning', async () => {
+    const all = await findings('pf-qos', ['--nccl-env', 'NCCL_IB_TC=106']);
+    assert.deepEqual(
+      all.filter((f) => f.severity !== 'info').map((f) => f.id),
+      [],
+    );
+    const f = one(all, 'roce.traffic-class');
+    assert.match(f.detail, /mlx5_0:1 \(ens3np0\): trust dscp, NCCL_IB_TC=106 → DSCP 26 → priority 3; PFC on priority 3;/);
+    assert.match(f.detail, /mlx5_7:1 \(ens11np0\): trust dscp, NCCL_IB_TC=106 → DSCP 26 → priority 3; PFC on priority 3\./);
+    assert.ok(f.evidence.includes('mlnx_qos -i ens3np0: PFC enabled on priority 3'), f.evidence.join('\n'));
+    const calls = lab
+      .host('pf-qos')
+      .calls()
+      .filter((c) => c.cmd === 'mlnx_qos');
+    assert.deepEqual(
+      [...new Set(calls.map((c) => c.args.join(' ')))].sort(),
+      ['ens10np0', 'ens11np0', 'ens2np0', 'ens3np0', 'ens6np0', 'ens7np0', 'ens8np0', 'ens9np0'].map((n) => `-i ${n}`),
+    );
+    assert.ok(
+      calls.every((c) => c.uid !== 0),
+      'mlnx_qos ran as the login user',
+    );
+    // Unset, the class is 0: priority 0, said as a fact; a host without mlnx_qos says the QoS was not read.
+    assert.match(
+      one(await findings('pf-qos'), 'roce.traffic-class').detail,
+      /\(ens3np0\): trust dscp, traffic class 0 → DSCP 0 → priority 0; priority 0 has no PFC here \(PFC on 3\)/,
+    );
+    assert.match(
+      one(await findings('pf-idle'), 'roce.traffic-class').detail,
+      /trust mode and PFC priorities were not read \(mlnx_qos is not installed\)/,
+    );
   });
 
   it('in a fleet of four: the host with the GPU at x8 gets fleet.link-width-differs, the one with ACS on fleet.acs-differs, no other', async () => {

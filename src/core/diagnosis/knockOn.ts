@@ -57,6 +57,7 @@ const FEEDS: Readonly<Record<ProbeCommandId, readonly Check[]>> = {
   'nccl-topo': ['locality'],
   'nccl-net-plugin': ['nic'],
   'fi-info': ['nic'],
+  'roce-qos': ['nic'],
 };
 
 export interface Blocker {

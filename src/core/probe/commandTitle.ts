@@ -19,6 +19,7 @@ const TITLES: Readonly<Partial<Record<ProbeCommandId, string>>> = {
   'nccl-conf': 'cat /etc/nccl.conf ~/.nccl.conf',
   'nccl-topo': 'cat virtualTopology.xml, NCCL_TOPO_FILE',
   'nccl-net-plugin': 'ls libnccl-net*.so (NCCL network plugins)',
+  'roce-qos': 'mlnx_qos -i <each RoCE interface>',
 };
 
 /** Longer command lines than this are not titles: the id says more. */

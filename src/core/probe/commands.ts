@@ -17,6 +17,7 @@ import { NCCL_CONF_COMMAND, NCCL_TOPO_COMMAND } from './ncclConfig';
 import { FI_INFO_COMMAND, NET_PLUGIN_COMMAND } from './netPlugin';
 import { PCI_ACS_COMMAND } from './pciAcs';
 import { PCI_SYSFS_COMMAND } from './pciSysfs';
+import { ROCE_QOS_COMMAND } from './roceQos';
 
 export interface ProbeCommandSpec {
   /** Stable id: section name in the probe stream, file name (`<id>.txt`) in an offline folder. */
@@ -146,6 +147,9 @@ export const PROBE_COMMANDS = [
   // Network plugins NCCL loads before its own transports, and libfabric's efa provider (netPlugin.ts).
   { id: 'nccl-net-plugin', command: NET_PLUGIN_COMMAND, display: 'ldconfig -p; ls <plugin folders>/libnccl-net*.so', timeoutS: DEFAULT_S },
   { id: 'fi-info', command: FI_INFO_COMMAND, display: 'fi_info -p efa', timeoutS: DEFAULT_S },
+  // The RoCE NICs' trust mode, DSCP→priority map and PFC priorities, as the login user (roceQos.ts); 30 s: one
+  // mlnx_qos (a Python program) per RoCE interface.
+  { id: 'roce-qos', command: ROCE_QOS_COMMAND, display: 'mlnx_qos -i <each RoCE interface>', timeoutS: 30 },
   // Who made the machine: a hypervisor names itself here (QEMU, VMware, Amazon EC2…); Xen guests in /sys/hypervisor.
   {
     id: 'dmi',

@@ -19,6 +19,7 @@ import { HostFileText, NcclConfFile, parseNcclConf, parseNcclTopoFiles } from '.
 import { FiInfoEntry, parseFiInfo, parseNetPlugins } from './netPlugin';
 import { PciAcs, parsePciAcs } from './pciAcs';
 import { PciSysfs, parsePciSysfs } from './pciSysfs';
+import { RoceQos, parseRoceQos } from './roceQos';
 import { Dmi, MemoryPeer, ModulesLoadFile, SysModule, parseDmi, parseMemoryPeers, parseModulesLoad, parseSysModules } from './headedFiles';
 import {
   CommandOutput,
@@ -68,6 +69,7 @@ export interface FactTypes {
   'nccl-topo': { files: HostFileText[] };
   'nccl-net-plugin': { libraries: string[] };
   'fi-info': { entries: FiInfoEntry[] };
+  'roce-qos': RoceQos;
 }
 
 export interface ProbeFact<T> {
@@ -133,6 +135,7 @@ const READERS: { [K in ProbeCommandId]: FactReader<FactTypes[K]> } = {
   'nccl-topo': { parse: (out) => parseNcclTopoFiles(out.stdout), readFailures: false },
   'nccl-net-plugin': text(parseNetPlugins),
   'fi-info': text(parseFiInfo),
+  'roce-qos': text(parseRoceQos),
 };
 
 export function parseProbe(results: readonly CommandResult[]): ProbeFacts {

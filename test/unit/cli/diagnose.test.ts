@@ -21,7 +21,7 @@ describe('gdr-doctor diagnose (offline paths)', () => {
     assert.match(r.stdout, /ok\s+topo\s+nvidia-smi topo -m/);
     // modinfo finds no legacy nv_peer_mem: exit 1 is its answer, not a failure; nothing else is short of "ok".
     const statuses = r.stdout.split('\n').filter((l) => /^ {2}\S/.test(l) && !/findings:|GPU↔NIC|suggested/.test(l));
-    assert.equal(statuses.length, 31);
+    assert.equal(statuses.length, 32);
     assert.deepEqual(
       statuses.filter((l) => !l.startsWith('  ok ')).map((l) => l.trim().split(/\s+/).slice(0, 3).join(' ')),
       ['exit 1 modinfo-nv-peer-mem'],

@@ -119,6 +119,7 @@ const KIND_OF_DIR: Record<string, string> = {
   'nccl-conf': 'nccl-conf',
   'nccl-topo': 'nccl-topo',
   'fi-info': 'fi-info',
+  'mlnx-qos': 'mlnx-qos',
   'nccl-tests': 'nccl-tests',
 };
 

@@ -34,7 +34,7 @@ describe('diagnosis: knock-on findings under their cause', () => {
       // /proc/cmdline was left out of the recording (test/probes/SOURCES.md), and the probe then had no
       // ACS, DMI or NCCL configuration read (nccl.conf, topology file, network plugins, fi_info): not
       // collected, and moot too.
-      '7 diagnostics were not collected',
+      '8 diagnostics were not collected',
     ]);
     for (const child of cause.children ?? []) {
       assert.equal(child.id, 'probe.command-failed');
@@ -65,7 +65,7 @@ describe('diagnosis: knock-on findings under their cause', () => {
     // (nccl.conf, topology file, plugins, fi_info) or DMI output: moot as well.
     assert.deepEqual(titles(d.findings[0].children), [
       'Could not read `cat /proc/driver/nvidia/version`: exit 1',
-      '9 diagnostics were not collected',
+      '10 diagnostics were not collected',
     ]);
   });
 
@@ -89,10 +89,10 @@ describe('diagnosis: knock-on findings under their cause', () => {
     // Not collected by the preset: gpus and the sysfs PCI tree could still show a GPU or an RDMA device,
     // so that finding stays at the top (the rule looks at every diagnostic it names).
     const rest = d.findings.filter((f) => f.id === 'probe.command-failed');
-    assert.deepEqual(titles(rest), ['11 diagnostics were not collected']);
+    assert.deepEqual(titles(rest), ['12 diagnostics were not collected']);
     assert.match(
       rest[0].detail,
-      /gpus, modinfo-nvidia-peermem, nvidia-version, sudo-n, pci-sysfs, pci-acs, nccl-conf, nccl-topo, nccl-net-plugin, fi-info, dmi\.$/,
+      /gpus, modinfo-nvidia-peermem, nvidia-version, sudo-n, pci-sysfs, pci-acs, nccl-conf, nccl-topo, nccl-net-plugin, fi-info, roce-qos, dmi\.$/,
     );
   });
 
