@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { runOnTwoHosts, ProveShell, ShellRun } from '../../../src/core/prove/direct';
 import { ScriptEventReader, scriptEvents } from '../../../src/core/prove/events';
 import type { Measurement } from '../../../src/core/prove/plan';
-import type { ProveEndpoint } from '../../../src/core/prove/types';
+import { testEndpoint } from './testEndpoint';
 
 const TAG = 'gdrp-0123456789abcdef';
 
@@ -54,18 +54,7 @@ describe('prove: the scripts lines as they arrive', () => {
   });
 
   it('starts the client once, when the server has printed its port and listens; the result reads both sides', async () => {
-    const endpoint: ProveEndpoint = {
-      host: 'gpu-a',
-      gpu: 'GPU0',
-      gpuIndex: 0,
-      gpuName: null,
-      device: 'mlx5_0',
-      port: 1,
-      linkLayer: 'IB',
-      lineRateGbps: 400,
-      numaNode: 0,
-      numaSource: 'nic',
-    };
+    const endpoint = testEndpoint();
     const m: Measurement = { id: 'm1', gpu: 'GPU0', mode: 'host', client: endpoint, server: { ...endpoint, host: 'gpu-b' }, limitS: 30 };
     const done = (stdout: string): ShellRun => ({
       stdout: Buffer.from(stdout),

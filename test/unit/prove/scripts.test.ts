@@ -5,20 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { loginScript } from '../../../src/core/prove/slurm';
 import type { Measurement } from '../../../src/core/prove/plan';
 import { commandLine, loopbackScript, perftestArgs, scriptEvents, slurmNodeScript } from '../../../src/core/prove/scripts';
-import type { ProveEndpoint } from '../../../src/core/prove/types';
+import { testEndpoint } from './testEndpoint';
 
-const endpoint: ProveEndpoint = {
-  host: 'gpu-a',
-  gpu: 'GPU3',
-  gpuIndex: 3,
-  gpuName: null,
-  device: 'mlx5_3',
-  port: 1,
-  linkLayer: 'IB',
-  lineRateGbps: 400,
-  numaNode: 1,
-  numaSource: 'nic',
-};
+const endpoint = testEndpoint({ gpu: 'GPU3', gpuIndex: 3, device: 'mlx5_3', numaNode: 1 });
 const m = (over: Partial<Measurement> = {}): Measurement => ({
   id: 'm1',
   gpu: 'GPU3',

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Measurement } from '../../../src/core/prove/plan';
 import { scriptEvents, slurmNodeScript } from '../../../src/core/prove/scripts';
-import type { ProveEndpoint } from '../../../src/core/prove/types';
+import { testEndpoint } from './testEndpoint';
 
 const HANDSHAKE_ONLY = `#!/usr/bin/env node
 const net = require('net');
@@ -31,18 +31,7 @@ if (server === null) {
 }
 `;
 
-const endpoint: ProveEndpoint = {
-  host: 'node',
-  gpu: 'GPU0',
-  gpuIndex: 0,
-  gpuName: null,
-  device: 'mlx5_0',
-  port: 1,
-  linkLayer: 'IB',
-  lineRateGbps: 400,
-  numaNode: null,
-  numaSource: 'nic',
-};
+const endpoint = testEndpoint({ host: 'node', numaNode: null });
 const ctx = { tag: 'gdrp-0123456789abcdef', sizeBytes: 65536, durationS: 1 };
 const measurement = (id: string): Measurement => ({ id, gpu: 'GPU0', mode: 'host', client: endpoint, server: endpoint, limitS: 2 });
 
