@@ -67,7 +67,7 @@ describe('the Slurm proof step, both tasks run by a real sh', function () {
   });
   after(() => fs.rmSync(bin, { recursive: true, force: true }));
 
-  it("a server whose port is taken holds while the client retries: the next measurement still finds its client", async () => {
+  it('a server whose port is taken holds while the client retries: the next measurement still finds its client', async () => {
     // m1's port is taken on the server's node (by something that is not perftest); m2's is free. Without the
     // hold, m2's server would listen at once and give up (2 s) while the client still retries m1 (4 s).
     const taken = net.createServer((c) => c.destroy());
