@@ -33,7 +33,7 @@ if (server === null) {
 
 const endpoint = testEndpoint({ host: 'node', numaNode: null });
 const ctx = { tag: 'gdrp-0123456789abcdef', sizeBytes: 65536, durationS: 1 };
-const measurement = (id: string): Measurement => ({ id, gpu: 'GPU0', mode: 'host', client: endpoint, server: endpoint, limitS: 2 });
+const measurement = (id: string): Measurement => ({ id, gpu: 'GPU0', mode: 'host', client: endpoint, server: endpoint, limitS: 4 });
 
 function task(script: string, node: string, bin: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -69,16 +69,18 @@ describe('the Slurm proof step, both tasks run by a real sh', function () {
 
   it('a server whose port is taken holds while the client retries: the next measurement still finds its client', async () => {
     // m1's port is taken on the server's node (by something that is not perftest); m2's is free. Without the
-    // hold, m2's server would listen at once and give up (2 s) while the client still retries m1 (4 s).
+    // hold, m2's server would listen at once and give up (4 s) while the client still retries m1 (8 s); with
+    // it, m2's server listens from 9 s to 13 s, while the client tries m2 from 8 s to 16 s.
     const taken = net.createServer((c) => c.destroy());
-    const [p1, p2] = [await freePort(), await freePort()];
+    const p1 = await freePort();
     await new Promise<void>((resolve) => taken.listen(p1, '0.0.0.0', resolve));
+    const p2 = await freePort(); // while p1 is taken: never the same port
     try {
       const runs = [
         { m: measurement('m1'), port: p1 },
         { m: measurement('m2'), port: p2 },
       ];
-      const script = slurmNodeScript(ctx, runs, '127.0.0.1', 4);
+      const script = slurmNodeScript(ctx, runs, '127.0.0.1', 8);
       const [server, client] = await Promise.all([task(script, '127.0.0.1', bin), task(script, 'client-node', bin)]);
       const events = scriptEvents(server + client, ctx.tag);
       const r = (id: string, role: string) => events.find((e) => e.kind === 'R' && e.id === id && e.role === role);
