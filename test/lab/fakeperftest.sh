@@ -23,6 +23,29 @@ peer_memory_ready() {
 
 open_modules() { grep -qs 'Open Kernel Module' /proc/driver/nvidia/version; }
 
+# A lab Slurm node's GPUs are device files /run/gdrlab-gpus/nvidia<n> (char 195, no driver behind them:
+# opening one says "No such device or address"). A devices cgroup that denies them says "Operation not
+# permitted" instead: then CUDA sees no GPU. Hosts outside Slurm have no such files and see theirs.
+gpu_device_open() {
+  local f
+  [ -d /run/gdrlab-gpus ] || return 0
+  for f in /run/gdrlab-gpus/nvidia*; do
+    ( : < "$f" ) 2>&1 | grep -q 'not permitted' || return 0
+  done
+  return 1
+}
+
+# perftest when CUDA finds no device: after the TCP exchange (the recordings print "initializing CUDA"
+# after "Waiting for client to connect"), cuda_memory_init() stops at cuInit; src/cuda_memory.c prints
+# both lines, and 100 is CUDA_ERROR_NO_DEVICE, what cuInit returns without a usable GPU. ASSEMBLED from
+# perftest's format strings: no recording of this failure was found, and what perftest prints after them
+# is left out.
+no_cuda_device() {
+  echo 'initializing CUDA'
+  echo 'cuInit(0) returned 100'
+  return 1
+}
+
 # perftest_set DEVICE MODE OUTCOME: the recording set the profile gives, exact device first.
 perftest_set() {
   local d m o s
@@ -78,11 +101,16 @@ do_ib_write_bw() {
   mode=host
   [ -n "$cuda" ] && mode=peermem
   [ "$dmabuf" = 1 ] && mode=dmabuf
-  case $mode in
-    peermem) peer_memory_ready || outcome=fail ;;
-    dmabuf) open_modules || outcome=fail ;;
-  esac
-  set=$(perftest_set "$dev" "$mode" "$outcome") || unrecorded
+  # A Slurm step with cgroup.conf ConstrainDevices=yes that did not ask for GPUs opens none of them.
+  if [ "$mode" != host ] && ! gpu_device_open; then
+    set=no-cuda-device outcome=fail
+  else
+    case $mode in
+      peermem) peer_memory_ready || outcome=fail ;;
+      dmabuf) open_modules || outcome=fail ;;
+    esac
+    set=$(perftest_set "$dev" "$mode" "$outcome") || unrecorded
+  fi
   if [ -z "$server" ]; then perftest_server "$port" "$set" "$outcome"; else perftest_client "$server" "$port" "$set" "$outcome"; fi
 }
 
@@ -105,6 +133,7 @@ perftest_server() {
       or do { print STDERR "Couldn'\''t listen to port $ARGV[0]\n"; exit 1 };
     my $c = $s->accept or exit 1;
     my $hello = <$c>; print $c "gdrlab-perftest\n"; close $c; exit 0' "$1" || return 1
+  if [ "$2" = no-cuda-device ]; then no_cuda_device; return; fi
   perftest_print "$2" server "$3"
 }
 
@@ -115,6 +144,7 @@ perftest_client() {
     echo "Couldn't connect to $1:$2" >&2
     return 1
   fi
+  if [ "$3" = no-cuda-device ]; then no_cuda_device; return; fi
   perftest_print "$3" client "$4"
 }
 

@@ -117,6 +117,14 @@ if [ -e "$H/slurm/roles" ]; then
   mount -t tmpfs -o mode=755 tmpfs /sys/fs/cgroup
   mkdir /sys/fs/cgroup/systemd
   mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd
+  # constrainDevices (cgroup.conf): the devices controller too. lab.ts started this host as the root of a
+  # cgroup namespace inside a devices cgroup of its own, so this mount shows that cgroup as the root, and
+  # Slurm's uid_/job_/step_ cgroups land under it, apart from the other nodes' on this one machine.
+  if [ -e "$H/slurm/cgroup.conf" ]; then
+    cp "$H/slurm/cgroup.conf" /etc/slurm/cgroup.conf
+    mkdir /sys/fs/cgroup/devices
+    mount -t cgroup -o devices cgroup /sys/fs/cgroup/devices
+  fi
   chown munge: /run/munge
   setpriv --reuid=munge --regid=munge --init-groups /usr/sbin/munged --key-file="$H/slurm/munge.key" \
     --log-file="$H/slurm/munged.log" --seed-file=/run/munge/munged.seed --pid-file=/run/munge/munged.pid

@@ -10,7 +10,7 @@ import { ClusterHost, etcHostsLines, knownHostsLine, writeLoginHomes } from './c
 import { defaultUsers, ExtraHostKeyType, HostKeyLines, keygen, LabPubKeys, LabUser, makeBootStates, prepareHostDir } from './hostdir';
 import { LabProcess, processesInNamespaceOf } from './procs';
 import { checkNetwork, defaultNetwork, LabNetwork, netnsFor, NetnsSpec, setUpBridge, setUpNetns } from './net';
-import { defaultRecordsPath, procStart, Records, undo } from './records';
+import { defaultRecordsPath, LAB_CGROUPS, procStart, Records, undo } from './records';
 import { freePort } from './ports';
 import { shiftNetwork, shiftRecordsPath } from './sideBySide';
 import { LabSlurm, PreparedSlurm, prepareSlurm, waitSlurmIdle } from './slurm';
@@ -355,7 +355,17 @@ function startHost(p: PlannedHost, records: Records, timeoutMs: number): { host:
     path.join(h, 'hostinit.sh'),
     h,
   ];
-  const argv = ns ? ['ip', 'netns', 'exec', ns.name, ...unshare] : unshare; // `ip netns exec` execs: same PID
+  // A Slurm node with constrainDevices starts in a devices cgroup of its own, as the root of a cgroup namespace:
+  // Slurm's step cgroups land under it, apart from the other nodes' (one machine, one devices hierarchy).
+  const cgroup = fs.existsSync(path.join(h, 'slurm', 'cgroup.conf'))
+    ? path.join(LAB_CGROUPS, `${path.basename(path.dirname(path.dirname(h)))}-${p.name}`)
+    : undefined;
+  if (cgroup) {
+    records.add({ kind: 'cgroup', path: cgroup });
+    unshare.splice(1, 0, '--cgroup');
+  }
+  const inNs = ns ? ['ip', 'netns', 'exec', ns.name, ...unshare] : unshare; // `ip netns exec` execs: same PID
+  const argv = cgroup ? ['sh', '-c', 'mkdir -p "$0" && echo $$ > "$0/cgroup.procs" && exec "$@"', cgroup, ...inNs] : inNs;
   // detached = own session, away from the test runner's terminal signals. The handle is
   // kept (Node reaps it) but unref'd, so a forgotten stop() shows up as stale records, not a hang.
   const child = spawn(argv[0], argv.slice(1), { detached: true, stdio: ['ignore', logFd, logFd] });

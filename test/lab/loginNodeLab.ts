@@ -10,6 +10,8 @@ export interface LoginNodeLabOptions {
   /** Hosts of the lab outside Slurm (a node only one test reaches). */
   others?: LabHostSpec[];
   readyTimeoutMs?: number;
+  /** cgroup.conf ConstrainDevices=yes: a step opens only the GPUs it asked for (slurm.ts). */
+  constrainDevices?: boolean;
 }
 
 /** Starts `login` and the nodes (Slurm controlled from `login`), as startTestLab does. */
@@ -23,7 +25,7 @@ export function startLoginNodeLab(o: LoginNodeLabOptions): Promise<Lab> {
     ],
     recordsPath: o.recordsPath,
     network: o.network,
-    slurm: { controller: 'login', nodes },
+    slurm: { controller: 'login', nodes, constrainDevices: o.constrainDevices },
     readyTimeoutMs: o.readyTimeoutMs ?? 60_000,
   });
 }

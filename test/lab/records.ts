@@ -12,7 +12,9 @@ export type LabRecord =
   | { kind: 'route'; dst: string; metric?: number }
   | { kind: 'bridge'; name: string }
   | { kind: 'netns'; name: string }
-  | { kind: 'veth'; name: string };
+  | { kind: 'veth'; name: string }
+  /** A devices cgroup a Slurm node of the lab ran in (with the cgroups Slurm made below it). */
+  | { kind: 'cgroup'; path: string };
 
 export const defaultRecordsPath = path.join(os.tmpdir(), 'gdr-doctor-lab.records.json');
 
@@ -89,6 +91,15 @@ export async function undo(items: readonly LabRecord[]): Promise<string[]> {
     await new Promise((r) => setTimeout(r, 20));
   }
   for (const r of [...items].reverse()) {
+    // A killed host's processes leave the cgroup once reaped: Node reaps its child between these tries.
+    if (r.kind === 'cgroup')
+      for (const until = Date.now() + 5000; ; await new Promise((w) => setTimeout(w, 50))) {
+        if (removeCgroup(r.path)) {
+          done.push(`removed cgroup ${r.path}`);
+          break;
+        }
+        if (Date.now() > until) break;
+      }
     if (r.kind === 'veth') tryIp(done, `deleted veth ${r.name}`, 'link', 'del', r.name);
     if (r.kind === 'netns') tryIp(done, `deleted netns ${r.name}`, 'netns', 'del', r.name);
     if (r.kind === 'bridge') tryIp(done, `deleted bridge ${r.name}`, 'link', 'del', r.name);
@@ -105,6 +116,30 @@ export async function undo(items: readonly LabRecord[]): Promise<string[]> {
   }
   return done;
 }
+
+/** rmdir, deepest first (a cgroup with processes in it stays, and so do its parents); true when it is gone. */
+function removeCgroup(dir: string): boolean {
+  if (!dir.startsWith(`${LAB_CGROUPS}/`) || dir.includes('..')) return false;
+  const remove = (d: string): void => {
+    let entries: fs.Dirent[] = [];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) if (e.isDirectory()) remove(path.join(d, e.name));
+    try {
+      fs.rmdirSync(d);
+    } catch {
+      // still in use, or already gone
+    }
+  };
+  remove(dir);
+  return !fs.existsSync(dir);
+}
+
+/** Where the lab's Slurm nodes get their devices cgroups (the machine's cgroup v1 devices hierarchy). */
+export const LAB_CGROUPS = '/sys/fs/cgroup/devices/gdrlab';
 
 function isZombie(pid: number): boolean {
   try {

@@ -16,9 +16,15 @@ export interface LabSlurm {
   nodes: string[];
   /** The one partition (default `gpu`). */
   partition?: string;
+  /**
+   * cgroup.conf `ConstrainDevices=yes` with task/cgroup, as GPU clusters run it: a step opens only the GPU
+   * device files of the GPUs it asked for (`--gres=gpu:N`). Each slurmd gets a devices cgroup of its own.
+   */
+  constrainDevices?: boolean;
 }
 
-export interface PreparedSlurm extends Required<LabSlurm> {
+export interface PreparedSlurm extends Required<Omit<LabSlurm, 'constrainDevices'>> {
+  readonly constrainDevices: boolean;
   /** slurm.conf as every participating host sees it at /etc/slurm/slurm.conf. */
   confPath: string;
   /** Logs: slurmctld's, and each node's slurmd (by node name). */
@@ -28,7 +34,7 @@ export interface PreparedSlurm extends Required<LabSlurm> {
 
 const binaries = ['/usr/sbin/munged', '/usr/sbin/slurmctld', '/usr/sbin/slurmd', '/usr/bin/sinfo', '/usr/bin/setpriv', '/usr/bin/nsenter'];
 
-function check(s: LabSlurm, byName: Map<string, ClusterHost>): Required<LabSlurm> {
+function check(s: LabSlurm, byName: Map<string, ClusterHost>): Omit<PreparedSlurm, 'confPath' | 'ctldLogPath' | 'slurmdLogPath'> {
   const partition = s.partition ?? 'gpu';
   if (!/^[a-z][a-z0-9_-]{0,30}$/.test(partition)) throw new Error(`slurm.partition must be 1-31 of [a-z0-9_-]: ${partition}`);
   if (s.nodes.length === 0) throw new Error('slurm.nodes is empty');
@@ -38,10 +44,12 @@ function check(s: LabSlurm, byName: Map<string, ClusterHost>): Required<LabSlurm
     if (!byName.get(n)?.netns) throw new Error(`slurm: ${n} is not a netns host of this lab`);
   }
   for (const b of binaries) if (!fs.existsSync(b)) throw new Error(`${b} is missing: run test/lab/install.sh (as root) first`);
-  return { controller: s.controller, nodes: [...s.nodes], partition };
+  if (s.constrainDevices && !fs.existsSync('/sys/fs/cgroup/devices/tasks'))
+    throw new Error('slurm.constrainDevices needs the cgroup v1 devices controller at /sys/fs/cgroup/devices');
+  return { controller: s.controller, nodes: [...s.nodes], partition, constrainDevices: s.constrainDevices === true };
 }
 
-function slurmConf(s: Required<LabSlurm>, byName: Map<string, ClusterHost>): string {
+function slurmConf(s: ReturnType<typeof check>, byName: Map<string, ClusterHost>): string {
   const ctl = byName.get(s.controller)!;
   return [
     'ClusterName=gdrlab',
@@ -57,7 +65,8 @@ function slurmConf(s: Required<LabSlurm>, byName: Map<string, ClusterHost>): str
     // links, and a process whose parent died first escapes it (Slurm's proctrack docs say so): a
     // cancelled step then left the lab's hung `sleep` behind.
     'ProctrackType=proctrack/pgid',
-    'TaskPlugin=task/none',
+    // With constrainDevices, task/cgroup puts each step in a devices cgroup (hostinit.sh mounts the host's own).
+    s.constrainDevices ? 'TaskPlugin=task/cgroup' : 'TaskPlugin=task/none',
     'JobAcctGatherType=jobacct_gather/none',
     'AccountingStorageType=accounting_storage/none',
     'SchedulerType=sched/builtin',
@@ -83,6 +92,20 @@ function slurmConf(s: Required<LabSlurm>, byName: Map<string, ClusterHost>): str
     '',
   ].join('\n');
 }
+
+/**
+ * Devices only: cores, memory and swap are not constrained (the lab's nodes share one machine's). The
+ * devices cgroup is mounted by hostinit.sh, so Slurm mounts nothing.
+ */
+const CGROUP_CONF = [
+  'CgroupPlugin=cgroup/v1',
+  'CgroupAutomount=no',
+  'ConstrainDevices=yes',
+  'ConstrainCores=no',
+  'ConstrainRAMSpace=no',
+  'ConstrainSwapSpace=no',
+  '',
+].join('\n');
 
 /** GPUs (and CPUs) each node offers Slurm: the lab's GPU profiles have 8. */
 const LAB_GPUS = 8;
@@ -113,6 +136,8 @@ export function prepareSlurm(dir: string, spec: LabSlurm, hosts: readonly Cluste
     // Slurm counts a GPU by its device file: hostinit.sh makes /run/gdrlab-gpus/nvidia0..7 (NVIDIA's
     // char major 195) in the host's private /run. Slurm only stats them; nothing opens them.
     fs.writeFileSync(path.join(sd, 'gres.conf'), `Name=gpu File=/run/gdrlab-gpus/nvidia[0-${LAB_GPUS - 1}]\n`);
+    // Its presence tells startHost and hostinit.sh to give this host a devices cgroup (see lab.ts).
+    if (s.constrainDevices && s.nodes.includes(name)) fs.writeFileSync(path.join(sd, 'cgroup.conf'), CGROUP_CONF);
     // munged insists: key readable by its own user only, log writable by it.
     fs.writeFileSync(path.join(sd, 'munge.key'), key, { mode: 0o400 });
     fs.writeFileSync(path.join(sd, 'munged.log'), '');
