@@ -84,6 +84,8 @@ describe('Quick fixes in a real VS Code (code-server + chromium + SSH lab)', fun
       .locator('.monaco-list-row', { hasText: /Diagnosed .* in / })
       .first()
       .waitFor({ timeout: 60_000 });
+    // The mouse leaves the host row: its tooltip (the verdict) would cover the rows below it.
+    await workbench.tab.mouse.move(0, 0);
     await setExpanded('Findings', true);
   }
 

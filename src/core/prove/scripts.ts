@@ -109,6 +109,17 @@ export interface ScriptContext {
   readonly durationS: number;
 }
 
+/**
+ * The script as one brace group: sh parses a compound command whole before it runs any of it, so the
+ * script, read from stdin (`/bin/sh -s`), is all read before its `exec </dev/null` takes stdin away. Run
+ * line by line, sh ran only what its first read of the pipe held (a Slurm task's script arrives through
+ * `base64 -d`, sometimes in pieces): the rest was cut off mid-line, and the task exited 2 at a later
+ * measurement ("Syntax error: end of file unexpected").
+ */
+function whole(lines: readonly string[]): string {
+  return ['{', ...lines, '}', ''].join('\n');
+}
+
 function head(ctx: ScriptContext): string[] {
   return [`T=${shQuote(checked(TAG, 'run tag', ctx.tag))}`, ...PRELUDE];
 }
@@ -138,28 +149,26 @@ function cliCall(ctx: ScriptContext, m: Measurement, server: string, port: strin
 
 /** Both sides on one host: the server, then the client once it listens, over loopback TCP. */
 export function loopbackScript(ctx: ScriptContext, m: Measurement, ports: readonly number[]): string {
-  return [
+  return whole([
     ...head(ctx),
     `if ${srvCall(ctx, m, ports)} && waitlisten "$P" ${LISTEN_POLLS}; then printf '%s L %s\\n' "$T" ${m.id}; ${cliCall(ctx, m, '127.0.0.1', '"$P"', 0)}; fi`,
     '[ -n "$SP" ] && wait "$SP"',
     'clidone',
-    '',
-  ].join('\n');
+  ]);
 }
 
 /** The server side on the peer: says which port, says when it listens, ends when perftest ends. */
 export function serverScript(ctx: ScriptContext, m: Measurement, ports: readonly number[]): string {
-  return [
+  return whole([
     ...head(ctx),
     `if ${srvCall(ctx, m, ports)} && waitlisten "$P" ${LISTEN_POLLS}; then printf '%s L %s\\n' "$T" ${m.id}; fi`,
     '[ -n "$SP" ] && wait "$SP"',
-    '',
-  ].join('\n');
+  ]);
 }
 
 /** The client side, once the server listens on `port` of `server`. */
 export function clientScript(ctx: ScriptContext, m: Measurement, server: string, port: number): string {
-  return [...head(ctx), cliCall(ctx, m, server, String(int('TCP port', port, 1024, 65535)), CLIENT_RETRIES), 'clidone', ''].join('\n');
+  return whole([...head(ctx), cliCall(ctx, m, server, String(int('TCP port', port, 1024, 65535)), CLIENT_RETRIES), 'clidone']);
 }
 
 /** How long a server may take to listen: 150 polls of 0.2 s. */
@@ -193,7 +202,7 @@ export function slurmNodeScript(
       `else ${cliCall(ctx, m, node, String(port), retries)}; clidone; fi`,
     ].join('\n');
   });
-  return [...head(ctx), 'N=${SLURMD_NODENAME:-$(hostname 2>/dev/null || uname -n)}', ...lines, ''].join('\n');
+  return whole([...head(ctx), 'N=${SLURMD_NODENAME:-$(hostname 2>/dev/null || uname -n)}', ...lines]);
 }
 
 const SLURM_CLIENT_RETRIES = 60;

@@ -35,13 +35,23 @@ const endpoint = testEndpoint({ host: 'node', numaNode: null });
 const ctx = { tag: 'gdrp-0123456789abcdef', sizeBytes: 65536, durationS: 1 };
 const measurement = (id: string): Measurement => ({ id, gpu: 'GPU0', mode: 'host', client: endpoint, server: endpoint, limitS: 4 });
 
-function task(script: string, node: string, bin: string): Promise<string> {
+/**
+ * One task of the step: the script as `sh -c` runs it, or (`onStdin`) read by `/bin/sh -s` from a pipe that
+ * holds only its first 600 bytes for half a second, as a slow `base64 -d` hands it on. Resolves with stdout
+ * and the exit status.
+ */
+function task(script: string, node: string, bin: string, onStdin = false): Promise<{ out: string; status: number | null }> {
   return new Promise((resolve, reject) => {
-    const p = spawn('/bin/sh', ['-c', script], { env: { ...process.env, SLURMD_NODENAME: node, PATH: `${bin}:${process.env.PATH}` } });
+    const env = { ...process.env, SLURMD_NODENAME: node, PATH: `${bin}:${process.env.PATH}` };
+    const p = spawn('/bin/sh', onStdin ? ['-s'] : ['-c', script], { env });
+    if (onStdin) {
+      p.stdin.write(script.slice(0, 600));
+      setTimeout(() => p.stdin.end(script.slice(600)), 500);
+    }
     let out = '';
     p.stdout.on('data', (d) => (out += d));
     p.on('error', reject);
-    p.on('close', () => resolve(out));
+    p.on('close', (status) => resolve({ out, status }));
   });
 }
 
@@ -81,7 +91,7 @@ describe('the Slurm proof step, both tasks run by a real sh', function () {
         { m: measurement('m2'), port: p2 },
       ];
       const script = slurmNodeScript(ctx, runs, '127.0.0.1', 8);
-      const [server, client] = await Promise.all([task(script, '127.0.0.1', bin), task(script, 'client-node', bin)]);
+      const [{ out: server }, { out: client }] = await Promise.all([task(script, '127.0.0.1', bin), task(script, 'client-node', bin)]);
       const events = scriptEvents(server + client, ctx.tag);
       const r = (id: string, role: string) => events.find((e) => e.kind === 'R' && e.id === id && e.role === role);
       assert.ok(
@@ -95,5 +105,20 @@ describe('the Slurm proof step, both tasks run by a real sh', function () {
     } finally {
       taken.close();
     }
+  });
+
+  it('reads its whole program before it runs any of it: a script that arrives in pieces on stdin runs to its end', async () => {
+    // The program says `exec </dev/null` near its top; run line by line, sh would have read only the first piece.
+    const runs = [
+      { m: measurement('m1'), port: await freePort() },
+      { m: measurement('m2'), port: await freePort() },
+    ];
+    const script = slurmNodeScript(ctx, runs, '127.0.0.1', 8);
+    assert.ok(script.length > 1200, 'the program is longer than its first piece');
+    const [server, client] = await Promise.all([task(script, '127.0.0.1', bin, true), task(script, 'client-node', bin, true)]);
+    const events = scriptEvents(server.out + client.out, ctx.tag);
+    const r = (id: string, role: string) => events.find((e) => e.kind === 'R' && e.id === id && e.role === role)?.exitCode;
+    assert.deepEqual([r('m1', 'server'), r('m1', 'client'), r('m2', 'server'), r('m2', 'client')], [0, 0, 0, 0], server.out + client.out);
+    assert.deepEqual([server.status, client.status], [0, 0]);
   });
 });
