@@ -36,7 +36,11 @@ describe('Hosts sidebar in a real VS Code (code-server + chromium + SSH lab)', f
     const r = row(label);
     await r.waitFor();
     for (let attempt = 0; attempt < 5; attempt++) {
-      if ((await r.getAttribute('aria-expanded')) === 'true') return r;
+      if ((await r.getAttribute('aria-expanded')) === 'true') {
+        // The mouse leaves the row: a host row's tooltip (its verdict) would cover the rows below it.
+        await workbench.tab.mouse.move(0, 0);
+        return r;
+      }
       await r.click();
       await workbench.tab.waitForTimeout(300);
     }
